@@ -1,0 +1,75 @@
+import type { Express } from 'express';
+import { createKnex } from '@fieldhouse/db';
+import type { Lifecycle } from '@fieldhouse/http';
+import type { Logger } from '@fieldhouse/logger';
+import { Broker, OutboxRelay } from '@fieldhouse/messaging';
+import { createGatewayApp } from './app.ts';
+import type { GatewayConfig } from './config.ts';
+import { IdentityService } from './identity/identity-service.ts';
+import { PasswordHasher } from './identity/passwords.ts';
+import { SessionsRepo } from './identity/sessions-repo.ts';
+import { loadSigningKey } from './proxy/signing-key.ts';
+import { createRedis } from './redis.ts';
+
+export interface Gateway {
+  app: Express;
+  lifecycle: Lifecycle;
+  identity: IdentityService;
+  relay: OutboxRelay;
+  /** Stops background work and closes every connection (after the HTTP server stopped). */
+  close: () => Promise<void>;
+}
+
+/**
+ * Wires the gateway from its configuration: PostgreSQL (identity), Redis (rate limits),
+ * RabbitMQ (outbox relay of `user.*` events), the signing key, and the Express app.
+ * Used by `main.ts` and by the end-to-end tests.
+ */
+export function composeGateway(config: GatewayConfig, logger: Logger): Gateway {
+  const db = createKnex(config.DATABASE_URL, { poolMax: 20 });
+  const redis = createRedis(config.REDIS_URL, logger);
+  const broker = new Broker({ url: config.AMQP_URL, logger, name: 'gateway', prefix: config.AMQP_PREFIX });
+  const relay = new OutboxRelay({ knex: db, table: 'outbox', broker, logger });
+  const identity = new IdentityService({
+    db,
+    hasher: new PasswordHasher(config.BCRYPT_ROUNDS),
+    tokenExpirationMinutes: config.TOKEN_EXPIRATION_MINUTES,
+    onOutboxWrite: () => relay.kick(),
+  });
+  const sessions = new SessionsRepo(db, config.SESSION_LIFETIME_MINUTES);
+  const lifecycle: Lifecycle = { shuttingDown: false };
+  const app = createGatewayApp({
+    config,
+    logger,
+    db,
+    redis,
+    identity,
+    sessions,
+    signingKey: loadSigningKey(config.privateKeyPem),
+    lifecycle,
+    readiness: [
+      { name: 'postgres', check: () => db.raw('select 1') },
+      { name: 'redis', check: () => redis.ping(), critical: false },
+      { name: 'rabbitmq', check: async () => broker.isConnected() || Promise.reject(new Error('down')), critical: false },
+    ],
+  });
+  relay.start();
+  const purge = setInterval(() => {
+    sessions.purgeExpired().catch((err: unknown) => logger.warn('session purge failed', { err }));
+  }, 10 * 60_000);
+  purge.unref();
+
+  return {
+    app,
+    lifecycle,
+    identity,
+    relay,
+    close: async () => {
+      clearInterval(purge);
+      await relay.stop();
+      await broker.close();
+      await redis.close().catch(() => undefined);
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { Joi, backingEnv, commonEnv, csvList, loadConfig, urlOf } from '@fieldhouse/config';
+
+/** The identity database (users, tokens, sessions, outbox); created if missing by `migrate`. */
+export const identityDatabaseUrl = urlOf('postgres', 'postgresql').default(
+  'postgres://postgres@127.0.0.1:5432/fieldhouse_identity',
+);
+
+const schema = Joi.object({
+  ...commonEnv,
+  PORT: Joi.number().port().default(8080),
+  /** Identity database (users, tokens, sessions, outbox). Created if missing. */
+  DATABASE_URL: identityDatabaseUrl,
+  ...backingEnv,
+  COLLECTION_URL: urlOf('http', 'https').default('http://127.0.0.1:8081'),
+  POLLS_URL: urlOf('http', 'https').default('http://127.0.0.1:8082'),
+  EVENTS_URL: urlOf('http', 'https').default('http://127.0.0.1:8083'),
+  /** Longest wait for an upstream answer before 504 (ms). */
+  UPSTREAM_TIMEOUT_MS: Joi.number().integer().min(100).default(30_000),
+  /** Largest request body forwarded to a service (by Content-Length); services apply their own limits too. */
+  PROXY_BODY_LIMIT: Joi.string().default('20mb'),
+  /** PEM of the EC P-256 private key that signs internal JWTs, or a path in the _FILE variant. */
+  INTERNAL_JWT_PRIVATE_KEY: Joi.string(),
+  INTERNAL_JWT_PRIVATE_KEY_FILE: Joi.string(),
+  INTERNAL_JWT_ISSUER: Joi.string().default('fieldhouse-gateway'),
+  INTERNAL_JWT_TTL_SECONDS: Joi.number().integer().min(5).max(60).default(30),
+  REGISTRATION_ENABLED: Joi.boolean().default(true),
+  BCRYPT_ROUNDS: Joi.number().integer().min(12).max(16).default(12),
+  /** Personal access tokens expire after this many minutes; 0 means never (spec 5.4). */
+  TOKEN_EXPIRATION_MINUTES: Joi.number().integer().min(0).default(0),
+  SESSION_LIFETIME_MINUTES: Joi.number().integer().min(1).default(120),
+  SESSION_COOKIE: Joi.string().default('fieldhouse_session'),
+  /** Mark cookies `Secure` (HTTPS only). Default: on in production. */
+  COOKIE_SECURE: Joi.boolean(),
+  /** Origins allowed by CORS, comma-separated; only these get credentials. */
+  CORS_ORIGINS: csvList.default([]),
+  /** Reverse proxies in front of the gateway (Express `trust proxy`): a number of hops or a list of addresses. */
+  TRUST_PROXY: Joi.alternatives(Joi.number().integer().min(0), Joi.string()).default('loopback'),
+  RATE_LIMIT_WINDOW_SECONDS: Joi.number().integer().min(1).default(60),
+  /** Requests per window per client IP, before authentication. */
+  RATE_LIMIT_IP: Joi.number().integer().min(1).default(600),
+  /** Requests per window per signed-in user. */
+  RATE_LIMIT_USER: Joi.number().integer().min(1).default(1200),
+  /** Failed logins per window per (IP, e-mail). */
+  RATE_LIMIT_LOGIN: Joi.number().integer().min(1).default(5),
+}).oxor('INTERNAL_JWT_PRIVATE_KEY', 'INTERNAL_JWT_PRIVATE_KEY_FILE');
+
+/** The gateway's environment after validation (names and defaults as in the schema above). */
+interface GatewayVars {
+  NODE_ENV: string;
+  LOG_LEVEL: string;
+  HOST: string;
+  BODY_LIMIT: string;
+  SHUTDOWN_TIMEOUT_MS: number;
+  PORT: number;
+  DATABASE_URL: string;
+  REDIS_URL: string;
+  AMQP_URL: string;
+  AMQP_PREFIX: string;
+  COLLECTION_URL: string;
+  POLLS_URL: string;
+  EVENTS_URL: string;
+  UPSTREAM_TIMEOUT_MS: number;
+  PROXY_BODY_LIMIT: string;
+  INTERNAL_JWT_PRIVATE_KEY?: string;
+  INTERNAL_JWT_PRIVATE_KEY_FILE?: string;
+  INTERNAL_JWT_ISSUER: string;
+  INTERNAL_JWT_TTL_SECONDS: number;
+  REGISTRATION_ENABLED: boolean;
+  BCRYPT_ROUNDS: number;
+  TOKEN_EXPIRATION_MINUTES: number;
+  SESSION_LIFETIME_MINUTES: number;
+  SESSION_COOKIE: string;
+  COOKIE_SECURE?: boolean;
+  CORS_ORIGINS: string[];
+  TRUST_PROXY: number | string;
+  RATE_LIMIT_WINDOW_SECONDS: number;
+  RATE_LIMIT_IP: number;
+  RATE_LIMIT_USER: number;
+  RATE_LIMIT_LOGIN: number;
+}
+
+export type GatewayConfig = GatewayVars & { privateKeyPem: string; cookieSecure: boolean };
+
+/**
+ * Reads and validates the gateway's environment (every variable and default is listed in the
+ * README). Fails fast naming each wrong variable.
+ */
+export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
+  const cfg = loadConfig(schema as Joi.ObjectSchema<GatewayVars>, env);
+  const pem =
+    cfg.INTERNAL_JWT_PRIVATE_KEY?.replaceAll('\\n', '\n') ??
+    (cfg.INTERNAL_JWT_PRIVATE_KEY_FILE ? readFileSync(cfg.INTERNAL_JWT_PRIVATE_KEY_FILE, 'utf8') : undefined);
+  if (!pem) {
+    throw new Error(
+      'Invalid configuration: INTERNAL_JWT_PRIVATE_KEY or INTERNAL_JWT_PRIVATE_KEY_FILE must be set ' +
+        '(an EC P-256 private key in PEM; `npm start` generates one in .local/keys).',
+    );
+  }
+  return { ...cfg, privateKeyPem: pem, cookieSecure: cfg.COOKIE_SECURE ?? cfg.NODE_ENV === 'production' };
+}

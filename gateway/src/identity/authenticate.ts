@@ -1,0 +1,117 @@
+import type { Request, RequestHandler } from 'express';
+import { logContext, type Logger } from '@fieldhouse/logger';
+import { forbidden, unauthenticated } from '@fieldhouse/problem';
+import { sameHash, hashSecret, parseToken } from './token-format.ts';
+import type { TokensRepo } from './tokens-repo.ts';
+import type { SessionsRepo } from './sessions-repo.ts';
+import { timingSafeEqual } from 'node:crypto';
+
+/** Who is calling, as the gateway established it. */
+export interface Identity {
+  user: { id: number; name: string; email: string } | null;
+  method: 'token' | 'session' | 'anonymous';
+  tokenId?: number;
+  /** SHA-256 of the session cookie, for logout and login (session rotation). */
+  sessionIdHash?: string;
+  /** The session's CSRF token, re-sent by the CSRF cookie endpoint. */
+  csrfToken?: string;
+}
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    identity: Identity;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const ANONYMOUS: Identity = { user: null, method: 'anonymous' };
+
+function sameString(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The CSRF token a client echoed, from `X-CSRF-TOKEN` or `X-XSRF-TOKEN`. */
+function csrfHeader(req: Request): string | undefined {
+  const v = req.headers['x-csrf-token'] ?? req.headers['x-xsrf-token'];
+  return typeof v === 'string' ? v : undefined;
+}
+
+export interface AuthenticateDeps {
+  tokens: TokensRepo;
+  sessions: SessionsRepo;
+  sessionCookie: string;
+  logger: Logger;
+}
+
+/**
+ * Establishes `req.identity` for every request (design.md, "Identity lives in the gateway"):
+ * - `Authorization: Bearer <id>|<secret>`: the token must be well-formed (checksum), exist,
+ *   match by SHA-256 in constant time and not be expired, else 401. Revocation is effective on
+ *   the very next request because every request looks the token up. No CSRF header needed.
+ * - any other `Authorization` scheme: 401.
+ * - else the session cookie: a live session makes the caller its user (or a guest); unsafe
+ *   methods must then echo the session's CSRF token in `X-CSRF-TOKEN` or `X-XSRF-TOKEN`, else 403.
+ * - else anonymous.
+ */
+export function authenticate(deps: AuthenticateDeps): RequestHandler {
+  const resolve = async (req: Request): Promise<Identity> => {
+    const header = req.headers.authorization;
+    if (header !== undefined) {
+      const match = /^Bearer\s+(.+)$/i.exec(header);
+      const parsed = match ? parseToken(match[1]!.trim()) : null;
+      if (!parsed) throw unauthenticated();
+      const row = await deps.tokens.findForAuth(parsed.id);
+      if (!row || !sameHash(row.token_hash, hashSecret(parsed.secret))) throw unauthenticated();
+      if (row.expires_at && row.expires_at.getTime() <= Date.now()) throw unauthenticated('The token has expired.');
+      if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > 60_000) {
+        deps.tokens.touch(row.id).catch((err: unknown) => deps.logger.warn('could not record token use', { err }));
+      }
+      return {
+        user: { id: row.user_id, name: row.user_name, email: row.user_email },
+        method: 'token',
+        tokenId: row.id,
+      };
+    }
+    const cookie: unknown = req.cookies?.[deps.sessionCookie];
+    if (typeof cookie !== 'string' || cookie.length === 0 || cookie.length > 100) return ANONYMOUS;
+    const session = await deps.sessions.find(cookie);
+    if (!session) return ANONYMOUS;
+    if (!SAFE_METHODS.has(req.method)) {
+      const echoed = csrfHeader(req);
+      if (!echoed || !sameString(echoed, session.csrf_token)) {
+        throw forbidden('CSRF token mismatch: send the XSRF-TOKEN cookie value in the X-XSRF-TOKEN header.', {
+          code: 'csrf_token_mismatch',
+        });
+      }
+    }
+    if (Date.now() - session.last_activity_at.getTime() > 60_000) {
+      deps.sessions.touch(session.id_hash).catch((err: unknown) => deps.logger.warn('could not touch session', { err }));
+    }
+    return {
+      user:
+        session.user_id !== null ? { id: session.user_id, name: session.user_name!, email: session.user_email! } : null,
+      method: session.user_id !== null ? 'session' : 'anonymous',
+      sessionIdHash: session.id_hash,
+      csrfToken: session.csrf_token,
+    };
+  };
+
+  return (req, _res, next) => {
+    resolve(req).then(
+      (identity) => {
+        req.identity = identity;
+        const ctx = logContext.getStore();
+        if (ctx && identity.user) ctx.userId = identity.user.id;
+        next();
+      },
+      next,
+    );
+  };
+}
+
+/** 401 unless a user is signed in; use after {@link authenticate}. */
+export const requireSignedIn: RequestHandler = (req, _res, next) => {
+  next(req.identity?.user ? undefined : unauthenticated());
+};

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+import { hashSecret } from './token-format.ts';
+
+export interface SessionWithUser {
+  id_hash: string;
+  csrf_token: string;
+  expires_at: Date;
+  last_activity_at: Date;
+  user_id: number | null;
+  user_name: string | null;
+  user_email: string | null;
+}
+
+/** A random URL-safe value of 256 bits (session ids, CSRF tokens). */
+export const randomToken = () => randomBytes(32).toString('base64url');
+
+/**
+ * Browser sessions. The cookie holds a random id; the table holds its SHA-256, the user (null
+ * for a guest session that only carries a CSRF token), the CSRF token and a sliding expiry.
+ */
+export class SessionsRepo {
+  private readonly db: Knex;
+  private readonly lifetimeMs: number;
+
+  constructor(db: Knex, lifetimeMinutes: number) {
+    this.db = db;
+    this.lifetimeMs = lifetimeMinutes * 60_000;
+  }
+
+  /** Creates a session and resolves with the cookie value and its CSRF token. */
+  async create(
+    userId: number | null,
+    meta: { ip?: string | undefined; userAgent?: string | undefined },
+  ): Promise<{ cookie: string; csrfToken: string }> {
+    const cookie = randomToken();
+    const csrfToken = randomToken();
+    await this.db('sessions').insert({
+      id_hash: hashSecret(cookie),
+      user_id: userId,
+      csrf_token: csrfToken,
+      ip: meta.ip?.slice(0, 64),
+      user_agent: meta.userAgent?.slice(0, 512),
+      expires_at: new Date(Date.now() + this.lifetimeMs),
+    });
+    return { cookie, csrfToken };
+  }
+
+  /** The live session for a cookie value, with its user; undefined when unknown or expired. */
+  find(cookie: string): Promise<SessionWithUser | undefined> {
+    return this.db('sessions as s')
+      .leftJoin('users as u', 'u.id', 's.user_id')
+      .where('s.id_hash', hashSecret(cookie))
+      .andWhere('s.expires_at', '>', this.db.fn.now())
+      .first(
+        's.id_hash',
+        's.csrf_token',
+        's.expires_at',
+        's.last_activity_at',
+        's.user_id',
+        'u.name as user_name',
+        'u.email as user_email',
+      );
+  }
+
+  /** Slides the expiry forward, at most once a minute per session. */
+  touch(idHash: string): Promise<unknown> {
+    return this.db('sessions')
+      .where('id_hash', idHash)
+      .andWhere('last_activity_at', '<', this.db.raw("now() - interval '60 seconds'"))
+      .update({ last_activity_at: this.db.fn.now(), expires_at: new Date(Date.now() + this.lifetimeMs) });
+  }
+
+  destroy(idHash: string): Promise<unknown> {
+    return this.db('sessions').where('id_hash', idHash).delete();
+  }
+
+  /** Deletes expired sessions; resolves with how many. */
+  purgeExpired(): Promise<number> {
+    return this.db('sessions').where('expires_at', '<=', this.db.fn.now()).delete();
+  }
+}

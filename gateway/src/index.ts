@@ -1,0 +1,3 @@
+export { composeGateway, type Gateway } from './compose.ts';
+export { loadGatewayConfig, type GatewayConfig } from './config.ts';
+export { migrations } from './migrations/index.ts';

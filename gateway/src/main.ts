@@ -1,0 +1,18 @@
+import { startServer } from '@fieldhouse/http';
+import { createLogger } from '@fieldhouse/logger';
+import { composeGateway } from './compose.ts';
+import { loadGatewayConfig } from './config.ts';
+
+/** Gateway process: configuration, wiring, HTTP server with graceful shutdown on SIGTERM/SIGINT. */
+const config = loadGatewayConfig();
+const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
+const gateway = composeGateway(config, logger);
+await startServer(gateway.app, {
+  port: config.PORT,
+  host: config.HOST,
+  logger,
+  lifecycle: gateway.lifecycle,
+  shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+  onShutdown: [gateway.close],
+  handleSignals: true,
+});

@@ -1,0 +1,109 @@
+import { Agent, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Request, RequestHandler } from 'express';
+import bytes from 'bytes';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import type { Logger } from '@fieldhouse/logger';
+import { ProblemError, sendProblem, payloadTooLarge } from '@fieldhouse/problem';
+import { signInternalToken, type InternalTokenSettings } from './internal-token.ts';
+
+/** A service behind the gateway and the path prefix routed to it (issue #2, "Path prefixes"). */
+export interface Upstream {
+  /** Service name; also the `aud` of its internal JWTs. */
+  name: 'collection' | 'polls' | 'events';
+  target: string;
+  /** Path prefix as a whole segment: `/api/polls` matches `/api/polls` and `/api/polls/...`. */
+  prefix: string;
+}
+
+/** Whether `path` (no query) falls under `prefix` as a whole segment. */
+export const underPrefix = (path: string, prefix: string) =>
+  path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`);
+
+/**
+ * Request headers never forwarded: hop-by-hop headers (RFC 9110 7.6.1), the caller's
+ * credentials (replaced by the internal JWT), CSRF headers, and anything a client could use to
+ * impersonate the gateway.
+ */
+const STRIPPED = [
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'upgrade',
+  'cookie',
+  'x-csrf-token',
+  'x-xsrf-token',
+];
+const INTERNAL_PREFIXES = ['x-internal-', 'x-gateway-', 'x-user-', 'x-auth-'];
+
+/** Removes stripped and internal headers from a request before it is proxied. */
+export function stripClientHeaders(req: IncomingMessage): void {
+  for (const name of Object.keys(req.headers)) {
+    if (STRIPPED.includes(name) || INTERNAL_PREFIXES.some((p) => name.startsWith(p))) delete req.headers[name];
+  }
+}
+
+export interface ProxyDeps {
+  token: InternalTokenSettings;
+  timeoutMs: number;
+  /** Largest request body forwarded, by `Content-Length` (`20mb`...). */
+  bodyLimit: string;
+  logger: Logger;
+}
+
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN', 'ENETUNREACH', 'ECONNRESET', 'EPIPE']);
+
+/**
+ * The proxy for one upstream: strips client headers, adds the internal JWT (`Authorization`)
+ * and `X-Request-Id`, streams the body untouched (no parser runs before it), and turns upstream
+ * failures into problems that name the service, never its host: 502 when it cannot be reached,
+ * 504 when it does not answer within `timeoutMs`.
+ */
+export function proxyTo(upstream: Upstream, deps: ProxyDeps): RequestHandler {
+  const limit = bytes.parse(deps.bodyLimit) ?? 20 * 1024 * 1024;
+  const agent = new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64 });
+  const timedOut = new WeakSet<IncomingMessage>();
+
+  const proxy = createProxyMiddleware<Request, ServerResponse>({
+    target: upstream.target,
+    changeOrigin: true,
+    xfwd: true,
+    agent,
+    on: {
+      proxyReq: (proxyReq: ClientRequest, req: Request) => {
+        proxyReq.setTimeout(deps.timeoutMs, () => {
+          timedOut.add(req);
+          proxyReq.destroy();
+        });
+      },
+      error: (err: Error & { code?: string }, req: Request, res: ServerResponse | Socket) => {
+        const isTimeout = timedOut.has(req) || err.code === 'ETIMEDOUT';
+        deps.logger.warn('upstream request failed', { upstream: upstream.name, code: err.code, timeout: isTimeout });
+        if (!('writeHead' in res)) return void res.destroy();
+        if (res.headersSent) return void res.destroy();
+        const problem = isTimeout
+          ? new ProblemError(504, `The ${upstream.name} service did not answer in time. Please try again later.`, {
+              code: 'upstream_timeout',
+            })
+          : new ProblemError(
+              502,
+              `The ${upstream.name} service is unavailable. Please try again later.`,
+              { code: UNAVAILABLE_CODES.has(err.code ?? '') ? 'upstream_unavailable' : 'bad_gateway' },
+            );
+        sendProblem(res as unknown as Parameters<typeof sendProblem>[0], problem);
+      },
+    },
+  });
+
+  return (req, res, next) => {
+    const length = Number(req.headers['content-length'] ?? 0);
+    if (length > limit) return next(payloadTooLarge());
+    stripClientHeaders(req);
+    req.headers.authorization = `Bearer ${signInternalToken(deps.token, upstream.name, req.identity, req.ip)}`;
+    req.headers['x-request-id'] = req.id;
+    void proxy(req, res, next);
+  };
+}

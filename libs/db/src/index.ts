@@ -1,0 +1,113 @@
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+
+export type { Knex };
+
+// Return BIGINT (count(*), bigserial ids) as JS numbers: every value we store fits in 2^53.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export interface KnexOptions {
+  /** Pool size; a service process needs few connections (PostgreSQL is the bottleneck, not the pool). */
+  poolMax?: number;
+}
+
+/** A Knex instance for PostgreSQL with a bounded pool that starts empty. */
+export function createKnex(url: string, opts: KnexOptions = {}): Knex {
+  return knexFactory({
+    client: 'pg',
+    connection: url,
+    pool: { min: 0, max: opts.poolMax ?? 10 },
+    acquireConnectionTimeout: 10_000,
+  });
+}
+
+/** The database name in a `postgres://` URL. */
+export function databaseName(url: string): string {
+  const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
+  if (!name) throw new Error(`database URL has no database name: ${url.replace(/\/\/[^@]*@/, '//***@')}`);
+  return name;
+}
+
+/**
+ * Creates the database named in `url` if it does not exist, connecting to the server's
+ * `postgres` database to do so. Safe to run concurrently (a lost race is ignored).
+ */
+export async function ensureDatabase(url: string): Promise<void> {
+  const name = databaseName(url);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) {
+      await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`).catch((err: { code?: string }) => {
+        if (err.code !== '42P04') throw err; // duplicate_database: created meanwhile
+      });
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** Drops a database (tests), closing other sessions on it first. */
+export async function dropDatabase(url: string): Promise<void> {
+  const name = databaseName(url);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** One migration: a name that sorts in order, and its up and down steps. */
+export interface Migration {
+  name: string;
+  up: (knex: Knex) => Promise<void>;
+  down: (knex: Knex) => Promise<void>;
+}
+
+/**
+ * Knex migration source over a static, ordered list of modules, so migrations run the same
+ * from TypeScript sources and from the compiled `dist/`.
+ */
+class ListMigrationSource implements Knex.MigrationSource<Migration> {
+  private readonly migrations: Migration[];
+
+  constructor(migrations: Migration[]) {
+    this.migrations = migrations;
+  }
+
+  getMigrations(): Promise<Migration[]> {
+    return Promise.resolve(this.migrations);
+  }
+
+  getMigrationName(m: Migration): string {
+    return m.name;
+  }
+
+  getMigration(m: Migration): Promise<Knex.Migration> {
+    return Promise.resolve({ up: m.up, down: m.down });
+  }
+}
+
+/**
+ * Creates the database if missing, then applies every pending migration of `migrations`
+ * (recorded in `knex_migrations`, locked so concurrent runs wait). Resolves with the names applied.
+ */
+export async function migrateLatest(url: string, migrations: Migration[]): Promise<string[]> {
+  await ensureDatabase(url);
+  const knex = createKnex(url, { poolMax: 2 });
+  try {
+    const [, applied] = (await knex.migrate.latest({
+      migrationSource: new ListMigrationSource(migrations),
+    })) as [number, string[]];
+    return applied;
+  } finally {
+    await knex.destroy();
+  }
+}

@@ -1,0 +1,75 @@
+import express, { type Express, type RequestHandler } from 'express';
+import helmet from 'helmet';
+import type { Logger } from '@fieldhouse/logger';
+import { errorMiddleware, notFoundHandler } from '@fieldhouse/problem';
+import { requestId } from './request-id.ts';
+import { metricsHandler, metricsMiddleware } from './metrics.ts';
+import { healthRouter, type ReadinessCheck } from './health.ts';
+
+/** Shared between the app (`/readyz` answers 503 while stopping) and the server that stops it. */
+export interface Lifecycle {
+  shuttingDown: boolean;
+}
+
+export interface BaseAppOptions {
+  logger: Logger;
+  /** Dependencies checked by `/readyz`. */
+  readiness?: ReadinessCheck[];
+  lifecycle?: Lifecycle;
+  /** Express `trust proxy` setting (how many proxies sit in front). Default: loopback only. */
+  trustProxy?: boolean | number | string;
+  /** Metrics route label for requests no Express route matched (e.g. proxied ones). */
+  routeLabel?: (path: string) => string | undefined;
+  /** Helmet options; the gateway relaxes the CSP for its `/docs` UI. */
+  helmet?: Parameters<typeof helmet>[0];
+}
+
+/** Logs one `http` line per request: method, path, status, duration in ms. */
+function accessLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const start = process.hrtime.bigint();
+    res.once('finish', () => {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      logger.http(`${req.method} ${req.originalUrl} ${res.statusCode}`, {
+        method: req.method,
+        path: req.originalUrl,
+        status: res.statusCode,
+        durationMs: Math.round(ms * 100) / 100,
+      });
+    });
+    next();
+  };
+}
+
+/**
+ * The Express app every process starts from: request ids, helmet, access log, metrics,
+ * `/healthz`, `/readyz`, `/metrics`. It parses no body: a service adds `express.json()`
+ * itself, the gateway only on the routes it serves (proxied bodies stream through untouched).
+ * Call {@link finishApp} after the routes.
+ */
+export function createBaseApp(opts: BaseAppOptions): { app: Express; lifecycle: Lifecycle } {
+  const lifecycle = opts.lifecycle ?? { shuttingDown: false };
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', opts.trustProxy ?? 'loopback');
+  app.set('query parser', 'extended');
+  app.use(requestId);
+  app.use(helmet(opts.helmet));
+  app.use(accessLog(opts.logger));
+  app.use(metricsMiddleware(opts.routeLabel));
+  app.use(healthRouter(opts.readiness ?? [], () => lifecycle.shuttingDown));
+  app.get('/metrics', metricsHandler);
+  return { app, lifecycle };
+}
+
+/** Adds the 404 problem handler and the problem error middleware; call once, after all routes. */
+export function finishApp(app: Express, logger: Logger): Express {
+  app.use(notFoundHandler);
+  app.use(errorMiddleware(logger));
+  return app;
+}
+
+/** `express.json()` with the configured size limit; bad JSON and oversize bodies become 400/413 problems. */
+export function jsonBody(limit: string): RequestHandler {
+  return express.json({ limit, type: ['application/json', 'application/*+json'] });
+}

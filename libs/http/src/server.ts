@@ -1,0 +1,79 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import type { Logger } from '@fieldhouse/logger';
+import type { Lifecycle } from './app.ts';
+
+export interface ServerOptions {
+  port: number;
+  host?: string;
+  logger: Logger;
+  lifecycle: Lifecycle;
+  /** Longest wait for in-flight requests after a stop begins (ms). */
+  shutdownTimeoutMs?: number;
+  /** Closed in order once no request is in flight (pools, broker connections...). */
+  onShutdown?: Array<() => Promise<unknown>>;
+  /** Stop on SIGTERM/SIGINT (main.ts sets it; tests call `stop()` themselves). */
+  handleSignals?: boolean;
+}
+
+export interface RunningServer {
+  server: Server;
+  port: number;
+  /** `http://host:port`, with 127.0.0.1 for wildcard hosts. */
+  url: string;
+  /** Graceful stop: refuse new connections, let in-flight requests finish, then run the shutdown hooks. */
+  stop: () => Promise<void>;
+}
+
+/**
+ * Listens with `app` and wires graceful shutdown: on stop, `/readyz` turns 503, the listener
+ * closes, idle keep-alive sockets close, in-flight requests finish (or are cut after
+ * `shutdownTimeoutMs`), then `onShutdown` hooks run.
+ */
+export async function startServer(app: Express, opts: ServerOptions): Promise<RunningServer> {
+  const server = app.listen(opts.port, opts.host ?? '0.0.0.0');
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  // Longer than any proxy's idle timeout, so the gateway never reuses a socket we are closing.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  const { port } = server.address() as AddressInfo;
+  const host = !opts.host || opts.host === '0.0.0.0' || opts.host === '::' ? '127.0.0.1' : opts.host;
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> =>
+    (stopping ??= (async () => {
+      opts.lifecycle.shuttingDown = true;
+      opts.logger.info('shutting down: refusing new connections, finishing in-flight requests');
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => {
+        opts.logger.warn('shutdown timeout reached: closing remaining connections');
+        server.closeAllConnections();
+      }, opts.shutdownTimeoutMs ?? 10_000);
+      timer.unref();
+      await closed;
+      clearTimeout(timer);
+      for (const hook of opts.onShutdown ?? []) {
+        try {
+          await hook();
+        } catch (err) {
+          opts.logger.error('shutdown hook failed', { err });
+        }
+      }
+      opts.logger.info('stopped');
+    })());
+
+  if (opts.handleSignals) {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      process.once(signal, () => {
+        void stop().then(() => process.exit(0));
+      });
+    }
+  }
+  opts.logger.info(`listening on http://${host}:${port}`);
+  return { server, port, url: `http://${host}:${port}`, stop };
+}

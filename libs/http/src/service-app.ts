@@ -1,0 +1,40 @@
+import { Router, type Express, type RequestHandler } from 'express';
+import type { Logger } from '@fieldhouse/logger';
+import { createBaseApp, finishApp, jsonBody, type Lifecycle } from './app.ts';
+import type { ReadinessCheck } from './health.ts';
+
+export interface ServiceAppOptions {
+  logger: Logger;
+  readiness: ReadinessCheck[];
+  lifecycle?: Lifecycle;
+  bodyLimit: string;
+  /** The service's path prefix behind the gateway (`/api/v1`, `/api/polls`, `/api/events`). */
+  prefix: string;
+  /** Verifies the gateway's JWT (internal-auth's `requireGateway`); runs on every prefixed route. */
+  authenticate: RequestHandler;
+  /** Served unauthenticated at `/openapi.json` (the gateway shows it under `/docs`). */
+  openApi: object;
+  /** The service's routes, mounted after authentication and body parsing (full paths). */
+  routes: Router;
+}
+
+/**
+ * The Express app of a service behind the gateway: the base app (request ids, helmet, metrics,
+ * health), `/openapi.json`, then under `prefix` the gateway JWT check, a JSON body parser
+ * with the configured limit, and the routes; 404 and problem errors last.
+ */
+export function createServiceApp(opts: ServiceAppOptions): { app: Express; lifecycle: Lifecycle } {
+  const { app, lifecycle } = createBaseApp({
+    logger: opts.logger,
+    readiness: opts.readiness,
+    ...(opts.lifecycle ? { lifecycle: opts.lifecycle } : {}),
+  });
+  app.get('/openapi.json', (_req, res) => {
+    res.json(opts.openApi);
+  });
+  const api = Router();
+  api.use(opts.authenticate, jsonBody(opts.bodyLimit));
+  api.use(opts.routes);
+  app.use((req, res, next) => (req.path === opts.prefix || req.path.startsWith(`${opts.prefix}/`) ? api(req, res, next) : next()));
+  return { app: finishApp(app, opts.logger), lifecycle };
+}

@@ -1,0 +1,49 @@
+/** How the gateway authenticated the caller. */
+export type AuthMethod = 'token' | 'session' | 'anonymous';
+
+/**
+ * Claims of the short-lived JWT the gateway signs for each proxied request (design.md,
+ * "phantom-token pattern"). `sub` is absent for anonymous callers.
+ */
+export interface InternalClaims {
+  iss: string;
+  aud: string;
+  sub?: string;
+  name?: string;
+  email?: string;
+  jti: string;
+  /** Personal access token id when the caller used a bearer token. */
+  tid?: number;
+  /** How the caller was authenticated. */
+  amr: AuthMethod;
+  /** Client IP address as the gateway saw it. */
+  ip?: string;
+  iat: number;
+  exp: number;
+}
+
+/** The caller of a service request, as the internal JWT describes it. */
+export interface Caller {
+  /** User id, or null for an anonymous caller. */
+  userId: number | null;
+  name: string | null;
+  email: string | null;
+  tokenId: number | null;
+  method: AuthMethod;
+  ip: string | null;
+  /** The JWT id, unique per proxied request. */
+  requestTokenId: string;
+}
+
+/** Maps verified claims to a {@link Caller}. */
+export function callerFromClaims(c: InternalClaims): Caller {
+  return {
+    userId: c.sub !== undefined ? Number(c.sub) : null,
+    name: c.name ?? null,
+    email: c.email ?? null,
+    tokenId: c.tid ?? null,
+    method: c.amr,
+    ip: c.ip ?? null,
+    requestTokenId: c.jti,
+  };
+}

@@ -1,0 +1,3 @@
+export * from './claims.ts';
+export * from './keys.ts';
+export * from './middleware.ts';

@@ -1,0 +1,5 @@
+export * from './broker.ts';
+export * from './consumer.ts';
+export * from './dead-letters.ts';
+export * from './outbox.ts';
+export * from './idempotency.ts';

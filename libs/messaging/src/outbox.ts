@@ -1,0 +1,135 @@
+import type { Knex } from 'knex';
+import type { Logger } from '@fieldhouse/logger';
+import type { Envelope } from '@fieldhouse/contracts';
+import type { Broker } from './broker.ts';
+
+/**
+ * Columns of an outbox table; a service's migration calls this so every outbox has the same
+ * shape: `id` (bigserial, relay order), `exchange`, `message` (the envelope, JSONB),
+ * `created_at`, `attempts`, `last_error`.
+ */
+export const defineOutboxTable = (knex: Knex) => (t: Knex.CreateTableBuilder): void => {
+  t.bigIncrements('id').primary();
+  t.string('exchange', 100).notNullable();
+  t.jsonb('message').notNullable();
+  t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+  t.integer('attempts').notNullable().defaultTo(0);
+  t.text('last_error');
+};
+
+/**
+ * Writes a message to the outbox inside the caller's transaction, so it is published if and
+ * only if the transaction commits (design.md: nothing lost between the write and the publish).
+ */
+export async function writeOutbox(
+  trx: Knex | Knex.Transaction,
+  table: string,
+  exchange: string,
+  message: Envelope,
+): Promise<void> {
+  await trx(table).insert({ exchange, message: JSON.stringify(message) });
+}
+
+export interface OutboxRelayOptions {
+  knex: Knex;
+  table: string;
+  broker: Broker;
+  logger: Logger;
+  /** Poll interval when idle (ms); {@link OutboxRelay.kick} publishes sooner. */
+  intervalMs?: number;
+  batchSize?: number;
+}
+
+/**
+ * Relays outbox rows to RabbitMQ in id order: a batch is locked with `FOR UPDATE SKIP LOCKED`
+ * (so several replicas share the work), published with publisher confirms, and deleted in the
+ * same transaction only once every message is confirmed. A crash before the commit leaves the
+ * rows to be published again: delivery is at-least-once, and consumers dedupe by message id.
+ */
+export class OutboxRelay {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+
+  private readonly opts: OutboxRelayOptions;
+
+  constructor(opts: OutboxRelayOptions) {
+    this.opts = opts;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  /** Publishes pending rows now (call after a commit that wrote to the outbox). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.schedule(0);
+  }
+
+  /** Stops polling and waits for the batch in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running;
+  }
+
+  /** Publishes every pending row; resolves with how many were published. */
+  async drain(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = await this.relayBatch();
+      total += n;
+      if (n < (this.opts.batchSize ?? 100)) return total;
+    }
+  }
+
+  private schedule(ms: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.running = this.drain()
+        .then(() => undefined)
+        .catch((err: unknown) => {
+          this.opts.logger.warn('outbox relay failed; will retry', { err });
+        })
+        .finally(() => {
+          this.running = undefined;
+          if (this.stopped) return;
+          const next = this.again ? 0 : (this.opts.intervalMs ?? 1000);
+          this.again = false;
+          this.schedule(next);
+        });
+    }, ms);
+    this.timer.unref();
+  }
+
+  private async relayBatch(): Promise<number> {
+    const { knex, table, broker, batchSize = 100 } = this.opts;
+    return knex.transaction(async (trx) => {
+      const rows: Array<{ id: string; exchange: string; message: Envelope }> = await trx(table)
+        .select('id', 'exchange', 'message')
+        .orderBy('id')
+        .limit(batchSize)
+        .forUpdate()
+        .skipLocked();
+      if (!rows.length) return 0;
+      const results = await Promise.allSettled(rows.map((r) => broker.publish(r.exchange, r.message)));
+      const published = rows.filter((_, i) => results[i]!.status === 'fulfilled').map((r) => r.id);
+      const failed = rows.filter((_, i) => results[i]!.status === 'rejected');
+      if (published.length) await trx(table).whereIn('id', published).delete();
+      for (const r of failed) {
+        const reason = (results[rows.indexOf(r)] as PromiseRejectedResult).reason as Error;
+        await trx(table)
+          .where('id', r.id)
+          .update({ attempts: trx.raw('attempts + 1'), last_error: String(reason?.message ?? reason) });
+      }
+      return failed.length ? 0 : rows.length;
+    });
+  }
+}

@@ -1,0 +1,3 @@
+export * from './problem.ts';
+export * from './validate.ts';
+export * from './middleware.ts';

@@ -1,0 +1,63 @@
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { Logger } from '@fieldhouse/logger';
+import { ProblemError, problemBody } from './problem.ts';
+
+/** Writes a problem document with `Content-Type: application/problem+json`. */
+export function sendProblem(res: Response, problem: ProblemError): void {
+  for (const [name, value] of Object.entries(problem.headers)) res.setHeader(name, value);
+  res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem.toBody()));
+}
+
+interface HttpErrorLike {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  expose?: boolean;
+}
+
+/** Maps errors thrown by body-parser and friends to a problem, or undefined. */
+function fromHttpError(err: HttpErrorLike): ProblemError | undefined {
+  switch (err.type) {
+    case 'entity.parse.failed':
+      return new ProblemError(400, 'The request body is not valid JSON.', { code: 'invalid_json' });
+    case 'entity.too.large':
+      return new ProblemError(413, 'The request body is too large.', { code: 'payload_too_large' });
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new ProblemError(415, 'The request body encoding is not supported.', {
+        code: 'unsupported_encoding',
+      });
+    case 'request.aborted':
+      return new ProblemError(400, 'The request was aborted by the client.', { code: 'request_aborted' });
+  }
+  const status = err.status ?? err.statusCode;
+  if (status && status >= 400 && status < 500 && err.expose)
+    return new ProblemError(status, 'The request could not be processed.');
+  return undefined;
+}
+
+/**
+ * The last middleware of every app: turns any error into a problem document.
+ * Unknown errors become a 500 whose body says nothing internal; they are logged with their stack.
+ */
+export function errorMiddleware(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, req, res, next) => {
+    if (res.headersSent) return next(err);
+    let problem = err instanceof ProblemError ? err : fromHttpError(err as HttpErrorLike);
+    if (!problem) {
+      logger.error('unhandled error', { err, method: req.method, path: req.path });
+      problem = new ProblemError(500, 'An internal error occurred. Please try again later.', {
+        code: 'internal_error',
+      });
+    }
+    sendProblem(res, problem);
+  };
+}
+
+/** 404 problem for any route no router answered. */
+export const notFoundHandler: RequestHandler = (req, res) => {
+  res
+    .status(404)
+    .type('application/problem+json')
+    .send(JSON.stringify(problemBody(404, `No route for ${req.method} ${req.path}.`, { code: 'not_found' })));
+};

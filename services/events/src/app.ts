@@ -1,0 +1,31 @@
+import type { Express } from 'express';
+import type { Knex } from 'knex';
+import { createServiceApp, type Lifecycle } from '@fieldhouse/http';
+import { requireGateway, type KeyResolver } from '@fieldhouse/internal-auth';
+import type { Logger } from '@fieldhouse/logger';
+import { eventsRoutes } from './http/routes.ts';
+import { openApi } from './openapi.ts';
+
+export interface EventsAppDeps {
+  logger: Logger;
+  db: Knex;
+  /** Public keys of the gateway (its JWKS, or fixed keys in tests). */
+  keys: KeyResolver;
+  issuer: string;
+  bodyLimit: string;
+  lifecycle?: Lifecycle;
+}
+
+/** The events service's Express app, built from its dependencies (supertest uses it directly). */
+export function createEventsApp(deps: EventsAppDeps): { app: Express; lifecycle: Lifecycle } {
+  return createServiceApp({
+    logger: deps.logger,
+    ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}),
+    readiness: [{ name: 'postgres', check: () => deps.db.raw('select 1') }],
+    bodyLimit: deps.bodyLimit,
+    prefix: '/api/events',
+    authenticate: requireGateway({ audience: 'events', issuer: deps.issuer, keys: deps.keys }),
+    openApi,
+    routes: eventsRoutes(),
+  });
+}

@@ -1,0 +1,3 @@
+export { createPollsApp, type PollsAppDeps } from './app.ts';
+export { loadPollsConfig, type PollsConfig } from './config.ts';
+export { ensureIndexes } from './migrations/index.ts';
