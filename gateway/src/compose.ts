@@ -9,7 +9,7 @@ import { IdentityService } from './identity/identity-service.ts';
 import { PasswordHasher } from './identity/passwords.ts';
 import { SessionsRepo } from './identity/sessions-repo.ts';
 import { loadSigningKey } from './proxy/signing-key.ts';
-import { createRedis } from './redis.ts';
+import { createRedis, readyOrTimeout } from './redis.ts';
 
 export interface Gateway {
   app: Express;
@@ -25,9 +25,10 @@ export interface Gateway {
  * RabbitMQ (outbox relay of `user.*` events), the signing key, and the Express app.
  * Used by `main.ts` and by the end-to-end tests.
  */
-export function composeGateway(config: GatewayConfig, logger: Logger): Gateway {
+export async function composeGateway(config: GatewayConfig, logger: Logger): Promise<Gateway> {
   const db = createKnex(config.DATABASE_URL, { poolMax: 20 });
   const redis = createRedis(config.REDIS_URL, logger);
+  await readyOrTimeout(redis, 2_000);
   const broker = new Broker({ url: config.AMQP_URL, logger, name: 'gateway', prefix: config.AMQP_PREFIX });
   const relay = new OutboxRelay({ knex: db, table: 'outbox', broker, logger });
   const identity = new IdentityService({

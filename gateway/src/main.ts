@@ -6,7 +6,7 @@ import { loadGatewayConfig } from './config.ts';
 /** Gateway process: configuration, wiring, HTTP server with graceful shutdown on SIGTERM/SIGINT. */
 const config = loadGatewayConfig();
 const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
-const gateway = composeGateway(config, logger);
+const gateway = await composeGateway(config, logger);
 await startServer(gateway.app, {
   port: config.PORT,
   host: config.HOST,

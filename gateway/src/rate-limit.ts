@@ -6,17 +6,24 @@ import { ProblemError } from '@fieldhouse/problem';
 import type { RedisClient } from './redis.ts';
 
 /**
- * rate-limit-redis loads its Lua scripts once; if Redis was down at that moment the stored
- * script promise stays rejected forever. This store reloads them after a failure, so limits
- * come back by themselves when Redis does.
+ * A Redis store that fails open by itself: while Redis is unreachable a hit counts as the
+ * first of its window (so requests pass) and a warning is logged at most every 10 s. It also
+ * reloads rate-limit-redis's Lua scripts after a failure: the library loads them once, and if
+ * Redis was down at that moment they would stay unloaded for good.
  */
-class ReloadingRedisStore extends RedisStore {
+class FailOpenRedisStore extends RedisStore {
+  onFailure: (err: unknown) => void = () => undefined;
+
+  override async init(options: Options): Promise<void> {
+    await super.init(options).catch((err: unknown) => this.recover(err));
+  }
+
   override async increment(key: string): Promise<ClientRateLimitInfo> {
     try {
       return await super.increment(key);
     } catch (err) {
-      this.reloadScripts();
-      throw err;
+      this.recover(err);
+      return { totalHits: 0, resetTime: undefined };
     }
   }
 
@@ -24,15 +31,20 @@ class ReloadingRedisStore extends RedisStore {
     try {
       return await super.get(key);
     } catch (err) {
-      this.reloadScripts();
-      throw err;
+      this.recover(err);
+      return undefined;
     }
   }
 
-  private reloadScripts(): void {
+  override async decrement(key: string): Promise<void> {
+    await super.decrement(key).catch((err: unknown) => this.recover(err));
+  }
+
+  private recover(err: unknown): void {
+    this.onFailure(err);
     this.incrementScriptSha = this.loadIncrementScript();
     this.getScriptSha = this.loadGetScript();
-    // Awaited on the next call; swallow here so a failed reload is not an unhandled rejection.
+    // Awaited on the next call; swallowed here so a failed reload is no unhandled rejection.
     this.incrementScriptSha.catch(() => undefined);
     this.getScriptSha.catch(() => undefined);
   }
@@ -59,27 +71,26 @@ const loginKey = (req: Request) =>
  */
 export function createRateLimiters(redis: RedisClient, s: RateLimitSettings, logger: Logger) {
   let lastWarning = 0;
-  const make = (name: string, limit: number, extra: Partial<Options>): RequestHandler =>
-    rateLimit({
+  const warn = (err: unknown) => {
+    if (Date.now() - lastWarning > 10_000) {
+      lastWarning = Date.now();
+      logger.warn('rate limit store unavailable: limits are not enforced', { error: String(err) });
+    }
+  };
+  const make = (name: string, limit: number, extra: Partial<Options>): RequestHandler => {
+    const store = new FailOpenRedisStore({
+      prefix: `rl:${name}:`,
+      sendCommand: (...args: string[]) => redis.sendCommand(args) as Promise<never>,
+    });
+    store.onFailure = warn;
+    return rateLimit({
       windowMs: s.windowSeconds * 1000,
       limit,
       standardHeaders: 'draft-8',
       legacyHeaders: false,
       identifier: name,
       passOnStoreError: true,
-      store: new ReloadingRedisStore({
-        prefix: `rl:${name}:`,
-        sendCommand: (...args: string[]) => {
-          const sent = redis.sendCommand(args);
-          sent.catch((err: unknown) => {
-            if (Date.now() - lastWarning > 10_000) {
-              lastWarning = Date.now();
-              logger.warn('rate limit store unavailable: limits are not enforced', { error: String(err) });
-            }
-          });
-          return sent as Promise<never>;
-        },
-      }),
+      store,
       handler: (req, res, next) => {
         const reset = (req as AugmentedRequest).rateLimit?.resetTime?.getTime() ?? Date.now() + s.windowSeconds * 1000;
         const retryAfter = Math.max(1, Math.ceil((reset - Date.now()) / 1000));
@@ -92,6 +103,7 @@ export function createRateLimiters(redis: RedisClient, s: RateLimitSettings, log
       },
       ...extra,
     });
+  };
 
   return {
     perIp: make('ip', s.perIp, {}),

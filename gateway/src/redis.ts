@@ -27,3 +27,16 @@ export function createRedis(url: string, logger: Logger): RedisClient {
   client.connect().catch((err: unknown) => logger.warn('redis connect failed; retrying in background', { error: String(err) }));
   return client;
 }
+
+/** Resolves when the client is ready or after `ms`, whichever comes first (start-up never blocks on Redis). */
+export function readyOrTimeout(client: RedisClient, ms: number): Promise<void> {
+  if (client.isReady) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref();
+    client.once('ready', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}

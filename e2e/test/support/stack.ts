@@ -1,0 +1,108 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { MongoClient } from 'mongodb';
+import { createKnex, migrateLatest, type Knex } from '@fieldhouse/db';
+import { startServer, type RunningServer } from '@fieldhouse/http';
+import { jwksKeyResolver, type KeyResolver } from '@fieldhouse/internal-auth';
+import { composeGateway, loadGatewayConfig, migrations as gatewayMigrations, type Gateway, type GatewayConfig } from '@fieldhouse/gateway';
+import { createCollectionApp, migrations as collectionMigrations } from '@fieldhouse/collection';
+import { createEventsApp, migrations as eventsMigrations } from '@fieldhouse/events';
+import { createPollsApp, ensureIndexes } from '@fieldhouse/polls';
+import { backingUrl, createTestDatabase, randomPrefix, testLogger, type TestDatabase } from '@fieldhouse/testkit';
+import { createClient } from 'redis';
+
+export interface TestStack {
+  /** `http://127.0.0.1:<port>` of the gateway. */
+  gatewayUrl: string;
+  serviceUrls: { collection: string; polls: string; events: string };
+  gateway: Gateway;
+  config: GatewayConfig;
+  identityDb: Knex;
+  stop: () => Promise<void>;
+}
+
+export interface StackOptions {
+  /** Gateway variables to override (rate limits, upstream URLs, REDIS_URL...). */
+  gatewayEnv?: Record<string, string>;
+}
+
+/** A fresh EC P-256 key in PEM, as the local stack generates on first start. */
+export const newSigningKeyPem = () =>
+  generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+
+/**
+ * Starts the gateway and the three services in this process on free ports, each on its own
+ * fresh database (PostgreSQL databases, a MongoDB database) and a random RabbitMQ prefix.
+ * The services verify the gateway's JWTs through its real JWKS endpoint.
+ */
+export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
+  const logger = testLogger('e2e');
+  const dbs: TestDatabase[] = await Promise.all(['identity', 'collection', 'events'].map((l) => createTestDatabase(l)));
+  const [identity, collection, events] = dbs as [TestDatabase, TestDatabase, TestDatabase];
+  await Promise.all([
+    migrateLatest(identity.url, gatewayMigrations),
+    migrateLatest(collection.url, collectionMigrations),
+    migrateLatest(events.url, eventsMigrations),
+  ]);
+  const mongo = await MongoClient.connect(await backingUrl('mongo'));
+  const pollsDb = mongo.db(`t_polls_${Math.random().toString(36).slice(2, 8)}`);
+  await ensureIndexes(pollsDb);
+  const redisUrl = await backingUrl('redis');
+  const redis = createClient({ url: redisUrl });
+  await redis.connect();
+
+  let jwks: KeyResolver | undefined;
+  let gatewayUrl = '';
+  const keys: KeyResolver = (kid) => (jwks ??= jwksKeyResolver(`${gatewayUrl}/.well-known/jwks.json`))(kid);
+  const common = { logger, keys, issuer: 'fieldhouse-gateway', bodyLimit: '1mb' };
+
+  const collectionKnex = createKnex(collection.url);
+  const eventsKnex = createKnex(events.url);
+  const servers: RunningServer[] = [];
+  const serve = async (made: { app: Parameters<typeof startServer>[0]; lifecycle: { shuttingDown: boolean } }) => {
+    const s = await startServer(made.app, { port: 0, host: '127.0.0.1', logger, lifecycle: made.lifecycle });
+    servers.push(s);
+    return s.url;
+  };
+  const serviceUrls = {
+    collection: await serve(createCollectionApp({ ...common, db: collectionKnex })),
+    polls: await serve(createPollsApp({ ...common, mongo: pollsDb, redis })),
+    events: await serve(createEventsApp({ ...common, db: eventsKnex })),
+  };
+
+  const config = loadGatewayConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: identity.url,
+    REDIS_URL: redisUrl,
+    AMQP_URL: await backingUrl('amqp'),
+    AMQP_PREFIX: randomPrefix('e2e'),
+    COLLECTION_URL: serviceUrls.collection,
+    POLLS_URL: serviceUrls.polls,
+    EVENTS_URL: serviceUrls.events,
+    INTERNAL_JWT_PRIVATE_KEY: newSigningKeyPem(),
+    CORS_ORIGINS: 'https://app.example.test',
+    ...opts.gatewayEnv,
+  });
+  const gateway = await composeGateway(config, logger);
+  const gatewayServer = await startServer(gateway.app, { port: 0, host: '127.0.0.1', logger, lifecycle: gateway.lifecycle });
+  gatewayUrl = gatewayServer.url;
+  const identityDb = createKnex(identity.url, { poolMax: 2 });
+
+  return {
+    gatewayUrl,
+    serviceUrls,
+    gateway,
+    config,
+    identityDb,
+    stop: async () => {
+      await gatewayServer.stop();
+      await gateway.close();
+      await Promise.all(servers.map((s) => s.stop()));
+      await Promise.all([collectionKnex.destroy(), eventsKnex.destroy(), identityDb.destroy()]);
+      await redis.close();
+      await pollsDb.dropDatabase().catch(() => undefined);
+      await mongo.close();
+      await Promise.all(dbs.map((d) => d.drop()));
+    },
+  };
+}
