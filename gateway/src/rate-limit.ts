@@ -23,7 +23,8 @@ class FailOpenRedisStore extends RedisStore {
       return await super.increment(key);
     } catch (err) {
       this.recover(err);
-      return { totalHits: 0, resetTime: undefined };
+      // Counted as the first hit of a fresh window: the request passes.
+      return { totalHits: 1, resetTime: new Date(Date.now() + this.windowMs) };
     }
   }
 

@@ -120,5 +120,7 @@ export async function startConsumer(broker: Broker, opts: ConsumerOptions): Prom
   };
 
   await channel.consume(names.main, (msg) => void onMessage(msg), { noAck: false });
+  // Resolves once the topology is declared, so a message published next is routed to the queue.
+  await channel.waitForConnect();
   return { close: () => channel.close() };
 }

@@ -1,0 +1,78 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { startStack, type TestStack } from './support/stack.ts';
+import { registerUser } from './support/users.ts';
+
+/** The Set-Cookie lines of a supertest response. */
+const setCookies = (res: request.Response): string[] => {
+  const h = res.headers['set-cookie'] as string | string[] | undefined;
+  return h === undefined ? [] : Array.isArray(h) ? h : [h];
+};
+
+/** The value of a Set-Cookie cookie in a supertest response. */
+function cookieValue(res: request.Response, name: string): string | undefined {
+  const raw = setCookies(res);
+  const line = raw.find((c) => c.startsWith(`${name}=`));
+  return line ? decodeURIComponent(line.slice(name.length + 1).split(';')[0]!) : undefined;
+}
+
+describe('browser sessions with CSRF (through the gateway)', () => {
+  let stack: TestStack;
+  before(async () => {
+    stack = await startStack();
+  });
+  after(async () => {
+    await stack?.stop();
+  });
+
+  it('signs a SPA in with a session cookie and requires the CSRF header on unsafe requests', async () => {
+    const u = await registerUser(stack.gatewayUrl);
+    const agent = request.agent(stack.gatewayUrl);
+
+    const csrf = await agent.get('/api/v1/csrf-cookie').expect(204);
+    const guestXsrf = cookieValue(csrf, 'XSRF-TOKEN');
+    const sessionLine = setCookies(csrf).find((c) => c.startsWith('fieldhouse_session='));
+    expect(sessionLine).to.match(/HttpOnly/i);
+    expect(guestXsrf).to.be.a('string');
+
+    // Login from the SPA: the guest session carries a CSRF token, so the header is needed.
+    await agent.post('/api/v1/login').send({ email: u.email, password: u.password }).expect(403);
+    const login = await agent
+      .post('/api/v1/login')
+      .set('X-XSRF-TOKEN', guestXsrf!)
+      .send({ email: u.email, password: u.password })
+      .expect(200);
+    const xsrf = cookieValue(login, 'XSRF-TOKEN');
+    expect(xsrf).to.be.a('string').and.not.equal(guestXsrf);
+
+    // Cookie authentication works for reads without any header.
+    const me = await agent.get('/api/v1/me').expect(200);
+    expect(me.body.data.id).to.equal(u.id);
+
+    // Unsafe request by cookie: 403 without the header, 403 with a wrong one, 201 with the right one.
+    const denied = await agent.post('/api/v1/tokens').send({ name: 'x' }).expect(403);
+    expect(denied.body.code).to.equal('csrf_token_mismatch');
+    expect(denied.headers['content-type']).to.match(/problem\+json/);
+    await agent.post('/api/v1/tokens').set('X-CSRF-TOKEN', 'wrong').send({ name: 'x' }).expect(403);
+    await agent.post('/api/v1/tokens').set('X-CSRF-TOKEN', xsrf!).send({ name: 'x' }).expect(201);
+    await agent.post('/api/v1/tokens').set('X-XSRF-TOKEN', xsrf!).send({ name: 'y' }).expect(201);
+
+    // Cookie-authenticated requests reach the services as that user (the cookie itself is not forwarded).
+    const who = await agent.get('/api/events/_whoami').expect(200);
+    expect(who.body.data).to.include({ userId: u.id, method: 'session' });
+
+    // Logout ends the session.
+    await agent.post('/api/v1/logout').set('X-XSRF-TOKEN', xsrf!).expect(204);
+    await agent.get('/api/v1/me').expect(401);
+  });
+
+  it('needs no CSRF header for bearer-token requests, even with a stale cookie', async () => {
+    const u = await registerUser(stack.gatewayUrl);
+    await request(stack.gatewayUrl)
+      .post('/api/v1/tokens')
+      .set('Cookie', 'fieldhouse_session=stale')
+      .auth(u.token, { type: 'bearer' })
+      .send({ name: 'ci' })
+      .expect(201);
+  });
+});

@@ -1,0 +1,161 @@
+import { expect } from 'chai';
+import { createKnex, migrateLatest, type Knex } from '@fieldhouse/db';
+import { envelope, type Envelope } from '@fieldhouse/contracts';
+import {
+  Broker,
+  OutboxRelay,
+  PermanentError,
+  countMessages,
+  defineOutboxTable,
+  defineProcessedMessagesTable,
+  processOnce,
+  replayDeadLetters,
+  startConsumer,
+  writeOutbox,
+} from '@fieldhouse/messaging';
+import { backingUrl, createTestDatabase, eventually, randomPrefix, testLogger, type TestDatabase } from '@fieldhouse/testkit';
+
+describe('messaging (real RabbitMQ and PostgreSQL)', () => {
+  const logger = testLogger('messaging');
+  let amqpUrl: string;
+  let broker: Broker;
+  let db: TestDatabase;
+  let knex: Knex;
+
+  before(async () => {
+    amqpUrl = await backingUrl('amqp');
+    broker = new Broker({ url: amqpUrl, logger, name: 'messaging-test', prefix: randomPrefix('msg') });
+    await broker.waitForConnect();
+    db = await createTestDatabase('messaging');
+    await migrateLatest(db.url, [
+      {
+        name: '001',
+        up: async (k) => {
+          await k.schema.createTable('outbox', defineOutboxTable(k));
+          await k.schema.createTable('processed_messages', defineProcessedMessagesTable(k));
+          await k.schema.createTable('effects', (t) => t.string('message_id'));
+        },
+        down: async () => undefined,
+      },
+    ]);
+    knex = createKnex(db.url);
+  });
+  after(async () => {
+    await broker?.close();
+    await knex?.destroy();
+    await db?.drop();
+  });
+
+  it('retries a failing handler with backoff, then succeeds', async () => {
+    const attempts: number[] = [];
+    const consumer = await startConsumer(broker, {
+      queue: 'retry-then-ok',
+      bindings: [{ exchange: 'events', pattern: 'thing.retry' }],
+      retryDelaysMs: [50, 50, 50],
+      logger,
+      handler: async (_m, ctx) => {
+        attempts.push(ctx.attempt);
+        if (ctx.attempt < 3) throw new Error('transient');
+      },
+    });
+    await broker.publish('events', envelope('events', 'thing.retry', { n: 1 }));
+    await eventually(async () => attempts.length === 3);
+    expect(attempts).to.deep.equal([1, 2, 3]);
+    await consumer.close();
+  });
+
+  it('dead-letters after the last attempt and replays dead letters on demand', async () => {
+    let fail = true;
+    const seen: string[] = [];
+    const consumer = await startConsumer(broker, {
+      queue: 'always-fails',
+      bindings: [{ exchange: 'events', pattern: 'thing.fail' }],
+      retryDelaysMs: [20, 20],
+      logger,
+      handler: async (m) => {
+        seen.push(m.id);
+        if (fail) throw new Error('still broken');
+      },
+    });
+    const msg = envelope('events', 'thing.fail', { n: 2 });
+    await broker.publish('events', msg);
+    const dlq = `${broker.name('always-fails')}.dlq`;
+    await eventually(async () => (await countMessages(amqpUrl, dlq)) === 1);
+    expect(seen).to.deep.equal([msg.id, msg.id, msg.id]);
+
+    fail = false;
+    const { replayed } = await replayDeadLetters(amqpUrl, broker.name('always-fails'));
+    expect(replayed).to.equal(1);
+    await eventually(async () => seen.length === 4);
+    expect(await countMessages(amqpUrl, dlq)).to.equal(0);
+    await consumer.close();
+  });
+
+  it('sends permanent failures and invalid envelopes straight to the dead-letter queue', async () => {
+    let calls = 0;
+    const consumer = await startConsumer(broker, {
+      queue: 'permanent',
+      bindings: [{ exchange: 'events', pattern: 'thing.permanent' }],
+      retryDelaysMs: [20, 20],
+      logger,
+      handler: async () => {
+        calls++;
+        throw new PermanentError('cannot ever work');
+      },
+    });
+    await broker.publish('events', envelope('events', 'thing.permanent', {}));
+    await broker.sendToQueue(broker.name('permanent'), Buffer.from('not json'), {});
+    await eventually(async () => (await countMessages(amqpUrl, `${broker.name('permanent')}.dlq`)) === 2);
+    expect(calls).to.equal(1);
+    await consumer.close();
+  });
+
+  it('relays outbox rows in order only after commit, deleting them once confirmed', async () => {
+    const got: Envelope[] = [];
+    const consumer = await startConsumer(broker, {
+      queue: 'outbox-target',
+      bindings: [{ exchange: 'collection', pattern: 'outbox.#' }],
+      logger,
+      handler: async (m) => {
+        got.push(m);
+      },
+    });
+    const relay = new OutboxRelay({ knex, table: 'outbox', broker, logger, intervalMs: 50 });
+    await knex
+      .transaction(async (trx) => {
+        await writeOutbox(trx, 'outbox', 'collection', envelope('collection', 'outbox.rolled-back', {}));
+        throw new Error('rollback');
+      })
+      .catch(() => undefined);
+    const sent = [1, 2, 3].map((n) => envelope('collection', 'outbox.item', { n }));
+    await knex.transaction(async (trx) => {
+      for (const m of sent) await writeOutbox(trx, 'outbox', 'collection', m);
+    });
+    relay.start();
+    await eventually(async () => got.length === 3);
+    await relay.stop();
+    expect(got.map((m) => m.id)).to.deep.equal(sent.map((m) => m.id));
+    expect(got.some((m) => m.type === 'outbox.rolled-back')).to.equal(false);
+    const left = await knex('outbox').count<{ count: number }[]>({ count: '*' });
+    expect(Number(left[0]!.count)).to.equal(0);
+    await consumer.close();
+  });
+
+  it('processes a message id once per consumer, even when redelivered', async () => {
+    const effect = (id: string) => processOnce(knex, 'processed_messages', 'test-consumer', id, async (trx) => {
+      await trx('effects').insert({ message_id: id });
+    });
+    expect(await effect('m-1')).to.equal(true);
+    expect(await effect('m-1')).to.equal(false);
+    const failing = processOnce(knex, 'processed_messages', 'test-consumer', 'm-2', async () => {
+      throw new Error('boom');
+    });
+    await failing.then(
+      () => expect.fail('should reject'),
+      (err: Error) => expect(err.message).to.equal('boom'),
+    );
+    expect(await effect('m-2')).to.equal(true);
+    const rows = await knex('effects').orderBy('message_id');
+    expect(rows.map((r: { message_id: string }) => r.message_id)).to.deep.equal(['m-1', 'm-2']);
+  });
+});
