@@ -8,7 +8,9 @@ import { startStack, type TestStack } from './support/stack.ts';
 import { registerUser } from './support/users.ts';
 
 const listen = (server: Server | ReturnType<typeof createTcpServer>) =>
-  new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
+  new Promise<number>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+  );
 
 describe('gateway edges: limits, bad input, upstream failures, CORS, health', () => {
   let stack: TestStack;
@@ -35,16 +37,25 @@ describe('gateway edges: limits, bad input, upstream failures, CORS, health', ()
   it('limits failed logins per IP and e-mail: 429 with Retry-After and RateLimit headers', async () => {
     const u = await registerUser(stack.gatewayUrl);
     for (let i = 0; i < 3; i++) {
-      await request(stack.gatewayUrl).post('/api/v1/login').send({ email: u.email, password: 'wrong-password' }).expect(401);
+      await request(stack.gatewayUrl)
+        .post('/api/v1/login')
+        .send({ email: u.email, password: 'wrong-password' })
+        .expect(401);
     }
-    const limited = await request(stack.gatewayUrl).post('/api/v1/login').send({ email: u.email, password: u.password }).expect(429);
+    const limited = await request(stack.gatewayUrl)
+      .post('/api/v1/login')
+      .send({ email: u.email, password: u.password })
+      .expect(429);
     expect(Number(limited.headers['retry-after'])).to.be.greaterThan(0);
     expect(limited.headers['ratelimit']).to.be.a('string');
     expect(limited.headers['ratelimit-policy']).to.be.a('string');
     expect(limited.body).to.include({ status: 429, code: 'rate_limited' });
     // Another e-mail from the same address is not blocked by these failures.
     const other = await registerUser(stack.gatewayUrl);
-    await request(stack.gatewayUrl).post('/api/v1/login').send({ email: other.email, password: other.password }).expect(200);
+    await request(stack.gatewayUrl)
+      .post('/api/v1/login')
+      .send({ email: other.email, password: other.password })
+      .expect(200);
   });
 
   it('answers an unreachable upstream with 502 and a slow one with 504, naming no host', async () => {
@@ -144,7 +155,9 @@ describe('gateway with Redis stopped', () => {
       upstream.on('error', drop).on('close', drop);
     });
     const port = await listen(proxy);
-    stack = await startStack({ gatewayEnv: { REDIS_URL: `redis://127.0.0.1:${port}`, RATE_LIMIT_LOGIN: '2' } });
+    stack = await startStack({
+      gatewayEnv: { REDIS_URL: `redis://127.0.0.1:${port}`, RATE_LIMIT_LOGIN: '2' },
+    });
   });
   after(async () => {
     await stack?.stop();
@@ -156,12 +169,21 @@ describe('gateway with Redis stopped', () => {
     accepting = false;
     for (const s of sockets) s.destroy();
     for (let i = 0; i < 4; i++) {
-      await request(stack.gatewayUrl).post('/api/v1/login').send({ email: u.email, password: 'wrong-password' }).expect(401);
+      await request(stack.gatewayUrl)
+        .post('/api/v1/login')
+        .send({ email: u.email, password: 'wrong-password' })
+        .expect(401);
     }
-    await request(stack.gatewayUrl).post('/api/v1/login').send({ email: u.email, password: u.password }).expect(200);
+    await request(stack.gatewayUrl)
+      .post('/api/v1/login')
+      .send({ email: u.email, password: u.password })
+      .expect(200);
     await request(stack.gatewayUrl).get('/api/v1/me').auth(u.token, { type: 'bearer' }).expect(200);
     await request(stack.gatewayUrl).get('/api/v1/me').set('Authorization', 'Bearer 1|nope').expect(401);
-    const who = await request(stack.gatewayUrl).get('/api/v1/_whoami').auth(u.token, { type: 'bearer' }).expect(200);
+    const who = await request(stack.gatewayUrl)
+      .get('/api/v1/_whoami')
+      .auth(u.token, { type: 'bearer' })
+      .expect(200);
     expect(who.body.data.userId).to.equal(u.id);
     const ready = await request(stack.gatewayUrl).get('/readyz').expect(200);
     expect(ready.body.checks).to.include({ redis: 'down', postgres: 'ok' });

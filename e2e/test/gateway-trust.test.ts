@@ -19,7 +19,12 @@ describe('gateway to service trust (phantom tokens)', () => {
     const u = await registerUser(stack.gatewayUrl, 'Grace Hopper');
     for (const path of ['/api/v1/_whoami', '/api/polls/_whoami', '/api/events/_whoami']) {
       const res = await request(stack.gatewayUrl).get(path).auth(u.token, { type: 'bearer' }).expect(200);
-      expect(res.body.data).to.include({ userId: u.id, name: 'Grace Hopper', email: u.email, method: 'token' });
+      expect(res.body.data).to.include({
+        userId: u.id,
+        name: 'Grace Hopper',
+        email: u.email,
+        method: 'token',
+      });
       expect(res.body.data.tokenId).to.equal(Number(u.token.split('|')[0]));
       const anon = await request(stack.gatewayUrl).get(path).expect(200);
       expect(anon.body.data).to.include({ userId: null, method: 'anonymous' });
@@ -28,9 +33,15 @@ describe('gateway to service trust (phantom tokens)', () => {
   });
 
   it('propagates X-Request-Id to the service and back', async () => {
-    const res = await request(stack.gatewayUrl).get('/api/events/_whoami').set('X-Request-Id', 'trace-abc.123').expect(200);
+    const res = await request(stack.gatewayUrl)
+      .get('/api/events/_whoami')
+      .set('X-Request-Id', 'trace-abc.123')
+      .expect(200);
     expect(res.headers['x-request-id']).to.equal('trace-abc.123');
-    const generated = await request(stack.gatewayUrl).get('/api/events/_whoami').set('X-Request-Id', 'bad id with spaces').expect(200);
+    const generated = await request(stack.gatewayUrl)
+      .get('/api/events/_whoami')
+      .set('X-Request-Id', 'bad id with spaces')
+      .expect(200);
     expect(generated.headers['x-request-id']).to.match(/^[0-9a-f-]{36}$/);
   });
 
@@ -49,7 +60,12 @@ describe('gateway to service trust (phantom tokens)', () => {
 
     it('is refused with 401 without a gateway JWT', async () => {
       for (const url of Object.values(stack.serviceUrls)) {
-        const path = url === stack.serviceUrls.collection ? '/api/v1/_whoami' : url === stack.serviceUrls.polls ? '/api/polls/_whoami' : '/api/events/_whoami';
+        const path =
+          url === stack.serviceUrls.collection
+            ? '/api/v1/_whoami'
+            : url === stack.serviceUrls.polls
+              ? '/api/polls/_whoami'
+              : '/api/events/_whoami';
         const res = await request(url).get(path).expect(401);
         expect(res.headers['content-type']).to.match(/problem\+json/);
       }
@@ -57,32 +73,67 @@ describe('gateway to service trust (phantom tokens)', () => {
 
     it('is refused with 401 for forged JWTs: alg none, wrong audience, expired, wrong key, a user token', async () => {
       const u = await registerUser(stack.gatewayUrl);
-      const realKid = (await request(stack.gatewayUrl).get('/.well-known/jwks.json').expect(200)).body.keys[0].kid;
+      const realKid = (await request(stack.gatewayUrl).get('/.well-known/jwks.json').expect(200)).body.keys[0]
+        .kid;
       const { privateKey: otherKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
       const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT', kid: realKid })).toString('base64url')}.${Buffer.from(
-        JSON.stringify({ iss: 'fieldhouse-gateway', aud: 'events', sub: '1', amr: 'token', exp: Math.floor(Date.now() / 1000) + 60 }),
+        JSON.stringify({
+          iss: 'fieldhouse-gateway',
+          aud: 'events',
+          sub: '1',
+          amr: 'token',
+          exp: Math.floor(Date.now() / 1000) + 60,
+        }),
       ).toString('base64url')}.`;
       const hs256 = sign('secret', { algorithm: 'HS256', audience: 'events', keyid: realKid });
       const wrongKey = sign(otherKey, { algorithm: 'ES256', audience: 'events', keyid: realKid });
       const unknownKid = sign(otherKey, { algorithm: 'ES256', audience: 'events', keyid: 'nope' });
-      const cases: Record<string, string> = { none, hs256, wrongKey, unknownKid, userToken: u.token, junk: 'a.b.c' };
+      const cases: Record<string, string> = {
+        none,
+        hs256,
+        wrongKey,
+        unknownKid,
+        userToken: u.token,
+        junk: 'a.b.c',
+      };
       for (const [label, token] of Object.entries(cases)) {
-        const res = await request(stack.serviceUrls.events).get('/api/events/_whoami').set('Authorization', `Bearer ${token}`);
+        const res = await request(stack.serviceUrls.events)
+          .get('/api/events/_whoami')
+          .set('Authorization', `Bearer ${token}`);
         expect(res.status, label).to.equal(401);
       }
     });
 
     it('is refused when a gateway JWT is for another audience or expired', async () => {
       const key = loadSigningKey(stack.config.privateKeyPem);
-      const forCollection = sign(key.privateKey, { algorithm: 'ES256', audience: 'collection', keyid: key.kid });
-      const expired = sign(key.privateKey, { algorithm: 'ES256', audience: 'events', keyid: key.kid, expiresIn: -10 });
-      const wrongIssuer = sign(key.privateKey, { algorithm: 'ES256', audience: 'events', keyid: key.kid, issuer: 'someone' });
+      const forCollection = sign(key.privateKey, {
+        algorithm: 'ES256',
+        audience: 'collection',
+        keyid: key.kid,
+      });
+      const expired = sign(key.privateKey, {
+        algorithm: 'ES256',
+        audience: 'events',
+        keyid: key.kid,
+        expiresIn: -10,
+      });
+      const wrongIssuer = sign(key.privateKey, {
+        algorithm: 'ES256',
+        audience: 'events',
+        keyid: key.kid,
+        issuer: 'someone',
+      });
       const good = sign(key.privateKey, { algorithm: 'ES256', audience: 'events', keyid: key.kid });
       for (const [label, token] of Object.entries({ forCollection, expired, wrongIssuer })) {
-        const res = await request(stack.serviceUrls.events).get('/api/events/_whoami').set('Authorization', `Bearer ${token}`);
+        const res = await request(stack.serviceUrls.events)
+          .get('/api/events/_whoami')
+          .set('Authorization', `Bearer ${token}`);
         expect(res.status, label).to.equal(401);
       }
-      await request(stack.serviceUrls.events).get('/api/events/_whoami').set('Authorization', `Bearer ${good}`).expect(200);
+      await request(stack.serviceUrls.events)
+        .get('/api/events/_whoami')
+        .set('Authorization', `Bearer ${good}`)
+        .expect(200);
     });
   });
 

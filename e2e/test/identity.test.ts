@@ -17,28 +17,49 @@ describe('gateway identity (through the gateway, real services)', () => {
     expect(u.token).to.match(/^\d+\|[A-Za-z0-9]{40}[0-9a-f]{8}$/);
 
     for (const path of ['/api/v1/login', '/api/login']) {
-      const res = await request(stack.gatewayUrl).post(path).send({ email: u.email, password: u.password }).expect(200);
+      const res = await request(stack.gatewayUrl)
+        .post(path)
+        .send({ email: u.email, password: u.password })
+        .expect(200);
       expect(res.body.user).to.deep.equal({ id: u.id, name: 'Ada Lovelace', email: u.email });
       expect(res.body.token).to.match(/^\d+\|/);
     }
-    const me = await request(stack.gatewayUrl).get('/api/v1/me').auth(u.token, { type: 'bearer' }).expect(200);
+    const me = await request(stack.gatewayUrl)
+      .get('/api/v1/me')
+      .auth(u.token, { type: 'bearer' })
+      .expect(200);
     expect(me.body.data).to.include({ id: u.id, name: 'Ada Lovelace', email: u.email });
     expect(me.body.data).to.not.have.property('password_hash');
 
     await request(stack.gatewayUrl).post('/api/v1/logout').auth(u.token, { type: 'bearer' }).expect(204);
-    const after = await request(stack.gatewayUrl).get('/api/v1/me').auth(u.token, { type: 'bearer' }).expect(401);
+    const after = await request(stack.gatewayUrl)
+      .get('/api/v1/me')
+      .auth(u.token, { type: 'bearer' })
+      .expect(401);
     expect(after.headers['content-type']).to.match(/^application\/problem\+json/);
   });
 
   it('answers wrong credentials with 401 and bad bodies with 422, the e-mail in any case', async () => {
     const u = await registerUser(stack.gatewayUrl);
-    const wrong = await request(stack.gatewayUrl).post('/api/v1/login').send({ email: u.email, password: 'nope-nope' }).expect(401);
+    const wrong = await request(stack.gatewayUrl)
+      .post('/api/v1/login')
+      .send({ email: u.email, password: 'nope-nope' })
+      .expect(401);
     expect(wrong.body).to.include({ status: 401, message: 'These credentials do not match our records.' });
-    await request(stack.gatewayUrl).post('/api/v1/login').send({ email: 'nobody@example.test', password: 'whatever1' }).expect(401);
-    await request(stack.gatewayUrl).post('/api/v1/login').send({ email: u.email.toUpperCase(), password: u.password }).expect(200);
+    await request(stack.gatewayUrl)
+      .post('/api/v1/login')
+      .send({ email: 'nobody@example.test', password: 'whatever1' })
+      .expect(401);
+    await request(stack.gatewayUrl)
+      .post('/api/v1/login')
+      .send({ email: u.email.toUpperCase(), password: u.password })
+      .expect(200);
     const bad = await request(stack.gatewayUrl).post('/api/v1/login').send({ email: u.email }).expect(422);
     expect(bad.body.errors).to.have.property('password');
-    expect(bad.body).to.include({ type: 'urn:fieldhouse:problem:validation-failed', title: 'Unprocessable Entity' });
+    expect(bad.body).to.include({
+      type: 'urn:fieldhouse:problem:validation-failed',
+      title: 'Unprocessable Entity',
+    });
   });
 
   it('refuses passwords over 72 bytes with 422 and a taken e-mail with 422', async () => {
@@ -79,12 +100,21 @@ describe('gateway identity (through the gateway, real services)', () => {
     expect(token.startsWith(`${data.id}|`)).to.equal(true);
 
     await request(stack.gatewayUrl).get('/api/v1/me').auth(token, { type: 'bearer' }).expect(200);
-    const list = await request(stack.gatewayUrl).get('/api/v1/tokens?per_page=1').auth(token, { type: 'bearer' }).expect(200);
+    const list = await request(stack.gatewayUrl)
+      .get('/api/v1/tokens?per_page=1')
+      .auth(token, { type: 'bearer' })
+      .expect(200);
     expect(list.body.pagination).to.deep.equal({ current_page: 1, last_page: 2, per_page: 1, total: 2 });
     expect(JSON.stringify(list.body)).to.not.contain(token.split('|')[1]);
-    await request(stack.gatewayUrl).get('/api/v1/tokens?per_page=101').auth(token, { type: 'bearer' }).expect(422);
+    await request(stack.gatewayUrl)
+      .get('/api/v1/tokens?per_page=101')
+      .auth(token, { type: 'bearer' })
+      .expect(422);
 
-    await request(stack.gatewayUrl).delete(`/api/v1/tokens/${data.id}`).auth(u.token, { type: 'bearer' }).expect(204);
+    await request(stack.gatewayUrl)
+      .delete(`/api/v1/tokens/${data.id}`)
+      .auth(u.token, { type: 'bearer' })
+      .expect(204);
     await request(stack.gatewayUrl).get('/api/v1/me').auth(token, { type: 'bearer' }).expect(401);
     await request(stack.gatewayUrl).get('/api/v1/me').auth(u.token, { type: 'bearer' }).expect(200);
   });
@@ -92,7 +122,10 @@ describe('gateway identity (through the gateway, real services)', () => {
   it('lets a token revoke itself, after which it is refused at once', async () => {
     const u = await registerUser(stack.gatewayUrl);
     const id = u.token.split('|')[0];
-    await request(stack.gatewayUrl).delete(`/api/v1/tokens/${id}`).auth(u.token, { type: 'bearer' }).expect(204);
+    await request(stack.gatewayUrl)
+      .delete(`/api/v1/tokens/${id}`)
+      .auth(u.token, { type: 'bearer' })
+      .expect(204);
     await request(stack.gatewayUrl).get('/api/v1/tokens').auth(u.token, { type: 'bearer' }).expect(401);
   });
 
@@ -100,9 +133,15 @@ describe('gateway identity (through the gateway, real services)', () => {
     const a = await registerUser(stack.gatewayUrl);
     const b = await registerUser(stack.gatewayUrl);
     const bId = b.token.split('|')[0];
-    const res = await request(stack.gatewayUrl).delete(`/api/v1/tokens/${bId}`).auth(a.token, { type: 'bearer' }).expect(404);
+    const res = await request(stack.gatewayUrl)
+      .delete(`/api/v1/tokens/${bId}`)
+      .auth(a.token, { type: 'bearer' })
+      .expect(404);
     expect(res.body.status).to.equal(404);
-    await request(stack.gatewayUrl).delete('/api/v1/tokens/not-a-number').auth(a.token, { type: 'bearer' }).expect(404);
+    await request(stack.gatewayUrl)
+      .delete('/api/v1/tokens/not-a-number')
+      .auth(a.token, { type: 'bearer' })
+      .expect(404);
     await request(stack.gatewayUrl).get('/api/v1/me').auth(b.token, { type: 'bearer' }).expect(200);
   });
 
@@ -110,13 +149,26 @@ describe('gateway identity (through the gateway, real services)', () => {
     const u = await registerUser(stack.gatewayUrl);
     const [id, secret] = u.token.split('|') as [string, string];
     const flipped = secret.slice(0, 39) + (secret[39] === 'a' ? 'b' : 'a') + secret.slice(40);
-    const candidates = ['abc', '1|', '|x', '999999|x', `1|${'x'.repeat(10_240)}`, `999999|${secret}`, `${id}|${flipped}`, `${id}|${secret}x`, `0${id}|${secret}`];
+    const candidates = [
+      'abc',
+      '1|',
+      '|x',
+      '999999|x',
+      `1|${'x'.repeat(10_240)}`,
+      `999999|${secret}`,
+      `${id}|${flipped}`,
+      `${id}|${secret}x`,
+      `0${id}|${secret}`,
+    ];
     for (const bad of candidates) {
       const res = await request(stack.gatewayUrl).get('/api/v1/me').set('Authorization', `Bearer ${bad}`);
       expect(res.status, bad.slice(0, 20)).to.equal(401);
       expect(res.body.message).to.be.a('string');
     }
-    await request(stack.gatewayUrl).get('/api/v1/me').set('Authorization', `Basic ${Buffer.from('a:b').toString('base64')}`).expect(401);
+    await request(stack.gatewayUrl)
+      .get('/api/v1/me')
+      .set('Authorization', `Basic ${Buffer.from('a:b').toString('base64')}`)
+      .expect(401);
     // A bad token on a proxied route is refused by the gateway too.
     await request(stack.gatewayUrl).get('/api/v1/_whoami').set('Authorization', 'Bearer abc').expect(401);
   });

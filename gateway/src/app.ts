@@ -58,7 +58,15 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
     cors({
       origin: (origin, cb) => cb(null, origin !== undefined && allowed.has(origin)),
       credentials: true,
-      allowedHeaders: ['Accept', 'Authorization', 'Content-Type', 'X-CSRF-TOKEN', 'X-XSRF-TOKEN', 'X-Requested-With', 'X-Request-Id'],
+      allowedHeaders: [
+        'Accept',
+        'Authorization',
+        'Content-Type',
+        'X-CSRF-TOKEN',
+        'X-XSRF-TOKEN',
+        'X-Requested-With',
+        'X-Request-Id',
+      ],
       exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit', 'RateLimit-Policy'],
       maxAge: 600,
     }),
@@ -71,27 +79,52 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
 
   const limiters = createRateLimiters(
     deps.redis,
-    { windowSeconds: c.RATE_LIMIT_WINDOW_SECONDS, perIp: c.RATE_LIMIT_IP, perUser: c.RATE_LIMIT_USER, loginFailures: c.RATE_LIMIT_LOGIN },
+    {
+      windowSeconds: c.RATE_LIMIT_WINDOW_SECONDS,
+      perIp: c.RATE_LIMIT_IP,
+      perUser: c.RATE_LIMIT_USER,
+      loginFailures: c.RATE_LIMIT_LOGIN,
+    },
     logger,
   );
   app.use(limiters.perIp);
   app.use(cookieParser());
-  app.use(authenticate({ tokens: deps.identity.tokens, sessions: deps.sessions, sessionCookie: c.SESSION_COOKIE, logger }));
+  app.use(
+    authenticate({
+      tokens: deps.identity.tokens,
+      sessions: deps.sessions,
+      sessionCookie: c.SESSION_COOKIE,
+      logger,
+    }),
+  );
   app.use(limiters.perUser);
   app.use(
     identityRoutes({
       identity: deps.identity,
       sessions: deps.sessions,
-      cookies: { name: c.SESSION_COOKIE, secure: c.cookieSecure, lifetimeMinutes: c.SESSION_LIFETIME_MINUTES },
+      cookies: {
+        name: c.SESSION_COOKIE,
+        secure: c.cookieSecure,
+        lifetimeMinutes: c.SESSION_LIFETIME_MINUTES,
+      },
       registrationEnabled: c.REGISTRATION_ENABLED,
       bodyLimit: c.BODY_LIMIT,
       loginLimiter: limiters.login,
     }),
   );
 
-  const token = { key: deps.signingKey, issuer: c.INTERNAL_JWT_ISSUER, ttlSeconds: c.INTERNAL_JWT_TTL_SECONDS };
+  const token = {
+    key: deps.signingKey,
+    issuer: c.INTERNAL_JWT_ISSUER,
+    ttlSeconds: c.INTERNAL_JWT_TTL_SECONDS,
+  };
   for (const u of upstreams) {
-    const proxy = proxyTo(u, { token, timeoutMs: c.UPSTREAM_TIMEOUT_MS, bodyLimit: c.PROXY_BODY_LIMIT, logger });
+    const proxy = proxyTo(u, {
+      token,
+      timeoutMs: c.UPSTREAM_TIMEOUT_MS,
+      bodyLimit: c.PROXY_BODY_LIMIT,
+      logger,
+    });
     app.use((req, res, next) => (underPrefix(req.path, u.prefix) ? proxy(req, res, next) : next()));
   }
   return finishApp(app, logger);

@@ -51,7 +51,11 @@ export async function composeGateway(config: GatewayConfig, logger: Logger): Pro
     readiness: [
       { name: 'postgres', check: () => db.raw('select 1') },
       { name: 'redis', check: () => redis.ping(), critical: false },
-      { name: 'rabbitmq', check: async () => broker.isConnected() || Promise.reject(new Error('down')), critical: false },
+      {
+        name: 'rabbitmq',
+        check: async () => broker.isConnected() || Promise.reject(new Error('down')),
+        critical: false,
+      },
     ],
   });
   relay.start();

@@ -1,5 +1,11 @@
 import type { Request, RequestHandler } from 'express';
-import { rateLimit, ipKeyGenerator, type AugmentedRequest, type Options, type ClientRateLimitInfo } from 'express-rate-limit';
+import {
+  rateLimit,
+  ipKeyGenerator,
+  type AugmentedRequest,
+  type Options,
+  type ClientRateLimitInfo,
+} from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import type { Logger } from '@fieldhouse/logger';
 import { ProblemError } from '@fieldhouse/problem';
@@ -60,7 +66,9 @@ export interface RateLimitSettings {
 
 /** Key of the login limiter: the client address (IPv6 by /56) and the e-mail tried. */
 const loginKey = (req: Request) =>
-  `${ipKeyGenerator(req.ip ?? 'unknown')}:${String((req.body as { email?: unknown })?.email ?? '').trim().toLowerCase()}`;
+  `${ipKeyGenerator(req.ip ?? 'unknown')}:${String((req.body as { email?: unknown })?.email ?? '')
+    .trim()
+    .toLowerCase()}`;
 
 /**
  * The gateway's limiters, sharing one Redis store across replicas (express-rate-limit):
@@ -93,7 +101,8 @@ export function createRateLimiters(redis: RedisClient, s: RateLimitSettings, log
       passOnStoreError: true,
       store,
       handler: (req, res, next) => {
-        const reset = (req as AugmentedRequest).rateLimit?.resetTime?.getTime() ?? Date.now() + s.windowSeconds * 1000;
+        const reset =
+          (req as AugmentedRequest).rateLimit?.resetTime?.getTime() ?? Date.now() + s.windowSeconds * 1000;
         const retryAfter = Math.max(1, Math.ceil((reset - Date.now()) / 1000));
         next(
           new ProblemError(429, `Too many requests. Retry after ${retryAfter} seconds.`, {

@@ -24,7 +24,11 @@ export function createRedis(url: string, logger: Logger): RedisClient {
       logger.warn('redis error', { error: err.message });
     }
   });
-  client.connect().catch((err: unknown) => logger.warn('redis connect failed; retrying in background', { error: String(err) }));
+  client
+    .connect()
+    .catch((err: unknown) =>
+      logger.warn('redis connect failed; retrying in background', { error: String(err) }),
+    );
   return client;
 }
 

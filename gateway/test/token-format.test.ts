@@ -11,8 +11,21 @@ describe('personal access token format', () => {
 
   it('rejects junk before any lookup: bad shape, bad checksum, bad id', () => {
     const secret = generateSecret();
-    const badSum = secret.slice(0, 40) + (secret.endsWith('0') ? secret.slice(40, 47) + '1' : secret.slice(40, 47) + '0');
-    for (const raw of ['abc', '1|', '|x', `|${secret}`, '999999|x', `1|${badSum}`, `01|${secret}`, `1|${secret}a`, `-1|${secret}`, `1|${'x'.repeat(10_240)}`, `99999999999999999|${secret}`]) {
+    const badSum =
+      secret.slice(0, 40) + (secret.endsWith('0') ? secret.slice(40, 47) + '1' : secret.slice(40, 47) + '0');
+    for (const raw of [
+      'abc',
+      '1|',
+      '|x',
+      `|${secret}`,
+      '999999|x',
+      `1|${badSum}`,
+      `01|${secret}`,
+      `1|${secret}a`,
+      `-1|${secret}`,
+      `1|${'x'.repeat(10_240)}`,
+      `99999999999999999|${secret}`,
+    ]) {
       expect(parseToken(raw), raw.slice(0, 30)).to.equal(null);
     }
   });

@@ -15,22 +15,36 @@ export function ensureFerretDb(root: string): string {
   const bin = join(root, '.tools', 'bin', `ferretdb-${FERRETDB_VERSION}`);
   if (existsSync(bin)) return bin;
   if (spawnSync('go', ['version']).status !== 0) {
-    throw new Error('MongoDB is needed: set MONGO_URL to a MongoDB server, or install Go so FerretDB can be built.');
+    throw new Error(
+      'MongoDB is needed: set MONGO_URL to a MongoDB server, or install Go so FerretDB can be built.',
+    );
   }
   const build = join(root, '.tools', 'ferretdb-build');
   mkdirSync(build, { recursive: true });
-  for (const f of ['go.mod', 'go.sum', 'tools.go']) copyFileSync(join(root, 'tools', 'ferretdb', f), join(build, f));
+  for (const f of ['go.mod', 'go.sum', 'tools.go'])
+    copyFileSync(join(root, 'tools', 'ferretdb', f), join(build, f));
   console.log(`building FerretDB ${FERRETDB_VERSION} into ${bin} (first run only, about a minute)...`);
   const go = (args: string[]) => {
-    const r = spawnSync('go', args, { cwd: build, stdio: 'inherit', env: { ...process.env, GOFLAGS: '-mod=mod' } });
+    const r = spawnSync('go', args, {
+      cwd: build,
+      stdio: 'inherit',
+      env: { ...process.env, GOFLAGS: '-mod=mod' },
+    });
     if (r.status !== 0) throw new Error(`go ${args.join(' ')} failed`);
   };
   go(['mod', 'vendor']);
-  writeFileSync(join(build, 'vendor/github.com/FerretDB/FerretDB/build/version/version.txt'), `${FERRETDB_VERSION}\n`);
-  const r = spawnSync('go', ['build', '-mod=vendor', '-o', bin, 'github.com/FerretDB/FerretDB/cmd/ferretdb'], {
-    cwd: build,
-    stdio: 'inherit',
-  });
+  writeFileSync(
+    join(build, 'vendor/github.com/FerretDB/FerretDB/build/version/version.txt'),
+    `${FERRETDB_VERSION}\n`,
+  );
+  const r = spawnSync(
+    'go',
+    ['build', '-mod=vendor', '-o', bin, 'github.com/FerretDB/FerretDB/cmd/ferretdb'],
+    {
+      cwd: build,
+      stdio: 'inherit',
+    },
+  );
   if (r.status !== 0) throw new Error('building FerretDB failed');
   return bin;
 }

@@ -3,11 +3,23 @@ import { MongoClient } from 'mongodb';
 import { createKnex, migrateLatest, type Knex } from '@fieldhouse/db';
 import { startServer, type RunningServer } from '@fieldhouse/http';
 import { jwksKeyResolver, type KeyResolver } from '@fieldhouse/internal-auth';
-import { composeGateway, loadGatewayConfig, migrations as gatewayMigrations, type Gateway, type GatewayConfig } from '@fieldhouse/gateway';
+import {
+  composeGateway,
+  loadGatewayConfig,
+  migrations as gatewayMigrations,
+  type Gateway,
+  type GatewayConfig,
+} from '@fieldhouse/gateway';
 import { createCollectionApp, migrations as collectionMigrations } from '@fieldhouse/collection';
 import { createEventsApp, migrations as eventsMigrations } from '@fieldhouse/events';
 import { createPollsApp, ensureIndexes } from '@fieldhouse/polls';
-import { backingUrl, createTestDatabase, randomPrefix, testLogger, type TestDatabase } from '@fieldhouse/testkit';
+import {
+  backingUrl,
+  createTestDatabase,
+  randomPrefix,
+  testLogger,
+  type TestDatabase,
+} from '@fieldhouse/testkit';
 import { createClient } from 'redis';
 
 export interface TestStack {
@@ -27,7 +39,9 @@ export interface StackOptions {
 
 /** A fresh EC P-256 key in PEM, as the local stack generates on first start. */
 export const newSigningKeyPem = () =>
-  generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+  generateKeyPairSync('ec', { namedCurve: 'P-256' })
+    .privateKey.export({ format: 'pem', type: 'pkcs8' })
+    .toString();
 
 /**
  * Starts the gateway and the three services in this process on free ports, each on its own
@@ -36,7 +50,9 @@ export const newSigningKeyPem = () =>
  */
 export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const logger = testLogger('e2e');
-  const dbs: TestDatabase[] = await Promise.all(['identity', 'collection', 'events'].map((l) => createTestDatabase(l)));
+  const dbs: TestDatabase[] = await Promise.all(
+    ['identity', 'collection', 'events'].map((l) => createTestDatabase(l)),
+  );
   const [identity, collection, events] = dbs as [TestDatabase, TestDatabase, TestDatabase];
   await Promise.all([
     migrateLatest(identity.url, gatewayMigrations),
@@ -58,7 +74,10 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const collectionKnex = createKnex(collection.url);
   const eventsKnex = createKnex(events.url);
   const servers: RunningServer[] = [];
-  const serve = async (made: { app: Parameters<typeof startServer>[0]; lifecycle: { shuttingDown: boolean } }) => {
+  const serve = async (made: {
+    app: Parameters<typeof startServer>[0];
+    lifecycle: { shuttingDown: boolean };
+  }) => {
     const s = await startServer(made.app, { port: 0, host: '127.0.0.1', logger, lifecycle: made.lifecycle });
     servers.push(s);
     return s.url;
@@ -84,7 +103,12 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     ...opts.gatewayEnv,
   });
   const gateway = await composeGateway(config, logger);
-  const gatewayServer = await startServer(gateway.app, { port: 0, host: '127.0.0.1', logger, lifecycle: gateway.lifecycle });
+  const gatewayServer = await startServer(gateway.app, {
+    port: 0,
+    host: '127.0.0.1',
+    logger,
+    lifecycle: gateway.lifecycle,
+  });
   gatewayUrl = gatewayServer.url;
   const identityDb = createKnex(identity.url, { poolMax: 2 });
 

@@ -39,11 +39,23 @@ const env = loadConfig(
 const logger = createLogger({ service: 'user-create', level: 'warn' });
 await migrateLatest(env.DATABASE_URL, migrations);
 const db = createKnex(env.DATABASE_URL, { poolMax: 2 });
-const identity = new IdentityService({ db, hasher: new PasswordHasher(env.BCRYPT_ROUNDS), tokenExpirationMinutes: 0 });
-const { user, created } = await identity.upsert(input.value as { email: string; password: string; name: string });
+const identity = new IdentityService({
+  db,
+  hasher: new PasswordHasher(env.BCRYPT_ROUNDS),
+  tokenExpirationMinutes: 0,
+});
+const { user, created } = await identity.upsert(
+  input.value as { email: string; password: string; name: string },
+);
 console.log(`${created ? 'created' : 'updated'} user ${user.id} <${user.email}>`);
 
-const broker = new Broker({ url: env.AMQP_URL, logger, name: 'user-create', prefix: env.AMQP_PREFIX, publishTimeoutMs: 3_000 });
+const broker = new Broker({
+  url: env.AMQP_URL,
+  logger,
+  name: 'user-create',
+  prefix: env.AMQP_PREFIX,
+  publishTimeoutMs: 3_000,
+});
 try {
   await broker.waitForConnect(3_000);
   await new OutboxRelay({ knex: db, table: 'outbox', broker, logger }).drain();

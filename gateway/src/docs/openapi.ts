@@ -28,7 +28,11 @@ export const gatewayOpenApi = {
       User: {
         type: 'object',
         required: ['id', 'name', 'email'],
-        properties: { id: { type: 'integer' }, name: { type: 'string' }, email: { type: 'string', format: 'email' } },
+        properties: {
+          id: { type: 'integer' },
+          name: { type: 'string' },
+          email: { type: 'string', format: 'email' },
+        },
       },
       Token: {
         type: 'object',
@@ -43,7 +47,10 @@ export const gatewayOpenApi = {
       LoginResponse: {
         type: 'object',
         required: ['token', 'user'],
-        properties: { token: { type: 'string', examples: ['1|x9W...c0ffee42'] }, user: { $ref: '#/components/schemas/User' } },
+        properties: {
+          token: { type: 'string', examples: ['1|x9W...c0ffee42'] },
+          user: { $ref: '#/components/schemas/User' },
+        },
       },
       Pagination: {
         type: 'object',
@@ -69,42 +76,94 @@ export const gatewayOpenApi = {
       },
     },
     responses: {
-      Problem: { description: 'Error (problem document)', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+      Problem: {
+        description: 'Error (problem document)',
+        content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+      },
     },
   },
   paths: {
     '/api/v1/login': {
       post: {
         summary: 'Sign in (area A)',
-        description: 'Wrong credentials: 401. Failed attempts are limited per IP and e-mail (429 with Retry-After).',
+        description:
+          'Wrong credentials: 401. Failed attempts are limited per IP and e-mail (429 with Retry-After).',
         requestBody: json({
           type: 'object',
           required: ['email', 'password'],
-          properties: { email: { type: 'string' }, password: { type: 'string', maxLength: 72 }, device_name: { type: 'string' } },
+          properties: {
+            email: { type: 'string' },
+            password: { type: 'string', maxLength: 72 },
+            device_name: { type: 'string' },
+          },
         }),
-        responses: { '200': { description: 'Signed in', ...json({ $ref: '#/components/schemas/LoginResponse' }) }, '401': problem, '422': problem, '429': problem },
+        responses: {
+          '200': { description: 'Signed in', ...json({ $ref: '#/components/schemas/LoginResponse' }) },
+          '401': problem,
+          '422': problem,
+          '429': problem,
+        },
       },
     },
-    '/api/login': { post: { summary: 'Sign in (area C): same users and answer as /api/v1/login', responses: { '200': { description: 'Signed in', ...json({ $ref: '#/components/schemas/LoginResponse' }) }, '401': problem, '422': problem, '429': problem } } },
+    '/api/login': {
+      post: {
+        summary: 'Sign in (area C): same users and answer as /api/v1/login',
+        responses: {
+          '200': { description: 'Signed in', ...json({ $ref: '#/components/schemas/LoginResponse' }) },
+          '401': problem,
+          '422': problem,
+          '429': problem,
+        },
+      },
+    },
     '/api/v1/register': {
       post: {
         summary: 'Create an account (can be turned off: 403)',
         requestBody: json({
           type: 'object',
           required: ['name', 'email', 'password'],
-          properties: { name: { type: 'string' }, email: { type: 'string' }, password: { type: 'string', minLength: 8 }, password_confirmation: { type: 'string' } },
+          properties: {
+            name: { type: 'string' },
+            email: { type: 'string' },
+            password: { type: 'string', minLength: 8 },
+            password_confirmation: { type: 'string' },
+          },
         }),
-        responses: { '201': { description: 'Registered and signed in', ...json({ $ref: '#/components/schemas/LoginResponse' }) }, '403': problem, '422': problem },
+        responses: {
+          '201': {
+            description: 'Registered and signed in',
+            ...json({ $ref: '#/components/schemas/LoginResponse' }),
+          },
+          '403': problem,
+          '422': problem,
+        },
       },
     },
     '/api/v1/csrf-cookie': {
-      get: { summary: 'Start a browser session: sets the session cookie and the XSRF-TOKEN cookie', responses: { '204': { description: 'Cookies set' } } },
+      get: {
+        summary: 'Start a browser session: sets the session cookie and the XSRF-TOKEN cookie',
+        responses: { '204': { description: 'Cookies set' } },
+      },
     },
     '/api/v1/me': {
-      get: { summary: 'The signed-in user', security: [{ bearer: [] }, { session: [] }], responses: { '200': { description: 'User', ...json({ type: 'object', properties: { data: { $ref: '#/components/schemas/User' } } }) }, '401': problem } },
+      get: {
+        summary: 'The signed-in user',
+        security: [{ bearer: [] }, { session: [] }],
+        responses: {
+          '200': {
+            description: 'User',
+            ...json({ type: 'object', properties: { data: { $ref: '#/components/schemas/User' } } }),
+          },
+          '401': problem,
+        },
+      },
     },
     '/api/v1/logout': {
-      post: { summary: 'Revoke the token used, or end the session', security: [{ bearer: [] }, { session: [] }], responses: { '204': { description: 'Signed out' }, '401': problem, '403': problem } },
+      post: {
+        summary: 'Revoke the token used, or end the session',
+        security: [{ bearer: [] }, { session: [] }],
+        responses: { '204': { description: 'Signed out' }, '401': problem, '403': problem },
+      },
     },
     '/api/v1/tokens': {
       get: {
@@ -112,15 +171,54 @@ export const gatewayOpenApi = {
         security: [{ bearer: [] }, { session: [] }],
         parameters: [
           { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1 } },
-          { name: 'per_page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 15 } },
+          {
+            name: 'per_page',
+            in: 'query',
+            schema: { type: 'integer', minimum: 1, maximum: 100, default: 15 },
+          },
         ],
-        responses: { '200': { description: 'Page of tokens', ...json({ type: 'object', properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Token' } }, pagination: { $ref: '#/components/schemas/Pagination' } } }) }, '401': problem, '422': problem },
+        responses: {
+          '200': {
+            description: 'Page of tokens',
+            ...json({
+              type: 'object',
+              properties: {
+                data: { type: 'array', items: { $ref: '#/components/schemas/Token' } },
+                pagination: { $ref: '#/components/schemas/Pagination' },
+              },
+            }),
+          },
+          '401': problem,
+          '422': problem,
+        },
       },
       post: {
         summary: 'Create a token; its plain value is shown in this answer only',
         security: [{ bearer: [] }, { session: [] }],
-        requestBody: json({ type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 255 } } }),
-        responses: { '201': { description: 'Created', ...json({ type: 'object', properties: { token: { type: 'string' }, data: { allOf: [{ $ref: '#/components/schemas/Token' }, { type: 'object', properties: { token: { type: 'string' } } }] } } }) }, '401': problem, '422': problem },
+        requestBody: json({
+          type: 'object',
+          required: ['name'],
+          properties: { name: { type: 'string', maxLength: 255 } },
+        }),
+        responses: {
+          '201': {
+            description: 'Created',
+            ...json({
+              type: 'object',
+              properties: {
+                token: { type: 'string' },
+                data: {
+                  allOf: [
+                    { $ref: '#/components/schemas/Token' },
+                    { type: 'object', properties: { token: { type: 'string' } } },
+                  ],
+                },
+              },
+            }),
+          },
+          '401': problem,
+          '422': problem,
+        },
       },
     },
     '/api/v1/tokens/{token_id}': {
@@ -131,6 +229,11 @@ export const gatewayOpenApi = {
         responses: { '204': { description: 'Revoked' }, '401': problem, '404': problem },
       },
     },
-    '/.well-known/jwks.json': { get: { summary: 'Public keys of the internal JWTs the gateway signs', responses: { '200': { description: 'JWKS' } } } },
+    '/.well-known/jwks.json': {
+      get: {
+        summary: 'Public keys of the internal JWTs the gateway signs',
+        responses: { '200': { description: 'JWKS' } },
+      },
+    },
   },
 } as const;

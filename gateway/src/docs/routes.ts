@@ -15,8 +15,13 @@ export function docsRoutes(upstreams: Upstream[]): Router {
   });
   for (const u of upstreams) {
     router.get(`/docs/${u.name}.json`, async (_req, res) => {
-      const answer = await fetch(new URL('/openapi.json', u.target), { signal: AbortSignal.timeout(5_000) }).catch(() => undefined);
-      if (!answer?.ok) throw new ProblemError(502, `The ${u.name} service document is unavailable.`, { code: 'upstream_unavailable' });
+      const answer = await fetch(new URL('/openapi.json', u.target), {
+        signal: AbortSignal.timeout(5_000),
+      }).catch(() => undefined);
+      if (!answer?.ok)
+        throw new ProblemError(502, `The ${u.name} service document is unavailable.`, {
+          code: 'upstream_unavailable',
+        });
       res.json(await answer.json());
     });
   }
@@ -25,6 +30,9 @@ export function docsRoutes(upstreams: Upstream[]): Router {
     ...upstreams.map((u) => ({ url: `/docs/${u.name}.json`, name: `Service: ${u.name}` })),
   ];
   router.use('/docs', swaggerUi.serve);
-  router.get('/docs', swaggerUi.setup(undefined, { swaggerOptions: { urls }, customSiteTitle: 'Fieldhouse API' }));
+  router.get(
+    '/docs',
+    swaggerUi.setup(undefined, { swaggerOptions: { urls }, customSiteTitle: 'Fieldhouse API' }),
+  );
   return router;
 }

@@ -64,9 +64,12 @@ export function authenticate(deps: AuthenticateDeps): RequestHandler {
       if (!parsed) throw unauthenticated();
       const row = await deps.tokens.findForAuth(parsed.id);
       if (!row || !sameHash(row.token_hash, hashSecret(parsed.secret))) throw unauthenticated();
-      if (row.expires_at && row.expires_at.getTime() <= Date.now()) throw unauthenticated('The token has expired.');
+      if (row.expires_at && row.expires_at.getTime() <= Date.now())
+        throw unauthenticated('The token has expired.');
       if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > 60_000) {
-        deps.tokens.touch(row.id).catch((err: unknown) => deps.logger.warn('could not record token use', { err }));
+        deps.tokens
+          .touch(row.id)
+          .catch((err: unknown) => deps.logger.warn('could not record token use', { err }));
       }
       return {
         user: { id: row.user_id, name: row.user_name, email: row.user_email },
@@ -87,11 +90,15 @@ export function authenticate(deps: AuthenticateDeps): RequestHandler {
       }
     }
     if (Date.now() - session.last_activity_at.getTime() > 60_000) {
-      deps.sessions.touch(session.id_hash).catch((err: unknown) => deps.logger.warn('could not touch session', { err }));
+      deps.sessions
+        .touch(session.id_hash)
+        .catch((err: unknown) => deps.logger.warn('could not touch session', { err }));
     }
     return {
       user:
-        session.user_id !== null ? { id: session.user_id, name: session.user_name!, email: session.user_email! } : null,
+        session.user_id !== null
+          ? { id: session.user_id, name: session.user_name!, email: session.user_email! }
+          : null,
       method: session.user_id !== null ? 'session' : 'anonymous',
       sessionIdHash: session.id_hash,
       csrfToken: session.csrf_token,
@@ -99,15 +106,12 @@ export function authenticate(deps: AuthenticateDeps): RequestHandler {
   };
 
   return (req, _res, next) => {
-    resolve(req).then(
-      (identity) => {
-        req.identity = identity;
-        const ctx = logContext.getStore();
-        if (ctx && identity.user) ctx.userId = identity.user.id;
-        next();
-      },
-      next,
-    );
+    resolve(req).then((identity) => {
+      req.identity = identity;
+      const ctx = logContext.getStore();
+      if (ctx && identity.user) ctx.userId = identity.user.id;
+      next();
+    }, next);
   };
 }
 

@@ -17,7 +17,12 @@ const base = (s: SessionCookieSettings): CookieOptions => ({
 });
 
 /** Sets the HttpOnly session cookie and the readable `XSRF-TOKEN` cookie. */
-export function setSessionCookies(res: Response, s: SessionCookieSettings, cookie: string, csrfToken: string): void {
+export function setSessionCookies(
+  res: Response,
+  s: SessionCookieSettings,
+  cookie: string,
+  csrfToken: string,
+): void {
   res.cookie(s.name, cookie, { ...base(s), httpOnly: true });
   res.cookie(XSRF_COOKIE, csrfToken, { ...base(s), httpOnly: false });
 }

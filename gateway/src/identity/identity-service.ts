@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { Exchanges, IdentityEvents, envelope, type UserPayload } from '@fieldhouse/contracts';
 import { writeOutbox } from '@fieldhouse/messaging';
-import { PasswordHasher } from './passwords.ts';
+import type { PasswordHasher } from './passwords.ts';
 import { TokensRepo } from './tokens-repo.ts';
 import { UsersRepo, type UserRow } from './users-repo.ts';
 
@@ -41,7 +41,13 @@ export class IdentityService {
     const password_hash = await this.deps.hasher.hash(input.password);
     const user = await this.deps.db.transaction(async (trx) => {
       const row = await this.users.insert(trx, { name: input.name, email: input.email, password_hash });
-      if (row) await writeOutbox(trx, 'outbox', Exchanges.identity, envelope('identity', IdentityEvents.userCreated, userPayload(row)));
+      if (row)
+        await writeOutbox(
+          trx,
+          'outbox',
+          Exchanges.identity,
+          envelope('identity', IdentityEvents.userCreated, userPayload(row)),
+        );
       return row;
     });
     if (user) this.deps.onOutboxWrite?.();
@@ -52,17 +58,31 @@ export class IdentityService {
    * Creates the user, or updates the name and password of the existing user with this e-mail
    * (operators' `user:create`, idempotent by e-mail).
    */
-  async upsert(input: { name: string; email: string; password: string }): Promise<{ user: UserRow; created: boolean }> {
+  async upsert(input: {
+    name: string;
+    email: string;
+    password: string;
+  }): Promise<{ user: UserRow; created: boolean }> {
     const password_hash = await this.deps.hasher.hash(input.password);
     const result = await this.deps.db.transaction(async (trx) => {
       const inserted = await this.users.insert(trx, { name: input.name, email: input.email, password_hash });
       if (inserted) {
-        await writeOutbox(trx, 'outbox', Exchanges.identity, envelope('identity', IdentityEvents.userCreated, userPayload(inserted)));
+        await writeOutbox(
+          trx,
+          'outbox',
+          Exchanges.identity,
+          envelope('identity', IdentityEvents.userCreated, userPayload(inserted)),
+        );
         return { user: inserted, created: true };
       }
       const existing = (await this.users.findByEmail(input.email, trx))!;
       const updated = (await this.users.update(trx, existing.id, { name: input.name, password_hash }))!;
-      await writeOutbox(trx, 'outbox', Exchanges.identity, envelope('identity', IdentityEvents.userUpdated, userPayload(updated)));
+      await writeOutbox(
+        trx,
+        'outbox',
+        Exchanges.identity,
+        envelope('identity', IdentityEvents.userUpdated, userPayload(updated)),
+      );
       return { user: updated, created: false };
     });
     this.deps.onOutboxWrite?.();

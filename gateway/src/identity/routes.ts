@@ -1,7 +1,14 @@
 import { Router, type RequestHandler } from 'express';
 import Joi from 'joi';
 import { jsonBody, paginated, parsePageQuery } from '@fieldhouse/http';
-import { forbidden, notFound, unauthenticated, unprocessable, validate, validationFailed } from '@fieldhouse/problem';
+import {
+  forbidden,
+  notFound,
+  unauthenticated,
+  unprocessable,
+  validate,
+  validationFailed,
+} from '@fieldhouse/problem';
 import { requireSignedIn } from './authenticate.ts';
 import { clearSessionCookies, setSessionCookies, type SessionCookieSettings } from './cookies.ts';
 import type { IdentityService } from './identity-service.ts';
@@ -61,7 +68,8 @@ export function identityRoutes(deps: IdentityRoutesDeps): Router {
     const body = validate(loginSchema, req.body);
     if (passwordTooLong(body.password)) throw tooLong();
     const user = await identity.verifyCredentials(body.email, body.password);
-    if (!user) throw unauthenticated('These credentials do not match our records.', { code: 'invalid_credentials' });
+    if (!user)
+      throw unauthenticated('These credentials do not match our records.', { code: 'invalid_credentials' });
     const { plainText } = await identity.issueToken(user.id, body.device_name ?? 'login');
     if (req.identity.sessionIdHash) {
       await sessions.destroy(req.identity.sessionIdHash);
@@ -77,7 +85,8 @@ export function identityRoutes(deps: IdentityRoutesDeps): Router {
    * `{token, user}`. E-mail taken or bad fields 422; 403 when registration is turned off.
    */
   router.post('/api/v1/register', json, async (req, res) => {
-    if (!deps.registrationEnabled) throw forbidden('Registration is disabled on this server.', { code: 'registration_disabled' });
+    if (!deps.registrationEnabled)
+      throw forbidden('Registration is disabled on this server.', { code: 'registration_disabled' });
     const body = validate(registerSchema, req.body);
     if (passwordTooLong(body.password)) throw tooLong();
     if (body.password_confirmation !== undefined && body.password_confirmation !== body.password) {
@@ -117,7 +126,8 @@ export function identityRoutes(deps: IdentityRoutesDeps): Router {
 
   /** POST /api/v1/logout: 204; revokes the token used, or ends the session and clears its cookies. */
   router.post('/api/v1/logout', requireSignedIn, async (req, res) => {
-    if (req.identity.tokenId) await identity.tokens.deleteForUser(req.identity.user!.id, req.identity.tokenId);
+    if (req.identity.tokenId)
+      await identity.tokens.deleteForUser(req.identity.user!.id, req.identity.tokenId);
     if (req.identity.sessionIdHash) {
       await sessions.destroy(req.identity.sessionIdHash);
       clearSessionCookies(res, cookies);
@@ -139,7 +149,11 @@ export function identityRoutes(deps: IdentityRoutesDeps): Router {
   /** GET /api/v1/tokens: the caller's tokens in the pagination envelope, newest first, never a secret. */
   router.get('/api/v1/tokens', requireSignedIn, async (req, res) => {
     const page = parsePageQuery(req.query);
-    const { rows, total } = await identity.tokens.listForUser(req.identity.user!.id, page.page, page.per_page);
+    const { rows, total } = await identity.tokens.listForUser(
+      req.identity.user!.id,
+      page.page,
+      page.per_page,
+    );
     res.json(paginated(rows.map(toPublicToken), page, total));
   });
 

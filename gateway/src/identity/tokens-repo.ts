@@ -82,12 +82,18 @@ export class TokensRepo {
     return this.db('personal_access_tokens')
       .where('id', id)
       .andWhere((q) =>
-        q.whereNull('last_used_at').orWhere('last_used_at', '<', this.db.raw("now() - interval '60 seconds'")),
+        q
+          .whereNull('last_used_at')
+          .orWhere('last_used_at', '<', this.db.raw("now() - interval '60 seconds'")),
       )
       .update({ last_used_at: this.db.fn.now() });
   }
 
-  async listForUser(userId: number, page: number, perPage: number): Promise<{ rows: TokenRow[]; total: number }> {
+  async listForUser(
+    userId: number,
+    page: number,
+    perPage: number,
+  ): Promise<{ rows: TokenRow[]; total: number }> {
     const [rows, counted] = await Promise.all([
       this.db<TokenRow>('personal_access_tokens')
         .where({ user_id: userId })

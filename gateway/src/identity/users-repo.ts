@@ -38,7 +38,9 @@ export class UsersRepo {
   }
 
   findByEmail(email: string, trx: Knex | Knex.Transaction = this.db): Promise<UserRow | undefined> {
-    return trx<UserRow>('users').where({ email: normalizeEmail(email) }).first();
+    return trx<UserRow>('users')
+      .where({ email: normalizeEmail(email) })
+      .first();
   }
 
   findById(id: number): Promise<UserRow | undefined> {

@@ -14,7 +14,12 @@ export interface InternalTokenSettings {
  * `aud` the service, `iss`, `sub`/`name`/`email` for a signed-in user (none for anonymous),
  * `tid` the token id, `amr` how the caller authenticated, `ip` the client address, `jti`, `exp`.
  */
-export function signInternalToken(s: InternalTokenSettings, audience: string, identity: Identity, ip: string | undefined): string {
+export function signInternalToken(
+  s: InternalTokenSettings,
+  audience: string,
+  identity: Identity,
+  ip: string | undefined,
+): string {
   const claims: Record<string, unknown> = { amr: identity.method };
   if (identity.user) {
     claims.sub = String(identity.user.id);

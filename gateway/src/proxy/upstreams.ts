@@ -42,7 +42,8 @@ const INTERNAL_PREFIXES = ['x-internal-', 'x-gateway-', 'x-user-', 'x-auth-'];
 /** Removes stripped and internal headers from a request before it is proxied. */
 export function stripClientHeaders(req: IncomingMessage): void {
   for (const name of Object.keys(req.headers)) {
-    if (STRIPPED.includes(name) || INTERNAL_PREFIXES.some((p) => name.startsWith(p))) delete req.headers[name];
+    if (STRIPPED.includes(name) || INTERNAL_PREFIXES.some((p) => name.startsWith(p)))
+      delete req.headers[name];
   }
 }
 
@@ -54,7 +55,15 @@ export interface ProxyDeps {
   logger: Logger;
 }
 
-const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN', 'ENETUNREACH', 'ECONNRESET', 'EPIPE']);
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'ECONNRESET',
+  'EPIPE',
+]);
 
 /**
  * The proxy for one upstream: strips client headers, adds the internal JWT (`Authorization`)
@@ -81,18 +90,24 @@ export function proxyTo(upstream: Upstream, deps: ProxyDeps): RequestHandler {
       },
       error: (err: Error & { code?: string }, req: Request, res: ServerResponse | Socket) => {
         const isTimeout = timedOut.has(req) || err.code === 'ETIMEDOUT';
-        deps.logger.warn('upstream request failed', { upstream: upstream.name, code: err.code, timeout: isTimeout });
+        deps.logger.warn('upstream request failed', {
+          upstream: upstream.name,
+          code: err.code,
+          timeout: isTimeout,
+        });
         if (!('writeHead' in res)) return void res.destroy();
         if (res.headersSent) return void res.destroy();
         const problem = isTimeout
-          ? new ProblemError(504, `The ${upstream.name} service did not answer in time. Please try again later.`, {
-              code: 'upstream_timeout',
-            })
-          : new ProblemError(
-              502,
-              `The ${upstream.name} service is unavailable. Please try again later.`,
-              { code: UNAVAILABLE_CODES.has(err.code ?? '') ? 'upstream_unavailable' : 'bad_gateway' },
-            );
+          ? new ProblemError(
+              504,
+              `The ${upstream.name} service did not answer in time. Please try again later.`,
+              {
+                code: 'upstream_timeout',
+              },
+            )
+          : new ProblemError(502, `The ${upstream.name} service is unavailable. Please try again later.`, {
+              code: UNAVAILABLE_CODES.has(err.code ?? '') ? 'upstream_unavailable' : 'bad_gateway',
+            });
         sendProblem(res as unknown as Parameters<typeof sendProblem>[0], problem);
       },
     },

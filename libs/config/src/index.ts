@@ -59,9 +59,7 @@ export function urlOf(...schemes: string[]): Joi.StringSchema {
 export const csvList = Joi.alternatives()
   .try(Joi.array().items(Joi.string()), Joi.string().allow(''))
   .custom((v: string | string[]) =>
-    (Array.isArray(v) ? v : v.split(','))
-      .map((s) => s.trim())
-      .filter(Boolean),
+    (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean),
   );
 
 /** Defaults of the backing services on a developer machine (README, "Environment"). */

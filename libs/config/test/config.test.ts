@@ -21,7 +21,10 @@ describe('config', () => {
     } catch (err) {
       expect(err).to.be.instanceOf(ConfigError);
       expect((err as ConfigError).variables).to.have.members(['PORT', 'URL', 'FLAG']);
-      expect((err as Error).message).to.contain('PORT').and.contain('URL').and.contain('FLAG');
+      expect((err as Error).message)
+        .to.contain('PORT')
+        .and.contain('URL')
+        .and.contain('FLAG');
     }
   });
 });

@@ -41,9 +41,11 @@ export async function ensureDatabase(url: string): Promise<void> {
   try {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (!rowCount) {
-      await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`).catch((err: { code?: string }) => {
-        if (err.code !== '42P04') throw err; // duplicate_database: created meanwhile
-      });
+      await client
+        .query(`CREATE DATABASE ${client.escapeIdentifier(name)}`)
+        .catch((err: { code?: string }) => {
+          if (err.code !== '42P04') throw err; // duplicate_database: created meanwhile
+        });
     }
   } finally {
     await client.end();

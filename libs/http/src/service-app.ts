@@ -35,6 +35,8 @@ export function createServiceApp(opts: ServiceAppOptions): { app: Express; lifec
   const api = Router();
   api.use(opts.authenticate, jsonBody(opts.bodyLimit));
   api.use(opts.routes);
-  app.use((req, res, next) => (req.path === opts.prefix || req.path.startsWith(`${opts.prefix}/`) ? api(req, res, next) : next()));
+  app.use((req, res, next) =>
+    req.path === opts.prefix || req.path.startsWith(`${opts.prefix}/`) ? api(req, res, next) : next(),
+  );
   return { app: finishApp(app, opts.logger), lifecycle };
 }

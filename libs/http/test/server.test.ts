@@ -61,7 +61,10 @@ describe('http bootstrap', () => {
       throw new Error('SELECT * FROM secret_table at /srv/app.js:12');
     });
     app.get('/teapot', () => {
-      throw new ProblemError(409, 'The version is published.', { code: 'version_frozen', headers: { 'X-Why': 'frozen' } });
+      throw new ProblemError(409, 'The version is published.', {
+        code: 'version_frozen',
+        headers: { 'X-Why': 'frozen' },
+      });
     });
     app.post('/echo', (req, res) => void res.json(req.body));
     finishApp(app, logger);
@@ -79,7 +82,11 @@ describe('http bootstrap', () => {
       message: 'The version is published.',
       code: 'version_frozen',
     });
-    await request(app).post('/echo').set('Content-Type', 'application/json').send('{"a":1234567890}').expect(413);
+    await request(app)
+      .post('/echo')
+      .set('Content-Type', 'application/json')
+      .send('{"a":1234567890}')
+      .expect(413);
   });
 
   it('keeps a well-formed X-Request-Id and makes one up otherwise', async () => {

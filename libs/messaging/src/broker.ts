@@ -57,7 +57,8 @@ export class Broker {
 
   /** Declares the durable topic exchanges of every producing service. */
   async declareExchanges(ch: ConfirmChannel): Promise<void> {
-    for (const ex of Object.values(Exchanges)) await ch.assertExchange(this.name(ex), 'topic', { durable: true });
+    for (const ex of Object.values(Exchanges))
+      await ch.assertExchange(this.name(ex), 'topic', { durable: true });
   }
 
   /** Resolves once connected (rejects after `timeoutMs`). */

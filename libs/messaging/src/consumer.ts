@@ -53,7 +53,10 @@ const ATTEMPT_HEADER = 'x-attempt';
  *   goes to `<queue>.dlq` with `x-error` and `x-failed-at` headers, then acked.
  * Topology is declared on every reconnect; the consumer resumes by itself.
  */
-export async function startConsumer(broker: Broker, opts: ConsumerOptions): Promise<{ close: () => Promise<void> }> {
+export async function startConsumer(
+  broker: Broker,
+  opts: ConsumerOptions,
+): Promise<{ close: () => Promise<void> }> {
   const delays = opts.retryDelaysMs ?? [1_000, 5_000, 30_000];
   const names = queueNames(broker, opts.queue, delays);
   const channel: ChannelWrapper = broker.connection.createChannel({
@@ -77,10 +80,18 @@ export async function startConsumer(broker: Broker, opts: ConsumerOptions): Prom
   });
 
   const deadLetter = async (msg: ConsumeMessage, reason: string) => {
-    opts.logger.error('message dead-lettered', { queue: names.main, messageId: msg.properties.messageId, reason });
+    opts.logger.error('message dead-lettered', {
+      queue: names.main,
+      messageId: msg.properties.messageId,
+      reason,
+    });
     await broker.sendToQueue(names.deadLetter, msg.content, {
       ...msg.properties,
-      headers: { ...msg.properties.headers, 'x-error': reason.slice(0, 1000), 'x-failed-at': new Date().toISOString() },
+      headers: {
+        ...msg.properties.headers,
+        'x-error': reason.slice(0, 1000),
+        'x-failed-at': new Date().toISOString(),
+      },
     });
   };
 
@@ -106,7 +117,11 @@ export async function startConsumer(broker: Broker, opts: ConsumerOptions): Prom
           opts.logger.warn('message handling failed; will retry', { queue: names.main, attempt, reason });
           await broker.sendToQueue(names.retries[attempt - 1]!, msg.content, {
             ...msg.properties,
-            headers: { ...msg.properties.headers, [ATTEMPT_HEADER]: attempt + 1, 'x-error': reason.slice(0, 1000) },
+            headers: {
+              ...msg.properties.headers,
+              [ATTEMPT_HEADER]: attempt + 1,
+              'x-error': reason.slice(0, 1000),
+            },
           });
         }
       } catch (publishErr) {

@@ -1,12 +1,14 @@
 import type { Knex } from 'knex';
 
 /** Columns of a processed-messages table (consumer, message id, time), for a service's migration. */
-export const defineProcessedMessagesTable = (knex: Knex) => (t: Knex.CreateTableBuilder): void => {
-  t.string('consumer', 100).notNullable();
-  t.string('message_id', 200).notNullable();
-  t.timestamp('processed_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
-  t.primary(['consumer', 'message_id']);
-};
+export const defineProcessedMessagesTable =
+  (knex: Knex) =>
+  (t: Knex.CreateTableBuilder): void => {
+    t.string('consumer', 100).notNullable();
+    t.string('message_id', 200).notNullable();
+    t.timestamp('processed_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    t.primary(['consumer', 'message_id']);
+  };
 
 /**
  * Runs `effect` at most once per (consumer, message id): the id is recorded in the same

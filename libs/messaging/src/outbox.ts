@@ -8,14 +8,16 @@ import type { Broker } from './broker.ts';
  * shape: `id` (bigserial, relay order), `exchange`, `message` (the envelope, JSONB),
  * `created_at`, `attempts`, `last_error`.
  */
-export const defineOutboxTable = (knex: Knex) => (t: Knex.CreateTableBuilder): void => {
-  t.bigIncrements('id').primary();
-  t.string('exchange', 100).notNullable();
-  t.jsonb('message').notNullable();
-  t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
-  t.integer('attempts').notNullable().defaultTo(0);
-  t.text('last_error');
-};
+export const defineOutboxTable =
+  (knex: Knex) =>
+  (t: Knex.CreateTableBuilder): void => {
+    t.bigIncrements('id').primary();
+    t.string('exchange', 100).notNullable();
+    t.jsonb('message').notNullable();
+    t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
+    t.integer('attempts').notNullable().defaultTo(0);
+    t.text('last_error');
+  };
 
 /**
  * Writes a message to the outbox inside the caller's transaction, so it is published if and

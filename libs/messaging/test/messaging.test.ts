@@ -13,7 +13,14 @@ import {
   startConsumer,
   writeOutbox,
 } from '@fieldhouse/messaging';
-import { backingUrl, createTestDatabase, eventually, randomPrefix, testLogger, type TestDatabase } from '@fieldhouse/testkit';
+import {
+  backingUrl,
+  createTestDatabase,
+  eventually,
+  randomPrefix,
+  testLogger,
+  type TestDatabase,
+} from '@fieldhouse/testkit';
 
 describe('messaging (real RabbitMQ and PostgreSQL)', () => {
   const logger = testLogger('messaging');
@@ -142,9 +149,10 @@ describe('messaging (real RabbitMQ and PostgreSQL)', () => {
   });
 
   it('processes a message id once per consumer, even when redelivered', async () => {
-    const effect = (id: string) => processOnce(knex, 'processed_messages', 'test-consumer', id, async (trx) => {
-      await trx('effects').insert({ message_id: id });
-    });
+    const effect = (id: string) =>
+      processOnce(knex, 'processed_messages', 'test-consumer', id, async (trx) => {
+        await trx('effects').insert({ message_id: id });
+      });
     expect(await effect('m-1')).to.equal(true);
     expect(await effect('m-1')).to.equal(false);
     const failing = processOnce(knex, 'processed_messages', 'test-consumer', 'm-2', async () => {

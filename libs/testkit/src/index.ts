@@ -17,7 +17,11 @@ export const randomPrefix = (label = 'test') => `${label}.${randomBytes(3).toStr
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Polls `probe` until it returns a truthy value, or rejects after `timeoutMs`. */
-export async function eventually<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined | null | false>,
+  timeoutMs = 10_000,
+  everyMs = 50,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -28,7 +28,13 @@ export function createTestIssuer(issuer = 'fieldhouse-gateway'): TestIssuer {
       jwt.sign(
         {
           amr: user ? 'token' : 'anonymous',
-          ...(user ? { sub: String(user.id), name: user.name ?? `User ${user.id}`, email: user.email ?? `user${user.id}@example.test` } : {}),
+          ...(user
+            ? {
+                sub: String(user.id),
+                name: user.name ?? `User ${user.id}`,
+                email: user.email ?? `user${user.id}@example.test`,
+              }
+            : {}),
           ip: '127.0.0.1',
           ...extra,
         },

@@ -17,5 +17,6 @@ const schema = Joi.object<CollectionConfig>({
 });
 
 /** Reads and validates the collection service's environment; fails fast naming each wrong variable. */
-export const loadCollectionConfig = (env: Record<string, string | undefined> = process.env): CollectionConfig =>
-  loadConfig(schema, env);
+export const loadCollectionConfig = (
+  env: Record<string, string | undefined> = process.env,
+): CollectionConfig => loadConfig(schema, env);

@@ -7,7 +7,10 @@ export const openApi = {
     '/api/polls/_whoami': {
       get: {
         summary: 'The caller as the gateway describes it (user id, name, e-mail, token id, method, IP)',
-        responses: { '200': { description: 'Caller' }, '401': { description: 'Not sent through the gateway' } },
+        responses: {
+          '200': { description: 'Caller' },
+          '401': { description: 'Not sent through the gateway' },
+        },
       },
     },
   },

@@ -64,7 +64,9 @@ export async function startSmtpSink(opts: SmtpSinkOptions = {}): Promise<SmtpSin
             subject: mail.subject ?? '',
             text: mail.text ?? '',
             html: typeof mail.html === 'string' ? mail.html : null,
-            headers: Object.fromEntries([...mail.headers].map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])),
+            headers: Object.fromEntries(
+              [...mail.headers].map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+            ),
             attachments: mail.attachments.map((a) => ({
               filename: a.filename ?? null,
               contentType: a.contentType,
@@ -73,7 +75,12 @@ export async function startSmtpSink(opts: SmtpSinkOptions = {}): Promise<SmtpSin
             receivedAt: new Date().toISOString(),
           };
           store.push(message);
-          for (const w of waiters) if (w.match(message)) (waiters.delete(w), w.resolve(message));
+          for (const w of waiters) {
+            if (w.match(message)) {
+              waiters.delete(w);
+              w.resolve(message);
+            }
+          }
           cb();
         })
         .catch((err: Error) => cb(err));

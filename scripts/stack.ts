@@ -1,0 +1,142 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { provideBackingServices } from './lib/backing.ts';
+import { ensureSigningKey } from './lib/keys.ts';
+import { freePort, isListening } from './lib/net.ts';
+import { runNode, startNode, stopAll, type Managed } from './lib/processes.ts';
+
+/**
+ * `npm start`: the whole stack on this machine. Backing services come from their variables or
+ * the standard local ports (lib/backing.ts); MongoDB is FerretDB unless MONGO_URL is set. It
+ * generates the gateway's signing key on first start (.local/keys), runs every migration,
+ * starts the SMTP sink, the three services and the gateway, prints where things are, and stops
+ * everything cleanly on Ctrl-C.
+ */
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const local = join(root, '.local');
+
+const ports = {
+  gateway: Number(process.env.GATEWAY_PORT ?? 8080),
+  collection: Number(process.env.COLLECTION_PORT ?? 8081),
+  polls: Number(process.env.POLLS_PORT ?? 8082),
+  events: Number(process.env.EVENTS_PORT ?? 8083),
+  smtp: Number(process.env.SMTP_SINK_PORT ?? 1025),
+  mailApi: Number(process.env.SMTP_SINK_HTTP_PORT ?? 8025),
+};
+
+const { started: backing } = await provideBackingServices(root, {
+  ferretDataDir: join(local, 'ferretdb'),
+  ferretPort: (await isListening(27017)) ? await freePort() : 27017,
+});
+for (const v of ['POSTGRES_URL', 'REDIS_URL', 'AMQP_URL', 'MONGO_URL']) {
+  if (!process.env[v]) {
+    console.error(`${v} is not set and nothing listens on its standard local port: start it or set ${v}.`);
+    process.exit(1);
+  }
+}
+
+/** The PostgreSQL URL of one owner's database on the configured server. */
+const database = (name: string) => {
+  const url = new URL(process.env.POSTGRES_URL!);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+const key = ensureSigningKey(join(local, 'keys', 'internal-jwt.pem'));
+if (key.created) console.log(`generated the gateway signing key in ${key.path}`);
+
+const shared = {
+  NODE_ENV: process.env.NODE_ENV ?? 'development',
+  AMQP_URL: process.env.AMQP_URL!,
+  REDIS_URL: process.env.REDIS_URL!,
+  GATEWAY_JWKS_URL: `http://127.0.0.1:${ports.gateway}/.well-known/jwks.json`,
+  SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
+};
+const env = {
+  gateway: {
+    ...shared,
+    PORT: String(ports.gateway),
+    DATABASE_URL: database('fieldhouse_identity'),
+    INTERNAL_JWT_PRIVATE_KEY_FILE: key.path,
+    COLLECTION_URL: `http://127.0.0.1:${ports.collection}`,
+    POLLS_URL: `http://127.0.0.1:${ports.polls}`,
+    EVENTS_URL: `http://127.0.0.1:${ports.events}`,
+  },
+  collection: { ...shared, PORT: String(ports.collection), DATABASE_URL: database('fieldhouse_collection') },
+  polls: {
+    ...shared,
+    PORT: String(ports.polls),
+    MONGO_URL: process.env.MONGO_URL!,
+    MONGO_DB: 'fieldhouse_polls',
+  },
+  events: { ...shared, PORT: String(ports.events), DATABASE_URL: database('fieldhouse_events') },
+};
+
+const running: Managed[] = [];
+let stopping = false;
+const shutdown = async (code: number) => {
+  if (stopping) return;
+  stopping = true;
+  console.log('\nstopping the stack...');
+  await stopAll([...running].reverse());
+  await stopAll(backing.map((child) => ({ child })));
+  process.exit(code);
+};
+process.on('SIGINT', () => void shutdown(0));
+process.on('SIGTERM', () => void shutdown(0));
+
+try {
+  await Promise.all([
+    runNode('migrate:gw', join(root, 'gateway/src/migrate.ts'), env.gateway, root),
+    runNode('migrate:coll', join(root, 'services/collection/src/migrate.ts'), env.collection, root),
+    runNode('migrate:poll', join(root, 'services/polls/src/migrate.ts'), env.polls, root),
+    runNode('migrate:evt', join(root, 'services/events/src/migrate.ts'), env.events, root),
+  ]);
+  running.push(
+    startNode(
+      'smtp-sink',
+      join(root, 'tools/smtp-sink/src/main.ts'),
+      {
+        SMTP_SINK_PORT: String(ports.smtp),
+        SMTP_SINK_HTTP_PORT: String(ports.mailApi),
+      },
+      root,
+    ),
+    startNode('collection', join(root, 'services/collection/src/main.ts'), env.collection, root),
+    startNode('polls', join(root, 'services/polls/src/main.ts'), env.polls, root),
+    startNode('events', join(root, 'services/events/src/main.ts'), env.events, root),
+    startNode('gateway', join(root, 'gateway/src/main.ts'), env.gateway, root),
+  );
+  for (const p of running) {
+    void p.exited.then((code) => {
+      if (!stopping) {
+        console.error(`${p.name} exited with code ${code}; stopping the stack`);
+        void shutdown(1);
+      }
+    });
+  }
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const ready = await fetch(`http://127.0.0.1:${ports.gateway}/readyz`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ready) break;
+    if (Date.now() > deadline) throw new Error('the gateway did not become ready within 60 s');
+    await new Promise((r) => setTimeout(r, 300));
+  }
+} catch (err) {
+  console.error(String(err));
+  await shutdown(1);
+}
+
+console.log(`
+  Fieldhouse is running.
+    Gateway (the only URL clients need):  http://127.0.0.1:${ports.gateway}
+    API documents:                        http://127.0.0.1:${ports.gateway}/docs
+    E-mails sent (SMTP sink):             http://127.0.0.1:${ports.mailApi}/messages
+  Create a user in another terminal:
+    npm run user:create -- --email you@example.org --password 'a long password' --name 'Your Name'
+  Then: curl -s -X POST http://127.0.0.1:${ports.gateway}/api/v1/login -H 'Content-Type: application/json' \\
+          -d '{"email":"you@example.org","password":"a long password"}'
+  Ctrl-C stops everything.
+`);
