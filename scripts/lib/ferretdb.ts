@@ -60,6 +60,7 @@ export async function startFerretDb(bin: string, dataDir: string, port: number):
     [
       '--handler=sqlite',
       `--sqlite-url=file:${dataDir}/`,
+      `--state-dir=${dataDir}`,
       `--listen-addr=127.0.0.1:${port}`,
       '--telemetry=disable',
       '--log-level=error',

@@ -1,2 +1,3 @@
 export * from './envelope.ts';
 export * from './identity.ts';
+export * from './email.ts';
