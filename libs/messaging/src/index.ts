@@ -3,3 +3,4 @@ export * from './consumer.ts';
 export * from './dead-letters.ts';
 export * from './outbox.ts';
 export * from './idempotency.ts';
+export * from './user-events.ts';
