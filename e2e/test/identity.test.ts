@@ -1,5 +1,8 @@
 import { expect } from 'chai';
 import request from 'supertest';
+import { composeGateway } from '@fieldhouse/gateway';
+import { startServer } from '@fieldhouse/http';
+import { eventually, testLogger } from '@fieldhouse/testkit';
 import { startStack, type TestStack } from './support/stack.ts';
 import { registerUser } from './support/users.ts';
 
@@ -171,6 +174,41 @@ describe('gateway identity (through the gateway, real services)', () => {
       .expect(401);
     // A bad token on a proxied route is refused by the gateway too.
     await request(stack.gatewayUrl).get('/api/v1/_whoami').set('Authorization', 'Bearer abc').expect(401);
+  });
+
+  it('revokes a token on every gateway replica at once, although replicas cache verified tokens', async () => {
+    const logger = testLogger('replica');
+    const replica = await composeGateway(stack.config, logger);
+    const server = await startServer(replica.app, {
+      port: 0,
+      host: '127.0.0.1',
+      logger,
+      lifecycle: replica.lifecycle,
+    });
+    try {
+      const u = await registerUser(stack.gatewayUrl);
+      const id = u.token.split('|')[0];
+      // Warm both replicas' caches (the replica's subscription may take a moment to go live).
+      await eventually(async () => {
+        await request(server.url).get('/api/v1/me').auth(u.token, { type: 'bearer' }).expect(200);
+        await request(stack.gatewayUrl).get('/api/v1/me').auth(u.token, { type: 'bearer' }).expect(200);
+        return true;
+      });
+      await request(stack.gatewayUrl)
+        .delete(`/api/v1/tokens/${id}`)
+        .auth(u.token, { type: 'bearer' })
+        .expect(204);
+      await eventually(
+        async () =>
+          (await request(server.url).get('/api/v1/me').auth(u.token, { type: 'bearer' })).status === 401,
+        2_000,
+        5,
+      );
+      await request(stack.gatewayUrl).get('/api/v1/me').auth(u.token, { type: 'bearer' }).expect(401);
+    } finally {
+      await server.stop();
+      await replica.close();
+    }
   });
 
   it('can turn registration off', async () => {

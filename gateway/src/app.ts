@@ -10,8 +10,10 @@ import { authenticate } from './identity/authenticate.ts';
 import type { IdentityService } from './identity/identity-service.ts';
 import { identityRoutes } from './identity/routes.ts';
 import type { SessionsRepo } from './identity/sessions-repo.ts';
+import type { TokenCache } from './identity/token-cache.ts';
 import { proxyTo, underPrefix, type Upstream } from './proxy/upstreams.ts';
 import type { SigningKey } from './proxy/signing-key.ts';
+import { InternalTokenIssuer } from './proxy/internal-token.ts';
 import { createRateLimiters } from './rate-limit.ts';
 import type { RedisClient } from './redis.ts';
 
@@ -22,6 +24,7 @@ export interface GatewayAppDeps {
   redis: RedisClient;
   identity: IdentityService;
   sessions: SessionsRepo;
+  tokenCache: TokenCache;
   signingKey: SigningKey;
   lifecycle?: Lifecycle;
   readiness?: ReadinessCheck[];
@@ -92,6 +95,7 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
   app.use(
     authenticate({
       tokens: deps.identity.tokens,
+      tokenCache: deps.tokenCache,
       sessions: deps.sessions,
       sessionCookie: c.SESSION_COOKIE,
       logger,
@@ -102,6 +106,7 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
     identityRoutes({
       identity: deps.identity,
       sessions: deps.sessions,
+      tokenCache: deps.tokenCache,
       cookies: {
         name: c.SESSION_COOKIE,
         secure: c.cookieSecure,
@@ -113,14 +118,14 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
     }),
   );
 
-  const token = {
+  const tokens = new InternalTokenIssuer({
     key: deps.signingKey,
     issuer: c.INTERNAL_JWT_ISSUER,
     ttlSeconds: c.INTERNAL_JWT_TTL_SECONDS,
-  };
+  });
   for (const u of upstreams) {
     const proxy = proxyTo(u, {
-      token,
+      tokens,
       timeoutMs: c.UPSTREAM_TIMEOUT_MS,
       bodyLimit: c.PROXY_BODY_LIMIT,
       logger,

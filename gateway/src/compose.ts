@@ -8,6 +8,7 @@ import type { GatewayConfig } from './config.ts';
 import { IdentityService } from './identity/identity-service.ts';
 import { PasswordHasher } from './identity/passwords.ts';
 import { SessionsRepo } from './identity/sessions-repo.ts';
+import { TokenCache } from './identity/token-cache.ts';
 import { loadSigningKey } from './proxy/signing-key.ts';
 import { createRedis, readyOrTimeout } from './redis.ts';
 
@@ -38,6 +39,7 @@ export async function composeGateway(config: GatewayConfig, logger: Logger): Pro
     onOutboxWrite: () => relay.kick(),
   });
   const sessions = new SessionsRepo(db, config.SESSION_LIFETIME_MINUTES);
+  const tokenCache = new TokenCache(redis, logger, config.TOKEN_CACHE_SECONDS * 1000);
   const lifecycle: Lifecycle = { shuttingDown: false };
   const app = createGatewayApp({
     config,
@@ -46,6 +48,7 @@ export async function composeGateway(config: GatewayConfig, logger: Logger): Pro
     redis,
     identity,
     sessions,
+    tokenCache,
     signingKey: loadSigningKey(config.privateKeyPem),
     lifecycle,
     readiness: [
@@ -72,6 +75,7 @@ export async function composeGateway(config: GatewayConfig, logger: Logger): Pro
     close: async () => {
       clearInterval(purge);
       await relay.stop();
+      await tokenCache.close();
       await broker.close();
       await redis.close().catch(() => undefined);
       await db.destroy();

@@ -29,6 +29,8 @@ const schema = Joi.object({
   /** Personal access tokens expire after this many minutes; 0 means never (spec 5.4). */
   TOKEN_EXPIRATION_MINUTES: Joi.number().integer().min(0).default(0),
   SESSION_LIFETIME_MINUTES: Joi.number().integer().min(1).default(120),
+  /** Seconds a verified token stays in memory (revocation evicts it on every replica); 0 disables. */
+  TOKEN_CACHE_SECONDS: Joi.number().integer().min(0).max(300).default(10),
   SESSION_COOKIE: Joi.string().default('fieldhouse_session'),
   /** Mark cookies `Secure` (HTTPS only). Default: on in production. */
   COOKIE_SECURE: Joi.boolean(),
@@ -70,6 +72,7 @@ interface GatewayVars {
   BCRYPT_ROUNDS: number;
   TOKEN_EXPIRATION_MINUTES: number;
   SESSION_LIFETIME_MINUTES: number;
+  TOKEN_CACHE_SECONDS: number;
   SESSION_COOKIE: string;
   COOKIE_SECURE?: boolean;
   CORS_ORIGINS: string[];

@@ -3,6 +3,7 @@ import { logContext, type Logger } from '@fieldhouse/logger';
 import { forbidden, unauthenticated } from '@fieldhouse/problem';
 import { sameHash, hashSecret, parseToken } from './token-format.ts';
 import type { TokensRepo } from './tokens-repo.ts';
+import type { TokenCache } from './token-cache.ts';
 import type { SessionsRepo } from './sessions-repo.ts';
 import { timingSafeEqual } from 'node:crypto';
 
@@ -40,6 +41,7 @@ function csrfHeader(req: Request): string | undefined {
 
 export interface AuthenticateDeps {
   tokens: TokensRepo;
+  tokenCache: TokenCache;
   sessions: SessionsRepo;
   sessionCookie: string;
   logger: Logger;
@@ -48,8 +50,9 @@ export interface AuthenticateDeps {
 /**
  * Establishes `req.identity` for every request (design.md, "Identity lives in the gateway"):
  * - `Authorization: Bearer <id>|<secret>`: the token must be well-formed (checksum), exist,
- *   match by SHA-256 in constant time and not be expired, else 401. Revocation is effective on
- *   the very next request because every request looks the token up. No CSRF header needed.
+ *   match by SHA-256 in constant time and not be expired, else 401. Lookups are cached for a
+ *   few seconds by {@link TokenCache}, which revocation evicts on every replica at once.
+ *   No CSRF header needed.
  * - any other `Authorization` scheme: 401.
  * - else the session cookie: a live session makes the caller its user (or a guest); unsafe
  *   methods must then echo the session's CSRF token in `X-CSRF-TOKEN` or `X-XSRF-TOKEN`, else 403.
@@ -62,7 +65,11 @@ export function authenticate(deps: AuthenticateDeps): RequestHandler {
       const match = /^Bearer\s+(.+)$/i.exec(header);
       const parsed = match ? parseToken(match[1]!.trim()) : null;
       if (!parsed) throw unauthenticated();
-      const row = await deps.tokens.findForAuth(parsed.id);
+      let row = deps.tokenCache.get(parsed.id);
+      if (!row) {
+        row = await deps.tokens.findForAuth(parsed.id);
+        if (row) deps.tokenCache.set(row);
+      }
       if (!row || !sameHash(row.token_hash, hashSecret(parsed.secret))) throw unauthenticated();
       if (row.expires_at && row.expires_at.getTime() <= Date.now())
         throw unauthenticated('The token has expired.');

@@ -14,12 +14,14 @@ import { clearSessionCookies, setSessionCookies, type SessionCookieSettings } fr
 import type { IdentityService } from './identity-service.ts';
 import { passwordTooLong, MAX_PASSWORD_BYTES } from './passwords.ts';
 import type { SessionsRepo } from './sessions-repo.ts';
+import type { TokenCache } from './token-cache.ts';
 import { toPublicToken } from './tokens-repo.ts';
 import { toPublicUser, type UserRow } from './users-repo.ts';
 
 export interface IdentityRoutesDeps {
   identity: IdentityService;
   sessions: SessionsRepo;
+  tokenCache: TokenCache;
   cookies: SessionCookieSettings;
   registrationEnabled: boolean;
   bodyLimit: string;
@@ -126,8 +128,10 @@ export function identityRoutes(deps: IdentityRoutesDeps): Router {
 
   /** POST /api/v1/logout: 204; revokes the token used, or ends the session and clears its cookies. */
   router.post('/api/v1/logout', requireSignedIn, async (req, res) => {
-    if (req.identity.tokenId)
+    if (req.identity.tokenId) {
       await identity.tokens.deleteForUser(req.identity.user!.id, req.identity.tokenId);
+      await deps.tokenCache.revoke(req.identity.tokenId);
+    }
     if (req.identity.sessionIdHash) {
       await sessions.destroy(req.identity.sessionIdHash);
       clearSessionCookies(res, cookies);
@@ -167,6 +171,7 @@ export function identityRoutes(deps: IdentityRoutesDeps): Router {
     if (!Number.isSafeInteger(id) || !(await identity.tokens.deleteForUser(req.identity.user!.id, id))) {
       throw notFound('No such token.');
     }
+    await deps.tokenCache.revoke(id);
     res.status(204).end();
   });
 

@@ -37,3 +37,34 @@ export function signInternalToken(
     jwtid: randomUUID(),
   });
 }
+
+/**
+ * Reuses a signed internal JWT for the same caller (user, token, method, IP) and service for
+ * half its lifetime, so the gateway signs and each service verifies once per caller every few
+ * seconds rather than on every request. The caller's credentials are still checked on every
+ * request before this is asked for a JWT. `jti` therefore names a token, not a request.
+ */
+export class InternalTokenIssuer {
+  private readonly settings: InternalTokenSettings;
+  private readonly reuseMs: number;
+  private readonly cache = new Map<string, { jwt: string; until: number }>();
+  private readonly maxEntries: number;
+
+  constructor(settings: InternalTokenSettings, maxEntries = 50_000) {
+    this.settings = settings;
+    this.reuseMs = (settings.ttlSeconds * 1000) / 2;
+    this.maxEntries = maxEntries;
+  }
+
+  /** A JWT for `audience` describing `identity`, signed now or reused while fresh. */
+  tokenFor(audience: string, identity: Identity, ip: string | undefined): string {
+    const key = `${audience}|${identity.method}|${identity.user?.id ?? ''}|${identity.tokenId ?? ''}|${ip ?? ''}`;
+    const now = Date.now();
+    const hit = this.cache.get(key);
+    if (hit && hit.until > now) return hit.jwt;
+    if (this.cache.size >= this.maxEntries) this.cache.clear();
+    const jwt = signInternalToken(this.settings, audience, identity, ip);
+    this.cache.set(key, { jwt, until: now + this.reuseMs });
+    return jwt;
+  }
+}

@@ -5,7 +5,7 @@ import bytes from 'bytes';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { Logger } from '@fieldhouse/logger';
 import { ProblemError, sendProblem, payloadTooLarge } from '@fieldhouse/problem';
-import { signInternalToken, type InternalTokenSettings } from './internal-token.ts';
+import type { InternalTokenIssuer } from './internal-token.ts';
 
 /** A service behind the gateway and the path prefix routed to it (issue #2, "Path prefixes"). */
 export interface Upstream {
@@ -48,7 +48,7 @@ export function stripClientHeaders(req: IncomingMessage): void {
 }
 
 export interface ProxyDeps {
-  token: InternalTokenSettings;
+  tokens: InternalTokenIssuer;
   timeoutMs: number;
   /** Largest request body forwarded, by `Content-Length` (`20mb`...). */
   bodyLimit: string;
@@ -117,7 +117,7 @@ export function proxyTo(upstream: Upstream, deps: ProxyDeps): RequestHandler {
     const length = Number(req.headers['content-length'] ?? 0);
     if (length > limit) return next(payloadTooLarge());
     stripClientHeaders(req);
-    req.headers.authorization = `Bearer ${signInternalToken(deps.token, upstream.name, req.identity, req.ip)}`;
+    req.headers.authorization = `Bearer ${deps.tokens.tokenFor(upstream.name, req.identity, req.ip)}`;
     req.headers['x-request-id'] = req.id;
     void proxy(req, res, next);
   };

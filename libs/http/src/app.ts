@@ -27,6 +27,8 @@ export interface BaseAppOptions {
 /** Logs one `http` line per request: method, path, status, duration in ms. */
 function accessLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
+    // Formatting a line costs even when the level drops it: skip the work entirely.
+    if (!logger.isLevelEnabled('http')) return next();
     const start = process.hrtime.bigint();
     res.once('finish', () => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;

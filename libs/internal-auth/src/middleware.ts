@@ -58,17 +58,38 @@ export function requireGateway(options: GatewayAuthOptions): RequestHandler {
     clockToleranceSec: 5,
     ...options,
   };
+  // Verified tokens by their exact text, until they expire: the gateway reuses a JWT for the
+  // same caller for a few seconds, so most requests skip the signature check.
+  const verified = new Map<string, InternalClaims>();
+  const cached = (token: string): InternalClaims | undefined => {
+    const claims = verified.get(token);
+    if (claims && claims.exp * 1000 > Date.now()) return claims;
+    if (claims) verified.delete(token);
+    return undefined;
+  };
+  const accept = (req: Parameters<RequestHandler>[0], claims: InternalClaims) => {
+    req.caller = callerFromClaims(claims);
+    const ctx = logContext.getStore();
+    if (ctx && req.caller.userId !== null) ctx.userId = req.caller.userId;
+  };
   return (req, _res, next) => {
     const header = req.headers.authorization;
     if (!header?.startsWith('Bearer ')) {
       next(unauthenticated('This service is only reachable through the gateway.'));
       return;
     }
-    verify(header.slice(7), opts).then(
+    const token = header.slice(7);
+    const hit = cached(token);
+    if (hit) {
+      accept(req, hit);
+      next();
+      return;
+    }
+    verify(token, opts).then(
       (claims) => {
-        req.caller = callerFromClaims(claims);
-        const ctx = logContext.getStore();
-        if (ctx && req.caller.userId !== null) ctx.userId = req.caller.userId;
+        if (verified.size >= 10_000) verified.clear();
+        verified.set(token, claims);
+        accept(req, claims);
         next();
       },
       () => next(unauthenticated('The gateway credentials of this request are invalid or expired.')),
