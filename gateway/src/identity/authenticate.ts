@@ -74,6 +74,7 @@ export function authenticate(deps: AuthenticateDeps): RequestHandler {
       if (row.expires_at && row.expires_at.getTime() <= Date.now())
         throw unauthenticated('The token has expired.');
       if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > 60_000) {
+        row.last_used_at = new Date(); // the cached row too, so the next minute skips the write
         deps.tokens
           .touch(row.id)
           .catch((err: unknown) => deps.logger.warn('could not record token use', { err }));
