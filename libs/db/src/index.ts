@@ -29,41 +29,41 @@ export function databaseName(url: string): string {
 }
 
 /**
- * Creates the database named in `url` if it does not exist, connecting to the server's
- * `postgres` database to do so. Safe to run concurrently (a lost race is ignored).
+ * Runs `fn` with a client connected to the server's `postgres` database (the database named
+ * in `url` may not exist yet) and the name of that database.
  */
-export async function ensureDatabase(url: string): Promise<void> {
+async function withAdminClient(url: string, fn: (client: pg.Client, name: string) => Promise<void>) {
   const name = databaseName(url);
   const admin = new URL(url);
   admin.pathname = '/postgres';
   const client = new pg.Client({ connectionString: admin.toString() });
   await client.connect();
   try {
-    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (!rowCount) {
-      await client
-        .query(`CREATE DATABASE ${client.escapeIdentifier(name)}`)
-        .catch((err: { code?: string }) => {
-          if (err.code !== '42P04') throw err; // duplicate_database: created meanwhile
-        });
-    }
+    await fn(client, name);
   } finally {
     await client.end();
   }
 }
 
-/** Drops a database (tests), closing other sessions on it first. */
-export async function dropDatabase(url: string): Promise<void> {
-  const name = databaseName(url);
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
+/**
+ * Creates the database named in `url` if it does not exist. Safe to run concurrently (a lost
+ * race is ignored).
+ */
+export function ensureDatabase(url: string): Promise<void> {
+  return withAdminClient(url, async (client, name) => {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (rowCount) return;
+    await client.query(`CREATE DATABASE ${client.escapeIdentifier(name)}`).catch((err: { code?: string }) => {
+      if (err.code !== '42P04') throw err; // duplicate_database: created meanwhile
+    });
+  });
+}
+
+/** Drops a database (tests, benchmarks), closing other sessions on it first. */
+export function dropDatabase(url: string): Promise<void> {
+  return withAdminClient(url, async (client, name) => {
     await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(name)} WITH (FORCE)`);
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /** One migration: a name that sorts in order, and its up and down steps. */
