@@ -1,9 +1,9 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { createPublicKey, generateKeyPairSync, randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { loadSigningKey } from '@fieldhouse/gateway';
-import { startStack, type TestStack } from './support/stack.ts';
+import { newSigningKeyPem, startStack, type TestStack } from './support/stack.ts';
 import { registerUser } from './support/users.ts';
 
 describe('gateway to service trust (phantom tokens)', () => {
@@ -142,5 +142,32 @@ describe('gateway to service trust (phantom tokens)', () => {
     expect(res.body.keys).to.have.length(1);
     expect(res.body.keys[0]).to.include({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' });
     expect(res.body.keys[0]).to.not.have.property('d');
+  });
+
+  it('publishes extra public keys for rotation, and services accept JWTs signed with them', async () => {
+    const nextPem = newSigningKeyPem();
+    const next = loadSigningKey(nextPem);
+    const publicPem = createPublicKey(next.privateKey).export({ format: 'pem', type: 'spki' }).toString();
+    const rotating = await startStack({ gatewayEnv: { INTERNAL_JWT_EXTRA_PUBLIC_KEYS: publicPem } });
+    try {
+      const jwks = await request(rotating.gatewayUrl).get('/.well-known/jwks.json').expect(200);
+      expect(jwks.body.keys.map((k: { kid: string }) => k.kid))
+        .to.include(next.kid)
+        .and.have.length(2);
+      const token = jwt.sign({ amr: 'anonymous' }, next.privateKey, {
+        algorithm: 'ES256',
+        keyid: next.kid,
+        issuer: 'fieldhouse-gateway',
+        audience: 'events',
+        expiresIn: 30,
+        jwtid: randomUUID(),
+      });
+      await request(rotating.serviceUrls.events)
+        .get('/api/events/_whoami')
+        .set('Authorization', `Bearer ${token}`)
+        .expect(200);
+    } finally {
+      await rotating.stop();
+    }
   });
 });

@@ -26,6 +26,8 @@ export interface GatewayAppDeps {
   sessions: SessionsRepo;
   tokenCache: TokenCache;
   signingKey: SigningKey;
+  /** Public keys published besides the signing key's (rotation). */
+  extraPublicKeys?: Array<SigningKey['publicJwk']>;
   lifecycle?: Lifecycle;
   readiness?: ReadinessCheck[];
 }
@@ -75,8 +77,9 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
     }),
   );
 
+  const jwks = { keys: [deps.signingKey.publicJwk, ...(deps.extraPublicKeys ?? [])] };
   app.get('/.well-known/jwks.json', (_req, res) => {
-    res.set('Cache-Control', 'public, max-age=300').json({ keys: [deps.signingKey.publicJwk] });
+    res.set('Cache-Control', 'public, max-age=300').json(jwks);
   });
   app.use(docsRoutes(upstreams));
 

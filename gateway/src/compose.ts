@@ -9,7 +9,7 @@ import { IdentityService } from './identity/identity-service.ts';
 import { PasswordHasher } from './identity/passwords.ts';
 import { SessionsRepo } from './identity/sessions-repo.ts';
 import { TokenCache } from './identity/token-cache.ts';
-import { loadSigningKey } from './proxy/signing-key.ts';
+import { loadExtraPublicKeys, loadSigningKey } from './proxy/signing-key.ts';
 import { createRedis, readyOrTimeout } from './redis.ts';
 
 export interface Gateway {
@@ -50,6 +50,7 @@ export async function composeGateway(config: GatewayConfig, logger: Logger): Pro
     sessions,
     tokenCache,
     signingKey: loadSigningKey(config.privateKeyPem),
+    extraPublicKeys: loadExtraPublicKeys(config.INTERNAL_JWT_EXTRA_PUBLIC_KEYS.replaceAll('\\n', '\n')),
     lifecycle,
     readiness: [
       { name: 'postgres', check: () => db.raw('select 1') },

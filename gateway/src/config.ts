@@ -24,6 +24,8 @@ const schema = Joi.object({
   INTERNAL_JWT_PRIVATE_KEY_FILE: Joi.string(),
   INTERNAL_JWT_ISSUER: Joi.string().default('fieldhouse-gateway'),
   INTERNAL_JWT_TTL_SECONDS: Joi.number().integer().min(5).max(60).default(30),
+  /** PEM public keys published in the JWKS besides the signing key's (rotation), or empty. */
+  INTERNAL_JWT_EXTRA_PUBLIC_KEYS: Joi.string().allow('').default(''),
   REGISTRATION_ENABLED: Joi.boolean().default(true),
   BCRYPT_ROUNDS: Joi.number().integer().min(12).max(16).default(12),
   /** Personal access tokens expire after this many minutes; 0 means never (spec 5.4). */
@@ -68,6 +70,7 @@ interface GatewayVars {
   INTERNAL_JWT_PRIVATE_KEY_FILE?: string;
   INTERNAL_JWT_ISSUER: string;
   INTERNAL_JWT_TTL_SECONDS: number;
+  INTERNAL_JWT_EXTRA_PUBLIC_KEYS: string;
   REGISTRATION_ENABLED: boolean;
   BCRYPT_ROUNDS: number;
   TOKEN_EXPIRATION_MINUTES: number;

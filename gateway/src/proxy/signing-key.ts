@@ -17,9 +17,31 @@ export function loadSigningKey(pem: string): SigningKey {
   if (privateKey.asymmetricKeyType !== 'ec' || privateKey.asymmetricKeyDetails?.namedCurve !== 'prime256v1') {
     throw new Error('INTERNAL_JWT_PRIVATE_KEY must be an EC P-256 (prime256v1) private key');
   }
-  const jwk = createPublicKey(privateKey).export({ format: 'jwk' });
+  const publicJwk = toJwk(createPublicKey(privateKey));
+  return { privateKey, kid: publicJwk.kid, publicJwk };
+}
+
+/** A public key as a JWK with its RFC 7638 thumbprint as `kid`. */
+function toJwk(publicKey: KeyObject): SigningKey['publicJwk'] {
+  const jwk = publicKey.export({ format: 'jwk' });
   const kid = createHash('sha256')
     .update(JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y }))
     .digest('base64url');
-  return { privateKey, kid, publicJwk: { ...jwk, kid, alg: 'ES256', use: 'sig' } };
+  return { ...jwk, kid, alg: 'ES256', use: 'sig' };
+}
+
+/**
+ * Extra public keys to publish beside the signing key (key rotation: first publish the next
+ * key, then sign with it while still publishing the previous one). `pems` is a bundle of
+ * PEM public keys, or empty.
+ */
+export function loadExtraPublicKeys(pems: string): Array<SigningKey['publicJwk']> {
+  const blocks = pems.match(/-----BEGIN PUBLIC KEY-----[\s\S]+?-----END PUBLIC KEY-----/g) ?? [];
+  return blocks.map((pem) => {
+    const key = createPublicKey(pem);
+    if (key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') {
+      throw new Error('INTERNAL_JWT_EXTRA_PUBLIC_KEYS must hold EC P-256 public keys');
+    }
+    return toJwk(key);
+  });
 }
