@@ -87,7 +87,12 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     return s.url;
   };
   const amqpUrl = await backingUrl('amqp');
-  const pollsBroker = new Broker({ url: amqpUrl, logger, name: 'e2e-polls', prefix: randomPrefix('e2e-polls') });
+  const pollsBroker = new Broker({
+    url: amqpUrl,
+    logger,
+    name: 'e2e-polls',
+    prefix: randomPrefix('e2e-polls'),
+  });
   const pollsApp = createPollsApp({ ...common, mongo: pollsDb, redis, broker: pollsBroker });
   const serviceUrls = {
     collection: await serve(createCollectionApp({ ...common, db: collectionKnex })),
