@@ -40,6 +40,9 @@ async function recentComments(ctx: PollsContext, pollId: string) {
 async function recordMilestones(ctx: PollsContext, poll: PollDoc, s: CounterSnapshot): Promise<PollDoc> {
   const missing = missingMilestones(poll, s);
   if (!missing.length) return poll;
+  // One reader records them (the others answer without them for now): no thundering herd.
+  const lock = await ctx.redis.set(`${ctx.prefix}ml:${poll._id}`, '1', { NX: true, PX: 5_000 });
+  if (lock !== 'OK') return poll;
   const achievements = { ...poll.achievements };
   for (const m of missing) {
     const at =
