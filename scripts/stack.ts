@@ -104,6 +104,7 @@ try {
     ),
     startNode('collection', join(root, 'services/collection/src/main.ts'), env.collection, root),
     startNode('polls', join(root, 'services/polls/src/main.ts'), env.polls, root),
+    startNode('polls-worker', join(root, 'services/polls/src/workers/main.ts'), env.polls, root),
     startNode('events', join(root, 'services/events/src/main.ts'), env.events, root),
     startNode('gateway', join(root, 'gateway/src/main.ts'), env.gateway, root),
   );

@@ -13,6 +13,8 @@ import {
 import { createCollectionApp, migrations as collectionMigrations } from '@fieldhouse/collection';
 import { createEventsApp, migrations as eventsMigrations } from '@fieldhouse/events';
 import { createPollsApp, ensureIndexes } from '@fieldhouse/polls';
+import { Broker } from '@fieldhouse/messaging';
+import type { Db } from 'mongodb';
 import {
   backingUrl,
   createTestDatabase,
@@ -29,6 +31,8 @@ export interface TestStack {
   gateway: Gateway;
   config: GatewayConfig;
   identityDb: Knex;
+  /** The polls service's MongoDB database and RabbitMQ broker (its e-mail worker uses them). */
+  polls: { db: Db; broker: Broker };
   stop: () => Promise<void>;
 }
 
@@ -82,9 +86,17 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     servers.push(s);
     return s.url;
   };
+  const amqpUrl = await backingUrl('amqp');
+  const pollsBroker = new Broker({
+    url: amqpUrl,
+    logger,
+    name: 'e2e-polls',
+    prefix: randomPrefix('e2e-polls'),
+  });
+  const pollsApp = createPollsApp({ ...common, mongo: pollsDb, redis, broker: pollsBroker });
   const serviceUrls = {
     collection: await serve(createCollectionApp({ ...common, db: collectionKnex })),
-    polls: await serve(createPollsApp({ ...common, mongo: pollsDb, redis })),
+    polls: await serve(pollsApp),
     events: await serve(createEventsApp({ ...common, db: eventsKnex })),
   };
 
@@ -93,7 +105,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     LOG_LEVEL: 'silent',
     DATABASE_URL: identity.url,
     REDIS_URL: redisUrl,
-    AMQP_URL: await backingUrl('amqp'),
+    AMQP_URL: amqpUrl,
     AMQP_PREFIX: randomPrefix('e2e'),
     COLLECTION_URL: serviceUrls.collection,
     POLLS_URL: serviceUrls.polls,
@@ -118,11 +130,14 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     gateway,
     config,
     identityDb,
+    polls: { db: pollsDb, broker: pollsBroker },
     stop: async () => {
       await gatewayServer.stop();
       await gateway.close();
       await Promise.all(servers.map((s) => s.stop()));
       await Promise.all([collectionKnex.destroy(), eventsKnex.destroy(), identityDb.destroy()]);
+      await pollsApp.close();
+      await pollsBroker.close();
       await redis.close();
       await pollsDb.dropDatabase().catch(() => undefined);
       await mongo.close();

@@ -3,24 +3,65 @@ import type { Db } from 'mongodb';
 import { createServiceApp, type Lifecycle } from '@fieldhouse/http';
 import { requireGateway, type KeyResolver } from '@fieldhouse/internal-auth';
 import type { Logger } from '@fieldhouse/logger';
-import type { RedisClientType } from 'redis';
+import type { Broker } from '@fieldhouse/messaging';
+import { collections } from './data/collections.ts';
+import { MongoOutboxRelay } from './data/outbox.ts';
+import { PendingRepo } from './data/pending-repo.ts';
+import { PollsRepo } from './data/polls-repo.ts';
+import { recountFrom } from './data/recount.ts';
+import type { Redis } from './data/redis.ts';
+import { VotesRepo } from './data/votes-repo.ts';
+import { DEFAULT_POLLS_SETTINGS, type PollsContext, type PollsSettings } from './domain/context.ts';
+import { Counters } from './domain/counters.ts';
 import { pollsRoutes } from './http/routes.ts';
+import { LiveResults } from './live/live-results.ts';
 import { openApi } from './openapi.ts';
 
 export interface PollsAppDeps {
   logger: Logger;
   mongo: Db;
-  redis: Pick<RedisClientType, 'ping'>;
+  /** Counters, caches, rate limits and pub/sub (a subscriber connection is duplicated from it). */
+  redis: Redis;
   /** Public keys of the gateway (its JWKS, or fixed keys in tests). */
   keys: KeyResolver;
   issuer: string;
   bodyLimit: string;
   lifecycle?: Lifecycle;
+  /** When given, the MongoDB outbox (one-time password e-mails) is relayed to RabbitMQ. */
+  broker?: Broker;
+  /** Prefix of every Redis key (default `polls:`; tests use a unique one). */
+  redisPrefix?: string;
+  settings?: Partial<PollsSettings>;
 }
 
 /** The polls service's Express app, built from its dependencies (supertest uses it directly). */
-export function createPollsApp(deps: PollsAppDeps): { app: Express; lifecycle: Lifecycle } {
-  return createServiceApp({
+export function createPollsApp(deps: PollsAppDeps): {
+  app: Express;
+  lifecycle: Lifecycle;
+  context: PollsContext;
+  /** Stops the outbox relay and the pub/sub connection (the caller closes Mongo and Redis). */
+  close: () => Promise<void>;
+} {
+  const c = collections(deps.mongo);
+  const prefix = deps.redisPrefix ?? 'polls:';
+  const relay = deps.broker
+    ? new MongoOutboxRelay({ collections: c, broker: deps.broker, logger: deps.logger })
+    : undefined;
+  const context: PollsContext = {
+    logger: deps.logger,
+    c,
+    redis: deps.redis,
+    prefix,
+    polls: new PollsRepo(c, deps.redis, prefix),
+    votes: new VotesRepo(c),
+    pending: new PendingRepo(c),
+    counters: new Counters(deps.redis, prefix, recountFrom(c)),
+    live: new LiveResults(deps.redis, prefix, deps.logger),
+    relay,
+    settings: { ...DEFAULT_POLLS_SETTINGS, ...deps.settings },
+  };
+  relay?.start();
+  const { app, lifecycle } = createServiceApp({
     logger: deps.logger,
     ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}),
     readiness: [
@@ -31,6 +72,15 @@ export function createPollsApp(deps: PollsAppDeps): { app: Express; lifecycle: L
     prefix: '/api/polls',
     authenticate: requireGateway({ audience: 'polls', issuer: deps.issuer, keys: deps.keys }),
     openApi,
-    routes: pollsRoutes(),
+    routes: pollsRoutes(context),
   });
+  return {
+    app,
+    lifecycle,
+    context,
+    close: async () => {
+      await relay?.stop();
+      await context.live.close();
+    },
+  };
 }

@@ -1,10 +1,17 @@
-import { Joi, backingEnv, loadConfig, serviceEnv, urlOf, type ServiceVars } from '@fieldhouse/config';
+import { Joi, backingEnv, loadConfig, serviceEnv, type ServiceVars } from '@fieldhouse/config';
+import { urlOf } from '@fieldhouse/config';
 
 export interface PollsConfig extends ServiceVars {
   PORT: number;
   MONGO_URL: string;
   MONGO_DB: string;
   REDIS_URL: string;
+  REDIS_PREFIX: string;
+  OTP_TTL_SECONDS: number;
+  OTP_MAX_ATTEMPTS: number;
+  COMMENTS_PER_MINUTE: number;
+  REACTIONS_PER_MINUTE: number;
+  SSE_HEARTBEAT_MS: number;
 }
 
 /** Where the polls live: a MongoDB (or FerretDB) server and database. */
@@ -18,8 +25,41 @@ const schema = Joi.object<PollsConfig>({
   ...mongoEnv,
   PORT: Joi.number().port().default(8082),
   REDIS_URL: backingEnv.REDIS_URL,
+  REDIS_PREFIX: Joi.string().allow('').default('polls:'),
+  OTP_TTL_SECONDS: Joi.number().integer().min(10).max(86_400).default(600),
+  OTP_MAX_ATTEMPTS: Joi.number().integer().min(1).max(20).default(5),
+  COMMENTS_PER_MINUTE: Joi.number().integer().min(1).default(10),
+  REACTIONS_PER_MINUTE: Joi.number().integer().min(1).default(30),
+  SSE_HEARTBEAT_MS: Joi.number().integer().min(1000).default(15_000),
 });
 
 /** Reads and validates the polls service's environment; fails fast naming each wrong variable. */
 export const loadPollsConfig = (env: Record<string, string | undefined> = process.env): PollsConfig =>
   loadConfig(schema, env);
+
+/** The worker's variables: MongoDB, RabbitMQ and the SMTP server. */
+export interface PollsWorkerConfig {
+  NODE_ENV: string;
+  LOG_LEVEL: string;
+  MONGO_URL: string;
+  MONGO_DB: string;
+  AMQP_URL: string;
+  AMQP_PREFIX: string;
+  SMTP_URL: string;
+  MAIL_FROM: string;
+}
+
+const workerSchema = Joi.object<PollsWorkerConfig>({
+  NODE_ENV: serviceEnv.NODE_ENV,
+  LOG_LEVEL: serviceEnv.LOG_LEVEL,
+  ...mongoEnv,
+  AMQP_URL: backingEnv.AMQP_URL,
+  AMQP_PREFIX: backingEnv.AMQP_PREFIX,
+  SMTP_URL: urlOf('smtp', 'smtps').default('smtp://127.0.0.1:1025'),
+  MAIL_FROM: Joi.string().default('Fieldhouse Polls <no-reply@fieldhouse.local>'),
+}).unknown(true);
+
+/** Reads and validates the polls worker's environment. */
+export const loadPollsWorkerConfig = (
+  env: Record<string, string | undefined> = process.env,
+): PollsWorkerConfig => loadConfig(workerSchema, env);

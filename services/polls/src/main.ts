@@ -3,10 +3,11 @@ import { createClient } from 'redis';
 import { startServer } from '@fieldhouse/http';
 import { jwksKeyResolver } from '@fieldhouse/internal-auth';
 import { createLogger } from '@fieldhouse/logger';
+import { Broker } from '@fieldhouse/messaging';
 import { createPollsApp } from './app.ts';
 import { loadPollsConfig } from './config.ts';
 
-/** Polls service process: configuration, wiring, HTTP server with graceful shutdown. */
+/** Polls service process: configuration, wiring (MongoDB, Redis, RabbitMQ), HTTP server with graceful shutdown. */
 const config = loadPollsConfig();
 const logger = createLogger({ service: 'polls', level: config.LOG_LEVEL });
 const mongo = new MongoClient(config.MONGO_URL, { serverSelectionTimeoutMS: 5_000 });
@@ -14,20 +15,30 @@ await mongo.connect();
 const redis = createClient({ url: config.REDIS_URL });
 redis.on('error', (err: Error) => logger.warn('redis error', { error: err.message }));
 await redis.connect();
-const { app, lifecycle } = createPollsApp({
+const broker = new Broker({ url: config.AMQP_URL, logger, name: 'polls', prefix: config.AMQP_PREFIX });
+const polls = createPollsApp({
   logger,
   mongo: mongo.db(config.MONGO_DB),
   redis,
+  broker,
+  redisPrefix: config.REDIS_PREFIX,
   keys: jwksKeyResolver(config.GATEWAY_JWKS_URL),
   issuer: config.INTERNAL_JWT_ISSUER,
   bodyLimit: config.BODY_LIMIT,
+  settings: {
+    otpTtlSeconds: config.OTP_TTL_SECONDS,
+    otpMaxAttempts: config.OTP_MAX_ATTEMPTS,
+    commentsPerMinute: config.COMMENTS_PER_MINUTE,
+    reactionsPerMinute: config.REACTIONS_PER_MINUTE,
+    sseHeartbeatMs: config.SSE_HEARTBEAT_MS,
+  },
 });
-await startServer(app, {
+await startServer(polls.app, {
   port: config.PORT,
   host: config.HOST,
   logger,
-  lifecycle,
+  lifecycle: polls.lifecycle,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-  onShutdown: [() => mongo.close(), () => redis.close()],
+  onShutdown: [() => polls.close(), () => broker.close(), () => mongo.close(), () => redis.close()],
   handleSignals: true,
 });

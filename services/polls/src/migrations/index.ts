@@ -2,9 +2,18 @@ import type { Db } from 'mongodb';
 
 /**
  * The polls database's collections and indexes. MongoDB has no schema migrations; this
- * declares what the service relies on (idempotent: run at every `migrate`).
+ * declares what the service relies on (idempotent: run at every `migrate`). Every index here
+ * works on FerretDB 1.24 too (plain and unique compound indexes only).
  */
 export async function ensureIndexes(db: Db): Promise<void> {
   await db.collection('outbox').createIndex({ created_at: 1 });
   await db.collection('processed_messages').createIndex({ consumer: 1, message_id: 1 }, { unique: true });
+  await db.collection('polls').createIndex({ owner_id: 1, created_at: -1 });
+  // One counted vote per (poll, voter, n-th vote): two identical concurrent votes collide here.
+  await db.collection('votes').createIndex({ poll_id: 1, voter_key: 1, seq: 1 }, { unique: true });
+  await db.collection('votes').createIndex({ poll_id: 1, created_at: 1 });
+  await db.collection('pending_votes').createIndex({ code: 1 }, { unique: true });
+  await db.collection('reactions').createIndex({ poll_id: 1 });
+  await db.collection('comments').createIndex({ poll_id: 1, parent_id: 1, created_at: -1 });
+  await db.collection('comments').createIndex({ poll_id: 1, root_id: 1 });
 }

@@ -1,0 +1,351 @@
+/**
+ * `npm run bench:polls`: votes/s and results reads/s through the gateway (issue 5, "Benchmark").
+ *
+ * Starts the polls service and the gateway as child processes on free loopback ports (fresh
+ * identity database, fresh MongoDB database, own Redis key prefix and RabbitMQ prefix, gateway
+ * rate limits set very high), registers a user who creates one 3-section poll, then in one run:
+ *   1. the raw single-document insert rate of the MongoDB-compatible store (insertOne of
+ *      vote-sized documents from this process with the same concurrency), the reference for the
+ *      ">= 70% of the store" target;
+ *   2. `POST /api/polls/{id}/vote` through the gateway, each request a distinct anonymous voter
+ *      (its own `voter_fingerprint`);
+ *   3. `GET /api/polls/{id}/results` through the gateway.
+ * Then prints Redis's `total` and MongoDB's count of votes (they must be equal), and
+ * PASS/FAIL against the targets (>= 3,000 votes/s with p99 <= 50 ms; >= 5,000 reads/s with p99
+ * <= 20 ms). Exit code 1 when the counts differ or a process fails; 0 otherwise.
+ *
+ * Options: --duration / BENCH_DURATION (seconds per run, default 10), --connections /
+ * BENCH_CONNECTIONS (default 50). Backing services: POSTGRES_URL, REDIS_URL, AMQP_URL,
+ * MONGO_URL (else a FerretDB is started as `npm test` does).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { MongoClient } from 'mongodb';
+import { createClient } from 'redis';
+import { dropDatabase } from '@fieldhouse/db';
+import { provideBackingServices } from '../../scripts/lib/backing.ts';
+
+interface Stats {
+  average: number;
+  p50: number;
+  p99: number;
+}
+interface AutocannonResult {
+  errors: number;
+  timeouts: number;
+  statusCodeStats: Record<string, { count: number }>;
+  requests: Stats;
+  latency: Stats;
+}
+type Autocannon = (
+  opts: Record<string, unknown>,
+  done: (err: Error | null, result: AutocannonResult) => void,
+) => { stop(): void };
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const { values } = parseArgs({
+  options: { duration: { type: 'string', short: 'd' }, connections: { type: 'string', short: 'c' } },
+});
+const DURATION = Number(values.duration ?? process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(values.connections ?? process.env.BENCH_CONNECTIONS ?? 50);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const freePort = () =>
+  new Promise<number>((done, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => done(port));
+    });
+  });
+
+/** A child Node process running a TypeScript entry point; its output tail is kept for errors. */
+function child(name: string, entry: string, env: Record<string, string>) {
+  const base: Record<string, string> = {};
+  for (const k of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) if (process.env[k]) base[k] = process.env[k]!;
+  const proc: ChildProcess = spawn(process.execPath, ['--conditions=source', join(ROOT, entry)], {
+    cwd: ROOT,
+    env: { ...base, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const keep = (b: Buffer) => (out = (out + b.toString()).slice(-4000));
+  proc.stdout!.on('data', keep);
+  proc.stderr!.on('data', keep);
+  const exited = new Promise<number | null>((done) => proc.once('exit', (code) => done(code)));
+  return { name, proc, exited, tail: () => out };
+}
+
+async function waitReady(url: string, c: ReturnType<typeof child>) {
+  for (let i = 0; i < 240; i++) {
+    if (c.proc.exitCode !== null) throw new Error(`${c.name} exited:\n${c.tail()}`);
+    const ok = await fetch(url)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) return;
+    await sleep(250);
+  }
+  throw new Error(`${c.name} not ready:\n${c.tail()}`);
+}
+
+function run(label: string, opts: Record<string, unknown>, okStatus: number) {
+  return new Promise<{
+    label: string;
+    rps: number;
+    p50: number;
+    p99: number;
+    ok: number;
+    other: number;
+    errors: number;
+  }>((done, fail) => {
+    autocannon({ connections: CONNECTIONS, duration: DURATION, timeout: 10, ...opts }, (err, r) => {
+      if (err) return fail(err);
+      const ok = r.statusCodeStats[String(okStatus)]?.count ?? 0;
+      const all = Object.values(r.statusCodeStats).reduce((a, b) => a + b.count, 0);
+      done({
+        label,
+        rps: ok / DURATION,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        ok,
+        other: all - ok,
+        errors: r.errors + r.timeouts,
+      });
+    });
+  });
+}
+
+/** insertOne of vote-sized documents with CONNECTIONS concurrent writers for `seconds`. */
+async function rawInsertRate(mongoUrl: string, dbName: string, seconds: number) {
+  const client = await MongoClient.connect(mongoUrl, { maxPoolSize: CONNECTIONS });
+  const coll = client.db(dbName).collection('raw_insert_probe');
+  await coll.createIndex({ poll_id: 1, voter_key: 1, seq: 1 }, { unique: true });
+  let n = 0;
+  const until = Date.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async (_, w) => {
+      for (let i = 0; Date.now() < until; i++) {
+        const now = new Date();
+        await coll.insertOne({
+          _id: randomBytes(16).toString('hex') as never,
+          poll_id: 'p',
+          voter_key: `f:${w}:${i}`,
+          seq: 1,
+          choices: { s_a: 'o_a', s_b: 'o_b', s_c: 'o_c' },
+          option_ids: ['o_a', 'o_b', 'o_c'],
+          voter_name: null,
+          time_spent: i % 60,
+          user_id: null,
+          hour: `${now.toISOString().slice(0, 13)}:00:00Z`,
+          created_at: now.toISOString(),
+        });
+        n++;
+      }
+    }),
+  );
+  await coll.drop().catch(() => undefined);
+  await client.close();
+  return n / seconds;
+}
+
+const fmt = (v: number, d = 1) => v.toFixed(d);
+
+async function main() {
+  const { started } = await provideBackingServices(ROOT);
+  const suffix = randomBytes(4).toString('hex');
+  const postgres = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const identityUrl = new URL(postgres);
+  identityUrl.pathname = `/bench_pidentity_${suffix}`;
+  const redisUrl = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+  if (redisUrl.pathname === '' || redisUrl.pathname === '/') redisUrl.pathname = '/15';
+  const mongoUrl = process.env.MONGO_URL!;
+  const mongoDb = `bench_polls_${suffix}`;
+  const prefix = `bench:${suffix}:`;
+  const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+  const pem = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+    .privateKey.export({ format: 'pem', type: 'pkcs8' })
+    .toString();
+  const [gwPort, pollsPort] = [await freePort(), await freePort()];
+  const gatewayUrl = `http://127.0.0.1:${gwPort}`;
+  const common = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'error',
+    HOST: '127.0.0.1',
+    SHUTDOWN_TIMEOUT_MS: '3000',
+  };
+  const pollsEnv = {
+    ...common,
+    PORT: String(pollsPort),
+    MONGO_URL: mongoUrl,
+    MONGO_DB: mongoDb,
+    REDIS_URL: redisUrl.toString(),
+    REDIS_PREFIX: prefix,
+    AMQP_URL: amqpUrl,
+    AMQP_PREFIX: `bench.${suffix}.`,
+    GATEWAY_JWKS_URL: `${gatewayUrl}/.well-known/jwks.json`,
+  };
+  const children: Array<ReturnType<typeof child>> = [];
+  const cleanup = async () => {
+    for (const c of children.reverse()) {
+      c.proc.kill('SIGTERM');
+      await Promise.race([c.exited, sleep(5000)]);
+    }
+    const redis = createClient({ url: redisUrl.toString() });
+    await redis.connect();
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(keys);
+    await redis.del('rl:ip:127.0.0.1');
+    await redis.close();
+    const m = await MongoClient.connect(mongoUrl);
+    await m
+      .db(mongoDb)
+      .dropDatabase()
+      .catch(() => undefined);
+    await m.close();
+    await dropDatabase(identityUrl.toString()).catch(() => undefined);
+    for (const s of started) s.kill('SIGTERM');
+  };
+  try {
+    const migrations = [
+      child('gateway migrate', 'gateway/src/migrate.ts', { ...common, DATABASE_URL: identityUrl.toString() }),
+      child('polls migrate', 'services/polls/src/migrate.ts', {
+        ...common,
+        MONGO_URL: mongoUrl,
+        MONGO_DB: mongoDb,
+      }),
+    ];
+    for (const m of migrations) if ((await m.exited) !== 0) throw new Error(`${m.name} failed:\n${m.tail()}`);
+    const polls = child('polls', 'services/polls/src/main.ts', pollsEnv);
+    children.push(polls);
+    const gateway = child('gateway', 'gateway/src/main.ts', {
+      ...common,
+      PORT: String(gwPort),
+      DATABASE_URL: identityUrl.toString(),
+      REDIS_URL: redisUrl.toString(),
+      AMQP_URL: amqpUrl,
+      AMQP_PREFIX: `bench.${suffix}.`,
+      POLLS_URL: `http://127.0.0.1:${pollsPort}`,
+      INTERNAL_JWT_PRIVATE_KEY: pem,
+      RATE_LIMIT_IP: '100000000',
+      RATE_LIMIT_USER: '100000000',
+    });
+    children.push(gateway);
+    await waitReady(`http://127.0.0.1:${pollsPort}/readyz`, polls);
+    await waitReady(`${gatewayUrl}/readyz`, gateway);
+
+    const email = `bench-${suffix}@example.test`;
+    const reg = await fetch(`${gatewayUrl}/api/v1/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Bench', email, password: 'bench password 123' }),
+    });
+    const { token } = (await reg.json()) as { token: string };
+    const created = await fetch(`${gatewayUrl}/api/polls`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({
+        title: 'Bench poll',
+        sections: [
+          { title: 'A', options: [{ label: 'a1' }, { label: 'a2' }, { label: 'a3' }] },
+          { title: 'B', options: [{ label: 'b1' }, { label: 'b2' }] },
+          { title: 'C', options: [{ label: 'c1' }, { label: 'c2' }, { label: 'c3' }, { label: 'c4' }] },
+        ],
+      }),
+    });
+    if (created.status !== 201)
+      throw new Error(`poll creation failed: ${created.status} ${await created.text()}`);
+    const poll = (
+      (await created.json()) as {
+        data: { id: string; sections: Array<{ id: string; options: Array<{ id: string }> }> };
+      }
+    ).data;
+
+    console.log(
+      `Node ${process.version}, ${availableParallelism()} CPUs; ${CONNECTIONS} connections, ${DURATION} s per run`,
+    );
+    console.log(`store: ${mongoUrl}`);
+    const raw = await rawInsertRate(mongoUrl, mongoDb, Math.min(DURATION, 5));
+    console.log(`raw single-document insertOne rate of the store: ${fmt(raw)} /s`);
+
+    let voterN = 0;
+    const votes = await run(
+      'POST vote (gateway)',
+      {
+        url: `${gatewayUrl}/api/polls/${poll.id}/vote`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        requests: [
+          {
+            setupRequest: (req: Record<string, unknown>) => {
+              const n = voterN++;
+              const votes = Object.fromEntries(
+                poll.sections.map((s) => [s.id, s.options[n % s.options.length]!.id]),
+              );
+              return {
+                ...req,
+                body: JSON.stringify({
+                  votes,
+                  voter_fingerprint: `bench-voter-${suffix}-${n}`,
+                  time_spent: n % 90,
+                }),
+              };
+            },
+          },
+        ],
+      },
+      201,
+    );
+    const reads = await run(
+      'GET results (gateway)',
+      { url: `${gatewayUrl}/api/polls/${poll.id}/results` },
+      200,
+    );
+
+    const redis = createClient({ url: redisUrl.toString() });
+    await redis.connect();
+    const redisTotal = Number(await redis.hGet(`${prefix}c:${poll.id}`, 'total'));
+    await redis.close();
+    const m = await MongoClient.connect(mongoUrl);
+    const mongoCount = await m.db(mongoDb).collection('votes').countDocuments({ poll_id: poll.id });
+    await m.close();
+
+    console.log('');
+    console.log(
+      `${'run'.padEnd(24)} ${'ok/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'ok'.padStart(8)} ${'other'.padStart(7)} ${'errors'.padStart(7)}`,
+    );
+    for (const r of [votes, reads])
+      console.log(
+        `${r.label.padEnd(24)} ${fmt(r.rps).padStart(9)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.ok).padStart(8)} ${String(r.other).padStart(7)} ${String(r.errors).padStart(7)}`,
+      );
+    console.log('');
+    console.log(
+      `Redis total: ${redisTotal}   MongoDB votes: ${mongoCount}   ${redisTotal === mongoCount ? 'EQUAL' : 'DIFFERENT'}`,
+    );
+    const share = votes.rps / raw;
+    console.log(
+      `votes/s vs raw insert rate: ${fmt(share * 100)}% (target >= 70% where the store is the bottleneck)`,
+    );
+    console.log(
+      `votes:   ${votes.rps >= 3000 && votes.p99 <= 50 ? 'PASS' : 'FAIL'} (>= 3000/s, p99 <= 50 ms)`,
+    );
+    console.log(
+      `results: ${reads.rps >= 5000 && reads.p99 <= 20 ? 'PASS' : 'FAIL'} (>= 5000/s, p99 <= 20 ms)`,
+    );
+    if (redisTotal !== mongoCount) process.exitCode = 1;
+  } finally {
+    await cleanup();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,38 @@
+import type { Collection, Db } from 'mongodb';
+import type { CommentDoc, PollDoc, VoteDoc } from '../domain/types.ts';
+import type { PendingVoteDoc } from './pending-repo.ts';
+import type { OutboxDoc } from './outbox.ts';
+
+/** A voter's current reaction on a poll (`_id` is `<poll id>:<voter key>`). */
+export interface ReactionDoc {
+  _id: string;
+  poll_id: string;
+  voter_key: string;
+  reaction_type: string;
+  updated_at: string;
+}
+
+/** Sent e-mail ids of the mail worker (docs/polls.md, "One-time passwords"). */
+export interface SentMailDoc {
+  _id: string;
+  state: 'sending' | 'sent';
+  claimed_at: Date;
+}
+
+/** The polls database's collections, typed. */
+export function collections(db: Db) {
+  return {
+    polls: db.collection<PollDoc>('polls'),
+    votes: db.collection<VoteDoc>('votes'),
+    pending: db.collection<PendingVoteDoc>('pending_votes'),
+    reactions: db.collection<ReactionDoc>('reactions'),
+    comments: db.collection<CommentDoc>('comments'),
+    outbox: db.collection<OutboxDoc>('outbox'),
+    sentMail: db.collection<SentMailDoc>('sent_mail'),
+  };
+}
+export type Collections = ReturnType<typeof collections>;
+export type { Collection };
+
+/** Whether a MongoDB error is a duplicate key (unique index) violation. */
+export const isDuplicateKey = (err: unknown): boolean => (err as { code?: number })?.code === 11000;

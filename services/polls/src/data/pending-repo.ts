@@ -1,0 +1,80 @@
+import type { Collections } from './collections.ts';
+import { isDuplicateKey } from './collections.ts';
+
+/**
+ * A vote held until the voter gives the one-time password (docs/polls.md). `_id` is
+ * `<poll id>:<voter key>`, so a voter has at most one; `code` (the `verification_code` of the
+ * vote answer) names it publicly. Only a SHA-256 of the password is stored.
+ */
+export interface PendingVoteDoc {
+  _id: string;
+  code: string;
+  poll_id: string;
+  voter_key: string;
+  user_id: number | null;
+  email: string;
+  choices: Record<string, string>;
+  voter_name: string | null;
+  time_spent: number | null;
+  password_hash: string;
+  attempts: number;
+  state: 'pending' | 'verified';
+  expires_at: string;
+  created_at: string;
+}
+
+/** Pending votes waiting for their one-time password. */
+export class PendingRepo {
+  private readonly c: Collections;
+
+  constructor(c: Collections) {
+    this.c = c;
+  }
+
+  /** The voter's pending vote on a poll, or null. */
+  byVoter(pollId: string, voterKey: string): Promise<PendingVoteDoc | null> {
+    return this.c.pending.findOne({ _id: `${pollId}:${voterKey}` });
+  }
+
+  byCode(pollId: string, code: string): Promise<PendingVoteDoc | null> {
+    return this.c.pending.findOne({ code, poll_id: pollId });
+  }
+
+  /**
+   * Stores a new pending vote, replacing one that can no longer be verified (verified, expired
+   * or locked, per `replaceable`). Resolves false when a live one exists (the voter must verify).
+   */
+  async put(doc: PendingVoteDoc, replaceable: object): Promise<boolean> {
+    try {
+      await this.c.pending.insertOne(doc);
+      return true;
+    } catch (err) {
+      if (!isDuplicateKey(err)) throw err;
+    }
+    const replaced = await this.c.pending.findOneAndReplace({ _id: doc._id, ...replaceable }, doc);
+    return replaced !== null;
+  }
+
+  /** Counts one wrong password while attempts remain; resolves the document after, or null. */
+  failAttempt(id: string, maxAttempts: number): Promise<PendingVoteDoc | null> {
+    return this.c.pending.findOneAndUpdate(
+      { _id: id, state: 'pending', attempts: { $lt: maxAttempts } },
+      { $inc: { attempts: 1 } },
+      { returnDocument: 'after' },
+    );
+  }
+
+  /** Marks a live pending vote verified, atomically; resolves null when it was not live. */
+  markVerified(id: string, maxAttempts: number, nowIso: string): Promise<PendingVoteDoc | null> {
+    return this.c.pending.findOneAndUpdate(
+      { _id: id, state: 'pending', attempts: { $lt: maxAttempts }, expires_at: { $gt: nowIso } },
+      { $set: { state: 'verified' } },
+      { returnDocument: 'after' },
+    );
+  }
+
+  /** Removes a pending vote (its e-mail could not be queued). */
+  async remove(id: string): Promise<void> {
+    await this.c.pending.deleteOne({ _id: id });
+  }
+}

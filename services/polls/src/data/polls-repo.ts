@@ -1,0 +1,81 @@
+import type { Collections } from './collections.ts';
+import type { Redis } from './redis.ts';
+import type { PollDoc } from '../domain/types.ts';
+
+/**
+ * Polls in MongoDB with a read-through cache in Redis (`<prefix>p:<id>`, 5 minutes), so votes
+ * and results reads cost no MongoDB read; every change deletes the cached copy.
+ */
+export class PollsRepo {
+  private readonly c: Collections;
+  private readonly redis: Redis;
+  private readonly prefix: string;
+
+  constructor(c: Collections, redis: Redis, prefix: string) {
+    this.c = c;
+    this.redis = redis;
+    this.prefix = prefix;
+  }
+
+  private key(id: string): string {
+    return `${this.prefix}p:${id}`;
+  }
+
+  /** The poll, or null. */
+  async get(id: string): Promise<PollDoc | null> {
+    const cached = await this.redis.get(this.key(id));
+    if (cached) return JSON.parse(cached) as PollDoc;
+    const poll = await this.c.polls.findOne({ _id: id });
+    if (poll) await this.redis.set(this.key(id), JSON.stringify(poll), { EX: 300 });
+    return poll;
+  }
+
+  async insert(poll: PollDoc): Promise<void> {
+    await this.c.polls.insertOne(poll);
+  }
+
+  /** Replaces the stored poll and drops the cached copy. */
+  async save(poll: PollDoc): Promise<void> {
+    await this.c.polls.replaceOne({ _id: poll._id }, poll);
+    await this.redis.del(this.key(poll._id));
+  }
+
+  /** Records a milestone once (the first time wins). */
+  async recordAchievement(id: string, name: string, at: string): Promise<void> {
+    await this.c.polls.updateOne(
+      { _id: id, [`achievements.${name}`]: { $exists: false } },
+      { $set: { [`achievements.${name}`]: at } },
+    );
+    await this.redis.del(this.key(id));
+  }
+
+  /** Polls owned by a user, newest first. */
+  async listByOwner(
+    ownerId: number,
+    skip: number,
+    limit: number,
+  ): Promise<{ items: PollDoc[]; total: number }> {
+    const [items, total] = await Promise.all([
+      this.c.polls
+        .find({ owner_id: ownerId })
+        .sort({ created_at: -1, _id: 1 })
+        .skip(skip)
+        .limit(limit)
+        .toArray(),
+      this.c.polls.countDocuments({ owner_id: ownerId }),
+    ]);
+    return { items, total };
+  }
+
+  /** Deletes a poll and everything attached to it. */
+  async delete(id: string): Promise<void> {
+    await this.c.polls.deleteOne({ _id: id });
+    await Promise.all([
+      this.c.votes.deleteMany({ poll_id: id }),
+      this.c.pending.deleteMany({ poll_id: id }),
+      this.c.reactions.deleteMany({ poll_id: id }),
+      this.c.comments.deleteMany({ poll_id: id }),
+    ]);
+    await this.redis.del([this.key(id), `${this.prefix}rc:${id}`]);
+  }
+}

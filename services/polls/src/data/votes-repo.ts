@@ -1,0 +1,54 @@
+import type { Collections } from './collections.ts';
+import { isDuplicateKey } from './collections.ts';
+import type { VoteDoc } from '../domain/types.ts';
+
+/** Counted votes: one document each (docs/polls.md, "Votes"). */
+export class VotesRepo {
+  private readonly c: Collections;
+
+  constructor(c: Collections) {
+    this.c = c;
+  }
+
+  /** Inserts a vote; resolves false when (poll, voter, seq) is taken (a concurrent vote won). */
+  async insert(vote: VoteDoc): Promise<boolean> {
+    try {
+      await this.c.votes.insertOne(vote);
+      return true;
+    } catch (err) {
+      if (isDuplicateKey(err)) return false;
+      throw err;
+    }
+  }
+
+  /** How many counted votes a voter has on a poll. */
+  countByVoter(pollId: string, voterKey: string): Promise<number> {
+    return this.c.votes.countDocuments({ poll_id: pollId, voter_key: voterKey });
+  }
+
+  /** The voter's latest counted vote on a poll, or null. */
+  latestByVoter(pollId: string, voterKey: string): Promise<VoteDoc | null> {
+    return this.c.votes.find({ poll_id: pollId, voter_key: voterKey }).sort({ seq: -1 }).limit(1).next();
+  }
+
+  /** Whether any counted vote chose one of `optionIds`. */
+  async anyChose(pollId: string, optionIds: string[]): Promise<string[]> {
+    if (!optionIds.length) return [];
+    const hits = await this.c.votes.distinct('option_ids', {
+      poll_id: pollId,
+      option_ids: { $in: optionIds },
+    });
+    return optionIds.filter((id) => hits.includes(id));
+  }
+
+  /** Time of the n-th counted vote (1-based) of a poll, or null. */
+  async timeOfNth(pollId: string, n: number): Promise<string | null> {
+    const doc = await this.c.votes
+      .find({ poll_id: pollId }, { projection: { created_at: 1 } })
+      .sort({ created_at: 1, _id: 1 })
+      .skip(n - 1)
+      .limit(1)
+      .next();
+    return doc?.created_at ?? null;
+  }
+}

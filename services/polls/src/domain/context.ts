@@ -1,0 +1,48 @@
+import type { Logger } from '@fieldhouse/logger';
+import type { Collections } from '../data/collections.ts';
+import type { MongoOutboxRelay } from '../data/outbox.ts';
+import type { PendingRepo } from '../data/pending-repo.ts';
+import type { PollsRepo } from '../data/polls-repo.ts';
+import type { Redis } from '../data/redis.ts';
+import type { VotesRepo } from '../data/votes-repo.ts';
+import type { Counters } from './counters.ts';
+import type { LiveResults } from '../live/live-results.ts';
+
+/** Tunables of the polls service (config.ts gives them from the environment). */
+export interface PollsSettings {
+  /** Lifetime of a one-time password (seconds). */
+  otpTtlSeconds: number;
+  /** Wrong passwords allowed before a pending vote is locked. */
+  otpMaxAttempts: number;
+  /** Comments per voter per poll per minute. */
+  commentsPerMinute: number;
+  /** Reactions per voter per poll per minute. */
+  reactionsPerMinute: number;
+  /** Interval of SSE heartbeat comments (ms). */
+  sseHeartbeatMs: number;
+}
+
+export const DEFAULT_POLLS_SETTINGS: PollsSettings = {
+  otpTtlSeconds: 600,
+  otpMaxAttempts: 5,
+  commentsPerMinute: 10,
+  reactionsPerMinute: 30,
+  sseHeartbeatMs: 15_000,
+};
+
+/** Everything the domain services use, built once by app.ts. */
+export interface PollsContext {
+  logger: Logger;
+  c: Collections;
+  redis: Redis;
+  /** Prefix of every Redis key of the service (`polls:`). */
+  prefix: string;
+  polls: PollsRepo;
+  votes: VotesRepo;
+  pending: PendingRepo;
+  counters: Counters;
+  live: LiveResults;
+  /** Present when a broker is wired: relays the outbox (one-time password e-mails). */
+  relay: MongoOutboxRelay | undefined;
+  settings: PollsSettings;
+}

@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import { runScript, type Redis } from '../data/redis.ts';
+
+/**
+ * Live counters of one poll in one Redis hash (docs/polls.md, "Counters"): `total`, `voters`,
+ * `comments`, `o:<option id>`, `r:<reaction type>`, `h:<UTC hour>` (votes per hour) and
+ * `t:<seconds>` (histogram of time_spent), plus `gen`, the id of the rebuild that created it.
+ */
+export type CounterFields = Record<string, number>;
+
+/**
+ * Applies deltas only to the generation the writer saw before its MongoDB write. Without a
+ * hash, or when another generation replaced it, the change may or may not be in the next
+ * rebuild: bump the version (a rebuild in progress retries) and drop a newer hash.
+ * Returns the hash after the change (flat array) or nil.
+ */
+const APPLY = `
+local gen = redis.call('HGET', KEYS[1], 'gen')
+if gen and gen == ARGV[1] then
+  for i = 2, #ARGV, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1]) end
+  return redis.call('HGETALL', KEYS[1])
+end
+if gen then redis.call('DEL', KEYS[1]) end
+redis.call('INCR', KEYS[2])
+return false`;
+
+/** Writes a rebuilt hash unless one exists (0) or a change happened since the rebuild began (-1). */
+const REBUILD = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local v = redis.call('GET', KEYS[2]) or '0'
+if v ~= ARGV[1] then return -1 end
+redis.call('HSET', KEYS[1], 'gen', ARGV[2])
+for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+return 1`;
+
+/** A snapshot of a poll's counters. */
+export interface CounterSnapshot {
+  total: number;
+  voters: number;
+  comments: number;
+  options: Record<string, number>;
+  reactions: Record<string, number>;
+  hours: Record<string, number>;
+  /** time_spent in seconds to how many votes reported it. */
+  timeSpent: Record<string, number>;
+}
+
+/** Reads the fields of a counter hash into a snapshot. */
+export function snapshotOf(fields: Record<string, string | number>): CounterSnapshot {
+  const s: CounterSnapshot = {
+    total: 0,
+    voters: 0,
+    comments: 0,
+    options: {},
+    reactions: {},
+    hours: {},
+    timeSpent: {},
+  };
+  for (const [k, raw] of Object.entries(fields)) {
+    const n = Number(raw);
+    if (k === 'total' || k === 'voters' || k === 'comments') s[k] = n;
+    else if (k.startsWith('o:')) s.options[k.slice(2)] = n;
+    else if (k.startsWith('r:')) s.reactions[k.slice(2)] = n;
+    else if (k.startsWith('h:')) s.hours[k.slice(2)] = n;
+    else if (k.startsWith('t:')) s.timeSpent[k.slice(2)] = n;
+  }
+  return s;
+}
+
+const pairsToObject = (flat: unknown): Record<string, string> => {
+  if (!Array.isArray(flat)) return (flat ?? {}) as Record<string, string>;
+  const o: Record<string, string> = {};
+  for (let i = 0; i < flat.length; i += 2) o[String(flat[i])] = String(flat[i + 1]);
+  return o;
+};
+
+/**
+ * The counters of every poll. `recount(pollId)` gives the exact values from MongoDB; a read
+ * that finds no hash rebuilds it from there, so results never scan votes except after a loss.
+ */
+export class Counters {
+  private readonly redis: Redis;
+  private readonly prefix: string;
+  private readonly recount: (pollId: string) => Promise<CounterFields>;
+
+  constructor(redis: Redis, prefix: string, recount: (pollId: string) => Promise<CounterFields>) {
+    this.redis = redis;
+    this.prefix = prefix;
+    this.recount = recount;
+  }
+
+  /** Redis key of a poll's counter hash (tests delete it to simulate a loss). */
+  key(pollId: string): string {
+    return `${this.prefix}c:${pollId}`;
+  }
+
+  private versionKey(pollId: string): string {
+    return `${this.prefix}cv:${pollId}`;
+  }
+
+  /** The generation to pass to {@link apply}; read it BEFORE the MongoDB write it counts. */
+  async generation(pollId: string): Promise<string> {
+    return (await this.redis.hGet(this.key(pollId), 'gen')) ?? '';
+  }
+
+  /**
+   * Adds `deltas` after a MongoDB write. Resolves with the new snapshot, or null when the
+   * counters must be rebuilt (the next {@link read} does it).
+   */
+  async apply(pollId: string, seenGen: string, deltas: CounterFields): Promise<CounterSnapshot | null> {
+    const args = [seenGen];
+    for (const [k, v] of Object.entries(deltas)) if (v !== 0) args.push(k, String(v));
+    const out = await runScript(this.redis, APPLY, [this.key(pollId), this.versionKey(pollId)], args);
+    return out ? snapshotOf(pairsToObject(out)) : null;
+  }
+
+  /** The current counters; rebuilds them from MongoDB when the hash is missing. */
+  async read(pollId: string): Promise<CounterSnapshot> {
+    const fields = await this.redis.hGetAll(this.key(pollId));
+    if (fields.gen) return snapshotOf(fields);
+    return this.rebuild(pollId);
+  }
+
+  /** Recomputes the counters from MongoDB and stores them unless a write raced the recount. */
+  async rebuild(pollId: string): Promise<CounterSnapshot> {
+    let counted: CounterFields = {};
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const version = (await this.redis.get(this.versionKey(pollId))) ?? '0';
+      counted = await this.recount(pollId);
+      const args = [version, randomBytes(8).toString('hex')];
+      for (const [k, v] of Object.entries(counted)) args.push(k, String(v));
+      const r = Number(
+        await runScript(this.redis, REBUILD, [this.key(pollId), this.versionKey(pollId)], args),
+      );
+      if (r === 1) return snapshotOf(counted);
+      if (r === 0) {
+        const fields = await this.redis.hGetAll(this.key(pollId));
+        if (fields.gen) return snapshotOf(fields);
+      }
+    }
+    // Under a burst of writes: answer the exact recount, the next read tries again.
+    return snapshotOf(counted);
+  }
+
+  /** Forgets a poll's counters (poll deleted). */
+  async drop(pollId: string): Promise<void> {
+    await this.redis.del([this.key(pollId), this.versionKey(pollId)]);
+  }
+}

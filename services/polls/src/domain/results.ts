@@ -1,0 +1,112 @@
+import { achievementsOf, missingMilestones } from './achievements.ts';
+import { analyticsOf } from './analytics.ts';
+import type { PollsContext } from './context.ts';
+import type { CounterSnapshot } from './counters.ts';
+import { REACTION_TYPES, type PollDoc, type Voter } from './types.ts';
+import { commentView, pollView, sectionsView } from './views.ts';
+
+/** Option id to vote count, every option of the poll present (0 without votes). */
+export function optionCounts(poll: PollDoc, s: CounterSnapshot): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const section of poll.sections) for (const o of section.options) out[o.id] = s.options[o.id] ?? 0;
+  return out;
+}
+
+/** Reaction type to count, all eight types present. */
+export function reactionsSummary(s: CounterSnapshot): Record<string, number> {
+  return Object.fromEntries(REACTION_TYPES.map((t) => [t, s.reactions[t] ?? 0]));
+}
+
+/** Whether the caller sees the full statistics (owner, or `show_stats_public`). */
+export const seesStats = (poll: PollDoc, voter: Voter | null): boolean =>
+  poll.settings.show_stats_public || (voter?.userId != null && voter.userId === poll.owner_id);
+
+/** The five newest comments, cached in Redis until a comment is added or deleted. */
+async function recentComments(ctx: PollsContext, pollId: string) {
+  const key = `${ctx.prefix}rc:${pollId}`;
+  const cached = await ctx.redis.get(key);
+  if (cached) return JSON.parse(cached) as ReturnType<typeof commentView>[];
+  const docs = await ctx.c.comments
+    .find({ poll_id: pollId })
+    .sort({ created_at: -1, _id: 1 })
+    .limit(5)
+    .toArray();
+  const list = docs.map(commentView);
+  await ctx.redis.set(key, JSON.stringify(list), { EX: 300 });
+  return list;
+}
+
+/** Records milestones the counters show as reached (once each); returns the updated poll. */
+async function recordMilestones(ctx: PollsContext, poll: PollDoc, s: CounterSnapshot): Promise<PollDoc> {
+  const missing = missingMilestones(poll, s);
+  if (!missing.length) return poll;
+  // One reader records them (the others answer without them for now): no thundering herd.
+  const lock = await ctx.redis.set(`${ctx.prefix}ml:${poll._id}`, '1', { NX: true, PX: 5_000 });
+  if (lock !== 'OK') return poll;
+  const achievements = { ...poll.achievements };
+  for (const m of missing) {
+    const at =
+      m.of === 'votes'
+        ? await ctx.votes.timeOfNth(poll._id, m.n)
+        : ((
+            await ctx.c.comments
+              .find({ poll_id: poll._id })
+              .sort({ created_at: 1, _id: 1 })
+              .skip(m.n - 1)
+              .limit(1)
+              .next()
+          )?.created_at ?? null);
+    if (!at) continue;
+    await ctx.polls.recordAchievement(poll._id, m.key, at);
+    achievements[m.key] = at;
+  }
+  return { ...poll, achievements };
+}
+
+/**
+ * The results of spec 2.2 (docs/polls.md, "Results"). Counts come from the Redis counters
+ * (rebuilt from MongoDB when lost). When `show_stats_public` is false and the caller is not the
+ * owner: `results` has only the options of the caller's own latest vote (each with its count of 1
+ * vote, theirs), `analytics` is empty, `achievements` is empty, and `stats_hidden` is true;
+ * totals, reactions and comments stay visible.
+ */
+export async function buildResults(
+  ctx: PollsContext,
+  poll: PollDoc,
+  voter: Voter | null,
+  snapshot?: CounterSnapshot,
+) {
+  const [s, recent] = await Promise.all([
+    snapshot ? Promise.resolve(snapshot) : ctx.counters.read(poll._id),
+    recentComments(ctx, poll._id),
+  ]);
+  const full = seesStats(poll, voter);
+  poll = await recordMilestones(ctx, poll, s);
+  const reactions = reactionsSummary(s);
+  let results: Record<string, number> = {};
+  let myVote: Record<string, string> | null = null;
+  if (full) results = optionCounts(poll, s);
+  else if (voter) {
+    const mine = await ctx.votes.latestByVoter(poll._id, voter.key);
+    if (mine) {
+      myVote = mine.choices;
+      for (const id of mine.option_ids) results[id] = 1;
+    }
+  }
+  return {
+    poll: pollView(poll),
+    sections: sectionsView(poll),
+    results,
+    total_votes: s.total,
+    unique_voters: s.voters,
+    reactions_total: Object.values(reactions).reduce((a, b) => a + b, 0),
+    comments_total: s.comments,
+    reactions_summary: reactions,
+    recent_comments: recent,
+    show_stats_public: poll.settings.show_stats_public,
+    stats_hidden: !full,
+    ...(full ? {} : { my_vote: myVote }),
+    analytics: full ? analyticsOf(poll, s) : {},
+    achievements: full ? achievementsOf(poll, s) : [],
+  };
+}

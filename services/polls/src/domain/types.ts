@@ -1,0 +1,85 @@
+/** Who may vote, react and comment: anyone (`public`) or signed-in users (`authenticated`). */
+export type Access = 'public' | 'authenticated';
+
+/** Settings of a poll (docs/polls.md, "Settings"). Times are ISO 8601 UTC strings or null. */
+export interface PollSettings {
+  starts_at: string | null;
+  ends_at: string | null;
+  /** How many counted votes one voter may cast on the poll (>= 1). */
+  max_votes_per_voter: number;
+  access: Access;
+  require_verification: boolean;
+  show_stats_public: boolean;
+  allow_comments: boolean;
+  allow_reactions: boolean;
+}
+
+export interface OptionDoc {
+  id: string;
+  label: string;
+}
+
+export interface SectionDoc {
+  id: string;
+  title: string;
+  options: OptionDoc[];
+}
+
+/** A poll as stored in the `polls` collection (`_id` is a string id). */
+export interface PollDoc {
+  _id: string;
+  owner_id: number;
+  title: string;
+  description: string | null;
+  sections: SectionDoc[];
+  settings: PollSettings;
+  closed: boolean;
+  closed_at: string | null;
+  /** Milestone key to the ISO time it was reached (docs/polls.md, "Achievements"). */
+  achievements: Record<string, string>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One counted vote (`votes` collection). `seq` is the n-th counted vote of this voter on this poll. */
+export interface VoteDoc {
+  _id: string;
+  poll_id: string;
+  voter_key: string;
+  seq: number;
+  choices: Record<string, string>;
+  option_ids: string[];
+  voter_name: string | null;
+  /** Seconds the voter spent before voting, as the client reports it. */
+  time_spent: number | null;
+  user_id: number | null;
+  /** UTC hour of the vote (`2025-01-31T14:00:00Z`), for votes per hour. */
+  hour: string;
+  created_at: string;
+}
+
+export const REACTION_TYPES = ['like', 'love', 'haha', 'wow', 'sad', 'angry', 'fire', 'clap'] as const;
+export type ReactionType = (typeof REACTION_TYPES)[number];
+
+/** A comment (`comments` collection). `ancestors` lists the parent chain, root first. */
+export interface CommentDoc {
+  _id: string;
+  poll_id: string;
+  parent_id: string | null;
+  root_id: string;
+  ancestors: string[];
+  content: string;
+  author_name: string | null;
+  user_id: number | null;
+  voter_key: string;
+  created_at: string;
+}
+
+/** Who is acting on a poll: a signed-in user, or an anonymous fingerprint with its IP. */
+export interface Voter {
+  /** `u:<user id>` or `f:<sha256 of fingerprint and IP>`. */
+  key: string;
+  userId: number | null;
+  name: string | null;
+  email: string | null;
+}

@@ -1,0 +1,59 @@
+import { openState } from './vote-rules.ts';
+import type { CommentDoc, PollDoc, VoteDoc } from './types.ts';
+
+/** The public shape of a poll (docs/polls.md, "Poll object"): ids are strings. */
+export function pollView(p: PollDoc) {
+  const state = openState(p);
+  return {
+    id: p._id,
+    title: p.title,
+    description: p.description,
+    owner_id: p.owner_id,
+    status: p.closed ? 'closed' : state.open ? 'open' : 'not_open',
+    is_open: state.open,
+    settings: p.settings,
+    sections: sectionsView(p),
+    closed_at: p.closed_at,
+    created_at: p.created_at,
+    updated_at: p.updated_at,
+  };
+}
+
+/** Sections with their options, in order, each with its position (0-based). */
+export const sectionsView = (p: PollDoc) =>
+  p.sections.map((s, i) => ({
+    id: s.id,
+    title: s.title,
+    position: i,
+    options: s.options.map((o, j) => ({ id: o.id, label: o.label, position: j })),
+  }));
+
+/** The `vote` object of the vote answer. `status` is `counted` or `pending` (awaiting its password). */
+export function voteView(
+  v: Pick<VoteDoc, 'poll_id' | 'choices' | 'voter_name' | 'time_spent' | 'created_at'> & { id: string },
+  status: 'counted' | 'pending',
+) {
+  return {
+    id: v.id,
+    poll_id: v.poll_id,
+    votes: v.choices,
+    voter_name: v.voter_name,
+    time_spent: v.time_spent,
+    status,
+    created_at: v.created_at,
+  };
+}
+
+/** A comment; `replies` is filled by the threaded list. */
+export function commentView(c: CommentDoc) {
+  return {
+    id: c._id,
+    poll_id: c.poll_id,
+    parent_id: c.parent_id,
+    content: c.content,
+    author_name: c.author_name,
+    user_id: c.user_id,
+    created_at: c.created_at,
+  };
+}
+export type CommentView = ReturnType<typeof commentView> & { replies?: CommentView[] };

@@ -1,0 +1,77 @@
+import { Joi } from '@fieldhouse/config';
+import { validate, validationFailed, ProblemError } from '@fieldhouse/problem';
+import type { PollDoc } from './types.ts';
+
+/** The vote request of spec 2.2, plus `voter_email` for the one-time password of anonymous voters. */
+export interface VoteInput {
+  votes: Record<string, string>;
+  voter_name?: string | null;
+  voter_fingerprint?: string;
+  voter_email?: string;
+  /** Seconds (docs/polls.md): the spec leaves the unit open. */
+  time_spent?: number | null;
+}
+
+const schema = Joi.object<VoteInput>({
+  votes: Joi.object().pattern(Joi.string().max(64), Joi.string().max(64)).min(1).max(20).required(),
+  voter_name: Joi.string().trim().max(100).allow('', null),
+  voter_fingerprint: Joi.string().min(8).max(200),
+  voter_email: Joi.string().email({ tlds: false }).max(254),
+  time_spent: Joi.number().integer().min(0).max(604_800).allow(null),
+});
+
+/** Validates a vote body (422 naming bad fields). */
+export const parseVote = (body: unknown): VoteInput => validate(schema, body);
+
+/**
+ * Checks that `votes` names exactly one option for each section of the poll, each option of
+ * its own section (spec 2.2). Returns the chosen option ids in section order.
+ * @throws ProblemError 422 whose `errors` has one `votes.<section id>` entry per bad section.
+ */
+export function checkChoices(poll: PollDoc, votes: Record<string, string>): string[] {
+  const errors: Record<string, string[]> = {};
+  const chosen: string[] = [];
+  for (const section of poll.sections) {
+    const optionId = votes[section.id];
+    if (optionId === undefined) {
+      errors[`votes.${section.id}`] = [`Choose one option in section "${section.title}".`];
+    } else if (!section.options.some((o) => o.id === optionId)) {
+      errors[`votes.${section.id}`] = [`Option ${optionId} does not belong to section "${section.title}".`];
+    } else chosen.push(optionId);
+  }
+  for (const sectionId of Object.keys(votes)) {
+    if (!poll.sections.some((s) => s.id === sectionId))
+      errors[`votes.${sectionId}`] = [`Section ${sectionId} does not belong to this poll.`];
+  }
+  if (Object.keys(errors).length) throw validationFailed(errors);
+  return chosen;
+}
+
+/** Whether the poll takes votes now, and if not why. */
+export function openState(poll: PollDoc, now = new Date()): { open: boolean; reason?: string } {
+  if (poll.closed) return { open: false, reason: 'This poll is closed.' };
+  const { starts_at, ends_at } = poll.settings;
+  if (starts_at && now.toISOString() < starts_at)
+    return { open: false, reason: `This poll is not open yet: it opens at ${starts_at}.` };
+  if (ends_at && now.toISOString() >= ends_at)
+    return { open: false, reason: `This poll ended at ${ends_at}.` };
+  return { open: true };
+}
+
+/** @throws ProblemError 422 (`poll_not_open`) when the poll is closed, not yet open, or over. */
+export function assertOpen(poll: PollDoc, now = new Date()): void {
+  const state = openState(poll, now);
+  if (!state.open)
+    throw new ProblemError(422, state.reason!, {
+      code: 'poll_not_open',
+      errors: { poll: [state.reason!] },
+    });
+}
+
+/** 422 (`vote_limit_reached`) for a voter who used every vote. */
+export const voteLimitReached = (max: number) =>
+  new ProblemError(422, `The vote limit is reached: at most ${max} vote${max > 1 ? 's' : ''} per voter.`, {
+    code: 'vote_limit_reached',
+    errors: { votes: ['The vote limit is reached.'] },
+    extensions: { remaining_votes: 0 },
+  });

@@ -1,0 +1,286 @@
+import { EMAIL_REQUESTED, Exchanges, envelope, type EmailRequested } from '@fieldhouse/contracts';
+import type { Caller } from '@fieldhouse/internal-auth';
+import { Joi } from '@fieldhouse/config';
+import { ProblemError, conflict, forbidden, notFound, unprocessable, validate } from '@fieldhouse/problem';
+import { writeOutbox } from '../data/outbox.ts';
+import type { PendingVoteDoc } from '../data/pending-repo.ts';
+import type { PollsContext } from './context.ts';
+import type { CounterFields, CounterSnapshot } from './counters.ts';
+import { hourOf, newId } from './ids.ts';
+import { hashPassword, newPassword, newVerificationCode, passwordMatches } from './otp.ts';
+import { optionCounts, seesStats } from './results.ts';
+import type { PollDoc, VoteDoc, Voter } from './types.ts';
+import { identifyVoter } from './voter.ts';
+import { assertOpen, checkChoices, parseVote, voteLimitReached, type VoteInput } from './vote-rules.ts';
+import { voteView } from './views.ts';
+
+/** The `data` of the vote answer (spec 2.2). */
+export interface VoteAnswer {
+  vote: ReturnType<typeof voteView>;
+  requires_verification: boolean;
+  verification_code: string | null;
+  results: Record<string, number>;
+  total_votes: number;
+  remaining_votes: number;
+}
+
+/** Results as the voter may see them: all counts, or only their own choices (docs/polls.md). */
+function visibleResults(
+  poll: PollDoc,
+  voter: Voter,
+  s: CounterSnapshot,
+  own: string[],
+): Record<string, number> {
+  if (seesStats(poll, voter)) return optionCounts(poll, s);
+  return Object.fromEntries(own.map((id) => [id, 1]));
+}
+
+/**
+ * Counts one vote: one MongoDB document whose unique key (poll, voter, seq) makes two
+ * concurrent identical votes collide, then the Redis counters and a live notification.
+ * `seq` is 1 when a voter has one vote (no read at all), else their count of votes plus one.
+ * @throws ProblemError 422 `vote_limit_reached`; 409 when a concurrent vote of the same voter
+ *   took the slot while votes remain.
+ */
+export async function countVote(
+  ctx: PollsContext,
+  poll: PollDoc,
+  voter: Voter,
+  input: {
+    choices: Record<string, string>;
+    optionIds: string[];
+    voter_name: string | null;
+    time_spent: number | null;
+  },
+  seenGen?: string,
+): Promise<{ vote: VoteDoc; snapshot: CounterSnapshot; remaining: number }> {
+  const max = poll.settings.max_votes_per_voter;
+  const gen = seenGen ?? (await ctx.counters.generation(poll._id));
+  const seq = max === 1 ? 1 : (await ctx.votes.countByVoter(poll._id, voter.key)) + 1;
+  if (seq > max) throw voteLimitReached(max);
+  const now = new Date();
+  const vote: VoteDoc = {
+    _id: newId(),
+    poll_id: poll._id,
+    voter_key: voter.key,
+    seq,
+    choices: input.choices,
+    option_ids: input.optionIds,
+    voter_name: input.voter_name ?? voter.name,
+    time_spent: input.time_spent,
+    user_id: voter.userId,
+    hour: hourOf(now),
+    created_at: now.toISOString(),
+  };
+  if (!(await ctx.votes.insert(vote))) {
+    const used = max === 1 ? 1 : await ctx.votes.countByVoter(poll._id, voter.key);
+    if (used >= max) throw voteLimitReached(max);
+    throw conflict('Another vote from this voter is being counted at the same time; try again.', {
+      code: 'concurrent_vote',
+    });
+  }
+  const deltas: CounterFields = { total: 1, voters: seq === 1 ? 1 : 0, [`h:${vote.hour}`]: 1 };
+  for (const id of vote.option_ids) deltas[`o:${id}`] = 1;
+  if (vote.time_spent !== null) deltas[`t:${vote.time_spent}`] = 1;
+  const snapshot = (await ctx.counters.apply(poll._id, gen, deltas)) ?? (await ctx.counters.read(poll._id));
+  ctx.live.publish(poll._id).catch((err: unknown) => ctx.logger.warn('live publish failed', { err }));
+  return { vote, snapshot, remaining: max - seq };
+}
+
+/** Replaceable pending votes: verified or expired (a locked one stays locked until it expires). */
+const replaceable = (nowIso: string) => ({ $or: [{ state: 'verified' }, { expires_at: { $lte: nowIso } }] });
+
+/** Holds a vote until its one-time password is given, and queues the e-mail (outbox). */
+async function holdForVerification(
+  ctx: PollsContext,
+  poll: PollDoc,
+  voter: Voter,
+  input: VoteInput,
+): Promise<{ status: number; data: VoteAnswer; message: string }> {
+  const email = voter.email ?? input.voter_email;
+  if (!email)
+    throw unprocessable(
+      'voter_email',
+      'The voter_email field is required: this poll confirms votes by e-mail.',
+    );
+  const max = poll.settings.max_votes_per_voter;
+  const used = await ctx.votes.countByVoter(poll._id, voter.key);
+  if (used >= max) throw voteLimitReached(max);
+  const now = new Date();
+  const code = newVerificationCode();
+  const password = newPassword();
+  const doc: PendingVoteDoc = {
+    _id: `${poll._id}:${voter.key}`,
+    code,
+    poll_id: poll._id,
+    voter_key: voter.key,
+    user_id: voter.userId,
+    email,
+    choices: input.votes,
+    voter_name: input.voter_name || voter.name,
+    time_spent: input.time_spent ?? null,
+    password_hash: hashPassword(code, password),
+    attempts: 0,
+    state: 'pending',
+    expires_at: new Date(now.getTime() + ctx.settings.otpTtlSeconds * 1000).toISOString(),
+    created_at: now.toISOString(),
+  };
+  if (!(await ctx.pending.put(doc, replaceable(now.toISOString()))))
+    throw forbidden(
+      'A one-time password is required: confirm your pending vote with the password sent by e-mail ' +
+        '(POST /api/polls/{poll_id}/verify) before voting again.',
+      { code: 'otp_required' },
+    );
+  const minutes = Math.round(ctx.settings.otpTtlSeconds / 60);
+  const mail: EmailRequested = {
+    to: [email],
+    subject: `Your one-time password for "${poll.title}"`,
+    text:
+      `Your one-time password is ${password}\n\n` +
+      `Enter it to confirm your vote on "${poll.title}". It expires in ${minutes} minutes.\n` +
+      `Verification code: ${code}\n`,
+    reason: 'vote-verification',
+  };
+  try {
+    await writeOutbox(ctx.c, Exchanges.polls, envelope(Exchanges.polls, EMAIL_REQUESTED, mail));
+  } catch (err) {
+    await ctx.pending.remove(doc._id).catch(() => undefined);
+    throw err;
+  }
+  ctx.relay?.kick();
+  const s = await ctx.counters.read(poll._id);
+  return {
+    status: 202,
+    message: `A one-time password was sent to ${email}. Confirm the vote with it before ${doc.expires_at}.`,
+    data: {
+      vote: voteView({ ...doc, id: code, choices: doc.choices }, 'pending'),
+      requires_verification: true,
+      verification_code: code,
+      results: visibleResults(poll, voter, s, []),
+      total_votes: s.total,
+      remaining_votes: max - used,
+    },
+  };
+}
+
+/**
+ * `POST /polls/{poll_id}/vote` (spec 2.2, 4.2): validates, identifies the voter, checks the
+ * poll is open and the choices, then counts the vote (201) or holds it for its one-time
+ * password (202, `requires_verification: true`).
+ */
+export async function castVote(
+  ctx: PollsContext,
+  poll: PollDoc,
+  caller: Caller,
+  body: unknown,
+  seenGen?: string,
+): Promise<{ status: number; data: VoteAnswer; message: string }> {
+  const input = parseVote(body);
+  const voter = identifyVoter(poll, caller, input.voter_fingerprint);
+  assertOpen(poll);
+  const optionIds = checkChoices(poll, input.votes);
+  if (poll.settings.require_verification) return holdForVerification(ctx, poll, voter, input);
+  const { vote, snapshot, remaining } = await countVote(
+    ctx,
+    poll,
+    voter,
+    {
+      choices: input.votes,
+      optionIds,
+      voter_name: input.voter_name || null,
+      time_spent: input.time_spent ?? null,
+    },
+    seenGen,
+  );
+  return {
+    status: 201,
+    message: 'Your vote was counted.',
+    data: {
+      vote: voteView({ ...vote, id: vote._id }, 'counted'),
+      requires_verification: false,
+      verification_code: null,
+      results: visibleResults(poll, voter, snapshot, optionIds),
+      total_votes: snapshot.total,
+      remaining_votes: remaining,
+    },
+  };
+}
+
+const verifySchema = Joi.object<{ verification_code: string; password: string }>({
+  verification_code: Joi.string().max(100).required(),
+  password: Joi.string().max(20).required(),
+})
+  .rename('code', 'verification_code', { ignoreUndefined: true })
+  .unknown(false);
+
+/**
+ * `POST /polls/{poll_id}/verify` `{verification_code, password}` (`code` is accepted for
+ * `verification_code`): counts the pending vote when the password is right (201, the vote
+ * answer). 404 unknown code; 422 `otp_expired`, `otp_locked`, `otp_invalid` (with
+ * `attempts_left`), `otp_used`.
+ */
+export async function verifyVote(ctx: PollsContext, poll: PollDoc, body: unknown) {
+  const input = validate(verifySchema, body, { stripUnknown: true });
+  const pending = await ctx.pending.byCode(poll._id, input.verification_code);
+  if (!pending) throw notFound('No pending vote has this verification code.');
+  const max = ctx.settings.otpMaxAttempts;
+  const otpError = (code: string, message: string, attemptsLeft: number) =>
+    new ProblemError(422, message, {
+      code,
+      errors: { password: [message] },
+      extensions: { attempts_left: attemptsLeft },
+    });
+  if (pending.state === 'verified') throw otpError('otp_used', 'This vote was already confirmed.', 0);
+  const nowIso = new Date().toISOString();
+  if (pending.expires_at <= nowIso)
+    throw otpError('otp_expired', 'The one-time password expired: vote again to get a new one.', 0);
+  if (pending.attempts >= max)
+    throw otpError(
+      'otp_locked',
+      `Too many wrong passwords: this vote is locked until ${pending.expires_at}.`,
+      0,
+    );
+  assertOpen(poll);
+  if (!passwordMatches(pending.code, input.password, pending.password_hash)) {
+    const after = await ctx.pending.failAttempt(pending._id, max);
+    const left = after ? max - after.attempts : 0;
+    if (left === 0)
+      throw otpError(
+        'otp_locked',
+        `Too many wrong passwords: this vote is locked until ${pending.expires_at}.`,
+        0,
+      );
+    throw otpError(
+      'otp_invalid',
+      `The one-time password is wrong: ${left} attempt${left > 1 ? 's' : ''} left.`,
+      left,
+    );
+  }
+  const verified = await ctx.pending.markVerified(pending._id, max, nowIso);
+  if (!verified) throw otpError('otp_expired', 'The one-time password is no longer valid: vote again.', 0);
+  const optionIds = checkChoices(poll, verified.choices);
+  const voter: Voter = {
+    key: verified.voter_key,
+    userId: verified.user_id,
+    name: verified.voter_name,
+    email: verified.email,
+  };
+  const { vote, snapshot, remaining } = await countVote(ctx, poll, voter, {
+    choices: verified.choices,
+    optionIds,
+    voter_name: verified.voter_name,
+    time_spent: verified.time_spent,
+  });
+  return {
+    status: 201,
+    message: 'Your vote was confirmed and counted.',
+    data: {
+      vote: voteView({ ...vote, id: vote._id }, 'counted'),
+      requires_verification: false,
+      verification_code: null,
+      results: visibleResults(poll, voter, snapshot, optionIds),
+      total_votes: snapshot.total,
+      remaining_votes: remaining,
+    } satisfies VoteAnswer,
+  };
+}

@@ -1,0 +1,82 @@
+import { Router, type Request } from 'express';
+import type { PollsContext } from '../domain/context.ts';
+import { findPoll } from '../domain/manage.ts';
+import { buildResults } from '../domain/results.ts';
+import { readerOf } from '../domain/voter.ts';
+
+const fingerprintOf = (req: Request): string | undefined => {
+  const q = req.query.voter_fingerprint;
+  const h = req.headers['x-voter-fingerprint'];
+  const v = typeof q === 'string' ? q : typeof h === 'string' ? h : undefined;
+  return v && v.length <= 200 ? v : undefined;
+};
+
+/** Results and live results (spec 2.2 and 4.2; docs/polls.md, "Results" and "Live results"). */
+export function resultsRoutes(ctx: PollsContext): Router {
+  const r = Router();
+
+  /**
+   * GET /api/polls/{poll_id}/results[?voter_fingerprint=]: `{data: results, message}` (spec 2.2),
+   * from the Redis counters (rebuilt from MongoDB when lost). 404 unknown poll.
+   */
+  r.get('/api/polls/:id/results', async (req, res) => {
+    const poll = await findPoll(ctx, req.params.id);
+    const data = await buildResults(ctx, poll, readerOf(req.caller, fingerprintOf(req)));
+    res.json({ data, message: 'Poll results.' });
+  });
+
+  /**
+   * GET /api/polls/{poll_id}/results/stream: Server-Sent Events. An `results` event (data: the
+   * results object) at once and after each counted vote, close or reopen (Redis pub/sub, so any
+   * replica's votes arrive); a `: heartbeat` comment every SSE_HEARTBEAT_MS; `deleted` when the
+   * poll is deleted. 404 unknown poll.
+   */
+  r.get('/api/polls/:id/results/stream', async (req, res) => {
+    const id = req.params.id;
+    await findPoll(ctx, id);
+    const reader = readerOf(req.caller, fingerprintOf(req));
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    res.write('retry: 3000\n\n');
+    let closed = false;
+    let sending = false;
+    let again = false;
+    const push = async () => {
+      if (closed) return;
+      if (sending) {
+        again = true;
+        return;
+      }
+      sending = true;
+      try {
+        do {
+          again = false;
+          const poll = await ctx.polls.get(id);
+          if (!poll) {
+            res.end('event: deleted\ndata: {}\n\n');
+            return;
+          }
+          const data = await buildResults(ctx, poll, reader);
+          if (!closed) res.write(`event: results\ndata: ${JSON.stringify(data)}\n\n`);
+        } while (again && !closed);
+      } catch (err) {
+        ctx.logger.warn('SSE push failed', { err });
+      } finally {
+        sending = false;
+      }
+    };
+    const unsubscribe = await ctx.live.subscribe(id, () => void push());
+    const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), ctx.settings.sseHeartbeatMs);
+    req.on('close', () => {
+      closed = true;
+      clearInterval(heartbeat);
+      void unsubscribe();
+    });
+    await push();
+  });
+  return r;
+}

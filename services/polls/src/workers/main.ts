@@ -1,0 +1,29 @@
+import { MongoClient } from 'mongodb';
+import { createLogger } from '@fieldhouse/logger';
+import { createMailer } from '@fieldhouse/mail';
+import { Broker } from '@fieldhouse/messaging';
+import { loadPollsWorkerConfig } from '../config.ts';
+import { startPollsEmailWorker } from './email-worker.ts';
+
+/** Polls worker process: sends the one-time password e-mails queued by the service. */
+const config = loadPollsWorkerConfig();
+const logger = createLogger({ service: 'polls-worker', level: config.LOG_LEVEL });
+const mongo = await MongoClient.connect(config.MONGO_URL, { serverSelectionTimeoutMS: 10_000 });
+const broker = new Broker({ url: config.AMQP_URL, logger, name: 'polls-worker', prefix: config.AMQP_PREFIX });
+const mailer = createMailer(config.SMTP_URL, config.MAIL_FROM);
+const worker = await startPollsEmailWorker({ broker, mailer, db: mongo.db(config.MONGO_DB), logger });
+logger.info('polls e-mail worker started');
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  logger.info('polls e-mail worker stopping');
+  await worker.close().catch(() => undefined);
+  mailer.close();
+  await broker.close();
+  await mongo.close();
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());

@@ -1,0 +1,402 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { pollBody, startPolls, votesFor, type PollsHarness } from './support.ts';
+
+describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () => {
+  let h: PollsHarness;
+  before(async () => {
+    h = await startPolls({ commentsPerMinute: 3 });
+  });
+  after(async () => {
+    await h?.stop();
+  });
+
+  it('refuses requests that did not come through the gateway (401 problem)', async () => {
+    const res = await request(h.app).get('/api/polls').expect(401);
+    expect(res.headers['content-type']).to.match(/application\/problem\+json/);
+  });
+
+  it('creates a poll: 201 with string ids of poll, sections and options, defaults for settings', async () => {
+    const res = await request(h.app)
+      .post('/api/polls')
+      .set('Authorization', h.auth(1))
+      .send(pollBody())
+      .expect(201);
+    const poll = res.body.data;
+    expect(res.body.message).to.be.a('string');
+    expect(poll.id).to.be.a('string');
+    expect(poll.sections).to.have.length(3);
+    for (const s of poll.sections) {
+      expect(s.id).to.be.a('string');
+      for (const o of s.options) expect(o.id).to.be.a('string');
+    }
+    expect(poll.settings).to.deep.equal({
+      starts_at: null,
+      ends_at: null,
+      max_votes_per_voter: 1,
+      access: 'public',
+      require_verification: false,
+      show_stats_public: true,
+      allow_comments: true,
+      allow_reactions: true,
+    });
+    expect(poll.status).to.equal('open');
+  });
+
+  it('answers 401 to anonymous creation and 422 naming bad fields', async () => {
+    await request(h.app).post('/api/polls').set('Authorization', h.auth()).send(pollBody()).expect(401);
+    const bad = await request(h.app)
+      .post('/api/polls')
+      .set('Authorization', h.auth(1))
+      .send({
+        title: '',
+        sections: [{ title: 'x', options: [{ label: 'only one' }] }],
+        settings: { access: 'nope' },
+      })
+      .expect(422);
+    expect(bad.body.errors).to.have.keys('title', 'sections.0.options', 'settings.access');
+  });
+
+  it('lists own polls paginated, gets one, only the owner updates, closes, deletes', async () => {
+    for (let i = 0; i < 3; i++) await h.createPoll(42);
+    const list = await request(h.app)
+      .get('/api/polls?per_page=2&page=2')
+      .set('Authorization', h.auth(42))
+      .expect(200);
+    expect(list.body.pagination).to.deep.equal({ current_page: 2, last_page: 2, per_page: 2, total: 3 });
+    expect(list.body.data).to.have.length(1);
+    const poll = list.body.data[0];
+    await request(h.app).get(`/api/polls/${poll.id}`).set('Authorization', h.auth()).expect(200);
+    await request(h.app).get('/api/polls/nope').set('Authorization', h.auth()).expect(404);
+    await request(h.app)
+      .patch(`/api/polls/${poll.id}`)
+      .set('Authorization', h.auth(7))
+      .send({ title: 'x' })
+      .expect(403);
+    const up = await request(h.app)
+      .patch(`/api/polls/${poll.id}`)
+      .set('Authorization', h.auth(42))
+      .send({ title: 'Renamed', settings: { max_votes_per_voter: 3 } })
+      .expect(200);
+    expect(up.body.data).to.include({ title: 'Renamed' });
+    expect(up.body.data.settings.max_votes_per_voter).to.equal(3);
+    const closed = await request(h.app)
+      .post(`/api/polls/${poll.id}/close`)
+      .set('Authorization', h.auth(42))
+      .expect(200);
+    expect(closed.body.data.status).to.equal('closed');
+    await request(h.app).delete(`/api/polls/${poll.id}`).set('Authorization', h.auth(7)).expect(403);
+    await request(h.app).delete(`/api/polls/${poll.id}`).set('Authorization', h.auth(42)).expect(204);
+    await request(h.app).get(`/api/polls/${poll.id}`).set('Authorization', h.auth(42)).expect(404);
+  });
+
+  it('counts a vote with the spec 2.2 answer, then refuses a second one (vote limit 422)', async () => {
+    const poll = await h.createPoll(1);
+    const votes = votesFor(poll, [1, 0, 1]);
+    const res = await request(h.app)
+      .post(`/api/polls/${poll.id}/vote`)
+      .set('Authorization', h.auth(5))
+      .send({ votes, voter_name: 'Eve', time_spent: 12 })
+      .expect(201);
+    expect(res.body.data).to.have.keys(
+      'vote',
+      'requires_verification',
+      'verification_code',
+      'results',
+      'total_votes',
+      'remaining_votes',
+    );
+    expect(res.body.data).to.include({
+      requires_verification: false,
+      verification_code: null,
+      total_votes: 1,
+      remaining_votes: 0,
+    });
+    expect(res.body.data.vote).to.include({ voter_name: 'Eve', time_spent: 12, status: 'counted' });
+    expect(res.body.data.results[poll.sections[0]!.options[1]!.id]).to.equal(1);
+    expect(res.body.data.results[poll.sections[0]!.options[0]!.id]).to.equal(0);
+    const again = await request(h.app)
+      .post(`/api/polls/${poll.id}/vote`)
+      .set('Authorization', h.auth(5))
+      .send({ votes })
+      .expect(422);
+    expect(again.body.code).to.equal('vote_limit_reached');
+    expect(again.body.message).to.match(/vote limit is reached/);
+    const doc = await h.db.collection('votes').findOne({ poll_id: poll.id });
+    expect(doc).to.include({ voter_name: 'Eve', time_spent: 12 });
+    expect(doc!.created_at).to.be.a('string');
+  });
+
+  it('names each bad section (missing, foreign option, unknown section) in a 422', async () => {
+    const poll = await h.createPoll(1);
+    const votes = votesFor(poll);
+    const [s0, s1, s2] = poll.sections;
+    const res = await request(h.app)
+      .post(`/api/polls/${poll.id}/vote`)
+      .set('Authorization', h.auth(6))
+      .send({ votes: { [s0!.id]: votes[s0!.id], [s1!.id]: s2!.options[0]!.id, zzz: 'o_x' } })
+      .expect(422);
+    expect(res.body.errors).to.have.keys(`votes.${s1!.id}`, `votes.${s2!.id}`, 'votes.zzz');
+  });
+
+  it('refuses votes on a closed or not yet open poll (422) and anonymous votes on authenticated polls (401)', async () => {
+    const poll = await h.createPoll(1);
+    await request(h.app).post(`/api/polls/${poll.id}/close`).set('Authorization', h.auth(1)).expect(200);
+    const closed = await request(h.app)
+      .post(`/api/polls/${poll.id}/vote`)
+      .set('Authorization', h.auth(8))
+      .send({ votes: votesFor(poll) })
+      .expect(422);
+    expect(closed.body.message).to.equal('This poll is closed.');
+    await request(h.app).post(`/api/polls/${poll.id}/reopen`).set('Authorization', h.auth(1)).expect(200);
+    await request(h.app)
+      .post(`/api/polls/${poll.id}/vote`)
+      .set('Authorization', h.auth(8))
+      .send({ votes: votesFor(poll) })
+      .expect(201);
+    const later = await h.createPoll(
+      1,
+      pollBody({ starts_at: new Date(Date.now() + 3_600_000).toISOString() }),
+    );
+    const early = await request(h.app)
+      .post(`/api/polls/${later.id}/vote`)
+      .set('Authorization', h.auth(8))
+      .send({ votes: votesFor(later) })
+      .expect(422);
+    expect(early.body.message).to.match(/not open yet/);
+    const members = await h.createPoll(1, pollBody({ access: 'authenticated' }));
+    await request(h.app)
+      .post(`/api/polls/${members.id}/vote`)
+      .set('Authorization', h.auth())
+      .send({ votes: votesFor(members), voter_fingerprint: 'fingerprint-1' })
+      .expect(401);
+  });
+
+  it('identifies anonymous voters by fingerprint and IP; max_votes_per_voter drives remaining_votes', async () => {
+    const poll = await h.createPoll(1, pollBody({ max_votes_per_voter: 2 }));
+    const vote = (ip: string, fp?: string) =>
+      request(h.app)
+        .post(`/api/polls/${poll.id}/vote`)
+        .set('Authorization', h.auth(undefined, ip))
+        .send({ votes: votesFor(poll), ...(fp ? { voter_fingerprint: fp } : {}) });
+    expect((await vote('10.1.1.1')).status).to.equal(422);
+    expect((await vote('10.1.1.1', 'browser-abc')).body.data.remaining_votes).to.equal(1);
+    expect((await vote('10.1.1.1', 'browser-abc')).body.data.remaining_votes).to.equal(0);
+    expect((await vote('10.1.1.1', 'browser-abc')).status).to.equal(422);
+    expect((await vote('10.1.1.2', 'browser-abc')).status).to.equal(201);
+  });
+
+  it('never counts two identical concurrent votes twice', async () => {
+    const poll = await h.createPoll(1);
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        request(h.app)
+          .post(`/api/polls/${poll.id}/vote`)
+          .set('Authorization', h.auth(77))
+          .send({ votes: votesFor(poll) }),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 201)).to.have.length(1);
+    expect(answers.filter((a) => a.status === 422)).to.have.length(7);
+    expect(await h.db.collection('votes').countDocuments({ poll_id: poll.id })).to.equal(1);
+  });
+
+  it('refuses removing an option that has votes (422) but allows removing one without', async () => {
+    const poll = await h.createPoll(1);
+    await request(h.app)
+      .post(`/api/polls/${poll.id}/vote`)
+      .set('Authorization', h.auth(9))
+      .send({ votes: votesFor(poll) })
+      .expect(201);
+    const keep = (drop: number) => ({
+      sections: poll.sections.map((s, i) => ({
+        id: s.id,
+        title: s.title,
+        options: s.options
+          .filter((_, j) => !(i === 0 && j === drop))
+          .map((o) => ({ id: o.id, label: o.label })),
+      })),
+    });
+    const bad = await request(h.app)
+      .patch(`/api/polls/${poll.id}`)
+      .set('Authorization', h.auth(1))
+      .send(keep(0))
+      .expect(422);
+    expect(Object.keys(bad.body.errors)[0]).to.contain(poll.sections[0]!.options[0]!.id);
+    const ok = await request(h.app)
+      .patch(`/api/polls/${poll.id}`)
+      .set('Authorization', h.auth(1))
+      .send(keep(2))
+      .expect(200);
+    expect(ok.body.data.sections[0].options).to.have.length(2);
+    expect(ok.body.data.sections[0].id).to.equal(poll.sections[0]!.id);
+  });
+
+  it('answers results in the spec 2.2 shape with analytics and achievements', async () => {
+    const poll = await h.createPoll(1);
+    for (const [i, t] of [10, 20, 40].entries())
+      await request(h.app)
+        .post(`/api/polls/${poll.id}/vote`)
+        .set('Authorization', h.auth(100 + i))
+        .send({ votes: votesFor(poll, [i === 2 ? 1 : 0]), time_spent: t })
+        .expect(201);
+    const res = await request(h.app)
+      .get(`/api/polls/${poll.id}/results`)
+      .set('Authorization', h.auth())
+      .expect(200);
+    const d = res.body.data;
+    for (const k of [
+      'poll',
+      'sections',
+      'results',
+      'total_votes',
+      'unique_voters',
+      'reactions_total',
+      'comments_total',
+      'reactions_summary',
+      'recent_comments',
+      'show_stats_public',
+      'analytics',
+      'achievements',
+    ])
+      expect(d).to.have.property(k);
+    expect(d).to.include({ total_votes: 3, unique_voters: 3, reactions_total: 0, comments_total: 0 });
+    expect(d.results[poll.sections[0]!.options[0]!.id]).to.equal(2);
+    expect(d.analytics.mean_time_spent).to.be.closeTo(23.33, 0.01);
+    expect(d.analytics.median_time_spent).to.equal(20);
+    expect(d.analytics.votes_per_hour).to.have.length(1);
+    expect(d.analytics.votes_per_hour[0].votes).to.equal(3);
+    expect(d.analytics.top_options[0]).to.include({ option_id: poll.sections[0]!.options[0]!.id, votes: 2 });
+    const first = d.achievements.find((a: { key: string }) => a.key === 'first_vote');
+    expect(first.achieved_at).to.match(/Z$/);
+    expect(d.reactions_summary).to.have.keys('like', 'love', 'haha', 'wow', 'sad', 'angry', 'fire', 'clap');
+  });
+
+  it('rebuilds lost counters from MongoDB, identical', async () => {
+    const poll = await h.createPoll(1, pollBody({ max_votes_per_voter: 2 }));
+    for (let i = 0; i < 5; i++)
+      await request(h.app)
+        .post(`/api/polls/${poll.id}/vote`)
+        .set('Authorization', h.auth(200 + (i % 3)))
+        .send({ votes: votesFor(poll, [i % 3, i % 2]), time_spent: i * 3 })
+        .expect(201);
+    await request(h.app)
+      .post(`/api/polls/${poll.id}/react`)
+      .set('Authorization', h.auth(200))
+      .send({ reaction_type: 'fire' })
+      .expect(201);
+    await request(h.app)
+      .post(`/api/polls/${poll.id}/comment`)
+      .set('Authorization', h.auth(200))
+      .send({ content: 'hi', parent_id: null })
+      .expect(201);
+    const before = (await request(h.app).get(`/api/polls/${poll.id}/results`).set('Authorization', h.auth(1)))
+      .body.data;
+    expect(before.unique_voters).to.equal(3);
+    await h.redis.del(h.context.counters.key(poll.id));
+    const after = (await request(h.app).get(`/api/polls/${poll.id}/results`).set('Authorization', h.auth(1)))
+      .body.data;
+    expect(after).to.deep.equal(before);
+    expect(await h.redis.exists(h.context.counters.key(poll.id))).to.equal(1);
+  });
+
+  it('hides statistics from non-owners when show_stats_public is false', async () => {
+    const poll = await h.createPoll(1, pollBody({ show_stats_public: false }));
+    await request(h.app)
+      .post(`/api/polls/${poll.id}/vote`)
+      .set('Authorization', h.auth(300))
+      .send({ votes: votesFor(poll) })
+      .expect(201);
+    await request(h.app)
+      .post(`/api/polls/${poll.id}/vote`)
+      .set('Authorization', h.auth(301))
+      .send({ votes: votesFor(poll, [1]) })
+      .expect(201);
+    const owner = (await request(h.app).get(`/api/polls/${poll.id}/results`).set('Authorization', h.auth(1)))
+      .body.data;
+    expect(owner.stats_hidden).to.equal(false);
+    expect(Object.keys(owner.results)).to.have.length(7);
+    const voter = (
+      await request(h.app).get(`/api/polls/${poll.id}/results`).set('Authorization', h.auth(300))
+    ).body.data;
+    expect(voter.stats_hidden).to.equal(true);
+    expect(voter.results).to.deep.equal(
+      Object.fromEntries(Object.values(votesFor(poll)).map((id) => [id, 1])),
+    );
+    expect(voter.analytics).to.deep.equal({});
+    const stranger = (
+      await request(h.app).get(`/api/polls/${poll.id}/results`).set('Authorization', h.auth())
+    ).body.data;
+    expect(stranger.results).to.deep.equal({});
+    expect(stranger.my_vote).to.equal(null);
+  });
+
+  it('keeps one reaction per voter, replacing moves the counts; other types 422', async () => {
+    const poll = await h.createPoll(1);
+    const react = (t: string, user = 400) =>
+      request(h.app)
+        .post(`/api/polls/${poll.id}/react`)
+        .set('Authorization', h.auth(user))
+        .send({ reaction_type: t });
+    expect((await react('like')).status).to.equal(201);
+    const moved = await react('love');
+    expect(moved.status).to.equal(200);
+    expect(moved.body.data).to.include({
+      reaction_type: 'love',
+      previous_reaction_type: 'like',
+      reactions_total: 1,
+    });
+    expect(moved.body.data.reactions_summary).to.include({ like: 0, love: 1 });
+    await react('clap', 401).expect(201);
+    const bad = await react('meh').expect(422);
+    expect(bad.body.errors).to.have.property('reaction_type');
+  });
+
+  it('threads comments, checks parent_id and content, rate limits and lets the owner delete', async () => {
+    const poll = await h.createPoll(1);
+    const other = await h.createPoll(1);
+    const post = (body: object, user = 500) =>
+      request(h.app).post(`/api/polls/${poll.id}/comment`).set('Authorization', h.auth(user)).send(body);
+    const root = (await post({ content: 'First!', parent_id: null }).expect(201)).body.data;
+    const reply = (await post({ content: '<b>not html</b>', parent_id: root.id }, 501).expect(201)).body.data;
+    await post({ content: 'deep', parent_id: reply.id }, 502).expect(201);
+    const foreign = (
+      await request(h.app)
+        .post(`/api/polls/${other.id}/comment`)
+        .set('Authorization', h.auth(500))
+        .send({ content: 'x', parent_id: null })
+    ).body.data;
+    expect(
+      (await post({ content: 'x', parent_id: foreign.id }, 503).expect(422)).body.errors,
+    ).to.have.property('parent_id');
+    expect((await post({ content: '', parent_id: null }, 503).expect(422)).body.errors).to.have.property(
+      'content',
+    );
+    await post({ content: 'y'.repeat(2001), parent_id: null }, 503).expect(422);
+    const list = await request(h.app)
+      .get(`/api/polls/${poll.id}/comments`)
+      .set('Authorization', h.auth())
+      .expect(200);
+    expect(list.body.pagination.total).to.equal(1);
+    expect(list.body.data[0].replies[0].content).to.equal('<b>not html</b>');
+    expect(list.body.data[0].replies[0].replies[0].content).to.equal('deep');
+    await post({ content: 'a', parent_id: null }, 504).expect(201);
+    await post({ content: 'b', parent_id: null }, 504).expect(201);
+    await post({ content: 'c', parent_id: null }, 504).expect(201);
+    const limited = await post({ content: 'd', parent_id: null }, 504).expect(429);
+    expect(limited.headers['retry-after']).to.match(/^\d+$/);
+    await request(h.app)
+      .delete(`/api/polls/${poll.id}/comments/${root.id}`)
+      .set('Authorization', h.auth(503))
+      .expect(403);
+    await request(h.app)
+      .delete(`/api/polls/${poll.id}/comments/${root.id}`)
+      .set('Authorization', h.auth(1))
+      .expect(204);
+    const results = (
+      await request(h.app).get(`/api/polls/${poll.id}/results`).set('Authorization', h.auth(1))
+    ).body.data;
+    expect(results.comments_total).to.equal(3);
+    expect(results.recent_comments.map((c: { content: string }) => c.content)).to.deep.equal(['c', 'b', 'a']);
+  });
+});

@@ -1,0 +1,91 @@
+import { randomBytes } from 'node:crypto';
+import type { Express } from 'express';
+import { MongoClient, type Db } from 'mongodb';
+import { createClient } from 'redis';
+import request from 'supertest';
+import { backingUrl, createTestIssuer, testLogger, type TestIssuer } from '@fieldhouse/testkit';
+import { createPollsApp, ensureIndexes } from '../src/index.ts';
+import type { PollsContext, PollsSettings } from '../src/domain/context.ts';
+
+export interface PollsHarness {
+  app: Express;
+  db: Db;
+  redis: ReturnType<typeof createClient>;
+  prefix: string;
+  context: PollsContext;
+  issuer: TestIssuer;
+  /** `Authorization` header value for a user (or anonymous with `ip`). */
+  auth: (userId?: number, ip?: string) => string;
+  createPoll: (userId: number, body?: object) => Promise<PollBody>;
+  stop: () => Promise<void>;
+}
+
+export interface PollBody {
+  id: string;
+  sections: Array<{ id: string; title: string; options: Array<{ id: string; label: string }> }>;
+  settings: Record<string, unknown>;
+}
+
+/** A three-section poll body. */
+export const pollBody = (settings: object = {}) => ({
+  title: 'Team lunch',
+  description: 'Where and when',
+  sections: [
+    { title: 'Place', options: [{ label: 'Pizza' }, { label: 'Sushi' }, { label: 'Tacos' }] },
+    { title: 'Day', options: [{ label: 'Monday' }, { label: 'Friday' }] },
+    { title: 'Time', options: [{ label: 'Noon' }, { label: 'One' }] },
+  ],
+  settings,
+});
+
+/** The polls app on a fresh MongoDB database and a unique Redis key prefix. */
+export async function startPolls(settings: Partial<PollsSettings> = {}): Promise<PollsHarness> {
+  const mongo = await MongoClient.connect(await backingUrl('mongo'));
+  const db = mongo.db(`t_polls_${randomBytes(4).toString('hex')}`);
+  await ensureIndexes(db);
+  const redis = createClient({ url: await backingUrl('redis') });
+  await redis.connect();
+  const prefix = `t:${randomBytes(4).toString('hex')}:`;
+  const issuer = createTestIssuer();
+  const made = createPollsApp({
+    logger: testLogger('polls'),
+    mongo: db,
+    redis,
+    keys: issuer.keys,
+    issuer: issuer.issuer,
+    bodyLimit: '1mb',
+    redisPrefix: prefix,
+    settings,
+  });
+  const auth = (userId?: number, ip = '10.0.0.1') =>
+    `Bearer ${issuer.sign('polls', userId === undefined ? undefined : { id: userId }, { ip })}`;
+  return {
+    app: made.app,
+    db,
+    redis,
+    prefix,
+    context: made.context,
+    issuer,
+    auth,
+    createPoll: async (userId, body = pollBody()) => {
+      const res = await request(made.app)
+        .post('/api/polls')
+        .set('Authorization', auth(userId))
+        .send(body)
+        .expect(201);
+      return res.body.data as PollBody;
+    },
+    stop: async () => {
+      await made.close();
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length) await redis.del(keys);
+      await redis.close();
+      await db.dropDatabase().catch(() => undefined);
+      await mongo.close();
+    },
+  };
+}
+
+/** A vote body choosing the option at `pick[i]` in section i. */
+export const votesFor = (poll: PollBody, pick: number[] = []) =>
+  Object.fromEntries(poll.sections.map((s, i) => [s.id, s.options[pick[i] ?? 0]!.id]));
