@@ -105,6 +105,7 @@ try {
     startNode('collection', join(root, 'services/collection/src/main.ts'), env.collection, root),
     startNode('polls', join(root, 'services/polls/src/main.ts'), env.polls, root),
     startNode('events', join(root, 'services/events/src/main.ts'), env.events, root),
+    startNode('events-worker', join(root, 'services/events/src/workers/main.ts'), env.events, root),
     startNode('gateway', join(root, 'gateway/src/main.ts'), env.gateway, root),
   );
   for (const p of running) {

@@ -29,6 +29,8 @@ export interface TestStack {
   gateway: Gateway;
   config: GatewayConfig;
   identityDb: Knex;
+  /** The events service's database (e2e tests run its outbox relay and e-mail worker on it). */
+  eventsDb: Knex;
   stop: () => Promise<void>;
 }
 
@@ -118,6 +120,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     gateway,
     config,
     identityDb,
+    eventsDb: eventsKnex,
     stop: async () => {
       await gatewayServer.stop();
       await gateway.close();
