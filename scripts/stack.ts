@@ -106,6 +106,7 @@ try {
     startNode('polls', join(root, 'services/polls/src/main.ts'), env.polls, root),
     startNode('polls-worker', join(root, 'services/polls/src/workers/main.ts'), env.polls, root),
     startNode('events', join(root, 'services/events/src/main.ts'), env.events, root),
+    startNode('events-worker', join(root, 'services/events/src/workers/main.ts'), env.events, root),
     startNode('gateway', join(root, 'gateway/src/main.ts'), env.gateway, root),
   );
   for (const p of running) {

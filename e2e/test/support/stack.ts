@@ -33,6 +33,8 @@ export interface TestStack {
   identityDb: Knex;
   /** The polls service's MongoDB database and RabbitMQ broker (its e-mail worker uses them). */
   polls: { db: Db; broker: Broker };
+  /** The events service's database (e2e tests run its outbox relay and e-mail worker on it). */
+  eventsDb: Knex;
   stop: () => Promise<void>;
 }
 
@@ -131,6 +133,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     config,
     identityDb,
     polls: { db: pollsDb, broker: pollsBroker },
+    eventsDb: eventsKnex,
     stop: async () => {
       await gatewayServer.stop();
       await gateway.close();

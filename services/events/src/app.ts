@@ -14,6 +14,8 @@ export interface EventsAppDeps {
   issuer: string;
   bodyLimit: string;
   lifecycle?: Lifecycle;
+  /** Called after a commit that wrote to the outbox (main.ts kicks its OutboxRelay); optional. */
+  outboxWritten?: () => void;
 }
 
 /** The events service's Express app, built from its dependencies (supertest uses it directly). */
@@ -26,6 +28,10 @@ export function createEventsApp(deps: EventsAppDeps): { app: Express; lifecycle:
     prefix: '/api/events',
     authenticate: requireGateway({ audience: 'events', issuer: deps.issuer, keys: deps.keys }),
     openApi,
-    routes: eventsRoutes(),
+    routes: eventsRoutes({
+      db: deps.db,
+      logger: deps.logger,
+      outboxWritten: deps.outboxWritten ?? (() => {}),
+    }),
   });
 }

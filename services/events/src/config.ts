@@ -8,12 +8,21 @@ export const eventsDatabaseUrl = urlOf('postgres', 'postgresql').default(
 export interface EventsConfig extends ServiceVars {
   PORT: number;
   DATABASE_URL: string;
+  /** Knex pool size of the HTTP process. */
+  DB_POOL_MAX: number;
+  /** SMTP server of the e-mail worker (`smtp://user:pass@host:port` or `smtps://`). */
+  SMTP_URL: string;
+  /** Sender of the invitation e-mails. */
+  MAIL_FROM: string;
 }
 
 const schema = Joi.object<EventsConfig>({
   ...serviceEnv,
   PORT: Joi.number().port().default(8083),
   DATABASE_URL: eventsDatabaseUrl,
+  DB_POOL_MAX: Joi.number().integer().min(1).max(200).default(10),
+  SMTP_URL: urlOf('smtp', 'smtps').default('smtp://127.0.0.1:1025'),
+  MAIL_FROM: Joi.string().default('Fieldhouse <no-reply@fieldhouse.local>'),
 });
 
 /** Reads and validates the events service's environment; fails fast naming each wrong variable. */

@@ -1,3 +1,6 @@
 export { createEventsApp, type EventsAppDeps } from './app.ts';
 export { loadEventsConfig, type EventsConfig } from './config.ts';
 export { migrations } from './migrations/index.ts';
+export { startEventsEmailWorker } from './workers/email.ts';
+export { applyUserEvent } from './data/users.ts';
+export { insertInvitesBulk } from './data/invites.ts';

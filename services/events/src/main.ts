@@ -2,26 +2,42 @@ import { createKnex } from '@fieldhouse/db';
 import { startServer } from '@fieldhouse/http';
 import { jwksKeyResolver } from '@fieldhouse/internal-auth';
 import { createLogger } from '@fieldhouse/logger';
+import { Broker, OutboxRelay, startUserEventsConsumer } from '@fieldhouse/messaging';
 import { createEventsApp } from './app.ts';
 import { loadEventsConfig } from './config.ts';
+import { applyUserEvent } from './data/users.ts';
 
-/** Events service process: configuration, wiring, HTTP server with graceful shutdown. */
+/**
+ * Events service process: configuration, Knex, RabbitMQ (outbox relay of the invitation e-mail
+ * jobs, consumer of the gateway's user events into the users projection), HTTP server with
+ * graceful shutdown. The e-mail worker is its own process (`workers/main.ts`).
+ */
 const config = loadEventsConfig();
 const logger = createLogger({ service: 'events', level: config.LOG_LEVEL });
-const db = createKnex(config.DATABASE_URL);
+const db = createKnex(config.DATABASE_URL, { poolMax: config.DB_POOL_MAX });
+const broker = new Broker({ url: config.AMQP_URL, logger, name: 'events', prefix: config.AMQP_PREFIX });
+const relay = new OutboxRelay({ knex: db, table: 'outbox', broker, logger });
+const users = await startUserEventsConsumer({
+  broker,
+  logger,
+  queue: 'events.users',
+  apply: (messageId, user) => applyUserEvent(db, messageId, user),
+});
 const { app, lifecycle } = createEventsApp({
   logger,
   db,
   keys: jwksKeyResolver(config.GATEWAY_JWKS_URL),
   issuer: config.INTERNAL_JWT_ISSUER,
   bodyLimit: config.BODY_LIMIT,
+  outboxWritten: () => relay.kick(),
 });
+relay.start();
 await startServer(app, {
   port: config.PORT,
   host: config.HOST,
   logger,
   lifecycle,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-  onShutdown: [() => db.destroy()],
+  onShutdown: [() => users.close(), () => relay.stop(), () => broker.close(), () => db.destroy()],
   handleSignals: true,
 });

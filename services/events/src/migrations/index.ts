@@ -1,5 +1,6 @@
 import type { Migration } from '@fieldhouse/db';
 import { messaging } from './001-messaging.ts';
+import { eventsSchema } from './002-events.ts';
 
 /** The events service's migrations, in order. */
-export const migrations: Migration[] = [messaging];
+export const migrations: Migration[] = [messaging, eventsSchema];

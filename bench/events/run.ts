@@ -1,0 +1,390 @@
+/**
+ * `npm run bench:events`: check-ins per second through the gateway on an event of 50,000 invites.
+ *
+ * Starts the events service and the gateway as child processes on free loopback ports with fresh
+ * databases, registers a user, creates an event through the API, seeds the invites through the
+ * service's data layer (multi-row INSERTs, no e-mails), warms up, then drives
+ * `POST /api/events/{id}/checkin` with autocannon, every request scanning a different code.
+ * Prints check-ins/s, p50 and p99 (of the 200 answers), then checks `GET /stats` is exact
+ * (present = number of 200 answers) and PASS/FAIL against the target (>= 1,500/s, p99 <= 30 ms).
+ * Exit code 0 whether or not the target is met; 1 on errors (wrong stats, a non-200 answer...).
+ *
+ * Exactness: every successful check-in writes one history row, so `present` must equal the
+ * history rows of the event, lie between the 200 answers received and the codes sent (requests
+ * cut when autocannon stops may or may not have been applied), and total/absent/taux must follow.
+ * Options: --duration / BENCH_DURATION (s, default 15), --connections / BENCH_CONNECTIONS
+ * (default 32), --warmup / BENCH_WARMUP (s, default 3), --invites / BENCH_INVITES (default 50000).
+ * Backing services: POSTGRES_URL, REDIS_URL, AMQP_URL, else the standard local ports.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { availableParallelism, cpus } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createClient } from 'redis';
+import { createKnex, dropDatabase } from '@fieldhouse/db';
+import { insertInvitesBulk } from '@fieldhouse/events';
+
+interface AutocannonResult {
+  errors: number;
+  timeouts: number;
+  statusCodeStats: Record<string, { count: number }>;
+}
+interface AutocannonInstance {
+  on(event: 'response', fn: (client: unknown, statusCode: number, bytes: number, ms: number) => void): this;
+  stop(): void;
+}
+type Autocannon = (
+  opts: Record<string, unknown>,
+  done: (err: Error | null, r: AutocannonResult) => void,
+) => AutocannonInstance;
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const ISSUER = 'fieldhouse-gateway';
+const TARGET_RPS = 1_500;
+const TARGET_P99_MS = 30;
+
+function settings() {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string' },
+      connections: { type: 'string' },
+      warmup: { type: 'string' },
+      invites: { type: 'string' },
+    },
+  });
+  const int = (raw: string | undefined, fallback: number) => (raw ? Number.parseInt(raw, 10) : fallback);
+  return {
+    duration: int(values.duration ?? process.env.BENCH_DURATION, 15),
+    connections: int(values.connections ?? process.env.BENCH_CONNECTIONS, 32),
+    warmup: int(values.warmup ?? process.env.BENCH_WARMUP, 3),
+    invites: int(values.invites ?? process.env.BENCH_INVITES, 50_000),
+  };
+}
+
+const backing = {
+  postgres: process.env.POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
+  redis: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+  amqp: process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672',
+};
+const withDatabase = (base: string, name: string) =>
+  Object.assign(new URL(base), { pathname: `/${name}` }).toString();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => done(port));
+    });
+  });
+}
+
+/** A child Node process running a TypeScript entry point, with the tail of its output kept. */
+class Child {
+  readonly proc: ChildProcess;
+  readonly exited: Promise<number | null>;
+  running = true;
+  private output = '';
+  readonly name: string;
+  constructor(name: string, entry: string, env: Record<string, string>) {
+    this.name = name;
+    const base: Record<string, string> = {};
+    for (const k of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) if (process.env[k]) base[k] = process.env[k]!;
+    this.proc = spawn(process.execPath, ['--conditions=source', join(ROOT, entry)], {
+      cwd: ROOT,
+      env: { ...base, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const keep = (c: Buffer) => (this.output = (this.output + c.toString()).slice(-8_000));
+    this.proc.stdout!.on('data', keep);
+    this.proc.stderr!.on('data', keep);
+    this.exited = new Promise((done) =>
+      this.proc.once('exit', (code) => {
+        this.running = false;
+        done(code);
+      }),
+    );
+  }
+  tail = () => this.output.trim().split('\n').slice(-30).join('\n');
+  async succeeded(): Promise<void> {
+    const code = await this.exited;
+    if (code !== 0) throw new Error(`${this.name} exited with ${String(code)}:\n${this.tail()}`);
+  }
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.proc.kill('SIGTERM');
+    const t = setTimeout(() => this.proc.kill('SIGKILL'), 15_000);
+    await this.exited;
+    clearTimeout(t);
+  }
+}
+
+async function waitReady(child: Child, url: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (!child.running) throw new Error(`${child.name} exited during start-up:\n${child.tail()}`);
+    const ok = await fetch(url)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) return;
+    await sleep(250);
+  }
+  throw new Error(`${child.name} not ready at ${url}:\n${child.tail()}`);
+}
+
+const percentile = (sorted: Float64Array, p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
+
+/** One autocannon run of check-ins, each request taking the next code. */
+function run(
+  url: string,
+  token: string,
+  codes: string[],
+  next: { i: number },
+  connections: number,
+  duration: number,
+) {
+  return new Promise<{
+    rps: number;
+    p50: number;
+    p99: number;
+    statusCodes: Record<string, number>;
+    errors: number;
+    ok: number;
+  }>((done, fail) => {
+    let times = new Float64Array(1 << 16);
+    let n = 0;
+    const started = process.hrtime.bigint();
+    const instance = autocannon(
+      {
+        url,
+        connections,
+        duration,
+        timeout: 10,
+        requests: [
+          {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            setupRequest: (req: Record<string, unknown>) => ({
+              ...req,
+              body: JSON.stringify({ code_unique: codes[next.i++ % codes.length], device: 'bench' }),
+            }),
+          },
+        ],
+      },
+      (err, result) => {
+        if (err) return fail(err);
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        const sorted = times.subarray(0, n).sort();
+        const statusCodes = Object.fromEntries(
+          Object.entries(result.statusCodeStats).map(([k, v]) => [k, v.count]),
+        );
+        done({
+          rps: n / seconds,
+          p50: percentile(sorted, 50),
+          p99: percentile(sorted, 99),
+          statusCodes,
+          errors: result.errors + result.timeouts,
+          ok: n,
+        });
+      },
+    );
+    instance.on('response', (_c, status, _b, ms) => {
+      if (status !== 200) return;
+      if (n === times.length) {
+        const grown = new Float64Array(times.length * 2);
+        grown.set(times);
+        times = grown;
+      }
+      times[n++] = ms;
+    });
+  });
+}
+
+const cleanups: Array<() => Promise<unknown>> = [];
+
+async function main(): Promise<void> {
+  const s = settings();
+  const suffix = randomBytes(4).toString('hex');
+  const identityDb = withDatabase(backing.postgres, `bench_identity_${suffix}`);
+  const eventsDb = withDatabase(backing.postgres, `bench_events_${suffix}`);
+  const redisUrl = Object.assign(new URL(backing.redis), {
+    pathname: `/${process.env.BENCH_REDIS_DB ?? '15'}`,
+  }).toString();
+  const prefix = `bench.${suffix}.`;
+  const pem = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+    .privateKey.export({ format: 'pem', type: 'pkcs8' })
+    .toString();
+  const [gatewayPort, eventsPort] = [await freePort(), await freePort()];
+  const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+  const eventsUrl = `http://127.0.0.1:${eventsPort}`;
+  const common = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'error',
+    HOST: '127.0.0.1',
+    SHUTDOWN_TIMEOUT_MS: '3000',
+  };
+  cleanups.push(() => Promise.all([dropDatabase(identityDb), dropDatabase(eventsDb)]));
+
+  await Promise.all([
+    new Child('gateway migrate', 'gateway/src/migrate.ts', {
+      ...common,
+      DATABASE_URL: identityDb,
+    }).succeeded(),
+    new Child('events migrate', 'services/events/src/migrate.ts', {
+      ...common,
+      DATABASE_URL: eventsDb,
+    }).succeeded(),
+  ]);
+  const events = new Child('events', 'services/events/src/main.ts', {
+    ...common,
+    PORT: String(eventsPort),
+    DATABASE_URL: eventsDb,
+    DB_POOL_MAX: process.env.BENCH_DB_POOL ?? '10',
+    AMQP_URL: backing.amqp,
+    AMQP_PREFIX: prefix,
+    GATEWAY_JWKS_URL: `${gatewayUrl}/.well-known/jwks.json`,
+    INTERNAL_JWT_ISSUER: ISSUER,
+  });
+  cleanups.push(() => events.stop());
+  const gateway = new Child('gateway', 'gateway/src/main.ts', {
+    ...common,
+    PORT: String(gatewayPort),
+    DATABASE_URL: identityDb,
+    REDIS_URL: redisUrl,
+    AMQP_URL: backing.amqp,
+    AMQP_PREFIX: prefix,
+    EVENTS_URL: eventsUrl,
+    INTERNAL_JWT_PRIVATE_KEY: pem,
+    INTERNAL_JWT_ISSUER: ISSUER,
+    RATE_LIMIT_IP: '100000000',
+    RATE_LIMIT_USER: '100000000',
+  });
+  cleanups.push(() => gateway.stop());
+  await waitReady(events, `${eventsUrl}/readyz`);
+  await waitReady(gateway, `${gatewayUrl}/readyz`);
+
+  const reg = await fetch(`${gatewayUrl}/api/v1/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Bench Owner',
+      email: `bench-${suffix}@example.test`,
+      password: `bench-${suffix}-pw`,
+    }),
+  });
+  if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);
+  const { token, user } = (await reg.json()) as { token: string; user: { id: number } };
+  cleanups.push(async () => {
+    const redis = createClient({ url: redisUrl });
+    await redis.connect();
+    await redis.del(['rl:ip:127.0.0.1', `rl:user:u${user.id}`]);
+    await redis.close();
+  });
+  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const created = await fetch(`${gatewayUrl}/api/events`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ name: 'Bench', start_date: '2030-01-01T09:00:00', location: 'Bench hall' }),
+  });
+  if (created.status !== 201) throw new Error(`create event: ${created.status} ${await created.text()}`);
+  const eventId = ((await created.json()) as { id: string }).id;
+
+  const seedStart = Date.now();
+  const db = createKnex(eventsDb, { poolMax: 2 });
+  const seeded = await insertInvitesBulk(
+    db,
+    eventId,
+    Array.from({ length: s.invites }, (_, i) => ({
+      nom: `Guest ${i}`,
+      email: `guest${i}@bench.test`,
+      type_invite: 'standard',
+    })),
+  );
+  await db.raw('ANALYZE invites');
+  await db.destroy();
+  const codes = seeded.map((r) => r.code_unique);
+  console.log(`seeded ${codes.length} invites in ${Date.now() - seedStart} ms (multi-row INSERTs of 1000)`);
+
+  const url = `${gatewayUrl}/api/events/${eventId}/checkin`;
+  const next = { i: 0 };
+  let okBefore = 0;
+  if (s.warmup > 0) {
+    console.log(`warming up: ${s.warmup} s`);
+    okBefore = (await run(url, token, codes, next, s.connections, s.warmup)).ok;
+  }
+  console.log(`measuring: ${s.duration} s, ${s.connections} connections`);
+  const m = await run(url, token, codes, next, s.connections, s.duration);
+  if (next.i > codes.length) throw new Error('the codes ran out: use more --invites or a shorter --duration');
+  await sleep(500); // requests cut when autocannon stopped may still be finishing
+  for (const c of [events, gateway]) if (!c.running) throw new Error(`${c.name} exited:\n${c.tail()}`);
+
+  const statsRes = await fetch(`${gatewayUrl}/api/events/${eventId}/stats`, { headers: auth });
+  const stats = (await statsRes.json()) as { total: number; present: number; absent: number; taux: number };
+  const check = createKnex(eventsDb, { poolMax: 1 });
+  const [{ n: logged }] = (await check('attendance_log')
+    .where({ event_id: eventId, action: 'checkin' })
+    .count({ n: '*' })) as [{ n: number }];
+  await check.destroy();
+  const scanned = Number(logged);
+  const expected = {
+    total: codes.length,
+    present: scanned,
+    absent: codes.length - scanned,
+    taux: Math.floor((100 * scanned) / codes.length),
+  };
+  const answered = okBefore + m.ok;
+  const inRange = scanned >= answered && scanned <= next.i;
+  const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
+  console.log('');
+  console.log(
+    `POST /api/events/{id}/checkin through the gateway; Node ${process.version}, ${availableParallelism()} CPUs (${cpu})`,
+  );
+  console.log(
+    `check-ins/s: ${m.rps.toFixed(1)}   p50: ${m.p50.toFixed(2)} ms   p99: ${m.p99.toFixed(2)} ms   checked in: ${m.ok}`,
+  );
+  console.log(`status codes: ${JSON.stringify(m.statusCodes)}   errors: ${m.errors}`);
+  console.log(`stats: ${JSON.stringify(stats)}   expected: ${JSON.stringify(expected)}`);
+  console.log(
+    `check-ins in the history: ${scanned}; 200 answers received: ${answered}; codes sent: ${next.i}`,
+  );
+  const exact = JSON.stringify(stats) === JSON.stringify(expected) && inRange;
+  const rpsOk = m.rps >= TARGET_RPS;
+  const p99Ok = m.p99 <= TARGET_P99_MS;
+  console.log(`stats exact:                 ${exact ? 'PASS' : 'FAIL'}`);
+  console.log(`check-ins/s >= ${TARGET_RPS}:        ${rpsOk ? 'PASS' : 'FAIL'}`);
+  console.log(`p99 <= ${TARGET_P99_MS} ms:               ${p99Ok ? 'PASS' : 'FAIL'}`);
+  console.log(`overall: ${exact && rpsOk && p99Ok ? 'PASS' : 'FAIL'}`);
+  if (!exact) throw new Error('statistics are not exact');
+  const non200 = Object.entries(m.statusCodes).filter(([k]) => k !== '200');
+  if (non200.length || m.errors)
+    throw new Error(`unexpected answers: ${JSON.stringify(m.statusCodes)}, ${m.errors} errors`);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void (async () => {
+      for (const c of cleanups.reverse()) await c().catch(() => undefined);
+      process.exit(130);
+    })();
+  });
+}
+
+let exitCode = 0;
+try {
+  await main();
+} catch (err) {
+  console.error(`\nbench failed: ${err instanceof Error ? err.message : String(err)}`);
+  exitCode = 1;
+} finally {
+  for (const c of cleanups.reverse())
+    await c().catch((e: unknown) => console.error(`clean-up: ${String(e)}`));
+}
+process.exit(exitCode);

@@ -1,0 +1,230 @@
+import type { Knex } from 'knex';
+import type { CheckinAnswer, CheckinOutcome } from '../domain/checkin.ts';
+import { eventStats, type EventStats } from '../domain/stats.ts';
+
+/** Who made a presence change, from which device, when the scan happened. */
+export interface Scanner {
+  /** `scanne_par` as the client gave it (free text), or the caller's name. */
+  scanne_par: string | null;
+  userId: number;
+  userName: string | null;
+  device: string | null;
+  /** When the scan happened (client time for offline scans), else now. */
+  scannedAt: Date | null;
+}
+
+/**
+ * Checks an invite in by its code, atomically: one conditional UPDATE (only an active, absent
+ * invite of this event changes) writes the presence and its history row in one statement, so
+ * of two concurrent scans of one code exactly one succeeds; the other then reads the invite to
+ * say why it failed (already checked in, other event, revoked, unknown).
+ */
+export async function checkIn(
+  db: Knex | Knex.Transaction,
+  eventId: string,
+  code: string,
+  by: Scanner,
+  nonce: string | null,
+): Promise<CheckinOutcome> {
+  for (;;) {
+    const { rows } = (await db.raw(
+      `WITH upd AS (
+         UPDATE invites SET presence = true, checked_in_at = coalesce(?::timestamptz, now()),
+           scanne_par = ?, updated_at = now()
+         WHERE code_unique = ? AND event_id = ? AND NOT presence AND revoked_at IS NULL
+         RETURNING id, nom, type_invite, checked_in_at, scanne_par),
+       log AS (
+         INSERT INTO attendance_log
+           (invite_id, event_id, action, presence, previous, scanne_par, user_id, user_name, device, nonce, scanned_at)
+         SELECT id, ?, 'checkin', true, false, ?, ?, ?, ?, ?, checked_in_at FROM upd)
+       SELECT * FROM upd`,
+      [
+        by.scannedAt,
+        by.scanne_par,
+        code,
+        eventId,
+        eventId,
+        by.scanne_par,
+        by.userId,
+        by.userName,
+        by.device,
+        nonce,
+      ],
+    )) as {
+      rows: Array<{
+        id: string;
+        nom: string;
+        type_invite: string;
+        checked_in_at: Date;
+        scanne_par: string | null;
+      }>;
+    };
+    const done = rows[0];
+    if (done) {
+      return {
+        result: 'checked_in',
+        invite: { id: done.id, nom: done.nom, type_invite: done.type_invite },
+        checked_in_at: done.checked_in_at.toISOString(),
+        scanne_par: done.scanne_par,
+      };
+    }
+    const found = (await db('invites')
+      .select('id', 'event_id', 'nom', 'type_invite', 'presence', 'checked_in_at', 'scanne_par', 'revoked_at')
+      .where('code_unique', code)
+      .first()) as
+      | {
+          id: string;
+          event_id: string;
+          nom: string;
+          type_invite: string;
+          presence: boolean;
+          checked_in_at: Date | null;
+          scanne_par: string | null;
+          revoked_at: Date | null;
+        }
+      | undefined;
+    if (!found) return { result: 'unknown_code' };
+    if (found.event_id !== eventId) return { result: 'wrong_event' };
+    const invite = { id: found.id, nom: found.nom, type_invite: found.type_invite };
+    if (found.revoked_at) return { result: 'revoked', invite };
+    if (found.presence) {
+      return {
+        result: 'already_checked_in',
+        invite,
+        checked_in_at: (found.checked_in_at ?? new Date()).toISOString(),
+        scanne_par: found.scanne_par,
+      };
+    }
+    // Marked absent or restored between the UPDATE and the read: try again.
+  }
+}
+
+/**
+ * Runs `scan` once per (event, client nonce): the nonce is claimed with an insert in the same
+ * transaction as the check-in, so a concurrent or later request with the same nonce waits for
+ * the first and then gets its stored answer (`replayed: true`) without scanning again.
+ */
+export async function oncePerNonce(
+  db: Knex,
+  eventId: string,
+  nonce: string,
+  scan: (trx: Knex.Transaction) => Promise<CheckinAnswer>,
+): Promise<CheckinAnswer & { replayed: boolean }> {
+  return db.transaction(async (trx) => {
+    const claimed = await trx('checkin_nonces')
+      .insert({ event_id: eventId, nonce, status: 0, body: '{}' })
+      .onConflict(['event_id', 'nonce'])
+      .ignore()
+      .returning('nonce');
+    if (!claimed.length) {
+      const stored = (await trx('checkin_nonces')
+        .select('status', 'body')
+        .where({ event_id: eventId, nonce })
+        .first()) as {
+        status: number;
+        body: Record<string, unknown>;
+      };
+      return { ...stored, replayed: true };
+    }
+    const answer = await scan(trx);
+    await trx('checkin_nonces')
+      .where({ event_id: eventId, nonce })
+      .update({ status: answer.status, body: JSON.stringify(answer.body) });
+    return { ...answer, replayed: false };
+  });
+}
+
+/**
+ * Sets an invite's presence (spec 3, PUT presence) and records the change in the history.
+ * Resolves with the invitee's name and the previous presence, `revoked` when the invite is
+ * revoked and `presence` is true (nothing changes), or undefined when it does not exist.
+ */
+export async function setPresence(
+  db: Knex,
+  eventId: string,
+  inviteId: string,
+  presence: boolean,
+  by: Scanner,
+): Promise<{ nom: string; previous: boolean } | 'revoked' | undefined> {
+  return db.transaction(async (trx) => {
+    const current = (await trx('invites')
+      .select('nom', 'presence', 'revoked_at')
+      .where({ id: inviteId, event_id: eventId })
+      .forUpdate()
+      .first()) as { nom: string; presence: boolean; revoked_at: Date | null } | undefined;
+    if (!current) return undefined;
+    if (presence && current.revoked_at) return 'revoked';
+    const at = by.scannedAt ?? new Date();
+    await trx('invites')
+      .where('id', inviteId)
+      .update({
+        presence,
+        checked_in_at: presence ? (current.presence ? trx.raw('checked_in_at') : at) : null,
+        scanne_par: presence && current.presence ? trx.raw('scanne_par') : by.scanne_par,
+        updated_at: trx.fn.now(),
+      });
+    await trx('attendance_log').insert({
+      invite_id: inviteId,
+      event_id: eventId,
+      action: 'presence',
+      presence,
+      previous: current.presence,
+      scanne_par: by.scanne_par,
+      user_id: by.userId,
+      user_name: by.userName,
+      device: by.device,
+      scanned_at: at,
+    });
+    return { nom: current.nom, previous: current.presence };
+  });
+}
+
+/** One entry of an invite's presence history. */
+export interface HistoryEntry {
+  id: number;
+  action: 'presence' | 'checkin';
+  presence: boolean;
+  previous: boolean;
+  scanne_par: string | null;
+  user_id: number | null;
+  user_name: string | null;
+  device: string | null;
+  nonce: string | null;
+  scanned_at: string;
+  recorded_at: string;
+}
+
+/** The invite's presence changes, oldest first. */
+export async function inviteHistory(db: Knex, inviteId: string): Promise<HistoryEntry[]> {
+  const rows = await db('attendance_log')
+    .select(
+      'id',
+      'action',
+      'presence',
+      'previous',
+      'scanne_par',
+      'user_id',
+      'user_name',
+      'device',
+      'nonce',
+      'scanned_at',
+      'recorded_at',
+    )
+    .where('invite_id', inviteId)
+    .orderBy('id');
+  return rows.map((r: HistoryEntry & { scanned_at: Date; recorded_at: Date }) => ({
+    ...r,
+    scanned_at: r.scanned_at.toISOString(),
+    recorded_at: r.recorded_at.toISOString(),
+  }));
+}
+
+/** Exact statistics of the event's active (non-revoked) invites, in one consistent snapshot. */
+export async function statsOf(db: Knex, eventId: string): Promise<EventStats> {
+  const { rows } = (await db.raw(
+    `SELECT count(*) AS total, count(*) FILTER (WHERE presence) AS present
+     FROM invites WHERE event_id = ? AND revoked_at IS NULL`,
+    [eventId],
+  )) as { rows: Array<{ total: number; present: number }> };
+  return eventStats(Number(rows[0]!.total), Number(rows[0]!.present));
+}

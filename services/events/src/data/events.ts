@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+
+/** An event row as stored. */
+export interface EventRow {
+  id: string;
+  owner_id: number;
+  name: string;
+  description: string;
+  start_date: string;
+  end_date: string | null;
+  location: string;
+}
+
+export interface EventInput {
+  name: string;
+  description?: string;
+  start_date: string;
+  end_date?: string | null;
+  location: string;
+}
+
+/** The caller's relation to an event. */
+export type EventRole = 'owner' | 'staff';
+
+const COLUMNS = ['id', 'owner_id', 'name', 'description', 'start_date', 'end_date', 'location'];
+
+/** Maps the API fields to columns (the zone-less dates are also stored as timestamps). */
+function columns(input: Partial<EventInput>): Record<string, unknown> {
+  const row: Record<string, unknown> = { ...input };
+  if (input.start_date !== undefined) row.start_at = input.start_date;
+  if (input.end_date !== undefined) row.end_at = input.end_date;
+  return row;
+}
+
+/** Creates an event owned by `ownerId`; resolves with the stored row. */
+export async function insertEvent(db: Knex, ownerId: number, input: EventInput): Promise<EventRow> {
+  const [row] = await db('events')
+    .insert({ id: randomUUID(), owner_id: ownerId, description: '', ...columns(input) })
+    .returning(COLUMNS);
+  return row as EventRow;
+}
+
+/**
+ * Events the user owns or is staff of, ordered by start date then id. `when`: `upcoming`
+ * (not yet ended: end, else start, at or after `now`), `past` (ended before `now`), or all.
+ * `now` is a zone-less date-time compared with the stored ones.
+ */
+export async function listEventsFor(
+  db: Knex,
+  userId: number,
+  when: 'upcoming' | 'past' | 'all',
+  now: string,
+): Promise<EventRow[]> {
+  const q = db('events')
+    .select(COLUMNS)
+    .where((w) =>
+      w
+        .where('owner_id', userId)
+        .orWhereExists(
+          db('event_staff')
+            .select(db.raw('1'))
+            .whereRaw('event_staff.event_id = events.id')
+            .andWhere('user_id', userId),
+        ),
+    )
+    .orderBy([{ column: 'start_at' }, { column: 'id' }]);
+  if (when === 'upcoming') q.whereRaw('coalesce(end_at, start_at) >= ?::timestamp', [now]);
+  if (when === 'past') q.whereRaw('coalesce(end_at, start_at) < ?::timestamp', [now]);
+  return (await q) as EventRow[];
+}
+
+/** The event and the user's role in it, or undefined when it does not exist or they have none. */
+export async function findEventFor(
+  db: Knex,
+  eventId: string,
+  userId: number,
+): Promise<{ event: EventRow; role: EventRole } | undefined> {
+  const row = (await db('events')
+    .select([...COLUMNS, db.raw('(owner_id = ?) AS is_owner', [userId])])
+    .where('id', eventId)
+    .andWhere((w) =>
+      w
+        .where('owner_id', userId)
+        .orWhereExists(
+          db('event_staff')
+            .select(db.raw('1'))
+            .whereRaw('event_staff.event_id = events.id')
+            .andWhere('user_id', userId),
+        ),
+    )
+    .first()) as (EventRow & { is_owner: boolean }) | undefined;
+  if (!row) return undefined;
+  const { is_owner, ...event } = row;
+  return { event, role: is_owner ? 'owner' : 'staff' };
+}
+
+/** Updates the given fields; resolves with the new row. */
+export async function updateEvent(db: Knex, eventId: string, patch: Partial<EventInput>): Promise<EventRow> {
+  const [row] = await db('events')
+    .where('id', eventId)
+    .update({ ...columns(patch), updated_at: db.fn.now() })
+    .returning(COLUMNS);
+  return row as EventRow;
+}
+
+/** Deletes an event with its staff, invites, history and nonces. */
+export async function deleteEvent(db: Knex, eventId: string): Promise<void> {
+  await db('events').where('id', eventId).delete();
+}

@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { generateCode } from '../domain/codes.ts';
+
+/** An invite as the API shows it (list, detail, update). Times are ISO 8601 UTC. */
+export interface Invite {
+  id: string;
+  event_id: string;
+  nom: string;
+  email: string;
+  type_invite: string;
+  code_unique: string;
+  presence: boolean;
+  checked_in_at: string | null;
+  scanne_par: string | null;
+  revoked: boolean;
+  revoked_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface InviteInput {
+  nom: string;
+  email: string;
+  type_invite: string;
+}
+
+export interface InviteFilter {
+  search?: string;
+  type_invite?: string;
+  presence?: boolean;
+  revoked?: boolean;
+}
+
+/** The e-mail is already used by another invite of the same event. */
+export class EmailTakenError extends Error {
+  override name = 'EmailTakenError';
+}
+
+const COLUMNS = [
+  'id',
+  'event_id',
+  'nom',
+  'email',
+  'type_invite',
+  'code_unique',
+  'presence',
+  'checked_in_at',
+  'scanne_par',
+  'revoked_at',
+  'created_at',
+  'updated_at',
+];
+
+type Row = Omit<Invite, 'revoked' | 'checked_in_at' | 'revoked_at' | 'created_at' | 'updated_at'> & {
+  checked_in_at: Date | null;
+  revoked_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** Maps a row to the API shape. */
+export function toInvite(r: Row): Invite {
+  return {
+    ...r,
+    checked_in_at: iso(r.checked_in_at),
+    revoked: r.revoked_at !== null,
+    revoked_at: iso(r.revoked_at),
+    created_at: r.created_at.toISOString(),
+    updated_at: r.updated_at.toISOString(),
+  };
+}
+
+/**
+ * Inserts an invite with a fresh `code_unique` (a new code is drawn in the unlikely case of a
+ * collision with any event's code). Run it in the transaction that also writes the invitation
+ * e-mail to the outbox.
+ * @throws EmailTakenError when the event already has an invite with this e-mail (any case).
+ */
+export async function insertInvite(
+  db: Knex | Knex.Transaction,
+  eventId: string,
+  input: InviteInput,
+): Promise<Invite> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const rows = (await db('invites')
+      .insert({ id: randomUUID(), event_id: eventId, ...input, code_unique: generateCode() })
+      .onConflict()
+      .ignore()
+      .returning(COLUMNS)) as Row[];
+    if (rows[0]) return toInvite(rows[0]);
+    if (await emailTaken(db, eventId, input.email)) throw new EmailTakenError(input.email);
+  }
+  throw new Error('could not draw a unique code in 5 attempts');
+}
+
+/** Whether another invite of the event (not `exceptId`) has this e-mail, case-insensitively. */
+export async function emailTaken(
+  db: Knex | Knex.Transaction,
+  eventId: string,
+  email: string,
+  exceptId?: string,
+): Promise<boolean> {
+  const q = db('invites')
+    .first('id')
+    .where('event_id', eventId)
+    .whereRaw('lower(email) = ?', [email.toLowerCase()]);
+  if (exceptId) q.whereNot('id', exceptId);
+  return (await q) !== undefined;
+}
+
+/** Escapes `%`, `_` and `\` for a LIKE pattern. */
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** One page of the event's invites ordered by `nom` then id, and the total matching the filter. */
+export async function listInvites(
+  db: Knex,
+  eventId: string,
+  filter: InviteFilter,
+  page: { page: number; per_page: number },
+): Promise<{ data: Invite[]; total: number }> {
+  const q = db('invites').where('event_id', eventId);
+  if (filter.search) {
+    const pattern = `%${likeEscape(filter.search)}%`;
+    q.andWhere((w) =>
+      w
+        .whereILike('nom', pattern)
+        .orWhereILike('email', pattern)
+        .orWhere('code_unique', filter.search!.toUpperCase()),
+    );
+  }
+  if (filter.type_invite) q.andWhere('type_invite', filter.type_invite);
+  if (filter.presence !== undefined) q.andWhere('presence', filter.presence);
+  if (filter.revoked !== undefined)
+    q.andWhere(filter.revoked ? db.raw('revoked_at IS NOT NULL') : db.raw('revoked_at IS NULL'));
+  const [{ count }] = (await q.clone().count({ count: '*' })) as [{ count: number }];
+  const rows = (await q
+    .select(COLUMNS)
+    .orderBy([{ column: 'nom' }, { column: 'id' }])
+    .limit(page.per_page)
+    .offset((page.page - 1) * page.per_page)) as Row[];
+  return { data: rows.map(toInvite), total: Number(count) };
+}
+
+/** The invite of this event, or undefined. */
+export async function findInvite(
+  db: Knex | Knex.Transaction,
+  eventId: string,
+  inviteId: string,
+): Promise<Invite | undefined> {
+  const row = (await db('invites').select(COLUMNS).where({ id: inviteId, event_id: eventId }).first()) as
+    Row | undefined;
+  return row ? toInvite(row) : undefined;
+}
+
+export interface InvitePatch {
+  nom?: string;
+  email?: string;
+  type_invite?: string;
+  revoked?: boolean;
+}
+
+/**
+ * Updates the given fields; `revoked: true` revokes the invite (its code no longer checks in),
+ * `false` restores it. Resolves with the new invite, or undefined when it does not exist.
+ * @throws EmailTakenError when the new e-mail is used by another invite of the event.
+ */
+export async function updateInvite(
+  db: Knex,
+  eventId: string,
+  inviteId: string,
+  patch: InvitePatch,
+): Promise<Invite | undefined> {
+  const { revoked, ...fields } = patch;
+  const set: Record<string, unknown> = { ...fields, updated_at: db.fn.now() };
+  if (revoked === true) set.revoked_at = db.raw('coalesce(revoked_at, now())');
+  if (revoked === false) set.revoked_at = null;
+  try {
+    const rows = (await db('invites')
+      .where({ id: inviteId, event_id: eventId })
+      .update(set)
+      .returning(COLUMNS)) as Row[];
+    return rows[0] ? toInvite(rows[0]) : undefined;
+  } catch (err) {
+    if ((err as { code?: string }).code === '23505') throw new EmailTakenError(patch.email ?? '');
+    throw err;
+  }
+}
+
+/** Deletes the invite with its history; resolves false when it did not exist. */
+export async function deleteInvite(db: Knex, eventId: string, inviteId: string): Promise<boolean> {
+  return (await db('invites').where({ id: inviteId, event_id: eventId }).delete()) > 0;
+}
+
+/**
+ * Inserts many invites in multi-row statements (bench seeding and bulk loads that send no
+ * e-mail); resolves with how many were inserted. Codes are drawn like {@link insertInvite}'s.
+ */
+export async function insertInvitesBulk(
+  db: Knex,
+  eventId: string,
+  inputs: InviteInput[],
+  chunk = 1000,
+): Promise<Array<{ id: string; code_unique: string }>> {
+  const out: Array<{ id: string; code_unique: string }> = [];
+  for (let i = 0; i < inputs.length; i += chunk) {
+    const rows = inputs
+      .slice(i, i + chunk)
+      .map((input) => ({ id: randomUUID(), event_id: eventId, ...input, code_unique: generateCode() }));
+    const inserted = (await db('invites').insert(rows).returning(['id', 'code_unique'])) as Array<{
+      id: string;
+      code_unique: string;
+    }>;
+    out.push(...inserted);
+  }
+  return out;
+}

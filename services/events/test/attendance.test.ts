@@ -1,0 +1,246 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { alice, bob, carol, startService, type ServiceHarness } from './support.ts';
+
+describe('events service: presence, check-in and stats', () => {
+  let h: ServiceHarness;
+  let eventId: string;
+  const stats = async () =>
+    (await request(h.app).get(`/api/events/${eventId}/stats`).set(h.auth(alice)).expect(200)).body;
+
+  before(async () => {
+    h = await startService('events_attendance');
+    eventId = await h.event(alice);
+    await request(h.app).get('/api/events').set(h.auth(bob));
+    await request(h.app)
+      .post(`/api/events/${eventId}/staff`)
+      .set(h.auth(alice))
+      .send({ user_id: bob.id })
+      .expect(201);
+  });
+  after(async () => h?.close());
+
+  it('stats are zeros without invites', async () => {
+    expect(await stats()).to.deep.equal({ total: 0, present: 0, absent: 0, taux: 0 });
+  });
+
+  it('PUT presence marks present and absent with messages naming the invitee, keeping history', async () => {
+    const inv = await h.invite(alice, eventId, 'Marie Curie', 'marie@example.test');
+    const url = `/api/events/${eventId}/invites/${inv.id}/presence`;
+    const on = await request(h.app)
+      .put(url)
+      .set(h.auth(bob))
+      .set('user-agent', 'scanner-1')
+      .send({ presence: true, scanne_par: 'Porte A' })
+      .expect(200);
+    expect(on.body).to.deep.equal({ success: true, message: 'Marie Curie is marked present.' });
+    expect(await stats()).to.deep.equal({ total: 1, present: 1, absent: 0, taux: 100 });
+    const again = await request(h.app)
+      .put(url)
+      .set(h.auth(bob))
+      .send({ presence: true, scanne_par: 'Porte B' })
+      .expect(200);
+    expect(again.body.message).to.equal('Marie Curie was already marked present.');
+    const off = await request(h.app)
+      .put(url)
+      .set(h.auth(alice))
+      .send({ presence: false, scanne_par: 'Accueil' })
+      .expect(200);
+    expect(off.body).to.deep.equal({ success: true, message: 'Marie Curie is now marked absent.' });
+    expect(await stats()).to.deep.equal({ total: 1, present: 0, absent: 1, taux: 0 });
+    const history = await request(h.app)
+      .get(`/api/events/${eventId}/invites/${inv.id}/history`)
+      .set(h.auth(alice))
+      .expect(200);
+    expect(
+      history.body.map((e: { presence: boolean; scanne_par: string }) => [e.presence, e.scanne_par]),
+    ).to.deep.equal([
+      [true, 'Porte A'],
+      [true, 'Porte B'],
+      [false, 'Accueil'],
+    ]);
+    expect(history.body[0]).to.include({ user_id: bob.id, device: 'scanner-1', action: 'presence' });
+    await request(h.app).put(url).set(h.auth(alice)).send({ presence: 'yes' }).expect(422);
+    await request(h.app).put(url).set(h.auth(carol)).send({ presence: true }).expect(404);
+    await request(h.app)
+      .put(`/api/events/${eventId}/invites/00000000-0000-4000-8000-000000000000/presence`)
+      .set(h.auth(alice))
+      .send({ presence: true })
+      .expect(404);
+  });
+
+  it('check-in outcomes: checked in, already (when and by whom), unknown, other event, revoked', async () => {
+    const inv = await h.invite(alice, eventId, 'Ada', 'ada@example.test');
+    const url = `/api/events/${eventId}/checkin`;
+    const ok = await request(h.app)
+      .post(url)
+      .set(h.auth(bob))
+      .send({ code_unique: inv.code_unique.toLowerCase(), scanne_par: 'Gate 1' })
+      .expect(200);
+    expect(ok.body).to.include({ result: 'checked_in', scanne_par: 'Gate 1' });
+    expect(ok.body.invite).to.deep.equal({ id: inv.id, nom: 'Ada', type_invite: 'standard' });
+    const again = await request(h.app)
+      .post(url)
+      .set(h.auth(bob))
+      .send({ code_unique: inv.code_unique })
+      .expect(409);
+    expect(again.body).to.include({
+      result: 'already_checked_in',
+      code: 'already_checked_in',
+      scanne_par: 'Gate 1',
+      checked_in_at: ok.body.checked_in_at,
+    });
+    expect(
+      (
+        await request(h.app)
+          .post(url)
+          .set(h.auth(bob))
+          .send({ code_unique: 'ZZZZZZZZZZZZZZZZZZZZZZ' })
+          .expect(404)
+      ).body.result,
+    ).to.equal('unknown_code');
+    const other = await h.event(alice);
+    const stranger = await h.invite(alice, other, 'Other', 'other@example.test');
+    expect(
+      (
+        await request(h.app)
+          .post(url)
+          .set(h.auth(bob))
+          .send({ code_unique: stranger.code_unique })
+          .expect(422)
+      ).body.result,
+    ).to.equal('wrong_event');
+    const revoked = await h.invite(alice, eventId, 'Gone', 'gone@example.test');
+    await request(h.app)
+      .patch(`/api/events/${eventId}/invites/${revoked.id}`)
+      .set(h.auth(alice))
+      .send({ revoked: true })
+      .expect(200);
+    expect(
+      (await request(h.app).post(url).set(h.auth(bob)).send({ code_unique: revoked.code_unique }).expect(409))
+        .body.result,
+    ).to.equal('revoked');
+    await request(h.app).post(url).set(h.auth(bob)).send({}).expect(422);
+    await request(h.app).post(url).set(h.auth(carol)).send({ code_unique: inv.code_unique }).expect(404);
+  });
+
+  it('two concurrent scans of one code: exactly one checks in', async () => {
+    const inv = await h.invite(alice, eventId, 'Twin', 'twin@example.test');
+    const fire = () =>
+      request(h.app)
+        .post(`/api/events/${eventId}/checkin`)
+        .set(h.auth(bob))
+        .send({ code_unique: inv.code_unique });
+    const answers = await Promise.all([fire(), fire(), fire(), fire()]);
+    expect(answers.map((a) => a.status).sort()).to.deep.equal([200, 409, 409, 409]);
+    const log = await h.db('attendance_log').where({ invite_id: inv.id, action: 'checkin' });
+    expect(log).to.have.length(1);
+  });
+
+  it('the same nonce counts once, even sent concurrently', async () => {
+    const inv = await h.invite(alice, eventId, 'Nonce', 'nonce@example.test');
+    const fire = () =>
+      request(h.app)
+        .post(`/api/events/${eventId}/checkin`)
+        .set(h.auth(bob))
+        .send({ code_unique: inv.code_unique, nonce: 'n-1' });
+    const [a, b] = await Promise.all([fire(), fire()]);
+    expect([a.status, b.status]).to.deep.equal([200, 200]);
+    expect([a.headers['idempotent-replayed'], b.headers['idempotent-replayed']]).to.include('true');
+    const c = await fire().expect(200);
+    expect(c.body).to.deep.equal(a.body);
+    const log = await h.db('attendance_log').where({ invite_id: inv.id });
+    expect(log).to.have.length(1);
+  });
+
+  it('offline batch: one result per scan, bad items never fail the others', async () => {
+    const x = await h.invite(alice, eventId, 'Xavier', 'xavier@example.test');
+    const y = await h.invite(alice, eventId, 'Yann', 'yann@example.test');
+    const res = await request(h.app)
+      .post(`/api/events/${eventId}/checkin/batch`)
+      .set(h.auth(bob))
+      .send({
+        device: 'tablet-7',
+        scans: [
+          { code_unique: x.code_unique, nonce: 'b1', scanned_at: '2025-06-01T18:00:00Z' },
+          { code_unique: x.code_unique, nonce: 'b2' },
+          { nonce: 'b3' },
+          'garbage',
+          { code_unique: 'NOPE', nonce: 'b5' },
+          { code_unique: y.code_unique, nonce: 'b6', scanned_at: 'yesterday' },
+          { code_unique: y.code_unique, nonce: 'b7' },
+          { code_unique: x.code_unique, nonce: 'b1', scanned_at: '2025-06-01T18:00:00Z' },
+        ],
+      })
+      .expect(200);
+    const r = res.body.results as Array<{ index: number; status: number; result: string; replayed: boolean }>;
+    expect(r.map((i) => [i.index, i.status, i.result])).to.deep.equal([
+      [0, 200, 'checked_in'],
+      [1, 409, 'already_checked_in'],
+      [2, 422, 'invalid'],
+      [3, 422, 'invalid'],
+      [4, 404, 'unknown_code'],
+      [5, 422, 'invalid'],
+      [6, 200, 'checked_in'],
+      [7, 200, 'checked_in'],
+    ]);
+    expect(r[7]!.replayed).to.equal(true);
+    const hist = await request(h.app)
+      .get(`/api/events/${eventId}/invites/${x.id}/history`)
+      .set(h.auth(alice))
+      .expect(200);
+    expect(hist.body).to.have.length(1);
+    expect(hist.body[0]).to.include({
+      device: 'tablet-7',
+      nonce: 'b1',
+      scanned_at: '2025-06-01T18:00:00.000Z',
+    });
+    await request(h.app)
+      .post(`/api/events/${eventId}/checkin/batch`)
+      .set(h.auth(bob))
+      .send({ scans: [] })
+      .expect(422);
+  });
+
+  it('stats follow every kind of change: create, check-in, presence, revoke, delete, import', async () => {
+    const ev = await h.event(alice);
+    const s = async () =>
+      (await request(h.app).get(`/api/events/${ev}/stats`).set(h.auth(alice)).expect(200)).body;
+    const invs = [];
+    for (let i = 0; i < 3; i++) invs.push(await h.invite(alice, ev, `P${i}`, `p${i}@example.test`));
+    expect(await s()).to.deep.equal({ total: 3, present: 0, absent: 3, taux: 0 });
+    await request(h.app)
+      .post(`/api/events/${ev}/checkin`)
+      .set(h.auth(alice))
+      .send({ code_unique: invs[0]!.code_unique })
+      .expect(200);
+    expect(await s()).to.deep.equal({ total: 3, present: 1, absent: 2, taux: 33 });
+    await request(h.app)
+      .put(`/api/events/${ev}/invites/${invs[1]!.id}/presence`)
+      .set(h.auth(alice))
+      .send({ presence: true, scanne_par: 'x' })
+      .expect(200);
+    expect(await s()).to.deep.equal({ total: 3, present: 2, absent: 1, taux: 66 });
+    await request(h.app)
+      .patch(`/api/events/${ev}/invites/${invs[2]!.id}`)
+      .set(h.auth(alice))
+      .send({ revoked: true })
+      .expect(200);
+    expect(await s()).to.deep.equal({ total: 2, present: 2, absent: 0, taux: 100 });
+    await request(h.app).delete(`/api/events/${ev}/invites/${invs[0]!.id}`).set(h.auth(alice)).expect(204);
+    expect(await s()).to.deep.equal({ total: 1, present: 1, absent: 0, taux: 100 });
+    await request(h.app)
+      .post(`/api/events/${ev}/invites/import`)
+      .set(h.auth(alice))
+      .set('content-type', 'text/csv')
+      .send('nom,email\nQ,q@example.test\nR,r@example.test\nbad,\n')
+      .expect(200);
+    expect(await s()).to.deep.equal({ total: 3, present: 1, absent: 2, taux: 33 });
+    await request(h.app)
+      .put(`/api/events/${ev}/invites/${invs[1]!.id}/presence`)
+      .set(h.auth(alice))
+      .send({ presence: false, scanne_par: 'x' })
+      .expect(200);
+    expect(await s()).to.deep.equal({ total: 3, present: 0, absent: 3, taux: 0 });
+  });
+});

@@ -1,0 +1,178 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { CODE_ALPHABET } from '../src/domain/codes.ts';
+import { alice, bob, carol, startService, type ServiceHarness } from './support.ts';
+
+describe('events service: invites', () => {
+  let h: ServiceHarness;
+  let eventId: string;
+  before(async () => {
+    h = await startService('events_invites');
+    eventId = await h.event(alice);
+  });
+  after(async () => h?.close());
+
+  it('creates an invite answering exactly {id, nom, code_unique} and queues its e-mail in the outbox', async () => {
+    const res = await request(h.app)
+      .post(`/api/events/${eventId}/invites`)
+      .set(h.auth(alice))
+      .send({ nom: 'Zoé Dupont', email: 'Zoe@Example.test', type_invite: 'VIP' })
+      .expect(201);
+    expect(res.body).to.have.keys('id', 'nom', 'code_unique');
+    expect(res.body.nom).to.equal('Zoé Dupont');
+    expect(res.body.code_unique).to.have.length(22);
+    for (const c of res.body.code_unique as string) expect(CODE_ALPHABET).to.include(c);
+    expect(res.body.code_unique).to.not.match(/[01ILOUV]/);
+    const outbox = await h.db('outbox').select('message');
+    const mail = outbox.map((r) => r.message).find((m) => m.data.to[0] === 'zoe@example.test');
+    expect(mail.type).to.equal('email.requested');
+    expect(mail.data.attachments[0]).to.include({ contentType: 'image/png', cid: 'qr' });
+    const got = await request(h.app)
+      .get(`/api/events/${eventId}/invites/${res.body.id}`)
+      .set(h.auth(alice))
+      .expect(200);
+    expect(got.body).to.include({
+      email: 'zoe@example.test',
+      type_invite: 'vip',
+      presence: false,
+      revoked: false,
+    });
+  });
+
+  it('refuses an unknown type_invite, a bad e-mail and a duplicate e-mail with 422', async () => {
+    const bad = await request(h.app)
+      .post(`/api/events/${eventId}/invites`)
+      .set(h.auth(alice))
+      .send({ nom: 'A', email: 'a@example.test', type_invite: 'king' })
+      .expect(422);
+    expect(bad.body.errors).to.have.property('type_invite');
+    await request(h.app)
+      .post(`/api/events/${eventId}/invites`)
+      .set(h.auth(alice))
+      .send({ nom: 'A', email: 'not-mail' })
+      .expect(422);
+    await h.invite(alice, eventId, 'Dup', 'dup@example.test');
+    const dup = await request(h.app)
+      .post(`/api/events/${eventId}/invites`)
+      .set(h.auth(alice))
+      .send({ nom: 'Dup 2', email: 'DUP@example.test' })
+      .expect(422);
+    expect(dup.body.code).to.equal('email_taken');
+    // The same e-mail is fine in another event.
+    const other = await h.event(alice);
+    await h.invite(alice, other, 'Dup', 'dup@example.test');
+  });
+
+  it('codes are unique and random across many invites', async () => {
+    const codes = new Set<string>();
+    for (let i = 0; i < 20; i++)
+      codes.add((await h.invite(alice, eventId, `Guest ${i}`, `guest${i}@example.test`)).code_unique);
+    expect(codes.size).to.equal(20);
+  });
+
+  it('lists invites paginated and searchable; staff may read, outsiders get 404', async () => {
+    const page = await request(h.app)
+      .get(`/api/events/${eventId}/invites?per_page=5&page=2`)
+      .set(h.auth(alice))
+      .expect(200);
+    expect(page.body.data).to.have.length(5);
+    expect(page.body.pagination).to.include({ current_page: 2, per_page: 5 });
+    expect(page.body.pagination.total).to.be.greaterThan(20);
+    const found = await request(h.app)
+      .get(`/api/events/${eventId}/invites?search=zoé`)
+      .set(h.auth(alice))
+      .expect(200);
+    expect(found.body.data.map((i: { nom: string }) => i.nom)).to.deep.equal(['Zoé Dupont']);
+    const pct = await request(h.app)
+      .get(`/api/events/${eventId}/invites?search=%25`)
+      .set(h.auth(alice))
+      .expect(200);
+    expect(pct.body.data).to.have.length(0);
+    await request(h.app).get(`/api/events/${eventId}/invites?per_page=500`).set(h.auth(alice)).expect(422);
+    await request(h.app).get(`/api/events/${eventId}/invites`).set(h.auth(carol)).expect(404);
+    await request(h.app).get('/api/events').set(h.auth(bob));
+    await request(h.app)
+      .post(`/api/events/${eventId}/staff`)
+      .set(h.auth(alice))
+      .send({ user_id: bob.id })
+      .expect(201);
+    await request(h.app).get(`/api/events/${eventId}/invites`).set(h.auth(bob)).expect(200);
+  });
+
+  it('updates, revokes and deletes an invite', async () => {
+    const inv = await h.invite(alice, eventId, 'Temp', 'temp@example.test');
+    const up = await request(h.app)
+      .patch(`/api/events/${eventId}/invites/${inv.id}`)
+      .set(h.auth(alice))
+      .send({ nom: 'Temporary', revoked: true })
+      .expect(200);
+    expect(up.body).to.include({ nom: 'Temporary', revoked: true });
+    await request(h.app)
+      .patch(`/api/events/${eventId}/invites/${inv.id}`)
+      .set(h.auth(alice))
+      .send({ email: 'dup@example.test' })
+      .expect(422);
+    await request(h.app)
+      .patch(`/api/events/${eventId}/invites/${inv.id}`)
+      .set(h.auth(bob))
+      .send({ nom: 'x' })
+      .expect(403);
+    await request(h.app).delete(`/api/events/${eventId}/invites/${inv.id}`).set(h.auth(alice)).expect(204);
+    await request(h.app).get(`/api/events/${eventId}/invites/${inv.id}`).set(h.auth(alice)).expect(404);
+  });
+
+  it('serves the QR code as PNG and SVG', async () => {
+    const inv = await h.invite(alice, eventId, 'Qr', 'qr@example.test');
+    const png = await request(h.app)
+      .get(`/api/events/${eventId}/invites/${inv.id}/qr.png`)
+      .set(h.auth(alice))
+      .buffer(true)
+      .expect(200);
+    expect(png.type).to.equal('image/png');
+    expect((png.body as Buffer).subarray(1, 4).toString()).to.equal('PNG');
+    const svg = await request(h.app)
+      .get(`/api/events/${eventId}/invites/${inv.id}/qr.svg`)
+      .set(h.auth(alice))
+      .buffer(true)
+      .expect(200);
+    expect(svg.type).to.equal('image/svg+xml');
+    expect(String(svg.text ?? svg.body)).to.contain('<svg');
+  });
+
+  it('imports a CSV with a result per row; bad rows do not fail good ones', async () => {
+    const csv =
+      'nom;email;type_invite\nAnne;anne@example.test;presse\n;nobody@example.test;\nBen;not-an-email;\nCléo;cleo@example.test;alien\nDan;anne@example.test;\nEve;eve@example.test;\n';
+    const res = await request(h.app)
+      .post(`/api/events/${eventId}/invites/import`)
+      .set(h.auth(alice))
+      .set('content-type', 'text/csv')
+      .send(csv)
+      .expect(200);
+    expect(res.body).to.include({ created: 2, failed: 4 });
+    const byRow = Object.fromEntries(res.body.results.map((r: { row: number }) => [r.row, r]));
+    expect(byRow[2]).to.include({ status: 'created', nom: 'Anne' });
+    expect(byRow[3].errors).to.have.property('nom');
+    expect(byRow[4].errors).to.have.property('email');
+    expect(byRow[5].errors).to.have.property('type_invite');
+    expect(byRow[6].errors).to.have.property('email');
+    expect(byRow[7]).to.include({ status: 'created', nom: 'Eve' });
+    const multipart = await request(h.app)
+      .post(`/api/events/${eventId}/invites/import`)
+      .set(h.auth(alice))
+      .attach('file', Buffer.from('Nom,Email\nFay,fay@example.test\n'), 'guests.csv')
+      .expect(200);
+    expect(multipart.body).to.include({ created: 1, failed: 0 });
+    const noHeader = await request(h.app)
+      .post(`/api/events/${eventId}/invites/import`)
+      .set(h.auth(alice))
+      .set('content-type', 'text/csv')
+      .send('a,b\n1,2\n')
+      .expect(422);
+    expect(noHeader.body.errors).to.have.property('file');
+    await request(h.app)
+      .post(`/api/events/${eventId}/invites/import`)
+      .set(h.auth(alice))
+      .send({ nom: 'x' })
+      .expect(400);
+  });
+});

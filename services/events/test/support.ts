@@ -1,0 +1,74 @@
+import type { Express } from 'express';
+import request from 'supertest';
+import { createKnex, migrateLatest, type Knex } from '@fieldhouse/db';
+import { createTestDatabase, createTestIssuer, testLogger, type TestDatabase } from '@fieldhouse/testkit';
+import { createEventsApp } from '../src/app.ts';
+import { migrations } from '../src/migrations/index.ts';
+
+export interface TestUser {
+  id: number;
+  name: string;
+  email: string;
+}
+
+export interface ServiceHarness {
+  app: Express;
+  db: Knex;
+  /** Authorization header of `user` as the gateway would sign it. */
+  auth: (user: TestUser) => { authorization: string };
+  /** Creates an event owned by `owner`; resolves with its id. */
+  event: (owner: TestUser, fields?: Record<string, unknown>) => Promise<string>;
+  /** Creates an invite; resolves with `{id, nom, code_unique}`. */
+  invite: (
+    owner: TestUser,
+    eventId: string,
+    nom: string,
+    email: string,
+  ) => Promise<{ id: string; nom: string; code_unique: string }>;
+  close: () => Promise<void>;
+}
+
+export const alice: TestUser = { id: 1, name: 'Alice Owner', email: 'alice@example.test' };
+export const bob: TestUser = { id: 2, name: 'Bob Staff', email: 'bob@example.test' };
+export const carol: TestUser = { id: 3, name: 'Carol Outsider', email: 'carol@example.test' };
+
+/** The events app on a fresh, migrated database, with a stand-in gateway issuer. */
+export async function startService(label: string): Promise<ServiceHarness> {
+  const database: TestDatabase = await createTestDatabase(label);
+  await migrateLatest(database.url, migrations);
+  const db = createKnex(database.url);
+  const issuer = createTestIssuer();
+  const { app } = createEventsApp({
+    logger: testLogger('events'),
+    db,
+    keys: issuer.keys,
+    issuer: issuer.issuer,
+    bodyLimit: '1mb',
+  });
+  const auth = (user: TestUser) => ({ authorization: `Bearer ${issuer.sign('events', user)}` });
+  return {
+    app,
+    db,
+    auth,
+    event: async (owner, fields = {}) => {
+      const res = await request(app)
+        .post('/api/events')
+        .set(auth(owner))
+        .send({ name: 'Launch', start_date: '2030-06-01T18:30:00', location: 'Lyon', ...fields })
+        .expect(201);
+      return res.body.id as string;
+    },
+    invite: async (owner, eventId, nom, email) => {
+      const res = await request(app)
+        .post(`/api/events/${eventId}/invites`)
+        .set(auth(owner))
+        .send({ nom, email, type_invite: 'standard' })
+        .expect(201);
+      return res.body;
+    },
+    close: async () => {
+      await db.destroy();
+      await database.drop();
+    },
+  };
+}
