@@ -115,7 +115,11 @@ export interface Form {
 export async function makeForm(h: Harness, owner: number, settings: object | null = {}): Promise<Form> {
   const ws = await h.as(owner).post('/api/v1/workspaces').send({ name: 'WS' }).expect(201);
   const workspaceId = ws.body.data.id as number;
-  const p = await h.as(owner).post(`/api/v1/workspaces/${workspaceId}/projects`).send({ name: 'P' }).expect(201);
+  const p = await h
+    .as(owner)
+    .post(`/api/v1/workspaces/${workspaceId}/projects`)
+    .send({ name: 'P' })
+    .expect(201);
   const projectId = p.body.data.id as number;
   const v = await h.as(owner).post(`/api/v1/projects/${projectId}/versions`).send({}).expect(201);
   const versionId = v.body.data.id as number;
@@ -148,9 +152,19 @@ export function body(form: Form, extra: Record<string, unknown> = {}, top: objec
 }
 
 /** Adds `userId` to the workspace with `role`. */
-export async function addMember(h: Harness, owner: number, workspaceId: number, userId: number, role: string) {
+export async function addMember(
+  h: Harness,
+  owner: number,
+  workspaceId: number,
+  userId: number,
+  role: string,
+) {
   await seen(h, userId);
-  await h.as(owner).post(`/api/v1/workspaces/${workspaceId}/members`).send({ user_id: userId, role }).expect(201);
+  await h
+    .as(owner)
+    .post(`/api/v1/workspaces/${workspaceId}/members`)
+    .send({ user_id: userId, role })
+    .expect(201);
 }
 
 /** 1x1 PNG. */

@@ -11,7 +11,11 @@ describe('collection: workspaces, members and access', () => {
   });
 
   it('creates, lists (pagination envelope), shows, updates and deletes a workspace', async () => {
-    const created = await h.as(1).post('/api/v1/workspaces').send({ name: 'Field team', description: 'd' }).expect(201);
+    const created = await h
+      .as(1)
+      .post('/api/v1/workspaces')
+      .send({ name: 'Field team', description: 'd' })
+      .expect(201);
     expect(created.body.data).to.include({ name: 'Field team', description: 'd', role: 'owner' });
     expect(created.body.data.id).to.be.a('number');
     expect(created.body.data.created_at).to.match(/Z$/);
@@ -40,8 +44,13 @@ describe('collection: workspaces, members and access', () => {
 
   it('adds members by user_id or e-mail, refuses unknown users, changes roles and protects the last owner', async () => {
     await seen(h, 10, 11, 12);
-    const ws = (await h.as(10).post('/api/v1/workspaces').send({ name: 'M' }).expect(201)).body.data.id as number;
-    const byId = await h.as(10).post(`/api/v1/workspaces/${ws}/members`).send({ user_id: 11, role: 'collector' }).expect(201);
+    const ws = (await h.as(10).post('/api/v1/workspaces').send({ name: 'M' }).expect(201)).body.data
+      .id as number;
+    const byId = await h
+      .as(10)
+      .post(`/api/v1/workspaces/${ws}/members`)
+      .send({ user_id: 11, role: 'collector' })
+      .expect(201);
     expect(byId.body.data).to.include({ user_id: 11, role: 'collector', email: 'user11@example.test' });
     const byEmail = await h
       .as(10)
@@ -49,16 +58,32 @@ describe('collection: workspaces, members and access', () => {
       .send({ email: 'USER12@example.test', role: 'admin' })
       .expect(201);
     expect(byEmail.body.data.user_id).to.equal(12);
-    const unknown = await h.as(10).post(`/api/v1/workspaces/${ws}/members`).send({ user_id: 999, role: 'viewer' }).expect(422);
+    const unknown = await h
+      .as(10)
+      .post(`/api/v1/workspaces/${ws}/members`)
+      .send({ user_id: 999, role: 'viewer' })
+      .expect(422);
     expect(unknown.body.errors).to.have.property('user_id');
-    await h.as(10).post(`/api/v1/workspaces/${ws}/members`).send({ email: 'nobody@example.test', role: 'viewer' }).expect(422);
+    await h
+      .as(10)
+      .post(`/api/v1/workspaces/${ws}/members`)
+      .send({ email: 'nobody@example.test', role: 'viewer' })
+      .expect(422);
     await h.as(10).post(`/api/v1/workspaces/${ws}/members`).send({ user_id: 11, role: 'boss' }).expect(422);
     // role change of an existing member answers 200
-    await h.as(10).post(`/api/v1/workspaces/${ws}/members`).send({ user_id: 11, role: 'manager' }).expect(200);
+    await h
+      .as(10)
+      .post(`/api/v1/workspaces/${ws}/members`)
+      .send({ user_id: 11, role: 'manager' })
+      .expect(200);
     // an admin may not grant the owner role
     await h.as(12).post(`/api/v1/workspaces/${ws}/members`).send({ user_id: 11, role: 'owner' }).expect(403);
     // the last owner can be neither demoted nor removed
-    const demote = await h.as(10).post(`/api/v1/workspaces/${ws}/members`).send({ user_id: 10, role: 'admin' }).expect(422);
+    const demote = await h
+      .as(10)
+      .post(`/api/v1/workspaces/${ws}/members`)
+      .send({ user_id: 10, role: 'admin' })
+      .expect(422);
     expect(demote.body.code).to.equal('last_owner');
     await h.as(10).delete(`/api/v1/workspaces/${ws}/members/10`).expect(422);
     await h.as(12).delete(`/api/v1/workspaces/${ws}/members/10`).expect(403);
@@ -82,8 +107,9 @@ describe('collection: workspaces, members and access', () => {
       await addMember(h, 20, form.workspaceId, 24, 'manager');
       await addMember(h, 20, form.workspaceId, 25, 'admin');
       await seen(h, 29);
-      submissionId = (await h.as(22).post(`/api/v1/projects/${form.projectId}/submissions`).send(body(form)).expect(201)).body
-        .data.id;
+      submissionId = (
+        await h.as(22).post(`/api/v1/projects/${form.projectId}/submissions`).send(body(form)).expect(201)
+      ).body.data.id;
     });
 
     it('gives a non-member 404 on every workspace, project, version, field and submission route', async () => {
@@ -134,11 +160,23 @@ describe('collection: workspaces, members and access', () => {
       await h.as(21).put(`/api/v1/workspaces/${w}`).send({ name: 'x' }).expect(403);
       await h.as(21).post(`/api/v1/workspaces/${w}/projects`).send({ name: 'x' }).expect(403);
       await h.as(21).post(`/api/v1/projects/${p}/versions`).send({}).expect(403);
-      await h.as(21).post(`/api/v1/versions/${v}/fields`).send({ name: 'x', label: 'x', type: 'text' }).expect(403);
+      await h
+        .as(21)
+        .post(`/api/v1/versions/${v}/fields`)
+        .send({ name: 'x', label: 'x', type: 'text' })
+        .expect(403);
       await h.as(21).post(`/api/v1/projects/${p}/publish`).expect(403);
       await h.as(21).post(`/api/v1/projects/${p}/submissions`).send(body(form)).expect(403);
-      await h.as(21).put(`/api/v1/projects/${p}/submissions/${submissionId}`).send({ status: 'reviewed' }).expect(403);
-      await h.as(21).post(`/api/v1/workspaces/${w}/members`).send({ user_id: 29, role: 'viewer' }).expect(403);
+      await h
+        .as(21)
+        .put(`/api/v1/projects/${p}/submissions/${submissionId}`)
+        .send({ status: 'reviewed' })
+        .expect(403);
+      await h
+        .as(21)
+        .post(`/api/v1/workspaces/${w}/members`)
+        .send({ user_id: 29, role: 'viewer' })
+        .expect(403);
     });
 
     it('lets a collector submit and see only their own submissions, and never review', async () => {
@@ -149,7 +187,11 @@ describe('collection: workspaces, members and access', () => {
       expect(list.body.data.map((s: { id: number }) => s.id)).to.deep.equal([own.body.data.id]);
       const other = await h.as(23).get(`/api/v1/projects/${p}/submissions?collector_id=22`).expect(200);
       expect(other.body.pagination.total).to.equal(0);
-      await h.as(23).put(`/api/v1/projects/${p}/submissions/${own.body.data.id}`).send({ status: 'reviewed' }).expect(403);
+      await h
+        .as(23)
+        .put(`/api/v1/projects/${p}/submissions/${own.body.data.id}`)
+        .send({ status: 'reviewed' })
+        .expect(403);
       await h.as(23).get(`/api/v1/projects/${p}/stats`).expect(403);
       await h.as(23).post(`/api/v1/projects/${p}/versions`).send({}).expect(403);
     });
@@ -157,10 +199,22 @@ describe('collection: workspaces, members and access', () => {
     it('lets managers edit forms and review, admins manage members, only owners delete the workspace', async () => {
       const p = form.projectId;
       await h.as(24).post(`/api/v1/projects/${p}/versions`).send({}).expect(201);
-      await h.as(24).put(`/api/v1/projects/${p}/submissions/${submissionId}`).send({ status: 'reviewed' }).expect(200);
-      await h.as(24).post(`/api/v1/workspaces/${form.workspaceId}/members`).send({ user_id: 29, role: 'viewer' }).expect(403);
+      await h
+        .as(24)
+        .put(`/api/v1/projects/${p}/submissions/${submissionId}`)
+        .send({ status: 'reviewed' })
+        .expect(200);
+      await h
+        .as(24)
+        .post(`/api/v1/workspaces/${form.workspaceId}/members`)
+        .send({ user_id: 29, role: 'viewer' })
+        .expect(403);
       await h.as(24).delete(`/api/v1/projects/${p}`).expect(403);
-      await h.as(25).post(`/api/v1/workspaces/${form.workspaceId}/members`).send({ user_id: 29, role: 'viewer' }).expect(201);
+      await h
+        .as(25)
+        .post(`/api/v1/workspaces/${form.workspaceId}/members`)
+        .send({ user_id: 29, role: 'viewer' })
+        .expect(201);
       await h.as(25).delete(`/api/v1/workspaces/${form.workspaceId}`).expect(403);
       await h.as(29).delete(`/api/v1/workspaces/${form.workspaceId}/members/29`).expect(204); // leaving
     });

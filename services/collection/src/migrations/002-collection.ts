@@ -161,8 +161,10 @@ export const collection = {
       END $$ LANGUAGE plpgsql;
       CREATE TRIGGER submissions_count_insert_delete AFTER INSERT OR DELETE ON submissions
         FOR EACH ROW EXECUTE FUNCTION submission_counts_trigger();
-      CREATE TRIGGER submissions_count_update AFTER UPDATE OF status ON submissions
-        FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION submission_counts_trigger();
+      CREATE TRIGGER submissions_count_update AFTER UPDATE OF status, created_at, project_id ON submissions
+        FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.created_at IS DISTINCT FROM NEW.created_at
+          OR OLD.project_id IS DISTINCT FROM NEW.project_id)
+        EXECUTE FUNCTION submission_counts_trigger();
     `);
   },
   async down(knex: Knex): Promise<void> {
