@@ -25,26 +25,18 @@ export interface CollectionAppDeps {
   outboxWritten?: () => void;
 }
 
-/** Bytes of a size like `1mb`, `512kb` or `1000`. */
-function bytesOf(limit: string): number {
-  const m = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(limit.trim());
-  if (!m) return 1024 * 1024;
-  const unit = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[(m[2] ?? 'b').toLowerCase() as 'b'];
-  return Math.floor(Number(m[1]) * unit);
-}
-
 /**
  * The collection service's Express app, built from its dependencies (supertest uses it directly).
- * The JSON body limit is at least what one base64 photo of `photoMaxBytes` needs plus 256 KiB.
+ * JSON bodies (base64 photos included) are limited by `bodyLimit` (BODY_LIMIT); photos larger
+ * than that come as multipart uploads, limited by `photoMaxBytes`.
  */
 export function createCollectionApp(deps: CollectionAppDeps): { app: Express; lifecycle: Lifecycle } {
   const photoMaxBytes = deps.photoMaxBytes ?? 5 * 1024 * 1024;
-  const jsonLimit = Math.max(bytesOf(deps.bodyLimit), Math.ceil((photoMaxBytes * 4) / 3) + 256 * 1024);
   return createServiceApp({
     logger: deps.logger,
     ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}),
     readiness: [{ name: 'postgres', check: () => deps.db.raw('select 1') }],
-    bodyLimit: `${jsonLimit}b`,
+    bodyLimit: deps.bodyLimit,
     prefix: '/api/v1',
     authenticate: requireGateway({ audience: 'collection', issuer: deps.issuer, keys: deps.keys }),
     openApi,

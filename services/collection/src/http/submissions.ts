@@ -68,8 +68,21 @@ async function readBody(ctx: CollectionContext, req: Request) {
   return { body: req.body as unknown, files: new Map<string, Buffer>() };
 }
 
+/**
+ * Fields of published versions by version id: a published version never changes, so its
+ * fields are cached in the process (bounded; cleared when full).
+ */
+type PublishedCache = Map<number, { projectId: number; fields: FieldRow[] }>;
+
 /** Loads the version's fields, refusing a version of another project or a draft (422). */
-async function publishedFields(db: Knex, project: ProjectRow, versionId: number): Promise<FieldRow[]> {
+async function publishedFields(
+  db: Knex,
+  publishedCache: PublishedCache,
+  project: ProjectRow,
+  versionId: number,
+): Promise<FieldRow[]> {
+  const cached = publishedCache.get(versionId);
+  if (cached && cached.projectId === project.id) return cached.fields;
   const v = await findVersion(db, versionId);
   if (!v || v.project_id !== project.id)
     throw validationFailed({ form_version_id: ['This form version does not belong to this project.'] });
@@ -77,7 +90,10 @@ async function publishedFields(db: Knex, project: ProjectRow, versionId: number)
     throw validationFailed({
       form_version_id: ['This form version is a draft; submit to a published version.'],
     });
-  return listFields(db, v.id);
+  const fields = await listFields(db, v.id);
+  if (publishedCache.size >= 1000) publishedCache.clear();
+  publishedCache.set(v.id, { projectId: project.id, fields });
+  return fields;
 }
 
 /** Validates entries and photo files together; 422 listing every bad entry. */
@@ -125,6 +141,7 @@ const maySee = (role: Role | null, s: SubmissionRow, userId: number | null) =>
 /** Submissions (spec 4.1 "Submissions", 2.1 data entries; rules in docs/collection.md). */
 export function submissionRoutes(ctx: CollectionContext): Router {
   const r = Router();
+  const publishedCache: PublishedCache = new Map();
 
   /**
    * GET /projects/{id}/submissions?page&per_page&status&date_from&date_to&collector_id&search:
@@ -195,7 +212,7 @@ export function submissionRoutes(ctx: CollectionContext): Router {
         { consent: ['This project requires consent: send "consent": true after showing consent_text.'] },
         { code: 'consent_required' },
       );
-    const fields = await publishedFields(ctx.db, project, body.form_version_id);
+    const fields = await publishedFields(ctx.db, publishedCache, project, body.form_version_id);
     const checked = checkEntries(body.data, fields, files, body.status === 'submitted');
     const { entries, photos } = await intakePhotos(checked, files, project.id, ctx.photoMaxBytes);
     const collectorId = req.caller.userId;
@@ -248,7 +265,17 @@ export function submissionRoutes(ctx: CollectionContext): Router {
       return s;
     });
     if (wroteOutbox) ctx.outboxWritten();
-    res.status(201).json({ data: submissionJson(created, await listHistory(ctx.db, created.id)) });
+    const history = [
+      {
+        id: 0,
+        from_status: null,
+        to_status: created.status,
+        user_id: collectorId,
+        comment: null,
+        created_at: created.created_at,
+      },
+    ];
+    res.status(201).json({ data: submissionJson(created, history) });
   });
 
   /** GET /projects/{id}/submissions/{id}: the submission with its status `history`; 404 when not visible. */
