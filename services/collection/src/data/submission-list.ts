@@ -74,12 +74,16 @@ export async function listSubmissions(
       const offset = (page - 1) * perPage;
       const rowsQuery = (upperBound: string | null, skip: number) => {
         const inner = applyFilters(trx('submissions as s').select('s.id'), projectId, f, tsquery)
-          .orderBy([
-            { column: 's.created_at', order: 'desc' },
-            { column: 's.id', order: 'desc' },
-          ])
           .limit(perPage)
           .offset(skip);
+        // With a search, sort the (few) matches from the GIN index: ordering by an expression
+        // keeps the planner from walking the created_at index and testing every vector.
+        if (tsquery) inner.orderByRaw(`s.created_at + interval '0 s' DESC, s.id DESC`);
+        else
+          inner.orderBy([
+            { column: 's.created_at', order: 'desc' },
+            { column: 's.id', order: 'desc' },
+          ]);
         if (upperBound) inner.where('s.created_at', '<', upperBound);
         return trx('submissions as s')
           .join(inner.as('page'), 'page.id', 's.id')

@@ -108,7 +108,10 @@ export const collection = {
     await knex.raw(
       'CREATE INDEX submissions_project_collector_created ON submissions (project_id, collector_id, created_at DESC, id DESC)',
     );
-    await knex.raw('CREATE INDEX submissions_search ON submissions USING GIN (search)');
+    // Full-text search within one project: btree_gin lets one GIN index hold (project_id, search),
+    // so the planner never filters a whole project's rows by their vectors.
+    await knex.raw('CREATE EXTENSION IF NOT EXISTS btree_gin');
+    await knex.raw('CREATE INDEX submissions_search ON submissions USING GIN (project_id, search)');
 
     await knex.schema.createTable('submission_history', (t) => {
       t.bigIncrements('id').primary();
