@@ -1,8 +1,11 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Express } from 'express';
 import type { Knex } from 'knex';
 import { createServiceApp, type Lifecycle } from '@fieldhouse/http';
 import { requireGateway, type KeyResolver } from '@fieldhouse/internal-auth';
 import type { Logger } from '@fieldhouse/logger';
+import { FileBlobStore, type BlobStore } from './blob/blob-store.ts';
 import { collectionRoutes } from './http/routes.ts';
 import { openApi } from './openapi.ts';
 
@@ -14,10 +17,21 @@ export interface CollectionAppDeps {
   issuer: string;
   bodyLimit: string;
   lifecycle?: Lifecycle;
+  /** Photo storage; default a filesystem store in the OS temporary folder (main.ts passes BLOB_DIR). */
+  blobs?: BlobStore;
+  /** Largest photo in bytes (413 above); default 5 MiB. */
+  photoMaxBytes?: number;
+  /** Called after a transaction wrote to the outbox (main.ts kicks the relay). */
+  outboxWritten?: () => void;
 }
 
-/** The collection service's Express app, built from its dependencies (supertest uses it directly). */
+/**
+ * The collection service's Express app, built from its dependencies (supertest uses it directly).
+ * JSON bodies (base64 photos included) are limited by `bodyLimit` (BODY_LIMIT); photos larger
+ * than that come as multipart uploads, limited by `photoMaxBytes`.
+ */
 export function createCollectionApp(deps: CollectionAppDeps): { app: Express; lifecycle: Lifecycle } {
+  const photoMaxBytes = deps.photoMaxBytes ?? 5 * 1024 * 1024;
   return createServiceApp({
     logger: deps.logger,
     ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}),
@@ -26,6 +40,12 @@ export function createCollectionApp(deps: CollectionAppDeps): { app: Express; li
     prefix: '/api/v1',
     authenticate: requireGateway({ audience: 'collection', issuer: deps.issuer, keys: deps.keys }),
     openApi,
-    routes: collectionRoutes(),
+    routes: collectionRoutes({
+      db: deps.db,
+      logger: deps.logger,
+      blobs: deps.blobs ?? new FileBlobStore(join(tmpdir(), 'fieldhouse-blobs')),
+      photoMaxBytes,
+      outboxWritten: deps.outboxWritten ?? (() => undefined),
+    }),
   });
 }

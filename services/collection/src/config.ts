@@ -8,12 +8,25 @@ export const collectionDatabaseUrl = urlOf('postgres', 'postgresql').default(
 export interface CollectionConfig extends ServiceVars {
   PORT: number;
   DATABASE_URL: string;
+  /** Folder of the filesystem blob store (photos). */
+  BLOB_DIR: string;
+  /** Largest photo in bytes (413 above). */
+  PHOTO_MAX_BYTES: number;
+  /** Connections in the PostgreSQL pool. */
+  DB_POOL_MAX: number;
 }
 
 const schema = Joi.object<CollectionConfig>({
   ...serviceEnv,
   PORT: Joi.number().port().default(8081),
   DATABASE_URL: collectionDatabaseUrl,
+  BLOB_DIR: Joi.string().default('.local/blobs/collection'),
+  PHOTO_MAX_BYTES: Joi.number()
+    .integer()
+    .min(1024)
+    .max(100 * 1024 * 1024)
+    .default(5 * 1024 * 1024),
+  DB_POOL_MAX: Joi.number().integer().min(1).max(200).default(10),
 });
 
 /** Reads and validates the collection service's environment; fails fast naming each wrong variable. */

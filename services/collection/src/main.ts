@@ -2,19 +2,32 @@ import { createKnex } from '@fieldhouse/db';
 import { startServer } from '@fieldhouse/http';
 import { jwksKeyResolver } from '@fieldhouse/internal-auth';
 import { createLogger } from '@fieldhouse/logger';
+import { Broker, OutboxRelay } from '@fieldhouse/messaging';
 import { createCollectionApp } from './app.ts';
+import { FileBlobStore } from './blob/blob-store.ts';
 import { loadCollectionConfig } from './config.ts';
+import { startUsersProjection } from './workers/user-events.ts';
 
-/** Collection service process: configuration, wiring, HTTP server with graceful shutdown. */
+/**
+ * Collection service process: configuration, Knex, RabbitMQ (outbox relay for e-mail jobs,
+ * users projection consumer), the filesystem blob store, HTTP server with graceful shutdown.
+ */
 const config = loadCollectionConfig();
 const logger = createLogger({ service: 'collection', level: config.LOG_LEVEL });
-const db = createKnex(config.DATABASE_URL);
+const db = createKnex(config.DATABASE_URL, { poolMax: config.DB_POOL_MAX });
+const broker = new Broker({ url: config.AMQP_URL, logger, name: 'collection', prefix: config.AMQP_PREFIX });
+const relay = new OutboxRelay({ knex: db, table: 'outbox', broker, logger });
+relay.start();
+const users = await startUsersProjection(broker, db, logger);
 const { app, lifecycle } = createCollectionApp({
   logger,
   db,
   keys: jwksKeyResolver(config.GATEWAY_JWKS_URL),
   issuer: config.INTERNAL_JWT_ISSUER,
   bodyLimit: config.BODY_LIMIT,
+  blobs: new FileBlobStore(config.BLOB_DIR),
+  photoMaxBytes: config.PHOTO_MAX_BYTES,
+  outboxWritten: () => relay.kick(),
 });
 await startServer(app, {
   port: config.PORT,
@@ -22,6 +35,6 @@ await startServer(app, {
   logger,
   lifecycle,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-  onShutdown: [() => db.destroy()],
+  onShutdown: [() => users.close(), () => relay.stop(), () => broker.close(), () => db.destroy()],
   handleSignals: true,
 });

@@ -1,4 +1,54 @@
-/** OpenAPI 3.1 description of the collection service's routes (shown by the gateway under /docs). */
+/**
+ * OpenAPI 3.1 description of the collection service's routes (shown by the gateway under /docs).
+ * Rules and tables behind these routes: docs/collection.md.
+ */
+const problem = { $ref: '#/components/schemas/Problem' };
+const err = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: problem } },
+});
+const one = (ref: string, description = 'OK') => ({
+  description,
+  content: {
+    'application/json': {
+      schema: { type: 'object', properties: { data: { $ref: `#/components/schemas/${ref}` } } },
+    },
+  },
+});
+const page = (ref: string) => ({
+  description: 'Pagination envelope (spec 2.1)',
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        properties: {
+          data: { type: 'array', items: { $ref: `#/components/schemas/${ref}` } },
+          pagination: { $ref: '#/components/schemas/Pagination' },
+        },
+      },
+    },
+  },
+});
+const json = (ref: string) => ({
+  required: true,
+  content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } },
+});
+const id = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'integer' } });
+const pageParams = [
+  { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
+  { name: 'per_page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 15 } },
+];
+const common = {
+  '401': err('Not signed in / not through the gateway'),
+  '404': err('Unknown, or the caller is not a member'),
+};
+const write = {
+  ...common,
+  '403': err('The role does not allow it'),
+  '422': err('Validation failed (errors by field)'),
+};
+const nullable = (type: string) => ({ type: [type, 'null'] });
+
 export const openApi = {
   openapi: '3.1.0',
   info: { title: 'Fieldhouse Area A: data collection', version: '1.0.0' },
@@ -6,10 +56,466 @@ export const openApi = {
   paths: {
     '/api/v1/_whoami': {
       get: {
-        summary: 'The caller as the gateway describes it (user id, name, e-mail, token id, method, IP)',
-        responses: {
-          '200': { description: 'Caller' },
-          '401': { description: 'Not sent through the gateway' },
+        summary: 'The caller as the gateway describes it',
+        responses: { '200': { description: 'Caller' }, '401': err('Not sent through the gateway') },
+      },
+    },
+    '/api/v1/workspaces': {
+      get: {
+        summary: "The caller's workspaces",
+        parameters: pageParams,
+        responses: { '200': page('Workspace'), ...common },
+      },
+      post: {
+        summary: 'Create a workspace (caller becomes owner)',
+        requestBody: json('WorkspaceInput'),
+        responses: { '201': one('Workspace', 'Created'), ...write },
+      },
+    },
+    '/api/v1/workspaces/{workspace_id}': {
+      parameters: [id('workspace_id')],
+      get: {
+        summary: 'Workspace with the caller role and members',
+        responses: { '200': one('Workspace'), ...common },
+      },
+      put: {
+        summary: 'Update (owner, admin)',
+        requestBody: json('WorkspaceInput'),
+        responses: { '200': one('Workspace'), ...write },
+      },
+      delete: { summary: 'Delete (owner)', responses: { '204': { description: 'Deleted' }, ...write } },
+    },
+    '/api/v1/workspaces/{workspace_id}/members': {
+      parameters: [id('workspace_id')],
+      get: { summary: 'Members', parameters: pageParams, responses: { '200': page('Member'), ...common } },
+      post: {
+        summary: 'Add a member (201) or change a role (200); unknown user or last owner 422',
+        requestBody: json('MemberInput'),
+        responses: { '201': one('Member', 'Added'), '200': one('Member', 'Role changed'), ...write },
+      },
+    },
+    '/api/v1/workspaces/{workspace_id}/members/{user_id}': {
+      parameters: [id('workspace_id'), id('user_id')],
+      delete: {
+        summary: 'Remove a member (last owner 422)',
+        responses: { '204': { description: 'Removed' }, ...write },
+      },
+    },
+    '/api/v1/workspaces/{workspace_id}/projects': {
+      parameters: [id('workspace_id')],
+      get: { summary: 'Projects', parameters: pageParams, responses: { '200': page('Project'), ...common } },
+      post: {
+        summary: 'Create a project',
+        requestBody: json('ProjectInput'),
+        responses: { '201': one('Project', 'Created'), ...write },
+      },
+    },
+    '/api/v1/workspaces/{workspace_id}/projects/{project_id}/publish': {
+      parameters: [id('workspace_id'), id('project_id')],
+      post: {
+        summary: 'Publish with publication settings',
+        requestBody: json('PublicationSettings'),
+        responses: { '200': one('Project'), ...write },
+      },
+    },
+    '/api/v1/projects/{project_id}': {
+      parameters: [id('project_id')],
+      get: {
+        summary: 'Project (also to non-members of a public form)',
+        responses: { '200': one('Project'), ...common },
+      },
+      put: {
+        summary: 'Update',
+        requestBody: json('ProjectInput'),
+        responses: { '200': one('Project'), ...write },
+      },
+      delete: {
+        summary: 'Delete (owner, admin)',
+        responses: { '204': { description: 'Deleted' }, ...write },
+      },
+    },
+    '/api/v1/projects/{project_id}/stats': {
+      parameters: [id('project_id')],
+      get: {
+        summary: 'Totals per status, per day, per collector, last submission time',
+        responses: { '200': one('Stats'), ...write },
+      },
+    },
+    '/api/v1/projects/{project_id}/publish': {
+      parameters: [id('project_id')],
+      post: {
+        summary: 'Publish (optional settings body; needs a published version)',
+        requestBody: { ...json('PublicationSettings'), required: false },
+        responses: { '200': one('Project'), ...write },
+      },
+    },
+    '/api/v1/projects/{project_id}/unpublish': {
+      parameters: [id('project_id')],
+      post: { summary: 'Unpublish', responses: { '200': one('Project'), ...write } },
+    },
+    '/api/v1/projects/{project_id}/versions': {
+      parameters: [id('project_id')],
+      get: {
+        summary: 'Form versions, newest first',
+        parameters: pageParams,
+        responses: { '200': page('Version'), ...common },
+      },
+      post: {
+        summary: 'New draft version, optionally a copy of the last published one',
+        requestBody: {
+          required: false,
+          content: {
+            'application/json': {
+              schema: { type: 'object', properties: { copy_last_published: { type: 'boolean' } } },
+            },
+          },
+        },
+        responses: { '201': one('Version', 'Created'), ...write },
+      },
+    },
+    '/api/v1/versions/{version_id}': {
+      parameters: [id('version_id')],
+      get: { summary: 'Version with its fields', responses: { '200': one('Version'), ...common } },
+    },
+    '/api/v1/versions/{version_id}/fields': {
+      parameters: [id('version_id')],
+      get: {
+        summary: 'Fields in form order',
+        parameters: pageParams,
+        responses: { '200': page('Field'), ...common },
+      },
+      post: {
+        summary: 'Add a field (drafts only: 409 otherwise)',
+        requestBody: json('FieldInput'),
+        responses: { '201': one('Field', 'Created'), '409': err('Version published (frozen)'), ...write },
+      },
+    },
+    '/api/v1/versions/{version_id}/fields/{field_id}': {
+      parameters: [id('version_id'), id('field_id')],
+      put: {
+        summary: 'Update a field (drafts only)',
+        requestBody: json('FieldInput'),
+        responses: { '200': one('Field'), '409': err('Version published (frozen)'), ...write },
+      },
+      delete: {
+        summary: 'Delete a field (drafts only)',
+        responses: { '204': { description: 'Deleted' }, '409': err('Version published (frozen)'), ...write },
+      },
+    },
+    '/api/v1/versions/{version_id}/publish': {
+      parameters: [id('version_id')],
+      post: {
+        summary: 'Publish (freeze) a version; it becomes the current form',
+        responses: { '200': one('Version'), '409': err('Already published'), ...write },
+      },
+    },
+    '/api/v1/projects/{project_id}/submissions': {
+      parameters: [id('project_id')],
+      get: {
+        summary: 'Submissions, newest first (collectors see their own)',
+        parameters: [
+          ...pageParams,
+          { name: 'status', in: 'query', schema: { $ref: '#/components/schemas/Status' } },
+          {
+            name: 'date_from',
+            in: 'query',
+            schema: { type: 'string', format: 'date' },
+            description: 'inclusive UTC day',
+          },
+          {
+            name: 'date_to',
+            in: 'query',
+            schema: { type: 'string', format: 'date' },
+            description: 'inclusive UTC day',
+          },
+          { name: 'collector_id', in: 'query', schema: { type: 'integer' } },
+          {
+            name: 'search',
+            in: 'query',
+            schema: { type: 'string' },
+            description: 'words of text and choice values (word prefixes, all required)',
+          },
+        ],
+        responses: { '200': page('Submission'), ...write },
+      },
+      post: {
+        summary: 'Submit data (JSON, or multipart: `submission` JSON part + photo files named by field uuid)',
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema: { $ref: '#/components/schemas/SubmissionInput' } },
+            'multipart/form-data': {
+              schema: {
+                type: 'object',
+                properties: { submission: { type: 'string', description: 'JSON of SubmissionInput' } },
+                additionalProperties: { type: 'string', format: 'binary' },
+              },
+            },
+          },
+        },
+        responses: { '201': one('Submission', 'Created'), '413': err('Photo too large'), ...write },
+      },
+    },
+    '/api/v1/projects/{project_id}/submissions/{submission_id}': {
+      parameters: [id('project_id'), id('submission_id')],
+      get: {
+        summary: 'Submission with its status history',
+        responses: { '200': one('Submission'), ...common },
+      },
+      put: {
+        summary: 'Change status (transition table) and/or data',
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: {
+                  status: { $ref: '#/components/schemas/Status' },
+                  comment: { type: 'string' },
+                  data: { type: 'array', items: { $ref: '#/components/schemas/DataEntry' } },
+                },
+              },
+            },
+          },
+        },
+        responses: { '200': one('Submission'), ...write },
+      },
+    },
+    '/api/v1/photos/{photo_id}': {
+      parameters: [
+        { name: 'photo_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+      ],
+      get: {
+        summary: 'Photo bytes (sniffed content type)',
+        responses: { '200': { description: 'Image', content: { 'image/*': {} } }, ...common },
+      },
+    },
+  },
+  components: {
+    schemas: {
+      Problem: {
+        type: 'object',
+        properties: {
+          type: { type: 'string' },
+          title: { type: 'string' },
+          status: { type: 'integer' },
+          detail: { type: 'string' },
+          message: { type: 'string' },
+          code: { type: 'string' },
+          errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+        },
+      },
+      Pagination: {
+        type: 'object',
+        properties: {
+          current_page: { type: 'integer' },
+          last_page: { type: 'integer' },
+          per_page: { type: 'integer' },
+          total: { type: 'integer' },
+        },
+      },
+      Role: { type: 'string', enum: ['owner', 'admin', 'manager', 'collector', 'viewer'] },
+      Status: { type: 'string', enum: ['submitted', 'draft', 'reviewed', 'rejected', 'requires_correction'] },
+      WorkspaceInput: {
+        type: 'object',
+        required: ['name'],
+        properties: { name: { type: 'string' }, description: nullable('string') },
+      },
+      Workspace: {
+        type: 'object',
+        properties: {
+          id: { type: 'integer' },
+          name: { type: 'string' },
+          description: nullable('string'),
+          role: { $ref: '#/components/schemas/Role' },
+          members: { type: 'array', items: { $ref: '#/components/schemas/Member' } },
+          created_at: { type: 'string', format: 'date-time' },
+          updated_at: { type: 'string', format: 'date-time' },
+        },
+      },
+      MemberInput: {
+        type: 'object',
+        required: ['role'],
+        properties: {
+          user_id: { type: 'integer' },
+          email: { type: 'string' },
+          role: { $ref: '#/components/schemas/Role' },
+        },
+      },
+      Member: {
+        type: 'object',
+        properties: {
+          user_id: { type: 'integer' },
+          name: { type: 'string' },
+          email: { type: 'string' },
+          role: { $ref: '#/components/schemas/Role' },
+          joined_at: { type: 'string', format: 'date-time' },
+        },
+      },
+      ProjectInput: {
+        type: 'object',
+        required: ['name'],
+        properties: { name: { type: 'string' }, description: nullable('string') },
+      },
+      PublicationSettings: {
+        type: 'object',
+        properties: {
+          collect_access: { type: 'string', enum: ['public', 'authenticated', 'members'] },
+          submission_limit: { type: ['integer', 'null'], minimum: 1 },
+          collect_starts_at: { type: ['string', 'null'], format: 'date-time' },
+          collect_expires_at: { type: ['string', 'null'], format: 'date-time' },
+          allow_multiple_submissions: { type: 'boolean' },
+          allow_edits: { type: 'boolean' },
+          require_consent: { type: 'boolean' },
+          consent_text: nullable('string'),
+          notify_on_submission: { type: 'boolean' },
+          notification_emails: { type: 'array', items: { type: 'string', format: 'email' } },
+        },
+      },
+      Project: {
+        type: 'object',
+        properties: {
+          id: { type: 'integer' },
+          workspace_id: { type: 'integer' },
+          name: { type: 'string' },
+          description: nullable('string'),
+          is_published: { type: 'boolean' },
+          published_at: { type: ['string', 'null'], format: 'date-time' },
+          current_version_id: nullable('integer'),
+          require_consent: { type: 'boolean' },
+          consent_text: nullable('string'),
+          settings: { $ref: '#/components/schemas/PublicationSettings' },
+        },
+      },
+      Version: {
+        type: 'object',
+        properties: {
+          id: { type: 'integer' },
+          project_id: { type: 'integer' },
+          number: { type: 'integer' },
+          status: { type: 'string', enum: ['draft', 'published'] },
+          field_count: { type: 'integer' },
+          copied_from_version_id: nullable('integer'),
+          published_at: { type: ['string', 'null'], format: 'date-time' },
+        },
+      },
+      FieldInput: {
+        type: 'object',
+        required: ['name', 'label', 'type'],
+        properties: {
+          name: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+          label: { type: 'string' },
+          type: {
+            type: 'string',
+            enum: [
+              'text',
+              'integer',
+              'decimal',
+              'date',
+              'time',
+              'select_one',
+              'select_multiple',
+              'geopoint',
+              'photo',
+            ],
+          },
+          required: { type: 'boolean' },
+          choices: {
+            type: 'array',
+            items: { type: 'object', properties: { value: { type: 'string' }, label: { type: 'string' } } },
+          },
+          constraints: {
+            type: 'object',
+            properties: {
+              min: { type: 'number' },
+              max: { type: 'number' },
+              max_length: { type: 'integer' },
+              pattern: { type: 'string' },
+            },
+          },
+        },
+      },
+      Field: {
+        allOf: [
+          { $ref: '#/components/schemas/FieldInput' },
+          {
+            type: 'object',
+            properties: {
+              id: { type: 'integer' },
+              uuid: { type: 'string', format: 'uuid' },
+              version_id: { type: 'integer' },
+            },
+          },
+        ],
+      },
+      DataEntry: {
+        type: 'object',
+        required: ['field_uuid', 'type'],
+        properties: { field_uuid: { type: 'string', format: 'uuid' }, type: { type: 'string' }, value: {} },
+      },
+      SubmissionInput: {
+        type: 'object',
+        required: ['form_version_id', 'data'],
+        properties: {
+          form_version_id: { type: 'integer' },
+          latitude: { type: 'number', minimum: -90, maximum: 90 },
+          longitude: { type: 'number', minimum: -180, maximum: 180 },
+          altitude: { type: 'number' },
+          precision: { type: 'number', minimum: 0 },
+          status: { type: 'string', enum: ['submitted', 'draft'] },
+          consent: { type: 'boolean', description: 'required true when the project requires consent' },
+          data: { type: 'array', items: { $ref: '#/components/schemas/DataEntry' } },
+        },
+      },
+      Submission: {
+        type: 'object',
+        properties: {
+          id: { type: 'integer' },
+          project_id: { type: 'integer' },
+          form_version_id: { type: 'integer' },
+          collector_id: nullable('integer'),
+          status: { $ref: '#/components/schemas/Status' },
+          data: { type: 'array', items: { $ref: '#/components/schemas/DataEntry' } },
+          history: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                from_status: nullable('string'),
+                to_status: { type: 'string' },
+                user_id: nullable('integer'),
+                comment: nullable('string'),
+                created_at: { type: 'string', format: 'date-time' },
+              },
+            },
+          },
+        },
+      },
+      Stats: {
+        type: 'object',
+        properties: {
+          total: { type: 'integer' },
+          by_status: { type: 'object', additionalProperties: { type: 'integer' } },
+          by_day: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { date: { type: 'string', format: 'date' }, count: { type: 'integer' } },
+            },
+          },
+          by_collector: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                collector_id: nullable('integer'),
+                name: nullable('string'),
+                count: { type: 'integer' },
+              },
+            },
+          },
+          last_submission_at: { type: ['string', 'null'], format: 'date-time' },
         },
       },
     },

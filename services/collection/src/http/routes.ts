@@ -1,10 +1,23 @@
 import { Router } from 'express';
 import { whoamiHandler } from '@fieldhouse/internal-auth';
+import { callerSync } from './caller-sync.ts';
+import type { CollectionContext } from './context.ts';
+import { photoRoutes } from './photos.ts';
+import { projectRoutes } from './projects.ts';
+import { submissionRoutes } from './submissions.ts';
+import { versionRoutes } from './versions.ts';
+import { workspaceRoutes } from './workspaces.ts';
 
 /** The collection service's HTTP routes (full paths under /api/v1). */
-export function collectionRoutes(): Router {
+export function collectionRoutes(ctx: CollectionContext): Router {
   const router = Router();
   /** GET /api/v1/_whoami: the caller as the gateway's JWT describes it. */
   router.get('/api/v1/_whoami', whoamiHandler);
+  router.use(callerSync(ctx.db));
+  router.use(workspaceRoutes(ctx));
+  router.use(projectRoutes(ctx));
+  router.use(versionRoutes(ctx));
+  router.use(submissionRoutes(ctx));
+  router.use(photoRoutes(ctx));
   return router;
 }

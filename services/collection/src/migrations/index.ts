@@ -1,5 +1,6 @@
 import type { Migration } from '@fieldhouse/db';
 import { messaging } from './001-messaging.ts';
+import { collection } from './002-collection.ts';
 
 /** The collection service's migrations, in order. */
-export const migrations: Migration[] = [messaging];
+export const migrations: Migration[] = [messaging, collection];

@@ -1,0 +1,284 @@
+/**
+ * `npm run bench:collection`: area A performance (issue 3, "Benchmark").
+ *
+ * Starts the collection service and the gateway as child processes on free loopback ports with
+ * fresh databases (rate limits set very high), registers a user through the gateway and builds a
+ * published 20-field form (every type but photo) through the API. Then:
+ *   (1) ingest: autocannon POSTs valid submissions through the gateway for --duration seconds
+ *       with --connections connections: submissions/s and p99 (targets >= 1,500/s, p99 <= 100 ms);
+ *   (2) listing: bulk-loads --rows submissions (default 1,000,000) into a second project with
+ *       INSERT ... SELECT generate_series (see data.ts), then measures through the gateway, one
+ *       request at a time, p95 of page 1 and page 5,000 with `status` and `date_from`, and of a
+ *       `search` (targets 25 ms and 150 ms).
+ * Prints the figures and PASS/FAIL; stops the children and drops the databases. Exit 1 on errors.
+ * Backing services: POSTGRES_URL, REDIS_URL, AMQP_URL, else the standard local ports.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createKnex, dropDatabase, migrateLatest } from '@fieldhouse/db';
+import { migrations as collectionMigrations } from '@fieldhouse/collection';
+import { migrations as gatewayMigrations } from '@fieldhouse/gateway';
+import { benchFields, bulkLoad, submissionBody } from './data.ts';
+
+interface AutocannonResult {
+  requests: { average: number };
+  errors: number;
+  timeouts: number;
+  statusCodeStats: Record<string, { count: number }>;
+}
+type Autocannon = (
+  opts: {
+    url: string;
+    connections: number;
+    duration: number;
+    method: string;
+    headers: Record<string, string>;
+    body: string;
+  },
+  done: (err: Error | null, r: AutocannonResult) => void,
+) => { on: (ev: 'response', fn: (c: unknown, status: number, bytes: number, ms: number) => void) => void };
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: process.env.BENCH_DURATION ?? '20' },
+    connections: { type: 'string', default: process.env.BENCH_CONNECTIONS ?? '50' },
+    rows: { type: 'string', default: process.env.BENCH_ROWS ?? '1000000' },
+    samples: { type: 'string', default: '200' },
+  },
+});
+const backing = {
+  postgres: process.env.POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
+  redis: process.env.REDIS_URL || 'redis://127.0.0.1:6379/15',
+  amqp: process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672',
+};
+const dbUrl = (name: string) => Object.assign(new URL(backing.postgres), { pathname: `/${name}` }).toString();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const s = createServer();
+    s.once('error', fail);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => ok(port));
+    });
+  });
+}
+
+/** A child Node process running a TypeScript entry point; keeps the tail of its output. */
+function startChild(name: string, entry: string, env: Record<string, string>) {
+  let out = '';
+  const base: Record<string, string> = {};
+  for (const k of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[k]) base[k] = process.env[k]!;
+  const proc: ChildProcess = spawn(process.execPath, ['--conditions=source', join(ROOT, entry)], {
+    cwd: ROOT,
+    env: { ...base, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const keep = (c: Buffer) => (out = (out + c.toString()).slice(-4000));
+  proc.stdout!.on('data', keep);
+  proc.stderr!.on('data', keep);
+  const exited = new Promise<void>((r) => proc.once('exit', () => r()));
+  return { name, proc, tail: () => out, stop: async () => (proc.kill('SIGTERM'), await exited) };
+}
+
+async function waitReady(url: string, child: ReturnType<typeof startChild>) {
+  for (let i = 0; i < 240; i++) {
+    if (child.proc.exitCode !== null) throw new Error(`${child.name} exited:\n${child.tail()}`);
+    try {
+      if ((await fetch(url)).status === 200) return;
+    } catch {
+      /* not yet */
+    }
+    await sleep(250);
+  }
+  throw new Error(`${child.name} not ready:\n${child.tail()}`);
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+async function main() {
+  const tag = randomBytes(3).toString('hex');
+  const identityUrl = dbUrl(`bench_identity_${tag}`);
+  const collectionUrl = dbUrl(`bench_collection_${tag}`);
+  const blobDir = await mkdtemp(join(tmpdir(), 'bench-blobs-'));
+  await migrateLatest(identityUrl, gatewayMigrations);
+  await migrateLatest(collectionUrl, collectionMigrations);
+  const [gwPort, colPort] = [await freePort(), await freePort()];
+  const gatewayUrl = `http://127.0.0.1:${gwPort}`;
+  const common = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'error',
+    AMQP_URL: backing.amqp,
+    AMQP_PREFIX: `bench.${tag}.`,
+    HOST: '127.0.0.1',
+  };
+  const collection = startChild('collection', 'services/collection/src/main.ts', {
+    ...common,
+    PORT: String(colPort),
+    DATABASE_URL: collectionUrl,
+    GATEWAY_JWKS_URL: `${gatewayUrl}/.well-known/jwks.json`,
+    BLOB_DIR: blobDir,
+    DB_POOL_MAX: '20',
+  });
+  const gateway = startChild('gateway', 'gateway/src/main.ts', {
+    ...common,
+    PORT: String(gwPort),
+    DATABASE_URL: identityUrl,
+    REDIS_URL: backing.redis,
+    COLLECTION_URL: `http://127.0.0.1:${colPort}`,
+    INTERNAL_JWT_PRIVATE_KEY: generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      .privateKey.export({ format: 'pem', type: 'pkcs8' })
+      .toString(),
+    RATE_LIMIT_IP: '1000000000',
+    RATE_LIMIT_USER: '1000000000',
+    BCRYPT_ROUNDS: '12',
+  });
+  const db = createKnex(collectionUrl, { poolMax: 2 });
+  try {
+    await waitReady(`http://127.0.0.1:${colPort}/healthz`, collection);
+    await waitReady(`${gatewayUrl}/healthz`, gateway);
+    const reg = await fetch(`${gatewayUrl}/api/v1/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Bench',
+        email: `bench-${tag}@example.test`,
+        password: 'a long bench password',
+      }),
+    });
+    if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);
+    const token = ((await reg.json()) as { token: string }).token;
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${gatewayUrl}${path}`, {
+        method,
+        headers,
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      const json = (await res.json()) as { data: { id: number; uuid: string } };
+      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+      return json.data;
+    };
+    const ws = await call('POST', '/api/v1/workspaces', { name: 'Bench' });
+    const makeProject = async (name: string) => {
+      const p = await call('POST', `/api/v1/workspaces/${ws.id}/projects`, { name });
+      const v = await call('POST', `/api/v1/projects/${p.id}/versions`, {});
+      const uuids: Record<string, string> = {};
+      for (const f of benchFields)
+        uuids[f.name] = (await call('POST', `/api/v1/versions/${v.id}/fields`, f)).uuid;
+      await call('POST', `/api/v1/versions/${v.id}/publish`);
+      await call('POST', `/api/v1/projects/${p.id}/publish`, {});
+      return { projectId: p.id, versionId: v.id, uuids };
+    };
+
+    // (1) ingest
+    const ingest = await makeProject('Ingest');
+    const body = JSON.stringify(submissionBody(ingest.versionId, ingest.uuids));
+    const run = (duration: number) =>
+      new Promise<{ rps: number; p99: number; p50: number; created: number; other: number }>((ok, fail) => {
+        const times: number[] = [];
+        const inst = autocannon(
+          {
+            url: `${gatewayUrl}/api/v1/projects/${ingest.projectId}/submissions`,
+            connections: Number(args.connections),
+            duration,
+            method: 'POST',
+            headers,
+            body,
+          },
+          (err, r) => {
+            if (err) return fail(err);
+            times.sort((a, b) => a - b);
+            const codes = Object.fromEntries(Object.entries(r.statusCodeStats).map(([k, v]) => [k, v.count]));
+            const created = codes['201'] ?? 0;
+            const all = Object.values(codes).reduce((a, b) => a + b, 0);
+            ok({
+              rps: created / duration,
+              p50: percentile(times, 50),
+              p99: percentile(times, 99),
+              created,
+              other: all - created + r.errors + r.timeouts,
+            });
+          },
+        );
+        inst.on('response', (_c, status, _b, ms) => {
+          if (status === 201) times.push(ms);
+        });
+      });
+    await run(3); // warm-up
+    const ing = await run(Number(args.duration));
+    console.log(
+      `(1) ingest through the gateway, 20 fields, ${args.connections} connections, ${args.duration} s: ` +
+        `${ing.rps.toFixed(0)} submissions/s, p50 ${ing.p50.toFixed(1)} ms, p99 ${ing.p99.toFixed(1)} ms, ` +
+        `${ing.created} created, ${ing.other} other/errors -> ${ing.rps >= 1500 && ing.p99 <= 100 && ing.other === 0 ? 'PASS' : 'FAIL'}`,
+    );
+
+    // (2) listing over a large project
+    const big = await makeProject('Big');
+    const rows = Number(args.rows);
+    const t0 = Date.now();
+    await bulkLoad(db, big.projectId, big.versionId, rows, JSON.parse(body).data as unknown[]);
+    console.log(`    loaded ${rows} submissions in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+    const dateFrom = new Date(Date.now() - 180 * 86_400_000).toISOString().slice(0, 10);
+    const timeQuery = async (label: string, query: string, target: number) => {
+      const url = `${gatewayUrl}/api/v1/projects/${big.projectId}/submissions?${query}`;
+      const times: number[] = [];
+      let total = 0;
+      let count = 0;
+      for (let i = 0; i < Number(args.samples) + 10; i++) {
+        const start = performance.now();
+        const res = await fetch(url, { headers });
+        const json = (await res.json()) as { data: unknown[]; pagination: { total: number } };
+        if (res.status !== 200) throw new Error(`${label}: ${res.status} ${JSON.stringify(json)}`);
+        if (i >= 10) times.push(performance.now() - start);
+        total = json.pagination.total;
+        count = json.data.length;
+      }
+      times.sort((a, b) => a - b);
+      const p95 = percentile(times, 95);
+      console.log(
+        `(2) ${label}: p95 ${p95.toFixed(1)} ms, p50 ${percentile(times, 50).toFixed(1)} ms (total ${total}, ${count} rows) -> ${p95 <= target ? 'PASS' : 'FAIL'} (<= ${target} ms)`,
+      );
+    };
+    await timeQuery(
+      'page 1, status=submitted&date_from',
+      `status=submitted&date_from=${dateFrom}&page=1`,
+      25,
+    );
+    await timeQuery(
+      'page 5000, status=submitted&date_from',
+      `status=submitted&date_from=${dateFrom}&page=5000`,
+      25,
+    );
+    await timeQuery('page 1, no filter', `page=1`, 25);
+    await timeQuery('page 5000, no filter', `page=5000`, 25);
+    await timeQuery('search=rare42', `search=rare42`, 150);
+    await timeQuery('search=amina kolda', `search=amina%20kolda`, 150);
+  } finally {
+    await db.destroy();
+    await gateway.stop();
+    await collection.stop();
+    await dropDatabase(identityUrl).catch(() => undefined);
+    await dropDatabase(collectionUrl).catch(() => undefined);
+    await rm(blobDir, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

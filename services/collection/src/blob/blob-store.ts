@@ -1,0 +1,53 @@
+import { mkdir, readFile, rm, writeFile, rename } from 'node:fs/promises';
+import { dirname, join, resolve, sep } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+/**
+ * Where photos (and later export files) are kept (design.md, "Storage choices"): a key-value
+ * store of bytes, so an S3 implementation can replace the filesystem one.
+ */
+export interface BlobStore {
+  /** Stores `bytes` under `key` (slash-separated, no `..`), replacing any previous value. */
+  put(key: string, bytes: Buffer, contentType: string): Promise<void>;
+  /** The bytes under `key`, or undefined when absent. */
+  get(key: string): Promise<Buffer | undefined>;
+  delete(key: string): Promise<void>;
+}
+
+/** A {@link BlobStore} on the local filesystem under `root` (the `BLOB_DIR` setting). */
+export class FileBlobStore implements BlobStore {
+  private readonly root: string;
+
+  constructor(root: string) {
+    this.root = resolve(root);
+  }
+
+  private path(key: string): string {
+    if (!/^[A-Za-z0-9._/-]+$/.test(key) || key.split('/').some((p) => p === '..' || p === ''))
+      throw new Error(`invalid blob key: ${key}`);
+    const p = resolve(join(this.root, key));
+    if (!p.startsWith(this.root + sep)) throw new Error(`invalid blob key: ${key}`);
+    return p;
+  }
+
+  async put(key: string, bytes: Buffer): Promise<void> {
+    const p = this.path(key);
+    await mkdir(dirname(p), { recursive: true });
+    const tmp = `${p}.${randomBytes(4).toString('hex')}.tmp`;
+    await writeFile(tmp, bytes);
+    await rename(tmp, p); // readers never see a half-written file
+  }
+
+  async get(key: string): Promise<Buffer | undefined> {
+    try {
+      return await readFile(this.path(key));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.path(key), { force: true });
+  }
+}

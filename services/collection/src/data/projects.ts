@@ -1,0 +1,88 @@
+import type { Knex } from 'knex';
+import { DEFAULT_SETTINGS, type PublicationSettings } from '../domain/publication.ts';
+
+export interface ProjectRow {
+  id: number;
+  workspace_id: number;
+  name: string;
+  description: string | null;
+  is_published: boolean;
+  published_at: Date | null;
+  current_version_id: number | null;
+  settings: Partial<PublicationSettings>;
+  created_by: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The project's publication settings with defaults for unset keys. */
+export const settingsOf = (p: ProjectRow): PublicationSettings => ({ ...DEFAULT_SETTINGS, ...p.settings });
+
+/**
+ * API shape of a project: its publication state, the published form version collectors get
+ * (`current_version_id`), its settings and, at the top level too, `consent_text`.
+ */
+export const projectJson = (p: ProjectRow) => {
+  const settings = settingsOf(p);
+  return {
+    id: p.id,
+    workspace_id: p.workspace_id,
+    name: p.name,
+    description: p.description,
+    is_published: p.is_published,
+    published_at: p.published_at,
+    current_version_id: p.current_version_id,
+    require_consent: settings.require_consent,
+    consent_text: settings.consent_text,
+    settings,
+    created_by: p.created_by,
+    created_at: p.created_at,
+    updated_at: p.updated_at,
+  };
+};
+
+export async function listProjects(db: Knex, workspaceId: number, page: number, perPage: number) {
+  const [{ n }] = (await db('projects').where({ workspace_id: workspaceId }).count({ n: '*' })) as [
+    { n: number },
+  ];
+  const rows = (await db('projects')
+    .where({ workspace_id: workspaceId })
+    .orderBy('id', 'desc')
+    .limit(perPage)
+    .offset((page - 1) * perPage)) as ProjectRow[];
+  return { rows, total: Number(n) };
+}
+
+export async function createProject(
+  db: Knex,
+  workspaceId: number,
+  input: { name: string; description?: string | null },
+  userId: number,
+): Promise<ProjectRow> {
+  const [p] = (await db('projects')
+    .insert({
+      workspace_id: workspaceId,
+      name: input.name,
+      description: input.description ?? null,
+      created_by: userId,
+    })
+    .returning('*')) as [ProjectRow];
+  return p;
+}
+
+export const findProject = (db: Knex | Knex.Transaction, id: number): Promise<ProjectRow | undefined> =>
+  db('projects').where({ id }).first();
+
+export async function updateProject(
+  db: Knex,
+  id: number,
+  patch: Record<string, unknown>,
+): Promise<ProjectRow> {
+  const [p] = (await db('projects')
+    .where({ id })
+    .update({ ...patch, updated_at: db.fn.now() })
+    .returning('*')) as [ProjectRow];
+  return p;
+}
+
+export const deleteProject = (db: Knex, id: number) => db('projects').where({ id }).delete();

@@ -1,0 +1,187 @@
+import type { Knex } from 'knex';
+import type { Status } from '../domain/transitions.ts';
+import type { DataEntry } from '../domain/submission-validation.ts';
+
+export interface SubmissionRow {
+  id: number;
+  project_id: number;
+  form_version_id: number;
+  collector_id: number | null;
+  status: Status;
+  latitude: number | null;
+  longitude: number | null;
+  altitude: number | null;
+  precision: number | null;
+  data: DataEntry[];
+  consent: boolean | null;
+  created_at: Date;
+  updated_at: Date;
+  submitted_at: Date | null;
+}
+
+export interface HistoryRow {
+  id: number;
+  from_status: Status | null;
+  to_status: Status;
+  user_id: number | null;
+  comment: string | null;
+  created_at: Date;
+}
+
+const COLUMNS = [
+  'id',
+  'project_id',
+  'form_version_id',
+  'collector_id',
+  'status',
+  'latitude',
+  'longitude',
+  'altitude',
+  'precision',
+  'data',
+  'consent',
+  'created_at',
+  'updated_at',
+  'submitted_at',
+];
+
+/** API shape of a submission; the detail adds its status `history`. */
+export const submissionJson = (s: SubmissionRow, history?: HistoryRow[]) => ({
+  id: s.id,
+  project_id: s.project_id,
+  form_version_id: s.form_version_id,
+  collector_id: s.collector_id,
+  status: s.status,
+  latitude: s.latitude,
+  longitude: s.longitude,
+  altitude: s.altitude,
+  precision: s.precision,
+  consent: s.consent,
+  data: s.data,
+  created_at: s.created_at,
+  updated_at: s.updated_at,
+  submitted_at: s.submitted_at,
+  ...(history
+    ? {
+        history: history.map((h) => ({
+          from_status: h.from_status,
+          to_status: h.to_status,
+          user_id: h.user_id,
+          comment: h.comment,
+          created_at: h.created_at,
+        })),
+      }
+    : {}),
+});
+
+export interface NewSubmission {
+  project_id: number;
+  form_version_id: number;
+  collector_id: number | null;
+  status: Status;
+  latitude: number | null;
+  longitude: number | null;
+  altitude: number | null;
+  precision: number | null;
+  data: DataEntry[];
+  search_text: string;
+  consent: boolean | null;
+}
+
+/** Inserts a submission and its first history entry (who created it, with which status). */
+export async function insertSubmission(trx: Knex.Transaction, s: NewSubmission): Promise<SubmissionRow> {
+  const [row] = (await trx('submissions')
+    .insert({
+      ...s,
+      data: JSON.stringify(s.data),
+      submitted_at: s.status === 'submitted' ? trx.fn.now() : null,
+    })
+    .returning(COLUMNS)) as [SubmissionRow];
+  await trx('submission_history').insert({
+    submission_id: row.id,
+    from_status: null,
+    to_status: s.status,
+    user_id: s.collector_id,
+  });
+  return row;
+}
+
+export const findSubmission = (
+  db: Knex | Knex.Transaction,
+  projectId: number,
+  id: number,
+): Promise<SubmissionRow | undefined> =>
+  db('submissions').where({ project_id: projectId, id }).first(COLUMNS);
+
+export const listHistory = (db: Knex, submissionId: number): Promise<HistoryRow[]> =>
+  db('submission_history').where({ submission_id: submissionId }).orderBy('id');
+
+/** Changes status and/or data, recording the status change (who, when, comment) in the history. */
+export async function updateSubmission(
+  trx: Knex.Transaction,
+  s: SubmissionRow,
+  change: {
+    status?: Status;
+    data?: DataEntry[];
+    search_text?: string;
+    coords?: Partial<Record<'latitude' | 'longitude' | 'altitude' | 'precision', number | null>>;
+    userId: number;
+    comment: string | null;
+  },
+): Promise<SubmissionRow> {
+  const patch: Record<string, unknown> = { ...change.coords, updated_at: trx.fn.now() };
+  if (change.data) {
+    patch.data = JSON.stringify(change.data);
+    patch.search_text = change.search_text ?? '';
+  }
+  if (change.status && change.status !== s.status) {
+    patch.status = change.status;
+    if (change.status === 'submitted') patch.submitted_at = trx.fn.now();
+  }
+  const [row] = (await trx('submissions').where({ id: s.id }).update(patch).returning(COLUMNS)) as [
+    SubmissionRow,
+  ];
+  if (change.status && change.status !== s.status)
+    await trx('submission_history').insert({
+      submission_id: s.id,
+      from_status: s.status,
+      to_status: change.status,
+      user_id: change.userId,
+      comment: change.comment,
+    });
+  return row;
+}
+
+/** How many submissions a project has (every status), for `submission_limit`. */
+export async function countProjectSubmissions(trx: Knex.Transaction, projectId: number): Promise<number> {
+  const row = (await trx('submission_counts').where({ project_id: projectId }).sum({ n: 'n' }).first()) as {
+    n: number | string | null;
+  };
+  return Number(row.n ?? 0);
+}
+
+export async function collectorHasSubmission(
+  trx: Knex.Transaction,
+  projectId: number,
+  collectorId: number,
+): Promise<boolean> {
+  return Boolean(
+    await trx('submissions').where({ project_id: projectId, collector_id: collectorId }).first('id'),
+  );
+}
+
+export interface PhotoRow {
+  id: string;
+  submission_id: number;
+  field_uuid: string;
+  content_type: string;
+  size: number;
+  blob_key: string;
+}
+
+export const insertPhotos = async (trx: Knex.Transaction, photos: PhotoRow[]) => {
+  if (photos.length) await trx('photos').insert(photos);
+};
+
+export const findPhoto = (db: Knex, submissionId: number, id: string): Promise<PhotoRow | undefined> =>
+  db('photos').where({ submission_id: submissionId, id }).first();

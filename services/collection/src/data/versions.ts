@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Choice, Constraints, FieldDef, FieldType } from '../domain/fields.ts';
+
+export interface VersionRow {
+  id: number;
+  project_id: number;
+  number: number;
+  status: 'draft' | 'published';
+  copied_from_version_id: number | null;
+  published_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface FieldRow extends FieldDef {
+  version_id: number;
+  position: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const versionJson = (v: VersionRow, fieldCount?: number) => ({
+  id: v.id,
+  project_id: v.project_id,
+  number: v.number,
+  status: v.status,
+  is_published: v.status === 'published',
+  copied_from_version_id: v.copied_from_version_id,
+  ...(fieldCount !== undefined ? { field_count: fieldCount } : {}),
+  published_at: v.published_at,
+  created_at: v.created_at,
+  updated_at: v.updated_at,
+});
+
+export const fieldJson = (f: FieldRow) => ({
+  id: f.id,
+  uuid: f.uuid,
+  version_id: f.version_id,
+  name: f.name,
+  label: f.label,
+  type: f.type,
+  required: f.required,
+  choices: f.choices,
+  constraints: f.constraints,
+  position: f.position,
+  created_at: f.created_at,
+  updated_at: f.updated_at,
+});
+
+export async function listVersions(db: Knex, projectId: number, page: number, perPage: number) {
+  const [{ n }] = (await db('form_versions').where({ project_id: projectId }).count({ n: '*' })) as [
+    { n: number },
+  ];
+  const rows = (await db('form_versions as v')
+    .where('v.project_id', projectId)
+    .select('v.*', db.raw('(SELECT count(*) FROM fields f WHERE f.version_id = v.id)::int AS field_count'))
+    .orderBy('v.number', 'desc')
+    .limit(perPage)
+    .offset((page - 1) * perPage)) as Array<VersionRow & { field_count: number }>;
+  return { rows, total: Number(n) };
+}
+
+/**
+ * Creates a draft version numbered after the project's last one; with `copyFrom`, its fields
+ * are copied (new ids, same uuids, so submissions stay comparable across versions).
+ */
+export async function createVersion(
+  db: Knex,
+  projectId: number,
+  copyFrom: number | null,
+): Promise<VersionRow> {
+  return db.transaction(async (trx) => {
+    await trx('projects').where({ id: projectId }).forUpdate().first('id');
+    const last = (await trx('form_versions')
+      .where({ project_id: projectId })
+      .max({ m: 'number' })
+      .first()) as {
+      m: number | null;
+    };
+    const [v] = (await trx('form_versions')
+      .insert({ project_id: projectId, number: (last.m ?? 0) + 1, copied_from_version_id: copyFrom })
+      .returning('*')) as [VersionRow];
+    if (copyFrom !== null) {
+      await trx.raw(
+        `INSERT INTO fields (version_id, uuid, name, label, type, required, choices, constraints, position)
+         SELECT ?, uuid, name, label, type, required, choices, constraints, position FROM fields WHERE version_id = ?`,
+        [v.id, copyFrom],
+      );
+    }
+    return v;
+  });
+}
+
+export const findVersion = (db: Knex | Knex.Transaction, id: number): Promise<VersionRow | undefined> =>
+  db('form_versions').where({ id }).first();
+
+/** The project's latest published version, or undefined. */
+export const lastPublishedVersion = (db: Knex, projectId: number): Promise<VersionRow | undefined> =>
+  db('form_versions').where({ project_id: projectId, status: 'published' }).orderBy('number', 'desc').first();
+
+export const listFields = (db: Knex | Knex.Transaction, versionId: number): Promise<FieldRow[]> =>
+  db('fields')
+    .where({ version_id: versionId })
+    .orderBy([{ column: 'position' }, { column: 'id' }]);
+
+export const countFields = async (db: Knex, versionId: number): Promise<number> => {
+  const [{ n }] = (await db('fields').where({ version_id: versionId }).count({ n: '*' })) as [{ n: number }];
+  return Number(n);
+};
+
+export const findField = (db: Knex, versionId: number, id: number): Promise<FieldRow | undefined> =>
+  db('fields').where({ version_id: versionId, id }).first();
+
+export interface FieldInput {
+  name: string;
+  label: string;
+  type: FieldType;
+  required: boolean;
+  choices: Choice[] | null;
+  constraints: Constraints;
+  position?: number;
+}
+
+const encode = (f: Partial<FieldInput>) => ({
+  ...f,
+  ...(f.choices !== undefined ? { choices: f.choices === null ? null : JSON.stringify(f.choices) } : {}),
+  ...(f.constraints !== undefined ? { constraints: JSON.stringify(f.constraints) } : {}),
+});
+
+/** Adds a field at the end of the version (unless a position is given), with a fresh uuid. */
+export async function insertField(db: Knex, versionId: number, f: FieldInput): Promise<FieldRow> {
+  const position =
+    f.position ??
+    ((
+      (await db('fields').where({ version_id: versionId }).max({ m: 'position' }).first()) as {
+        m: number | null;
+      }
+    ).m ?? -1) + 1;
+  const [row] = (await db('fields')
+    .insert({ ...encode(f), position, version_id: versionId, uuid: randomUUID() })
+    .returning('*')) as [FieldRow];
+  return row;
+}
+
+export async function updateField(db: Knex, id: number, f: Partial<FieldInput>): Promise<FieldRow> {
+  const [row] = (await db('fields')
+    .where({ id })
+    .update({ ...encode(f), updated_at: db.fn.now() })
+    .returning('*')) as [FieldRow];
+  return row;
+}
+
+export const deleteField = (db: Knex, id: number) => db('fields').where({ id }).delete();
+
+/** Marks a draft published and makes it the project's current version, in one transaction. */
+export async function publishVersion(db: Knex, v: VersionRow): Promise<VersionRow> {
+  return db.transaction(async (trx) => {
+    const [row] = (await trx('form_versions')
+      .where({ id: v.id, status: 'draft' })
+      .update({ status: 'published', published_at: trx.fn.now(), updated_at: trx.fn.now() })
+      .returning('*')) as [VersionRow];
+    await trx('projects')
+      .where({ id: v.project_id })
+      .update({ current_version_id: v.id, updated_at: trx.fn.now() });
+    return row;
+  });
+}

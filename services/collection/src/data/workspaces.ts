@@ -1,0 +1,154 @@
+import type { Knex } from 'knex';
+import type { Role } from '../domain/roles.ts';
+
+export interface WorkspaceRow {
+  id: number;
+  name: string;
+  description: string | null;
+  created_by: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface MemberRow {
+  user_id: number;
+  role: Role;
+  name: string | null;
+  email: string | null;
+  created_at: Date;
+}
+
+/** API shape of a workspace; `role` is the caller's. */
+export const workspaceJson = (w: WorkspaceRow, role?: Role, members?: MemberRow[]) => ({
+  id: w.id,
+  name: w.name,
+  description: w.description,
+  created_by: w.created_by,
+  ...(role ? { role } : {}),
+  ...(members ? { members: members.map(memberJson) } : {}),
+  created_at: w.created_at,
+  updated_at: w.updated_at,
+});
+
+/** API shape of a member. */
+export const memberJson = (m: MemberRow) => ({
+  user_id: m.user_id,
+  name: m.name,
+  email: m.email,
+  role: m.role,
+  joined_at: m.created_at,
+});
+
+/** Workspaces the user is a member of, newest first, one page, with the total. */
+export async function listWorkspaces(db: Knex, userId: number, page: number, perPage: number) {
+  const base = db('workspaces as w')
+    .join('workspace_members as m', 'm.workspace_id', 'w.id')
+    .where('m.user_id', userId);
+  const [{ n }] = (await base.clone().count({ n: '*' })) as [{ n: number }];
+  const rows = (await base
+    .clone()
+    .select('w.*', 'm.role')
+    .orderBy('w.id', 'desc')
+    .limit(perPage)
+    .offset((page - 1) * perPage)) as Array<WorkspaceRow & { role: Role }>;
+  return { rows, total: Number(n) };
+}
+
+/** Creates a workspace with its creator as owner. */
+export async function createWorkspace(
+  db: Knex,
+  input: { name: string; description?: string | null },
+  userId: number,
+): Promise<WorkspaceRow> {
+  return db.transaction(async (trx) => {
+    const [w] = (await trx('workspaces')
+      .insert({ name: input.name, description: input.description ?? null, created_by: userId })
+      .returning('*')) as [WorkspaceRow];
+    await trx('workspace_members').insert({ workspace_id: w.id, user_id: userId, role: 'owner' });
+    return w;
+  });
+}
+
+export const findWorkspace = (db: Knex, id: number): Promise<WorkspaceRow | undefined> =>
+  db('workspaces').where({ id }).first();
+
+/** The user's role in a workspace, or undefined when not a member. */
+export async function roleIn(db: Knex, workspaceId: number, userId: number): Promise<Role | undefined> {
+  const row = (await db('workspace_members')
+    .where({ workspace_id: workspaceId, user_id: userId })
+    .first('role')) as { role: Role } | undefined;
+  return row?.role;
+}
+
+export async function updateWorkspace(
+  db: Knex,
+  id: number,
+  patch: { name?: string; description?: string | null },
+): Promise<WorkspaceRow> {
+  const [w] = (await db('workspaces')
+    .where({ id })
+    .update({ ...patch, updated_at: db.fn.now() })
+    .returning('*')) as [WorkspaceRow];
+  return w;
+}
+
+export const deleteWorkspace = (db: Knex, id: number) => db('workspaces').where({ id }).delete();
+
+/** Members with their names and e-mails from the users projection, by join date. */
+export const listMembers = (db: Knex, workspaceId: number): Promise<MemberRow[]> =>
+  db('workspace_members as m')
+    .leftJoin('users as u', 'u.id', 'm.user_id')
+    .where('m.workspace_id', workspaceId)
+    .select('m.user_id', 'm.role', 'm.created_at', 'u.name', 'u.email')
+    .orderBy([{ column: 'm.created_at' }, { column: 'm.user_id' }]);
+
+/**
+ * Adds a member or changes the role of an existing one, refusing to demote the last owner.
+ * Locks the workspace's member rows so two concurrent demotions cannot both pass.
+ * @returns `created` when the user was not a member, `updated`, or `last_owner` (nothing changed).
+ */
+export async function setMember(
+  db: Knex,
+  workspaceId: number,
+  userId: number,
+  role: Role,
+): Promise<'created' | 'updated' | 'last_owner'> {
+  return db.transaction(async (trx) => {
+    const members = (await trx('workspace_members')
+      .where({ workspace_id: workspaceId })
+      .forUpdate()
+      .select('user_id', 'role')) as Array<{ user_id: number; role: Role }>;
+    const existing = members.find((m) => m.user_id === userId);
+    if (!existing) {
+      await trx('workspace_members').insert({ workspace_id: workspaceId, user_id: userId, role });
+      return 'created';
+    }
+    const owners = members.filter((m) => m.role === 'owner').length;
+    if (existing.role === 'owner' && role !== 'owner' && owners <= 1) return 'last_owner';
+    await trx('workspace_members').where({ workspace_id: workspaceId, user_id: userId }).update({ role });
+    return 'updated';
+  });
+}
+
+/**
+ * Removes a member, refusing to remove the last owner.
+ * @returns `removed`, `not_member` or `last_owner`.
+ */
+export async function removeMember(
+  db: Knex,
+  workspaceId: number,
+  userId: number,
+): Promise<'removed' | 'not_member' | 'last_owner'> {
+  return db.transaction(async (trx) => {
+    const members = (await trx('workspace_members')
+      .where({ workspace_id: workspaceId })
+      .forUpdate()
+      .select('user_id', 'role')) as Array<{ user_id: number; role: Role }>;
+    const existing = members.find((m) => m.user_id === userId);
+    if (!existing) return 'not_member';
+    if (existing.role === 'owner' && members.filter((m) => m.role === 'owner').length <= 1)
+      return 'last_owner';
+    await trx('workspace_members').where({ workspace_id: workspaceId, user_id: userId }).delete();
+    return 'removed';
+  });
+}

@@ -1,0 +1,41 @@
+/**
+ * Workspace roles and what each may do (docs/collection.md, "Roles"). Non-members may do
+ * nothing below a workspace and get 404 (except submitting to, and reading the published form
+ * of, a project published with `collect_access` public or authenticated).
+ */
+export const ROLES = ['owner', 'admin', 'manager', 'collector', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+export type Action =
+  | 'workspace.view'
+  | 'workspace.update'
+  | 'workspace.delete'
+  | 'members.manage'
+  | 'project.manage'
+  | 'project.delete'
+  | 'form.edit'
+  | 'submission.create'
+  | 'submission.view_all'
+  | 'submission.review'
+  | 'stats.view';
+
+/** The permission table: action to the roles allowed to perform it. */
+export const PERMISSIONS: Record<Action, readonly Role[]> = {
+  'workspace.view': ROLES,
+  'workspace.update': ['owner', 'admin'],
+  'workspace.delete': ['owner'],
+  'members.manage': ['owner', 'admin'],
+  'project.manage': ['owner', 'admin', 'manager'],
+  'project.delete': ['owner', 'admin'],
+  'form.edit': ['owner', 'admin', 'manager'],
+  'submission.create': ['owner', 'admin', 'manager', 'collector'],
+  'submission.view_all': ['owner', 'admin', 'manager', 'viewer'],
+  'submission.review': ['owner', 'admin', 'manager'],
+  'stats.view': ['owner', 'admin', 'manager', 'viewer'],
+};
+
+/** True when `role` may perform `action`. */
+export const can = (role: Role, action: Action): boolean => PERMISSIONS[action].includes(role);
+
+/** Only an owner may grant, change or remove the owner role (admins manage the other roles). */
+export const mayManageRole = (actor: Role, target: Role): boolean => actor === 'owner' || target !== 'owner';

@@ -1,0 +1,132 @@
+import type { FieldErrors } from '@fieldhouse/problem';
+import type { FieldDef } from './fields.ts';
+import { FIELD_TYPES } from './fields.ts';
+import { VALUE_VALIDATORS, isEmptyValue } from './value-validators.ts';
+
+/** A data entry of spec 2.1 after validation. */
+export interface DataEntry {
+  field_uuid: string;
+  type: string;
+  value: unknown;
+}
+
+export interface EntriesResult {
+  entries: DataEntry[];
+  errors: FieldErrors;
+}
+
+export interface EntryOptions {
+  /** Check required fields (false for drafts, which may be incomplete). */
+  enforceRequired: boolean;
+  /** Field uuids whose photo came as an uploaded file (its entry may omit the value). */
+  uploadedPhotos?: ReadonlySet<string>;
+  /** Ids of photos already stored for this submission: a photo entry may keep `{photo_id, ...}`. */
+  keptPhotoIds?: ReadonlySet<string>;
+}
+
+/** A stored photo as it appears in a submission's data. */
+export interface PhotoRef {
+  photo_id: string;
+  content_type: string;
+  size: number;
+  url: string;
+}
+
+const isKeptPhoto = (v: unknown, kept?: ReadonlySet<string>): boolean =>
+  typeof v === 'object' &&
+  v !== null &&
+  typeof (v as PhotoRef).photo_id === 'string' &&
+  !!kept?.has((v as PhotoRef).photo_id);
+
+const add = (errors: FieldErrors, key: string, message: string) => (errors[key] ??= []).push(message);
+
+/**
+ * Checks every data entry against the field it names (spec 2.1; docs/collection.md,
+ * "Submission validation"): the entry shape, an existing `field_uuid`, the field's `type`,
+ * the value's format and constraints, no second entry for one field, and every required field
+ * present. Errors are keyed by entry: `data.3.value`, `data.1.field_uuid`, `data.2.type`,
+ * `data.4` (duplicate); missing required fields under `data`.
+ */
+export function validateEntries(data: unknown, fields: FieldDef[], opts: EntryOptions): EntriesResult {
+  const errors: FieldErrors = {};
+  const entries: DataEntry[] = [];
+  if (!Array.isArray(data)) {
+    add(errors, 'data', 'data must be an array of entries');
+    return { entries, errors };
+  }
+  const byUuid = new Map(fields.map((f) => [f.uuid, f]));
+  const seen = new Map<string, number>();
+  data.forEach((raw, i) => {
+    const at = `data.${i}`;
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      add(errors, at, 'each entry must be an object with field_uuid, type and value');
+      return;
+    }
+    const e = raw as Record<string, unknown>;
+    if (typeof e.field_uuid !== 'string') {
+      add(errors, `${at}.field_uuid`, 'field_uuid must be a string');
+      return;
+    }
+    const field = byUuid.get(e.field_uuid);
+    if (!field) {
+      add(errors, `${at}.field_uuid`, `no field of this form version has uuid ${e.field_uuid}`);
+      return;
+    }
+    const first = seen.get(field.uuid);
+    if (first !== undefined) {
+      add(errors, at, `a second entry for field ${field.name} (first at data.${first})`);
+      return;
+    }
+    seen.set(field.uuid, i);
+    if (typeof e.type !== 'string' || !(FIELD_TYPES as readonly string[]).includes(e.type)) {
+      add(errors, `${at}.type`, `type must be one of ${FIELD_TYPES.join(', ')}`);
+      return;
+    }
+    if (e.type !== field.type) {
+      add(errors, `${at}.type`, `field ${field.name} is of type ${field.type}, not ${e.type}`);
+      return;
+    }
+    const value = e.value ?? null;
+    const uploaded =
+      field.type === 'photo' &&
+      (opts.uploadedPhotos?.has(field.uuid) || isKeptPhoto(value, opts.keptPhotoIds));
+    if (value !== null && !uploaded) {
+      const problem = VALUE_VALIDATORS[field.type](value, field);
+      if (problem) {
+        add(errors, `${at}.value`, `${field.name} ${problem}`);
+        return;
+      }
+    }
+    if (opts.enforceRequired && field.required && !uploaded && isEmptyValue(value)) {
+      add(errors, `${at}.value`, `${field.name} is required`);
+      return;
+    }
+    entries.push({ field_uuid: field.uuid, type: field.type, value });
+  });
+  if (opts.enforceRequired) {
+    for (const f of fields)
+      if (f.required && !seen.has(f.uuid) && !opts.uploadedPhotos?.has(f.uuid))
+        add(errors, 'data', `${f.name} (field_uuid ${f.uuid}) is required`);
+  }
+  return { entries, errors };
+}
+
+/**
+ * The text searched by `?search=`: text values and the chosen choices (value and label) of a
+ * submission, joined with spaces.
+ */
+export function searchTextOf(entries: DataEntry[], fields: FieldDef[]): string {
+  const byUuid = new Map(fields.map((f) => [f.uuid, f]));
+  const parts: string[] = [];
+  for (const e of entries) {
+    const f = byUuid.get(e.field_uuid);
+    if (!f || e.value === null) continue;
+    const labelOf = (v: string) => f.choices?.find((c) => c.value === v)?.label;
+    if (f.type === 'text' && typeof e.value === 'string') parts.push(e.value);
+    else if (f.type === 'select_one' && typeof e.value === 'string')
+      parts.push(e.value, labelOf(e.value) ?? '');
+    else if (f.type === 'select_multiple' && Array.isArray(e.value))
+      for (const v of e.value as string[]) parts.push(v, labelOf(v) ?? '');
+  }
+  return parts.filter(Boolean).join(' ');
+}

@@ -1,0 +1,37 @@
+import { validationFailed } from '@fieldhouse/problem';
+
+/** Submission status values of spec 2.1. */
+export const STATUSES = ['submitted', 'draft', 'reviewed', 'rejected', 'requires_correction'] as const;
+export type Status = (typeof STATUSES)[number];
+
+/** Who may make a transition: the submission's own collector, or a reviewer (submission.review). */
+export type Actor = 'collector' | 'reviewer';
+
+/**
+ * The transition table (docs/collection.md, "Status transitions"): from, to, and who may.
+ * Anything else is an illegal transition (422).
+ */
+export const TRANSITIONS: ReadonlyArray<{ from: Status; to: Status; by: Actor }> = [
+  { from: 'draft', to: 'submitted', by: 'collector' },
+  { from: 'submitted', to: 'reviewed', by: 'reviewer' },
+  { from: 'submitted', to: 'rejected', by: 'reviewer' },
+  { from: 'submitted', to: 'requires_correction', by: 'reviewer' },
+  { from: 'reviewed', to: 'requires_correction', by: 'reviewer' },
+  { from: 'requires_correction', to: 'submitted', by: 'collector' },
+];
+
+/**
+ * Checks a requested status change.
+ * @param actors what the caller is for this submission (its collector, a reviewer, or both).
+ * @returns 'ok', or 'forbidden' when the transition exists but the caller may not make it.
+ * @throws ProblemError 422 naming the current and requested status when the transition does not exist.
+ */
+export function checkTransition(from: Status, to: Status, actors: Actor[]): 'ok' | 'forbidden' {
+  const rule = TRANSITIONS.find((t) => t.from === from && t.to === to);
+  if (!rule)
+    throw validationFailed(
+      { status: [`A submission cannot go from status ${from} to ${to}.`] },
+      { code: 'illegal_transition', extensions: { current_status: from, requested_status: to } },
+    );
+  return actors.includes(rule.by) ? 'ok' : 'forbidden';
+}

@@ -1,0 +1,14 @@
+import type { Knex } from 'knex';
+import type { Logger } from '@fieldhouse/logger';
+import type { BlobStore } from '../blob/blob-store.ts';
+
+/** What the route handlers need, built once by createCollectionApp. */
+export interface CollectionContext {
+  db: Knex;
+  logger: Logger;
+  blobs: BlobStore;
+  /** Largest photo accepted, in bytes (413 above). */
+  photoMaxBytes: number;
+  /** Called after a commit that wrote to the outbox (the relay publishes sooner). */
+  outboxWritten: () => void;
+}

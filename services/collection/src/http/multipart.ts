@@ -1,0 +1,67 @@
+import busboy from 'busboy';
+import type { Request } from 'express';
+import { badRequest, payloadTooLarge } from '@fieldhouse/problem';
+
+export interface MultipartSubmission {
+  /** The JSON of the `submission` part. */
+  body: unknown;
+  /** Uploaded files by part name (a photo field's uuid). */
+  files: Map<string, Buffer>;
+}
+
+/**
+ * Reads a `multipart/form-data` submission with busboy: a `submission` part holding the JSON
+ * body of spec 2.1, and one file part per photo, named by the photo field's uuid.
+ * @throws ProblemError 413 when a file exceeds `maxFileBytes` or there are too many parts,
+ *   400 when the `submission` part is missing or not JSON, or the stream is malformed.
+ */
+export function readMultipart(req: Request, maxFileBytes: number): Promise<MultipartSubmission> {
+  return new Promise((resolve, reject) => {
+    let bb: busboy.Busboy;
+    try {
+      bb = busboy({
+        headers: req.headers,
+        limits: { fileSize: maxFileBytes, files: 50, fields: 10, fieldSize: 2 * 1024 * 1024, parts: 60 },
+      });
+    } catch {
+      reject(badRequest('The multipart body is malformed (missing boundary).'));
+      return;
+    }
+    const files = new Map<string, Buffer>();
+    let json: string | undefined;
+    let failure: Error | undefined;
+    const fail = (err: Error) => {
+      failure ??= err;
+    };
+    bb.on('field', (name, value, info) => {
+      if (info.valueTruncated) fail(payloadTooLarge('The submission part is too large.'));
+      if (name === 'submission') json = value;
+    });
+    bb.on('file', (name, stream) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('limit', () =>
+        fail(
+          payloadTooLarge(`The file ${name} is larger than the photo limit of ${maxFileBytes} bytes.`, {
+            code: 'photo_too_large',
+          }),
+        ),
+      );
+      stream.on('end', () => files.set(name, Buffer.concat(chunks)));
+    });
+    for (const ev of ['filesLimit', 'fieldsLimit', 'partsLimit'] as const)
+      bb.on(ev, () => fail(payloadTooLarge('The multipart body has too many parts.')));
+    bb.on('error', () => reject(badRequest('The multipart body is malformed.')));
+    bb.on('close', () => {
+      if (failure) return reject(failure);
+      if (json === undefined)
+        return reject(badRequest('The multipart body needs a "submission" part with the JSON body.'));
+      try {
+        resolve({ body: JSON.parse(json) as unknown, files });
+      } catch {
+        reject(badRequest('The "submission" part is not valid JSON.', { code: 'invalid_json' }));
+      }
+    });
+    req.pipe(bb);
+  });
+}

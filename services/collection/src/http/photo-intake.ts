@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { payloadTooLarge, validationFailed, type FieldErrors } from '@fieldhouse/problem';
+import { sniffPhoto } from '../domain/photos.ts';
+import type { DataEntry, PhotoRef } from '../domain/submission-validation.ts';
+import { stripDataUrl } from '../domain/value-validators.ts';
+
+/** A photo ready to store: its row (without submission id) and bytes. */
+export interface PendingPhoto {
+  id: string;
+  field_uuid: string;
+  content_type: string;
+  size: number;
+  blob_key: string;
+  bytes: Buffer;
+}
+
+/** Download URL of a stored photo (access checked like its submission). */
+export const photoUrl = (id: string) => `/api/v1/photos/${id}`;
+
+/**
+ * Turns photo entries (base64 values, or uploaded files by field uuid) into stored-photo
+ * references: checks the size (413 above `maxBytes`) and sniffs the type from the bytes
+ * (422 unless JPEG, PNG, WebP, GIF, HEIC or AVIF). Entries keeping an existing photo pass.
+ */
+export async function intakePhotos(
+  entries: DataEntry[],
+  files: Map<string, Buffer>,
+  projectId: number,
+  maxBytes: number,
+): Promise<{ entries: DataEntry[]; photos: PendingPhoto[] }> {
+  const errors: FieldErrors = {};
+  const photos: PendingPhoto[] = [];
+  const out: DataEntry[] = [];
+  const present = new Set(entries.map((e) => e.field_uuid));
+  const all = [...entries];
+  for (const uuid of files.keys())
+    if (!present.has(uuid)) all.push({ field_uuid: uuid, type: 'photo', value: null });
+  for (const [i, e] of all.entries()) {
+    if (e.type !== 'photo') {
+      out.push(e);
+      continue;
+    }
+    let bytes = files.get(e.field_uuid);
+    if (!bytes && typeof e.value === 'string') {
+      const b64 = stripDataUrl(e.value);
+      if ((b64.length / 4) * 3 - 2 > maxBytes)
+        throw payloadTooLarge(`The photo at data.${i} is larger than the limit of ${maxBytes} bytes.`, {
+          code: 'photo_too_large',
+        });
+      bytes = Buffer.from(b64, 'base64');
+    }
+    if (!bytes) {
+      out.push(e); // null, or a kept photo reference
+      continue;
+    }
+    if (bytes.length > maxBytes)
+      throw payloadTooLarge(`The photo at data.${i} is larger than the limit of ${maxBytes} bytes.`, {
+        code: 'photo_too_large',
+      });
+    const type = await sniffPhoto(bytes);
+    if (!type) {
+      (errors[`data.${i}.value`] ??= []).push('the photo is not a JPEG, PNG, WebP, GIF, HEIC or AVIF image');
+      continue;
+    }
+    const id = randomUUID();
+    photos.push({
+      id,
+      field_uuid: e.field_uuid,
+      content_type: type,
+      size: bytes.length,
+      blob_key: `photos/${projectId}/${id}`,
+      bytes,
+    });
+    const ref: PhotoRef = { photo_id: id, content_type: type, size: bytes.length, url: photoUrl(id) };
+    out.push({ field_uuid: e.field_uuid, type: 'photo', value: ref });
+  }
+  if (Object.keys(errors).length) throw validationFailed(errors);
+  return { entries: out, photos };
+}

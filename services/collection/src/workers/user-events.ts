@@ -1,0 +1,21 @@
+import type { Knex } from 'knex';
+import type { Logger } from '@fieldhouse/logger';
+import { processOnce, startUserEventsConsumer, type Broker } from '@fieldhouse/messaging';
+import { upsertUser } from '../data/users.ts';
+
+/**
+ * Keeps the users projection (members are added by `user_id` or `email`) current from the
+ * gateway's `user.created` / `user.updated` events, once per message id.
+ */
+export function startUsersProjection(broker: Broker, db: Knex, logger: Logger) {
+  return startUserEventsConsumer({
+    broker,
+    logger,
+    queue: 'collection.users',
+    apply: async (messageId, user) => {
+      await processOnce(db, 'processed_messages', 'collection.users', messageId, (trx) =>
+        upsertUser(trx, user),
+      );
+    },
+  });
+}

@@ -1,0 +1,138 @@
+import { expect } from 'chai';
+import { startHarness, type Harness } from './helpers.ts';
+
+describe('collection: projects, versions and fields', () => {
+  let h: Harness;
+  let ws: number;
+  let project: number;
+  before(async () => {
+    h = await startHarness();
+    ws = (await h.as(1).post('/api/v1/workspaces').send({ name: 'W' }).expect(201)).body.data.id;
+    project = (
+      await h
+        .as(1)
+        .post(`/api/v1/workspaces/${ws}/projects`)
+        .send({ name: 'Survey', description: 'd' })
+        .expect(201)
+    ).body.data.id;
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('creates, lists, updates and deletes projects', async () => {
+    const p = await h.as(1).get(`/api/v1/projects/${project}`).expect(200);
+    expect(p.body.data).to.include({
+      name: 'Survey',
+      is_published: false,
+      current_version_id: null,
+      consent_text: null,
+    });
+    const list = await h.as(1).get(`/api/v1/workspaces/${ws}/projects`).expect(200);
+    expect(list.body.pagination.total).to.equal(1);
+    await h.as(1).put(`/api/v1/projects/${project}`).send({ description: 'new' }).expect(200);
+    const other = (await h.as(1).post(`/api/v1/workspaces/${ws}/projects`).send({ name: 'Gone' }).expect(201))
+      .body.data.id;
+    await h.as(1).delete(`/api/v1/projects/${other}`).expect(204);
+    await h.as(1).get(`/api/v1/projects/${other}`).expect(404);
+    await h.as(1).post(`/api/v1/workspaces/${ws}/projects`).send({ name: 123 }).expect(422);
+  });
+
+  it('edits fields of drafts only, freezes on publish (409), and copies the last published version', async () => {
+    const v1 = (await h.as(1).post(`/api/v1/projects/${project}/versions`).send({}).expect(201)).body.data;
+    expect(v1).to.include({ number: 1, status: 'draft' });
+    await h.as(1).post(`/api/v1/versions/${v1.id}/publish`).expect(422); // no fields yet
+    const f = await h
+      .as(1)
+      .post(`/api/v1/versions/${v1.id}/fields`)
+      .send({ name: 'q1', label: 'Q1', type: 'text' })
+      .expect(201);
+    expect(f.body.data.id).to.be.a('number');
+    expect(f.body.data.uuid).to.match(/^[0-9a-f-]{36}$/);
+    expect(f.body.data).to.include({ required: false, type: 'text' });
+    const dup = await h
+      .as(1)
+      .post(`/api/v1/versions/${v1.id}/fields`)
+      .send({ name: 'q1', label: 'Again', type: 'integer' })
+      .expect(422);
+    expect(dup.body.errors).to.have.property('name');
+    const upd = await h
+      .as(1)
+      .put(`/api/v1/versions/${v1.id}/fields/${f.body.data.id}`)
+      .send({ label: 'Question 1', required: true, constraints: { max_length: 10 } })
+      .expect(200);
+    expect(upd.body.data).to.include({ label: 'Question 1', required: true, uuid: f.body.data.uuid });
+    const tmp = await h
+      .as(1)
+      .post(`/api/v1/versions/${v1.id}/fields`)
+      .send({ name: 'tmp', label: 'T', type: 'date' })
+      .expect(201);
+    await h.as(1).delete(`/api/v1/versions/${v1.id}/fields/${tmp.body.data.id}`).expect(204);
+    await h.as(1).delete(`/api/v1/versions/${v1.id}/fields/${tmp.body.data.id}`).expect(404);
+
+    // not published yet: the project cannot be published
+    const early = await h.as(1).post(`/api/v1/projects/${project}/publish`).expect(422);
+    expect(early.body.code).to.equal('no_published_version');
+
+    const pub = await h.as(1).post(`/api/v1/versions/${v1.id}/publish`).expect(200);
+    expect(pub.body.data).to.include({ status: 'published', is_published: true });
+    expect((await h.as(1).get(`/api/v1/projects/${project}`)).body.data.current_version_id).to.equal(v1.id);
+    await h.as(1).post(`/api/v1/versions/${v1.id}/publish`).expect(409);
+    const frozen = await h
+      .as(1)
+      .post(`/api/v1/versions/${v1.id}/fields`)
+      .send({ name: 'q2', label: 'Q2', type: 'text' })
+      .expect(409);
+    expect(frozen.body.message).to.match(/published and frozen/);
+    await h.as(1).put(`/api/v1/versions/${v1.id}/fields/${f.body.data.id}`).send({ label: 'x' }).expect(409);
+    await h.as(1).delete(`/api/v1/versions/${v1.id}/fields/${f.body.data.id}`).expect(409);
+
+    const v2 = (
+      await h
+        .as(1)
+        .post(`/api/v1/projects/${project}/versions`)
+        .send({ copy_last_published: true })
+        .expect(201)
+    ).body.data;
+    expect(v2).to.include({ number: 2, status: 'draft', field_count: 1, copied_from_version_id: v1.id });
+    const fields = await h.as(1).get(`/api/v1/versions/${v2.id}/fields`).expect(200);
+    expect(fields.body.data[0]).to.include({ name: 'q1', uuid: f.body.data.uuid, label: 'Question 1' });
+    expect(fields.body.data[0].id).to.not.equal(f.body.data.id);
+    const versions = await h.as(1).get(`/api/v1/projects/${project}/versions`).expect(200);
+    expect(versions.body.pagination.total).to.equal(2);
+    expect(versions.body.data[0].number).to.equal(2);
+    // the current version stays the published one until v2 is published
+    expect((await h.as(1).get(`/api/v1/projects/${project}`)).body.data.current_version_id).to.equal(v1.id);
+  });
+
+  it('validates field definitions: types, choices, constraints, names', async () => {
+    const v = (await h.as(1).post(`/api/v1/projects/${project}/versions`).send({}).expect(201)).body.data.id;
+    const bad: Array<[object, string]> = [
+      [{ name: 'a', label: 'A', type: 'colour' }, 'type'],
+      [{ name: '1a', label: 'A', type: 'text' }, 'name'],
+      [{ label: 'A', type: 'text' }, 'name'],
+      [{ name: 's', label: 'S', type: 'select_one' }, 'choices'],
+      [
+        {
+          name: 's',
+          label: 'S',
+          type: 'select_one',
+          choices: [
+            { value: 'a', label: 'A' },
+            { value: 'a', label: 'B' },
+          ],
+        },
+        'choices.1',
+      ],
+      [{ name: 't', label: 'T', type: 'text', choices: [{ value: 'a', label: 'A' }] }, 'choices'],
+      [{ name: 'n', label: 'N', type: 'integer', constraints: { min: 5, max: 1 } }, 'constraints.min'],
+      [{ name: 'n', label: 'N', type: 'text', constraints: { min: 1 } }, 'constraints'],
+      [{ name: 'n', label: 'N', type: 'integer', constraints: { pattern: 'a' } }, 'constraints'],
+      [{ name: 'n', label: 'N', type: 'text', constraints: { pattern: '(' } }, 'constraints.pattern'],
+    ];
+    for (const [b, key] of bad) {
+      const res = await h.as(1).post(`/api/v1/versions/${v}/fields`).send(b).expect(422);
+      expect(res.body.errors, JSON.stringify(b)).to.have.property(key);
+    }
+  });
+});

@@ -1,0 +1,517 @@
+import { expect } from 'chai';
+import { addMember, body, makeForm, PNG, seen, startHarness, type Form, type Harness } from './helpers.ts';
+
+describe('collection: submissions', () => {
+  let h: Harness;
+  let form: Form;
+  before(async () => {
+    h = await startHarness(64 * 1024);
+    form = await makeForm(h, 1);
+    await addMember(h, 1, form.workspaceId, 2, 'collector');
+    await addMember(h, 1, form.workspaceId, 3, 'collector');
+  });
+  after(async () => {
+    await h?.close();
+  });
+  const post = (b: object, user = 2, p = form.projectId) =>
+    h.as(user).post(`/api/v1/projects/${p}/submissions`).send(b);
+
+  describe('validation of every type', () => {
+    const cases: Array<[string, unknown[], unknown[]]> = [
+      ['full_name', ['Ada', 'Ünïcødé ok'], [12, 'x'.repeat(21), ['a']]],
+      ['code', ['ABC-12'], ['abc-12', 'ABC-123', 'xABC-12']],
+      ['age', [0, 120, 36], [121, -1, 3.5, '36', true]],
+      ['weight', [0.5, 72.25, 500], [0.4, 501, '7', {}]],
+      ['visit_date', ['2024-02-29', '2023-12-31'], ['2023-02-29', '2024-13-01', '2024-1-01', '20240101', 5]],
+      ['visit_time', ['00:00:00', '23:59:59'], ['24:00:00', '12:60:00', '12:00', '7:00:00', 1200]],
+      ['colour', ['red', 'blue'], ['green', ['red'], 1]],
+      ['fruits', [['apple'], ['apple', 'kiwi'], []], [['apple', 'apple'], ['mango'], 'apple', [1]]],
+      [
+        'place',
+        [
+          [48.8, 2.3, 35, 5],
+          [-90, 180],
+          [10, 20, 30],
+        ],
+        [[91, 0, 0, 1], [0, -181, 0, 1], [0, 0, 0, -1], [1], 'x', [1, 2, 3, 4, 5]],
+      ],
+    ];
+    for (const [name, good, bad] of cases) {
+      it(`${name}: accepts good values and names each bad entry`, async () => {
+        for (const v of good) {
+          const res = await post(body(form, { [name]: v }));
+          expect(res.status, `${name}=${JSON.stringify(v)} ${JSON.stringify(res.body.errors)}`).to.equal(201);
+        }
+        for (const v of bad) {
+          const res = await post(body(form, { [name]: v }));
+          expect(res.status, `${name}=${JSON.stringify(v)}`).to.equal(422);
+          const index = Object.keys({ full_name: 1, age: 1, [name]: 1 }).indexOf(name);
+          expect(res.body.errors, `${name}=${JSON.stringify(v)}`).to.have.property(`data.${index}.value`);
+        }
+      });
+    }
+
+    it('reports unknown fields, wrong types, duplicates and missing required fields all at once', async () => {
+      const b = body(form, { colour: 'red' });
+      b.data.push({ field_uuid: '00000000-0000-4000-8000-000000000000', type: 'text', value: 'x' });
+      b.data.push({ field_uuid: form.fields.full_name!.uuid, type: 'text', value: 'dup' });
+      b.data.push({ field_uuid: form.fields.weight!.uuid, type: 'integer', value: 3 });
+      b.data.splice(1, 1); // drop the required age
+      const res = await post(b).expect(422);
+      expect(res.body.code).to.equal('validation_failed');
+      expect(res.body.errors).to.have.keys('data.2.field_uuid', 'data.3', 'data.4.type', 'data');
+      expect(res.body.errors.data[0]).to.match(/^age \(field_uuid .*\) is required/);
+      expect(res.body.message).to.match(/and 3 more errors/);
+    });
+
+    it('checks the submission body: version, coordinates, data shape', async () => {
+      expect((await post({ ...body(form), latitude: 91 }).expect(422)).body.errors).to.have.property(
+        'latitude',
+      );
+      expect((await post({ ...body(form), longitude: -180.5 }).expect(422)).body.errors).to.have.property(
+        'longitude',
+      );
+      expect((await post({ ...body(form), precision: -1 }).expect(422)).body.errors).to.have.property(
+        'precision',
+      );
+      expect((await post({ ...body(form), altitude: 'high' }).expect(422)).body.errors).to.have.property(
+        'altitude',
+      );
+      expect((await post({ ...body(form), data: 'x' }).expect(422)).body.errors).to.have.property('data');
+      expect((await post({ ...body(form), data: [5] }).expect(422)).body.errors).to.have.property('data.0');
+      expect(
+        (await post({ ...body(form), form_version_id: undefined }).expect(422)).body.errors,
+      ).to.have.property('form_version_id');
+      await h
+        .as(2)
+        .post(`/api/v1/projects/${form.projectId}/submissions`)
+        .set('Content-Type', 'application/json')
+        .send('{"x":')
+        .expect(400);
+      // a draft version and a version of another project are refused
+      const draft = (await h.as(1).post(`/api/v1/projects/${form.projectId}/versions`).send({}).expect(201))
+        .body.data.id;
+      const res = await post({ ...body(form), form_version_id: draft }).expect(422);
+      expect(res.body.errors.form_version_id[0]).to.match(/draft/);
+      const other = await makeForm(h, 1);
+      const foreign = await post({ ...body(form), form_version_id: other.versionId }, 1).expect(422);
+      expect(foreign.body.errors.form_version_id[0]).to.match(/does not belong/);
+    });
+
+    it('lets drafts be incomplete, and checks required fields when they are submitted', async () => {
+      const b = body(form);
+      b.data = [];
+      const draft = await post({ ...b, status: 'draft' }).expect(201);
+      expect(draft.body.data.status).to.equal('draft');
+      const url = `/api/v1/projects/${form.projectId}/submissions/${draft.body.data.id}`;
+      const refused = await h.as(2).put(url).send({ status: 'submitted' }).expect(422);
+      expect(refused.body.errors).to.have.property('data');
+      const ok = await h
+        .as(2)
+        .put(url)
+        .send({ status: 'submitted', data: body(form).data })
+        .expect(200);
+      expect(ok.body.data.status).to.equal('submitted');
+      expect(ok.body.data.submitted_at).to.match(/Z$/);
+    });
+  });
+
+  describe('status transitions and history', () => {
+    it('follows the transition table, records who/when/comment, and names current and requested on 422', async () => {
+      await addMember(h, 1, form.workspaceId, 4, 'manager');
+      const s = (await post(body(form)).expect(201)).body.data;
+      const url = `/api/v1/projects/${form.projectId}/submissions/${s.id}`;
+      await h.as(4).put(url).send({ status: 'requires_correction', comment: 'Age looks wrong' }).expect(200);
+      await h.as(4).put(url).send({ status: 'submitted' }).expect(403); // only its collector resubmits
+      await h.as(3).put(url).send({ status: 'submitted' }).expect(404); // another collector does not see it
+      await h
+        .as(2)
+        .put(url)
+        .send({ data: body(form, { age: 37 }).data })
+        .expect(200); // correction
+      await h.as(2).put(url).send({ status: 'submitted', comment: 'fixed' }).expect(200);
+      await h.as(4).put(url).send({ status: 'reviewed' }).expect(200);
+      const illegal = await h.as(4).put(url).send({ status: 'draft' }).expect(422);
+      expect(illegal.body).to.include({
+        code: 'illegal_transition',
+        current_status: 'reviewed',
+        requested_status: 'draft',
+      });
+      expect(illegal.body.message).to.equal('A submission cannot go from status reviewed to draft.');
+      await h.as(4).put(url).send({ status: 'bogus' }).expect(422);
+      const detail = await h.as(4).get(url).expect(200);
+      expect(detail.body.data.history.map((x: { to_status: string }) => x.to_status)).to.deep.equal([
+        'submitted',
+        'requires_correction',
+        'submitted',
+        'reviewed',
+      ]);
+      expect(detail.body.data.history[1]).to.include({
+        from_status: 'submitted',
+        user_id: 4,
+        comment: 'Age looks wrong',
+      });
+      expect(detail.body.data.history[2]).to.include({ user_id: 2, comment: 'fixed' });
+      expect(detail.body.data.history[3].created_at).to.match(/Z$/);
+      expect(detail.body.data.data[1].value).to.equal(37);
+      // rejected is final
+      const r = (await post(body(form)).expect(201)).body.data;
+      await h
+        .as(4)
+        .put(`/api/v1/projects/${form.projectId}/submissions/${r.id}`)
+        .send({ status: 'rejected' })
+        .expect(200);
+      await h
+        .as(4)
+        .put(`/api/v1/projects/${form.projectId}/submissions/${r.id}`)
+        .send({ status: 'reviewed' })
+        .expect(422);
+    });
+
+    it('allows changing submitted data only with allow_edits', async () => {
+      const s = (await post(body(form)).expect(201)).body.data;
+      const url = `/api/v1/projects/${form.projectId}/submissions/${s.id}`;
+      const no = await h
+        .as(2)
+        .put(url)
+        .send({ data: body(form, { age: 50 }).data })
+        .expect(403);
+      expect(no.body.code).to.equal('edits_not_allowed');
+      await h
+        .as(1)
+        .post(`/api/v1/projects/${form.projectId}/publish`)
+        .send({ allow_edits: true })
+        .expect(200);
+      const yes = await h
+        .as(2)
+        .put(url)
+        .send({ data: body(form, { age: 50 }).data, latitude: 10 })
+        .expect(200);
+      expect(yes.body.data.data[1].value).to.equal(50);
+      expect(yes.body.data.latitude).to.equal(10);
+      await h
+        .as(2)
+        .put(url)
+        .send({ data: body(form, { age: 500 }).data })
+        .expect(422);
+      await h
+        .as(1)
+        .put(url)
+        .send({ data: body(form).data })
+        .expect(403); // not its collector
+      await h
+        .as(1)
+        .post(`/api/v1/projects/${form.projectId}/publish`)
+        .send({ allow_edits: false })
+        .expect(200);
+    });
+  });
+
+  describe('publication settings', () => {
+    it('refuses submissions to an unpublished project', async () => {
+      const f = await makeForm(h, 1, null);
+      const res = await post(body(f), 1, f.projectId).expect(422);
+      expect(res.body.code).to.equal('project_not_published');
+      await h.as(1).post(`/api/v1/projects/${f.projectId}/publish`).expect(200);
+      await post(body(f), 1, f.projectId).expect(201);
+      await h.as(1).post(`/api/v1/projects/${f.projectId}/unpublish`).expect(200);
+      await post(body(f), 1, f.projectId).expect(422);
+    });
+
+    it('collect_access: public admits anonymous callers and non-members; members does not', async () => {
+      const f = await makeForm(h, 1, { collect_access: 'members' });
+      await seen(h, 50);
+      await post(body(f), 50, f.projectId).expect(404);
+      await h.as(undefined).post(`/api/v1/projects/${f.projectId}/submissions`).send(body(f)).expect(401);
+      await h
+        .as(1)
+        .post(`/api/v1/workspaces/${f.workspaceId}/projects/${f.projectId}/publish`)
+        .send({ collect_access: 'public' })
+        .expect(200);
+      const anon = await h
+        .as(undefined)
+        .post(`/api/v1/projects/${f.projectId}/submissions`)
+        .send(body(f))
+        .expect(201);
+      expect(anon.body.data.collector_id).to.equal(null);
+      await post(body(f), 50, f.projectId).expect(201);
+      // the public form is readable, but nothing else
+      await h.as(undefined).get(`/api/v1/projects/${f.projectId}`).expect(200);
+      await h.as(undefined).get(`/api/v1/versions/${f.versionId}/fields`).expect(200);
+      await h.as(50).get(`/api/v1/projects/${f.projectId}/submissions`).expect(404);
+      await h
+        .as(1)
+        .post(`/api/v1/projects/${f.projectId}/publish`)
+        .send({ collect_access: 'authenticated' })
+        .expect(200);
+      await h.as(undefined).post(`/api/v1/projects/${f.projectId}/submissions`).send(body(f)).expect(401);
+      await post(body(f), 50, f.projectId).expect(201);
+      await h
+        .as(1)
+        .post(`/api/v1/projects/${f.projectId}/publish`)
+        .send({ collect_access: 'everyone' })
+        .expect(422);
+      // the workspace-scoped publish checks the workspace
+      await h
+        .as(1)
+        .post(`/api/v1/workspaces/${form.workspaceId}/projects/${f.projectId}/publish`)
+        .send({})
+        .expect(404);
+    });
+
+    it('submission_limit: 422 once reached', async () => {
+      const f = await makeForm(h, 1, { submission_limit: 2 });
+      await post(body(f), 1, f.projectId).expect(201);
+      await post(body(f), 1, f.projectId).expect(201);
+      const res = await post(body(f), 1, f.projectId).expect(422);
+      expect(res.body.code).to.equal('submission_limit_reached');
+      expect(res.body.message).to.match(/submission limit \(2\)/);
+      await h.as(1).post(`/api/v1/projects/${f.projectId}/publish`).send({ submission_limit: 0 }).expect(422);
+    });
+
+    it('collect_starts_at / collect_expires_at: 422 outside the window', async () => {
+      const f = await makeForm(h, 1, { collect_starts_at: new Date(Date.now() + 3_600_000).toISOString() });
+      expect((await post(body(f), 1, f.projectId).expect(422)).body.code).to.equal('collection_not_started');
+      await h
+        .as(1)
+        .post(`/api/v1/projects/${f.projectId}/publish`)
+        .send({ collect_starts_at: '2020-01-01T00:00:00Z', collect_expires_at: '2021-01-01T00:00:00Z' })
+        .expect(200);
+      expect((await post(body(f), 1, f.projectId).expect(422)).body.code).to.equal('collection_ended');
+      await h
+        .as(1)
+        .post(`/api/v1/projects/${f.projectId}/publish`)
+        .send({ collect_expires_at: null })
+        .expect(200);
+      await post(body(f), 1, f.projectId).expect(201);
+      const bad = await h
+        .as(1)
+        .post(`/api/v1/projects/${f.projectId}/publish`)
+        .send({ collect_expires_at: '2019-01-01T00:00:00Z' })
+        .expect(422);
+      expect(bad.body.errors).to.have.property('collect_expires_at');
+      await h
+        .as(1)
+        .post(`/api/v1/projects/${f.projectId}/publish`)
+        .send({ collect_starts_at: 'soon' })
+        .expect(422);
+    });
+
+    it('allow_multiple_submissions false: one per collector', async () => {
+      const f = await makeForm(h, 1, { allow_multiple_submissions: false });
+      await addMember(h, 1, f.workspaceId, 2, 'collector');
+      await post(body(f), 2, f.projectId).expect(201);
+      expect((await post(body(f), 2, f.projectId).expect(422)).body.code).to.equal('already_submitted');
+      await post(body(f), 1, f.projectId).expect(201);
+    });
+
+    it('require_consent: needs consent_text, returns it with the project, and needs consent: true', async () => {
+      const f = await makeForm(h, 1, null);
+      await h
+        .as(1)
+        .post(`/api/v1/projects/${f.projectId}/publish`)
+        .send({ require_consent: true })
+        .expect(422);
+      await h
+        .as(1)
+        .post(`/api/v1/projects/${f.projectId}/publish`)
+        .send({ require_consent: true, consent_text: 'I agree to share this.' })
+        .expect(200);
+      const p = await h.as(1).get(`/api/v1/projects/${f.projectId}`).expect(200);
+      expect(p.body.data).to.include({ consent_text: 'I agree to share this.', require_consent: true });
+      expect((await post(body(f), 1, f.projectId).expect(422)).body.errors).to.have.property('consent');
+      await post(body(f, {}, { consent: false }), 1, f.projectId).expect(422);
+      const ok = await post(body(f, {}, { consent: true }), 1, f.projectId).expect(201);
+      expect(ok.body.data.consent).to.equal(true);
+    });
+
+    it('notify_on_submission: writes an email.requested job to the outbox in the same transaction', async () => {
+      const f = await makeForm(h, 1, null);
+      await h
+        .as(1)
+        .post(`/api/v1/projects/${f.projectId}/publish`)
+        .send({ notify_on_submission: true })
+        .expect(422);
+      await h
+        .as(1)
+        .post(`/api/v1/projects/${f.projectId}/publish`)
+        .send({ notify_on_submission: true, notification_emails: ['a@example.test', 'b@example.test'] })
+        .expect(200);
+      const before = h.outboxKicks;
+      await h.db('outbox').delete();
+      const s = await post(body(f), 1, f.projectId).expect(201);
+      const rows = await h.db('outbox').select('exchange', 'message');
+      expect(rows).to.have.length(1);
+      expect(rows[0].exchange).to.equal('collection');
+      expect(rows[0].message).to.deep.include({ type: 'email.requested', source: 'collection' });
+      expect(rows[0].message.data.to).to.deep.equal(['a@example.test', 'b@example.test']);
+      expect(rows[0].message.data.text).to.contain(`#${s.body.data.id}`);
+      expect(h.outboxKicks).to.equal(before + 1);
+      // a refused submission writes nothing
+      await post({ ...body(f), latitude: 100 }, 1, f.projectId).expect(422);
+      expect(await h.db('outbox').count({ n: '*' })).to.deep.equal([{ n: 1 }]);
+      await h
+        .as(1)
+        .post(`/api/v1/projects/${f.projectId}/publish`)
+        .send({ notification_emails: ['not-an-email'] })
+        .expect(422);
+    });
+  });
+
+  describe('photos', () => {
+    it('takes base64, sniffs the type, serves it to those who may see the submission', async () => {
+      const s = await post(body(form, { picture: PNG.toString('base64') })).expect(201);
+      const entry = s.body.data.data.find((e: { type: string }) => e.type === 'photo');
+      expect(entry.value).to.include({ content_type: 'image/png', size: PNG.length });
+      const dl = await h.as(2).get(entry.value.url).expect(200);
+      expect(dl.headers['content-type']).to.equal('image/png');
+      expect(Buffer.compare(dl.body as Buffer, PNG)).to.equal(0);
+      await h.as(1).get(entry.value.url).expect(200); // owner
+      await h.as(3).get(entry.value.url).expect(404); // another collector
+      await seen(h, 60);
+      await h.as(60).get(entry.value.url).expect(404);
+      await h.as(undefined).get(entry.value.url).expect(401);
+      // data URL form
+      await post(body(form, { picture: `data:image/png;base64,${PNG.toString('base64')}` })).expect(201);
+    });
+
+    it('refuses non-images (422), bad base64 (422) and photos over the limit (413)', async () => {
+      const text = await post(
+        body(form, { picture: Buffer.from('hello, not an image').toString('base64') }),
+      ).expect(422);
+      expect(text.body.errors).to.have.property('data.2.value');
+      await post(body(form, { picture: 'not base64!' })).expect(422);
+      const big = Buffer.concat([PNG, Buffer.alloc(70 * 1024)]);
+      const res = await post(body(form, { picture: big.toString('base64') })).expect(413);
+      expect(res.body.code).to.equal('photo_too_large');
+    });
+
+    it('takes multipart uploads named by field uuid', async () => {
+      const b = body(form);
+      const res = await h
+        .as(2)
+        .post(`/api/v1/projects/${form.projectId}/submissions`)
+        .field('submission', JSON.stringify(b))
+        .attach(form.fields.picture!.uuid, PNG, {
+          filename: 'x.bin',
+          contentType: 'application/octet-stream',
+        })
+        .expect(201);
+      const entry = res.body.data.data.find((e: { type: string }) => e.type === 'photo');
+      expect(entry.value.content_type).to.equal('image/png');
+      await h.as(2).get(entry.value.url).expect(200);
+      const big = Buffer.concat([PNG, Buffer.alloc(70 * 1024)]);
+      await h
+        .as(2)
+        .post(`/api/v1/projects/${form.projectId}/submissions`)
+        .field('submission', JSON.stringify(b))
+        .attach(form.fields.picture!.uuid, big, 'big.png')
+        .expect(413);
+      await h
+        .as(2)
+        .post(`/api/v1/projects/${form.projectId}/submissions`)
+        .field('submission', JSON.stringify(b))
+        .attach(form.fields.age!.uuid, PNG, 'x.png')
+        .expect(422);
+      await h
+        .as(2)
+        .post(`/api/v1/projects/${form.projectId}/submissions`)
+        .attach(form.fields.picture!.uuid, PNG, 'x.png')
+        .expect(400);
+    });
+  });
+
+  describe('listing and stats', () => {
+    let f: Form;
+    before(async () => {
+      f = await makeForm(h, 1);
+      await addMember(h, 1, f.workspaceId, 2, 'collector');
+      await addMember(h, 1, f.workspaceId, 3, 'collector');
+      const add = async (user: number, day: string, status: string, name: string, fruits: string[] = []) => {
+        const s = await post(body(f, { full_name: name, fruits }), user, f.projectId).expect(201);
+        await h
+          .db('submissions')
+          .where({ id: s.body.data.id })
+          .update({ created_at: `${day}T12:00:00Z`, status });
+      };
+      await add(2, '2024-01-01', 'submitted', 'Alice Martin', ['kiwi']);
+      await add(2, '2024-01-02', 'reviewed', 'Bob Stone');
+      await add(3, '2024-01-02', 'submitted', 'Carol Martin');
+      await add(3, '2024-01-03', 'rejected', 'Dan Brown', ['apple', 'pear']);
+      for (let i = 0; i < 20; i++) await add(2, '2024-01-04', 'submitted', `Extra ${i}`);
+    });
+    const list = (q: string, user = 1) => h.as(user).get(`/api/v1/projects/${f.projectId}/submissions?${q}`);
+    const names = (res: { body: { data: Array<{ data: Array<{ value: unknown }> }> } }) =>
+      res.body.data.map((s) => s.data[0]!.value);
+
+    it('pages with the envelope, newest first, default 15, 422 out of range', async () => {
+      const p1 = await list('').expect(200);
+      expect(p1.body.pagination).to.deep.equal({ current_page: 1, last_page: 2, per_page: 15, total: 24 });
+      const p2 = await list('page=2').expect(200);
+      expect(p2.body.data).to.have.length(9);
+      expect(names(p2).slice(-4)).to.deep.equal(['Dan Brown', 'Carol Martin', 'Bob Stone', 'Alice Martin']);
+      expect((await list('page=3').expect(200)).body.data).to.have.length(0);
+      for (const q of ['per_page=0', 'per_page=101', 'page=0', 'page=x', 'per_page=2.5'])
+        await list(q).expect(422);
+      const deep = await list('per_page=2&page=11').expect(200);
+      expect(names(deep)).to.deep.equal(['Dan Brown', 'Carol Martin']);
+      expect(names(await list('per_page=2&page=12').expect(200))).to.deep.equal([
+        'Bob Stone',
+        'Alice Martin',
+      ]);
+      expect(names(await list('per_page=3&page=7').expect(200))).to.deep.equal([
+        'Extra 1',
+        'Extra 0',
+        'Dan Brown',
+      ]);
+      const deepStatus = await list('per_page=1&page=21&status=submitted').expect(200);
+      expect(names(deepStatus)).to.deep.equal(['Carol Martin']);
+    });
+
+    it('filters by status, date_from/date_to (inclusive UTC days), collector_id and search', async () => {
+      expect(names(await list('status=reviewed').expect(200))).to.deep.equal(['Bob Stone']);
+      const days = await list('date_from=2024-01-02&date_to=2024-01-03').expect(200);
+      expect(names(days)).to.deep.equal(['Dan Brown', 'Carol Martin', 'Bob Stone']);
+      expect(
+        (await list('date_from=2024-01-02&date_to=2024-01-02&status=submitted').expect(200)).body.pagination
+          .total,
+      ).to.equal(1);
+      expect((await list('collector_id=3').expect(200)).body.pagination.total).to.equal(2);
+      expect(names(await list('search=martin').expect(200))).to.deep.equal(['Carol Martin', 'Alice Martin']);
+      expect(names(await list('search=Kiwi').expect(200))).to.deep.equal(['Alice Martin']);
+      expect(names(await list('search=pear&status=rejected').expect(200))).to.deep.equal(['Dan Brown']);
+      expect((await list('search=nothing-here').expect(200)).body.pagination.total).to.equal(0);
+      for (const q of [
+        'status=done',
+        'date_from=2024-02-30',
+        'date_to=yesterday',
+        'collector_id=x',
+        'date_from=2024-01-03&date_to=2024-01-01',
+      ])
+        await list(q).expect(422);
+    });
+
+    it('stats: totals per status, per day, per collector, last submission time', async () => {
+      const res = await h.as(1).get(`/api/v1/projects/${f.projectId}/stats`).expect(200);
+      expect(res.body.data.total).to.equal(24);
+      expect(res.body.data.by_status).to.deep.equal({
+        submitted: 22,
+        draft: 0,
+        reviewed: 1,
+        rejected: 1,
+        requires_correction: 0,
+      });
+      expect(res.body.data.by_day).to.deep.equal([
+        { date: '2024-01-01', count: 1 },
+        { date: '2024-01-02', count: 2 },
+        { date: '2024-01-03', count: 1 },
+        { date: '2024-01-04', count: 20 },
+      ]);
+      expect(res.body.data.by_collector).to.deep.equal([
+        { collector_id: 2, name: 'User 2', count: 22 },
+        { collector_id: 3, name: 'User 3', count: 2 },
+      ]);
+      expect(res.body.data.last_submission_at).to.equal('2024-01-04T12:00:00.000Z');
+    });
+  });
+});
