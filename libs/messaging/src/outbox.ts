@@ -32,32 +32,90 @@ export async function writeOutbox(
   await trx(table).insert({ exchange, message: JSON.stringify(message) });
 }
 
+/** Where an outbox keeps its pending messages; {@link OutboxRelay} drives it. */
+export interface OutboxStore {
+  /**
+   * Publishes up to one batch of pending messages, oldest first, each removed only once the
+   * broker confirmed it. Resolves with how many were published and whether more may be waiting.
+   */
+  relayBatch(broker: Broker): Promise<{ published: number; more: boolean }>;
+}
+
+/**
+ * A PostgreSQL outbox table (see {@link defineOutboxTable}): a batch is locked with
+ * `FOR UPDATE SKIP LOCKED` (so several replicas share the work), published with publisher
+ * confirms, and deleted in the same transaction only once every message is confirmed. A crash
+ * before the commit leaves the rows to be published again: delivery is at-least-once, and
+ * consumers dedupe by message id.
+ */
+export class KnexOutboxStore implements OutboxStore {
+  private readonly knex: Knex;
+  private readonly table: string;
+  private readonly batchSize: number;
+
+  constructor(knex: Knex, table: string, batchSize = 100) {
+    this.knex = knex;
+    this.table = table;
+    this.batchSize = batchSize;
+  }
+
+  relayBatch(broker: Broker): Promise<{ published: number; more: boolean }> {
+    const { table, batchSize } = this;
+    return this.knex.transaction(async (trx) => {
+      const rows: Array<{ id: string; exchange: string; message: Envelope }> = await trx(table)
+        .select('id', 'exchange', 'message')
+        .orderBy('id')
+        .limit(batchSize)
+        .forUpdate()
+        .skipLocked();
+      if (!rows.length) return { published: 0, more: false };
+      const results = await Promise.allSettled(rows.map((r) => broker.publish(r.exchange, r.message)));
+      const published = rows.filter((_, i) => results[i]!.status === 'fulfilled').map((r) => r.id);
+      if (published.length) await trx(table).whereIn('id', published).delete();
+      for (const [i, r] of rows.entries()) {
+        const result = results[i]!;
+        if (result.status === 'fulfilled') continue;
+        const reason = result.reason as Error | undefined;
+        await trx(table)
+          .where('id', r.id)
+          .update({ attempts: trx.raw('attempts + 1'), last_error: String(reason?.message ?? reason) });
+      }
+      const failed = rows.length - published.length;
+      return { published: published.length, more: failed === 0 && rows.length === batchSize };
+    });
+  }
+}
+
 export interface OutboxRelayOptions {
-  knex: Knex;
-  table: string;
   broker: Broker;
   logger: Logger;
+  /** The outbox to relay; or give `knex` and `table` for a PostgreSQL outbox table. */
+  store?: OutboxStore;
+  knex?: Knex;
+  table?: string;
   /** Poll interval when idle (ms); {@link OutboxRelay.kick} publishes sooner. */
   intervalMs?: number;
   batchSize?: number;
 }
 
 /**
- * Relays outbox rows to RabbitMQ in id order: a batch is locked with `FOR UPDATE SKIP LOCKED`
- * (so several replicas share the work), published with publisher confirms, and deleted in the
- * same transaction only once every message is confirmed. A crash before the commit leaves the
- * rows to be published again: delivery is at-least-once, and consumers dedupe by message id.
+ * Publishes an outbox to RabbitMQ in the background: polls every `intervalMs`, at once after
+ * {@link kick}, batch after batch until it is empty; a failed round is logged and retried at
+ * the next tick.
  */
 export class OutboxRelay {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = true;
-
   private readonly opts: OutboxRelayOptions;
+  private readonly store: OutboxStore;
 
   constructor(opts: OutboxRelayOptions) {
     this.opts = opts;
+    if (opts.store) this.store = opts.store;
+    else if (opts.knex && opts.table) this.store = new KnexOutboxStore(opts.knex, opts.table, opts.batchSize);
+    else throw new Error('OutboxRelay needs a store, or knex and table');
   }
 
   start(): void {
@@ -65,7 +123,7 @@ export class OutboxRelay {
     this.schedule(0);
   }
 
-  /** Publishes pending rows now (call after a commit that wrote to the outbox). */
+  /** Publishes pending messages now (call after a commit that wrote to the outbox). */
   kick(): void {
     if (this.stopped) return;
     if (this.running) {
@@ -82,13 +140,13 @@ export class OutboxRelay {
     await this.running;
   }
 
-  /** Publishes every pending row; resolves with how many were published. */
+  /** Publishes every pending message; resolves with how many were published. */
   async drain(): Promise<number> {
     let total = 0;
     for (;;) {
-      const n = await this.relayBatch();
-      total += n;
-      if (n < (this.opts.batchSize ?? 100)) return total;
+      const { published, more } = await this.store.relayBatch(this.opts.broker);
+      total += published;
+      if (!more) return total;
     }
   }
 
@@ -109,29 +167,5 @@ export class OutboxRelay {
         });
     }, ms);
     this.timer.unref();
-  }
-
-  private async relayBatch(): Promise<number> {
-    const { knex, table, broker, batchSize = 100 } = this.opts;
-    return knex.transaction(async (trx) => {
-      const rows: Array<{ id: string; exchange: string; message: Envelope }> = await trx(table)
-        .select('id', 'exchange', 'message')
-        .orderBy('id')
-        .limit(batchSize)
-        .forUpdate()
-        .skipLocked();
-      if (!rows.length) return 0;
-      const results = await Promise.allSettled(rows.map((r) => broker.publish(r.exchange, r.message)));
-      const published = rows.filter((_, i) => results[i]!.status === 'fulfilled').map((r) => r.id);
-      const failed = rows.filter((_, i) => results[i]!.status === 'rejected');
-      if (published.length) await trx(table).whereIn('id', published).delete();
-      for (const r of failed) {
-        const reason = (results[rows.indexOf(r)] as PromiseRejectedResult).reason as Error;
-        await trx(table)
-          .where('id', r.id)
-          .update({ attempts: trx.raw('attempts + 1'), last_error: String(reason?.message ?? reason) });
-      }
-      return failed.length ? 0 : rows.length;
-    });
   }
 }

@@ -5,7 +5,8 @@ import { requireGateway, type KeyResolver } from '@fieldhouse/internal-auth';
 import type { Logger } from '@fieldhouse/logger';
 import type { Broker } from '@fieldhouse/messaging';
 import { collections } from './data/collections.ts';
-import { MongoOutboxRelay } from './data/outbox.ts';
+import { OutboxRelay } from '@fieldhouse/messaging';
+import { MongoOutboxStore } from './data/outbox.ts';
 import { PendingRepo } from './data/pending-repo.ts';
 import { PollsRepo } from './data/polls-repo.ts';
 import { recountFrom } from './data/recount.ts';
@@ -45,7 +46,7 @@ export function createPollsApp(deps: PollsAppDeps): {
   const c = collections(deps.mongo);
   const prefix = deps.redisPrefix ?? 'polls:';
   const relay = deps.broker
-    ? new MongoOutboxRelay({ collections: c, broker: deps.broker, logger: deps.logger })
+    ? new OutboxRelay({ store: new MongoOutboxStore(c), broker: deps.broker, logger: deps.logger })
     : undefined;
   const context: PollsContext = {
     logger: deps.logger,

@@ -1,6 +1,6 @@
 import type { Logger } from '@fieldhouse/logger';
 import type { Collections } from '../data/collections.ts';
-import type { MongoOutboxRelay } from '../data/outbox.ts';
+import type { OutboxRelay } from '@fieldhouse/messaging';
 import type { PendingRepo } from '../data/pending-repo.ts';
 import type { PollsRepo } from '../data/polls-repo.ts';
 import type { Redis } from '../data/redis.ts';
@@ -43,6 +43,6 @@ export interface PollsContext {
   counters: Counters;
   live: LiveResults;
   /** Present when a broker is wired: relays the outbox (one-time password e-mails). */
-  relay: MongoOutboxRelay | undefined;
+  relay: OutboxRelay | undefined;
   settings: PollsSettings;
 }
