@@ -79,7 +79,9 @@ function startChild(name: string, entry: string, env: Record<string, string>) {
   let out = '';
   const base: Record<string, string> = {};
   for (const k of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[k]) base[k] = process.env[k]!;
-  const proc: ChildProcess = spawn(process.execPath, ['--conditions=source', join(ROOT, entry)], {
+  // BENCH_CPU_PROF=<dir>: V8 CPU profiles of the servers, written when they stop.
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const proc: ChildProcess = spawn(process.execPath, [...prof, '--conditions=source', join(ROOT, entry)], {
     cwd: ROOT,
     env: { ...base, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

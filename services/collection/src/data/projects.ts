@@ -73,6 +73,26 @@ export async function createProject(
 export const findProject = (db: Knex | Knex.Transaction, id: number): Promise<ProjectRow | undefined> =>
   db('projects').where({ id }).first();
 
+/**
+ * A project and the caller's role in its workspace (null when not a member), in one query:
+ * the hot path of every project-scoped request.
+ */
+export async function findProjectWithRole(
+  db: Knex,
+  id: number,
+  userId: number | null,
+): Promise<{ project: ProjectRow; role: string | null } | undefined> {
+  const row = (await db('projects as p')
+    .leftJoin('workspace_members as m', (j) =>
+      j.on('m.workspace_id', 'p.workspace_id').andOn('m.user_id', db.raw('?', [userId ?? -1])),
+    )
+    .where('p.id', id)
+    .first('p.*', 'm.role as member_role')) as (ProjectRow & { member_role: string | null }) | undefined;
+  if (!row) return undefined;
+  const { member_role, ...project } = row;
+  return { project: project as ProjectRow, role: member_role };
+}
+
 export async function updateProject(
   db: Knex,
   id: number,

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { forbidden, notFound, unauthenticated } from '@fieldhouse/problem';
 import { can, type Action, type Role } from '../domain/roles.ts';
 import { findWorkspace, roleIn, type WorkspaceRow } from '../data/workspaces.ts';
-import { findProject, settingsOf, type ProjectRow } from '../data/projects.ts';
+import { findProjectWithRole, settingsOf, type ProjectRow } from '../data/projects.ts';
 import { findVersion, type VersionRow } from '../data/versions.ts';
 import type { CollectionContext } from './context.ts';
 
@@ -56,11 +56,11 @@ export async function projectFor(
   action: Action,
 ): Promise<{ project: ProjectRow; role: Role }> {
   const userId = userIdOf(req);
-  const project = await findProject(ctx.db, projectId);
-  const role = project ? await roleIn(ctx.db, project.workspace_id, userId) : undefined;
-  if (!project || !role) throw notFound('Project not found.');
+  const found = await findProjectWithRole(ctx.db, projectId, userId);
+  const role = found?.role as Role | null | undefined;
+  if (!found || !role) throw notFound('Project not found.');
   if (!can(role, action)) throw denied(role, action);
-  return { project, role };
+  return { project: found.project, role };
 }
 
 /**
@@ -73,10 +73,11 @@ export async function projectForCollector(
   req: Request,
   projectId: number,
 ): Promise<{ project: ProjectRow; role: Role | null }> {
-  const project = await findProject(ctx.db, projectId);
-  if (!project) throw notFound('Project not found.');
   const userId = req.caller.userId;
-  const role = userId !== null ? await roleIn(ctx.db, project.workspace_id, userId) : undefined;
+  const found = await findProjectWithRole(ctx.db, projectId, userId);
+  if (!found) throw notFound('Project not found.');
+  const { project } = found;
+  const role = found.role as Role | null;
   if (role) return { project, role };
   if (openToNonMembers(project, req)) return { project, role: null };
   if (userId === null) throw unauthenticated();

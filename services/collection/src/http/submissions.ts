@@ -217,54 +217,64 @@ export function submissionRoutes(ctx: CollectionContext): Router {
     const { entries, photos } = await intakePhotos(checked, files, project.id, ctx.photoMaxBytes);
     const collectorId = req.caller.userId;
 
-    let wroteOutbox = false;
-    const created = await ctx.db.transaction(async (trx) => {
-      const mustLock =
-        settings.submission_limit !== null || (!settings.allow_multiple_submissions && collectorId !== null);
-      if (mustLock) await trx('projects').where({ id: project.id }).forUpdate().first('id');
-      if (
-        settings.submission_limit !== null &&
-        (await countProjectSubmissions(trx, project.id)) >= settings.submission_limit
-      )
-        throw validationFailed(
-          { project: [`This project has reached its submission limit (${settings.submission_limit}).`] },
-          { code: 'submission_limit_reached' },
-        );
-      if (
-        !settings.allow_multiple_submissions &&
-        collectorId !== null &&
-        (await collectorHasSubmission(trx, project.id, collectorId))
-      )
-        throw validationFailed(
-          { project: ['This project accepts one submission per collector, and you have already submitted.'] },
-          { code: 'already_submitted' },
-        );
-      const s = await insertSubmission(trx, {
-        project_id: project.id,
-        form_version_id: body.form_version_id,
-        collector_id: collectorId,
-        status: body.status,
-        latitude: body.latitude ?? null,
-        longitude: body.longitude ?? null,
-        altitude: body.altitude ?? null,
-        precision: body.precision ?? null,
-        data: entries,
-        search_text: searchTextOf(entries, fields),
-        consent: body.consent ?? null,
-      });
-      await storePhotos(ctx, trx, s.id, photos);
-      if (settings.notify_on_submission && settings.notification_emails.length) {
-        await writeOutbox(
-          trx,
-          'outbox',
-          Exchanges.collection,
-          envelope(Exchanges.collection, EMAIL_REQUESTED, notification(project, s, settings)),
-        );
-        wroteOutbox = true;
-      }
-      return s;
-    });
-    if (wroteOutbox) ctx.outboxWritten();
+    const row = {
+      project_id: project.id,
+      form_version_id: body.form_version_id,
+      collector_id: collectorId,
+      status: body.status,
+      latitude: body.latitude ?? null,
+      longitude: body.longitude ?? null,
+      altitude: body.altitude ?? null,
+      precision: body.precision ?? null,
+      data: entries,
+      search_text: searchTextOf(entries, fields),
+      consent: body.consent ?? null,
+    };
+    const notify = settings.notify_on_submission && settings.notification_emails.length > 0;
+    const mustLock =
+      settings.submission_limit !== null || (!settings.allow_multiple_submissions && collectorId !== null);
+    // The common case (no limit to check, no photo, no e-mail) is one atomic statement.
+    const created =
+      !mustLock && !notify && photos.length === 0
+        ? await insertSubmission(ctx.db, row)
+        : await ctx.db.transaction(async (trx) => {
+            if (mustLock) await trx('projects').where({ id: project.id }).forUpdate().first('id');
+            if (
+              settings.submission_limit !== null &&
+              (await countProjectSubmissions(trx, project.id)) >= settings.submission_limit
+            )
+              throw validationFailed(
+                {
+                  project: [`This project has reached its submission limit (${settings.submission_limit}).`],
+                },
+                { code: 'submission_limit_reached' },
+              );
+            if (
+              !settings.allow_multiple_submissions &&
+              collectorId !== null &&
+              (await collectorHasSubmission(trx, project.id, collectorId))
+            )
+              throw validationFailed(
+                {
+                  project: [
+                    'This project accepts one submission per collector, and you have already submitted.',
+                  ],
+                },
+                { code: 'already_submitted' },
+              );
+            const s = await insertSubmission(trx, row);
+            await storePhotos(ctx, trx, s.id, photos);
+            if (notify) {
+              await writeOutbox(
+                trx,
+                'outbox',
+                Exchanges.collection,
+                envelope(Exchanges.collection, EMAIL_REQUESTED, notification(project, s, settings)),
+              );
+            }
+            return s;
+          });
+    if (notify) ctx.outboxWritten();
     const history = [
       {
         id: 0,
