@@ -97,7 +97,11 @@ class Child {
     this.name = name;
     const base: Record<string, string> = {};
     for (const k of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) if (process.env[k]) base[k] = process.env[k]!;
-    this.proc = spawn(process.execPath, ['--conditions=source', join(ROOT, entry)], {
+    // BENCH_CPU_PROF=<dir>: V8 CPU profiles of the servers, written when they stop.
+    const prof = process.env.BENCH_CPU_PROF
+      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+      : [];
+    this.proc = spawn(process.execPath, [...prof, '--conditions=source', join(ROOT, entry)], {
       cwd: ROOT,
       env: { ...base, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,11 +13,75 @@ export interface Scanner {
   scannedAt: Date | null;
 }
 
+type CheckedIn = Extract<CheckinOutcome, { result: 'checked_in' }>;
+
 /**
- * Checks an invite in by its code, atomically: one conditional UPDATE (only an active, absent
- * invite of this event changes) writes the presence and its history row in one statement, so
- * of two concurrent scans of one code exactly one succeeds; the other then reads the invite to
- * say why it failed (already checked in, other event, revoked, unknown).
+ * The conditional UPDATE of a check-in: only an active, absent invite of this event changes,
+ * and its history row is written in the same statement. With `staffUserId` it also requires
+ * that user to own or staff the event (the scanner hot path: access check and check-in in one
+ * round trip). Resolves undefined when nothing changed.
+ */
+export async function markCheckedIn(
+  db: Knex | Knex.Transaction,
+  eventId: string,
+  code: string,
+  by: Scanner,
+  nonce: string | null,
+  staffUserId?: number,
+): Promise<CheckedIn | undefined> {
+  const access =
+    staffUserId === undefined
+      ? ''
+      : `AND EXISTS (SELECT 1 FROM events e WHERE e.id = invites.event_id AND (e.owner_id = ?
+           OR EXISTS (SELECT 1 FROM event_staff s WHERE s.event_id = e.id AND s.user_id = ?)))`;
+  const { rows } = (await db.raw(
+    `WITH upd AS (
+       UPDATE invites SET presence = true, checked_in_at = coalesce(?::timestamptz, now()),
+         scanne_par = ?, updated_at = now()
+       WHERE code_unique = ? AND event_id = ? AND NOT presence AND revoked_at IS NULL ${access}
+       RETURNING id, nom, type_invite, checked_in_at, scanne_par),
+     log AS (
+       INSERT INTO attendance_log
+         (invite_id, event_id, action, presence, previous, scanne_par, user_id, user_name, device, nonce, scanned_at)
+       SELECT id, ?, 'checkin', true, false, ?, ?, ?, ?, ?, checked_in_at FROM upd)
+     SELECT * FROM upd`,
+    [
+      by.scannedAt,
+      by.scanne_par,
+      code,
+      eventId,
+      ...(staffUserId === undefined ? [] : [staffUserId, staffUserId]),
+      eventId,
+      by.scanne_par,
+      by.userId,
+      by.userName,
+      by.device,
+      nonce,
+    ],
+  )) as {
+    rows: Array<{
+      id: string;
+      nom: string;
+      type_invite: string;
+      checked_in_at: Date;
+      scanne_par: string | null;
+    }>;
+  };
+  const done = rows[0];
+  return done
+    ? {
+        result: 'checked_in',
+        invite: { id: done.id, nom: done.nom, type_invite: done.type_invite },
+        checked_in_at: done.checked_in_at.toISOString(),
+        scanne_par: done.scanne_par,
+      }
+    : undefined;
+}
+
+/**
+ * Checks an invite in by its code, atomically ({@link markCheckedIn}), so of two concurrent
+ * scans of one code exactly one succeeds; the other then reads the invite to say why it failed
+ * (already checked in, other event, revoked, unknown).
  */
 export async function checkIn(
   db: Knex | Knex.Transaction,
@@ -27,47 +91,8 @@ export async function checkIn(
   nonce: string | null,
 ): Promise<CheckinOutcome> {
   for (;;) {
-    const { rows } = (await db.raw(
-      `WITH upd AS (
-         UPDATE invites SET presence = true, checked_in_at = coalesce(?::timestamptz, now()),
-           scanne_par = ?, updated_at = now()
-         WHERE code_unique = ? AND event_id = ? AND NOT presence AND revoked_at IS NULL
-         RETURNING id, nom, type_invite, checked_in_at, scanne_par),
-       log AS (
-         INSERT INTO attendance_log
-           (invite_id, event_id, action, presence, previous, scanne_par, user_id, user_name, device, nonce, scanned_at)
-         SELECT id, ?, 'checkin', true, false, ?, ?, ?, ?, ?, checked_in_at FROM upd)
-       SELECT * FROM upd`,
-      [
-        by.scannedAt,
-        by.scanne_par,
-        code,
-        eventId,
-        eventId,
-        by.scanne_par,
-        by.userId,
-        by.userName,
-        by.device,
-        nonce,
-      ],
-    )) as {
-      rows: Array<{
-        id: string;
-        nom: string;
-        type_invite: string;
-        checked_in_at: Date;
-        scanne_par: string | null;
-      }>;
-    };
-    const done = rows[0];
-    if (done) {
-      return {
-        result: 'checked_in',
-        invite: { id: done.id, nom: done.nom, type_invite: done.type_invite },
-        checked_in_at: done.checked_in_at.toISOString(),
-        scanne_par: done.scanne_par,
-      };
-    }
+    const done = await markCheckedIn(db, eventId, code, by, nonce);
+    if (done) return done;
     const found = (await db('invites')
       .select('id', 'event_id', 'nom', 'type_invite', 'presence', 'checked_in_at', 'scanne_par', 'revoked_at')
       .where('code_unique', code)

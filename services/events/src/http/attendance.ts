@@ -1,6 +1,13 @@
 import { Router, type Request } from 'express';
 import { joiErrors, notFound, ProblemError, problemBody, validate } from '@fieldhouse/problem';
-import { checkIn, oncePerNonce, setPresence, statsOf, type Scanner } from '../data/attendance.ts';
+import {
+  checkIn,
+  markCheckedIn,
+  oncePerNonce,
+  setPresence,
+  statsOf,
+  type Scanner,
+} from '../data/attendance.ts';
 import { checkinAnswer, type CheckinAnswer } from '../domain/checkin.ts';
 import { normalizeCode } from '../domain/codes.ts';
 import { presenceMessage } from '../domain/presence.ts';
@@ -82,6 +89,21 @@ export function attendanceRoutes(ctx: EventsContext): Router {
    * with `Idempotent-Replayed: true` and changes nothing. Owner and staff.
    */
   r.post('/api/events/:event_id/checkin', async (req, res) => {
+    // Hot path: a well-formed scan without nonce by owner or staff is one statement (access
+    // check and check-in together). Anything else, including every refusal, takes the full path.
+    const eventId = req.params.event_id;
+    const quick = scanSchema.validate(req.body, scanContext());
+    if (!quick.error && !(quick.value as Scan).nonce && isUuid(eventId)) {
+      const s = quick.value as Scan;
+      const code = normalizeCode(s.code_unique);
+      const done =
+        code && (await markCheckedIn(ctx.db, eventId, code, scannerOf(req, s), null, req.caller.userId!));
+      if (done) {
+        const answer = checkinAnswer(done);
+        res.status(answer.status).json(answer.body);
+        return;
+      }
+    }
     const { event } = await eventOf(ctx, req);
     const body = validate(scanSchema, req.body, scanContext()) as Scan;
     if (!normalizeCode(body.code_unique))
