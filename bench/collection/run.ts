@@ -80,7 +80,9 @@ function startChild(name: string, entry: string, env: Record<string, string>) {
   const base: Record<string, string> = {};
   for (const k of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[k]) base[k] = process.env[k]!;
   // BENCH_CPU_PROF=<dir>: V8 CPU profiles of the servers, written when they stop.
-  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const prof = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
   const proc: ChildProcess = spawn(process.execPath, [...prof, '--conditions=source', join(ROOT, entry)], {
     cwd: ROOT,
     env: { ...base, ...env },

@@ -14,6 +14,10 @@ export interface CollectionConfig extends ServiceVars {
   PHOTO_MAX_BYTES: number;
   /** Connections in the PostgreSQL pool. */
   DB_POOL_MAX: number;
+  /** SMTP server of the e-mail worker (`smtp://user:pass@host:port` or `smtps://`). */
+  SMTP_URL: string;
+  /** Sender of the collection e-mails (submission notifications, export results). */
+  MAIL_FROM: string;
 }
 
 const schema = Joi.object<CollectionConfig>({
@@ -27,6 +31,8 @@ const schema = Joi.object<CollectionConfig>({
     .max(100 * 1024 * 1024)
     .default(5 * 1024 * 1024),
   DB_POOL_MAX: Joi.number().integer().min(1).max(200).default(10),
+  SMTP_URL: urlOf('smtp', 'smtps').default('smtp://127.0.0.1:1025'),
+  MAIL_FROM: Joi.string().default('Fieldhouse <no-reply@fieldhouse.local>'),
 });
 
 /** Reads and validates the collection service's environment; fails fast naming each wrong variable. */

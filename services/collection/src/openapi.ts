@@ -282,6 +282,42 @@ export const openApi = {
         responses: { '200': one('Submission'), ...write },
       },
     },
+    '/api/v1/sync': {
+      post: {
+        summary: 'Offline synchronisation: a batch of at most 500 items, each with its own result',
+        description:
+          'Each item is identified by (caller, device_id, local_id) and names its project through form_version_id. ' +
+          'Same client_updated_at as stored: unchanged; older: conflict with the server version; newer: updated ' +
+          '(when the submission may still be edited). Items are validated like submissions. docs/collection.md, ' +
+          '"Offline synchronisation".',
+        requestBody: json('SyncRequest'),
+        responses: {
+          200: {
+            description: 'One result per item, in order, and the server time for the next sync',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    data: {
+                      type: 'object',
+                      properties: {
+                        server_time: { type: 'string', format: 'date-time' },
+                        device_id: { type: 'string' },
+                        results: { type: 'array', items: { $ref: '#/components/schemas/SyncResult' } },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+          401: err('Not signed in'),
+          413: err('More than 500 items (code sync_batch_too_large)'),
+          422: err('Bad envelope (device_id, submissions)'),
+        },
+      },
+    },
     '/api/v1/photos/{photo_id}': {
       parameters: [
         { name: 'photo_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
@@ -448,6 +484,46 @@ export const openApi = {
             },
           },
         ],
+      },
+      SyncRequest: {
+        type: 'object',
+        required: ['device_id', 'submissions'],
+        properties: {
+          device_id: { type: 'string', maxLength: 200 },
+          submissions: {
+            type: 'array',
+            maxItems: 500,
+            items: {
+              type: 'object',
+              required: ['local_id', 'form_version_id', 'client_updated_at', 'data'],
+              properties: {
+                local_id: { type: 'string', maxLength: 200 },
+                form_version_id: { type: 'integer' },
+                client_updated_at: { type: 'string', format: 'date-time', description: 'UTC, ending in Z' },
+                data: { type: 'array', items: { $ref: '#/components/schemas/DataEntry' } },
+                status: { type: 'string', enum: ['submitted', 'draft'] },
+                consent: { type: 'boolean' },
+                latitude: { type: ['number', 'null'] },
+                longitude: { type: ['number', 'null'] },
+                altitude: { type: ['number', 'null'] },
+                precision: { type: ['number', 'null'] },
+              },
+            },
+          },
+        },
+      },
+      SyncResult: {
+        type: 'object',
+        properties: {
+          local_id: { type: ['string', 'null'] },
+          id: { type: ['integer', 'null'], description: 'server id of the submission' },
+          status: { type: 'string', enum: ['created', 'updated', 'unchanged', 'conflict', 'rejected'] },
+          client_updated_at: { type: 'string', format: 'date-time' },
+          code: { type: 'string' },
+          message: { type: 'string' },
+          errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+          server: { $ref: '#/components/schemas/Submission' },
+        },
       },
       DataEntry: {
         type: 'object',

@@ -5,6 +5,7 @@ import type { CollectionContext } from './context.ts';
 import { photoRoutes } from './photos.ts';
 import { projectRoutes } from './projects.ts';
 import { submissionRoutes } from './submissions.ts';
+import { syncRoutes } from './sync.ts';
 import { versionRoutes } from './versions.ts';
 import { workspaceRoutes } from './workspaces.ts';
 
@@ -18,6 +19,7 @@ export function collectionRoutes(ctx: CollectionContext): Router {
   router.use(projectRoutes(ctx));
   router.use(versionRoutes(ctx));
   router.use(submissionRoutes(ctx));
+  router.use(syncRoutes(ctx));
   router.use(photoRoutes(ctx));
   return router;
 }
