@@ -5,7 +5,6 @@ import { forbidden, notFound, validate, validationFailed } from '@fieldhouse/pro
 import { can, type Role } from '../domain/roles.ts';
 import { searchTextOf, type DataEntry } from '../domain/submission-validation.ts';
 import { checkTransition, STATUSES, type Actor, type Status } from '../domain/transitions.ts';
-import { isCalendarDate } from '../domain/value-validators.ts';
 import { settingsOf } from '../data/projects.ts';
 import { listFields } from '../data/versions.ts';
 import {
@@ -20,6 +19,7 @@ import { projectForCollector, userIdOf } from './access.ts';
 import type { CollectionContext } from './context.ts';
 import { readMultipart } from './multipart.ts';
 import { idParam } from './params.ts';
+import { parseListFilters } from './list-filters.ts';
 import { intakePhotos, type PendingPhoto } from './photo-intake.ts';
 import {
   assertAccepting,
@@ -37,14 +37,6 @@ const updateSchema = Joi.object({
   data: Joi.array().max(2000),
   ...coords,
 }).or('status', 'data', 'latitude', 'longitude', 'altitude', 'precision');
-
-const listSchema = Joi.object({
-  status: Joi.string().valid(...STATUSES),
-  date_from: Joi.string().custom((v: string, h) => (isCalendarDate(v) ? v : h.error('any.invalid'))),
-  date_to: Joi.string().custom((v: string, h) => (isCalendarDate(v) ? v : h.error('any.invalid'))),
-  collector_id: Joi.number().integer().positive(),
-  search: Joi.string().trim().max(200).allow(''),
-}).messages({ 'any.invalid': '{{#label}} must be a date as YYYY-MM-DD' });
 
 /** The body as JSON or as multipart (a `submission` JSON part plus photo files). */
 async function readBody(ctx: CollectionContext, req: Request) {
@@ -73,21 +65,12 @@ export function submissionRoutes(ctx: CollectionContext): Router {
     const { project, role } = await projectForCollector(ctx, req, idParam(req, 'projectId'));
     if (!role) throw notFound('Project not found.');
     const page = parsePageQuery(req.query);
-    const filters = validate(listSchema, req.query) as {
-      status?: Status;
-      date_from?: string;
-      date_to?: string;
-      collector_id?: number;
-      search?: string;
-    };
-    if (filters.date_from && filters.date_to && filters.date_from > filters.date_to)
-      throw validationFailed({ date_to: ['date_to must not be before date_from'] });
+    const filters = parseListFilters(req.query, { convert: true });
     if (!can(role, 'submission.view_all')) {
       if (filters.collector_id !== undefined && filters.collector_id !== userId)
         return res.json(paginated([], page, 0));
       filters.collector_id = userId;
     }
-    if (filters.search === '') delete filters.search;
     const { rows, total } = await listSubmissions(ctx.db, project.id, filters, page.page, page.per_page);
     res.json(
       paginated(
