@@ -282,6 +282,60 @@ export const openApi = {
         responses: { '200': one('Submission'), ...write },
       },
     },
+    '/api/v1/projects/{project_id}/submissions/export': {
+      post: {
+        summary: 'Queue an export of the submissions (CSV), with the list filters',
+        parameters: [id('project_id')],
+        requestBody: json('ExportRequest'),
+        responses: {
+          202: {
+            description: 'Queued (spec 2.1 export response)',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    status: { type: 'string', enum: ['success'] },
+                    data: {
+                      type: 'object',
+                      properties: { job_id: { type: 'string', format: 'uuid' }, message: { type: 'string' } },
+                    },
+                  },
+                },
+              },
+            },
+          },
+          401: err('Not signed in'),
+          403: err('Role may not see every submission'),
+          404: err('Unknown project or not a member'),
+          422: err('Bad format or filters (errors keyed filters.<name>)'),
+        },
+      },
+    },
+    '/api/v1/exports/{job_id}': {
+      get: {
+        summary: 'Status of an export: requester and workspace owners, admins, managers',
+        parameters: [
+          { name: 'job_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+        ],
+        responses: { 200: one('ExportJob'), 401: err('Not signed in'), 404: err('Unknown or not visible') },
+      },
+    },
+    '/api/v1/exports/{job_id}/download': {
+      get: {
+        summary: 'The export file (text/csv attachment)',
+        parameters: [
+          { name: 'job_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+        ],
+        responses: {
+          200: { description: 'CSV file', content: { 'text/csv': { schema: { type: 'string' } } } },
+          401: err('Not signed in'),
+          404: err('Unknown or not visible'),
+          409: err('Not completed (export_not_ready)'),
+          410: err('File expired and deleted (export_expired)'),
+        },
+      },
+    },
     '/api/v1/sync': {
       post: {
         summary: 'Offline synchronisation: a batch of at most 500 items, each with its own result',
@@ -484,6 +538,47 @@ export const openApi = {
             },
           },
         ],
+      },
+      ExportRequest: {
+        type: 'object',
+        required: ['format'],
+        properties: {
+          format: { type: 'string', enum: ['csv'] },
+          filters: {
+            type: 'object',
+            properties: {
+              status: {
+                type: 'string',
+                enum: ['submitted', 'draft', 'reviewed', 'rejected', 'requires_correction'],
+              },
+              date_from: { type: 'string', format: 'date' },
+              date_to: { type: 'string', format: 'date' },
+              collector_id: { type: 'integer' },
+              search: { type: 'string' },
+            },
+          },
+        },
+      },
+      ExportJob: {
+        type: 'object',
+        properties: {
+          id: { type: 'string', format: 'uuid' },
+          project_id: { type: 'integer' },
+          format: { type: 'string' },
+          filters: { type: 'object' },
+          status: { type: 'string', enum: ['queued', 'running', 'completed', 'failed'] },
+          rows_written: { type: 'integer' },
+          total_rows: { type: ['integer', 'null'] },
+          progress: { type: 'number', minimum: 0, maximum: 1 },
+          error: { type: ['string', 'null'] },
+          requested_by: { type: 'integer' },
+          created_at: { type: 'string', format: 'date-time' },
+          started_at: { type: ['string', 'null'], format: 'date-time' },
+          finished_at: { type: ['string', 'null'], format: 'date-time' },
+          expires_at: { type: ['string', 'null'], format: 'date-time' },
+          expired: { type: 'boolean' },
+          download_url: { type: ['string', 'null'] },
+        },
       },
       SyncRequest: {
         type: 'object',
