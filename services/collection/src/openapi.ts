@@ -284,7 +284,7 @@ export const openApi = {
     },
     '/api/v1/projects/{project_id}/submissions/export': {
       post: {
-        summary: 'Queue an export of the submissions (CSV), with the list filters',
+        summary: 'Queue an export of the submissions (CSV, xlsx, GeoJSON), with the list filters',
         parameters: [id('project_id')],
         requestBody: json('ExportRequest'),
         responses: {
@@ -328,7 +328,16 @@ export const openApi = {
           { name: 'job_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
         ],
         responses: {
-          200: { description: 'CSV file', content: { 'text/csv': { schema: { type: 'string' } } } },
+          200: {
+            description: 'The file',
+            content: {
+              'text/csv': { schema: { type: 'string' } },
+              'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
+                schema: { type: 'string', format: 'binary' },
+              },
+              'application/geo+json': { schema: { type: 'object' } },
+            },
+          },
           401: err('Not signed in'),
           404: err('Unknown or not visible'),
           409: err('Not completed (export_not_ready)'),
@@ -543,7 +552,7 @@ export const openApi = {
         type: 'object',
         required: ['format'],
         properties: {
-          format: { type: 'string', enum: ['csv'] },
+          format: { type: 'string', enum: ['csv', 'xlsx', 'geojson'] },
           filters: {
             type: 'object',
             properties: {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { expect } from 'chai';
 import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
 import { Broker, countMessages, OutboxRelay } from '@fieldhouse/messaging';
 import { backingUrl, eventually, randomPrefix, testLogger } from '@fieldhouse/testkit';
 import { FileBlobStore, type BlobStore } from '../src/blob/blob-store.ts';
@@ -105,8 +106,12 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     h.as(user).post(`/api/v1/projects/${form.projectId}/submissions/export`).send({ format: 'csv', filters });
 
   /** Requests an export, relays its message and waits for the worker to finish it. */
-  async function exportNow(filters: object = {}, user = 4) {
-    const res = await request(filters, user).expect(202);
+  async function exportNow(filters: object = {}, user = 4, format = 'csv') {
+    const res = await h
+      .as(user)
+      .post(`/api/v1/projects/${form.projectId}/submissions/export`)
+      .send({ format, filters })
+      .expect(202);
     expect(res.body.status).to.equal('success');
     const jobId = res.body.data.job_id as string;
     await relay.drain();
@@ -229,6 +234,65 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
       expect(list.body.data.map((s: { id: number }) => s.id).sort(), JSON.stringify(filters)).to.deep.equal(
         [...expected].sort(),
       );
+    }
+  });
+
+  it('writes xlsx and GeoJSON with the same columns and values as the CSV', async () => {
+    for (const filters of [{}, { collector_id: 3 }]) {
+      const csv = await exportNow(filters);
+      const expected = csvRows((await download(csv.jobId)).body as string);
+      const header = Object.keys(expected[0] ?? {});
+
+      const x = await exportNow(filters, 4, 'xlsx');
+      expect(x.job).to.include({ status: 'completed', format: 'xlsx' });
+      const file = await h
+        .as(4)
+        .get(`/api/v1/exports/${x.jobId}/download`)
+        .buffer(true)
+        .parse((r, cb) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => cb(null, Buffer.concat(chunks)));
+        })
+        .expect(200);
+      expect(file.headers['content-type']).to.contain('spreadsheetml');
+      const wb = new ExcelJS.Workbook();
+      // exceljs types predate the generic Buffer of @types/node 24
+      await wb.xlsx.load(file.body as never);
+      const sheet = wb.getWorksheet('submissions')!;
+      const cells = (n: number) =>
+        header.map((_, i) => {
+          const v = sheet.getRow(n).getCell(i + 1).value;
+          return v === null || v === undefined ? '' : String(v);
+        });
+      expect(cells(1)).to.deep.equal(header);
+      expect(sheet.rowCount).to.equal(expected.length + 1);
+      for (const [i, row] of expected.entries())
+        expect(cells(i + 2)).to.deep.equal(header.map((h) => row[h]));
+
+      const g = await exportNow(filters, 4, 'geojson');
+      const res = await download(g.jobId);
+      expect(res.headers['content-type']).to.contain('application/geo+json');
+      const fc = JSON.parse(res.body as string) as {
+        type: string;
+        features: Array<{
+          id: number;
+          geometry: { coordinates: number[] } | null;
+          properties: Record<string, unknown>;
+        }>;
+      };
+      expect(fc.type).to.equal('FeatureCollection');
+      expect(fc.features).to.have.length(expected.length);
+      for (const [i, row] of expected.entries()) {
+        const f = fc.features[i]!;
+        expect(f.id).to.equal(Number(row.id));
+        expect(header.map((h) => (f.properties[h] === null ? '' : String(f.properties[h])))).to.deep.equal(
+          header.map((h) => row[h]),
+        );
+        if (row.latitude)
+          expect(f.geometry!.coordinates).to.deep.equal([Number(row.longitude), Number(row.latitude)]);
+        else expect(f.geometry).to.equal(null);
+      }
     }
   });
 

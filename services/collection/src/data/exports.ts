@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { ListFilters } from './submission-list.ts';
 
 /** Formats an export may have (docs/collection.md, "Exports"). */
-export const EXPORT_FORMATS = ['csv'] as const;
+export const EXPORT_FORMATS = ['csv', 'xlsx', 'geojson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export type ExportStatus = 'queued' | 'running' | 'completed' | 'failed';
 

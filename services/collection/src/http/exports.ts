@@ -2,9 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { Router, type Request } from 'express';
 import Joi from 'joi';
 import { notFound, ProblemError, validate } from '@fieldhouse/problem';
-import { exportJson, EXPORT_FORMATS, findExport, type ExportJobRow } from '../data/exports.ts';
+import {
+  exportJson,
+  EXPORT_FORMATS,
+  findExport,
+  type ExportFormat,
+  type ExportJobRow,
+} from '../data/exports.ts';
 import { roleIn } from '../data/workspaces.ts';
-import { queueExport } from '../workers/exports.ts';
+import { FORMAT_FILES, queueExport } from '../workers/exports.ts';
 import { projectFor, userIdOf } from './access.ts';
 import type { CollectionContext } from './context.ts';
 import { parseListFilters } from './list-filters.ts';
@@ -53,7 +59,10 @@ export function exportRoutes(ctx: CollectionContext): Router {
   r.post('/api/v1/projects/:projectId/submissions/export', async (req, res) => {
     const userId = userIdOf(req);
     const { project } = await projectFor(ctx, req, idParam(req, 'projectId'), 'submission.view_all');
-    const body = validate(exportSchema, req.body, { convert: false }) as { format: 'csv'; filters: unknown };
+    const body = validate(exportSchema, req.body, { convert: false }) as {
+      format: ExportFormat;
+      filters: unknown;
+    };
     let filters;
     try {
       filters = parseListFilters(body.filters, { convert: false });
@@ -108,9 +117,13 @@ export function exportRoutes(ctx: CollectionContext): Router {
     const blob = view.download_url && job.blob_key ? await ctx.blobs.getStream(job.blob_key) : undefined;
     if (!blob)
       throw new ProblemError(410, 'This export has expired; request a new one.', { code: 'export_expired' });
-    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    const file = FORMAT_FILES[job.format];
+    res.setHeader('Content-Type', file.contentType);
     res.setHeader('Content-Length', String(blob.size));
-    res.setHeader('Content-Disposition', `attachment; filename="export-${job.project_id}-${job.id}.csv"`);
+    res.setHeader(
+      'Content-Disposition',
+      `attachment; filename="export-${job.project_id}-${job.id}.${file.ext}"`,
+    );
     blob.stream.pipe(res);
   });
 

@@ -1,6 +1,7 @@
-import { Transform } from 'node:stream';
+import { PassThrough, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
+import ExcelJS from 'exceljs';
 import type { Knex } from 'knex';
 import {
   EMAIL_REQUESTED,
@@ -13,7 +14,14 @@ import type { Logger } from '@fieldhouse/logger';
 import { PermanentError, startConsumer, writeOutbox, type Broker } from '@fieldhouse/messaging';
 import type { BlobStore } from '../blob/blob-store.ts';
 import { exportHeader, exportValues, type ExportField, type ExportRow } from '../domain/export-columns.ts';
-import { claimExport, findExport, heartbeatExport, userEmail, type ExportJobRow } from '../data/exports.ts';
+import {
+  claimExport,
+  findExport,
+  heartbeatExport,
+  userEmail,
+  type ExportFormat,
+  type ExportJobRow,
+} from '../data/exports.ts';
 import { applyFilters, searchQuery } from '../data/submission-list.ts';
 
 /** Routing key of an export job on the collection exchange: `{export_id}`. */
@@ -84,10 +92,20 @@ export interface ExportSettings {
   heartbeatMs: number;
 }
 
+/** File extension and content type of each format. */
+export const FORMAT_FILES: Record<ExportFormat, { ext: string; contentType: string }> = {
+  csv: { ext: 'csv', contentType: 'text/csv; charset=utf-8' },
+  xlsx: { ext: 'xlsx', contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+  geojson: { ext: 'geojson', contentType: 'application/geo+json' },
+};
+
 /**
- * Writes a job's CSV into the blob store under `exports/<id>/<attempt>.csv`, streaming rows
- * from a PostgreSQL cursor (knex `.stream()`, pg-query-stream) through csv-stringify: memory
- * stays flat whatever the number of rows. Records progress every `heartbeatMs`.
+ * Writes a job's file into the blob store under `exports/<id>/<attempt>.<ext>`, streaming rows
+ * from a PostgreSQL cursor (knex `.stream()`, pg-query-stream, 1,000 rows per fetch) through a
+ * streaming writer: `csv-stringify` (CSV), exceljs's `WorkbookWriter` (xlsx, one sheet, each
+ * row committed as it comes), or a JSON text writer (GeoJSON FeatureCollection, one Feature per
+ * submission, Point [longitude, latitude] or null geometry, properties named as the CSV header).
+ * Memory stays flat whatever the number of rows. Records progress every `heartbeatMs`.
  * Resolves with the rows written and the blob key.
  */
 export async function writeExportFile(
@@ -108,8 +126,10 @@ export async function writeExportFile(
     heartbeatExport(db, job.id, rows).catch(() => undefined);
   }, heartbeatMs);
   try {
-    const key = `exports/${job.id}/${job.attempts}.csv`;
+    const format = FORMAT_FILES[job.format] ? job.format : 'csv';
+    const key = `exports/${job.id}/${job.attempts}.${FORMAT_FILES[format].ext}`;
     const cursor = exportQuery(db, job).stream({ batchSize: 1000, highWaterMark: 1000 });
+    const header = exportHeader(fields);
     const toValues = new Transform({
       objectMode: true,
       transform(row: ExportRow, _enc, done) {
@@ -117,18 +137,64 @@ export async function writeExportFile(
         done(null, exportValues(fields, row));
       },
     });
-    const csv = stringify({
-      header: true,
-      columns: exportHeader(fields),
-      cast: { date: (d) => d.toISOString() },
-    });
-    // The cursor feeds the CSV writer; the blob store drains it (an error on either side
+    if (format === 'xlsx') {
+      const out = new PassThrough();
+      const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+        stream: out,
+        useStyles: false,
+        useSharedStrings: false,
+      });
+      const sheet = workbook.addWorksheet('submissions');
+      const produce = async () => {
+        sheet.addRow(header).commit();
+        for await (const values of cursor.pipe(toValues) as AsyncIterable<unknown[]>)
+          sheet.addRow(values).commit();
+        sheet.commit();
+        await workbook.commit();
+      };
+      const producing = produce().catch((err: unknown) => {
+        cursor.destroy();
+        out.destroy(err as Error);
+        throw err;
+      });
+      await Promise.all([producing, blobs.putStream(key, out)]);
+      return { rows, key };
+    }
+    const writer =
+      format === 'geojson'
+        ? geoJsonWriter(header)
+        : stringify({ header: true, columns: header, cast: { date: (d) => d.toISOString() } });
+    // The cursor feeds the writer; the blob store drains it (an error on either side
     // destroys the other, so neither promise hangs).
-    await Promise.all([pipeline(cursor, toValues, csv), blobs.putStream(key, csv)]);
+    await Promise.all([pipeline(cursor, toValues, writer), blobs.putStream(key, writer)]);
     return { rows, key };
   } finally {
     clearInterval(timer);
   }
+}
+
+/** Rows of export values (aligned with `header`) in, GeoJSON FeatureCollection text out. */
+function geoJsonWriter(header: string[]): Transform {
+  const lat = header.indexOf('latitude');
+  const lon = header.indexOf('longitude');
+  let first = true;
+  return new Transform({
+    writableObjectMode: true,
+    transform(values: Array<string | number | null>, _enc, done) {
+      const properties: Record<string, string | number | null> = {};
+      header.forEach((h, i) => (properties[h] = values[i] ?? null));
+      const la = values[lat];
+      const lo = values[lon];
+      const geometry =
+        typeof la === 'number' && typeof lo === 'number' ? { type: 'Point', coordinates: [lo, la] } : null;
+      const feature = JSON.stringify({ type: 'Feature', id: values[0], geometry, properties });
+      done(null, `${first ? '{"type":"FeatureCollection","features":[\n' : ',\n'}${feature}`);
+      first = false;
+    },
+    flush(done) {
+      done(null, first ? '{"type":"FeatureCollection","features":[]}\n' : '\n]}\n');
+    },
+  });
 }
 
 async function projectName(db: Knex | Knex.Transaction, projectId: number): Promise<string> {
