@@ -102,6 +102,7 @@ try {
     stream.on('error', fail);
   });
   const copyMs = performance.now() - t1;
+
   await client.end();
 
   // (2) the worker's export, in a child process.
@@ -118,8 +119,10 @@ try {
     process.execPath,
     [
       '--conditions=source',
-      '--max-old-space-size=96',
-      '--max-semi-space-size=8',
+      '--max-old-space-size=128',
+      '--max-semi-space-size=16',
+      // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the export worker.
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
       join(here, 'child.ts'),
       tdb.url,
       blobDir,

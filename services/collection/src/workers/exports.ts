@@ -128,7 +128,7 @@ export async function writeExportFile(
   try {
     const format = FORMAT_FILES[job.format] ? job.format : 'csv';
     const key = `exports/${job.id}/${job.attempts}.${FORMAT_FILES[format].ext}`;
-    const cursor = exportQuery(db, job).stream({ batchSize: 1000, highWaterMark: 1000 });
+    const cursor = exportQuery(db, job).stream({ batchSize: 2000, highWaterMark: 6000 });
     const header = exportHeader(fields);
     const toValues = new Transform({
       objectMode: true,
