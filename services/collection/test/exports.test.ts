@@ -5,7 +5,8 @@ import { expect } from 'chai';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { Broker, countMessages, OutboxRelay } from '@fieldhouse/messaging';
-import { backingUrl, eventually, randomPrefix, testLogger } from '@fieldhouse/testkit';
+import { createKnex } from '@fieldhouse/db';
+import { backingUrl, eventually, randomPrefix, sleep, testLogger } from '@fieldhouse/testkit';
 import { FileBlobStore, type BlobStore } from '../src/blob/blob-store.ts';
 import {
   runExportJob,
@@ -96,6 +97,7 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     await h.db('submissions').where({ id: ids[2] }).update({ created_at: '2025-01-20T00:00:00Z' });
   });
   after(async () => {
+    // `broker` last: the killed worker's broker shares its queues
     await worker?.close();
     await relay?.stop();
     await broker?.close();
@@ -371,6 +373,56 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     } finally {
       blobs.failing = false;
     }
+  });
+
+  it('finishes a job whose worker was killed mid-export: RabbitMQ redelivers it, another worker takes over', async () => {
+    // Worker A: its own connection to RabbitMQ and PostgreSQL; its file write never finishes.
+    await worker.close(); // only A consumes for now
+    const aDb = createKnex((h.db.client.config as { connection: string }).connection);
+    const aBroker = new Broker({
+      url: await backingUrl('amqp'),
+      logger,
+      name: 'collection-exports-test',
+      prefix: broker.prefix,
+    });
+    let started!: () => void;
+    const writing = new Promise<void>((ok) => (started = ok));
+    const stuck: BlobStore = Object.assign(Object.create(blobs) as BlobStore, {
+      putStream: () => {
+        started();
+        return new Promise<number>(() => undefined);
+      },
+    });
+    await startExportWorker({
+      broker: aBroker,
+      db: aDb,
+      blobs: stuck,
+      logger,
+      settings,
+      retryDelaysMs: [20, 20],
+    });
+    const res = await request().expect(202);
+    const jobId = res.body.data.job_id as string;
+    await relay.drain();
+    await writing;
+    expect((await h.db('exports').where({ id: jobId }).first()).status).to.equal('running');
+    // Kill A: its database connections and its heartbeat die, then its RabbitMQ connection.
+    await aDb.destroy().catch(() => undefined);
+    await h
+      .db('exports')
+      .where({ id: jobId })
+      .update({ heartbeat_at: new Date(Date.now() - 60_000) });
+    await aBroker.close().catch(() => undefined);
+    await sleep(50);
+    // Worker B starts and receives the unacknowledged message again.
+    worker = await startExportWorker({ broker, db: h.db, blobs, logger, settings, retryDelaysMs: [20, 20] });
+    const done = await eventually(async () => {
+      const s = await h.as(4).get(`/api/v1/exports/${jobId}`).expect(200);
+      return s.body.data.status === 'completed' ? s.body.data : null;
+    });
+    expect(done.rows_written).to.equal(4);
+    expect((await h.db('exports').where({ id: jobId }).first()).attempts).to.equal(2);
+    expect(csvRows((await download(jobId)).body as string)).to.have.length(4);
   });
 
   it('restarts a job whose worker died (stale heartbeat), and leaves a live one alone', async () => {
