@@ -103,6 +103,12 @@ try {
       root,
     ),
     startNode('collection', join(root, 'services/collection/src/main.ts'), env.collection, root),
+    startNode(
+      'collection-worker',
+      join(root, 'services/collection/src/workers/main.ts'),
+      env.collection,
+      root,
+    ),
     startNode('polls', join(root, 'services/polls/src/main.ts'), env.polls, root),
     startNode('polls-worker', join(root, 'services/polls/src/workers/main.ts'), env.polls, root),
     startNode('events', join(root, 'services/events/src/main.ts'), env.events, root),

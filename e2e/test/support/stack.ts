@@ -10,7 +10,14 @@ import {
   type Gateway,
   type GatewayConfig,
 } from '@fieldhouse/gateway';
-import { createCollectionApp, migrations as collectionMigrations } from '@fieldhouse/collection';
+import {
+  createCollectionApp,
+  FileBlobStore,
+  migrations as collectionMigrations,
+  type BlobStore,
+} from '@fieldhouse/collection';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createEventsApp, migrations as eventsMigrations } from '@fieldhouse/events';
 import { createPollsApp, ensureIndexes } from '@fieldhouse/polls';
 import { Broker } from '@fieldhouse/messaging';
@@ -35,6 +42,8 @@ export interface TestStack {
   polls: { db: Db; broker: Broker };
   /** The events service's database (e2e tests run its outbox relay and e-mail worker on it). */
   eventsDb: Knex;
+  /** The collection service's database and blob store (e2e tests run its workers on them). */
+  collection: { db: Knex; blobs: BlobStore };
   stop: () => Promise<void>;
 }
 
@@ -78,6 +87,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const common = { logger, keys, issuer: 'fieldhouse-gateway', bodyLimit: '1mb' };
 
   const collectionKnex = createKnex(collection.url);
+  const collectionBlobs = new FileBlobStore(join(tmpdir(), `fieldhouse-e2e-blobs-${randomPrefix('c')}`));
   const eventsKnex = createKnex(events.url);
   const servers: RunningServer[] = [];
   const serve = async (made: {
@@ -97,7 +107,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   });
   const pollsApp = createPollsApp({ ...common, mongo: pollsDb, redis, broker: pollsBroker });
   const serviceUrls = {
-    collection: await serve(createCollectionApp({ ...common, db: collectionKnex })),
+    collection: await serve(createCollectionApp({ ...common, db: collectionKnex, blobs: collectionBlobs })),
     polls: await serve(pollsApp),
     events: await serve(createEventsApp({ ...common, db: eventsKnex })),
   };
@@ -134,6 +144,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     identityDb,
     polls: { db: pollsDb, broker: pollsBroker },
     eventsDb: eventsKnex,
+    collection: { db: collectionKnex, blobs: collectionBlobs },
     stop: async () => {
       await gatewayServer.stop();
       await gateway.close();

@@ -14,6 +14,16 @@ export interface CollectionConfig extends ServiceVars {
   PHOTO_MAX_BYTES: number;
   /** Connections in the PostgreSQL pool. */
   DB_POOL_MAX: number;
+  /** SMTP server of the e-mail worker (`smtp://user:pass@host:port` or `smtps://`). */
+  SMTP_URL: string;
+  /** Sender of the collection e-mails (submission notifications, export results). */
+  MAIL_FROM: string;
+  /** How long a finished export file stays downloadable, in hours; then the sweep deletes it. */
+  EXPORT_TTL_HOURS: number;
+  /** A running export whose heartbeat is older than this (seconds) is restarted. */
+  EXPORT_STALE_SECONDS: number;
+  /** Interval of the export sweep (expired files, stale jobs), in seconds. */
+  EXPORT_SWEEP_SECONDS: number;
 }
 
 const schema = Joi.object<CollectionConfig>({
@@ -27,6 +37,14 @@ const schema = Joi.object<CollectionConfig>({
     .max(100 * 1024 * 1024)
     .default(5 * 1024 * 1024),
   DB_POOL_MAX: Joi.number().integer().min(1).max(200).default(10),
+  SMTP_URL: urlOf('smtp', 'smtps').default('smtp://127.0.0.1:1025'),
+  MAIL_FROM: Joi.string().default('Fieldhouse <no-reply@fieldhouse.local>'),
+  EXPORT_TTL_HOURS: Joi.number()
+    .min(0.001)
+    .max(24 * 365)
+    .default(24),
+  EXPORT_STALE_SECONDS: Joi.number().integer().min(5).max(86_400).default(60),
+  EXPORT_SWEEP_SECONDS: Joi.number().integer().min(1).max(86_400).default(300),
 });
 
 /** Reads and validates the collection service's environment; fails fast naming each wrong variable. */

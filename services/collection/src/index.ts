@@ -1,3 +1,6 @@
 export { createCollectionApp, type CollectionAppDeps } from './app.ts';
 export { loadCollectionConfig, type CollectionConfig } from './config.ts';
 export { migrations } from './migrations/index.ts';
+export { FileBlobStore, type BlobStore } from './blob/blob-store.ts';
+export { startCollectionEmailWorker } from './workers/email.ts';
+export { startExportWorker, sweepExports, type ExportSettings } from './workers/exports.ts';

@@ -282,6 +282,105 @@ export const openApi = {
         responses: { '200': one('Submission'), ...write },
       },
     },
+    '/api/v1/projects/{project_id}/submissions/export': {
+      post: {
+        summary: 'Queue an export of the submissions (CSV, xlsx, GeoJSON), with the list filters',
+        parameters: [id('project_id')],
+        requestBody: json('ExportRequest'),
+        responses: {
+          202: {
+            description: 'Queued (spec 2.1 export response)',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    status: { type: 'string', enum: ['success'] },
+                    data: {
+                      type: 'object',
+                      properties: { job_id: { type: 'string', format: 'uuid' }, message: { type: 'string' } },
+                    },
+                  },
+                },
+              },
+            },
+          },
+          401: err('Not signed in'),
+          403: err('Role may not see every submission'),
+          404: err('Unknown project or not a member'),
+          422: err('Bad format or filters (errors keyed filters.<name>)'),
+        },
+      },
+    },
+    '/api/v1/exports/{job_id}': {
+      get: {
+        summary: 'Status of an export: requester and workspace owners, admins, managers',
+        parameters: [
+          { name: 'job_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+        ],
+        responses: { 200: one('ExportJob'), 401: err('Not signed in'), 404: err('Unknown or not visible') },
+      },
+    },
+    '/api/v1/exports/{job_id}/download': {
+      get: {
+        summary: 'The export file (text/csv attachment)',
+        parameters: [
+          { name: 'job_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
+        ],
+        responses: {
+          200: {
+            description: 'The file',
+            content: {
+              'text/csv': { schema: { type: 'string' } },
+              'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
+                schema: { type: 'string', format: 'binary' },
+              },
+              'application/geo+json': { schema: { type: 'object' } },
+            },
+          },
+          401: err('Not signed in'),
+          404: err('Unknown or not visible'),
+          409: err('Not completed (export_not_ready)'),
+          410: err('File expired and deleted (export_expired)'),
+        },
+      },
+    },
+    '/api/v1/sync': {
+      post: {
+        summary: 'Offline synchronisation: a batch of at most 500 items, each with its own result',
+        description:
+          'Each item is identified by (caller, device_id, local_id) and names its project through form_version_id. ' +
+          'Same client_updated_at as stored: unchanged; older: conflict with the server version; newer: updated ' +
+          '(when the submission may still be edited). Items are validated like submissions. docs/collection.md, ' +
+          '"Offline synchronisation".',
+        requestBody: json('SyncRequest'),
+        responses: {
+          200: {
+            description: 'One result per item, in order, and the server time for the next sync',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    data: {
+                      type: 'object',
+                      properties: {
+                        server_time: { type: 'string', format: 'date-time' },
+                        device_id: { type: 'string' },
+                        results: { type: 'array', items: { $ref: '#/components/schemas/SyncResult' } },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+          401: err('Not signed in'),
+          413: err('More than 500 items (code sync_batch_too_large)'),
+          422: err('Bad envelope (device_id, submissions)'),
+        },
+      },
+    },
     '/api/v1/photos/{photo_id}': {
       parameters: [
         { name: 'photo_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } },
@@ -448,6 +547,87 @@ export const openApi = {
             },
           },
         ],
+      },
+      ExportRequest: {
+        type: 'object',
+        required: ['format'],
+        properties: {
+          format: { type: 'string', enum: ['csv', 'xlsx', 'geojson'] },
+          filters: {
+            type: 'object',
+            properties: {
+              status: {
+                type: 'string',
+                enum: ['submitted', 'draft', 'reviewed', 'rejected', 'requires_correction'],
+              },
+              date_from: { type: 'string', format: 'date' },
+              date_to: { type: 'string', format: 'date' },
+              collector_id: { type: 'integer' },
+              search: { type: 'string' },
+            },
+          },
+        },
+      },
+      ExportJob: {
+        type: 'object',
+        properties: {
+          id: { type: 'string', format: 'uuid' },
+          project_id: { type: 'integer' },
+          format: { type: 'string' },
+          filters: { type: 'object' },
+          status: { type: 'string', enum: ['queued', 'running', 'completed', 'failed'] },
+          rows_written: { type: 'integer' },
+          total_rows: { type: ['integer', 'null'] },
+          progress: { type: 'number', minimum: 0, maximum: 1 },
+          error: { type: ['string', 'null'] },
+          requested_by: { type: 'integer' },
+          created_at: { type: 'string', format: 'date-time' },
+          started_at: { type: ['string', 'null'], format: 'date-time' },
+          finished_at: { type: ['string', 'null'], format: 'date-time' },
+          expires_at: { type: ['string', 'null'], format: 'date-time' },
+          expired: { type: 'boolean' },
+          download_url: { type: ['string', 'null'] },
+        },
+      },
+      SyncRequest: {
+        type: 'object',
+        required: ['device_id', 'submissions'],
+        properties: {
+          device_id: { type: 'string', maxLength: 200 },
+          submissions: {
+            type: 'array',
+            maxItems: 500,
+            items: {
+              type: 'object',
+              required: ['local_id', 'form_version_id', 'client_updated_at', 'data'],
+              properties: {
+                local_id: { type: 'string', maxLength: 200 },
+                form_version_id: { type: 'integer' },
+                client_updated_at: { type: 'string', format: 'date-time', description: 'UTC, ending in Z' },
+                data: { type: 'array', items: { $ref: '#/components/schemas/DataEntry' } },
+                status: { type: 'string', enum: ['submitted', 'draft'] },
+                consent: { type: 'boolean' },
+                latitude: { type: ['number', 'null'] },
+                longitude: { type: ['number', 'null'] },
+                altitude: { type: ['number', 'null'] },
+                precision: { type: ['number', 'null'] },
+              },
+            },
+          },
+        },
+      },
+      SyncResult: {
+        type: 'object',
+        properties: {
+          local_id: { type: ['string', 'null'] },
+          id: { type: ['integer', 'null'], description: 'server id of the submission' },
+          status: { type: 'string', enum: ['created', 'updated', 'unchanged', 'conflict', 'rejected'] },
+          client_updated_at: { type: 'string', format: 'date-time' },
+          code: { type: 'string' },
+          message: { type: 'string' },
+          errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
+          server: { $ref: '#/components/schemas/Submission' },
+        },
       },
       DataEntry: {
         type: 'object',

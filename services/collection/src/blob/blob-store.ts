@@ -1,4 +1,7 @@
-import { mkdir, readFile, rm, writeFile, rename } from 'node:fs/promises';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readFile, rm, writeFile, rename, stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -12,6 +15,13 @@ export interface BlobStore {
   /** The bytes under `key`, or undefined when absent. */
   get(key: string): Promise<Buffer | undefined>;
   delete(key: string): Promise<void>;
+  /**
+   * Stores what `source` yields under `key` without holding it in memory (export files);
+   * nothing is visible under `key` unless the whole stream was written. Resolves with the size.
+   */
+  putStream(key: string, source: Readable): Promise<number>;
+  /** A stream of the bytes under `key` with their size, or undefined when absent. */
+  getStream(key: string): Promise<{ stream: Readable; size: number } | undefined>;
 }
 
 /** A {@link BlobStore} on the local filesystem under `root` (the `BLOB_DIR` setting). */
@@ -41,6 +51,31 @@ export class FileBlobStore implements BlobStore {
   async get(key: string): Promise<Buffer | undefined> {
     try {
       return await readFile(this.path(key));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+
+  async putStream(key: string, source: Readable): Promise<number> {
+    const p = this.path(key);
+    await mkdir(dirname(p), { recursive: true });
+    const tmp = `${p}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      await pipeline(source, createWriteStream(tmp));
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+    await rename(tmp, p);
+    return (await stat(p)).size;
+  }
+
+  async getStream(key: string): Promise<{ stream: Readable; size: number } | undefined> {
+    const p = this.path(key);
+    try {
+      const { size } = await stat(p);
+      return { stream: createReadStream(p), size };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;

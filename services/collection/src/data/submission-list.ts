@@ -40,8 +40,13 @@ export function searchQuery(search: string): string | null {
 
 const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
 
-/** The WHERE clause of the filters on `submissions` (alias s). */
-function applyFilters(q: Knex.QueryBuilder, projectId: number, f: ListFilters, tsquery: string | null) {
+/** The WHERE clause of the filters on `submissions` (alias s); the list and the exports use it. */
+export function applyFilters(
+  q: Knex.QueryBuilder,
+  projectId: number,
+  f: ListFilters,
+  tsquery: string | null,
+) {
   q.where('s.project_id', projectId);
   if (f.status) q.where('s.status', f.status);
   if (f.collector_id !== undefined) q.where('s.collector_id', f.collector_id);

@@ -4,7 +4,9 @@ import { callerSync } from './caller-sync.ts';
 import type { CollectionContext } from './context.ts';
 import { photoRoutes } from './photos.ts';
 import { projectRoutes } from './projects.ts';
+import { exportRoutes } from './exports.ts';
 import { submissionRoutes } from './submissions.ts';
+import { syncRoutes } from './sync.ts';
 import { versionRoutes } from './versions.ts';
 import { workspaceRoutes } from './workspaces.ts';
 
@@ -17,7 +19,9 @@ export function collectionRoutes(ctx: CollectionContext): Router {
   router.use(workspaceRoutes(ctx));
   router.use(projectRoutes(ctx));
   router.use(versionRoutes(ctx));
+  router.use(exportRoutes(ctx));
   router.use(submissionRoutes(ctx));
+  router.use(syncRoutes(ctx));
   router.use(photoRoutes(ctx));
   return router;
 }

@@ -1,50 +1,34 @@
 import { Router, type Request } from 'express';
 import Joi from 'joi';
-import type { Knex } from 'knex';
-import { EMAIL_REQUESTED, Exchanges, envelope, type EmailRequested } from '@fieldhouse/contracts';
 import { paginated, parsePageQuery } from '@fieldhouse/http';
-import { writeOutbox } from '@fieldhouse/messaging';
-import { forbidden, notFound, validate, validationFailed, type FieldErrors } from '@fieldhouse/problem';
+import { forbidden, notFound, validate, validationFailed } from '@fieldhouse/problem';
 import { can, type Role } from '../domain/roles.ts';
-import { windowProblem, type PublicationSettings } from '../domain/publication.ts';
-import { searchTextOf, validateEntries, type DataEntry } from '../domain/submission-validation.ts';
+import { searchTextOf, type DataEntry } from '../domain/submission-validation.ts';
 import { checkTransition, STATUSES, type Actor, type Status } from '../domain/transitions.ts';
-import { isCalendarDate } from '../domain/value-validators.ts';
-import { settingsOf, type ProjectRow } from '../data/projects.ts';
-import { findVersion, listFields, type FieldRow } from '../data/versions.ts';
+import { settingsOf } from '../data/projects.ts';
+import { listFields } from '../data/versions.ts';
 import {
-  collectorHasSubmission,
-  countProjectSubmissions,
   findSubmission,
-  insertPhotos,
-  insertSubmission,
   listHistory,
   submissionJson,
   updateSubmission,
   type SubmissionRow,
 } from '../data/submissions.ts';
 import { listSubmissions } from '../data/submission-list.ts';
-import { openToNonMembers, projectForCollector, userIdOf } from './access.ts';
+import { projectForCollector, userIdOf } from './access.ts';
 import type { CollectionContext } from './context.ts';
 import { readMultipart } from './multipart.ts';
 import { idParam } from './params.ts';
+import { parseListFilters } from './list-filters.ts';
 import { intakePhotos, type PendingPhoto } from './photo-intake.ts';
-
-const coords = {
-  latitude: Joi.number().min(-90).max(90).allow(null),
-  longitude: Joi.number().min(-180).max(180).allow(null),
-  altitude: Joi.number().allow(null),
-  precision: Joi.number().min(0).allow(null),
-};
-
-/** Spec 2.1 submission body, plus `status` (draft or submitted, default submitted) and `consent`. */
-const createSchema = Joi.object({
-  form_version_id: Joi.number().integer().positive().required(),
-  ...coords,
-  data: Joi.array().max(2000).required(),
-  status: Joi.string().valid('draft', 'submitted').default('submitted'),
-  consent: Joi.boolean(),
-});
+import {
+  assertAccepting,
+  checkEntries,
+  coords,
+  createSubmission,
+  storePhotos,
+  type PublishedCache,
+} from './submission-create.ts';
 
 /** Body of `PUT /projects/{id}/submissions/{id}`: a status change and/or new data. */
 const updateSchema = Joi.object({
@@ -54,81 +38,10 @@ const updateSchema = Joi.object({
   ...coords,
 }).or('status', 'data', 'latitude', 'longitude', 'altitude', 'precision');
 
-const listSchema = Joi.object({
-  status: Joi.string().valid(...STATUSES),
-  date_from: Joi.string().custom((v: string, h) => (isCalendarDate(v) ? v : h.error('any.invalid'))),
-  date_to: Joi.string().custom((v: string, h) => (isCalendarDate(v) ? v : h.error('any.invalid'))),
-  collector_id: Joi.number().integer().positive(),
-  search: Joi.string().trim().max(200).allow(''),
-}).messages({ 'any.invalid': '{{#label}} must be a date as YYYY-MM-DD' });
-
 /** The body as JSON or as multipart (a `submission` JSON part plus photo files). */
 async function readBody(ctx: CollectionContext, req: Request) {
   if (req.is('multipart/form-data')) return readMultipart(req, ctx.photoMaxBytes);
   return { body: req.body as unknown, files: new Map<string, Buffer>() };
-}
-
-/**
- * Fields of published versions by version id: a published version never changes, so its
- * fields are cached in the process (bounded; cleared when full).
- */
-type PublishedCache = Map<number, { projectId: number; fields: FieldRow[] }>;
-
-/** Loads the version's fields, refusing a version of another project or a draft (422). */
-async function publishedFields(
-  db: Knex,
-  publishedCache: PublishedCache,
-  project: ProjectRow,
-  versionId: number,
-): Promise<FieldRow[]> {
-  const cached = publishedCache.get(versionId);
-  if (cached && cached.projectId === project.id) return cached.fields;
-  const v = await findVersion(db, versionId);
-  if (!v || v.project_id !== project.id)
-    throw validationFailed({ form_version_id: ['This form version does not belong to this project.'] });
-  if (v.status !== 'published')
-    throw validationFailed({
-      form_version_id: ['This form version is a draft; submit to a published version.'],
-    });
-  const fields = await listFields(db, v.id);
-  if (publishedCache.size >= 1000) publishedCache.clear();
-  publishedCache.set(v.id, { projectId: project.id, fields });
-  return fields;
-}
-
-/** Validates entries and photo files together; 422 listing every bad entry. */
-function checkEntries(
-  data: unknown,
-  fields: FieldRow[],
-  files: Map<string, Buffer>,
-  enforceRequired: boolean,
-  keptPhotoIds?: Set<string>,
-): DataEntry[] {
-  const photoUuids = new Set(fields.filter((f) => f.type === 'photo').map((f) => f.uuid));
-  const errors: FieldErrors = {};
-  for (const name of files.keys())
-    if (!photoUuids.has(name))
-      errors[`files.${name}`] = ['no photo field of this form version has this uuid'];
-  const result = validateEntries(data, fields, {
-    enforceRequired,
-    uploadedPhotos: new Set(files.keys()),
-    ...(keptPhotoIds ? { keptPhotoIds } : {}),
-  });
-  Object.assign(errors, result.errors);
-  if (Object.keys(errors).length) throw validationFailed(errors);
-  return result.entries;
-}
-
-/** The e-mail job of `notify_on_submission` (spec 6). */
-function notification(project: ProjectRow, s: SubmissionRow, settings: PublicationSettings): EmailRequested {
-  return {
-    to: settings.notification_emails,
-    subject: `New submission to ${project.name}`,
-    text:
-      `A new submission (#${s.id}, status ${s.status}) was received for project "${project.name}" ` +
-      `at ${s.created_at.toISOString()}.`,
-    reason: 'submission-created',
-  };
 }
 
 /**
@@ -152,21 +65,12 @@ export function submissionRoutes(ctx: CollectionContext): Router {
     const { project, role } = await projectForCollector(ctx, req, idParam(req, 'projectId'));
     if (!role) throw notFound('Project not found.');
     const page = parsePageQuery(req.query);
-    const filters = validate(listSchema, req.query) as {
-      status?: Status;
-      date_from?: string;
-      date_to?: string;
-      collector_id?: number;
-      search?: string;
-    };
-    if (filters.date_from && filters.date_to && filters.date_from > filters.date_to)
-      throw validationFailed({ date_to: ['date_to must not be before date_from'] });
+    const filters = parseListFilters(req.query, { convert: true });
     if (!can(role, 'submission.view_all')) {
       if (filters.collector_id !== undefined && filters.collector_id !== userId)
         return res.json(paginated([], page, 0));
       filters.collector_id = userId;
     }
-    if (filters.search === '') delete filters.search;
     const { rows, total } = await listSubmissions(ctx.db, project.id, filters, page.page, page.per_page);
     res.json(
       paginated(
@@ -184,97 +88,11 @@ export function submissionRoutes(ctx: CollectionContext): Router {
    */
   r.post('/api/v1/projects/:projectId/submissions', async (req, res) => {
     const { project, role } = await projectForCollector(ctx, req, idParam(req, 'projectId'));
-    const open = openToNonMembers(project, req);
-    if (!project.is_published)
-      throw validationFailed(
-        { project: ['This project is not published: it accepts no submissions.'] },
-        { code: 'project_not_published' },
-      );
-    if (!open && !(role && can(role, 'submission.create')))
-      throw forbidden(`Your role in this workspace (${role}) may not submit data.`);
-    const settings = settingsOf(project);
-    const closed = windowProblem(settings, new Date());
-    if (closed) throw validationFailed({ project: [closed.message] }, { code: closed.code });
-
-    const { body: raw, files } = await readBody(ctx, req);
-    const body = validate(createSchema, raw, { convert: false }) as {
-      form_version_id: number;
-      latitude?: number | null;
-      longitude?: number | null;
-      altitude?: number | null;
-      precision?: number | null;
-      data: unknown[];
-      status: 'draft' | 'submitted';
-      consent?: boolean;
-    };
-    if (settings.require_consent && body.consent !== true)
-      throw validationFailed(
-        { consent: ['This project requires consent: send "consent": true after showing consent_text.'] },
-        { code: 'consent_required' },
-      );
-    const fields = await publishedFields(ctx.db, publishedCache, project, body.form_version_id);
-    const checked = checkEntries(body.data, fields, files, body.status === 'submitted');
-    const { entries, photos } = await intakePhotos(checked, files, project.id, ctx.photoMaxBytes);
     const collectorId = req.caller.userId;
-
-    const row = {
-      project_id: project.id,
-      form_version_id: body.form_version_id,
-      collector_id: collectorId,
-      status: body.status,
-      latitude: body.latitude ?? null,
-      longitude: body.longitude ?? null,
-      altitude: body.altitude ?? null,
-      precision: body.precision ?? null,
-      data: entries,
-      search_text: searchTextOf(entries, fields),
-      consent: body.consent ?? null,
-    };
-    const notify = settings.notify_on_submission && settings.notification_emails.length > 0;
-    const mustLock =
-      settings.submission_limit !== null || (!settings.allow_multiple_submissions && collectorId !== null);
-    // The common case (no limit to check, no photo, no e-mail) is one atomic statement.
-    const created =
-      !mustLock && !notify && photos.length === 0
-        ? await insertSubmission(ctx.db, row)
-        : await ctx.db.transaction(async (trx) => {
-            if (mustLock) await trx('projects').where({ id: project.id }).forUpdate().first('id');
-            if (
-              settings.submission_limit !== null &&
-              (await countProjectSubmissions(trx, project.id)) >= settings.submission_limit
-            )
-              throw validationFailed(
-                {
-                  project: [`This project has reached its submission limit (${settings.submission_limit}).`],
-                },
-                { code: 'submission_limit_reached' },
-              );
-            if (
-              !settings.allow_multiple_submissions &&
-              collectorId !== null &&
-              (await collectorHasSubmission(trx, project.id, collectorId))
-            )
-              throw validationFailed(
-                {
-                  project: [
-                    'This project accepts one submission per collector, and you have already submitted.',
-                  ],
-                },
-                { code: 'already_submitted' },
-              );
-            const s = await insertSubmission(trx, row);
-            await storePhotos(ctx, trx, s.id, photos);
-            if (notify) {
-              await writeOutbox(
-                trx,
-                'outbox',
-                Exchanges.collection,
-                envelope(Exchanges.collection, EMAIL_REQUESTED, notification(project, s, settings)),
-              );
-            }
-            return s;
-          });
-    if (notify) ctx.outboxWritten();
+    // Publication refusals come before the body is read.
+    assertAccepting(project, role, req);
+    const { body: raw, files } = await readBody(ctx, req);
+    const created = await createSubmission(ctx, publishedCache, req, project, role, raw, files);
     const history = [
       {
         id: 0,
@@ -390,17 +208,3 @@ export function submissionRoutes(ctx: CollectionContext): Router {
 }
 
 type Coords = Partial<Record<'latitude' | 'longitude' | 'altitude' | 'precision', number | null>>;
-
-/** Writes photo bytes to the blob store and their rows, inside the submission's transaction. */
-async function storePhotos(
-  ctx: CollectionContext,
-  trx: Knex.Transaction,
-  submissionId: number,
-  photos: PendingPhoto[],
-) {
-  for (const p of photos) await ctx.blobs.put(p.blob_key, p.bytes, p.content_type);
-  await insertPhotos(
-    trx,
-    photos.map(({ bytes: _bytes, ...row }) => ({ ...row, submission_id: submissionId })),
-  );
-}

@@ -1,6 +1,8 @@
 import type { Migration } from '@fieldhouse/db';
 import { messaging } from './001-messaging.ts';
 import { collection } from './002-collection.ts';
+import { sync } from './003-sync.ts';
+import { exportsTable } from './004-exports.ts';
 
 /** The collection service's migrations, in order. */
-export const migrations: Migration[] = [messaging, collection];
+export const migrations: Migration[] = [messaging, collection, sync, exportsTable];

@@ -1,0 +1,21 @@
+/**
+ * One export run in its own process, so its peak RSS is the worker's: `node child.ts <db url>
+ * <blob dir> <export id>`. Prints `{ms, rows, bytes, maxRssMiB}` as JSON on stdout.
+ */
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createKnex } from '@fieldhouse/db';
+import { FileBlobStore } from '../../services/collection/src/blob/blob-store.ts';
+import { claimExport } from '../../services/collection/src/data/exports.ts';
+import { writeExportFile } from '../../services/collection/src/workers/exports.ts';
+
+const [dbUrl, blobDir, exportId] = process.argv.slice(2) as [string, string, string];
+const db = createKnex(dbUrl, { poolMax: 3 });
+const job = await claimExport(db, exportId, 60_000);
+if (!job) throw new Error('export not claimable');
+const t0 = performance.now();
+const { rows, key } = await writeExportFile(db, new FileBlobStore(blobDir), job, 1000);
+const ms = performance.now() - t0;
+const { size } = await stat(join(blobDir, key));
+await db.destroy();
+console.log(JSON.stringify({ ms, rows, bytes: size, maxRssMiB: process.resourceUsage().maxRSS / 1024 }));

@@ -1,0 +1,161 @@
+/**
+ * `npm run bench:export`: CSV export of --rows submissions (default 1,000,000) of a 20-field form
+ * (issue 4, "Benchmarks").
+ *
+ * Fresh database; the form is built through the collection app (in this process), the rows
+ * bulk-loaded with bench/collection/data.ts. Then, on the same rows and in the same run:
+ *   (1) PostgreSQL's own `COPY (SELECT ...) TO STDOUT WITH CSV` of the export's query (metadata
+ *       columns and the JSONB data), read to the end by this process (pg-copy-streams);
+ *   (2) the export worker's `writeExportFile` (cursor → csv-stringify → blob store) in a child
+ *       process, whose peak RSS is measured (`process.resourceUsage().maxRSS`).
+ * Prints both times, the ratio (target <= 1.5) and the worker's peak RSS (target <= 256 MiB).
+ * Exit 1 when a target is missed. Backing service: POSTGRES_URL, else 127.0.0.1:5432.
+ */
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs, promisify } from 'node:util';
+import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import { createKnex, migrateLatest } from '@fieldhouse/db';
+import { createLogger } from '@fieldhouse/logger';
+import { createCollectionApp, migrations } from '@fieldhouse/collection';
+import { createTestDatabase, createTestIssuer } from '@fieldhouse/testkit';
+import { benchFields, bulkLoad, submissionBody } from '../collection/data.ts';
+
+const { values: args } = parseArgs({
+  options: { rows: { type: 'string', default: process.env.BENCH_ROWS ?? '1000000' } },
+});
+const rows = Number(args.rows);
+process.env.POSTGRES_URL ||= 'postgres://postgres@127.0.0.1:5432/postgres';
+const here = dirname(fileURLToPath(import.meta.url));
+
+const tdb = await createTestDatabase('bench_export');
+await migrateLatest(tdb.url, migrations);
+const db = createKnex(tdb.url, { poolMax: 4 });
+const blobDir = await mkdtemp(join(tmpdir(), 'bench-export-'));
+const issuer = createTestIssuer();
+const { app } = createCollectionApp({
+  logger: createLogger({ service: 'bench-export', level: 'silent' }),
+  db,
+  keys: issuer.keys,
+  issuer: issuer.issuer,
+  bodyLimit: '1mb',
+});
+const server = app.listen(0, '127.0.0.1');
+await new Promise((r) => server.once('listening', r));
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+const token = `Bearer ${issuer.sign('collection', { id: 1, name: 'Bench', email: 'bench@example.test' })}`;
+async function call(method: string, path: string, body?: unknown) {
+  const res = await fetch(base + path, {
+    method,
+    headers: { Authorization: token, 'Content-Type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const json = (await res.json()) as { data: Record<string, unknown> };
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+let failed = false;
+try {
+  const ws = await call('POST', '/workspaces', { name: 'Bench' });
+  const project = await call('POST', `/workspaces/${ws.id}/projects`, { name: 'Export bench' });
+  const version = await call('POST', `/projects/${project.id}/versions`, {});
+  const uuids: Record<string, string> = {};
+  for (const f of benchFields)
+    uuids[f.name] = (await call('POST', `/versions/${version.id}/fields`, f)).uuid as string;
+  await call('POST', `/versions/${version.id}/publish`);
+  server.close();
+  const t0 = performance.now();
+  await bulkLoad(
+    db,
+    project.id as number,
+    version.id as number,
+    rows,
+    submissionBody(version.id as number, uuids).data,
+  );
+  console.log(
+    `export bench: ${rows} submissions of a ${benchFields.length}-field form loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
+
+  // (1) COPY of the same rows, same order, same joins.
+  const client = new pg.Client({ connectionString: tdb.url });
+  await client.connect();
+  const t1 = performance.now();
+  let copyBytes = 0;
+  await new Promise<void>((ok, fail) => {
+    const stream = client.query(
+      copyTo(`COPY (SELECT s.id, s.status, s.collector_id, u.name, v.number, s.created_at, s.updated_at,
+                           s.latitude, s.longitude, s.data
+                    FROM submissions s LEFT JOIN users u ON u.id = s.collector_id
+                    JOIN form_versions v ON v.id = s.form_version_id
+                    WHERE s.project_id = ${Number(project.id)}
+                    ORDER BY s.created_at, s.id) TO STDOUT WITH CSV HEADER`),
+    );
+    stream.on('data', (c: Buffer) => (copyBytes += c.length));
+    stream.on('end', ok);
+    stream.on('error', fail);
+  });
+  const copyMs = performance.now() - t1;
+
+  await client.end();
+
+  // (2) the worker's export, in a child process.
+  const id = randomUUID();
+  await db('exports').insert({
+    id,
+    project_id: project.id,
+    workspace_id: ws.id,
+    requested_by: 1,
+    format: 'csv',
+    filters: '{}',
+  });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      '--conditions=source',
+      '--max-old-space-size=128',
+      '--max-semi-space-size=16',
+      // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the export worker.
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      join(here, 'child.ts'),
+      tdb.url,
+      blobDir,
+      id,
+    ],
+    { maxBuffer: 1 << 20 },
+  );
+  const r = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+    ms: number;
+    rows: number;
+    bytes: number;
+    maxRssMiB: number;
+  };
+  const ratio = r.ms / copyMs;
+  const mib = (b: number) => (b / 1024 / 1024).toFixed(0);
+  console.log(
+    `  COPY ... TO STDOUT WITH CSV  ${(copyMs / 1000).toFixed(2)} s  (${mib(copyBytes)} MiB, JSONB as one column)`,
+  );
+  console.log(
+    `  export worker (CSV)          ${(r.ms / 1000).toFixed(2)} s  (${r.rows} rows, ${mib(r.bytes)} MiB, one column per field)`,
+  );
+  console.log(`  ratio ${ratio.toFixed(2)} (target <= 1.5): ${ratio <= 1.5 ? 'PASS' : 'FAIL'}`);
+  console.log(
+    `  worker peak RSS ${r.maxRssMiB.toFixed(0)} MiB (target <= 256): ${r.maxRssMiB <= 256 ? 'PASS' : 'FAIL'}`,
+  );
+  if (r.rows !== rows || r.maxRssMiB > 256 || ratio > 1.5) failed = true;
+} catch (err) {
+  console.error(err);
+  failed = true;
+} finally {
+  server.close();
+  await db.destroy();
+  await tdb.drop();
+  await rm(blobDir, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,36 @@
+import type { Knex } from 'knex';
+import type { Logger } from '@fieldhouse/logger';
+import { Exchanges } from '@fieldhouse/contracts';
+import { startEmailWorker, type Mailer } from '@fieldhouse/mail';
+import { processOnce, type Broker } from '@fieldhouse/messaging';
+
+/** Queue of the collection e-mail jobs (bound to `email.requested` on the collection exchange). */
+export const COLLECTION_EMAIL_QUEUE = 'collection.email';
+
+/**
+ * The collection service's e-mail worker (spec 6): consumes its `email.requested` jobs
+ * (submission created when `notify_on_submission`, export finished or failed) from the
+ * `collection.email` queue and sends each once over SMTP, the sent ids being recorded in
+ * `processed_messages` (consumer `collection.email`). Retries with backoff and the dead-letter
+ * queue after the last attempt: libs/mail and libs/messaging.
+ */
+export function startCollectionEmailWorker(opts: {
+  broker: Broker;
+  db: Knex;
+  mailer: Mailer;
+  logger: Logger;
+  retryDelaysMs?: number[];
+}) {
+  return startEmailWorker({
+    broker: opts.broker,
+    mailer: opts.mailer,
+    logger: opts.logger,
+    exchange: Exchanges.collection,
+    queue: COLLECTION_EMAIL_QUEUE,
+    ...(opts.retryDelaysMs ? { retryDelaysMs: opts.retryDelaysMs } : {}),
+    sentLog: {
+      runOnce: (messageId, send) =>
+        processOnce(opts.db, 'processed_messages', COLLECTION_EMAIL_QUEUE, messageId, send),
+    },
+  });
+}

@@ -1,0 +1,357 @@
+import { PassThrough, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { stringify } from 'csv-stringify';
+import ExcelJS from 'exceljs';
+import type { Knex } from 'knex';
+import {
+  EMAIL_REQUESTED,
+  Exchanges,
+  envelope,
+  type EmailRequested,
+  type Envelope,
+} from '@fieldhouse/contracts';
+import type { Logger } from '@fieldhouse/logger';
+import { PermanentError, startConsumer, writeOutbox, type Broker } from '@fieldhouse/messaging';
+import type { BlobStore } from '../blob/blob-store.ts';
+import { exportHeader, exportValues, type ExportField, type ExportRow } from '../domain/export-columns.ts';
+import {
+  claimExport,
+  findExport,
+  heartbeatExport,
+  userEmail,
+  type ExportFormat,
+  type ExportJobRow,
+} from '../data/exports.ts';
+import { applyFilters, searchQuery } from '../data/submission-list.ts';
+
+/** Routing key of an export job on the collection exchange: `{export_id}`. */
+export const EXPORT_REQUESTED = 'export.requested';
+/** Queue of the export worker. */
+export const EXPORT_QUEUE = 'collection.exports';
+
+/** Queues an export job: its message goes through the outbox, in the caller's transaction. */
+export async function queueExport(trx: Knex | Knex.Transaction, exportId: string): Promise<void> {
+  await writeOutbox(
+    trx,
+    'outbox',
+    Exchanges.collection,
+    envelope(Exchanges.collection, EXPORT_REQUESTED, { export_id: exportId }),
+  );
+}
+
+/**
+ * The fields of a project's published versions, newest version first, each field uuid once
+ * (a field kept across versions keeps its uuid): the export's columns in form order.
+ */
+export async function exportFields(db: Knex, projectId: number): Promise<ExportField[]> {
+  const rows = (await db('fields as f')
+    .join('form_versions as v', 'v.id', 'f.version_id')
+    .where({ 'v.project_id': projectId, 'v.status': 'published' })
+    .orderBy([
+      { column: 'v.number', order: 'desc' },
+      { column: 'f.position', order: 'asc' },
+      { column: 'f.id', order: 'asc' },
+    ])
+    .select('f.uuid', 'f.name', 'f.type')) as ExportField[];
+  const seen = new Set<string>();
+  return rows.filter((f) => !seen.has(f.uuid) && seen.add(f.uuid));
+}
+
+/** The submissions of a job, oldest first (filters of the list endpoint, same code). */
+function exportQuery(db: Knex, job: ExportJobRow) {
+  const tsquery = job.filters.search ? searchQuery(job.filters.search) : null;
+  const q = db('submissions as s')
+    .leftJoin('users as u', 'u.id', 's.collector_id')
+    .join('form_versions as v', 'v.id', 's.form_version_id')
+    .select(
+      's.id',
+      's.status',
+      's.collector_id',
+      'u.name as collector_name',
+      'v.number as form_version',
+      's.created_at',
+      's.updated_at',
+      's.latitude',
+      's.longitude',
+      's.data',
+    );
+  applyFilters(q, job.project_id, job.filters, tsquery);
+  if (job.filters.search && !tsquery) q.whereRaw('false');
+  return q.orderBy([
+    { column: 's.created_at', order: 'asc' },
+    { column: 's.id', order: 'asc' },
+  ]);
+}
+
+export interface ExportSettings {
+  /** How long a finished file stays downloadable (hours; EXPORT_TTL_HOURS). */
+  ttlHours: number;
+  /** A running job whose heartbeat is older than this is restarted (ms). */
+  staleMs: number;
+  /** How often a running job records its progress and heartbeat (ms). */
+  heartbeatMs: number;
+}
+
+/** File extension and content type of each format. */
+export const FORMAT_FILES: Record<ExportFormat, { ext: string; contentType: string }> = {
+  csv: { ext: 'csv', contentType: 'text/csv; charset=utf-8' },
+  xlsx: { ext: 'xlsx', contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+  geojson: { ext: 'geojson', contentType: 'application/geo+json' },
+};
+
+/**
+ * Writes a job's file into the blob store under `exports/<id>/<attempt>.<ext>`, streaming rows
+ * from a PostgreSQL cursor (knex `.stream()`, pg-query-stream, 1,000 rows per fetch) through a
+ * streaming writer: `csv-stringify` (CSV), exceljs's `WorkbookWriter` (xlsx, one sheet, each
+ * row committed as it comes), or a JSON text writer (GeoJSON FeatureCollection, one Feature per
+ * submission, Point [longitude, latitude] or null geometry, properties named as the CSV header).
+ * Memory stays flat whatever the number of rows. Records progress every `heartbeatMs`.
+ * Resolves with the rows written and the blob key.
+ */
+export async function writeExportFile(
+  db: Knex,
+  blobs: BlobStore,
+  job: ExportJobRow,
+  heartbeatMs: number,
+): Promise<{ rows: number; key: string }> {
+  const fields = await exportFields(db, job.project_id);
+  const [{ n }] = (await exportQuery(db, job).clearSelect().clearOrder().count({ n: '*' })) as [
+    { n: string },
+  ];
+  await db('exports')
+    .where({ id: job.id })
+    .update({ total_rows: Number(n) });
+  let rows = 0;
+  const timer = setInterval(() => {
+    heartbeatExport(db, job.id, rows).catch(() => undefined);
+  }, heartbeatMs);
+  try {
+    const format = FORMAT_FILES[job.format] ? job.format : 'csv';
+    const key = `exports/${job.id}/${job.attempts}.${FORMAT_FILES[format].ext}`;
+    const cursor = exportQuery(db, job).stream({ batchSize: 2000, highWaterMark: 6000 });
+    const header = exportHeader(fields);
+    const toValues = new Transform({
+      objectMode: true,
+      transform(row: ExportRow, _enc, done) {
+        rows++;
+        done(null, exportValues(fields, row));
+      },
+    });
+    if (format === 'xlsx') {
+      const out = new PassThrough();
+      const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+        stream: out,
+        useStyles: false,
+        useSharedStrings: false,
+      });
+      const sheet = workbook.addWorksheet('submissions');
+      const produce = async () => {
+        sheet.addRow(header).commit();
+        for await (const values of cursor.pipe(toValues) as AsyncIterable<unknown[]>)
+          sheet.addRow(values).commit();
+        sheet.commit();
+        await workbook.commit();
+      };
+      const producing = produce().catch((err: unknown) => {
+        cursor.destroy();
+        out.destroy(err as Error);
+        throw err;
+      });
+      await Promise.all([producing, blobs.putStream(key, out)]);
+      return { rows, key };
+    }
+    const writer =
+      format === 'geojson'
+        ? geoJsonWriter(header)
+        : stringify({ header: true, columns: header, cast: { date: (d) => d.toISOString() } });
+    // The cursor feeds the writer; the blob store drains it (an error on either side
+    // destroys the other, so neither promise hangs).
+    await Promise.all([pipeline(cursor, toValues, writer), blobs.putStream(key, writer)]);
+    return { rows, key };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** Rows of export values (aligned with `header`) in, GeoJSON FeatureCollection text out. */
+function geoJsonWriter(header: string[]): Transform {
+  const lat = header.indexOf('latitude');
+  const lon = header.indexOf('longitude');
+  let first = true;
+  return new Transform({
+    writableObjectMode: true,
+    transform(values: Array<string | number | null>, _enc, done) {
+      const properties: Record<string, string | number | null> = {};
+      header.forEach((h, i) => (properties[h] = values[i] ?? null));
+      const la = values[lat];
+      const lo = values[lon];
+      const geometry =
+        typeof la === 'number' && typeof lo === 'number' ? { type: 'Point', coordinates: [lo, la] } : null;
+      const feature = JSON.stringify({ type: 'Feature', id: values[0], geometry, properties });
+      done(null, `${first ? '{"type":"FeatureCollection","features":[\n' : ',\n'}${feature}`);
+      first = false;
+    },
+    flush(done) {
+      done(null, first ? '{"type":"FeatureCollection","features":[]}\n' : '\n]}\n');
+    },
+  });
+}
+
+async function projectName(db: Knex | Knex.Transaction, projectId: number): Promise<string> {
+  const p = (await db('projects').where({ id: projectId }).first('name')) as { name: string } | undefined;
+  return p?.name ?? `#${projectId}`;
+}
+
+/** Queues the requester's e-mail about a finished or failed job (spec 6), in `trx`. */
+async function notifyRequester(
+  trx: Knex.Transaction,
+  job: ExportJobRow,
+  outcome: 'completed' | 'failed',
+  detail: string,
+) {
+  const to = await userEmail(trx, job.requested_by);
+  if (!to) return;
+  const name = await projectName(trx, job.project_id);
+  const email: EmailRequested = {
+    to: [to],
+    subject: outcome === 'completed' ? `Your export of ${name} is ready` : `Your export of ${name} failed`,
+    text:
+      outcome === 'completed'
+        ? `The ${job.format.toUpperCase()} export ${job.id} of project "${name}" is ready: ${detail}.\n` +
+          `Download it from /api/v1/exports/${job.id}/download before it expires.`
+        : `The ${job.format.toUpperCase()} export ${job.id} of project "${name}" failed: ${detail}`,
+    reason: outcome === 'completed' ? 'export-completed' : 'export-failed',
+  };
+  await writeOutbox(
+    trx,
+    'outbox',
+    Exchanges.collection,
+    envelope(Exchanges.collection, EMAIL_REQUESTED, email),
+  );
+}
+
+/**
+ * Runs one delivery of a job message. Outcomes:
+ * - job finished already: nothing (a duplicate message);
+ * - another live worker holds it (fresh heartbeat): throws, so the message comes back later;
+ * - written: `completed` with the file, its expiry and the requester's e-mail, in one transaction
+ *   guarded by the attempt number (a worker that lost the job to a restart drops its file);
+ * - failed on the last attempt: `failed` with the reason and an e-mail, then the error goes up
+ *   (the consumer dead-letters the message); before that: back to `queued`, error up (retry).
+ */
+export async function runExportJob(
+  deps: { db: Knex; blobs: BlobStore; logger: Logger; settings: ExportSettings; onOutbox?: () => void },
+  exportId: string,
+  lastAttempt: boolean,
+): Promise<void> {
+  const { db, blobs, settings } = deps;
+  const job = await claimExport(db, exportId, settings.staleMs);
+  if (!job) {
+    const row = await findExport(db, exportId);
+    if (!row) throw new PermanentError(`export ${exportId} does not exist`);
+    if (row.status === 'completed' || row.status === 'failed') return;
+    throw new Error(`export ${exportId} is being written by another worker`);
+  }
+  try {
+    const { rows, key } = await writeExportFile(db, blobs, job, settings.heartbeatMs);
+    const owned = await db.transaction(async (trx) => {
+      const n = await trx('exports')
+        .where({ id: job.id, status: 'running', attempts: job.attempts })
+        .update({
+          status: 'completed',
+          rows_written: rows,
+          total_rows: rows,
+          blob_key: key,
+          error: null,
+          finished_at: trx.fn.now(),
+          expires_at: trx.raw(`now() + make_interval(hours => ?)`, [settings.ttlHours]),
+        });
+      if (n === 1) await notifyRequester(trx, job, 'completed', `${rows} row${rows === 1 ? '' : 's'}`);
+      return n === 1;
+    });
+    if (!owned) await blobs.delete(key);
+    else deps.onOutbox?.();
+    deps.logger.info('export completed', { exportId, rows, owned });
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    await db.transaction(async (trx) => {
+      const n = await trx('exports')
+        .where({ id: job.id, status: 'running', attempts: job.attempts })
+        .update(
+          lastAttempt
+            ? { status: 'failed', error: reason.slice(0, 1000), finished_at: trx.fn.now() }
+            : { status: 'queued', error: reason.slice(0, 1000) },
+        );
+      if (n === 1 && lastAttempt) await notifyRequester(trx, job, 'failed', reason.slice(0, 500));
+    });
+    if (lastAttempt) deps.onOutbox?.();
+    throw err;
+  }
+}
+
+/**
+ * The export worker: consumes `export.requested` from `collection.exports`; the message is
+ * acknowledged only when the job ended (completed, or failed and dead-lettered), so a worker
+ * killed mid-job leaves it to RabbitMQ to redeliver; retries with backoff, then the DLQ.
+ */
+export function startExportWorker(opts: {
+  broker: Broker;
+  db: Knex;
+  blobs: BlobStore;
+  logger: Logger;
+  settings: ExportSettings;
+  retryDelaysMs?: number[];
+  onOutbox?: () => void;
+}) {
+  const delays = opts.retryDelaysMs ?? [1_000, 5_000, 30_000];
+  return startConsumer(opts.broker, {
+    queue: EXPORT_QUEUE,
+    bindings: [{ exchange: Exchanges.collection, pattern: EXPORT_REQUESTED }],
+    logger: opts.logger,
+    retryDelaysMs: delays,
+    prefetch: 1,
+    handler: async (message: Envelope, ctx) => {
+      const id = (message.data as { export_id?: unknown }).export_id;
+      if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/.test(id))
+        throw new PermanentError('export job without a valid export_id');
+      await runExportJob(opts, id, ctx.attempt > delays.length);
+    },
+  });
+}
+
+/**
+ * The periodic sweep: deletes the files of completed jobs past `expires_at` (the job keeps its
+ * row, marked expired), and puts `running` jobs whose heartbeat is stale back in the queue with
+ * a new message, so no job stays `running` forever. Resolves with what it did.
+ */
+export async function sweepExports(
+  db: Knex,
+  blobs: BlobStore,
+  staleMs: number,
+): Promise<{ deleted: number; requeued: number }> {
+  const expired = (await db('exports')
+    .where('status', 'completed')
+    .whereNull('file_deleted_at')
+    .where('expires_at', '<=', db.fn.now())
+    .select('id', 'blob_key')) as Array<{ id: string; blob_key: string | null }>;
+  for (const e of expired) {
+    if (e.blob_key) await blobs.delete(e.blob_key);
+    await db('exports').where({ id: e.id }).update({ file_deleted_at: db.fn.now(), blob_key: null });
+  }
+  const requeued = await db.transaction(async (trx) => {
+    const stale = (await trx('exports')
+      .where('status', 'running')
+      .where('heartbeat_at', '<', trx.raw(`now() - make_interval(secs => ?)`, [staleMs / 1000]))
+      .forUpdate()
+      .skipLocked()
+      .select('id')) as Array<{ id: string }>;
+    for (const s of stale) {
+      await trx('exports')
+        .where({ id: s.id })
+        .update({ status: 'queued', error: 'the worker stopped responding; the job was restarted' });
+      await queueExport(trx, s.id);
+    }
+    return stale.length;
+  });
+  return { deleted: expired.length, requeued };
+}

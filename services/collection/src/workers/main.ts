@@ -1,0 +1,69 @@
+import { createKnex } from '@fieldhouse/db';
+import { createLogger } from '@fieldhouse/logger';
+import { createMailer } from '@fieldhouse/mail';
+import { Broker, OutboxRelay } from '@fieldhouse/messaging';
+import { FileBlobStore } from '../blob/blob-store.ts';
+import { loadCollectionConfig } from '../config.ts';
+import { startCollectionEmailWorker } from './email.ts';
+import { startExportWorker, sweepExports } from './exports.ts';
+
+/**
+ * Collection worker process (`npm run worker -w @fieldhouse/collection`): the e-mail worker,
+ * the export worker, the export sweep (expired files, stale jobs) every EXPORT_SWEEP_SECONDS,
+ * and an outbox relay (the e-mails of finished exports). Variables: DATABASE_URL, AMQP_URL,
+ * AMQP_PREFIX, BLOB_DIR, SMTP_URL (default smtp://127.0.0.1:1025), MAIL_FROM, EXPORT_TTL_HOURS,
+ * EXPORT_STALE_SECONDS, EXPORT_SWEEP_SECONDS. Stops cleanly on SIGINT/SIGTERM.
+ */
+const config = loadCollectionConfig();
+const logger = createLogger({ service: 'collection-worker', level: config.LOG_LEVEL });
+const db = createKnex(config.DATABASE_URL, { poolMax: 6 });
+const broker = new Broker({
+  url: config.AMQP_URL,
+  logger,
+  name: 'collection-worker',
+  prefix: config.AMQP_PREFIX,
+});
+const blobs = new FileBlobStore(config.BLOB_DIR);
+const relay = new OutboxRelay({ knex: db, table: 'outbox', broker, logger });
+relay.start();
+const mailer = createMailer(config.SMTP_URL, config.MAIL_FROM);
+const email = await startCollectionEmailWorker({ broker, db, mailer, logger });
+const staleMs = config.EXPORT_STALE_SECONDS * 1000;
+const exportsWorker = await startExportWorker({
+  broker,
+  db,
+  blobs,
+  logger,
+  settings: {
+    ttlHours: config.EXPORT_TTL_HOURS,
+    staleMs,
+    heartbeatMs: Math.max(1000, Math.floor(staleMs / 6)),
+  },
+  onOutbox: () => relay.kick(),
+});
+const sweep = setInterval(() => {
+  sweepExports(db, blobs, staleMs).then(
+    (r) => {
+      if (r.deleted || r.requeued) logger.info('export sweep', r);
+      if (r.requeued) relay.kick();
+    },
+    (err: unknown) => logger.warn('export sweep failed', { err }),
+  );
+}, config.EXPORT_SWEEP_SECONDS * 1000);
+logger.info('collection worker started', { smtp: config.SMTP_URL.replace(/\/\/[^@]*@/, '//***@') });
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  clearInterval(sweep);
+  await exportsWorker.close();
+  await email.close();
+  await relay.stop();
+  await broker.close();
+  mailer.close();
+  await db.destroy();
+  process.exit(0);
+};
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());

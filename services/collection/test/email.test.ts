@@ -1,0 +1,107 @@
+import { expect } from 'chai';
+import { createMailer, type Mailer } from '@fieldhouse/mail';
+import { Broker, OutboxRelay } from '@fieldhouse/messaging';
+import {
+  backingUrl,
+  randomPrefix,
+  sleep,
+  startSmtpSink,
+  testLogger,
+  type SmtpSink,
+} from '@fieldhouse/testkit';
+import { startCollectionEmailWorker } from '../src/workers/email.ts';
+import { body, makeForm, startHarness, type Form, type Harness } from './helpers.ts';
+
+describe('collection: e-mail notifications (outbox, RabbitMQ, SMTP sink)', () => {
+  const logger = testLogger('collection-mail');
+  let h: Harness;
+  let sink: SmtpSink;
+  let broker: Broker;
+  let relay: OutboxRelay;
+  let form: Form;
+  const workers: Array<{ close: () => Promise<void> }> = [];
+  const mailers: Mailer[] = [];
+  const retryDelaysMs = [30, 30, 30];
+
+  before(async () => {
+    h = await startHarness();
+    sink = await startSmtpSink();
+    broker = new Broker({
+      url: await backingUrl('amqp'),
+      logger,
+      name: 'collection-mail-test',
+      prefix: randomPrefix('coll-mail'),
+    });
+    relay = new OutboxRelay({ knex: h.db, table: 'outbox', broker, logger, intervalMs: 50 });
+    form = await makeForm(h, 1, {
+      notify_on_submission: true,
+      notification_emails: ['boss@example.test', 'deputy@example.test'],
+    });
+  });
+  after(async () => {
+    for (const w of workers) await w.close();
+    for (const m of mailers) m.close();
+    await relay?.stop();
+    await broker?.close();
+    await sink?.close();
+    await h?.close();
+  });
+
+  it('sends one e-mail per submission to notification_emails, even when the job is delivered twice', async () => {
+    const mailer = createMailer(`smtp://127.0.0.1:${sink.smtpPort}`, 'Fieldhouse <no-reply@example.test>');
+    mailers.push(mailer);
+    // Every worker of this file declares the same retry queues (their TTLs must not differ).
+    workers.push(await startCollectionEmailWorker({ broker, db: h.db, mailer, logger, retryDelaysMs }));
+    const s = await h
+      .as(1)
+      .post(`/api/v1/projects/${form.projectId}/submissions`)
+      .send(body(form))
+      .expect(201);
+    const [job] = await h.db('outbox').select('message');
+    await relay.drain();
+    // the same envelope again, as after a relay crash between publish and delete
+    await broker.publish('collection', job.message);
+    const got = await sink.waitFor((m) => m.text.includes(`#${s.body.data.id}`));
+    expect(got.subject).to.equal('New submission to P');
+    expect([...got.envelope.to].sort()).to.deep.equal(['boss@example.test', 'deputy@example.test']);
+    await sleep(300);
+    expect(sink.messages().filter((m) => m.text.includes(`#${s.body.data.id}`))).to.have.length(1);
+    const done = await h.db('processed_messages').where({ consumer: 'collection.email' });
+    expect(done.map((r) => r.message_id)).to.include(job.message.id);
+  });
+
+  it('retries a mail whose SMTP send fails, then delivers it once', async () => {
+    for (const w of workers.splice(0)) await w.close();
+    const real = createMailer(`smtp://127.0.0.1:${sink.smtpPort}`, 'no-reply@example.test');
+    mailers.push(real);
+    let failures = 2;
+    let attempts = 0;
+    const flaky: Mailer = {
+      send: async (email, id) => {
+        attempts++;
+        if (failures-- > 0) throw new Error('SMTP 451 try again later');
+        await real.send(email, id);
+      },
+      close: () => real.close(),
+    };
+    workers.push(
+      await startCollectionEmailWorker({
+        broker,
+        db: h.db,
+        mailer: flaky,
+        logger,
+        retryDelaysMs: [30, 30, 30],
+      }),
+    );
+    const s = await h
+      .as(1)
+      .post(`/api/v1/projects/${form.projectId}/submissions`)
+      .send(body(form))
+      .expect(201);
+    await relay.drain();
+    await sink.waitFor((m) => m.text.includes(`#${s.body.data.id}`));
+    expect(attempts).to.equal(3);
+    await sleep(300);
+    expect(sink.messages().filter((m) => m.text.includes(`#${s.body.data.id}`))).to.have.length(1);
+  });
+});

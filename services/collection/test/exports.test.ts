@@ -1,0 +1,457 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { expect } from 'chai';
+import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
+import { Broker, countMessages, OutboxRelay } from '@fieldhouse/messaging';
+import { createKnex } from '@fieldhouse/db';
+import { backingUrl, eventually, randomPrefix, sleep, testLogger } from '@fieldhouse/testkit';
+import { FileBlobStore, type BlobStore } from '../src/blob/blob-store.ts';
+import {
+  runExportJob,
+  startExportWorker,
+  sweepExports,
+  type ExportSettings,
+} from '../src/workers/exports.ts';
+import { addMember, body, makeForm, PNG, startHarness, type Form, type Harness } from './helpers.ts';
+
+/** A blob store that fails export writes while `failing` is set (the failure path). */
+class FlakyBlobs implements BlobStore {
+  failing = false;
+  private readonly inner: FileBlobStore;
+  constructor(root: string) {
+    this.inner = new FileBlobStore(root);
+  }
+  put(key: string, bytes: Buffer) {
+    return this.inner.put(key, bytes);
+  }
+  get(key: string) {
+    return this.inner.get(key);
+  }
+  delete(key: string) {
+    return this.inner.delete(key);
+  }
+  getStream(key: string) {
+    return this.inner.getStream(key);
+  }
+  async putStream(key: string, source: Readable) {
+    if (this.failing) {
+      source.resume();
+      throw new Error('disk full');
+    }
+    return this.inner.putStream(key, source);
+  }
+}
+
+describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () => {
+  const logger = testLogger('collection-exports');
+  const settings: ExportSettings = { ttlHours: 1, staleMs: 5_000, heartbeatMs: 100 };
+  let h: Harness;
+  let form: Form;
+  let broker: Broker;
+  let relay: OutboxRelay;
+  let blobs: FlakyBlobs;
+  let worker: { close: () => Promise<void> };
+  const ids: number[] = [];
+
+  before(async () => {
+    h = await startHarness();
+    broker = new Broker({
+      url: await backingUrl('amqp'),
+      logger,
+      name: 'collection-exports-test',
+      prefix: randomPrefix('coll-exp'),
+    });
+    relay = new OutboxRelay({ knex: h.db, table: 'outbox', broker, logger });
+    blobs = new FlakyBlobs(h.blobDir);
+    worker = await startExportWorker({ broker, db: h.db, blobs, logger, settings, retryDelaysMs: [20, 20] });
+    form = await makeForm(h, 1);
+    await addMember(h, 1, form.workspaceId, 2, 'collector');
+    await addMember(h, 1, form.workspaceId, 3, 'collector');
+    await addMember(h, 1, form.workspaceId, 4, 'viewer');
+    await addMember(h, 1, form.workspaceId, 5, 'manager');
+    const post = async (user: number, extra: Record<string, unknown>, top: object = {}) => {
+      const r = await h
+        .as(user)
+        .post(`/api/v1/projects/${form.projectId}/submissions`)
+        .send(body(form, extra, top))
+        .expect(201);
+      ids.push(r.body.data.id as number);
+    };
+    await post(2, {
+      full_name: 'Zebulon, "the" first',
+      weight: 72.5,
+      colour: 'red',
+      fruits: ['apple', 'kiwi'],
+      place: [48.8, 2.3, 35, 5],
+      visit_date: '2024-02-29',
+      picture: PNG.toString('base64'),
+    });
+    await post(2, { full_name: 'Bea', fruits: [] }, { status: 'draft' });
+    await post(3, { full_name: 'Cyd', place: [10, 20] }, { latitude: null, longitude: null });
+    await post(3, { full_name: 'Dee\nline two', code: 'ABC-12' });
+    // Spread over days for the date filters.
+    await h.db('submissions').where({ id: ids[0] }).update({ created_at: '2025-01-10T08:00:00Z' });
+    await h.db('submissions').where({ id: ids[1] }).update({ created_at: '2025-01-15T23:59:59Z' });
+    await h.db('submissions').where({ id: ids[2] }).update({ created_at: '2025-01-20T00:00:00Z' });
+  });
+  after(async () => {
+    // `broker` last: the killed worker's broker shares its queues
+    await worker?.close();
+    await relay?.stop();
+    await broker?.close();
+    await h?.close();
+  });
+
+  const request = (filters: object = {}, user = 4) =>
+    h.as(user).post(`/api/v1/projects/${form.projectId}/submissions/export`).send({ format: 'csv', filters });
+
+  /** Requests an export, relays its message and waits for the worker to finish it. */
+  async function exportNow(filters: object = {}, user = 4, format = 'csv') {
+    const res = await h
+      .as(user)
+      .post(`/api/v1/projects/${form.projectId}/submissions/export`)
+      .send({ format, filters })
+      .expect(202);
+    expect(res.body.status).to.equal('success');
+    const jobId = res.body.data.job_id as string;
+    await relay.drain();
+    const done = await eventually(async () => {
+      const s = await h.as(user).get(`/api/v1/exports/${jobId}`).expect(200);
+      return ['completed', 'failed'].includes(s.body.data.status) ? s.body.data : null;
+    });
+    return { jobId, job: done };
+  }
+  const download = async (jobId: string, user = 4) => {
+    const res = await h
+      .as(user)
+      .get(`/api/v1/exports/${jobId}/download`)
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks).toString('utf8')));
+      });
+    return res;
+  };
+  const csvRows = (text: string) => parse(text, { columns: true }) as Array<Record<string, string>>;
+
+  it('writes every submission as a CSV row, checked column by column against the stored rows', async () => {
+    const { jobId, job } = await exportNow();
+    expect(job).to.include({ status: 'completed', rows_written: 4, total_rows: 4, progress: 1, error: null });
+    const res = await download(jobId);
+    expect(res.status).to.equal(200);
+    expect(res.headers['content-type']).to.match(/^text\/csv/);
+    const text = res.body as string;
+    const header = text.split('\n')[0]!.split(',');
+    expect(header).to.deep.equal([
+      'id',
+      'status',
+      'collector_id',
+      'collector_name',
+      'form_version',
+      'created_at',
+      'updated_at',
+      'latitude',
+      'longitude',
+      'full_name',
+      'code',
+      'age',
+      'weight',
+      'visit_date',
+      'visit_time',
+      'colour',
+      'fruits',
+      'place_latitude',
+      'place_longitude',
+      'place_altitude',
+      'place_precision',
+      'picture',
+    ]);
+    const rows = csvRows(text);
+    const stored = await h
+      .db('submissions as s')
+      .leftJoin('users as u', 'u.id', 's.collector_id')
+      .where('s.project_id', form.projectId)
+      .orderBy([{ column: 's.created_at' }, { column: 's.id' }])
+      .select('s.*', 'u.name as collector_name');
+    expect(rows).to.have.length(stored.length);
+    const uuidOf = (name: string) => form.fields[name]!.uuid;
+    for (const [i, s] of stored.entries()) {
+      const row = rows[i]!;
+      const value = (name: string) =>
+        (s.data as Array<{ field_uuid: string; value: unknown }>).find((e) => e.field_uuid === uuidOf(name))
+          ?.value;
+      const str = (v: unknown) => (v === undefined || v === null ? '' : String(v));
+      expect(row.id).to.equal(String(s.id));
+      expect(row.status).to.equal(s.status);
+      expect(row.collector_id).to.equal(String(s.collector_id));
+      expect(row.collector_name).to.equal(s.collector_name);
+      expect(row.form_version).to.equal('1');
+      expect(row.created_at).to.equal((s.created_at as Date).toISOString());
+      expect(row.updated_at).to.equal((s.updated_at as Date).toISOString());
+      expect(row.latitude).to.equal(str(s.latitude));
+      expect(row.longitude).to.equal(str(s.longitude));
+      for (const name of ['full_name', 'code', 'age', 'weight', 'visit_date', 'visit_time', 'colour'])
+        expect(row[name], name).to.equal(str(value(name)));
+      expect(row.fruits).to.equal(str((value('fruits') as string[] | undefined)?.join(' ')));
+      const place = (value('place') as number[] | undefined) ?? [];
+      for (const [k, part] of ['latitude', 'longitude', 'altitude', 'precision'].entries())
+        expect(row[`place_${part}`]).to.equal(str(place[k]));
+      expect(row.picture).to.equal(str((value('picture') as { url?: string } | undefined)?.url));
+    }
+    expect(rows[0]!.full_name).to.equal('Zebulon, "the" first');
+    expect(rows[0]!.fruits).to.equal('apple kiwi');
+    expect(rows[0]!.picture).to.match(/^\/api\/v1\/photos\/[0-9a-f-]{36}$/);
+    expect(rows[0]!.created_at).to.equal('2025-01-10T08:00:00.000Z');
+    expect(rows[3]!.full_name).to.equal('Dee\nline two');
+  });
+
+  it('applies every list filter, selecting exactly what the list endpoint selects', async () => {
+    const cases: Array<[object, number[]]> = [
+      [{ status: 'draft' }, [ids[1]!]],
+      [{ collector_id: 3 }, [ids[2]!, ids[3]!]],
+      [{ date_from: '2025-01-15', date_to: '2025-01-20' }, [ids[1]!, ids[2]!]],
+      [{ date_to: '2025-01-14' }, [ids[0]!]],
+      [{ search: 'zebulon' }, [ids[0]!]],
+      [{ status: 'submitted', collector_id: 2 }, [ids[0]!]],
+      [{ search: 'nobody' }, []],
+    ];
+    for (const [filters, expected] of cases) {
+      const { jobId, job } = await exportNow(filters);
+      expect(job.filters, JSON.stringify(filters)).to.deep.equal(filters);
+      const rows = csvRows((await download(jobId)).body as string);
+      expect(
+        rows.map((r) => Number(r.id)),
+        JSON.stringify(filters),
+      ).to.deep.equal(expected);
+      const query = new URLSearchParams(
+        Object.entries(filters).map(([k, v]): [string, string] => [k, String(v)]),
+      );
+      const list = await h
+        .as(1)
+        .get(`/api/v1/projects/${form.projectId}/submissions?per_page=100&${query}`)
+        .expect(200);
+      expect(list.body.data.map((s: { id: number }) => s.id).sort(), JSON.stringify(filters)).to.deep.equal(
+        [...expected].sort(),
+      );
+    }
+  });
+
+  it('writes xlsx and GeoJSON with the same columns and values as the CSV', async () => {
+    for (const filters of [{}, { collector_id: 3 }]) {
+      const csv = await exportNow(filters);
+      const expected = csvRows((await download(csv.jobId)).body as string);
+      const header = Object.keys(expected[0] ?? {});
+
+      const x = await exportNow(filters, 4, 'xlsx');
+      expect(x.job).to.include({ status: 'completed', format: 'xlsx' });
+      const file = await h
+        .as(4)
+        .get(`/api/v1/exports/${x.jobId}/download`)
+        .buffer(true)
+        .parse((r, cb) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => cb(null, Buffer.concat(chunks)));
+        })
+        .expect(200);
+      expect(file.headers['content-type']).to.contain('spreadsheetml');
+      const wb = new ExcelJS.Workbook();
+      // exceljs types predate the generic Buffer of @types/node 24
+      await wb.xlsx.load(file.body as never);
+      const sheet = wb.getWorksheet('submissions')!;
+      const cells = (n: number) =>
+        header.map((_, i) => {
+          const v = sheet.getRow(n).getCell(i + 1).value;
+          return v === null || v === undefined ? '' : String(v);
+        });
+      expect(cells(1)).to.deep.equal(header);
+      expect(sheet.rowCount).to.equal(expected.length + 1);
+      for (const [i, row] of expected.entries())
+        expect(cells(i + 2)).to.deep.equal(header.map((h) => row[h]));
+
+      const g = await exportNow(filters, 4, 'geojson');
+      const res = await download(g.jobId);
+      expect(res.headers['content-type']).to.contain('application/geo+json');
+      const fc = JSON.parse(res.body as string) as {
+        type: string;
+        features: Array<{
+          id: number;
+          geometry: { coordinates: number[] } | null;
+          properties: Record<string, unknown>;
+        }>;
+      };
+      expect(fc.type).to.equal('FeatureCollection');
+      expect(fc.features).to.have.length(expected.length);
+      for (const [i, row] of expected.entries()) {
+        const f = fc.features[i]!;
+        expect(f.id).to.equal(Number(row.id));
+        expect(header.map((h) => (f.properties[h] === null ? '' : String(f.properties[h])))).to.deep.equal(
+          header.map((h) => row[h]),
+        );
+        if (row.latitude)
+          expect(f.geometry!.coordinates).to.deep.equal([Number(row.longitude), Number(row.latitude)]);
+        else expect(f.geometry).to.equal(null);
+      }
+    }
+  });
+
+  it('refuses bad requests with problem documents', async () => {
+    const bad = await request({ status: 'lost', date_from: '2025-02-30' }).expect(422);
+    expect(bad.body.errors).to.have.keys('filters.status', 'filters.date_from');
+    expect(
+      (await request({ date_from: '2025-02-02', date_to: '2025-02-01' }).expect(422)).body.errors,
+    ).to.have.property('filters.date_to');
+    const fmt = await h
+      .as(1)
+      .post(`/api/v1/projects/${form.projectId}/submissions/export`)
+      .send({ format: 'pdf' })
+      .expect(422);
+    expect(fmt.body.errors).to.have.property('format');
+    await request({}, 2).expect(403); // a collector may not export everybody's data
+    await request({}, 9).expect(404);
+    await h
+      .as(undefined)
+      .post(`/api/v1/projects/${form.projectId}/submissions/export`)
+      .send({ format: 'csv' })
+      .expect(401);
+    await h.as(4).get('/api/v1/exports/not-a-uuid').expect(404);
+    await h.as(4).get('/api/v1/exports/00000000-0000-4000-8000-000000000000').expect(404);
+  });
+
+  it('shows and serves a file to its requester and the workspace managers only', async () => {
+    const { jobId } = await exportNow({}, 4);
+    for (const user of [4, 5, 1]) {
+      expect((await download(jobId, user)).status, `user ${user}`).to.equal(200);
+      await h.as(user).get(`/api/v1/exports/${jobId}`).expect(200);
+    }
+    for (const user of [2, 9]) {
+      expect((await download(jobId, user)).status, `user ${user}`).to.equal(404);
+      await h.as(user).get(`/api/v1/exports/${jobId}`).expect(404);
+    }
+    const mail = (await h.db('outbox').select('message')).find(
+      (r) => r.message.data.reason === 'export-completed' && r.message.data.text.includes(jobId),
+    );
+    expect(mail.message.data.to).to.deep.equal(['user4@example.test']);
+  });
+
+  it('deletes expired files in the sweep; the download then answers 410', async () => {
+    const { jobId } = await exportNow();
+    const row = await h.db('exports').where({ id: jobId }).first();
+    const path = join(h.blobDir, row.blob_key);
+    expect(existsSync(path)).to.equal(true);
+    expect((await sweepExports(h.db, blobs, settings.staleMs)).deleted).to.equal(0);
+    await h
+      .db('exports')
+      .where({ id: jobId })
+      .update({ expires_at: new Date(Date.now() - 1000) });
+    expect((await sweepExports(h.db, blobs, settings.staleMs)).deleted).to.equal(1);
+    expect(existsSync(path)).to.equal(false);
+    expect((await download(jobId)).status).to.equal(410);
+    const s = await h.as(4).get(`/api/v1/exports/${jobId}`).expect(200);
+    expect(s.body.data).to.include({ status: 'completed', expired: true, download_url: null });
+  });
+
+  it('ends a job that keeps failing as failed, with its message in the DLQ and an e-mail', async () => {
+    blobs.failing = true;
+    try {
+      const { jobId, job } = await exportNow();
+      expect(job.status).to.equal('failed');
+      expect(job.error).to.equal('disk full');
+      expect((await h.db('exports').where({ id: jobId }).first()).attempts).to.equal(3);
+      await eventually(
+        async () =>
+          (await countMessages(await backingUrl('amqp'), `${broker.name('collection.exports')}.dlq`)) === 1,
+      );
+      expect((await download(jobId)).status).to.equal(409);
+      const mail = (await h.db('outbox').select('message')).find(
+        (r) => r.message.data.reason === 'export-failed' && r.message.data.text.includes(jobId),
+      );
+      expect(mail.message.data.text).to.contain('disk full');
+    } finally {
+      blobs.failing = false;
+    }
+  });
+
+  it('finishes a job whose worker was killed mid-export: RabbitMQ redelivers it, another worker takes over', async () => {
+    // Worker A: its own connection to RabbitMQ and PostgreSQL; its file write never finishes.
+    await worker.close(); // only A consumes for now
+    const aDb = createKnex((h.db.client.config as { connection: string }).connection);
+    const aBroker = new Broker({
+      url: await backingUrl('amqp'),
+      logger,
+      name: 'collection-exports-test',
+      prefix: broker.prefix,
+    });
+    let started!: () => void;
+    const writing = new Promise<void>((ok) => (started = ok));
+    const stuck: BlobStore = Object.assign(Object.create(blobs) as BlobStore, {
+      putStream: () => {
+        started();
+        return new Promise<number>(() => undefined);
+      },
+    });
+    await startExportWorker({
+      broker: aBroker,
+      db: aDb,
+      blobs: stuck,
+      logger,
+      settings,
+      retryDelaysMs: [20, 20],
+    });
+    const res = await request().expect(202);
+    const jobId = res.body.data.job_id as string;
+    await relay.drain();
+    await writing;
+    expect((await h.db('exports').where({ id: jobId }).first()).status).to.equal('running');
+    // Kill A: its database connections and its heartbeat die, then its RabbitMQ connection.
+    await aDb.destroy().catch(() => undefined);
+    await h
+      .db('exports')
+      .where({ id: jobId })
+      .update({ heartbeat_at: new Date(Date.now() - 60_000) });
+    await aBroker.close().catch(() => undefined);
+    await sleep(50);
+    // Worker B starts and receives the unacknowledged message again.
+    worker = await startExportWorker({ broker, db: h.db, blobs, logger, settings, retryDelaysMs: [20, 20] });
+    const done = await eventually(async () => {
+      const s = await h.as(4).get(`/api/v1/exports/${jobId}`).expect(200);
+      return s.body.data.status === 'completed' ? s.body.data : null;
+    });
+    expect(done.rows_written).to.equal(4);
+    expect((await h.db('exports').where({ id: jobId }).first()).attempts).to.equal(2);
+    expect(csvRows((await download(jobId)).body as string)).to.have.length(4);
+  });
+
+  it('restarts a job whose worker died (stale heartbeat), and leaves a live one alone', async () => {
+    const res = await request().expect(202);
+    const jobId = res.body.data.job_id as string;
+    await h.db('outbox').delete(); // the message was lost with the worker
+    // A live worker holds it: a second delivery must not take it over.
+    await h
+      .db('exports')
+      .where({ id: jobId })
+      .update({ status: 'running', heartbeat_at: new Date(), attempts: 1 });
+    let refused = '';
+    await runExportJob({ db: h.db, blobs, logger, settings }, jobId, false).catch((e: Error) => {
+      refused = e.message;
+    });
+    expect(refused).to.match(/another worker/);
+    expect((await sweepExports(h.db, blobs, settings.staleMs)).requeued).to.equal(0);
+    // The worker died: its heartbeat goes stale; the sweep queues the job again.
+    await h
+      .db('exports')
+      .where({ id: jobId })
+      .update({ heartbeat_at: new Date(Date.now() - 60_000) });
+    expect((await sweepExports(h.db, blobs, settings.staleMs)).requeued).to.equal(1);
+    await relay.drain();
+    const done = await eventually(async () => {
+      const s = await h.as(4).get(`/api/v1/exports/${jobId}`).expect(200);
+      return s.body.data.status === 'completed' ? s.body.data : null;
+    });
+    expect(done.rows_written).to.equal(4);
+    expect(csvRows((await download(jobId)).body as string)).to.have.length(4);
+  });
+});

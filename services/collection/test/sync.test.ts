@@ -1,0 +1,139 @@
+import { expect } from 'chai';
+import { addMember, body, makeForm, startHarness, type Form, type Harness } from './helpers.ts';
+
+describe('collection: offline synchronisation (POST /sync)', () => {
+  let h: Harness;
+  let form: Form;
+  before(async () => {
+    h = await startHarness();
+    form = await makeForm(h, 1, { allow_edits: true });
+    await addMember(h, 1, form.workspaceId, 2, 'collector');
+    await addMember(h, 1, form.workspaceId, 4, 'viewer');
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  /** One sync item for `form` (required fields, name `name`). */
+  const item = (localId: string, at: string, name = 'Ada', extra: Record<string, unknown> = {}) => {
+    const b = body(form, { full_name: name, ...extra });
+    return { local_id: localId, client_updated_at: at, ...b };
+  };
+  const sync = (submissions: unknown[], device = 'phone-1', user = 2) =>
+    h.as(user).post('/api/v1/sync').send({ device_id: device, submissions });
+  const count = async () => Number((await h.db('submissions').count({ n: '*' }))[0]!.n);
+
+  it('creates each item once: a replayed batch creates nothing and answers unchanged', async () => {
+    const batch = [item('a1', '2026-01-01T10:00:00.000Z'), item('a2', '2026-01-01T10:01:00Z', 'Bob')];
+    const before = await count();
+    const first = await sync(batch).expect(200);
+    expect(first.body.data.server_time).to.match(/^\d{4}-\d\d-\d\dT.*Z$/);
+    expect(first.body.data.results.map((r: { status: string }) => r.status)).to.deep.equal([
+      'created',
+      'created',
+    ]);
+    expect(await count()).to.equal(before + 2);
+    const ids = first.body.data.results.map((r: { id: number }) => r.id);
+    const stored = await h.as(2).get(`/api/v1/projects/${form.projectId}/submissions/${ids[1]}`).expect(200);
+    expect(stored.body.data.data[0].value).to.equal('Bob');
+    expect(stored.body.data.collector_id).to.equal(2);
+
+    const replay = await sync(batch).expect(200);
+    expect(replay.body.data.results).to.deep.equal([
+      { local_id: 'a1', id: ids[0], status: 'unchanged', client_updated_at: '2026-01-01T10:00:00.000Z' },
+      { local_id: 'a2', id: ids[1], status: 'unchanged', client_updated_at: '2026-01-01T10:01:00.000Z' },
+    ]);
+    expect(await count()).to.equal(before + 2);
+    // Another device with the same local ids is another item.
+    const other = await sync(batch, 'phone-2').expect(200);
+    expect(other.body.data.results.map((r: { status: string }) => r.status)).to.deep.equal([
+      'created',
+      'created',
+    ]);
+  });
+
+  it('answers conflict with the server version for an older item, and applies a newer one', async () => {
+    const created = await sync([item('c1', '2026-02-01T12:00:00Z', 'First')]).expect(200);
+    const id = created.body.data.results[0].id as number;
+    const newer = await sync([item('c1', '2026-02-01T13:00:00Z', 'Second')]).expect(200);
+    expect(newer.body.data.results[0]).to.include({ id, status: 'updated' });
+    const older = await sync([item('c1', '2026-02-01T12:30:00Z', 'Stale')]).expect(200);
+    const r = older.body.data.results[0];
+    expect(r).to.include({ id, status: 'conflict', client_updated_at: '2026-02-01T13:00:00.000Z' });
+    expect(r.server.data[0].value).to.equal('Second');
+    const stored = await h.as(2).get(`/api/v1/projects/${form.projectId}/submissions/${id}`).expect(200);
+    expect(stored.body.data.data[0].value).to.equal('Second');
+  });
+
+  it('refuses an update when the project does not allow edits of submitted data', async () => {
+    const f = await makeForm(h, 1, {});
+    await addMember(h, 1, f.workspaceId, 2, 'collector');
+    const mk = (at: string, name: string) => ({
+      local_id: 'e1',
+      client_updated_at: at,
+      ...body(f, { full_name: name }),
+    });
+    const first = await sync([mk('2026-03-01T00:00:00Z', 'One')]).expect(200);
+    expect(first.body.data.results[0].status).to.equal('created');
+    const second = await sync([mk('2026-03-02T00:00:00Z', 'Two')]).expect(200);
+    expect(second.body.data.results[0]).to.include({ status: 'rejected', code: 'edits_not_allowed' });
+  });
+
+  it('reports each bad item on its own while the good ones are stored', async () => {
+    const before = await count();
+    const res = await sync([
+      item('g1', '2026-04-01T00:00:00Z'),
+      item('b1', '2026-04-01T00:00:00Z', 'x'.repeat(30)),
+      { local_id: 'b2', data: [] },
+      'not an object',
+      { ...item('b3', '2026-04-01T00:00:00Z'), form_version_id: 999999 },
+      { ...item('b4', '2026-04-01T00:00:00Z'), client_updated_at: 'yesterday' },
+      item('g2', '2026-04-01T00:00:00Z', 'Eve', { age: 40 }),
+    ]).expect(200);
+    const results = res.body.data.results as Array<{
+      local_id: string;
+      status: string;
+      errors?: object;
+      code?: string;
+    }>;
+    expect(results.map((r) => [r.local_id, r.status])).to.deep.equal([
+      ['g1', 'created'],
+      ['b1', 'rejected'],
+      ['b2', 'rejected'],
+      [null, 'rejected'],
+      ['b3', 'rejected'],
+      ['b4', 'rejected'],
+      ['g2', 'created'],
+    ]);
+    expect(results[1]!.errors).to.have.property('data.0.value');
+    expect(results[2]!.errors).to.include.keys('form_version_id', 'client_updated_at');
+    expect(results[4]!.code).to.equal('unknown_form_version');
+    expect(results[5]!.errors).to.have.property('client_updated_at');
+    expect(await count()).to.equal(before + 2);
+  });
+
+  it('obeys the publication rules: a viewer is refused, an unpublished project too', async () => {
+    const viewer = await sync([item('v1', '2026-05-01T00:00:00Z')], 'tablet', 4).expect(200);
+    expect(viewer.body.data.results[0].status).to.equal('rejected');
+    await h.as(1).post(`/api/v1/projects/${form.projectId}/unpublish`).send({});
+    const f2 = await makeForm(h, 1, null);
+    await addMember(h, 1, f2.workspaceId, 2, 'collector');
+    const res = await sync([
+      { local_id: 'u1', client_updated_at: '2026-05-01T00:00:00Z', ...body(f2) },
+    ]).expect(200);
+    expect(res.body.data.results[0]).to.include({ status: 'rejected', code: 'project_not_published' });
+  });
+
+  it('limits a batch to 500 items (413) and checks the envelope (422, 401)', async () => {
+    const many = Array.from({ length: 501 }, (_, i) => ({ local_id: `m${i}` }));
+    const big = await sync(many).expect(413);
+    expect(big.body).to.include({ code: 'sync_batch_too_large', max_items: 500 });
+    expect(
+      (await h.as(2).post('/api/v1/sync').send({ submissions: [] }).expect(422)).body.errors,
+    ).to.have.property('device_id');
+    await h.as(2).post('/api/v1/sync').send({ device_id: 'x', submissions: 'no' }).expect(422);
+    await h.as(undefined).post('/api/v1/sync').send({ device_id: 'x', submissions: [] }).expect(401);
+    const empty = await sync([]).expect(200);
+    expect(empty.body.data.results).to.deep.equal([]);
+  });
+});
