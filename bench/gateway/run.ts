@@ -139,7 +139,7 @@ function withDatabase(base: string, name: string): string {
 
 /**
  * The Redis URL for the gateway: a separate logical database (15, or BENCH_REDIS_DB) when the
- * URL names none, so the bench's rate-limit counters (`rl:ip:127.0.0.1`, `rl:user:u1`) never
+ * URL names none, so the bench's rate-limit counters (`fieldhouse:rl:ip:127.0.0.1`, `fieldhouse:rl:user:u1`) never
  * touch those of a local stack sharing the server.
  */
 function benchRedisUrl(base: string): string {
@@ -436,8 +436,8 @@ async function main(): Promise<void> {
       await redis.connect();
       try {
         await redis.del([
-          'rl:ip:127.0.0.1',
-          ...(benchUser.id === undefined ? [] : [`rl:user:u${benchUser.id}`]),
+          'fieldhouse:rl:ip:127.0.0.1',
+          ...(benchUser.id === undefined ? [] : [`fieldhouse:rl:user:u${benchUser.id}`]),
         ]);
       } finally {
         await redis.close();

@@ -86,6 +86,7 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
   const limiters = createRateLimiters(
     deps.redis,
     {
+      keyPrefix: c.REDIS_PREFIX,
       windowSeconds: c.RATE_LIMIT_WINDOW_SECONDS,
       perIp: c.RATE_LIMIT_IP,
       perUser: c.RATE_LIMIT_USER,

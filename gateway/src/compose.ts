@@ -39,7 +39,7 @@ export async function composeGateway(config: GatewayConfig, logger: Logger): Pro
     onOutboxWrite: () => relay.kick(),
   });
   const sessions = new SessionsRepo(db, config.SESSION_LIFETIME_MINUTES);
-  const tokenCache = new TokenCache(redis, logger, config.TOKEN_CACHE_SECONDS * 1000);
+  const tokenCache = new TokenCache(redis, logger, config.TOKEN_CACHE_SECONDS * 1000, config.REDIS_PREFIX);
   const lifecycle: Lifecycle = { shuttingDown: false };
   const app = createGatewayApp({
     config,

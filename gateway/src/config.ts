@@ -40,6 +40,8 @@ const schema = Joi.object({
   CORS_ORIGINS: csvList.default([]),
   /** Reverse proxies in front of the gateway (Express `trust proxy`): a number of hops or a list of addresses. */
   TRUST_PROXY: Joi.alternatives(Joi.number().integer().min(0), Joi.string()).default('loopback'),
+  /** Prefix of the gateway's Redis keys and channels (rate-limit counters, token revocations). */
+  REDIS_PREFIX: Joi.string().allow('').default('fieldhouse:'),
   RATE_LIMIT_WINDOW_SECONDS: Joi.number().integer().min(1).default(60),
   /** Requests per window per client IP, before authentication. */
   RATE_LIMIT_IP: Joi.number().integer().min(1).default(600),
@@ -80,6 +82,7 @@ interface GatewayVars {
   COOKIE_SECURE?: boolean;
   CORS_ORIGINS: string[];
   TRUST_PROXY: number | string;
+  REDIS_PREFIX: string;
   RATE_LIMIT_WINDOW_SECONDS: number;
   RATE_LIMIT_IP: number;
   RATE_LIMIT_USER: number;

@@ -58,6 +58,8 @@ class FailOpenRedisStore extends RedisStore {
 }
 
 export interface RateLimitSettings {
+  /** Prefix of the counters' Redis keys (`<prefix>rl:<limiter>:<key>`). */
+  keyPrefix: string;
   windowSeconds: number;
   perIp: number;
   perUser: number;
@@ -88,7 +90,7 @@ export function createRateLimiters(redis: RedisClient, s: RateLimitSettings, log
   };
   const make = (name: string, limit: number, extra: Partial<Options>): RequestHandler => {
     const store = new FailOpenRedisStore({
-      prefix: `rl:${name}:`,
+      prefix: `${s.keyPrefix}rl:${name}:`,
       sendCommand: (...args: string[]) => redis.sendCommand(args) as Promise<never>,
     });
     store.onFailure = warn;

@@ -119,6 +119,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     REDIS_URL: redisUrl,
     AMQP_URL: amqpUrl,
     AMQP_PREFIX: randomPrefix('e2e'),
+    REDIS_PREFIX: randomPrefix('e2e').replaceAll('.', ':'),
     COLLECTION_URL: serviceUrls.collection,
     POLLS_URL: serviceUrls.polls,
     EVENTS_URL: serviceUrls.events,

@@ -2,8 +2,8 @@ import type { Logger } from '@fieldhouse/logger';
 import type { RedisClient } from '../redis.ts';
 import type { TokenWithUser } from './tokens-repo.ts';
 
-/** Redis pub/sub channel on which every replica announces revoked token ids. */
-export const REVOCATION_CHANNEL = 'fieldhouse:identity:token-revoked';
+/** Redis pub/sub channel (after the configured prefix) on which replicas announce revoked token ids. */
+const REVOCATION_CHANNEL = 'identity:token-revoked';
 
 /**
  * Verified personal access tokens kept in memory for `ttlMs`, so most requests skip the
@@ -22,8 +22,10 @@ export class TokenCache {
   private readonly publisher: RedisClient;
   private readonly subscriber: RedisClient | undefined;
   private readonly logger: Logger;
+  private readonly channel: string;
 
-  constructor(redis: RedisClient, logger: Logger, ttlMs: number, maxEntries = 50_000) {
+  constructor(redis: RedisClient, logger: Logger, ttlMs: number, keyPrefix = '', maxEntries = 50_000) {
+    this.channel = keyPrefix + REVOCATION_CHANNEL;
     this.ttlMs = ttlMs;
     this.maxEntries = maxEntries;
     this.publisher = redis;
@@ -35,7 +37,7 @@ export class TokenCache {
     this.subscriber.on('end', () => this.entries.clear());
     this.subscriber
       .connect()
-      .then(() => this.subscriber!.subscribe(REVOCATION_CHANNEL, (id) => this.entries.delete(Number(id))))
+      .then(() => this.subscriber!.subscribe(this.channel, (id) => this.entries.delete(Number(id))))
       .catch((err: unknown) =>
         logger.warn('token cache disabled until Redis answers', { error: String(err) }),
       );
@@ -68,7 +70,7 @@ export class TokenCache {
     this.entries.delete(id);
     if (!this.subscriber) return;
     await this.publisher
-      .publish(REVOCATION_CHANNEL, String(id))
+      .publish(this.channel, String(id))
       .catch((err: unknown) =>
         this.logger.warn('could not announce a token revocation', { error: String(err) }),
       );
