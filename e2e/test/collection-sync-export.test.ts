@@ -124,4 +124,19 @@ describe('collection sync and exports through the gateway (real services)', () =
     expect(lines[1]).to.contain(`,submitted,${collector.id},Collector,1,`);
     await c.get(`/api/v1/exports/${jobId}/download`).expect(404);
   });
+
+  it('publishes the area A routes of issue 4 in the OpenAPI document under the gateway /docs', async () => {
+    const doc = await request(stack.gatewayUrl).get('/docs/collection.json').expect(200);
+    expect(doc.body.openapi).to.equal('3.1.0');
+    expect(doc.body.paths).to.include.keys(
+      '/api/v1/sync',
+      '/api/v1/projects/{project_id}/submissions/export',
+      '/api/v1/exports/{job_id}',
+      '/api/v1/exports/{job_id}/download',
+      '/api/v1/projects/{project_id}/analyses',
+      '/api/v1/analyses/{analysis_id}',
+      '/api/v1/analyses/{analysis_id}/charts',
+      '/api/v1/analyses/{analysis_id}/charts/{index}.svg',
+    );
+  });
 });

@@ -345,6 +345,87 @@ export const openApi = {
         },
       },
     },
+    '/api/v1/projects/{project_id}/analyses': {
+      get: {
+        summary: 'Analyses of a project (owner, admin, manager, viewer)',
+        parameters: [id('project_id'), ...pageParams],
+        responses: { 200: page('Analysis'), 403: err('Role may not view stats'), 404: err('Not found') },
+      },
+      post: {
+        summary: 'Create an analysis with charts (owner, admin, manager)',
+        parameters: [id('project_id')],
+        requestBody: json('AnalysisInput'),
+        responses: {
+          201: one('Analysis', 'Created'),
+          403: err('Role may not manage the project'),
+          404: err('Not found'),
+          422: err('Bad chart, field or filters (errors keyed charts.<i>.<key>)'),
+        },
+      },
+    },
+    '/api/v1/analyses/{analysis_id}': {
+      get: {
+        summary: 'An analysis',
+        parameters: [id('analysis_id')],
+        responses: { 200: one('Analysis'), 404: err('Not found') },
+      },
+      delete: {
+        summary: 'Delete an analysis (owner, admin, manager)',
+        parameters: [id('analysis_id')],
+        responses: {
+          204: { description: 'Deleted' },
+          403: err('Role may not manage'),
+          404: err('Not found'),
+        },
+      },
+    },
+    '/api/v1/analyses/{analysis_id}/charts': {
+      get: {
+        summary: 'Every chart: rows aggregated in SQL, Vega-Lite specification, URL of its SVG',
+        parameters: [id('analysis_id')],
+        responses: {
+          200: {
+            description: 'Charts',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  properties: {
+                    data: {
+                      type: 'array',
+                      items: {
+                        type: 'object',
+                        properties: {
+                          index: { type: 'integer' },
+                          chart: { $ref: '#/components/schemas/Chart' },
+                          data: { type: 'array', items: { type: 'object' } },
+                          vega_lite: { type: 'object' },
+                          svg_url: { type: 'string' },
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+          404: err('Not found'),
+        },
+      },
+    },
+    '/api/v1/analyses/{analysis_id}/charts/{index}.svg': {
+      get: {
+        summary: 'A chart rendered as SVG on the server',
+        parameters: [
+          id('analysis_id'),
+          { name: 'index', in: 'path', required: true, schema: { type: 'integer' } },
+        ],
+        responses: {
+          200: { description: 'SVG', content: { 'image/svg+xml': { schema: { type: 'string' } } } },
+          404: err('Not found'),
+        },
+      },
+    },
     '/api/v1/sync': {
       post: {
         summary: 'Offline synchronisation: a batch of at most 500 items, each with its own result',
@@ -588,6 +669,45 @@ export const openApi = {
           expired: { type: 'boolean' },
           download_url: { type: ['string', 'null'] },
         },
+      },
+      Chart: {
+        type: 'object',
+        required: ['title', 'kind'],
+        properties: {
+          title: { type: 'string' },
+          kind: { type: 'string', enum: ['choice_counts', 'histogram', 'over_time', 'map', 'status'] },
+          field: {
+            type: 'string',
+            description: 'field name (see docs/collection.md for the types per kind)',
+          },
+          split_by: { type: 'string', description: 'a select_one field (choice_counts, over_time)' },
+          bins: { type: 'integer', minimum: 1, maximum: 100 },
+        },
+      },
+      AnalysisInput: {
+        type: 'object',
+        required: ['name', 'charts'],
+        properties: {
+          name: { type: 'string' },
+          description: { type: ['string', 'null'] },
+          filters: { $ref: '#/components/schemas/ExportRequest/properties/filters' },
+          charts: { type: 'array', minItems: 1, maxItems: 50, items: { $ref: '#/components/schemas/Chart' } },
+        },
+      },
+      Analysis: {
+        allOf: [
+          { $ref: '#/components/schemas/AnalysisInput' },
+          {
+            type: 'object',
+            properties: {
+              id: { type: 'integer' },
+              project_id: { type: 'integer' },
+              created_by: { type: 'integer' },
+              created_at: { type: 'string', format: 'date-time' },
+              updated_at: { type: 'string', format: 'date-time' },
+            },
+          },
+        ],
       },
       SyncRequest: {
         type: 'object',

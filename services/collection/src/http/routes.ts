@@ -4,6 +4,7 @@ import { callerSync } from './caller-sync.ts';
 import type { CollectionContext } from './context.ts';
 import { photoRoutes } from './photos.ts';
 import { projectRoutes } from './projects.ts';
+import { analysisRoutes } from './analyses.ts';
 import { exportRoutes } from './exports.ts';
 import { submissionRoutes } from './submissions.ts';
 import { syncRoutes } from './sync.ts';
@@ -19,6 +20,7 @@ export function collectionRoutes(ctx: CollectionContext): Router {
   router.use(workspaceRoutes(ctx));
   router.use(projectRoutes(ctx));
   router.use(versionRoutes(ctx));
+  router.use(analysisRoutes(ctx));
   router.use(exportRoutes(ctx));
   router.use(submissionRoutes(ctx));
   router.use(syncRoutes(ctx));

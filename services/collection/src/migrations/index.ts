@@ -3,6 +3,7 @@ import { messaging } from './001-messaging.ts';
 import { collection } from './002-collection.ts';
 import { sync } from './003-sync.ts';
 import { exportsTable } from './004-exports.ts';
+import { analyses } from './005-analyses.ts';
 
 /** The collection service's migrations, in order. */
-export const migrations: Migration[] = [messaging, collection, sync, exportsTable];
+export const migrations: Migration[] = [messaging, collection, sync, exportsTable, analyses];

@@ -1,0 +1,170 @@
+import type { Knex } from 'knex';
+import type { ChartDef } from '../domain/charts.ts';
+import { applyFilters, searchQuery, type ListFilters } from './submission-list.ts';
+
+export interface AnalysisRow {
+  id: number;
+  project_id: number;
+  name: string;
+  description: string | null;
+  filters: ListFilters;
+  charts: ChartDef[];
+  created_by: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const analysisJson = (a: AnalysisRow) => ({
+  id: a.id,
+  project_id: a.project_id,
+  name: a.name,
+  description: a.description,
+  filters: a.filters,
+  charts: a.charts,
+  created_by: a.created_by,
+  created_at: a.created_at,
+  updated_at: a.updated_at,
+});
+
+export const findAnalysis = (db: Knex, id: number): Promise<AnalysisRow | undefined> =>
+  db('analyses').where({ id }).first();
+
+/** Field uuids by name over the project's published versions (a name may have several uuids). */
+export async function fieldsByName(
+  db: Knex,
+  projectId: number,
+): Promise<Map<string, { type: string; uuids: string[] }>> {
+  const rows = (await db('fields as f')
+    .join('form_versions as v', 'v.id', 'f.version_id')
+    .where({ 'v.project_id': projectId, 'v.status': 'published' })
+    .select('f.name', 'f.type', 'f.uuid')) as Array<{ name: string; type: string; uuid: string }>;
+  const out = new Map<string, { type: string; uuids: string[] }>();
+  for (const r of rows) {
+    const e = out.get(r.name) ?? { type: r.type, uuids: [] };
+    if (!e.uuids.includes(r.uuid)) e.uuids.push(r.uuid);
+    out.set(r.name, e);
+  }
+  return out;
+}
+
+/** The value of a field in `s.data` as jsonb (the first entry whose uuid is one of `uuids`). */
+const valueOf = (db: Knex, uuids: string[]) =>
+  db.raw(
+    `(SELECT x -> 'value' FROM jsonb_array_elements(s.data) x WHERE x ->> 'field_uuid' = ANY(?::text[]) LIMIT 1)`,
+    [uuids],
+  );
+
+/**
+ * A chart's aggregated rows, computed in PostgreSQL over the analysis's filtered submissions:
+ * - choice_counts: `{value, count, split?}` (a select_multiple counts each chosen value);
+ * - histogram: `{bin, from, to, count}` over `bins` equal bins between the minimum and maximum;
+ * - over_time: `{day (YYYY-MM-DD, UTC), count, split?}`;
+ * - map: `{id, latitude, longitude}` (at most 5,000 points, newest first);
+ * - status: `{status, count}`.
+ */
+export async function chartData(
+  db: Knex,
+  projectId: number,
+  filters: ListFilters,
+  chart: ChartDef,
+  fields: Map<string, { type: string; uuids: string[] }>,
+): Promise<Array<Record<string, unknown>>> {
+  const tsquery = filters.search ? searchQuery(filters.search) : null;
+  const base = () => {
+    const q = db('submissions as s');
+    applyFilters(q, projectId, filters, tsquery);
+    if (filters.search && !tsquery) q.whereRaw('false');
+    return q;
+  };
+  const field = chart.field ? fields.get(chart.field) : undefined;
+  const split = chart.split_by ? fields.get(chart.split_by) : undefined;
+  const splitCol = split
+    ? [
+        db.raw(
+          `(SELECT x ->> 'value' FROM jsonb_array_elements(s.data) x WHERE x ->> 'field_uuid' = ANY(?::text[]) LIMIT 1) AS split`,
+          [split.uuids],
+        ),
+      ]
+    : [];
+  const num = (rows: Array<Record<string, unknown>>, keys: string[]) =>
+    rows.map((r) => {
+      const out = { ...r };
+      for (const k of keys) if (out[k] !== null && out[k] !== undefined) out[k] = Number(out[k]);
+      if (!split) delete out.split;
+      return out;
+    });
+  switch (chart.kind) {
+    case 'status': {
+      const rows = await base()
+        .select('s.status')
+        .count({ count: '*' })
+        .groupBy('s.status')
+        .orderBy('s.status');
+      return num(rows, ['count']);
+    }
+    case 'over_time': {
+      const inner = base().select(
+        db.raw(`to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day`),
+        ...splitCol,
+      );
+      const rows = await db
+        .from(inner.as('t'))
+        .select('day', ...(split ? ['split'] : []))
+        .count({ count: '*' })
+        .groupBy('day', ...(split ? ['split'] : []))
+        .orderBy(['day', ...(split ? ['split'] : [])]);
+      return num(rows, ['count']);
+    }
+    case 'choice_counts': {
+      const multiple = field!.type === 'select_multiple';
+      const inner = base()
+        .select(db.raw(`${valueOf(db, field!.uuids).toString()} AS v`), ...splitCol)
+        .as('t');
+      const values = multiple
+        ? db.raw(
+            `CROSS JOIN LATERAL jsonb_array_elements_text(CASE jsonb_typeof(t.v) WHEN 'array' THEN t.v ELSE '[]'::jsonb END) AS c(value)`,
+          )
+        : db.raw(`CROSS JOIN LATERAL (SELECT t.v #>> '{}' WHERE jsonb_typeof(t.v) = 'string') AS c(value)`);
+      const rows = await db
+        .from(inner)
+        .joinRaw(values.toString())
+        .select('c.value', ...(split ? ['t.split'] : []))
+        .count({ count: '*' })
+        .groupBy('c.value', ...(split ? ['t.split'] : []))
+        .orderBy(['c.value', ...(split ? ['t.split'] : [])]);
+      return num(rows, ['count']);
+    }
+    case 'histogram': {
+      const bins = chart.bins ?? 10;
+      const values = base().select(db.raw(`(${valueOf(db, field!.uuids).toString()} #>> '{}')::float8 AS v`));
+      const { rows } = (await db.raw(
+        `WITH v AS ?,
+              r AS (SELECT min(v) AS lo, max(v) AS hi FROM v),
+              k AS (SELECT lo, hi, CASE WHEN hi > lo THEN (hi - lo) / ? ELSE 1 END AS w FROM r)
+         SELECT b AS bin, k.lo + (b - 1) * k.w AS "from", k.lo + b * k.w AS "to", count(v.v)::int AS count
+         FROM k CROSS JOIN generate_series(1, CASE WHEN k.lo IS NULL THEN 0 ELSE ?::int END) AS b
+         LEFT JOIN v ON v.v IS NOT NULL AND LEAST(width_bucket(v.v, k.lo, k.lo + ? * k.w, ?::int), ?::int) = b
+         GROUP BY b, k.lo, k.w ORDER BY b`,
+        [values, bins, bins, bins, bins, bins],
+      )) as { rows: Array<Record<string, unknown>> };
+      return num(rows, ['from', 'to', 'count', 'bin']);
+    }
+    case 'map': {
+      const rows = await base()
+        .select(
+          's.id',
+          db.raw(`(${valueOf(db, field!.uuids).toString()} ->> 0)::float8 AS latitude`),
+          db.raw(`(${valueOf(db, field!.uuids).toString()} ->> 1)::float8 AS longitude`),
+        )
+        .orderBy([
+          { column: 's.created_at', order: 'desc' },
+          { column: 's.id', order: 'desc' },
+        ])
+        .limit(5000);
+      return num(
+        rows.filter((r: Record<string, unknown>) => r.latitude !== null && r.longitude !== null),
+        ['id'],
+      );
+    }
+  }
+}

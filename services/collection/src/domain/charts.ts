@@ -1,0 +1,88 @@
+/** Chart kinds of an analysis (docs/collection.md, "Analyses and charts"). */
+export const CHART_KINDS = ['choice_counts', 'histogram', 'over_time', 'map', 'status'] as const;
+export type ChartKind = (typeof CHART_KINDS)[number];
+
+/** A chart definition as stored in an analysis. */
+export interface ChartDef {
+  title: string;
+  kind: ChartKind;
+  /** Field name: select_one/select_multiple (choice_counts), integer/decimal (histogram), geopoint (map). */
+  field?: string;
+  /** A select_one field whose values split the counts (choice_counts, over_time, status). */
+  split_by?: string;
+  /** Number of bins of a histogram (default 10). */
+  bins?: number;
+}
+
+/** Field types each kind needs for `field` (none: the kind takes no field). */
+export const KIND_FIELD_TYPES: Record<ChartKind, readonly string[] | null> = {
+  choice_counts: ['select_one', 'select_multiple'],
+  histogram: ['integer', 'decimal'],
+  over_time: null,
+  map: ['geopoint'],
+  status: null,
+};
+
+type Row = Record<string, unknown>;
+
+/** The Vega-Lite specification of a chart over its aggregated `data` rows. */
+export function vegaLiteSpec(chart: ChartDef, data: Row[]): Record<string, unknown> {
+  const base = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: chart.title,
+    width: 400,
+    height: 240,
+    data: { values: data },
+  };
+  const color = chart.split_by ? { color: { field: 'split', type: 'nominal', title: chart.split_by } } : {};
+  switch (chart.kind) {
+    case 'choice_counts':
+      return {
+        ...base,
+        mark: 'bar',
+        encoding: {
+          x: { field: 'value', type: 'nominal', title: chart.field },
+          y: { field: 'count', type: 'quantitative', title: 'submissions' },
+          ...color,
+        },
+      };
+    case 'histogram':
+      return {
+        ...base,
+        mark: 'bar',
+        encoding: {
+          x: { field: 'from', type: 'quantitative', bin: { binned: true }, title: chart.field },
+          x2: { field: 'to' },
+          y: { field: 'count', type: 'quantitative', title: 'submissions' },
+        },
+      };
+    case 'over_time':
+      return {
+        ...base,
+        mark: { type: 'line', point: true },
+        encoding: {
+          x: { field: 'day', type: 'temporal', title: 'day (UTC)' },
+          y: { field: 'count', type: 'quantitative', title: 'submissions' },
+          ...color,
+        },
+      };
+    case 'map':
+      return {
+        ...base,
+        mark: 'circle',
+        encoding: {
+          longitude: { field: 'longitude', type: 'quantitative' },
+          latitude: { field: 'latitude', type: 'quantitative' },
+        },
+      };
+    case 'status':
+      return {
+        ...base,
+        mark: 'arc',
+        encoding: {
+          theta: { field: 'count', type: 'quantitative' },
+          color: { field: 'status', type: 'nominal' },
+        },
+      };
+  }
+}
