@@ -14,18 +14,14 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
-import { createKnex, migrateLatest } from '@fieldhouse/db';
-import { createLogger } from '@fieldhouse/logger';
-import { createCollectionApp, migrations } from '@fieldhouse/collection';
-import { createTestDatabase, createTestIssuer } from '@fieldhouse/testkit';
 import { benchFields, bulkLoad, submissionBody } from '../collection/data.ts';
+import { publishBenchForm, startInProcessCollection } from '../collection/in-process.ts';
 
 const { values: args } = parseArgs({
   options: { rows: { type: 'string', default: process.env.BENCH_ROWS ?? '1000000' } },
@@ -34,57 +30,25 @@ const rows = Number(args.rows);
 process.env.POSTGRES_URL ||= 'postgres://postgres@127.0.0.1:5432/postgres';
 const here = dirname(fileURLToPath(import.meta.url));
 
-const tdb = await createTestDatabase('bench_export');
-await migrateLatest(tdb.url, migrations);
-const db = createKnex(tdb.url, { poolMax: 4 });
-const blobDir = await mkdtemp(join(tmpdir(), 'bench-export-'));
-const issuer = createTestIssuer();
-const { app } = createCollectionApp({
-  logger: createLogger({ service: 'bench-export', level: 'silent' }),
-  db,
-  keys: issuer.keys,
-  issuer: issuer.issuer,
+const { url, db, call, stopListening, close } = await startInProcessCollection({
+  label: 'bench_export',
   bodyLimit: '1mb',
+  poolMax: 4,
 });
-const server = app.listen(0, '127.0.0.1');
-await new Promise((r) => server.once('listening', r));
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
-const token = `Bearer ${issuer.sign('collection', { id: 1, name: 'Bench', email: 'bench@example.test' })}`;
-async function call(method: string, path: string, body?: unknown) {
-  const res = await fetch(base + path, {
-    method,
-    headers: { Authorization: token, 'Content-Type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await res.json()) as { data: Record<string, unknown> };
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json.data;
-}
+const blobDir = await mkdtemp(join(tmpdir(), 'bench-export-'));
 
 let failed = false;
 try {
-  const ws = await call('POST', '/workspaces', { name: 'Bench' });
-  const project = await call('POST', `/workspaces/${ws.id}/projects`, { name: 'Export bench' });
-  const version = await call('POST', `/projects/${project.id}/versions`, {});
-  const uuids: Record<string, string> = {};
-  for (const f of benchFields)
-    uuids[f.name] = (await call('POST', `/versions/${version.id}/fields`, f)).uuid as string;
-  await call('POST', `/versions/${version.id}/publish`);
-  server.close();
+  const { workspaceId, projectId, versionId, uuids } = await publishBenchForm(call, 'Export bench');
+  stopListening();
   const t0 = performance.now();
-  await bulkLoad(
-    db,
-    project.id as number,
-    version.id as number,
-    rows,
-    submissionBody(version.id as number, uuids).data,
-  );
+  await bulkLoad(db, projectId, versionId, rows, submissionBody(versionId, uuids).data);
   console.log(
     `export bench: ${rows} submissions of a ${benchFields.length}-field form loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
 
   // (1) COPY of the same rows, same order, same joins.
-  const client = new pg.Client({ connectionString: tdb.url });
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   const t1 = performance.now();
   let copyBytes = 0;
@@ -94,7 +58,7 @@ try {
                            s.latitude, s.longitude, s.data
                     FROM submissions s LEFT JOIN users u ON u.id = s.collector_id
                     JOIN form_versions v ON v.id = s.form_version_id
-                    WHERE s.project_id = ${Number(project.id)}
+                    WHERE s.project_id = ${projectId}
                     ORDER BY s.created_at, s.id) TO STDOUT WITH CSV HEADER`),
     );
     stream.on('data', (c: Buffer) => (copyBytes += c.length));
@@ -109,8 +73,8 @@ try {
   const id = randomUUID();
   await db('exports').insert({
     id,
-    project_id: project.id,
-    workspace_id: ws.id,
+    project_id: projectId,
+    workspace_id: workspaceId,
     requested_by: 1,
     format: 'csv',
     filters: '{}',
@@ -124,7 +88,7 @@ try {
       // BENCH_CPU_PROF=<dir>: a V8 CPU profile of the export worker.
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
       join(here, 'child.ts'),
-      tdb.url,
+      url,
       blobDir,
       id,
     ],
@@ -153,9 +117,7 @@ try {
   console.error(err);
   failed = true;
 } finally {
-  server.close();
-  await db.destroy();
-  await tdb.drop();
+  await close();
   await rm(blobDir, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);

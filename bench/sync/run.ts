@@ -8,57 +8,25 @@
  * `client_updated_at` one minute later (every item updated). Prints each time, and exits 1 when
  * a result is not what it should be. Backing service: POSTGRES_URL, else 127.0.0.1:5432.
  */
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { createKnex, migrateLatest } from '@fieldhouse/db';
-import { createLogger } from '@fieldhouse/logger';
-import { createCollectionApp, migrations } from '@fieldhouse/collection';
-import { createTestDatabase, createTestIssuer } from '@fieldhouse/testkit';
 import { benchFields, submissionBody } from '../collection/data.ts';
+import { publishBenchForm, startInProcessCollection } from '../collection/in-process.ts';
 
 const { values: args } = parseArgs({ options: { items: { type: 'string', default: '500' } } });
 const items = Number(args.items);
-process.env.POSTGRES_URL ||= 'postgres://postgres@127.0.0.1:5432/postgres';
 
-const tdb = await createTestDatabase('bench_sync');
-await migrateLatest(tdb.url, migrations);
-const db = createKnex(tdb.url, { poolMax: 10 });
-const issuer = createTestIssuer();
-const { app } = createCollectionApp({
-  logger: createLogger({ service: 'bench-sync', level: 'silent' }),
-  db,
-  keys: issuer.keys,
-  issuer: issuer.issuer,
+const { call, close } = await startInProcessCollection({
+  label: 'bench_sync',
   bodyLimit: '20mb',
+  poolMax: 10,
 });
-const server = app.listen(0, '127.0.0.1');
-await new Promise((r) => server.once('listening', r));
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
-const token = `Bearer ${issuer.sign('collection', { id: 1, name: 'Bench', email: 'bench@example.test' })}`;
-
-async function call(method: string, path: string, body?: unknown) {
-  const res = await fetch(base + path, {
-    method,
-    headers: { Authorization: token, 'Content-Type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await res.json()) as { data: Record<string, unknown> };
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json.data;
-}
 
 let failed = false;
 try {
-  const ws = await call('POST', '/workspaces', { name: 'Bench' });
-  const project = await call('POST', `/workspaces/${ws.id}/projects`, { name: 'Sync bench' });
-  const version = await call('POST', `/projects/${project.id}/versions`, {});
-  const uuids: Record<string, string> = {};
-  for (const f of benchFields)
-    uuids[f.name] = (await call('POST', `/versions/${version.id}/fields`, f)).uuid as string;
-  await call('POST', `/versions/${version.id}/publish`);
-  await call('POST', `/projects/${project.id}/publish`, { allow_edits: true });
+  const { projectId, versionId, uuids } = await publishBenchForm(call, 'Sync bench');
+  await call('POST', `/projects/${projectId}/publish`, { allow_edits: true });
 
-  const template = submissionBody(version.id as number, uuids);
+  const template = submissionBody(versionId, uuids);
   const batch = (at: string) => ({
     device_id: 'bench-device',
     submissions: Array.from({ length: items }, (_, i) => ({
@@ -90,8 +58,6 @@ try {
   console.error(err);
   failed = true;
 } finally {
-  server.close();
-  await db.destroy();
-  await tdb.drop();
+  await close();
 }
 process.exit(failed ? 1 : 0);
