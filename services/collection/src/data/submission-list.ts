@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Status } from '../domain/transitions.ts';
-import type { SubmissionRow } from './submissions.ts';
+import { SUBMISSION_COLUMNS, type SubmissionRow } from './submissions.ts';
 
 /** Filters of `GET /projects/{id}/submissions` (spec 4.1). Dates are inclusive UTC days. */
 export interface ListFilters {
@@ -11,22 +11,7 @@ export interface ListFilters {
   search?: string;
 }
 
-const LIST_COLUMNS = [
-  'id',
-  'project_id',
-  'form_version_id',
-  'collector_id',
-  'status',
-  'latitude',
-  'longitude',
-  'altitude',
-  'precision',
-  'data',
-  'consent',
-  'created_at',
-  'updated_at',
-  'submitted_at',
-].map((c) => `s.${c}`);
+const LIST_COLUMNS = SUBMISSION_COLUMNS.map((c) => `s.${c}`);
 
 /** `search` as a tsquery: each word (letters and digits) must start a word of the values. */
 export function searchQuery(search: string): string | null {

@@ -28,7 +28,8 @@ export interface HistoryRow {
   created_at: Date;
 }
 
-const COLUMNS = [
+/** The columns of a {@link SubmissionRow}, in table order (everything but `search_text`). */
+export const SUBMISSION_COLUMNS = [
   'id',
   'project_id',
   'form_version_id',
@@ -103,7 +104,7 @@ export async function insertSubmission(
       data: JSON.stringify(s.data),
       submitted_at: s.status === 'submitted' ? db.fn.now() : null,
     })
-    .returning(COLUMNS)
+    .returning(SUBMISSION_COLUMNS)
     .toSQL();
   const { rows } = (await db.raw(
     `WITH s AS (${insert.sql}),
@@ -120,7 +121,7 @@ export const findSubmission = (
   projectId: number,
   id: number,
 ): Promise<SubmissionRow | undefined> =>
-  db('submissions').where({ project_id: projectId, id }).first(COLUMNS);
+  db('submissions').where({ project_id: projectId, id }).first(SUBMISSION_COLUMNS);
 
 export const listHistory = (db: Knex, submissionId: number): Promise<HistoryRow[]> =>
   db('submission_history').where({ submission_id: submissionId }).orderBy('id');
@@ -147,9 +148,10 @@ export async function updateSubmission(
     patch.status = change.status;
     if (change.status === 'submitted') patch.submitted_at = trx.fn.now();
   }
-  const [row] = (await trx('submissions').where({ id: s.id }).update(patch).returning(COLUMNS)) as [
-    SubmissionRow,
-  ];
+  const [row] = (await trx('submissions')
+    .where({ id: s.id })
+    .update(patch)
+    .returning(SUBMISSION_COLUMNS)) as [SubmissionRow];
   if (change.status && change.status !== s.status)
     await trx('submission_history').insert({
       submission_id: s.id,
