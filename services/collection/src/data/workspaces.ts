@@ -102,6 +102,13 @@ export const listMembers = (db: Knex, workspaceId: number): Promise<MemberRow[]>
     .select('m.user_id', 'm.role', 'm.created_at', 'u.name', 'u.email')
     .orderBy([{ column: 'm.created_at' }, { column: 'm.user_id' }]);
 
+/** The workspace's members, their rows locked until the transaction ends (last-owner rules). */
+const lockedMembers = (trx: Knex.Transaction, workspaceId: number) =>
+  trx('workspace_members')
+    .where({ workspace_id: workspaceId })
+    .forUpdate()
+    .select('user_id', 'role') as Promise<Array<{ user_id: number; role: Role }>>;
+
 /**
  * Adds a member or changes the role of an existing one, refusing to demote the last owner.
  * Locks the workspace's member rows so two concurrent demotions cannot both pass.
@@ -114,10 +121,7 @@ export async function setMember(
   role: Role,
 ): Promise<'created' | 'updated' | 'last_owner'> {
   return db.transaction(async (trx) => {
-    const members = (await trx('workspace_members')
-      .where({ workspace_id: workspaceId })
-      .forUpdate()
-      .select('user_id', 'role')) as Array<{ user_id: number; role: Role }>;
+    const members = await lockedMembers(trx, workspaceId);
     const existing = members.find((m) => m.user_id === userId);
     if (!existing) {
       await trx('workspace_members').insert({ workspace_id: workspaceId, user_id: userId, role });
@@ -140,10 +144,7 @@ export async function removeMember(
   userId: number,
 ): Promise<'removed' | 'not_member' | 'last_owner'> {
   return db.transaction(async (trx) => {
-    const members = (await trx('workspace_members')
-      .where({ workspace_id: workspaceId })
-      .forUpdate()
-      .select('user_id', 'role')) as Array<{ user_id: number; role: Role }>;
+    const members = await lockedMembers(trx, workspaceId);
     const existing = members.find((m) => m.user_id === userId);
     if (!existing) return 'not_member';
     if (existing.role === 'owner' && members.filter((m) => m.role === 'owner').length <= 1)
