@@ -1,5 +1,7 @@
 /** OpenAPI 3.1 description of the routes the gateway serves itself (identity, CSRF, JWKS). */
 
+import { sharedOpenApiSchemas } from '@fieldhouse/http';
+
 const problem = { $ref: '#/components/responses/Problem' };
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
 
@@ -25,6 +27,7 @@ export const gatewayOpenApi = {
       },
     },
     schemas: {
+      ...sharedOpenApiSchemas,
       User: {
         type: 'object',
         required: ['id', 'name', 'email'],
@@ -50,28 +53,6 @@ export const gatewayOpenApi = {
         properties: {
           token: { type: 'string', examples: ['1|x9W...c0ffee42'] },
           user: { $ref: '#/components/schemas/User' },
-        },
-      },
-      Pagination: {
-        type: 'object',
-        properties: {
-          current_page: { type: 'integer' },
-          last_page: { type: 'integer' },
-          per_page: { type: 'integer' },
-          total: { type: 'integer' },
-        },
-      },
-      Problem: {
-        type: 'object',
-        required: ['type', 'title', 'status', 'detail', 'message'],
-        properties: {
-          type: { type: 'string' },
-          title: { type: 'string' },
-          status: { type: 'integer' },
-          detail: { type: 'string' },
-          message: { type: 'string' },
-          code: { type: 'string' },
-          errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
         },
       },
     },

@@ -5,3 +5,4 @@ export * from './metrics.ts';
 export * from './request-id.ts';
 export * from './pagination.ts';
 export * from './service-app.ts';
+export * from './openapi.ts';

@@ -2,6 +2,8 @@
  * OpenAPI 3.1 description of the collection service's routes (shown by the gateway under /docs).
  * Rules and tables behind these routes: docs/collection.md.
  */
+
+import { sharedOpenApiSchemas } from '@fieldhouse/http';
 const problem = { $ref: '#/components/schemas/Problem' };
 const err = (description: string) => ({
   description,
@@ -474,27 +476,7 @@ export const openApi = {
   },
   components: {
     schemas: {
-      Problem: {
-        type: 'object',
-        properties: {
-          type: { type: 'string' },
-          title: { type: 'string' },
-          status: { type: 'integer' },
-          detail: { type: 'string' },
-          message: { type: 'string' },
-          code: { type: 'string' },
-          errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
-        },
-      },
-      Pagination: {
-        type: 'object',
-        properties: {
-          current_page: { type: 'integer' },
-          last_page: { type: 'integer' },
-          per_page: { type: 'integer' },
-          total: { type: 'integer' },
-        },
-      },
+      ...sharedOpenApiSchemas,
       Role: { type: 'string', enum: ['owner', 'admin', 'manager', 'collector', 'viewer'] },
       Status: { type: 'string', enum: ['submitted', 'draft', 'reviewed', 'rejected', 'requires_correction'] },
       WorkspaceInput: {

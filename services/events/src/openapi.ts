@@ -1,3 +1,4 @@
+import { sharedOpenApiSchemas } from '@fieldhouse/http';
 import { INVITE_TYPES } from './domain/invite-types.ts';
 
 /* OpenAPI 3.1 description of every area C route (spec 2.3, 3, 4.3, 5.6, 7; docs/events.md). */
@@ -400,6 +401,7 @@ export const openApi = {
   components: {
     securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
     schemas: {
+      ...sharedOpenApiSchemas,
       EventSummary: {
         type: 'object',
         properties: {
@@ -544,27 +546,6 @@ export const openApi = {
           present: { type: 'integer' },
           absent: { type: 'integer' },
           taux: { type: 'integer', minimum: 0, maximum: 100 },
-        },
-      },
-      Pagination: {
-        type: 'object',
-        properties: {
-          current_page: { type: 'integer' },
-          last_page: { type: 'integer' },
-          per_page: { type: 'integer' },
-          total: { type: 'integer' },
-        },
-      },
-      Problem: {
-        type: 'object',
-        properties: {
-          type: { type: 'string' },
-          title: { type: 'string' },
-          status: { type: 'integer' },
-          detail: { type: 'string' },
-          message: { type: 'string' },
-          code: { type: 'string' },
-          errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
         },
       },
     },

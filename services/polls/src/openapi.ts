@@ -2,6 +2,8 @@
  * OpenAPI 3.1 description of the polls service (area B, spec 2.2 and 4.2), shown by the gateway
  * under /docs. Decisions are explained in docs/polls.md.
  */
+
+import { sharedOpenApiSchemas } from '@fieldhouse/http';
 const problem = { $ref: '#/components/schemas/Problem' };
 const err = (description: string) => ({
   description,
@@ -265,18 +267,7 @@ export const openApi = {
   },
   components: {
     schemas: {
-      Problem: {
-        type: 'object',
-        properties: {
-          type: { type: 'string' },
-          title: { type: 'string' },
-          status: { type: 'integer' },
-          detail: { type: 'string' },
-          message: { type: 'string' },
-          code: { type: 'string' },
-          errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
-        },
-      },
+      ...sharedOpenApiSchemas,
       ReactionType: { type: 'string', enum: ['like', 'love', 'haha', 'wow', 'sad', 'angry', 'fire', 'clap'] },
       Settings: {
         type: 'object',
