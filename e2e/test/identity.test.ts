@@ -186,14 +186,26 @@ describe('gateway identity (through the gateway, real services)', () => {
       lifecycle: replica.lifecycle,
     });
     try {
+      await eventually(async () => replica.tokenCache.live && stack.gateway.tokenCache.live);
       const u = await registerUser(stack.gatewayUrl);
       const id = u.token.split('|')[0];
-      // Warm both replicas' caches (the replica's subscription may take a moment to go live).
-      await eventually(async () => {
-        await request(server.url).get('/api/v1/me').auth(u.token, { type: 'bearer' }).expect(200);
-        await request(stack.gatewayUrl).get('/api/v1/me').auth(u.token, { type: 'bearer' }).expect(200);
-        return true;
-      });
+      // Warm both replicas' caches.
+      await request(server.url).get('/api/v1/me').auth(u.token, { type: 'bearer' }).expect(200);
+      await request(stack.gatewayUrl).get('/api/v1/me').auth(u.token, { type: 'bearer' }).expect(200);
+      // The replica really answers from its cache: a token row removed behind its back still passes.
+      const other = (
+        await request(stack.gatewayUrl)
+          .post('/api/v1/tokens')
+          .auth(u.token, { type: 'bearer' })
+          .send({ name: 'probe' })
+          .expect(201)
+      ).body.token as string;
+      await request(server.url).get('/api/v1/me').auth(other, { type: 'bearer' }).expect(200);
+      await stack
+        .identityDb('personal_access_tokens')
+        .where({ id: Number(other.split('|')[0]) })
+        .delete();
+      await request(server.url).get('/api/v1/me').auth(other, { type: 'bearer' }).expect(200);
       await request(stack.gatewayUrl)
         .delete(`/api/v1/tokens/${id}`)
         .auth(u.token, { type: 'bearer' })

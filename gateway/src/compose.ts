@@ -17,6 +17,7 @@ export interface Gateway {
   lifecycle: Lifecycle;
   identity: IdentityService;
   relay: OutboxRelay;
+  tokenCache: TokenCache;
   /** Stops background work and closes every connection (after the HTTP server stopped). */
   close: () => Promise<void>;
 }
@@ -73,6 +74,7 @@ export async function composeGateway(config: GatewayConfig, logger: Logger): Pro
     lifecycle,
     identity,
     relay,
+    tokenCache,
     close: async () => {
       clearInterval(purge);
       await relay.stop();

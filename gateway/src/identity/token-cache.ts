@@ -43,7 +43,8 @@ export class TokenCache {
       );
   }
 
-  private get live(): boolean {
+  /** Whether this replica's revocation subscription is live, so the cache is in use. */
+  get live(): boolean {
     return this.subscriber?.isReady === true;
   }
 
