@@ -16,17 +16,14 @@
  * (default 32), --warmup / BENCH_WARMUP (s, default 3), --invites / BENCH_INVITES (default 50000).
  * Backing services: POSTGRES_URL, REDIS_URL, AMQP_URL, else the standard local ports.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { availableParallelism, cpus } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createClient } from 'redis';
 import { createKnex, dropDatabase } from '@fieldhouse/db';
 import { insertInvitesBulk } from '@fieldhouse/events';
+import { Child, cpuProfileArgs, freePort, sleep, waitReady } from '../lib/child.ts';
 
 interface AutocannonResult {
   errors: number;
@@ -43,7 +40,6 @@ type Autocannon = (
 ) => AutocannonInstance;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const ISSUER = 'fieldhouse-gateway';
 const TARGET_RPS = 1_500;
 const TARGET_P99_MS = 30;
@@ -73,75 +69,6 @@ const backing = {
 };
 const withDatabase = (base: string, name: string) =>
   Object.assign(new URL(base), { pathname: `/${name}` }).toString();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
-}
-
-/** A child Node process running a TypeScript entry point, with the tail of its output kept. */
-class Child {
-  readonly proc: ChildProcess;
-  readonly exited: Promise<number | null>;
-  running = true;
-  private output = '';
-  readonly name: string;
-  constructor(name: string, entry: string, env: Record<string, string>) {
-    this.name = name;
-    const base: Record<string, string> = {};
-    for (const k of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) if (process.env[k]) base[k] = process.env[k]!;
-    // BENCH_CPU_PROF=<dir>: V8 CPU profiles of the servers, written when they stop.
-    const prof = process.env.BENCH_CPU_PROF
-      ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
-      : [];
-    this.proc = spawn(process.execPath, [...prof, '--conditions=source', join(ROOT, entry)], {
-      cwd: ROOT,
-      env: { ...base, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const keep = (c: Buffer) => (this.output = (this.output + c.toString()).slice(-8_000));
-    this.proc.stdout!.on('data', keep);
-    this.proc.stderr!.on('data', keep);
-    this.exited = new Promise((done) =>
-      this.proc.once('exit', (code) => {
-        this.running = false;
-        done(code);
-      }),
-    );
-  }
-  tail = () => this.output.trim().split('\n').slice(-30).join('\n');
-  async succeeded(): Promise<void> {
-    const code = await this.exited;
-    if (code !== 0) throw new Error(`${this.name} exited with ${String(code)}:\n${this.tail()}`);
-  }
-  async stop(): Promise<void> {
-    if (!this.running) return;
-    this.proc.kill('SIGTERM');
-    const t = setTimeout(() => this.proc.kill('SIGKILL'), 15_000);
-    await this.exited;
-    clearTimeout(t);
-  }
-}
-
-async function waitReady(child: Child, url: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (!child.running) throw new Error(`${child.name} exited during start-up:\n${child.tail()}`);
-    const ok = await fetch(url)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) return;
-    await sleep(250);
-  }
-  throw new Error(`${child.name} not ready at ${url}:\n${child.tail()}`);
-}
 
 const percentile = (sorted: Float64Array, p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
@@ -247,30 +174,40 @@ async function main(): Promise<void> {
       DATABASE_URL: eventsDb,
     }).succeeded(),
   ]);
-  const events = new Child('events', 'services/events/src/main.ts', {
-    ...common,
-    PORT: String(eventsPort),
-    DATABASE_URL: eventsDb,
-    DB_POOL_MAX: process.env.BENCH_DB_POOL ?? '10',
-    AMQP_URL: backing.amqp,
-    AMQP_PREFIX: prefix,
-    GATEWAY_JWKS_URL: `${gatewayUrl}/.well-known/jwks.json`,
-    INTERNAL_JWT_ISSUER: ISSUER,
-  });
+  const events = new Child(
+    'events',
+    'services/events/src/main.ts',
+    {
+      ...common,
+      PORT: String(eventsPort),
+      DATABASE_URL: eventsDb,
+      DB_POOL_MAX: process.env.BENCH_DB_POOL ?? '10',
+      AMQP_URL: backing.amqp,
+      AMQP_PREFIX: prefix,
+      GATEWAY_JWKS_URL: `${gatewayUrl}/.well-known/jwks.json`,
+      INTERNAL_JWT_ISSUER: ISSUER,
+    },
+    cpuProfileArgs('events'),
+  );
   cleanups.push(() => events.stop());
-  const gateway = new Child('gateway', 'gateway/src/main.ts', {
-    ...common,
-    PORT: String(gatewayPort),
-    DATABASE_URL: identityDb,
-    REDIS_URL: redisUrl,
-    AMQP_URL: backing.amqp,
-    AMQP_PREFIX: prefix,
-    EVENTS_URL: eventsUrl,
-    INTERNAL_JWT_PRIVATE_KEY: pem,
-    INTERNAL_JWT_ISSUER: ISSUER,
-    RATE_LIMIT_IP: '100000000',
-    RATE_LIMIT_USER: '100000000',
-  });
+  const gateway = new Child(
+    'gateway',
+    'gateway/src/main.ts',
+    {
+      ...common,
+      PORT: String(gatewayPort),
+      DATABASE_URL: identityDb,
+      REDIS_URL: redisUrl,
+      AMQP_URL: backing.amqp,
+      AMQP_PREFIX: prefix,
+      EVENTS_URL: eventsUrl,
+      INTERNAL_JWT_PRIVATE_KEY: pem,
+      INTERNAL_JWT_ISSUER: ISSUER,
+      RATE_LIMIT_IP: '100000000',
+      RATE_LIMIT_USER: '100000000',
+    },
+    cpuProfileArgs('gateway'),
+  );
   cleanups.push(() => gateway.stop());
   await waitReady(events, `${eventsUrl}/readyz`);
   await waitReady(gateway, `${gatewayUrl}/readyz`);

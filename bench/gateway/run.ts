@@ -18,13 +18,9 @@
  * Backing services: POSTGRES_URL, REDIS_URL, AMQP_URL, else the standard local ports.
  * BENCH_CPU_PROF=<dir> writes V8 CPU profiles of the gateway and the service there.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { availableParallelism, cpus } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import amqp from 'amqplib';
 import { createClient } from 'redis';
@@ -32,6 +28,7 @@ import { Exchanges } from '@fieldhouse/contracts';
 import { dropDatabase } from '@fieldhouse/db';
 import { signInternalToken } from '../../gateway/src/proxy/internal-token.ts';
 import { loadSigningKey } from '../../gateway/src/proxy/signing-key.ts';
+import { Child, cpuProfileArgs, freePort, sleep, waitReady } from '../lib/child.ts';
 
 // ---------------------------------------------------------------------------------------------
 // autocannon has no type declarations: the part of its programmatic API used here.
@@ -83,7 +80,6 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 // ---------------------------------------------------------------------------------------------
 // Settings
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const PATH = '/api/v1/_whoami';
 const ISSUER = 'fieldhouse-gateway';
 const TARGET_RATIO = 0.6;
@@ -150,107 +146,6 @@ function benchRedisUrl(base: string): string {
 
 // ---------------------------------------------------------------------------------------------
 // Processes
-
-/** A TCP port free on loopback right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolvePort(port));
-    });
-  });
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A child Node process running a TypeScript entry point, with the tail of its output kept. */
-class Child {
-  readonly name: string;
-  readonly proc: ChildProcess;
-  readonly exited: Promise<number | null>;
-  private output = '';
-  exitCode: number | null | undefined = undefined;
-
-  constructor(name: string, entry: string, env: Record<string, string>, nodeArgs: string[] = []) {
-    this.name = name;
-    // A minimal environment: nothing from the caller's shell (DATABASE_URL, PORT, key files...)
-    // may leak into the child's configuration.
-    const base: Record<string, string> = {};
-    for (const k of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) if (process.env[k]) base[k] = process.env[k]!;
-    this.proc = spawn(process.execPath, [...nodeArgs, '--conditions=source', join(ROOT, entry)], {
-      cwd: ROOT,
-      env: { ...base, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const keep = (chunk: Buffer) => {
-      this.output = (this.output + chunk.toString()).slice(-8_000);
-    };
-    this.proc.stdout!.on('data', keep);
-    this.proc.stderr!.on('data', keep);
-    this.exited = new Promise((done) => {
-      this.proc.once('exit', (code, signal) => {
-        this.exitCode = code ?? (signal ? -1 : null);
-        done(code);
-      });
-      this.proc.once('error', (err) => {
-        this.output += `\nspawn failed: ${err.message}`;
-        this.exitCode = -1;
-        done(-1);
-      });
-    });
-  }
-
-  get running(): boolean {
-    return this.exitCode === undefined;
-  }
-
-  tail(): string {
-    return this.output.trim() ? this.output.trim().split('\n').slice(-30).join('\n') : '(no output)';
-  }
-
-  /** Resolves when the process exited with code 0; rejects with its output otherwise. */
-  async succeeded(): Promise<void> {
-    const code = await this.exited;
-    if (code !== 0) throw new Error(`${this.name} exited with code ${String(code)}:\n${this.tail()}`);
-  }
-
-  /** SIGTERM (graceful stop), then SIGKILL after `graceMs`. */
-  async stop(graceMs = 15_000): Promise<void> {
-    if (!this.running) return;
-    this.proc.kill('SIGTERM');
-    const timer = setTimeout(() => {
-      if (this.running) {
-        console.error(`${this.name} did not stop within ${graceMs} ms: killing it`);
-        this.proc.kill('SIGKILL');
-      }
-    }, graceMs);
-    await this.exited;
-    clearTimeout(timer);
-  }
-}
-
-/** Polls `url` until it answers 200 (resolves with its JSON); rejects if `child` exits or after `timeoutMs`. */
-async function waitReady(child: Child, url: string, timeoutMs = 60_000): Promise<Record<string, unknown>> {
-  const deadline = Date.now() + timeoutMs;
-  let last = 'no answer';
-  while (Date.now() < deadline) {
-    if (!child.running) throw new Error(`${child.name} exited during start-up:\n${child.tail()}`);
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-      const body = (await res.json()) as Record<string, unknown>;
-      if (res.status === 200) return body;
-      last = `${res.status} ${JSON.stringify(body)}`;
-    } catch (err) {
-      last = String(err);
-    }
-    await sleep(250);
-  }
-  throw new Error(
-    `${child.name} not ready at ${url} after ${timeoutMs} ms (last: ${last}):\n${child.tail()}`,
-  );
-}
 
 // ---------------------------------------------------------------------------------------------
 // Measurement
@@ -466,15 +361,6 @@ async function main(): Promise<void> {
   ];
   await Promise.all(migrations.map((m) => m.succeeded()));
 
-  /** BENCH_CPU_PROF=<dir>: V8 CPU profiles of both servers, written when they stop. */
-  const profile = (name: string) =>
-    process.env.BENCH_CPU_PROF
-      ? [
-          '--cpu-prof',
-          `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`,
-          `--cpu-prof-name=${name}.cpuprofile`,
-        ]
-      : [];
   const collection = new Child(
     'collection',
     'services/collection/src/main.ts',
@@ -487,7 +373,7 @@ async function main(): Promise<void> {
       GATEWAY_JWKS_URL: `${gatewayUrl}/.well-known/jwks.json`,
       INTERNAL_JWT_ISSUER: ISSUER,
     },
-    profile(`collection-${suffix}`),
+    cpuProfileArgs(`collection-${suffix}`),
   );
   cleanups.push({ name: 'stop collection', run: () => collection.stop() });
   const gateway = new Child(
@@ -506,7 +392,7 @@ async function main(): Promise<void> {
       RATE_LIMIT_IP: '100000000',
       RATE_LIMIT_USER: '100000000',
     },
-    profile(`gateway-${suffix}`),
+    cpuProfileArgs(`gateway-${suffix}`),
   );
   cleanups.push({ name: 'stop gateway', run: () => gateway.stop() });
 

@@ -1,0 +1,114 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export { freePort } from '../../scripts/lib/net.ts';
+
+/** The repository root. */
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Node options that make a child write a V8 CPU profile named `name` into BENCH_CPU_PROF when
+ * it stops (none when the variable is unset).
+ */
+export const cpuProfileArgs = (name: string): string[] =>
+  process.env.BENCH_CPU_PROF
+    ? [
+        '--cpu-prof',
+        `--cpu-prof-dir=${resolve(process.env.BENCH_CPU_PROF)}`,
+        `--cpu-prof-name=${name}.cpuprofile`,
+      ]
+    : [];
+
+/** A child Node process running a TypeScript entry point, with the tail of its output kept. */
+export class Child {
+  readonly name: string;
+  readonly proc: ChildProcess;
+  readonly exited: Promise<number | null>;
+  private output = '';
+  exitCode: number | null | undefined = undefined;
+
+  constructor(name: string, entry: string, env: Record<string, string>, nodeArgs: string[] = []) {
+    this.name = name;
+    // A minimal environment: nothing from the caller's shell (DATABASE_URL, PORT, key files...)
+    // may leak into the child's configuration.
+    const base: Record<string, string> = {};
+    for (const k of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) if (process.env[k]) base[k] = process.env[k]!;
+    this.proc = spawn(process.execPath, [...nodeArgs, '--conditions=source', join(ROOT, entry)], {
+      cwd: ROOT,
+      env: { ...base, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const keep = (chunk: Buffer) => {
+      this.output = (this.output + chunk.toString()).slice(-8_000);
+    };
+    this.proc.stdout!.on('data', keep);
+    this.proc.stderr!.on('data', keep);
+    this.exited = new Promise((done) => {
+      this.proc.once('exit', (code, signal) => {
+        this.exitCode = code ?? (signal ? -1 : null);
+        done(code);
+      });
+      this.proc.once('error', (err) => {
+        this.output += `\nspawn failed: ${err.message}`;
+        this.exitCode = -1;
+        done(-1);
+      });
+    });
+  }
+
+  get running(): boolean {
+    return this.exitCode === undefined;
+  }
+
+  tail(): string {
+    return this.output.trim() ? this.output.trim().split('\n').slice(-30).join('\n') : '(no output)';
+  }
+
+  /** Resolves when the process exited with code 0; rejects with its output otherwise. */
+  async succeeded(): Promise<void> {
+    const code = await this.exited;
+    if (code !== 0) throw new Error(`${this.name} exited with code ${String(code)}:\n${this.tail()}`);
+  }
+
+  /** SIGTERM (graceful stop), then SIGKILL after `graceMs`. */
+  async stop(graceMs = 15_000): Promise<void> {
+    if (!this.running) return;
+    this.proc.kill('SIGTERM');
+    const timer = setTimeout(() => {
+      if (this.running) {
+        console.error(`${this.name} did not stop within ${graceMs} ms: killing it`);
+        this.proc.kill('SIGKILL');
+      }
+    }, graceMs);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}
+
+/** Polls `url` until it answers 200 (resolves with its JSON); rejects if `child` exits or after `timeoutMs`. */
+export async function waitReady(
+  child: Child,
+  url: string,
+  timeoutMs = 60_000,
+): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    if (!child.running) throw new Error(`${child.name} exited during start-up:\n${child.tail()}`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
+      const body = (await res.json()) as Record<string, unknown>;
+      if (res.status === 200) return body;
+      last = `${res.status} ${JSON.stringify(body)}`;
+    } catch (err) {
+      last = String(err);
+    }
+    await sleep(250);
+  }
+  throw new Error(
+    `${child.name} not ready at ${url} after ${timeoutMs} ms (last: ${last}):\n${child.tail()}`,
+  );
+}
