@@ -13,19 +13,17 @@
  * Prints the figures and PASS/FAIL; stops the children and drops the databases. Exit 1 on errors.
  * Backing services: POSTGRES_URL, REDIS_URL, AMQP_URL, else the standard local ports.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createKnex, dropDatabase, migrateLatest } from '@fieldhouse/db';
 import { migrations as collectionMigrations } from '@fieldhouse/collection';
 import { migrations as gatewayMigrations } from '@fieldhouse/gateway';
 import { benchFields, bulkLoad, submissionBody } from './data.ts';
+import { Child, cpuProfileArgs, freePort, waitReady } from '../lib/child.ts';
 
 interface AutocannonResult {
   requests: { average: number };
@@ -46,7 +44,6 @@ type Autocannon = (
 ) => { on: (ev: 'response', fn: (c: unknown, status: number, bytes: number, ms: number) => void) => void };
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const { values: args } = parseArgs({
   options: {
     duration: { type: 'string', default: process.env.BENCH_DURATION ?? '20' },
@@ -61,52 +58,6 @@ const backing = {
   amqp: process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672',
 };
 const dbUrl = (name: string) => Object.assign(new URL(backing.postgres), { pathname: `/${name}` }).toString();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => ok(port));
-    });
-  });
-}
-
-/** A child Node process running a TypeScript entry point; keeps the tail of its output. */
-function startChild(name: string, entry: string, env: Record<string, string>) {
-  let out = '';
-  const base: Record<string, string> = {};
-  for (const k of ['PATH', 'HOME', 'TMPDIR', 'LANG']) if (process.env[k]) base[k] = process.env[k]!;
-  // BENCH_CPU_PROF=<dir>: V8 CPU profiles of the servers, written when they stop.
-  const prof = process.env.BENCH_CPU_PROF
-    ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
-    : [];
-  const proc: ChildProcess = spawn(process.execPath, [...prof, '--conditions=source', join(ROOT, entry)], {
-    cwd: ROOT,
-    env: { ...base, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const keep = (c: Buffer) => (out = (out + c.toString()).slice(-4000));
-  proc.stdout!.on('data', keep);
-  proc.stderr!.on('data', keep);
-  const exited = new Promise<void>((r) => proc.once('exit', () => r()));
-  return { name, proc, tail: () => out, stop: async () => (proc.kill('SIGTERM'), await exited) };
-}
-
-async function waitReady(url: string, child: ReturnType<typeof startChild>) {
-  for (let i = 0; i < 240; i++) {
-    if (child.proc.exitCode !== null) throw new Error(`${child.name} exited:\n${child.tail()}`);
-    try {
-      if ((await fetch(url)).status === 200) return;
-    } catch {
-      /* not yet */
-    }
-    await sleep(250);
-  }
-  throw new Error(`${child.name} not ready:\n${child.tail()}`);
-}
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -127,15 +78,20 @@ async function main() {
     AMQP_PREFIX: `bench.${tag}.`,
     HOST: '127.0.0.1',
   };
-  const collection = startChild('collection', 'services/collection/src/main.ts', {
-    ...common,
-    PORT: String(colPort),
-    DATABASE_URL: collectionUrl,
-    GATEWAY_JWKS_URL: `${gatewayUrl}/.well-known/jwks.json`,
-    BLOB_DIR: blobDir,
-    DB_POOL_MAX: '20',
-  });
-  const gateway = startChild('gateway', 'gateway/src/main.ts', {
+  const collection = new Child(
+    'collection',
+    'services/collection/src/main.ts',
+    {
+      ...common,
+      PORT: String(colPort),
+      DATABASE_URL: collectionUrl,
+      GATEWAY_JWKS_URL: `${gatewayUrl}/.well-known/jwks.json`,
+      BLOB_DIR: blobDir,
+      DB_POOL_MAX: '20',
+    },
+    cpuProfileArgs('collection'),
+  );
+  const gateway = new Child('gateway', 'gateway/src/main.ts', {
     ...common,
     PORT: String(gwPort),
     DATABASE_URL: identityUrl,
@@ -150,8 +106,8 @@ async function main() {
   });
   const db = createKnex(collectionUrl, { poolMax: 2 });
   try {
-    await waitReady(`http://127.0.0.1:${colPort}/healthz`, collection);
-    await waitReady(`${gatewayUrl}/healthz`, gateway);
+    await waitReady(collection, `http://127.0.0.1:${colPort}/healthz`);
+    await waitReady(gateway, `${gatewayUrl}/healthz`);
     const reg = await fetch(`${gatewayUrl}/api/v1/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

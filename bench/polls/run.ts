@@ -18,18 +18,15 @@
  * BENCH_CONNECTIONS (default 50). Backing services: POSTGRES_URL, REDIS_URL, AMQP_URL,
  * MONGO_URL (else a FerretDB is started as `npm test` does).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { createClient } from 'redis';
 import { dropDatabase } from '@fieldhouse/db';
 import { provideBackingServices } from '../../scripts/lib/backing.ts';
+import { Child, cpuProfileArgs, freePort, ROOT, waitReady } from '../lib/child.ts';
 
 interface Stats {
   average: number;
@@ -49,52 +46,11 @@ type Autocannon = (
 ) => { stop(): void };
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const { values } = parseArgs({
   options: { duration: { type: 'string', short: 'd' }, connections: { type: 'string', short: 'c' } },
 });
 const DURATION = Number(values.duration ?? process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(values.connections ?? process.env.BENCH_CONNECTIONS ?? 50);
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const freePort = () =>
-  new Promise<number>((done, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
-
-/** A child Node process running a TypeScript entry point; its output tail is kept for errors. */
-function child(name: string, entry: string, env: Record<string, string>) {
-  const base: Record<string, string> = {};
-  for (const k of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) if (process.env[k]) base[k] = process.env[k]!;
-  const proc: ChildProcess = spawn(process.execPath, ['--conditions=source', join(ROOT, entry)], {
-    cwd: ROOT,
-    env: { ...base, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const keep = (b: Buffer) => (out = (out + b.toString()).slice(-4000));
-  proc.stdout!.on('data', keep);
-  proc.stderr!.on('data', keep);
-  const exited = new Promise<number | null>((done) => proc.once('exit', (code) => done(code)));
-  return { name, proc, exited, tail: () => out };
-}
-
-async function waitReady(url: string, c: ReturnType<typeof child>) {
-  for (let i = 0; i < 240; i++) {
-    if (c.proc.exitCode !== null) throw new Error(`${c.name} exited:\n${c.tail()}`);
-    const ok = await fetch(url)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) return;
-    await sleep(250);
-  }
-  throw new Error(`${c.name} not ready:\n${c.tail()}`);
-}
 
 function run(label: string, opts: Record<string, unknown>, okStatus: number) {
   return new Promise<{
@@ -192,17 +148,15 @@ async function main() {
     AMQP_PREFIX: `bench.${suffix}.`,
     GATEWAY_JWKS_URL: `${gatewayUrl}/.well-known/jwks.json`,
   };
-  const children: Array<ReturnType<typeof child>> = [];
+  const children: Child[] = [];
   const cleanup = async () => {
     for (const c of children.reverse()) {
-      c.proc.kill('SIGTERM');
-      await Promise.race([c.exited, sleep(5000)]);
+      await c.stop(5_000);
     }
     const redis = createClient({ url: redisUrl.toString() });
     await redis.connect();
     const keys = await redis.keys(`${prefix}*`);
     if (keys.length) await redis.del(keys);
-    await redis.del('rl:ip:127.0.0.1');
     await redis.close();
     const m = await MongoClient.connect(mongoUrl);
     await m
@@ -215,31 +169,40 @@ async function main() {
   };
   try {
     const migrations = [
-      child('gateway migrate', 'gateway/src/migrate.ts', { ...common, DATABASE_URL: identityUrl.toString() }),
-      child('polls migrate', 'services/polls/src/migrate.ts', {
+      new Child('gateway migrate', 'gateway/src/migrate.ts', {
+        ...common,
+        DATABASE_URL: identityUrl.toString(),
+      }),
+      new Child('polls migrate', 'services/polls/src/migrate.ts', {
         ...common,
         MONGO_URL: mongoUrl,
         MONGO_DB: mongoDb,
       }),
     ];
-    for (const m of migrations) if ((await m.exited) !== 0) throw new Error(`${m.name} failed:\n${m.tail()}`);
-    const polls = child('polls', 'services/polls/src/main.ts', pollsEnv);
+    await Promise.all(migrations.map((m) => m.succeeded()));
+    const polls = new Child('polls', 'services/polls/src/main.ts', pollsEnv, cpuProfileArgs('polls'));
     children.push(polls);
-    const gateway = child('gateway', 'gateway/src/main.ts', {
-      ...common,
-      PORT: String(gwPort),
-      DATABASE_URL: identityUrl.toString(),
-      REDIS_URL: redisUrl.toString(),
-      AMQP_URL: amqpUrl,
-      AMQP_PREFIX: `bench.${suffix}.`,
-      POLLS_URL: `http://127.0.0.1:${pollsPort}`,
-      INTERNAL_JWT_PRIVATE_KEY: pem,
-      RATE_LIMIT_IP: '100000000',
-      RATE_LIMIT_USER: '100000000',
-    });
+    const gateway = new Child(
+      'gateway',
+      'gateway/src/main.ts',
+      {
+        REDIS_PREFIX: prefix,
+        ...common,
+        PORT: String(gwPort),
+        DATABASE_URL: identityUrl.toString(),
+        REDIS_URL: redisUrl.toString(),
+        AMQP_URL: amqpUrl,
+        AMQP_PREFIX: `bench.${suffix}.`,
+        POLLS_URL: `http://127.0.0.1:${pollsPort}`,
+        INTERNAL_JWT_PRIVATE_KEY: pem,
+        RATE_LIMIT_IP: '100000000',
+        RATE_LIMIT_USER: '100000000',
+      },
+      cpuProfileArgs('gateway'),
+    );
     children.push(gateway);
-    await waitReady(`http://127.0.0.1:${pollsPort}/readyz`, polls);
-    await waitReady(`${gatewayUrl}/readyz`, gateway);
+    await waitReady(polls, `http://127.0.0.1:${pollsPort}/readyz`);
+    await waitReady(gateway, `${gatewayUrl}/readyz`);
 
     const email = `bench-${suffix}@example.test`;
     const reg = await fetch(`${gatewayUrl}/api/v1/register`, {
