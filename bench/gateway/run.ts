@@ -62,6 +62,7 @@ interface AutocannonOptions {
   duration: number;
   headers?: Record<string, string>;
   timeout?: number;
+  overallRate?: number;
 }
 
 interface AutocannonInstance {
@@ -94,13 +95,14 @@ function settings() {
       duration: { type: 'string', short: 'd' },
       connections: { type: 'string', short: 'c' },
       warmup: { type: 'string', short: 'w' },
+      rate: { type: 'string', short: 'r' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
     console.log(
-      'usage: npm run bench:gateway -- [--duration s] [--connections n] [--warmup s]\n' +
-        '  (or BENCH_DURATION, BENCH_CONNECTIONS, BENCH_WARMUP; defaults 15, 50, 3)',
+      'usage: npm run bench:gateway -- [--duration s] [--connections n] [--warmup s] [--rate req/s]\n' +
+        '  (or BENCH_DURATION, BENCH_CONNECTIONS, BENCH_WARMUP, BENCH_RATE; defaults 15, 50, 3, 0 = unlimited)',
     );
     process.exit(0);
   }
@@ -116,6 +118,8 @@ function settings() {
     duration: int('duration', values.duration ?? process.env.BENCH_DURATION, 15, 1, MAX_DURATION),
     connections: int('connections', values.connections ?? process.env.BENCH_CONNECTIONS, 50, 1, 1000),
     warmup: int('warmup', values.warmup ?? process.env.BENCH_WARMUP, 3, 0, MAX_DURATION),
+    /** Requests/s over all connections (0: as fast as they answer). */
+    rate: int('rate', values.rate ?? process.env.BENCH_RATE, 0, 0, 1_000_000),
   };
 }
 
@@ -180,33 +184,37 @@ function measure(
   headers: Record<string, string>,
   connections: number,
   duration: number,
+  rate = 0,
 ) {
   return new Promise<Measured>((done, fail) => {
     let times = new Float64Array(1 << 16);
     let n = 0;
     const errorSamples: string[] = [];
-    const instance = autocannon({ url, connections, duration, headers, timeout: 10 }, (err, result) => {
-      running = undefined;
-      if (err) return fail(err);
-      const sorted = times.subarray(0, n).sort();
-      const statusCodes = Object.fromEntries(
-        Object.entries(result.statusCodeStats).map(([k, v]) => [k, v.count]),
-      );
-      const ok = statusCodes['200'] ?? 0;
-      const total = Object.values(statusCodes).reduce((a, b) => a + b, 0);
-      if (errorSamples.length && !interrupted)
-        console.error(`  ${label}: errors, e.g. ${errorSamples.join('; ')}`);
-      done({
-        label,
-        rps: result.requests.average,
-        p50: percentile(sorted, 50),
-        p99: percentile(sorted, 99),
-        requests: total,
-        non200: total - ok,
-        errors: result.errors + result.timeouts + result.mismatches,
-        statusCodes,
-      });
-    });
+    const instance = autocannon(
+      { url, connections, duration, headers, timeout: 10, ...(rate > 0 ? { overallRate: rate } : {}) },
+      (err, result) => {
+        running = undefined;
+        if (err) return fail(err);
+        const sorted = times.subarray(0, n).sort();
+        const statusCodes = Object.fromEntries(
+          Object.entries(result.statusCodeStats).map(([k, v]) => [k, v.count]),
+        );
+        const ok = statusCodes['200'] ?? 0;
+        const total = Object.values(statusCodes).reduce((a, b) => a + b, 0);
+        if (errorSamples.length && !interrupted)
+          console.error(`  ${label}: errors, e.g. ${errorSamples.join('; ')}`);
+        done({
+          label,
+          rps: result.requests.average,
+          p50: percentile(sorted, 50),
+          p99: percentile(sorted, 99),
+          requests: total,
+          non200: total - ok,
+          errors: result.errors + result.timeouts + result.mismatches,
+          statusCodes,
+        });
+      },
+    );
     running = instance;
     instance.on('response', (_client, status, _bytes, ms) => {
       if (status !== 200) return;
@@ -225,7 +233,9 @@ function measure(
 
 const fmt = (v: number, digits = 2) => (Number.isFinite(v) ? v.toFixed(digits) : 'n/a');
 
-function report(a: Measured, b: Measured, s: ReturnType<typeof settings>): void {
+type WithCpu = Measured & { cpuMs: { collection: number; gateway: number } };
+
+function report(a: WithCpu, b: WithCpu, s: ReturnType<typeof settings>): void {
   const ratio = b.rps / a.rps;
   const delta = b.p50 - a.p50;
   const ratioOk = ratio >= TARGET_RATIO;
@@ -251,6 +261,13 @@ function report(a: Measured, b: Measured, s: ReturnType<typeof settings>): void 
         String(m.errors),
       ]),
     );
+  }
+  console.log('');
+  console.log('CPU per request (µs, from /proc; steadier than req/s when the cores are shared):');
+  console.log(row(['', 'collection', 'gateway']));
+  for (const m of [a, b]) {
+    const per = (ms: number) => fmt((ms * 1000) / m.requests, 0);
+    console.log(row([m.label, per(m.cpuMs.collection), per(m.cpuMs.gateway)]));
   }
   console.log('');
   console.log(
@@ -458,20 +475,17 @@ async function main(): Promise<void> {
     await measure('warm-up b', `${gatewayUrl}${PATH}`, bearer, s.connections, s.warmup);
   }
   console.log(`measuring: ${s.duration} s per target`);
-  const a = await measure(
-    '(a) direct, internal JWT',
-    `${collectionUrl}${PATH}`,
-    internalJwt(),
-    s.connections,
-    s.duration,
-  );
-  const b = await measure(
-    '(b) gateway, bearer token',
-    `${gatewayUrl}${PATH}`,
-    bearer,
-    s.connections,
-    s.duration,
-  );
+  /** One run, with the CPU time each child used during it. */
+  const measureWithCpu = async (label: string, url: string, headers: Record<string, string>) => {
+    const before = [collection.cpuMs(), gateway.cpuMs()];
+    const m = await measure(label, url, headers, s.connections, s.duration, s.rate);
+    const after = [collection.cpuMs(), gateway.cpuMs()];
+    const used = (i: number) =>
+      before[i] === undefined || after[i] === undefined ? NaN : after[i]! - before[i]!;
+    return { ...m, cpuMs: { collection: used(0), gateway: used(1) } };
+  };
+  const a = await measureWithCpu('(a) direct, internal JWT', `${collectionUrl}${PATH}`, internalJwt());
+  const b = await measureWithCpu('(b) gateway, bearer token', `${gatewayUrl}${PATH}`, bearer);
 
   for (const [child, name] of [
     [collection, 'collection'],

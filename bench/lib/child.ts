@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -6,6 +7,9 @@ export { freePort } from '../../scripts/lib/net.ts';
 
 /** The repository root. */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Linux's USER_HZ, the unit of the CPU times in /proc/<pid>/stat (100 on every Linux port). */
+const CLOCK_TICKS = 100;
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -57,6 +61,23 @@ export class Child {
         done(-1);
       });
     });
+  }
+
+  /**
+   * CPU time the process has used so far (user + system), in milliseconds, read from
+   * `/proc/<pid>/stat`; undefined where there is no /proc (not Linux) or the process is gone.
+   * The difference over a run divided by its requests gives CPU per request, a steadier figure
+   * than requests/s on a machine whose cores the load generator shares.
+   */
+  cpuMs(): number | undefined {
+    try {
+      const stat = readFileSync(`/proc/${this.proc.pid}/stat`, 'utf8');
+      // Fields after the command name (which may hold spaces) start after the last ')'.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    } catch {
+      return undefined;
+    }
   }
 
   get running(): boolean {

@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { RequestListener } from 'node:http';
 import { createKnex } from '@fieldhouse/db';
 import type { Lifecycle } from '@fieldhouse/http';
 import type { Logger } from '@fieldhouse/logger';
@@ -13,7 +13,8 @@ import { loadExtraPublicKeys, loadSigningKey } from './proxy/signing-key.ts';
 import { createRedis, readyOrTimeout } from './redis.ts';
 
 export interface Gateway {
-  app: Express;
+  /** The HTTP request listener (two Express apps behind a path dispatcher, see app.ts). */
+  app: RequestListener;
   lifecycle: Lifecycle;
   identity: IdentityService;
   relay: OutboxRelay;
@@ -42,7 +43,7 @@ export async function composeGateway(config: GatewayConfig, logger: Logger): Pro
   const sessions = new SessionsRepo(db, config.SESSION_LIFETIME_MINUTES);
   const tokenCache = new TokenCache(redis, logger, config.TOKEN_CACHE_SECONDS * 1000, config.REDIS_PREFIX);
   const lifecycle: Lifecycle = { shuttingDown: false };
-  const app = createGatewayApp({
+  const http = createGatewayApp({
     config,
     logger,
     db,
@@ -70,7 +71,7 @@ export async function composeGateway(config: GatewayConfig, logger: Logger): Pro
   purge.unref();
 
   return {
-    app,
+    app: http.listener,
     lifecycle,
     identity,
     relay,
@@ -78,6 +79,7 @@ export async function composeGateway(config: GatewayConfig, logger: Logger): Pro
     close: async () => {
       clearInterval(purge);
       await relay.stop();
+      await http.close();
       await tokenCache.close();
       await broker.close();
       await redis.close().catch(() => undefined);

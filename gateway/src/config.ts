@@ -49,6 +49,11 @@ const schema = Joi.object({
   RATE_LIMIT_USER: Joi.number().integer().min(1).default(1200),
   /** Failed logins per window per (IP, e-mail). */
   RATE_LIMIT_LOGIN: Joi.number().integer().min(1).default(5),
+  /**
+   * Write-behind interval of the per-IP and per-user counters, in ms (0: every request waits
+   * for Redis, exact across replicas). See docs/identity.md, "Rate limits".
+   */
+  RATE_LIMIT_SYNC_MS: Joi.number().integer().min(0).max(10_000).default(100),
 }).oxor('INTERNAL_JWT_PRIVATE_KEY', 'INTERNAL_JWT_PRIVATE_KEY_FILE');
 
 /** The gateway's environment after validation (names and defaults as in the schema above). */
@@ -87,6 +92,7 @@ interface GatewayVars {
   RATE_LIMIT_IP: number;
   RATE_LIMIT_USER: number;
   RATE_LIMIT_LOGIN: number;
+  RATE_LIMIT_SYNC_MS: number;
 }
 
 export type GatewayConfig = GatewayVars & { privateKeyPem: string; cookieSecure: boolean };

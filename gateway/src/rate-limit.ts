@@ -5,11 +5,13 @@ import {
   type AugmentedRequest,
   type Options,
   type ClientRateLimitInfo,
+  type Store,
 } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import type { Logger } from '@fieldhouse/logger';
 import { ProblemError } from '@fieldhouse/problem';
 import type { RedisClient } from './redis.ts';
+import { WriteBehindRedisStore } from './rate-limit-store.ts';
 
 /**
  * A Redis store that fails open by itself: while Redis is unreachable a hit counts as the
@@ -64,6 +66,8 @@ export interface RateLimitSettings {
   perIp: number;
   perUser: number;
   loginFailures: number;
+  /** Write-behind interval of the per-IP and per-user counters, ms (0: exact, one round trip a hit). */
+  syncMs: number;
 }
 
 /** Key of the login limiter: the client address (IPv6 by /56) and the e-mail tried. */
@@ -73,33 +77,34 @@ const loginKey = (req: Request) =>
     .toLowerCase()}`;
 
 /**
- * The gateway's limiters, sharing one Redis store across replicas (express-rate-limit):
+ * The gateway's limiters (express-rate-limit), their counters in Redis shared by every replica:
  * - `perIp`: every request, before authentication, keyed by client IP;
  * - `perUser`: signed-in users, after authentication, keyed by user id;
  * - `login`: failed logins per (IP, e-mail); successful ones are not counted.
+ * `perIp` and `perUser` run on every request: their counters are written behind every
+ * `syncMs` ({@link WriteBehindRedisStore}), so a request costs no Redis round trip; while Redis
+ * is down they hold per replica. `login` is exact across replicas (one round trip per failed
+ * login, rate-limit-redis) and fails open while Redis is down.
  * Over a limit: 429 problem with `Retry-After` and the standard `RateLimit` headers (draft 8).
- * If Redis fails the limiters let requests through (fail open) and log a warning.
+ * `close()` writes the pending counts (call it before closing Redis).
  */
 export function createRateLimiters(redis: RedisClient, s: RateLimitSettings, logger: Logger) {
   let lastWarning = 0;
   const warn = (err: unknown) => {
     if (Date.now() - lastWarning > 10_000) {
       lastWarning = Date.now();
-      logger.warn('rate limit store unavailable: limits are not enforced', { error: String(err) });
+      logger.warn('rate limit store unavailable: login limits are not enforced, others per replica', {
+        error: String(err),
+      });
     }
   };
-  const make = (name: string, limit: number, extra: Partial<Options>): RequestHandler => {
-    const store = new FailOpenRedisStore({
-      prefix: `${s.keyPrefix}rl:${name}:`,
-      sendCommand: (...args: string[]) => redis.sendCommand(args) as Promise<never>,
-    });
-    store.onFailure = warn;
-    return rateLimit({
+  const sendCommand = (args: string[]) => redis.sendCommand(args);
+  const make = (limit: number, store: Store, extra: Partial<Options>): RequestHandler =>
+    rateLimit({
       windowMs: s.windowSeconds * 1000,
       limit,
       standardHeaders: 'draft-8',
       legacyHeaders: false,
-      identifier: name,
       passOnStoreError: true,
       store,
       handler: (req, res, next) => {
@@ -115,14 +120,35 @@ export function createRateLimiters(redis: RedisClient, s: RateLimitSettings, log
       },
       ...extra,
     });
-  };
+  const writeBehind = (name: string) =>
+    new WriteBehindRedisStore({
+      sendCommand,
+      prefix: `${s.keyPrefix}rl:${name}:`,
+      syncMs: s.syncMs,
+      onFailure: warn,
+    });
+  const ipStore = writeBehind('ip');
+  const userStore = writeBehind('user');
+  const loginStore = new FailOpenRedisStore({
+    prefix: `${s.keyPrefix}rl:login:`,
+    sendCommand: (...args: string[]) => redis.sendCommand(args) as Promise<never>,
+  });
+  loginStore.onFailure = warn;
 
   return {
-    perIp: make('ip', s.perIp, {}),
-    perUser: make('user', s.perUser, {
+    perIp: make(s.perIp, ipStore, { identifier: 'ip' }),
+    perUser: make(s.perUser, userStore, {
+      identifier: 'user',
       skip: (req) => !req.identity?.user,
       keyGenerator: (req) => `u${req.identity.user!.id}`,
     }),
-    login: make('login', s.loginFailures, { keyGenerator: loginKey, skipSuccessfulRequests: true }),
+    login: make(s.loginFailures, loginStore, {
+      identifier: 'login',
+      keyGenerator: loginKey,
+      skipSuccessfulRequests: true,
+    }),
+    close: async () => {
+      await Promise.all([ipStore.shutdown(), userStore.shutdown()]);
+    },
   };
 }

@@ -47,6 +47,33 @@ const registerSchema = Joi.object({
 
 const tokenSchema = Joi.object({ name: Joi.string().trim().min(1).max(255).required() });
 
+/**
+ * The paths the identity routes serve. Several lie under the collection service's `/api/v1`
+ * prefix: {@link isIdentityPath} keeps those requests in the gateway.
+ */
+export const IdentityPaths = {
+  login: ['/api/v1/login', '/api/login'],
+  register: '/api/v1/register',
+  csrfCookie: ['/api/v1/csrf-cookie', '/sanctum/csrf-cookie'],
+  me: '/api/v1/me',
+  logout: '/api/v1/logout',
+  tokens: '/api/v1/tokens',
+} as const;
+
+const OWN_PATHS = new Set<string>(Object.values(IdentityPaths).flat());
+
+/**
+ * Whether the gateway itself answers `path` (no query string): one of {@link IdentityPaths}, or
+ * `/api/v1/tokens/<token_id>`. Like Express's router, it ignores case and one trailing slash.
+ */
+export function isIdentityPath(path: string): boolean {
+  let p = path.toLowerCase();
+  if (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1);
+  if (OWN_PATHS.has(p)) return true;
+  const tokens = `${IdentityPaths.tokens}/`;
+  return p.startsWith(tokens) && p.length > tokens.length && !p.includes('/', tokens.length);
+}
+
 /** `{id, name, email}`: the user object of the login response (spec 2.1). */
 const loginUser = (u: UserRow) => ({ id: u.id, name: u.name, email: u.email });
 
@@ -80,13 +107,13 @@ export function identityRoutes(deps: IdentityRoutesDeps): Router {
     }
     res.status(200).json({ token: plainText, user: loginUser(user) });
   };
-  router.post(['/api/v1/login', '/api/login'], json, deps.loginLimiter, login);
+  router.post([...IdentityPaths.login], json, deps.loginLimiter, login);
 
   /**
    * POST /api/v1/register: `{name, email, password, password_confirmation?}` → 201
    * `{token, user}`. E-mail taken or bad fields 422; 403 when registration is turned off.
    */
-  router.post('/api/v1/register', json, async (req, res) => {
+  router.post(IdentityPaths.register, json, async (req, res) => {
     if (!deps.registrationEnabled)
       throw forbidden('Registration is disabled on this server.', { code: 'registration_disabled' });
     const body = validate(registerSchema, req.body);
@@ -104,7 +131,7 @@ export function identityRoutes(deps: IdentityRoutesDeps): Router {
    * GET /api/v1/csrf-cookie (alias /sanctum/csrf-cookie): 204; starts a guest session if there
    * is none and sets the HttpOnly session cookie and the readable `XSRF-TOKEN` cookie.
    */
-  router.get(['/api/v1/csrf-cookie', '/sanctum/csrf-cookie'], async (req, res) => {
+  router.get([...IdentityPaths.csrfCookie], async (req, res) => {
     if (req.identity.sessionIdHash && req.identity.csrfToken) {
       res.cookie('XSRF-TOKEN', req.identity.csrfToken, {
         path: '/',
@@ -120,14 +147,14 @@ export function identityRoutes(deps: IdentityRoutesDeps): Router {
   });
 
   /** GET /api/v1/me: `{data: {id, name, email, created_at, updated_at}}`; 401 when not signed in. */
-  router.get('/api/v1/me', requireSignedIn, async (req, res) => {
+  router.get(IdentityPaths.me, requireSignedIn, async (req, res) => {
     const user = await identity.users.findById(req.identity.user!.id);
     if (!user) throw unauthenticated();
     res.json({ data: toPublicUser(user) });
   });
 
   /** POST /api/v1/logout: 204; revokes the token used, or ends the session and clears its cookies. */
-  router.post('/api/v1/logout', requireSignedIn, async (req, res) => {
+  router.post(IdentityPaths.logout, requireSignedIn, async (req, res) => {
     if (req.identity.tokenId) {
       await identity.tokens.deleteForUser(req.identity.user!.id, req.identity.tokenId);
       await deps.tokenCache.revoke(req.identity.tokenId);
@@ -144,14 +171,14 @@ export function identityRoutes(deps: IdentityRoutesDeps): Router {
    * `{token, data: {id, name, token, created_at, last_used_at, expires_at}}`. The plain
    * `id|secret` is in this response only.
    */
-  router.post('/api/v1/tokens', requireSignedIn, json, async (req, res) => {
+  router.post(IdentityPaths.tokens, requireSignedIn, json, async (req, res) => {
     const { name } = validate(tokenSchema, req.body);
     const { row, plainText } = await identity.issueToken(req.identity.user!.id, name);
     res.status(201).json({ token: plainText, data: { ...toPublicToken(row), token: plainText } });
   });
 
   /** GET /api/v1/tokens: the caller's tokens in the pagination envelope, newest first, never a secret. */
-  router.get('/api/v1/tokens', requireSignedIn, async (req, res) => {
+  router.get(IdentityPaths.tokens, requireSignedIn, async (req, res) => {
     const page = parsePageQuery(req.query);
     const { rows, total } = await identity.tokens.listForUser(
       req.identity.user!.id,
@@ -165,7 +192,7 @@ export function identityRoutes(deps: IdentityRoutesDeps): Router {
    * DELETE /api/v1/tokens/{token_id} (spec 4.1, 5.3): 204; the token gets 401 from the next
    * request on (also when it deleted itself). Another user's or an unknown id: 404.
    */
-  router.delete('/api/v1/tokens/:token_id', requireSignedIn, async (req, res) => {
+  router.delete(`${IdentityPaths.tokens}/:token_id`, requireSignedIn, async (req, res) => {
     const raw = String(req.params.token_id);
     const id = /^[1-9][0-9]{0,15}$/.test(raw) ? Number(raw) : NaN;
     if (!Number.isSafeInteger(id) || !(await identity.tokens.deleteForUser(req.identity.user!.id, id))) {

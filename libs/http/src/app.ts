@@ -22,6 +22,11 @@ export interface BaseAppOptions {
   routeLabel?: (path: string) => string | undefined;
   /** Helmet options; the gateway relaxes the CSP for its `/docs` UI. */
   helmet?: Parameters<typeof helmet>[0];
+  /**
+   * Serve `/healthz`, `/readyz` and `/metrics` (default true). The gateway's proxy app turns
+   * them off: it only sees paths under the services' prefixes, so matching them is wasted work.
+   */
+  operationalRoutes?: boolean;
 }
 
 /** Logs one `http` line per request: method, path, status, duration in ms. */
@@ -59,8 +64,10 @@ export function createBaseApp(opts: BaseAppOptions): { app: Express; lifecycle: 
   app.use(helmet(opts.helmet));
   app.use(accessLog(opts.logger));
   app.use(metricsMiddleware(opts.routeLabel));
-  app.use(healthRouter(opts.readiness ?? [], () => lifecycle.shuttingDown));
-  app.get('/metrics', metricsHandler);
+  if (opts.operationalRoutes !== false) {
+    app.use(healthRouter(opts.readiness ?? [], () => lifecycle.shuttingDown));
+    app.get('/metrics', metricsHandler);
+  }
   return { app, lifecycle };
 }
 

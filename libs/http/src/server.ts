@@ -1,6 +1,5 @@
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
 import type { Logger } from '@fieldhouse/logger';
 import type { Lifecycle } from './app.ts';
 
@@ -27,12 +26,12 @@ export interface RunningServer {
 }
 
 /**
- * Listens with `app` and wires graceful shutdown: on stop, `/readyz` turns 503, the listener
+ * Listens with `app` (an Express app or any Node request listener) and wires graceful shutdown: on stop, `/readyz` turns 503, the listener
  * closes, idle keep-alive sockets close, in-flight requests finish (or are cut after
  * `shutdownTimeoutMs`), then `onShutdown` hooks run.
  */
-export async function startServer(app: Express, opts: ServerOptions): Promise<RunningServer> {
-  const server = app.listen(opts.port, opts.host ?? '0.0.0.0');
+export async function startServer(app: RequestListener, opts: ServerOptions): Promise<RunningServer> {
+  const server = createServer(app).listen(opts.port, opts.host ?? '0.0.0.0');
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

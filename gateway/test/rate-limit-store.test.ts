@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import type { Options } from 'express-rate-limit';
+import { createClient } from 'redis';
+import { backingUrl, sleep } from '@fieldhouse/testkit';
+import { WriteBehindRedisStore, type SendCommand } from '../src/rate-limit-store.ts';
+
+type Client = ReturnType<typeof createClient>;
+
+const WINDOW_MS = 60_000;
+
+/** A store of one "replica", on its own Redis connection, initialised as express-rate-limit would. */
+function replica(send: SendCommand, prefix: string, syncMs: number, failures: unknown[] = []) {
+  const store = new WriteBehindRedisStore({
+    sendCommand: send,
+    prefix,
+    syncMs,
+    onFailure: (err) => failures.push(err),
+  });
+  store.init({ windowMs: WINDOW_MS } as Options);
+  return store;
+}
+
+describe('gateway: write-behind rate-limit store (real Redis)', () => {
+  let url: string;
+  const clients: Client[] = [];
+  const prefix = `test.${randomBytes(3).toString('hex')}.rl:`;
+
+  const connect = async () => {
+    const c = createClient({ url, disableOfflineQueue: true });
+    await c.connect();
+    clients.push(c);
+    return (args: string[]) => c.sendCommand(args);
+  };
+
+  before(async () => {
+    url = await backingUrl('redis');
+  });
+  after(async () => {
+    const keys = await clients[0]!.keys(`${prefix}*`);
+    if (keys.length) await clients[0]!.del(keys);
+    await Promise.all(clients.map((c) => c.close()));
+  });
+
+  it('answers from local counts at once and writes them to Redis on the next sync', async () => {
+    const send = await connect();
+    const store = replica(send, prefix, 10_000);
+    const hits = [];
+    for (let i = 0; i < 5; i++) hits.push(await store.increment('a'));
+    expect(hits.map((h) => h.totalHits)).to.deep.equal([1, 2, 3, 4, 5]);
+    const window = Math.floor(Date.now() / WINDOW_MS);
+    expect(hits[0]!.resetTime!.getTime()).to.equal((window + 1) * WINDOW_MS);
+    expect(await send(['GET', `${prefix}a:${window}`])).to.equal(null);
+
+    await store.sync();
+    expect(await send(['GET', `${prefix}a:${window}`])).to.equal('5');
+    const ttl = Number(await send(['PTTL', `${prefix}a:${window}`]));
+    expect(ttl)
+      .to.be.greaterThan(WINDOW_MS)
+      .and.at.most(2 * WINDOW_MS);
+    expect((await store.increment('a')).totalHits).to.equal(6);
+    await store.shutdown();
+  });
+
+  it("sees another replica's hits after a sync: the limit is shared", async () => {
+    const [a, b] = [replica(await connect(), prefix, 20), replica(await connect(), prefix, 20)];
+    for (let i = 0; i < 7; i++) await a.increment('shared');
+    await sleep(80); // a has synced
+    expect((await b.increment('shared')).totalHits).to.equal(1); // b has not yet
+    await sleep(80); // b synced: it learnt a's 7
+    expect(b.get('shared')?.totalHits).to.equal(8);
+    expect((await b.increment('shared')).totalHits).to.equal(9);
+    expect((await a.increment('shared')).totalHits).to.equal(8); // a answers from what it knows
+    await sleep(80);
+    expect(a.get('shared')?.totalHits).to.equal(10); // and learns the rest at its next sync
+    await Promise.all([a.shutdown(), b.shutdown()]);
+  });
+
+  it('with syncMs 0 counts exactly across replicas, even when they race', async () => {
+    const [a, b] = [replica(await connect(), prefix, 0), replica(await connect(), prefix, 0)];
+    const totals = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).increment('exact')),
+    );
+    expect(totals.map((t) => t.totalHits).sort((x, y) => x - y)).to.deep.equal(
+      Array.from({ length: 40 }, (_, i) => i + 1),
+    );
+  });
+
+  it('decrement and resetKey take hits back', async () => {
+    const send = await connect();
+    const store = replica(send, prefix, 10_000);
+    await store.increment('d');
+    await store.increment('d');
+    store.decrement('d');
+    expect(store.get('d')?.totalHits).to.equal(1);
+    await store.sync();
+    const window = Math.floor(Date.now() / WINDOW_MS);
+    expect(await send(['GET', `${prefix}d:${window}`])).to.equal('1');
+    await store.resetKey('d');
+    expect(store.get('d')).to.equal(undefined);
+    expect(await send(['GET', `${prefix}d:${window}`])).to.equal(null);
+    await store.shutdown();
+  });
+
+  it('keeps counting per replica while Redis is unreachable and writes the backlog when it is back', async () => {
+    let down = true;
+    const send = await connect();
+    const failures: unknown[] = [];
+    const flaky: SendCommand = (args) =>
+      down ? Promise.reject(new Error('The client is closed')) : send(args);
+    const store = replica(flaky, prefix, 20, failures);
+    for (let i = 0; i < 3; i++) await store.increment('down');
+    await sleep(60);
+    expect(failures.length).to.be.greaterThan(0);
+    expect((await store.increment('down')).totalHits).to.equal(4); // still enforced locally
+
+    down = false;
+    await sleep(80);
+    const window = Math.floor(Date.now() / WINDOW_MS);
+    expect(await send(['GET', `${prefix}down:${window}`])).to.equal('4');
+    await store.shutdown();
+  });
+});
