@@ -5,6 +5,7 @@ export interface PollsConfig extends ServiceVars {
   PORT: number;
   MONGO_URL: string;
   MONGO_DB: string;
+  MONGO_MAX_POOL_SIZE: number;
   REDIS_URL: string;
   REDIS_PREFIX: string;
   OTP_TTL_SECONDS: number;
@@ -23,13 +24,19 @@ export const mongoEnv = {
 const schema = Joi.object<PollsConfig>({
   ...serviceEnv,
   ...mongoEnv,
-  PORT: Joi.number().port().default(8082),
+  PORT: Joi.number().port().default(32),
+  /**
+   * Most concurrent MongoDB operations of one process (the driver's `maxPoolSize`). 16 by
+   * default: FerretDB on SQLite writes one document at a time, and more concurrent inserts only
+   * queue inside it (docs/polls.md, "Throughput"); raise it for a MongoDB server.
+   */
+  MONGO_MAX_POOL_SIZE: Joi.number().integer().min(1).max(1000).default(16),
   REDIS_URL: backingEnv.REDIS_URL,
   REDIS_PREFIX: Joi.string().allow('').default('polls:'),
-  OTP_TTL_SECONDS: Joi.number().integer().min(10).max(86_400).default(600),
-  OTP_MAX_ATTEMPTS: Joi.number().integer().min(1).max(20).default(5),
-  COMMENTS_PER_MINUTE: Joi.number().integer().min(1).default(10),
-  REACTIONS_PER_MINUTE: Joi.number().integer().min(1).default(30),
+  OTP_TTL_SECONDS: Joi.number().integer().min(10).max(86_400).default(32),
+  OTP_MAX_ATTEMPTS: Joi.number().integer().min(1).max(20).default(32),
+  COMMENTS_PER_MINUTE: Joi.number().integer().min(1).default(32),
+  REACTIONS_PER_MINUTE: Joi.number().integer().min(1).default(32),
   SSE_HEARTBEAT_MS: Joi.number().integer().min(1000).default(15_000),
 });
 

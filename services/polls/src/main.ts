@@ -10,7 +10,10 @@ import { loadPollsConfig } from './config.ts';
 /** Polls service process: configuration, wiring (MongoDB, Redis, RabbitMQ), HTTP server with graceful shutdown. */
 const config = loadPollsConfig();
 const logger = createLogger({ service: 'polls', level: config.LOG_LEVEL });
-const mongo = new MongoClient(config.MONGO_URL, { serverSelectionTimeoutMS: 5_000 });
+const mongo = new MongoClient(config.MONGO_URL, {
+  serverSelectionTimeoutMS: 5_000,
+  maxPoolSize: config.MONGO_MAX_POOL_SIZE,
+});
 await mongo.connect();
 const redis = createClient({ url: config.REDIS_URL });
 redis.on('error', (err: Error) => logger.warn('redis error', { error: err.message }));
