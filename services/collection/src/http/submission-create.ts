@@ -111,7 +111,7 @@ function notification(project: ProjectRow, s: SubmissionRow, settings: Publicati
   };
 }
 
-/** Writes photo bytes to the blob store and their rows, inside the submission's transaction. */
+/** Writes photo bytes to the blob store and their rows; call it inside {@link photoTransaction}. */
 export async function storePhotos(
   ctx: CollectionContext,
   trx: Knex.Transaction,
@@ -123,6 +123,28 @@ export async function storePhotos(
     trx,
     photos.map(({ bytes: _bytes, ...row }) => ({ ...row, submission_id: submissionId })),
   );
+}
+
+/**
+ * `ctx.db.transaction(work)` for a write that stores new `photos` ({@link storePhotos}). The blob
+ * store is not transactional: when the transaction fails, at any step, the photos' bytes are
+ * deleted before the error goes on, so a refused or failed write leaves no file behind.
+ */
+export async function photoTransaction<T>(
+  ctx: CollectionContext,
+  photos: PendingPhoto[],
+  work: (trx: Knex.Transaction) => Promise<T>,
+): Promise<T> {
+  try {
+    return await ctx.db.transaction(work);
+  } catch (err) {
+    for (const p of photos) {
+      await ctx.blobs.delete(p.blob_key).catch((e: unknown) => {
+        ctx.logger.warn('could not delete the photo of a failed write', { key: p.blob_key, err: e });
+      });
+    }
+    throw err;
+  }
 }
 
 /**
@@ -197,7 +219,7 @@ export async function createSubmission(
   const created =
     !mustLock && !notify && photos.length === 0 && !afterInsert
       ? await insertSubmission(ctx.db, row)
-      : await ctx.db.transaction(async (trx) => {
+      : await photoTransaction(ctx, photos, async (trx) => {
           if (mustLock) await trx('projects').where({ id: project.id }).forUpdate().first('id');
           if (
             settings.submission_limit !== null &&

@@ -26,6 +26,7 @@ import {
   checkEntries,
   coords,
   createSubmission,
+  photoTransaction,
   storePhotos,
   type PublishedCache,
 } from './submission-create.ts';
@@ -190,7 +191,7 @@ export function submissionRoutes(ctx: CollectionContext): Router {
     const coordsPatch: Coords = {};
     for (const k of ['latitude', 'longitude', 'altitude', 'precision'] as const)
       if (k in body) coordsPatch[k] = body[k] ?? null;
-    const updated = await ctx.db.transaction(async (trx) => {
+    const updated = await photoTransaction(ctx, photos, async (trx) => {
       const row = await updateSubmission(trx, s0, {
         ...(newStatus ? { status: newStatus } : {}),
         ...(entries ? { data: entries, search_text: search ?? '' } : {}),

@@ -23,6 +23,7 @@ import {
   checkEntries,
   coords,
   createSubmission,
+  photoTransaction,
   storePhotos,
   type PublishedCache,
 } from './submission-create.ts';
@@ -303,7 +304,7 @@ async function applyExisting(
     const patch: Partial<Record<'latitude' | 'longitude' | 'altitude' | 'precision', number | null>> = {};
     for (const k of ['latitude', 'longitude', 'altitude', 'precision'] as const)
       if (k in item) patch[k] = item[k] ?? null;
-    const updated = await ctx.db.transaction(async (trx) => {
+    const updated = await photoTransaction(ctx, photos, async (trx) => {
       if (!(await advanceSyncItem(trx, existing, clientAt))) return null;
       const row = await updateSubmission(trx, s, {
         ...(newStatus ? { status: newStatus } : {}),

@@ -1,0 +1,56 @@
+import { readdir } from 'node:fs/promises';
+import { expect } from 'chai';
+import { testLogger } from '@fieldhouse/testkit';
+import { FileBlobStore } from '../src/blob/blob-store.ts';
+import type { CollectionContext } from '../src/http/context.ts';
+import { photoTransaction, storePhotos } from '../src/http/submission-create.ts';
+import { startHarness, type Harness } from './helpers.ts';
+
+/** Every file under `dir`, recursively. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => e.name);
+}
+
+describe('collection: photos of a rolled-back submission (real PostgreSQL, file blob store)', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  const photo = (id: string) => ({
+    id,
+    field_uuid: '00000000-0000-4000-8000-000000000001',
+    content_type: 'image/png',
+    size: 4,
+    blob_key: `photos/${id}`,
+    bytes: Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+  });
+
+  it('deletes the bytes written when the transaction fails after them', async () => {
+    const ctx = {
+      db: h.db,
+      blobs: new FileBlobStore(h.blobDir),
+      logger: testLogger('collection'),
+    } as Partial<CollectionContext> as CollectionContext;
+    const photos = [
+      photo('11111111-1111-4111-8111-111111111111'),
+      photo('22222222-2222-4222-8222-222222222222'),
+    ];
+    // No submission 987654321: the photo rows break their foreign key after both files are written.
+    const failed = await photoTransaction(ctx, photos, (trx) =>
+      storePhotos(ctx, trx, 987_654_321, photos),
+    ).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(failed).to.be.instanceOf(Error);
+    expect(String((failed as Error).message)).to.match(/foreign key/);
+    expect(await filesUnder(h.blobDir)).to.deep.equal([]);
+    const rows = await h.db('photos').count({ n: '*' }).first();
+    expect(Number(rows?.n)).to.equal(0);
+  });
+});
