@@ -78,6 +78,9 @@ WORKDIR /app
 # Everything stays owned by root: the `node` user can read but not modify the application.
 COPY --from=prod-deps /app ./
 COPY --from=build /out ./
+# Where the collection service and its worker keep photos and export files (BLOB_DIR) when a
+# volume is mounted there: owned by `node`, so a new named volume starts out writable by it.
+RUN mkdir -p /data/blobs && chown node:node /data/blobs
 WORKDIR /app/${WORKSPACE}
 USER node
 EXPOSE ${PORT}
