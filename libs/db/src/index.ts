@@ -1,5 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import { redactCredentials } from '@fieldhouse/logger';
 
 export type { Knex };
 
@@ -24,7 +25,7 @@ export function createKnex(url: string, opts: KnexOptions = {}): Knex {
 /** The database name in a `postgres://` URL. */
 export function databaseName(url: string): string {
   const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
-  if (!name) throw new Error(`database URL has no database name: ${url.replace(/\/\/[^@]*@/, '//***@')}`);
+  if (!name) throw new Error(`database URL has no database name: ${redactCredentials(url)}`);
   return name;
 }
 

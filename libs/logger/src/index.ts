@@ -55,3 +55,6 @@ export function createLogger(opts: LoggerOptions): Logger {
     transports: [new winston.transports.Console({ stderrLevels: ['error'] })],
   });
 }
+
+/** `url` with its user and password masked (`smtp://***@host:587`), for log lines and errors. */
+export const redactCredentials = (url: string): string => url.replace(/\/\/[^@/]*@/, '//***@');

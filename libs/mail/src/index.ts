@@ -6,7 +6,7 @@ import {
   type Envelope,
 } from '@fieldhouse/contracts';
 import type { Logger } from '@fieldhouse/logger';
-import { PermanentError, startConsumer, type Broker } from '@fieldhouse/messaging';
+import { PermanentError, processOnce, startConsumer, type Broker } from '@fieldhouse/messaging';
 
 export interface Mailer {
   /** Sends one e-mail; rejects when the SMTP server refuses it or cannot be reached. */
@@ -50,6 +50,14 @@ export function createMailer(smtpUrl: string, from: string): Mailer {
 export interface SentLog {
   runOnce: (messageId: string, send: () => Promise<void>) => Promise<boolean>;
 }
+
+/**
+ * The sent log of a PostgreSQL service: messaging's `processed_messages` table, rows keyed by
+ * (`consumer`, message id), recorded in the transaction that sends.
+ */
+export const processedMessagesLog = (db: Parameters<typeof processOnce>[0], consumer: string): SentLog => ({
+  runOnce: (messageId, send) => processOnce(db, 'processed_messages', consumer, messageId, send),
+});
 
 export interface EmailWorkerOptions {
   broker: Broker;

@@ -4,3 +4,4 @@ export * from './dead-letters.ts';
 export * from './outbox.ts';
 export * from './idempotency.ts';
 export * from './user-events.ts';
+export * from './process.ts';

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 import type { Logger } from '@fieldhouse/logger';
 import { Exchanges } from '@fieldhouse/contracts';
-import { startEmailWorker, type Mailer } from '@fieldhouse/mail';
-import { processOnce, type Broker } from '@fieldhouse/messaging';
+import { processedMessagesLog, startEmailWorker, type Mailer } from '@fieldhouse/mail';
+import type { Broker } from '@fieldhouse/messaging';
 
 /** Queue of the collection e-mail jobs (bound to `email.requested` on the collection exchange). */
 export const COLLECTION_EMAIL_QUEUE = 'collection.email';
@@ -22,15 +22,9 @@ export function startCollectionEmailWorker(opts: {
   retryDelaysMs?: number[];
 }) {
   return startEmailWorker({
-    broker: opts.broker,
-    mailer: opts.mailer,
-    logger: opts.logger,
+    ...opts,
     exchange: Exchanges.collection,
     queue: COLLECTION_EMAIL_QUEUE,
-    ...(opts.retryDelaysMs ? { retryDelaysMs: opts.retryDelaysMs } : {}),
-    sentLog: {
-      runOnce: (messageId, send) =>
-        processOnce(opts.db, 'processed_messages', COLLECTION_EMAIL_QUEUE, messageId, send),
-    },
+    sentLog: processedMessagesLog(opts.db, COLLECTION_EMAIL_QUEUE),
   });
 }

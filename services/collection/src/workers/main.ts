@@ -1,7 +1,7 @@
 import { createKnex } from '@fieldhouse/db';
-import { createLogger } from '@fieldhouse/logger';
+import { createLogger, redactCredentials } from '@fieldhouse/logger';
 import { createMailer } from '@fieldhouse/mail';
-import { Broker, OutboxRelay } from '@fieldhouse/messaging';
+import { Broker, OutboxRelay, stopOnSignals } from '@fieldhouse/messaging';
 import { FileBlobStore } from '../blob/blob-store.ts';
 import { loadCollectionConfig } from '../config.ts';
 import { startCollectionEmailWorker } from './email.ts';
@@ -50,20 +50,14 @@ const sweep = setInterval(() => {
     (err: unknown) => logger.warn('export sweep failed', { err }),
   );
 }, config.EXPORT_SWEEP_SECONDS * 1000);
-logger.info('collection worker started', { smtp: config.SMTP_URL.replace(/\/\/[^@]*@/, '//***@') });
+logger.info('collection worker started', { smtp: redactCredentials(config.SMTP_URL) });
 
-let stopping = false;
-const stop = async () => {
-  if (stopping) return;
-  stopping = true;
-  clearInterval(sweep);
-  await exportsWorker.close();
-  await email.close();
-  await relay.stop();
-  await broker.close();
-  mailer.close();
-  await db.destroy();
-  process.exit(0);
-};
-process.on('SIGINT', () => void stop());
-process.on('SIGTERM', () => void stop());
+stopOnSignals(logger, [
+  () => clearInterval(sweep),
+  () => exportsWorker.close(),
+  () => email.close(),
+  () => relay.stop(),
+  () => broker.close(),
+  () => mailer.close(),
+  () => db.destroy(),
+]);

@@ -1,8 +1,11 @@
 import type { Knex } from 'knex';
 import type { Logger } from '@fieldhouse/logger';
 import { Exchanges } from '@fieldhouse/contracts';
-import { startEmailWorker, type Mailer } from '@fieldhouse/mail';
-import { processOnce, type Broker } from '@fieldhouse/messaging';
+import { processedMessagesLog, startEmailWorker, type Mailer } from '@fieldhouse/mail';
+import type { Broker } from '@fieldhouse/messaging';
+
+/** Queue of the events e-mail jobs (bound to `email.requested` on the events exchange). */
+export const EVENTS_EMAIL_QUEUE = 'events.email';
 
 /**
  * The events service's e-mail worker: consumes its `email.requested` jobs (invitations with
@@ -17,15 +20,9 @@ export function startEventsEmailWorker(opts: {
   retryDelaysMs?: number[];
 }) {
   return startEmailWorker({
-    broker: opts.broker,
-    mailer: opts.mailer,
-    logger: opts.logger,
+    ...opts,
     exchange: Exchanges.events,
-    queue: 'events.email',
-    ...(opts.retryDelaysMs ? { retryDelaysMs: opts.retryDelaysMs } : {}),
-    sentLog: {
-      runOnce: (messageId, send) =>
-        processOnce(opts.db, 'processed_messages', 'events.email', messageId, send),
-    },
+    queue: EVENTS_EMAIL_QUEUE,
+    sentLog: processedMessagesLog(opts.db, EVENTS_EMAIL_QUEUE),
   });
 }

@@ -1,7 +1,7 @@
 import { createKnex } from '@fieldhouse/db';
-import { createLogger } from '@fieldhouse/logger';
+import { createLogger, redactCredentials } from '@fieldhouse/logger';
 import { createMailer } from '@fieldhouse/mail';
-import { Broker } from '@fieldhouse/messaging';
+import { Broker, stopOnSignals } from '@fieldhouse/messaging';
 import { loadEventsConfig } from '../config.ts';
 import { startEventsEmailWorker } from './email.ts';
 
@@ -20,17 +20,6 @@ const broker = new Broker({
 });
 const mailer = createMailer(config.SMTP_URL, config.MAIL_FROM);
 const worker = await startEventsEmailWorker({ broker, db, mailer, logger });
-logger.info('events e-mail worker started', { smtp: config.SMTP_URL.replace(/\/\/[^@]*@/, '//***@') });
+logger.info('events e-mail worker started', { smtp: redactCredentials(config.SMTP_URL) });
 
-let stopping = false;
-const stop = async () => {
-  if (stopping) return;
-  stopping = true;
-  await worker.close();
-  await broker.close();
-  mailer.close();
-  await db.destroy();
-  process.exit(0);
-};
-process.on('SIGINT', () => void stop());
-process.on('SIGTERM', () => void stop());
+stopOnSignals(logger, [() => worker.close(), () => broker.close(), () => mailer.close(), () => db.destroy()]);

@@ -21,12 +21,9 @@ export function startPollsEmailWorker(opts: {
   retryDelaysMs?: number[];
 }) {
   return startEmailWorker({
-    broker: opts.broker,
-    mailer: opts.mailer,
-    sentLog: mongoSentLog(collections(opts.db)),
-    logger: opts.logger,
+    ...opts,
     exchange: Exchanges.polls,
     queue: POLLS_EMAIL_QUEUE,
-    ...(opts.retryDelaysMs ? { retryDelaysMs: opts.retryDelaysMs } : {}),
+    sentLog: mongoSentLog(collections(opts.db)),
   });
 }

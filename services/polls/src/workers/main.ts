@@ -1,7 +1,7 @@
 import { MongoClient } from 'mongodb';
-import { createLogger } from '@fieldhouse/logger';
+import { createLogger, redactCredentials } from '@fieldhouse/logger';
 import { createMailer } from '@fieldhouse/mail';
-import { Broker } from '@fieldhouse/messaging';
+import { Broker, stopOnSignals } from '@fieldhouse/messaging';
 import { loadPollsWorkerConfig } from '../config.ts';
 import { startPollsEmailWorker } from './email-worker.ts';
 
@@ -12,18 +12,11 @@ const mongo = await MongoClient.connect(config.MONGO_URL, { serverSelectionTimeo
 const broker = new Broker({ url: config.AMQP_URL, logger, name: 'polls-worker', prefix: config.AMQP_PREFIX });
 const mailer = createMailer(config.SMTP_URL, config.MAIL_FROM);
 const worker = await startPollsEmailWorker({ broker, mailer, db: mongo.db(config.MONGO_DB), logger });
-logger.info('polls e-mail worker started');
+logger.info('polls e-mail worker started', { smtp: redactCredentials(config.SMTP_URL) });
 
-let stopping = false;
-const stop = async () => {
-  if (stopping) return;
-  stopping = true;
-  logger.info('polls e-mail worker stopping');
-  await worker.close().catch(() => undefined);
-  mailer.close();
-  await broker.close();
-  await mongo.close();
-  process.exit(0);
-};
-process.on('SIGINT', () => void stop());
-process.on('SIGTERM', () => void stop());
+stopOnSignals(logger, [
+  () => worker.close(),
+  () => mailer.close(),
+  () => broker.close(),
+  () => mongo.close(),
+]);

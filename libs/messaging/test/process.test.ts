@@ -1,0 +1,37 @@
+import { spawn } from 'node:child_process';
+import { expect } from 'chai';
+
+/** A child process that registers three shutdown steps (the second fails) and waits. */
+const script = `
+import { createLogger } from '@fieldhouse/logger';
+import { stopOnSignals } from '@fieldhouse/messaging';
+const logger = createLogger({ service: 'test', level: 'silent' });
+stopOnSignals(logger, [
+  () => console.log('consumer closed'),
+  async () => { throw new Error('broker already gone'); },
+  async () => { await new Promise((r) => setTimeout(r, 20)); console.log('pool closed'); },
+]);
+console.log('ready');
+setInterval(() => undefined, 1000);
+`;
+
+describe('messaging: stopOnSignals (worker processes)', () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`on ${signal} runs every step once, in order, past a failing one, then exits 0`, async () => {
+      const child = spawn(process.execPath, ['--conditions=source', '--input-type=module', '-e', script], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('ready') && !child.killed) {
+          child.kill(signal);
+          child.kill(signal); // a second signal must not run the steps again
+        }
+      });
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code).to.equal(0);
+      expect(out.trim().split('\n')).to.deep.equal(['ready', 'consumer closed', 'pool closed']);
+    });
+  }
+});
