@@ -23,7 +23,15 @@ import { createKnex, dropDatabase, migrateLatest } from '@fieldhouse/db';
 import { migrations as collectionMigrations } from '@fieldhouse/collection';
 import { migrations as gatewayMigrations } from '@fieldhouse/gateway';
 import { benchFields, bulkLoad, submissionBody } from './data.ts';
-import { Child, cpuProfileArgs, freePort, waitReady } from '../lib/child.ts';
+import {
+  Child,
+  cpuProfileArgs,
+  freePort,
+  gatewayChild,
+  registerUser,
+  SERVER_ENV,
+  waitReady,
+} from '../lib/child.ts';
 
 interface AutocannonResult {
   requests: { average: number };
@@ -71,13 +79,7 @@ async function main() {
   await migrateLatest(collectionUrl, collectionMigrations);
   const [gwPort, colPort] = [await freePort(), await freePort()];
   const gatewayUrl = `http://127.0.0.1:${gwPort}`;
-  const common = {
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'error',
-    AMQP_URL: backing.amqp,
-    AMQP_PREFIX: `bench.${tag}.`,
-    HOST: '127.0.0.1',
-  };
+  const common = { ...SERVER_ENV, AMQP_URL: backing.amqp, AMQP_PREFIX: `bench.${tag}.` };
   const collection = new Child(
     'collection',
     'services/collection/src/main.ts',
@@ -91,34 +93,26 @@ async function main() {
     },
     cpuProfileArgs('collection'),
   );
-  const gateway = new Child('gateway', 'gateway/src/main.ts', {
-    ...common,
-    PORT: String(gwPort),
-    DATABASE_URL: identityUrl,
-    REDIS_URL: backing.redis,
-    COLLECTION_URL: `http://127.0.0.1:${colPort}`,
-    INTERNAL_JWT_PRIVATE_KEY: generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  const gateway = gatewayChild({
+    port: gwPort,
+    databaseUrl: identityUrl,
+    redisUrl: backing.redis,
+    amqpUrl: backing.amqp,
+    prefix: `bench.${tag}.`,
+    upstreams: { COLLECTION_URL: `http://127.0.0.1:${colPort}` },
+    privateKeyPem: generateKeyPairSync('ec', { namedCurve: 'P-256' })
       .privateKey.export({ format: 'pem', type: 'pkcs8' })
       .toString(),
-    RATE_LIMIT_IP: '1000000000',
-    RATE_LIMIT_USER: '1000000000',
-    BCRYPT_ROUNDS: '12',
   });
   const db = createKnex(collectionUrl, { poolMax: 2 });
   try {
     await waitReady(collection, `http://127.0.0.1:${colPort}/healthz`);
     await waitReady(gateway, `${gatewayUrl}/healthz`);
-    const reg = await fetch(`${gatewayUrl}/api/v1/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        name: 'Bench',
-        email: `bench-${tag}@example.test`,
-        password: 'a long bench password',
-      }),
+    const { token } = await registerUser(gatewayUrl, {
+      name: 'Bench',
+      email: `bench-${tag}@example.test`,
+      password: 'a long bench password',
     });
-    if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);
-    const token = ((await reg.json()) as { token: string }).token;
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const call = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${gatewayUrl}${path}`, {

@@ -20,10 +20,18 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { availableParallelism, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
-import { createClient } from 'redis';
 import { createKnex, dropDatabase } from '@fieldhouse/db';
 import { insertInvitesBulk } from '@fieldhouse/events';
-import { Child, cpuProfileArgs, freePort, sleep, waitReady } from '../lib/child.ts';
+import {
+  Child,
+  cpuProfileArgs,
+  freePort,
+  gatewayChild,
+  registerUser,
+  SERVER_ENV,
+  sleep,
+  waitReady,
+} from '../lib/child.ts';
 
 interface AutocannonResult {
   errors: number;
@@ -156,12 +164,7 @@ async function main(): Promise<void> {
   const [gatewayPort, eventsPort] = [await freePort(), await freePort()];
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const eventsUrl = `http://127.0.0.1:${eventsPort}`;
-  const common = {
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'error',
-    HOST: '127.0.0.1',
-    SHUTDOWN_TIMEOUT_MS: '3000',
-  };
+  const common = SERVER_ENV;
   cleanups.push(() => Promise.all([dropDatabase(identityDb), dropDatabase(eventsDb)]));
 
   await Promise.all([
@@ -190,44 +193,24 @@ async function main(): Promise<void> {
     cpuProfileArgs('events'),
   );
   cleanups.push(() => events.stop());
-  const gateway = new Child(
-    'gateway',
-    'gateway/src/main.ts',
-    {
-      ...common,
-      PORT: String(gatewayPort),
-      DATABASE_URL: identityDb,
-      REDIS_URL: redisUrl,
-      AMQP_URL: backing.amqp,
-      AMQP_PREFIX: prefix,
-      EVENTS_URL: eventsUrl,
-      INTERNAL_JWT_PRIVATE_KEY: pem,
-      INTERNAL_JWT_ISSUER: ISSUER,
-      RATE_LIMIT_IP: '100000000',
-      RATE_LIMIT_USER: '100000000',
-    },
-    cpuProfileArgs('gateway'),
-  );
+  const gateway = gatewayChild({
+    port: gatewayPort,
+    databaseUrl: identityDb,
+    redisUrl,
+    amqpUrl: backing.amqp,
+    prefix,
+    upstreams: { EVENTS_URL: eventsUrl },
+    privateKeyPem: pem,
+    issuer: ISSUER,
+  });
   cleanups.push(() => gateway.stop());
   await waitReady(events, `${eventsUrl}/readyz`);
   await waitReady(gateway, `${gatewayUrl}/readyz`);
 
-  const reg = await fetch(`${gatewayUrl}/api/v1/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'Bench Owner',
-      email: `bench-${suffix}@example.test`,
-      password: `bench-${suffix}-pw`,
-    }),
-  });
-  if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);
-  const { token, user } = (await reg.json()) as { token: string; user: { id: number } };
-  cleanups.push(async () => {
-    const redis = createClient({ url: redisUrl });
-    await redis.connect();
-    await redis.del(['rl:ip:127.0.0.1', `rl:user:u${user.id}`]);
-    await redis.close();
+  const { token } = await registerUser(gatewayUrl, {
+    name: 'Bench Owner',
+    email: `bench-${suffix}@example.test`,
+    password: `bench-${suffix}-pw`,
   });
   const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const created = await fetch(`${gatewayUrl}/api/events`, {

@@ -23,12 +23,20 @@ import { createRequire } from 'node:module';
 import { availableParallelism, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import amqp from 'amqplib';
-import { createClient } from 'redis';
 import { Exchanges } from '@fieldhouse/contracts';
 import { dropDatabase } from '@fieldhouse/db';
 import { signInternalToken } from '../../gateway/src/proxy/internal-token.ts';
 import { loadSigningKey } from '../../gateway/src/proxy/signing-key.ts';
-import { Child, cpuProfileArgs, freePort, sleep, waitReady } from '../lib/child.ts';
+import {
+  Child,
+  cpuProfileArgs,
+  freePort,
+  gatewayChild,
+  registerUser,
+  SERVER_ENV,
+  sleep,
+  waitReady,
+} from '../lib/child.ts';
 
 // ---------------------------------------------------------------------------------------------
 // autocannon has no type declarations: the part of its programmatic API used here.
@@ -139,8 +147,7 @@ function withDatabase(base: string, name: string): string {
 
 /**
  * The Redis URL for the gateway: a separate logical database (15, or BENCH_REDIS_DB) when the
- * URL names none, so the bench's rate-limit counters (`fieldhouse:rl:ip:127.0.0.1`, `fieldhouse:rl:user:u1`) never
- * touch those of a local stack sharing the server.
+ * URL names none (its keys also carry the run's own prefix).
  */
 function benchRedisUrl(base: string): string {
   const url = new URL(base);
@@ -325,12 +332,7 @@ async function main(): Promise<void> {
   const [gatewayPort, collectionPort] = [await freePort(), await freePort()];
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const collectionUrl = `http://127.0.0.1:${collectionPort}`;
-  const common = {
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'error',
-    HOST: '127.0.0.1',
-    SHUTDOWN_TIMEOUT_MS: '3000',
-  };
+  const common = SERVER_ENV;
 
   console.log(
     `databases bench_{identity,collection}_${suffix}; collection ${collectionUrl}; gateway ${gatewayUrl}`,
@@ -339,22 +341,6 @@ async function main(): Promise<void> {
   cleanups.push({
     name: 'drop databases',
     run: () => Promise.all([dropDatabase(identityDb), dropDatabase(collectionDb)]),
-  });
-  const benchUser: { id?: number } = {};
-  cleanups.push({
-    name: 'delete rate-limit counters',
-    run: async () => {
-      const redis = createClient({ url: redisUrl });
-      await redis.connect();
-      try {
-        await redis.del([
-          'fieldhouse:rl:ip:127.0.0.1',
-          ...(benchUser.id === undefined ? [] : [`fieldhouse:rl:user:u${benchUser.id}`]),
-        ]);
-      } finally {
-        await redis.close();
-      }
-    },
   });
   cleanups.push({
     name: 'delete RabbitMQ exchanges',
@@ -393,24 +379,17 @@ async function main(): Promise<void> {
     cpuProfileArgs(`collection-${suffix}`),
   );
   cleanups.push({ name: 'stop collection', run: () => collection.stop() });
-  const gateway = new Child(
-    'gateway',
-    'gateway/src/main.ts',
-    {
-      ...common,
-      PORT: String(gatewayPort),
-      DATABASE_URL: identityDb,
-      REDIS_URL: redisUrl,
-      AMQP_URL: backing.amqp,
-      AMQP_PREFIX: amqpPrefix,
-      COLLECTION_URL: collectionUrl,
-      INTERNAL_JWT_PRIVATE_KEY: pem,
-      INTERNAL_JWT_ISSUER: ISSUER,
-      RATE_LIMIT_IP: '100000000',
-      RATE_LIMIT_USER: '100000000',
-    },
-    cpuProfileArgs(`gateway-${suffix}`),
-  );
+  const gateway = gatewayChild({
+    port: gatewayPort,
+    databaseUrl: identityDb,
+    redisUrl,
+    amqpUrl: backing.amqp,
+    prefix: amqpPrefix,
+    upstreams: { COLLECTION_URL: collectionUrl },
+    privateKeyPem: pem,
+    issuer: ISSUER,
+    profile: `gateway-${suffix}`,
+  });
   cleanups.push({ name: 'stop gateway', run: () => gateway.stop() });
 
   await waitReady(collection, `${collectionUrl}/readyz`);
@@ -431,17 +410,11 @@ async function main(): Promise<void> {
   }
   // A user and its bearer token, through the gateway.
   const email = `bench-${suffix}@example.test`;
-  const registered = await fetch(`${gatewayUrl}/api/v1/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ name: 'Bench User', email, password: `bench-${suffix}-password` }),
+  const { token, user } = await registerUser(gatewayUrl, {
+    name: 'Bench User',
+    email,
+    password: `bench-${suffix}-password`,
   });
-  if (registered.status !== 201) throw new Error(`register: ${registered.status} ${await registered.text()}`);
-  const { token, user } = (await registered.json()) as {
-    token: string;
-    user: { id: number; name: string; email: string };
-  };
-  benchUser.id = user.id;
   const bearer = { authorization: `Bearer ${token}` };
   const tokenId = Number(token.split('|')[0]);
   /** The internal JWT the gateway would forward for this user, valid for one direct run. */

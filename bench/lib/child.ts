@@ -133,3 +133,68 @@ export async function waitReady(
     `${child.name} not ready at ${url} after ${timeoutMs} ms (last: ${last}):\n${child.tail()}`,
   );
 }
+
+/** The environment every bench gives its server children: production mode, quiet logs, loopback. */
+export const SERVER_ENV = {
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'error',
+  HOST: '127.0.0.1',
+  SHUTDOWN_TIMEOUT_MS: '3000',
+} as const;
+
+export interface BenchGatewayOptions {
+  port: number;
+  /** The gateway's identity database (migrated). */
+  databaseUrl: string;
+  redisUrl: string;
+  amqpUrl: string;
+  /** RabbitMQ prefix of this run; also, with `:`, the prefix of its Redis keys. */
+  prefix: string;
+  /** The service(s) under test: `COLLECTION_URL`, `POLLS_URL`, `EVENTS_URL`. */
+  upstreams: Partial<Record<'COLLECTION_URL' | 'POLLS_URL' | 'EVENTS_URL', string>>;
+  privateKeyPem: string;
+  issuer?: string;
+  /** Name of its CPU profile under BENCH_CPU_PROF. */
+  profile?: string;
+}
+
+/**
+ * The gateway as a bench child: the run's own Redis key prefix (its rate-limit counters never
+ * meet a local stack's, and expire by themselves two windows later), and limits so high that
+ * the limiters run on every request but never refuse one.
+ */
+export function gatewayChild(o: BenchGatewayOptions): Child {
+  return new Child(
+    'gateway',
+    'gateway/src/main.ts',
+    {
+      ...SERVER_ENV,
+      PORT: String(o.port),
+      DATABASE_URL: o.databaseUrl,
+      REDIS_URL: o.redisUrl,
+      REDIS_PREFIX: `${o.prefix.replace(/\.$/, '')}:`,
+      AMQP_URL: o.amqpUrl,
+      AMQP_PREFIX: o.prefix,
+      ...o.upstreams,
+      INTERNAL_JWT_PRIVATE_KEY: o.privateKeyPem,
+      ...(o.issuer ? { INTERNAL_JWT_ISSUER: o.issuer } : {}),
+      RATE_LIMIT_IP: '100000000',
+      RATE_LIMIT_USER: '100000000',
+    },
+    cpuProfileArgs(o.profile ?? 'gateway'),
+  );
+}
+
+/** Registers a user through the gateway; resolves with its token and user. */
+export async function registerUser(
+  gatewayUrl: string,
+  user: { name: string; email: string; password: string },
+): Promise<{ token: string; user: { id: number; name: string; email: string } }> {
+  const res = await fetch(`${gatewayUrl}/api/v1/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(user),
+  });
+  if (res.status !== 201) throw new Error(`register: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { token: string; user: { id: number; name: string; email: string } };
+}

@@ -26,7 +26,16 @@ import { MongoClient } from 'mongodb';
 import { createClient } from 'redis';
 import { dropDatabase } from '@fieldhouse/db';
 import { provideBackingServices } from '../../scripts/lib/backing.ts';
-import { Child, cpuProfileArgs, freePort, ROOT, waitReady } from '../lib/child.ts';
+import {
+  Child,
+  cpuProfileArgs,
+  freePort,
+  gatewayChild,
+  registerUser,
+  ROOT,
+  SERVER_ENV,
+  waitReady,
+} from '../lib/child.ts';
 
 interface Stats {
   average: number;
@@ -131,12 +140,7 @@ async function main() {
     .toString();
   const [gwPort, pollsPort] = [await freePort(), await freePort()];
   const gatewayUrl = `http://127.0.0.1:${gwPort}`;
-  const common = {
-    NODE_ENV: 'production',
-    LOG_LEVEL: 'error',
-    HOST: '127.0.0.1',
-    SHUTDOWN_TIMEOUT_MS: '3000',
-  };
+  const common = SERVER_ENV;
   const pollsEnv = {
     ...common,
     PORT: String(pollsPort),
@@ -182,35 +186,25 @@ async function main() {
     await Promise.all(migrations.map((m) => m.succeeded()));
     const polls = new Child('polls', 'services/polls/src/main.ts', pollsEnv, cpuProfileArgs('polls'));
     children.push(polls);
-    const gateway = new Child(
-      'gateway',
-      'gateway/src/main.ts',
-      {
-        REDIS_PREFIX: prefix,
-        ...common,
-        PORT: String(gwPort),
-        DATABASE_URL: identityUrl.toString(),
-        REDIS_URL: redisUrl.toString(),
-        AMQP_URL: amqpUrl,
-        AMQP_PREFIX: `bench.${suffix}.`,
-        POLLS_URL: `http://127.0.0.1:${pollsPort}`,
-        INTERNAL_JWT_PRIVATE_KEY: pem,
-        RATE_LIMIT_IP: '100000000',
-        RATE_LIMIT_USER: '100000000',
-      },
-      cpuProfileArgs('gateway'),
-    );
+    const gateway = gatewayChild({
+      port: gwPort,
+      databaseUrl: identityUrl.toString(),
+      redisUrl: redisUrl.toString(),
+      amqpUrl,
+      prefix: `bench.${suffix}.`,
+      upstreams: { POLLS_URL: `http://127.0.0.1:${pollsPort}` },
+      privateKeyPem: pem,
+    });
     children.push(gateway);
     await waitReady(polls, `http://127.0.0.1:${pollsPort}/readyz`);
     await waitReady(gateway, `${gatewayUrl}/readyz`);
 
     const email = `bench-${suffix}@example.test`;
-    const reg = await fetch(`${gatewayUrl}/api/v1/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Bench', email, password: 'bench password 123' }),
+    const { token } = await registerUser(gatewayUrl, {
+      name: 'Bench',
+      email,
+      password: 'bench password 123',
     });
-    const { token } = (await reg.json()) as { token: string };
     const created = await fetch(`${gatewayUrl}/api/polls`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
