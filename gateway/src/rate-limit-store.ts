@@ -92,10 +92,8 @@ export class WriteBehindRedisStore implements Store {
   }
 
   async resetKey(key: string): Promise<void> {
-    const c = this.counter(key, false);
     const window = this.windowOf(Date.now());
     this.counters.delete(`${key}:${window}`);
-    if (c) c.pending = 0;
     await this.opts.sendCommand(['DEL', this.redisKey(key, window)]);
   }
 
@@ -186,6 +184,9 @@ export class WriteBehindRedisStore implements Store {
       }
     }
     await Promise.all(writes);
-    if ([...this.counters.values()].some((c) => c.pending !== 0)) this.schedule();
+    // Hits that came in meanwhile, or that Redis refused: the next sync takes them.
+    for (const c of this.counters.values()) {
+      if (c.pending !== 0) return this.schedule();
+    }
   }
 }
