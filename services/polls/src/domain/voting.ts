@@ -87,6 +87,28 @@ export async function countVote(
   return { vote, snapshot, remaining: max - seq };
 }
 
+/** The 201 answer of a counted vote (spec 2.2), from {@link countVote}'s result. */
+function countedAnswer(
+  poll: PollDoc,
+  voter: Voter,
+  counted: Awaited<ReturnType<typeof countVote>>,
+  optionIds: string[],
+  message: string,
+): { status: number; data: VoteAnswer; message: string } {
+  return {
+    status: 201,
+    message,
+    data: {
+      vote: voteView({ ...counted.vote, id: counted.vote._id }, 'counted'),
+      requires_verification: false,
+      verification_code: null,
+      results: visibleResults(poll, voter, counted.snapshot, optionIds),
+      total_votes: counted.snapshot.total,
+      remaining_votes: counted.remaining,
+    },
+  };
+}
+
 /** Replaceable pending votes: verified or expired (a locked one stays locked until it expires). */
 const replaceable = (nowIso: string) => ({ $or: [{ state: 'verified' }, { expires_at: { $lte: nowIso } }] });
 
@@ -180,7 +202,7 @@ export async function castVote(
   assertOpen(poll);
   const optionIds = checkChoices(poll, input.votes);
   if (poll.settings.require_verification) return holdForVerification(ctx, poll, voter, input);
-  const { vote, snapshot, remaining } = await countVote(
+  const counted = await countVote(
     ctx,
     poll,
     voter,
@@ -192,18 +214,7 @@ export async function castVote(
     },
     seenGen,
   );
-  return {
-    status: 201,
-    message: 'Your vote was counted.',
-    data: {
-      vote: voteView({ ...vote, id: vote._id }, 'counted'),
-      requires_verification: false,
-      verification_code: null,
-      results: visibleResults(poll, voter, snapshot, optionIds),
-      total_votes: snapshot.total,
-      remaining_votes: remaining,
-    },
-  };
+  return countedAnswer(poll, voter, counted, optionIds, 'Your vote was counted.');
 }
 
 const verifySchema = Joi.object<{ verification_code: string; password: string }>({
@@ -265,22 +276,11 @@ export async function verifyVote(ctx: PollsContext, poll: PollDoc, body: unknown
     name: verified.voter_name,
     email: verified.email,
   };
-  const { vote, snapshot, remaining } = await countVote(ctx, poll, voter, {
+  const counted = await countVote(ctx, poll, voter, {
     choices: verified.choices,
     optionIds,
     voter_name: verified.voter_name,
     time_spent: verified.time_spent,
   });
-  return {
-    status: 201,
-    message: 'Your vote was confirmed and counted.',
-    data: {
-      vote: voteView({ ...vote, id: vote._id }, 'counted'),
-      requires_verification: false,
-      verification_code: null,
-      results: visibleResults(poll, voter, snapshot, optionIds),
-      total_votes: snapshot.total,
-      remaining_votes: remaining,
-    } satisfies VoteAnswer,
-  };
+  return countedAnswer(poll, voter, counted, optionIds, 'Your vote was confirmed and counted.');
 }
