@@ -41,6 +41,17 @@ export async function insertEvent(db: Knex, ownerId: number, input: EventInput):
   return row as EventRow;
 }
 
+/** Where-clause of the events `userId` may see: those they own or are staff of. */
+const ownerOrStaff = (db: Knex, userId: number) => (w: Knex.QueryBuilder) =>
+  w
+    .where('owner_id', userId)
+    .orWhereExists(
+      db('event_staff')
+        .select(db.raw('1'))
+        .whereRaw('event_staff.event_id = events.id')
+        .andWhere('user_id', userId),
+    );
+
 /**
  * Events the user owns or is staff of, ordered by start date then id. `when`: `upcoming`
  * (not yet ended: end, else start, at or after `now`), `past` (ended before `now`), or all.
@@ -54,16 +65,7 @@ export async function listEventsFor(
 ): Promise<EventRow[]> {
   const q = db('events')
     .select(COLUMNS)
-    .where((w) =>
-      w
-        .where('owner_id', userId)
-        .orWhereExists(
-          db('event_staff')
-            .select(db.raw('1'))
-            .whereRaw('event_staff.event_id = events.id')
-            .andWhere('user_id', userId),
-        ),
-    )
+    .where(ownerOrStaff(db, userId))
     .orderBy([{ column: 'start_at' }, { column: 'id' }]);
   if (when === 'upcoming') q.whereRaw('coalesce(end_at, start_at) >= ?::timestamp', [now]);
   if (when === 'past') q.whereRaw('coalesce(end_at, start_at) < ?::timestamp', [now]);
@@ -79,16 +81,7 @@ export async function findEventFor(
   const row = (await db('events')
     .select([...COLUMNS, db.raw('(owner_id = ?) AS is_owner', [userId])])
     .where('id', eventId)
-    .andWhere((w) =>
-      w
-        .where('owner_id', userId)
-        .orWhereExists(
-          db('event_staff')
-            .select(db.raw('1'))
-            .whereRaw('event_staff.event_id = events.id')
-            .andWhere('user_id', userId),
-        ),
-    )
+    .andWhere(ownerOrStaff(db, userId))
     .first()) as (EventRow & { is_owner: boolean }) | undefined;
   if (!row) return undefined;
   const { is_owner, ...event } = row;
