@@ -75,19 +75,10 @@ export const submissionJson = (s: SubmissionRow, history?: HistoryRow[]) => ({
     : {}),
 });
 
-export interface NewSubmission {
-  project_id: number;
-  form_version_id: number;
-  collector_id: number | null;
-  status: Status;
-  latitude: number | null;
-  longitude: number | null;
-  altitude: number | null;
-  precision: number | null;
-  data: DataEntry[];
+/** A submission to insert: its row without what the database sets, plus its search text. */
+export type NewSubmission = Omit<SubmissionRow, 'id' | 'created_at' | 'updated_at' | 'submitted_at'> & {
   search_text: string;
-  consent: boolean | null;
-}
+};
 
 /**
  * Inserts a submission and its first history entry (who created it, with which status) in one
