@@ -6,7 +6,7 @@
  * bulk-loaded with bench/collection/data.ts. Then, on the same rows and in the same run:
  *   (1) PostgreSQL's own `COPY (SELECT ...) TO STDOUT WITH CSV` of the export's query (metadata
  *       columns and the JSONB data), read to the end by this process (pg-copy-streams);
- *   (2) the export worker's `writeExportFile` (cursor → csv-stringify → blob store) in a child
+ *   (2) the export worker's `writeExportFile` (COPY of the computed columns → blob store) in a child
  *       process, whose peak RSS is measured (`process.resourceUsage().maxRSS`).
  * Prints both times, the ratio (target <= 1.5) and the worker's peak RSS (target <= 256 MiB).
  * Exit 1 when a target is missed. Backing service: POSTGRES_URL, else 127.0.0.1:5432.

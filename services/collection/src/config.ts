@@ -24,6 +24,8 @@ export interface CollectionConfig extends ServiceVars {
   EXPORT_STALE_SECONDS: number;
   /** Interval of the export sweep (expired files, stale jobs), in seconds. */
   EXPORT_SWEEP_SECONDS: number;
+  /** Public address of the gateway, for the links in e-mails (no trailing slash). */
+  PUBLIC_URL: string;
 }
 
 const schema = Joi.object<CollectionConfig>({
@@ -45,6 +47,9 @@ const schema = Joi.object<CollectionConfig>({
     .default(24),
   EXPORT_STALE_SECONDS: Joi.number().integer().min(5).max(86_400).default(60),
   EXPORT_SWEEP_SECONDS: Joi.number().integer().min(1).max(86_400).default(300),
+  PUBLIC_URL: urlOf('http', 'https')
+    .default('http://localhost:8080')
+    .custom((v: string) => v.replace(/\/+$/, '')),
 });
 
 /** Reads and validates the collection service's environment; fails fast naming each wrong variable. */

@@ -14,7 +14,16 @@ import {
   sweepExports,
   type ExportSettings,
 } from '../src/workers/exports.ts';
-import { addMember, body, makeForm, PNG, startHarness, type Form, type Harness } from './helpers.ts';
+import {
+  addMember,
+  allTypeFields,
+  body,
+  makeForm,
+  PNG,
+  startHarness,
+  type Form,
+  type Harness,
+} from './helpers.ts';
 
 /** A blob store that fails export writes while `failing` is set (the failure path). */
 class FlakyBlobs implements BlobStore {
@@ -46,7 +55,12 @@ class FlakyBlobs implements BlobStore {
 
 describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () => {
   const logger = testLogger('collection-exports');
-  const settings: ExportSettings = { ttlHours: 1, staleMs: 5_000, heartbeatMs: 100 };
+  const settings: ExportSettings = {
+    ttlHours: 1,
+    staleMs: 5_000,
+    heartbeatMs: 100,
+    publicUrl: 'https://fieldhouse.example.org',
+  };
   let h: Harness;
   let form: Form;
   let broker: Broker;
@@ -108,11 +122,16 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     h.as(user).post(`/api/v1/projects/${form.projectId}/submissions/export`).send({ format: 'csv', filters });
 
   /** Requests an export, relays its message and waits for the worker to finish it. */
-  async function exportNow(filters: object = {}, user = 4, format = 'csv') {
+  async function exportNow(
+    filters: object = {},
+    user = 4,
+    format = 'csv',
+    { projectId = form.projectId, options }: { projectId?: number; options?: object } = {},
+  ) {
     const res = await h
       .as(user)
-      .post(`/api/v1/projects/${form.projectId}/submissions/export`)
-      .send({ format, filters })
+      .post(`/api/v1/projects/${projectId}/submissions/export`)
+      .send({ format, filters, ...(options ? { options } : {}) })
       .expect(202);
     expect(res.body.status).to.equal('success');
     const jobId = res.body.data.job_id as string;
@@ -206,6 +225,146 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     expect(rows[0]!.picture).to.match(/^\/api\/v1\/photos\/[0-9a-f-]{36}$/);
     expect(rows[0]!.created_at).to.equal('2025-01-10T08:00:00.000Z');
     expect(rows[3]!.full_name).to.equal('Dee\nline two');
+  });
+
+  it('reads complete, reordered, partial and older-version submissions alike; header labels and choice columns on request', async () => {
+    // Own project: v1 with the test form; v2 a copy with a new field and a new choice.
+    const f2 = await makeForm(h, 1);
+    const full = {
+      full_name: 'Full',
+      code: 'ABC-12',
+      age: 40,
+      weight: 70.25,
+      visit_date: '2024-03-01',
+      visit_time: '08:30:00',
+      colour: 'blue',
+      fruits: ['pear', 'kiwi'],
+      place: [1.5, -2.25, 10, 3],
+      picture: PNG.toString('base64'),
+    };
+    const post = async (payload: object) =>
+      (await h.as(1).post(`/api/v1/projects/${f2.projectId}/submissions`).send(payload).expect(201)).body.data
+        .id as number;
+    const inOrder = body(f2, full); // every field, in form order
+    const ordered = {
+      ...inOrder,
+      data: allTypeFields.map((f) => inOrder.data.find((e) => e.field_uuid === f2.fields[f.name]!.uuid)!),
+    };
+    const a = await post(ordered);
+    const b = await post({ ...ordered, data: [...ordered.data].reverse() });
+    const c = await post(body(f2, { fruits: [] }));
+    const v2 = (
+      await h
+        .as(1)
+        .post(`/api/v1/projects/${f2.projectId}/versions`)
+        .send({ copy_last_published: true })
+        .expect(201)
+    ).body.data;
+    const v2Fields = (await h.as(1).get(`/api/v1/versions/${v2.id}/fields`).expect(200)).body.data as Array<{
+      id: number;
+      name: string;
+      uuid: string;
+      type: string;
+    }>;
+    const fruits = v2Fields.find((f) => f.name === 'fruits')!;
+    await h
+      .as(1)
+      .put(`/api/v1/versions/${v2.id}/fields/${fruits.id}`)
+      .send({
+        choices: [
+          { value: 'mango', label: 'Mango' },
+          { value: 'apple', label: 'Apple' },
+          { value: 'pear', label: 'Pear' },
+          { value: 'kiwi', label: 'Kiwi' },
+        ],
+      })
+      .expect(200);
+    await h
+      .as(1)
+      .post(`/api/v1/versions/${v2.id}/fields`)
+      .send({ name: 'remark', label: 'Remark', type: 'text' })
+      .expect(201);
+    await h.as(1).post(`/api/v1/versions/${v2.id}/publish`).expect(200);
+    const v2All = (await h.as(1).get(`/api/v1/versions/${v2.id}/fields`).expect(200)).body
+      .data as typeof v2Fields;
+    // Every v2 field, in v2 form order: the row PostgreSQL reads by position.
+    const v2Values: Record<string, unknown> = { ...full, fruits: ['mango'], remark: 'v2, "quoted"' };
+    const d = await post({
+      ...body(f2),
+      form_version_id: v2.id,
+      data: v2All.map((f) => ({ field_uuid: f.uuid, type: f.type, value: v2Values[f.name] })),
+    });
+
+    const { jobId, job } = await exportNow({}, 1, 'csv', {
+      projectId: f2.projectId,
+      options: { choice_columns: true },
+    });
+    expect(job).to.include({ status: 'completed', rows_written: 4 });
+    expect(job.options).to.deep.equal({ choice_columns: true });
+    const rows = csvRows((await download(jobId, 1)).body as string);
+    expect(rows.map((r) => Number(r.id))).to.deep.equal([a, b, c, d]);
+    const fieldColumns = (r: Record<string, string>) =>
+      Object.fromEntries(Object.entries(r).filter(([k]) => !['id', 'created_at', 'updated_at'].includes(k)));
+    // Same answers in another order: same row.
+    expect(fieldColumns(rows[1]!)).to.deep.include({ ...fieldColumns(rows[0]!), picture: rows[1]!.picture });
+    expect(rows[0]).to.include({
+      full_name: 'Full',
+      code: 'ABC-12',
+      age: '40',
+      weight: '70.25',
+      visit_date: '2024-03-01',
+      visit_time: '08:30:00',
+      colour: 'blue',
+      fruits: 'pear kiwi',
+      'fruits/mango': '0',
+      'fruits/apple': '0',
+      'fruits/pear': '1',
+      'fruits/kiwi': '1',
+      place_latitude: '1.5',
+      place_longitude: '-2.25',
+      place_altitude: '10',
+      place_precision: '3',
+      remark: '',
+      form_version: '1',
+    });
+    expect(rows[0]!.picture).to.match(/^\/api\/v1\/photos\/[0-9a-f-]{36}$/);
+    // Partial: missing values empty; an empty select_multiple has every choice 0.
+    expect(rows[2]).to.include({
+      full_name: 'Ada',
+      code: '',
+      fruits: '',
+      'fruits/kiwi': '0',
+      place_latitude: '',
+      picture: '',
+    });
+    // Version 2: its new field and choice.
+    expect(fieldColumns(rows[3]!)).to.deep.include({
+      ...fieldColumns(rows[0]!),
+      picture: rows[3]!.picture,
+      form_version: '2',
+      remark: 'v2, "quoted"',
+      fruits: 'mango',
+      'fruits/mango': '1',
+      'fruits/pear': '0',
+      'fruits/kiwi': '0',
+    });
+    expect(Object.keys(rows[0]!).slice(-4)).to.deep.equal([
+      'place_altitude',
+      'place_precision',
+      'picture',
+      'remark',
+    ]);
+
+    const labelled = await exportNow({}, 1, 'csv', {
+      projectId: f2.projectId,
+      options: { header: 'labels' },
+    });
+    const text = (await download(labelled.jobId, 1)).body as string;
+    expect(text.split('\n')[0]).to.equal(
+      'ID,Status,Collector ID,Collector,Form version,Created at,Updated at,Latitude,Longitude,Name,Code,Age,Weight,Date,Time,Colour,Fruits,' +
+        'Place (latitude),Place (longitude),Place (altitude),Place (precision),Picture,Remark',
+    );
+    expect(csvRows(text).map((r) => r.Name)).to.deep.equal(['Full', 'Full', 'Ada', 'Full']);
   });
 
   it('applies every list filter, selecting exactly what the list endpoint selects', async () => {
@@ -335,6 +494,9 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
       (r) => r.message.data.reason === 'export-completed' && r.message.data.text.includes(jobId),
     );
     expect(mail.message.data.to).to.deep.equal(['user4@example.test']);
+    expect(mail.message.data.text).to.contain(
+      `https://fieldhouse.example.org/api/v1/exports/${jobId}/download`,
+    );
   });
 
   it('deletes expired files in the sweep; the download then answers 410', async () => {

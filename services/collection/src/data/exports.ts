@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { ExportOptions } from '../domain/export-columns.ts';
 import type { ListFilters } from './submission-list.ts';
 
 /** Formats an export may have (docs/collection.md, "Exports"). */
@@ -14,6 +15,8 @@ export interface ExportJobRow {
   requested_by: number;
   format: ExportFormat;
   filters: ListFilters;
+  /** Options as requested (missing ones take their defaults). */
+  options: Partial<ExportOptions>;
   status: ExportStatus;
   rows_written: string | number;
   total_rows: string | number | null;
@@ -82,6 +85,7 @@ export function exportJson(j: ExportJobRow, now = new Date()) {
     project_id: j.project_id,
     format: j.format,
     filters: j.filters,
+    options: j.options,
     status: j.status,
     rows_written: rows,
     total_rows: total,

@@ -1,88 +1,138 @@
-import type { DataEntry } from './submission-validation.ts';
-
-/** A field as the export sees it: one per field uuid over the project's versions. */
+/** A field as the export sees it: one per field uuid over the project's published versions. */
 export interface ExportField {
   uuid: string;
   name: string;
+  label: string;
   type: string;
+  /** Choice values of a select field, in form order (the newest version's, then older ones). */
+  choices: string[];
 }
 
-/** Metadata columns, first in every export (docs/collection.md, "Exports"). */
-export const METADATA_COLUMNS = [
-  'id',
-  'status',
-  'collector_id',
-  'collector_name',
-  'form_version',
-  'created_at',
-  'updated_at',
-  'latitude',
-  'longitude',
-] as const;
-
-/** The submission columns the export reads (alias `s`), plus the joined collector and version. */
-export interface ExportRow {
-  id: number | string;
-  status: string;
-  collector_id: number | null;
-  collector_name: string | null;
-  form_version: number;
-  created_at: Date;
-  updated_at: Date;
-  latitude: number | null;
-  longitude: number | null;
-  data: DataEntry[];
+/** Export options of the request (docs/collection.md, "Exports"). */
+export interface ExportOptions {
+  /** Header row: field names (default) or field labels. */
+  header: 'names' | 'labels';
+  /** Adds one 0/1 column per choice after each select_multiple column. */
+  choice_columns: boolean;
 }
 
-const GEO_PARTS = ['latitude', 'longitude', 'altitude', 'precision'] as const;
+export const DEFAULT_EXPORT_OPTIONS: ExportOptions = { header: 'names', choice_columns: false };
 
 /**
- * The header: metadata columns, then one column per field in form order (a geopoint gives four:
- * `<name>_latitude`, `_longitude`, `_altitude`, `_precision`). A name used by two different
- * fields (different uuids, in different versions) gets `__2`, `__3`... on the later ones.
+ * What one column of an export holds:
+ * - `meta`: a submission column (`id`, `status`, `collector_id`, `collector_name`,
+ *   `form_version`, `created_at`, `updated_at`, `latitude`, `longitude`);
+ * - `value`: the field's value as text (numbers as stored, dates and times as sent);
+ * - `joined`: a select_multiple's values separated by spaces;
+ * - `choice`: 1 when a select_multiple holds `choice`, 0 when it does not, empty when unanswered;
+ * - `geo`: part `index` of a geopoint (0 latitude, 1 longitude, 2 altitude, 3 precision);
+ * - `photo`: a photo's download URL.
  */
-export function exportHeader(fields: ExportField[]): string[] {
+export type ColumnSource =
+  | { kind: 'meta'; column: MetaColumn }
+  | { kind: 'value' | 'joined' | 'photo'; uuid: string }
+  | { kind: 'choice'; uuid: string; choice: string }
+  | { kind: 'geo'; uuid: string; index: number };
+
+/** One export column: its header, its label and where its values come from. */
+export interface ExportColumn {
+  /** Machine header: the field name, with suffixes for geopoint parts and choices. */
+  name: string;
+  /** Human header: the field label, with the same suffixes in parentheses. */
+  label: string;
+  source: ColumnSource;
+  /** Whether xlsx and GeoJSON write the value as a number (CSV is text anyway). */
+  numeric: boolean;
+}
+
+/** Metadata columns, first in every export, with their labels. */
+const METADATA: Array<[MetaColumn, string, boolean]> = [
+  ['id', 'ID', true],
+  ['status', 'Status', false],
+  ['collector_id', 'Collector ID', true],
+  ['collector_name', 'Collector', false],
+  ['form_version', 'Form version', true],
+  ['created_at', 'Created at', false],
+  ['updated_at', 'Updated at', false],
+  ['latitude', 'Latitude', true],
+  ['longitude', 'Longitude', true],
+];
+export type MetaColumn =
+  | 'id'
+  | 'status'
+  | 'collector_id'
+  | 'collector_name'
+  | 'form_version'
+  | 'created_at'
+  | 'updated_at'
+  | 'latitude'
+  | 'longitude';
+
+const GEO_PARTS = ['latitude', 'longitude', 'altitude', 'precision'] as const;
+const NUMBER_TYPES = new Set(['integer', 'decimal']);
+
+/**
+ * The columns of an export (docs/collection.md, "Exports"): metadata columns, then one column
+ * per field in form order. A geopoint gives four (`<name>_latitude`, `_longitude`, `_altitude`,
+ * `_precision`); with `choice_columns`, a select_multiple is followed by `<name>/<choice>` for
+ * each of its choices. A name used by two different fields (different uuids, in different
+ * versions) gets `__2`, `__3`... on the later ones.
+ */
+export function exportColumns(fields: ExportField[], options: ExportOptions): ExportColumn[] {
   const used = new Map<string, number>();
-  const header: string[] = [...METADATA_COLUMNS];
+  const columns: ExportColumn[] = METADATA.map(([column, label, numeric]) => ({
+    name: column,
+    label,
+    source: { kind: 'meta', column },
+    numeric,
+  }));
   for (const f of fields) {
     const n = (used.get(f.name) ?? 0) + 1;
     used.set(f.name, n);
     const name = n === 1 ? f.name : `${f.name}__${n}`;
-    if (f.type === 'geopoint') for (const p of GEO_PARTS) header.push(`${name}_${p}`);
-    else header.push(name);
+    const { uuid, label } = f;
+    if (f.type === 'geopoint')
+      GEO_PARTS.forEach((part, index) =>
+        columns.push({
+          name: `${name}_${part}`,
+          label: `${label} (${part})`,
+          source: { kind: 'geo', uuid, index },
+          numeric: true,
+        }),
+      );
+    else if (f.type === 'select_multiple') {
+      columns.push({ name, label, source: { kind: 'joined', uuid }, numeric: false });
+      if (options.choice_columns)
+        for (const choice of f.choices)
+          columns.push({
+            name: `${name}/${choice}`,
+            label: `${label} (${choice})`,
+            source: { kind: 'choice', uuid, choice },
+            numeric: true,
+          });
+    } else if (f.type === 'photo')
+      columns.push({ name, label, source: { kind: 'photo', uuid }, numeric: false });
+    else columns.push({ name, label, source: { kind: 'value', uuid }, numeric: NUMBER_TYPES.has(f.type) });
   }
-  return header;
+  return columns;
 }
 
-const iso = (d: Date) => d.toISOString();
+/** The header row of `columns` for the requested header option. */
+export const exportHeader = (columns: ExportColumn[], options: ExportOptions): string[] =>
+  columns.map((c) => (options.header === 'labels' ? c.label : c.name));
 
 /**
- * One CSV row, aligned with {@link exportHeader}: dates ISO 8601 UTC; select_multiple values
- * joined by spaces; geopoint split in four; photo as its download URL; missing values empty.
+ * A row read back as text (one entry per column, null when empty) with the numeric columns as
+ * numbers, for the typed formats (xlsx cells, GeoJSON properties). Text that is not a finite
+ * number stays text.
  */
-export function exportValues(fields: ExportField[], row: ExportRow): Array<string | number | null> {
-  const byUuid = new Map(row.data.map((e) => [e.field_uuid, e.value]));
-  const out: Array<string | number | null> = [
-    Number(row.id),
-    row.status,
-    row.collector_id,
-    row.collector_name,
-    row.form_version,
-    iso(row.created_at),
-    iso(row.updated_at),
-    row.latitude,
-    row.longitude,
-  ];
-  for (const f of fields) {
-    const v = byUuid.get(f.uuid);
-    if (f.type === 'geopoint') {
-      const parts = Array.isArray(v) ? (v as Array<number | null | undefined>) : [];
-      for (let i = 0; i < 4; i++) out.push(parts[i] ?? null);
-    } else if (v === undefined || v === null) out.push(null);
-    else if (f.type === 'select_multiple' && Array.isArray(v)) out.push(v.join(' '));
-    else if (f.type === 'photo' && typeof v === 'object') out.push((v as { url?: string }).url ?? null);
-    else if (typeof v === 'object') out.push(JSON.stringify(v));
-    else out.push(v as string | number);
-  }
-  return out;
+export function typedValues(
+  columns: ExportColumn[],
+  row: Array<string | null>,
+): Array<string | number | null> {
+  return row.map((v, i) => {
+    if (v === null || !columns[i]!.numeric) return v;
+    const n = Number(v);
+    return v !== '' && Number.isFinite(n) ? n : v;
+  });
 }

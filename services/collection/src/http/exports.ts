@@ -10,6 +10,7 @@ import {
   type ExportJobRow,
 } from '../data/exports.ts';
 import { roleIn } from '../data/workspaces.ts';
+import type { ExportOptions } from '../domain/export-columns.ts';
 import { FORMAT_FILES, queueExport } from '../workers/exports.ts';
 import { projectFor, userIdOf } from './access.ts';
 import type { CollectionContext } from './context.ts';
@@ -22,6 +23,10 @@ const exportSchema = Joi.object({
     .valid(...EXPORT_FORMATS)
     .required(),
   filters: Joi.object().unknown(true).default({}),
+  options: Joi.object({
+    header: Joi.string().valid('names', 'labels'),
+    choice_columns: Joi.boolean(),
+  }).default({}),
 });
 
 /** Roles that may read and download any export of their workspace (besides its requester). */
@@ -50,8 +55,9 @@ export function exportRoutes(ctx: CollectionContext): Router {
   const r = Router();
 
   /**
-   * POST /projects/{id}/submissions/export `{format: "csv", filters: {status?, date_from?,
-   * date_to?, collector_id?, search?}}` → 202 `{status: "success", data: {job_id, message}}`.
+   * POST /projects/{id}/submissions/export `{format: "csv" | "xlsx" | "geojson", filters: {status?,
+   * date_from?, date_to?, collector_id?, search?}, options?: {header?: "names" | "labels",
+   * choice_columns?: boolean}}` → 202 `{status: "success", data: {job_id, message}}`.
    * The job row and its RabbitMQ message (through the outbox) are written in one transaction.
    * Roles with submission.view_all (owner, admin, manager, viewer); others 403/404. Bad format
    * or filters 422.
@@ -62,6 +68,7 @@ export function exportRoutes(ctx: CollectionContext): Router {
     const body = validate(exportSchema, req.body, { convert: false }) as {
       format: ExportFormat;
       filters: unknown;
+      options: Partial<ExportOptions>;
     };
     let filters;
     try {
@@ -84,6 +91,7 @@ export function exportRoutes(ctx: CollectionContext): Router {
         requested_by: userId,
         format: body.format,
         filters: JSON.stringify(filters),
+        options: JSON.stringify(body.options),
         status: 'queued',
       });
       await queueExport(trx, jobId);

@@ -4,6 +4,7 @@ import { collection } from './002-collection.ts';
 import { sync } from './003-sync.ts';
 import { exportsTable } from './004-exports.ts';
 import { analyses } from './005-analyses.ts';
+import { exportOptions } from './006-export-options.ts';
 
 /** The collection service's migrations, in order. */
-export const migrations: Migration[] = [messaging, collection, sync, exportsTable, analyses];
+export const migrations: Migration[] = [messaging, collection, sync, exportsTable, analyses, exportOptions];

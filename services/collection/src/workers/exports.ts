@@ -1,8 +1,11 @@
 import { PassThrough, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { stringify } from 'csv-stringify';
+import { stringify as stringifySync } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import type { Knex } from 'knex';
+import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import QueryStream from 'pg-query-stream';
 import {
   EMAIL_REQUESTED,
   Exchanges,
@@ -13,7 +16,13 @@ import {
 import type { Logger } from '@fieldhouse/logger';
 import { PermanentError, startConsumer, writeOutbox, type Broker } from '@fieldhouse/messaging';
 import type { BlobStore } from '../blob/blob-store.ts';
-import { exportHeader, exportValues, type ExportField, type ExportRow } from '../domain/export-columns.ts';
+import {
+  DEFAULT_EXPORT_OPTIONS,
+  exportColumns,
+  exportHeader,
+  typedValues,
+} from '../domain/export-columns.ts';
+import { countExportRows, exportFields, exportSelectSql } from '../data/export-query.ts';
 import {
   claimExport,
   findExport,
@@ -22,7 +31,6 @@ import {
   type ExportFormat,
   type ExportJobRow,
 } from '../data/exports.ts';
-import { applyFilters, searchQuery } from '../data/submission-list.ts';
 
 /** Routing key of an export job on the collection exchange: `{export_id}`. */
 export const EXPORT_REQUESTED = 'export.requested';
@@ -39,50 +47,6 @@ export async function queueExport(trx: Knex | Knex.Transaction, exportId: string
   );
 }
 
-/**
- * The fields of a project's published versions, newest version first, each field uuid once
- * (a field kept across versions keeps its uuid): the export's columns in form order.
- */
-export async function exportFields(db: Knex, projectId: number): Promise<ExportField[]> {
-  const rows = (await db('fields as f')
-    .join('form_versions as v', 'v.id', 'f.version_id')
-    .where({ 'v.project_id': projectId, 'v.status': 'published' })
-    .orderBy([
-      { column: 'v.number', order: 'desc' },
-      { column: 'f.position', order: 'asc' },
-      { column: 'f.id', order: 'asc' },
-    ])
-    .select('f.uuid', 'f.name', 'f.type')) as ExportField[];
-  const seen = new Set<string>();
-  return rows.filter((f) => !seen.has(f.uuid) && seen.add(f.uuid));
-}
-
-/** The submissions of a job, oldest first (filters of the list endpoint, same code). */
-function exportQuery(db: Knex, job: ExportJobRow) {
-  const tsquery = job.filters.search ? searchQuery(job.filters.search) : null;
-  const q = db('submissions as s')
-    .leftJoin('users as u', 'u.id', 's.collector_id')
-    .join('form_versions as v', 'v.id', 's.form_version_id')
-    .select(
-      's.id',
-      's.status',
-      's.collector_id',
-      'u.name as collector_name',
-      'v.number as form_version',
-      's.created_at',
-      's.updated_at',
-      's.latitude',
-      's.longitude',
-      's.data',
-    );
-  applyFilters(q, job.project_id, job.filters, tsquery);
-  if (job.filters.search && !tsquery) q.whereRaw('false');
-  return q.orderBy([
-    { column: 's.created_at', order: 'asc' },
-    { column: 's.id', order: 'asc' },
-  ]);
-}
-
 export interface ExportSettings {
   /** How long a finished file stays downloadable (hours; EXPORT_TTL_HOURS). */
   ttlHours: number;
@@ -90,6 +54,8 @@ export interface ExportSettings {
   staleMs: number;
   /** How often a running job records its progress and heartbeat (ms). */
   heartbeatMs: number;
+  /** Public address of the gateway: the download link in the requester's e-mail is absolute. */
+  publicUrl: string;
 }
 
 /** File extension and content type of each format. */
@@ -99,14 +65,25 @@ export const FORMAT_FILES: Record<ExportFormat, { ext: string; contentType: stri
   geojson: { ext: 'geojson', contentType: 'application/geo+json' },
 };
 
+/** Number of line feeds in a chunk: the rows of a CSV chunk, save values that hold line feeds. */
+function lineFeeds(chunk: Buffer): number {
+  let n = 0;
+  for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) n++;
+  return n;
+}
+
 /**
- * Writes a job's file into the blob store under `exports/<id>/<attempt>.<ext>`, streaming rows
- * from a PostgreSQL cursor (knex `.stream()`, pg-query-stream, 1,000 rows per fetch) through a
- * streaming writer: `csv-stringify` (CSV), exceljs's `WorkbookWriter` (xlsx, one sheet, each
- * row committed as it comes), or a JSON text writer (GeoJSON FeatureCollection, one Feature per
- * submission, Point [longitude, latitude] or null geometry, properties named as the CSV header).
- * Memory stays flat whatever the number of rows. Records progress every `heartbeatMs`.
- * Resolves with the rows written and the blob key.
+ * Writes a job's file into the blob store under `exports/<id>/<attempt>.<ext>`. The columns
+ * and values are computed by PostgreSQL ({@link exportSelectSql}) on a connection of the job's
+ * own, and streamed:
+ * - CSV: the header (csv-stringify), then PostgreSQL's own `COPY (...) TO STDOUT WITH (FORMAT
+ *   csv)` (pg-copy-streams), byte for byte; RFC 4180 quoting is PostgreSQL's;
+ * - xlsx: a cursor (pg-query-stream, 2,000 rows per fetch) into exceljs's `WorkbookWriter` (one
+ *   sheet, each row committed as it comes, numeric columns as numbers);
+ * - GeoJSON: the same cursor into a FeatureCollection, one Feature per submission, Point
+ *   [longitude, latitude] or null geometry, properties named as the CSV header.
+ * Memory stays flat whatever the number of rows. Records progress every `heartbeatMs` (CSV:
+ * line feeds so far, at most the row count). Resolves with the rows written and the blob key.
  */
 export async function writeExportFile(
   db: Knex,
@@ -114,29 +91,43 @@ export async function writeExportFile(
   job: ExportJobRow,
   heartbeatMs: number,
 ): Promise<{ rows: number; key: string }> {
-  const fields = await exportFields(db, job.project_id);
-  const [{ n }] = (await exportQuery(db, job).clearSelect().clearOrder().count({ n: '*' })) as [
-    { n: string },
-  ];
-  await db('exports')
-    .where({ id: job.id })
-    .update({ total_rows: Number(n) });
+  const options = { ...DEFAULT_EXPORT_OPTIONS, ...job.options };
+  const { fields, latest } = await exportFields(db, job.project_id);
+  const columns = exportColumns(fields, options);
+  const header = exportHeader(columns, options);
+  const total = await countExportRows(db, job);
+  await db('exports').where({ id: job.id }).update({ total_rows: total });
+  const sql = exportSelectSql(db, job, fields, latest, columns);
   let rows = 0;
   const timer = setInterval(() => {
-    heartbeatExport(db, job.id, rows).catch(() => undefined);
+    heartbeatExport(db, job.id, Math.min(rows, total)).catch(() => undefined);
   }, heartbeatMs);
+  const client = new pg.Client(db.client.connectionSettings as pg.ClientConfig);
+  client.on('error', () => undefined); // a broken connection fails the query in flight
   try {
+    await client.connect();
     const format = FORMAT_FILES[job.format] ? job.format : 'csv';
     const key = `exports/${job.id}/${job.attempts}.${FORMAT_FILES[format].ext}`;
-    const cursor = exportQuery(db, job).stream({ batchSize: 2000, highWaterMark: 6000 });
-    const header = exportHeader(fields);
-    const toValues = new Transform({
-      objectMode: true,
-      transform(row: ExportRow, _enc, done) {
+    if (format === 'csv') {
+      const copy = client.query(copyTo(`COPY (${sql}) TO STDOUT WITH (FORMAT csv)`));
+      const counted = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          rows += lineFeeds(chunk);
+          done(null, chunk);
+        },
+      });
+      counted.push(stringifySync([header]));
+      // An error on either side destroys the other, so neither promise hangs.
+      await Promise.all([pipeline(copy, counted), blobs.putStream(key, counted)]);
+      return { rows: copy.rowCount, key };
+    }
+    const cursor = client.query(new QueryStream(sql, [], { rowMode: 'array', batchSize: 2000 }));
+    const values = async function* () {
+      for await (const row of cursor as AsyncIterable<Array<string | null>>) {
         rows++;
-        done(null, exportValues(fields, row));
-      },
-    });
+        yield typedValues(columns, row);
+      }
+    };
     if (format === 'xlsx') {
       const out = new PassThrough();
       const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
@@ -147,8 +138,7 @@ export async function writeExportFile(
       const sheet = workbook.addWorksheet('submissions');
       const produce = async () => {
         sheet.addRow(header).commit();
-        for await (const values of cursor.pipe(toValues) as AsyncIterable<unknown[]>)
-          sheet.addRow(values).commit();
+        for await (const row of values()) sheet.addRow(row).commit();
         sheet.commit();
         await workbook.commit();
       };
@@ -160,16 +150,14 @@ export async function writeExportFile(
       await Promise.all([producing, blobs.putStream(key, out)]);
       return { rows, key };
     }
-    const writer =
-      format === 'geojson'
-        ? geoJsonWriter(header)
-        : stringify({ header: true, columns: header, cast: { date: (d) => d.toISOString() } });
+    const writer = geoJsonWriter(header);
     // The cursor feeds the writer; the blob store drains it (an error on either side
     // destroys the other, so neither promise hangs).
-    await Promise.all([pipeline(cursor, toValues, writer), blobs.putStream(key, writer)]);
+    await Promise.all([pipeline(values, writer), blobs.putStream(key, writer)]);
     return { rows, key };
   } finally {
     clearInterval(timer);
+    await client.end().catch(() => undefined);
   }
 }
 
@@ -202,9 +190,13 @@ async function projectName(db: Knex | Knex.Transaction, projectId: number): Prom
   return p?.name ?? `#${projectId}`;
 }
 
-/** Queues the requester's e-mail about a finished or failed job (spec 6), in `trx`. */
+/**
+ * Queues the requester's e-mail about a finished or failed job (spec 6), in `trx`; a finished
+ * job's e-mail carries the absolute download link (`<publicUrl>/api/v1/exports/<id>/download`).
+ */
 async function notifyRequester(
   trx: Knex.Transaction,
+  publicUrl: string,
   job: ExportJobRow,
   outcome: 'completed' | 'failed',
   detail: string,
@@ -218,7 +210,8 @@ async function notifyRequester(
     text:
       outcome === 'completed'
         ? `The ${job.format.toUpperCase()} export ${job.id} of project "${name}" is ready: ${detail}.\n` +
-          `Download it from /api/v1/exports/${job.id}/download before it expires.`
+          `Download it from ${publicUrl}/api/v1/exports/${job.id}/download before it expires ` +
+          `(signed in as the requester or a manager of the workspace).`
         : `The ${job.format.toUpperCase()} export ${job.id} of project "${name}" failed: ${detail}`,
     reason: outcome === 'completed' ? 'export-completed' : 'export-failed',
   };
@@ -266,7 +259,14 @@ export async function runExportJob(
           finished_at: trx.fn.now(),
           expires_at: trx.raw(`now() + make_interval(hours => ?)`, [settings.ttlHours]),
         });
-      if (n === 1) await notifyRequester(trx, job, 'completed', `${rows} row${rows === 1 ? '' : 's'}`);
+      if (n === 1)
+        await notifyRequester(
+          trx,
+          settings.publicUrl,
+          job,
+          'completed',
+          `${rows} row${rows === 1 ? '' : 's'}`,
+        );
       return n === 1;
     });
     if (!owned) await blobs.delete(key);
@@ -282,7 +282,8 @@ export async function runExportJob(
             ? { status: 'failed', error: reason.slice(0, 1000), finished_at: trx.fn.now() }
             : { status: 'queued', error: reason.slice(0, 1000) },
         );
-      if (n === 1 && lastAttempt) await notifyRequester(trx, job, 'failed', reason.slice(0, 500));
+      if (n === 1 && lastAttempt)
+        await notifyRequester(trx, settings.publicUrl, job, 'failed', reason.slice(0, 500));
     });
     if (lastAttempt) deps.onOutbox?.();
     throw err;

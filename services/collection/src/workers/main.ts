@@ -12,7 +12,7 @@ import { startExportWorker, sweepExports } from './exports.ts';
  * the export worker, the export sweep (expired files, stale jobs) every EXPORT_SWEEP_SECONDS,
  * and an outbox relay (the e-mails of finished exports). Variables: DATABASE_URL, AMQP_URL,
  * AMQP_PREFIX, BLOB_DIR, SMTP_URL (default smtp://127.0.0.1:1025), MAIL_FROM, EXPORT_TTL_HOURS,
- * EXPORT_STALE_SECONDS, EXPORT_SWEEP_SECONDS. Stops cleanly on SIGINT/SIGTERM.
+ * EXPORT_STALE_SECONDS, EXPORT_SWEEP_SECONDS, PUBLIC_URL (links in e-mails). Stops cleanly on SIGINT/SIGTERM.
  */
 const config = loadCollectionConfig();
 const logger = createLogger({ service: 'collection-worker', level: config.LOG_LEVEL });
@@ -38,6 +38,7 @@ const exportsWorker = await startExportWorker({
     ttlHours: config.EXPORT_TTL_HOURS,
     staleMs,
     heartbeatMs: Math.max(1000, Math.floor(staleMs / 6)),
+    publicUrl: config.PUBLIC_URL,
   },
   onOutbox: () => relay.kick(),
 });

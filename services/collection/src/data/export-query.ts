@@ -1,0 +1,143 @@
+import type { Knex } from 'knex';
+import pg from 'pg';
+import type { ColumnSource, ExportColumn, ExportField } from '../domain/export-columns.ts';
+import type { ExportJobRow } from './exports.ts';
+import { applyFilters, searchQuery } from './submission-list.ts';
+
+/** A text literal for SQL built here (libpq's escaping: quotes doubled, `E''` with backslashes). */
+const lit = (s: string) => pg.escapeLiteral(s);
+
+/**
+ * The fields of a project's published versions, newest version first, each field uuid once
+ * (a field kept across versions keeps its uuid): the export's fields in form order. A select
+ * field's choices are those of every version, the newest version's first. `latest` counts the
+ * fields of the newest published version, which come first.
+ */
+export async function exportFields(
+  db: Knex,
+  projectId: number,
+): Promise<{ fields: ExportField[]; latest: number }> {
+  const rows = (await db('fields as f')
+    .join('form_versions as v', 'v.id', 'f.version_id')
+    .where({ 'v.project_id': projectId, 'v.status': 'published' })
+    .orderBy([
+      { column: 'v.number', order: 'desc' },
+      { column: 'f.position', order: 'asc' },
+      { column: 'f.id', order: 'asc' },
+    ])
+    .select('f.uuid', 'f.name', 'f.label', 'f.type', 'f.choices', 'v.number')) as Array<
+    Omit<ExportField, 'choices'> & { choices: Array<{ value: string }> | null; number: number }
+  >;
+  const byUuid = new Map<string, ExportField>();
+  let latest = 0;
+  for (const r of rows) {
+    if (r.number === rows[0]!.number) latest++;
+    const seen = byUuid.get(r.uuid);
+    const choices = (r.choices ?? []).map((c) => c.value);
+    if (seen) seen.choices.push(...choices.filter((c) => !seen.choices.includes(c)));
+    else byUuid.set(r.uuid, { uuid: r.uuid, name: r.name, label: r.label, type: r.type, choices });
+  }
+  return { fields: [...byUuid.values()], latest };
+}
+
+/** The rows of a job (the list endpoint's filters, same code) with the columns the export reads. */
+function filteredSubmissions(db: Knex, job: ExportJobRow) {
+  const tsquery = job.filters.search ? searchQuery(job.filters.search) : null;
+  const q = db('submissions as s')
+    .leftJoin('users as u', 'u.id', 's.collector_id')
+    .join('form_versions as v', 'v.id', 's.form_version_id')
+    .select(
+      's.id',
+      's.status',
+      's.collector_id',
+      'u.name as collector_name',
+      'v.number as form_version',
+      's.created_at',
+      's.updated_at',
+      's.latitude',
+      's.longitude',
+      's.data',
+    );
+  applyFilters(q, job.project_id, job.filters, tsquery);
+  if (job.filters.search && !tsquery) q.whereRaw('false');
+  return q;
+}
+
+/** Number of rows a job selects. */
+export async function countExportRows(db: Knex, job: ExportJobRow): Promise<number> {
+  const [{ n }] = (await filteredSubmissions(db, job).clearSelect().count({ n: '*' })) as [{ n: string }];
+  return Number(n);
+}
+
+const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+
+/** SQL text of one column (`v` is the field's JSONB value, `s` the submission). */
+function columnSql(source: ColumnSource, valueOf: (uuid: string) => string): string {
+  switch (source.kind) {
+    case 'meta':
+      return source.column === 'created_at' || source.column === 'updated_at'
+        ? `to_char(s.${source.column} AT TIME ZONE 'UTC', ${ISO_UTC})`
+        : `s.${source.column}`;
+    case 'value':
+      return `${valueOf(source.uuid)} #>> '{}'`;
+    case 'photo': {
+      const v = valueOf(source.uuid);
+      return `CASE WHEN jsonb_typeof(${v}) = 'object' THEN ${v} ->> 'url' ELSE ${v} #>> '{}' END`;
+    }
+    case 'joined': {
+      const v = valueOf(source.uuid);
+      return `CASE WHEN jsonb_typeof(${v}) = 'array'
+        THEN NULLIF(array_to_string(ARRAY(SELECT jsonb_array_elements_text(${v})), ' '), '')
+        ELSE ${v} #>> '{}' END`;
+    }
+    case 'choice': {
+      const v = valueOf(source.uuid);
+      return `CASE WHEN ${v} IS NULL THEN NULL WHEN ${v} @> ${lit(JSON.stringify([source.choice]))}::jsonb THEN 1 ELSE 0 END`;
+    }
+    case 'geo':
+      return `${valueOf(source.uuid)} ->> ${source.index}`;
+  }
+}
+
+/**
+ * The SELECT of an export: one text-like column per export column, oldest submission first.
+ * Everything is computed in PostgreSQL, so the same text serves `COPY (...) TO STDOUT` (CSV)
+ * and a cursor (xlsx, GeoJSON).
+ *
+ * How a value is found: `data` is an array of `{field_uuid, type, value}` entries. Each row's
+ * `data` is detoasted once (`OFFSET 0` keeps the planner from inlining it into every column,
+ * which would decompress it once per column). A row whose entries are exactly the newest
+ * version's fields in form order (what clients send for a complete form) is read by position;
+ * any other row is turned once into a `{field_uuid: value}` object and read by key. Filter
+ * values come from the validated job and are inlined with knex's PostgreSQL escaping (COPY
+ * takes no parameters); field uuids and choice values with {@link lit}.
+ */
+export function exportSelectSql(
+  db: Knex,
+  job: ExportJobRow,
+  fields: ExportField[],
+  latest: number,
+  columns: ExportColumn[],
+): string {
+  const slot = new Map(fields.map((f, i) => [f.uuid, i]));
+  const valueOf = (uuid: string) => {
+    const i = slot.get(uuid)!;
+    return i < latest
+      ? `(CASE WHEN x.m IS NULL THEN x.d -> ${i} -> 'value' ELSE x.m -> ${lit(uuid)} END)`
+      : `(x.m -> ${lit(uuid)})`;
+  };
+  const inLayout = fields
+    .slice(0, latest)
+    .map((f, i) => `z.d -> ${i} ->> 'field_uuid' = ${lit(f.uuid)}`)
+    .join(' AND ');
+  return `SELECT ${columns.map((c) => columnSql(c.source, valueOf)).join(',\n')}
+  FROM (${filteredSubmissions(db, job).toQuery()}) s
+  CROSS JOIN LATERAL (
+    SELECT z.d,
+      CASE WHEN jsonb_array_length(z.d) = ${latest}${inLayout ? ` AND ${inLayout}` : ''} THEN NULL
+        ELSE (SELECT jsonb_object_agg(e ->> 'field_uuid', e -> 'value') FROM jsonb_array_elements(z.d) e)
+      END AS m
+    FROM (SELECT s.data || '[]'::jsonb AS d OFFSET 0) z
+    OFFSET 0) x
+  ORDER BY s.created_at, s.id`;
+}
