@@ -629,6 +629,25 @@ export const openApi = {
               search: { type: 'string' },
             },
           },
+          options: { $ref: '#/components/schemas/ExportOptions' },
+        },
+      },
+      ExportOptions: {
+        type: 'object',
+        description: 'docs/collection.md, "Exports"',
+        properties: {
+          header: {
+            type: 'string',
+            enum: ['names', 'labels'],
+            default: 'names',
+            description: 'header row of field names or of field labels',
+          },
+          choice_columns: {
+            type: 'boolean',
+            default: false,
+            description:
+              'after each select_multiple column, one `<name>/<choice>` column per choice: 1 chosen, 0 not, empty unanswered',
+          },
         },
       },
       ExportJob: {
@@ -638,6 +657,7 @@ export const openApi = {
           project_id: { type: 'integer' },
           format: { type: 'string' },
           filters: { type: 'object' },
+          options: { $ref: '#/components/schemas/ExportOptions' },
           status: { type: 'string', enum: ['queued', 'running', 'completed', 'failed'] },
           rows_written: { type: 'integer' },
           total_rows: { type: ['integer', 'null'] },

@@ -469,6 +469,12 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
       .send({ format: 'pdf' })
       .expect(422);
     expect(fmt.body.errors).to.have.property('format');
+    const opts = await h
+      .as(1)
+      .post(`/api/v1/projects/${form.projectId}/submissions/export`)
+      .send({ format: 'csv', options: { header: 'titles', choice_columns: 'yes' } })
+      .expect(422);
+    expect(opts.body.errors).to.have.keys('options.header', 'options.choice_columns');
     await request({}, 2).expect(403); // a collector may not export everybody's data
     await request({}, 9).expect(404);
     await h
