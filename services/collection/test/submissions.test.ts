@@ -481,6 +481,19 @@ describe('collection: submissions', () => {
       expect(names(await list('search=Kiwi').expect(200))).to.deep.equal(['Alice Martin']);
       expect(names(await list('search=pear&status=rejected').expect(200))).to.deep.equal(['Dan Brown']);
       expect((await list('search=nothing-here').expect(200)).body.pagination.total).to.equal(0);
+      // A page of matches and their total come from one query; past the last page, the total alone.
+      const matches = await list('search=extra&per_page=5&page=2').expect(200);
+      expect(matches.body.pagination).to.deep.equal({
+        current_page: 2,
+        last_page: 4,
+        per_page: 5,
+        total: 20,
+      });
+      expect(names(matches)).to.deep.equal(['Extra 14', 'Extra 13', 'Extra 12', 'Extra 11', 'Extra 10']);
+      expect(matches.body.data[0]).to.not.have.property('total');
+      const past = await list('search=extr&per_page=5&page=5').expect(200);
+      expect(past.body.data).to.deep.equal([]);
+      expect(past.body.pagination.total).to.equal(20);
       for (const q of [
         'status=done',
         'date_from=2024-02-30',

@@ -47,8 +47,12 @@ export function applyFilters(
  * Without `search` and `collector_id`, the total comes from the per-day counters, and a deep
  * page starts from the day that holds its first row (found by walking the day counts), so the
  * database skips at most one day of rows instead of OFFSET rows: page 5,000 costs about what
- * page 1 does. With `search` or `collector_id` (small result sets), it counts and uses OFFSET
- * over the matching index. Runs in one REPEATABLE READ snapshot so total and rows agree.
+ * page 1 does. With `collector_id` (small result sets), it counts and uses OFFSET over the
+ * matching index. With `search`, one pass over the matches gives both the page and, with
+ * `count(*) OVER ()`, their number (the GIN index scan and the heap visits are paid once, not
+ * twice); a page past the last one counts on its own. Search queries get `work_mem` 16 MB, so
+ * the bitmaps of prefix matches stay exact instead of turning lossy and rechecking whole heap
+ * pages. Runs in one REPEATABLE READ snapshot so total and rows agree.
  */
 export async function listSubmissions(
   db: Knex,
@@ -62,8 +66,16 @@ export async function listSubmissions(
   return db.transaction(
     async (trx) => {
       const offset = (page - 1) * perPage;
-      const rowsQuery = (upperBound: string | null, skip: number) => {
-        const inner = applyFilters(trx('submissions as s').select('s.id'), projectId, f, tsquery)
+      const rowsQuery = (upperBound: string | null, skip: number, withTotal = false) => {
+        const inner = applyFilters(
+          trx('submissions as s').select(
+            's.id',
+            ...(withTotal ? [trx.raw('count(*) OVER () AS total')] : []),
+          ),
+          projectId,
+          f,
+          tsquery,
+        )
           .limit(perPage)
           .offset(skip);
         // With a search, sort the (few) matches from the GIN index: ordering by an expression
@@ -77,12 +89,20 @@ export async function listSubmissions(
         if (upperBound) inner.where('s.created_at', '<', upperBound);
         return trx('submissions as s')
           .join(inner.as('page'), 'page.id', 's.id')
-          .select(LIST_COLUMNS)
+          .select(withTotal ? [...LIST_COLUMNS, 'page.total'] : LIST_COLUMNS)
           .orderBy([
             { column: 's.created_at', order: 'desc' },
             { column: 's.id', order: 'desc' },
           ]) as Promise<SubmissionRow[]>;
       };
+      if (tsquery) {
+        await trx.raw(`SET LOCAL work_mem = '16MB'`);
+        const found = (await rowsQuery(null, offset, true)) as Array<SubmissionRow & { total?: string }>;
+        if (found.length) {
+          const total = Number(found[0]!.total);
+          return { rows: found.map(({ total: _, ...row }) => row), total };
+        }
+      }
       if (tsquery || f.collector_id !== undefined) {
         const [{ n }] = (await applyFilters(trx('submissions as s'), projectId, f, tsquery).count({
           n: '*',
