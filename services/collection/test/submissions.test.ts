@@ -491,6 +491,22 @@ describe('collection: submissions', () => {
       });
       expect(names(matches)).to.deep.equal(['Extra 14', 'Extra 13', 'Extra 12', 'Extra 11', 'Extra 10']);
       expect(matches.body.data[0]).to.not.have.property('total');
+      // Prefixes up to 20 characters are lexemes of their own; a longer word is a prefix query.
+      const dan = (
+        await h.db('submissions').where({ project_id: f.projectId }).whereILike('search_text', '%dan brown%')
+      )[0];
+      await h
+        .db('submissions')
+        .where({ id: dan.id })
+        .update({ search_text: `${dan.search_text} Counterrevolutionaries` });
+      for (const q of [
+        'counterrev',
+        'counterrevolutionari',
+        'counterrevolutionarie',
+        'COUNTERREVOLUTIONARIES',
+      ])
+        expect(names(await list(`search=${q}`).expect(200)), q).to.deep.equal(['Dan Brown']);
+      expect((await list('search=counterrevolutionariesx').expect(200)).body.pagination.total).to.equal(0);
       const past = await list('search=extr&per_page=5&page=5').expect(200);
       expect(past.body.data).to.deep.equal([]);
       expect(past.body.pagination.total).to.equal(20);

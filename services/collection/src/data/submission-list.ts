@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { SEARCH_PREFIX_MAX } from '../migrations/007-search-prefixes.ts';
 import type { Status } from '../domain/transitions.ts';
 import { SUBMISSION_COLUMNS, type SubmissionRow } from './submissions.ts';
 
@@ -13,13 +14,17 @@ export interface ListFilters {
 
 const LIST_COLUMNS = SUBMISSION_COLUMNS.map((c) => `s.${c}`);
 
-/** `search` as a tsquery: each word (letters and digits) must start a word of the values. */
+/**
+ * `search` as a tsquery: each word (letters and digits, at most 10 words) must start a word of
+ * the values. The vector indexes every word prefix up to {@link SEARCH_PREFIX_MAX} characters
+ * (migration 007), so such a word is one exact lexeme; a longer one is a `:*` prefix query.
+ */
 export function searchQuery(search: string): string | null {
   const words = search.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   if (!words.length) return null;
   return words
     .slice(0, 10)
-    .map((w) => `${w}:*`)
+    .map((w) => ([...w].length <= SEARCH_PREFIX_MAX ? w : `${w}:*`))
     .join(' & ');
 }
 

@@ -5,6 +5,15 @@ import { sync } from './003-sync.ts';
 import { exportsTable } from './004-exports.ts';
 import { analyses } from './005-analyses.ts';
 import { exportOptions } from './006-export-options.ts';
+import { searchPrefixes } from './007-search-prefixes.ts';
 
 /** The collection service's migrations, in order. */
-export const migrations: Migration[] = [messaging, collection, sync, exportsTable, analyses, exportOptions];
+export const migrations: Migration[] = [
+  messaging,
+  collection,
+  sync,
+  exportsTable,
+  analyses,
+  exportOptions,
+  searchPrefixes,
+];
