@@ -1,5 +1,5 @@
-import { Joi, backingEnv, loadConfig, serviceEnv, type ServiceVars } from '@fieldhouse/config';
-import { urlOf } from '@fieldhouse/config';
+import { Joi, backingEnv, loadConfig, serviceEnv, urlOf, type ServiceVars } from '@fieldhouse/config';
+import { DEFAULT_POLLS_SETTINGS as DEFAULTS } from './domain/context.ts';
 
 export interface PollsConfig extends ServiceVars {
   PORT: number;
@@ -24,7 +24,7 @@ export const mongoEnv = {
 const schema = Joi.object<PollsConfig>({
   ...serviceEnv,
   ...mongoEnv,
-  PORT: Joi.number().port().default(32),
+  PORT: Joi.number().port().default(8082),
   /**
    * Most concurrent MongoDB operations of one process (the driver's `maxPoolSize`). 16 by
    * default: FerretDB on SQLite writes one document at a time, and more concurrent inserts only
@@ -33,11 +33,12 @@ const schema = Joi.object<PollsConfig>({
   MONGO_MAX_POOL_SIZE: Joi.number().integer().min(1).max(1000).default(16),
   REDIS_URL: backingEnv.REDIS_URL,
   REDIS_PREFIX: Joi.string().allow('').default('polls:'),
-  OTP_TTL_SECONDS: Joi.number().integer().min(10).max(86_400).default(32),
-  OTP_MAX_ATTEMPTS: Joi.number().integer().min(1).max(20).default(32),
-  COMMENTS_PER_MINUTE: Joi.number().integer().min(1).default(32),
-  REACTIONS_PER_MINUTE: Joi.number().integer().min(1).default(32),
-  SSE_HEARTBEAT_MS: Joi.number().integer().min(1000).default(15_000),
+  // The defaults are the domain's (one table: DEFAULT_POLLS_SETTINGS).
+  OTP_TTL_SECONDS: Joi.number().integer().min(10).max(86_400).default(DEFAULTS.otpTtlSeconds),
+  OTP_MAX_ATTEMPTS: Joi.number().integer().min(1).max(20).default(DEFAULTS.otpMaxAttempts),
+  COMMENTS_PER_MINUTE: Joi.number().integer().min(1).default(DEFAULTS.commentsPerMinute),
+  REACTIONS_PER_MINUTE: Joi.number().integer().min(1).default(DEFAULTS.reactionsPerMinute),
+  SSE_HEARTBEAT_MS: Joi.number().integer().min(1000).default(DEFAULTS.sseHeartbeatMs),
 });
 
 /** Reads and validates the polls service's environment; fails fast naming each wrong variable. */
