@@ -3,12 +3,10 @@
  * Rules and tables behind these routes: docs/collection.md.
  */
 
-import { sharedOpenApiSchemas } from '@fieldhouse/http';
-const problem = { $ref: '#/components/schemas/Problem' };
-const err = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: problem } },
-});
+import { problemResponse as err, sharedOpenApiSchemas } from '@fieldhouse/http';
+import { EXPORT_FORMATS } from './data/exports.ts';
+import { FIELD_TYPES } from './domain/fields.ts';
+import { STATUSES } from './domain/transitions.ts';
 const one = (ref: string, description = 'OK') => ({
   description,
   content: {
@@ -478,7 +476,7 @@ export const openApi = {
     schemas: {
       ...sharedOpenApiSchemas,
       Role: { type: 'string', enum: ['owner', 'admin', 'manager', 'collector', 'viewer'] },
-      Status: { type: 'string', enum: ['submitted', 'draft', 'reviewed', 'rejected', 'requires_correction'] },
+      Status: { type: 'string', enum: [...STATUSES] },
       WorkspaceInput: {
         type: 'object',
         required: ['name'],
@@ -570,17 +568,7 @@ export const openApi = {
           label: { type: 'string' },
           type: {
             type: 'string',
-            enum: [
-              'text',
-              'integer',
-              'decimal',
-              'date',
-              'time',
-              'select_one',
-              'select_multiple',
-              'geopoint',
-              'photo',
-            ],
+            enum: [...FIELD_TYPES],
           },
           required: { type: 'boolean' },
           choices: {
@@ -615,14 +603,11 @@ export const openApi = {
         type: 'object',
         required: ['format'],
         properties: {
-          format: { type: 'string', enum: ['csv', 'xlsx', 'geojson'] },
+          format: { type: 'string', enum: [...EXPORT_FORMATS] },
           filters: {
             type: 'object',
             properties: {
-              status: {
-                type: 'string',
-                enum: ['submitted', 'draft', 'reviewed', 'rejected', 'requires_correction'],
-              },
+              status: { $ref: '#/components/schemas/Status' },
               date_from: { type: 'string', format: 'date' },
               date_to: { type: 'string', format: 'date' },
               collector_id: { type: 'integer' },

@@ -1,14 +1,9 @@
-import { sharedOpenApiSchemas } from '@fieldhouse/http';
+import { problemResponse as problem, schemaRef as ref, sharedOpenApiSchemas } from '@fieldhouse/http';
 import { INVITE_TYPES } from './domain/invite-types.ts';
 
 /* OpenAPI 3.1 description of every area C route (spec 2.3, 3, 4.3, 5.6, 7; docs/events.md). */
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
-const problem = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: ref('Problem') } },
-});
 const eventId = { name: 'event_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
 const inviteId = {
   name: 'invite_id',

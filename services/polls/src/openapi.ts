@@ -3,12 +3,7 @@
  * under /docs. Decisions are explained in docs/polls.md.
  */
 
-import { sharedOpenApiSchemas } from '@fieldhouse/http';
-const problem = { $ref: '#/components/schemas/Problem' };
-const err = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: problem } },
-});
+import { problemResponse as err, schemaRef as ref, sharedOpenApiSchemas } from '@fieldhouse/http';
 const ok = (description: string, data: object) => ({
   description,
   content: {
@@ -29,7 +24,6 @@ const fingerprint = {
   schema: { type: 'string' },
   description: 'Anonymous readers: shows their own vote when statistics are hidden.',
 };
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 export const openApi = {
   openapi: '3.1.0',
