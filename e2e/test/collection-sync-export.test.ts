@@ -4,7 +4,7 @@ import { startExportWorker } from '@fieldhouse/collection';
 import { Broker, OutboxRelay } from '@fieldhouse/messaging';
 import { backingUrl, eventually, randomPrefix, testLogger } from '@fieldhouse/testkit';
 import { startStack, type TestStack } from './support/stack.ts';
-import { registerUser } from './support/users.ts';
+import { gatewayClient, registerUser } from './support/users.ts';
 
 describe('collection sync and exports through the gateway (real services)', () => {
   const logger = testLogger('e2e-collection-exports');
@@ -41,12 +41,8 @@ describe('collection sync and exports through the gateway (real services)', () =
   it('syncs an offline batch (replay creates nothing), then exports it to CSV for the owner only', async () => {
     const owner = await registerUser(stack.gatewayUrl, 'Owner');
     const collector = await registerUser(stack.gatewayUrl, 'Collector');
-    const as = (token: string) => ({
-      get: (p: string) => request(stack.gatewayUrl).get(p).auth(token, { type: 'bearer' }),
-      post: (p: string) => request(stack.gatewayUrl).post(p).auth(token, { type: 'bearer' }),
-    });
-    const o = as(owner.token);
-    const c = as(collector.token);
+    const o = gatewayClient(stack.gatewayUrl, owner.token);
+    const c = gatewayClient(stack.gatewayUrl, collector.token);
     const ws = (await o.post('/api/v1/workspaces').send({ name: 'Field team' }).expect(201)).body.data
       .id as number;
     await c.get('/api/v1/workspaces').expect(200);

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import { startStack, type TestStack } from './support/stack.ts';
-import { registerUser } from './support/users.ts';
+import { gatewayClient, registerUser } from './support/users.ts';
 
 /** 1x1 PNG. */
 const PNG = Buffer.from(
@@ -22,17 +21,7 @@ describe('collection through the gateway (real services)', () => {
     const owner = await registerUser(stack.gatewayUrl, 'Owner');
     const collector = await registerUser(stack.gatewayUrl, 'Collector');
     const stranger = await registerUser(stack.gatewayUrl, 'Stranger');
-    const api = (token?: string) => ({
-      get: (p: string) =>
-        token
-          ? request(stack.gatewayUrl).get(p).auth(token, { type: 'bearer' })
-          : request(stack.gatewayUrl).get(p),
-      post: (p: string) =>
-        token
-          ? request(stack.gatewayUrl).post(p).auth(token, { type: 'bearer' })
-          : request(stack.gatewayUrl).post(p),
-      put: (p: string) => request(stack.gatewayUrl).put(p).auth(token!, { type: 'bearer' }),
-    });
+    const api = (token?: string) => gatewayClient(stack.gatewayUrl, token);
     const o = api(owner.token);
     const c = api(collector.token);
     const ws = (await o.post('/api/v1/workspaces').send({ name: 'Survey team' }).expect(201)).body.data
@@ -152,30 +141,31 @@ describe('collection through the gateway (real services)', () => {
 
   it('accepts anonymous submissions to a public project through the gateway', async () => {
     const owner = await registerUser(stack.gatewayUrl, 'Owner');
-    const o = (m: 'get' | 'post', p: string) =>
-      request(stack.gatewayUrl)[m](p).auth(owner.token, { type: 'bearer' });
-    const ws = (await o('post', '/api/v1/workspaces').send({ name: 'Open' }).expect(201)).body.data
-      .id as number;
-    const project = (await o('post', `/api/v1/workspaces/${ws}/projects`).send({ name: 'Poll' }).expect(201))
+    const o = gatewayClient(stack.gatewayUrl, owner.token);
+    const anonymous = gatewayClient(stack.gatewayUrl);
+    const ws = (await o.post('/api/v1/workspaces').send({ name: 'Open' }).expect(201)).body.data.id as number;
+    const project = (await o.post(`/api/v1/workspaces/${ws}/projects`).send({ name: 'Poll' }).expect(201))
       .body.data.id as number;
-    const version = (await o('post', `/api/v1/projects/${project}/versions`).send({}).expect(201)).body.data
+    const version = (await o.post(`/api/v1/projects/${project}/versions`).send({}).expect(201)).body.data
       .id as number;
     const f = (
-      await o('post', `/api/v1/versions/${version}/fields`)
+      await o
+        .post(`/api/v1/versions/${version}/fields`)
         .send({ name: 'q', label: 'Q', type: 'text', required: true })
         .expect(201)
     ).body.data;
-    await o('post', `/api/v1/versions/${version}/publish`).expect(200);
+    await o.post(`/api/v1/versions/${version}/publish`).expect(200);
     const submit = () =>
-      request(stack.gatewayUrl)
+      anonymous
         .post(`/api/v1/projects/${project}/submissions`)
         .send({ form_version_id: version, data: [{ field_uuid: f.uuid, type: 'text', value: 'hello' }] });
-    await o('post', `/api/v1/projects/${project}/publish`).expect(200);
+    await o.post(`/api/v1/projects/${project}/publish`).expect(200);
     await submit().expect(401);
-    await o('post', `/api/v1/projects/${project}/publish`)
+    await o
+      .post(`/api/v1/projects/${project}/publish`)
       .send({ collect_access: 'public', submission_limit: 1 })
       .expect(200);
-    const form = await request(stack.gatewayUrl).get(`/api/v1/versions/${version}/fields`).expect(200);
+    const form = await anonymous.get(`/api/v1/versions/${version}/fields`).expect(200);
     expect(form.body.data[0].uuid).to.equal(f.uuid);
     const created = await submit().expect(201);
     expect(created.body.data.collector_id).to.equal(null);
