@@ -15,7 +15,6 @@
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -32,25 +31,7 @@ import {
   SERVER_ENV,
   waitReady,
 } from '../lib/child.ts';
-
-interface AutocannonResult {
-  requests: { average: number };
-  errors: number;
-  timeouts: number;
-  statusCodeStats: Record<string, { count: number }>;
-}
-type Autocannon = (
-  opts: {
-    url: string;
-    connections: number;
-    duration: number;
-    method: string;
-    headers: Record<string, string>;
-    body: string;
-  },
-  done: (err: Error | null, r: AutocannonResult) => void,
-) => { on: (ev: 'response', fn: (c: unknown, status: number, bytes: number, ms: number) => void) => void };
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+import { autocannon } from '../lib/autocannon.ts';
 
 const { values: args } = parseArgs({
   options: {

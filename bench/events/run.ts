@@ -17,7 +17,6 @@
  * Backing services: POSTGRES_URL, REDIS_URL, AMQP_URL, else the standard local ports.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { availableParallelism, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { createKnex, dropDatabase } from '@fieldhouse/db';
@@ -32,21 +31,7 @@ import {
   sleep,
   waitReady,
 } from '../lib/child.ts';
-
-interface AutocannonResult {
-  errors: number;
-  timeouts: number;
-  statusCodeStats: Record<string, { count: number }>;
-}
-interface AutocannonInstance {
-  on(event: 'response', fn: (client: unknown, statusCode: number, bytes: number, ms: number) => void): this;
-  stop(): void;
-}
-type Autocannon = (
-  opts: Record<string, unknown>,
-  done: (err: Error | null, r: AutocannonResult) => void,
-) => AutocannonInstance;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+import { autocannon } from '../lib/autocannon.ts';
 
 const ISSUER = 'fieldhouse-gateway';
 const TARGET_RPS = 1_500;

@@ -19,7 +19,6 @@
  * BENCH_CPU_PROF=<dir> writes V8 CPU profiles of the gateway and the service there.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { availableParallelism, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import amqp from 'amqplib';
@@ -37,54 +36,7 @@ import {
   sleep,
   waitReady,
 } from '../lib/child.ts';
-
-// ---------------------------------------------------------------------------------------------
-// autocannon has no type declarations: the part of its programmatic API used here.
-
-interface Stats {
-  average: number;
-  mean: number;
-  stddev: number;
-  min: number;
-  max: number;
-  total?: number;
-  p50: number;
-  p99: number;
-}
-
-interface AutocannonResult {
-  duration: number;
-  errors: number;
-  timeouts: number;
-  resets: number;
-  mismatches: number;
-  non2xx: number;
-  statusCodeStats: Record<string, { count: number }>;
-  requests: Stats & { sent: number };
-  latency: Stats & { totalCount: number };
-}
-
-interface AutocannonOptions {
-  url: string;
-  connections: number;
-  duration: number;
-  headers?: Record<string, string>;
-  timeout?: number;
-  overallRate?: number;
-}
-
-interface AutocannonInstance {
-  on(event: 'response', fn: (client: unknown, statusCode: number, bytes: number, ms: number) => void): this;
-  on(event: 'reqError', fn: (err: Error) => void): this;
-  stop(): void;
-}
-
-type Autocannon = (
-  opts: AutocannonOptions,
-  done: (err: Error | null, result: AutocannonResult) => void,
-) => AutocannonInstance;
-
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+import { autocannon, type AutocannonInstance } from '../lib/autocannon.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Settings

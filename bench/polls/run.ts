@@ -19,7 +19,6 @@
  * MONGO_URL (else a FerretDB is started as `npm test` does).
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
@@ -36,24 +35,7 @@ import {
   SERVER_ENV,
   waitReady,
 } from '../lib/child.ts';
-
-interface Stats {
-  average: number;
-  p50: number;
-  p99: number;
-}
-interface AutocannonResult {
-  errors: number;
-  timeouts: number;
-  statusCodeStats: Record<string, { count: number }>;
-  requests: Stats;
-  latency: Stats;
-}
-type Autocannon = (
-  opts: Record<string, unknown>,
-  done: (err: Error | null, result: AutocannonResult) => void,
-) => { stop(): void };
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+import { autocannon, type AutocannonOptions } from '../lib/autocannon.ts';
 
 const { values } = parseArgs({
   options: { duration: { type: 'string', short: 'd' }, connections: { type: 'string', short: 'c' } },
@@ -61,7 +43,7 @@ const { values } = parseArgs({
 const DURATION = Number(values.duration ?? process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(values.connections ?? process.env.BENCH_CONNECTIONS ?? 50);
 
-function run(label: string, opts: Record<string, unknown>, okStatus: number) {
+function run(label: string, opts: Omit<AutocannonOptions, 'connections' | 'duration'>, okStatus: number) {
   return new Promise<{
     label: string;
     rps: number;
