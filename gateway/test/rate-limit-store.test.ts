@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import type { Options } from 'express-rate-limit';
 import { createClient } from 'redis';
-import { backingUrl, sleep } from '@fieldhouse/testkit';
+import { backingUrl, eventually } from '@fieldhouse/testkit';
 import { WriteBehindRedisStore, type SendCommand } from '../src/rate-limit-store.ts';
 
 type Client = ReturnType<typeof createClient>;
@@ -45,10 +45,10 @@ describe('gateway: write-behind rate-limit store (real Redis)', () => {
   it('answers from local counts at once and writes them to Redis on the next sync', async () => {
     const send = await connect();
     const store = replica(send, prefix, 10_000);
+    const window = Math.floor(Date.now() / WINDOW_MS);
     const hits = [];
     for (let i = 0; i < 5; i++) hits.push(await store.increment('a'));
     expect(hits.map((h) => h.totalHits)).to.deep.equal([1, 2, 3, 4, 5]);
-    const window = Math.floor(Date.now() / WINDOW_MS);
     expect(hits[0]!.resetTime!.getTime()).to.equal((window + 1) * WINDOW_MS);
     expect(await send(['GET', `${prefix}a:${window}`])).to.equal(null);
 
@@ -63,17 +63,28 @@ describe('gateway: write-behind rate-limit store (real Redis)', () => {
   });
 
   it("sees another replica's hits after a sync: the limit is shared", async () => {
-    const [a, b] = [replica(await connect(), prefix, 20), replica(await connect(), prefix, 20)];
+    // Syncs by hand (the 10 s timer never fires during the test).
+    const [a, b] = [replica(await connect(), prefix, 10_000), replica(await connect(), prefix, 10_000)];
     for (let i = 0; i < 7; i++) await a.increment('shared');
-    await sleep(80); // a has synced
-    expect((await b.increment('shared')).totalHits).to.equal(1); // b has not yet
-    await sleep(80); // b synced: it learnt a's 7
+    await a.sync();
+    expect((await b.increment('shared')).totalHits).to.equal(1); // b has not synced yet
+    await b.sync(); // b learns a's 7
     expect(b.get('shared')?.totalHits).to.equal(8);
     expect((await b.increment('shared')).totalHits).to.equal(9);
     expect((await a.increment('shared')).totalHits).to.equal(8); // a answers from what it knows
-    await sleep(80);
+    await b.sync();
+    await a.sync();
     expect(a.get('shared')?.totalHits).to.equal(10); // and learns the rest at its next sync
     await Promise.all([a.shutdown(), b.shutdown()]);
+  });
+
+  it('syncs on its own every syncMs', async () => {
+    const send = await connect();
+    const store = replica(send, prefix, 20);
+    const window = Math.floor(Date.now() / WINDOW_MS);
+    for (let i = 0; i < 3; i++) await store.increment('timer');
+    await eventually(async () => String(await send(['GET', `${prefix}timer:${window}`])) === '3');
+    await store.shutdown();
   });
 
   it('with syncMs 0 counts exactly across replicas, even when they race', async () => {
@@ -89,12 +100,12 @@ describe('gateway: write-behind rate-limit store (real Redis)', () => {
   it('decrement and resetKey take hits back', async () => {
     const send = await connect();
     const store = replica(send, prefix, 10_000);
+    const window = Math.floor(Date.now() / WINDOW_MS);
     await store.increment('d');
     await store.increment('d');
     store.decrement('d');
     expect(store.get('d')?.totalHits).to.equal(1);
     await store.sync();
-    const window = Math.floor(Date.now() / WINDOW_MS);
     expect(await send(['GET', `${prefix}d:${window}`])).to.equal('1');
     await store.resetKey('d');
     expect(store.get('d')).to.equal(undefined);
@@ -108,15 +119,15 @@ describe('gateway: write-behind rate-limit store (real Redis)', () => {
     const failures: unknown[] = [];
     const flaky: SendCommand = (args) =>
       down ? Promise.reject(new Error('The client is closed')) : send(args);
-    const store = replica(flaky, prefix, 20, failures);
+    const store = replica(flaky, prefix, 10_000, failures);
+    const window = Math.floor(Date.now() / WINDOW_MS);
     for (let i = 0; i < 3; i++) await store.increment('down');
-    await sleep(60);
-    expect(failures.length).to.be.greaterThan(0);
+    await store.sync();
+    expect(failures).to.have.length.greaterThan(0);
     expect((await store.increment('down')).totalHits).to.equal(4); // still enforced locally
 
     down = false;
-    await sleep(80);
-    const window = Math.floor(Date.now() / WINDOW_MS);
+    await store.sync();
     expect(await send(['GET', `${prefix}down:${window}`])).to.equal('4');
     await store.shutdown();
   });
