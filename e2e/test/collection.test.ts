@@ -1,12 +1,7 @@
 import { expect } from 'chai';
+import { PNG } from '@fieldhouse/testkit';
 import { startStack, type TestStack } from './support/stack.ts';
 import { gatewayClient, registerUser } from './support/users.ts';
-
-/** 1x1 PNG. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 describe('collection through the gateway (real services)', () => {
   let stack: TestStack;
@@ -93,7 +88,8 @@ describe('collection through the gateway (real services)', () => {
       .send({ collect_access: 'members', require_consent: true, consent_text: 'I agree.' })
       .expect(200);
     expect(published.body.data).to.include({ is_published: true, consent_text: 'I agree.' });
-    await c.post(`/api/v1/projects/${project}/submissions`).send(sub()).expect(422); // no consent
+    const noConsent = await c.post(`/api/v1/projects/${project}/submissions`).send(sub()).expect(422);
+    expect(noConsent.body.errors).to.have.property('consent');
     const bad = await c
       .post(`/api/v1/projects/${project}/submissions`)
       .send(sub({ consent: true, data: [{ field_uuid: height.uuid, type: 'decimal', value: -1 }] }))

@@ -4,7 +4,7 @@ import request from 'supertest';
 import { createClient } from 'redis';
 import { createMailer } from '@fieldhouse/mail';
 import { startPollsEmailWorker } from '@fieldhouse/polls';
-import { startSmtpSink, testLogger, type SmtpSink } from '@fieldhouse/testkit';
+import { eventually, startSmtpSink, testLogger, type SmtpSink } from '@fieldhouse/testkit';
 import { startStack, type TestStack } from './support/stack.ts';
 import { registerUser } from './support/users.ts';
 
@@ -218,7 +218,6 @@ describe('polls through the gateway (e2e)', () => {
     const poll = await createPoll();
     const events: Array<{ total_votes: number }> = [];
     let res: IncomingMessage | undefined;
-    const waiters: Array<() => void> = [];
     await new Promise<void>((resolve, reject) => {
       const req = get(`${stack.gatewayUrl}/api/polls/${poll.id}/results/stream`, (r) => {
         res = r;
@@ -235,7 +234,6 @@ describe('polls through the gateway (e2e)', () => {
             const data = block.split('\n').find((l) => l.startsWith('data: '));
             if (block.includes('event: results') && data) {
               events.push(JSON.parse(data.slice(6)));
-              waiters.splice(0).forEach((w) => w());
             }
           }
         });
@@ -243,16 +241,7 @@ describe('polls through the gateway (e2e)', () => {
       });
       req.on('error', reject);
     });
-    const until = async (n: number) => {
-      const deadline = Date.now() + 5_000;
-      while (events.length < n) {
-        if (Date.now() > deadline) throw new Error(`only ${events.length} SSE events`);
-        await new Promise<void>((r) => {
-          waiters.push(r);
-          setTimeout(r, 200);
-        });
-      }
-    };
+    const until = (n: number) => eventually(async () => events.length >= n, 5_000);
     try {
       await until(1);
       expect(events[0]!.total_votes).to.equal(0);

@@ -30,3 +30,9 @@ export async function eventually<T>(
     await sleep(everyMs);
   }
 }
+
+/** A valid 1×1 PNG (photo uploads in tests). */
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);

@@ -30,7 +30,11 @@ describe('collection: projects, versions and fields', () => {
     });
     const list = await h.as(1).get(`/api/v1/workspaces/${ws}/projects`).expect(200);
     expect(list.body.pagination.total).to.equal(1);
-    await h.as(1).put(`/api/v1/projects/${project}`).send({ description: 'new' }).expect(200);
+    const updated = await h.as(1).put(`/api/v1/projects/${project}`).send({ description: 'new' }).expect(200);
+    expect(updated.body.data.description).to.equal('new');
+    expect((await h.as(1).get(`/api/v1/projects/${project}`).expect(200)).body.data.description).to.equal(
+      'new',
+    );
     const other = (await h.as(1).post(`/api/v1/workspaces/${ws}/projects`).send({ name: 'Gone' }).expect(201))
       .body.data.id;
     await h.as(1).delete(`/api/v1/projects/${other}`).expect(204);

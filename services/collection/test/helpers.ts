@@ -167,8 +167,5 @@ export async function addMember(
     .expect(201);
 }
 
-/** 1x1 PNG. */
-export const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
-  'base64',
-);
+/** A valid 1×1 PNG. */
+export { PNG } from '@fieldhouse/testkit';

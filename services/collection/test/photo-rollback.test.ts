@@ -31,9 +31,17 @@ describe('collection: photos of a rolled-back submission (real PostgreSQL, file 
   });
 
   it('deletes the bytes written when the transaction fails after them', async () => {
+    // The real file store, recording what it was given to write.
+    const written: string[] = [];
+    const blobs = new FileBlobStore(h.blobDir);
+    const put = blobs.put.bind(blobs);
+    blobs.put = async (key: string, bytes: Buffer) => {
+      await put(key, bytes);
+      written.push(key);
+    };
     const ctx = {
       db: h.db,
-      blobs: new FileBlobStore(h.blobDir),
+      blobs,
       logger: testLogger('collection'),
     } as Partial<CollectionContext> as CollectionContext;
     const photos = [
@@ -49,7 +57,8 @@ describe('collection: photos of a rolled-back submission (real PostgreSQL, file 
     );
     expect(failed).to.be.instanceOf(Error);
     expect(String((failed as Error).message)).to.match(/foreign key/);
-    expect(await filesUnder(h.blobDir)).to.deep.equal([]);
+    expect(written.sort()).to.deep.equal(photos.map((p) => p.blob_key).sort()); // both were on disk
+    expect(await filesUnder(h.blobDir)).to.deep.equal([]); // and are gone
     const rows = await h.db('photos').count({ n: '*' }).first();
     expect(Number(rows?.n)).to.equal(0);
   });

@@ -115,7 +115,13 @@ describe('collection: offline synchronisation (POST /sync)', () => {
   it('obeys the publication rules: a viewer is refused, an unpublished project too', async () => {
     const viewer = await sync([item('v1', '2026-05-01T00:00:00Z')], 'tablet', 4).expect(200);
     expect(viewer.body.data.results[0].status).to.equal('rejected');
-    await h.as(1).post(`/api/v1/projects/${form.projectId}/unpublish`).send({});
+    expect(viewer.body.data.results[0].message).to.match(/\(viewer\) may not submit/);
+    await h.as(1).post(`/api/v1/projects/${form.projectId}/unpublish`).send({}).expect(200);
+    const unpublished = await sync([item('u0', '2026-05-01T00:00:00Z')]).expect(200);
+    expect(unpublished.body.data.results[0]).to.include({
+      status: 'rejected',
+      code: 'project_not_published',
+    });
     const f2 = await makeForm(h, 1, null);
     await addMember(h, 1, f2.workspaceId, 2, 'collector');
     const res = await sync([

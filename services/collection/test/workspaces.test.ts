@@ -71,11 +71,12 @@ describe('collection: workspaces, members and access', () => {
       .expect(422);
     await h.as(10).post(`/api/v1/workspaces/${ws}/members`).send({ user_id: 11, role: 'boss' }).expect(422);
     // role change of an existing member answers 200
-    await h
+    const changed = await h
       .as(10)
       .post(`/api/v1/workspaces/${ws}/members`)
       .send({ user_id: 11, role: 'manager' })
       .expect(200);
+    expect(changed.body.data).to.include({ user_id: 11, role: 'manager' });
     // an admin may not grant the owner role
     await h.as(12).post(`/api/v1/workspaces/${ws}/members`).send({ user_id: 11, role: 'owner' }).expect(403);
     // the last owner can be neither demoted nor removed

@@ -66,7 +66,8 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
     expect(list.body.pagination).to.deep.equal({ current_page: 2, last_page: 2, per_page: 2, total: 3 });
     expect(list.body.data).to.have.length(1);
     const poll = list.body.data[0];
-    await request(h.app).get(`/api/polls/${poll.id}`).set('Authorization', h.auth()).expect(200);
+    const one = await request(h.app).get(`/api/polls/${poll.id}`).set('Authorization', h.auth()).expect(200);
+    expect(one.body.data.id).to.equal(poll.id);
     await request(h.app).get('/api/polls/nope').set('Authorization', h.auth()).expect(404);
     await request(h.app)
       .patch(`/api/polls/${poll.id}`)
@@ -179,7 +180,9 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
         .post(`/api/polls/${poll.id}/vote`)
         .set('Authorization', h.auth(undefined, ip))
         .send({ votes: votesFor(poll), ...(fp ? { voter_fingerprint: fp } : {}) });
-    expect((await vote('10.1.1.1')).status).to.equal(422);
+    const anonymous = await vote('10.1.1.1');
+    expect(anonymous.status).to.equal(422);
+    expect(anonymous.body.errors).to.have.property('voter_fingerprint');
     expect((await vote('10.1.1.1', 'browser-abc')).body.data.remaining_votes).to.equal(1);
     expect((await vote('10.1.1.1', 'browser-abc')).body.data.remaining_votes).to.equal(0);
     expect((await vote('10.1.1.1', 'browser-abc')).status).to.equal(422);
