@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { ChartDef } from '../domain/charts.ts';
-import { applyFilters, searchQuery, type ListFilters } from './submission-list.ts';
+import { applyFilters, type ListFilters } from './submission-list.ts';
 
 export interface AnalysisRow {
   id: number;
@@ -69,13 +69,7 @@ export async function chartData(
   chart: ChartDef,
   fields: Map<string, { type: string; uuids: string[] }>,
 ): Promise<Array<Record<string, unknown>>> {
-  const tsquery = filters.search ? searchQuery(filters.search) : null;
-  const base = () => {
-    const q = db('submissions as s');
-    applyFilters(q, projectId, filters, tsquery);
-    if (filters.search && !tsquery) q.whereRaw('false');
-    return q;
-  };
+  const base = () => applyFilters(db('submissions as s'), projectId, filters);
   const field = chart.field ? fields.get(chart.field) : undefined;
   const split = chart.split_by ? fields.get(chart.split_by) : undefined;
   const splitCol = split

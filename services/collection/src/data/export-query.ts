@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import pg from 'pg';
 import type { ColumnSource, ExportColumn, ExportField } from '../domain/export-columns.ts';
 import type { ExportJobRow } from './exports.ts';
-import { applyFilters, searchQuery } from './submission-list.ts';
+import { applyFilters } from './submission-list.ts';
 
 /** A text literal for SQL built here (libpq's escaping: quotes doubled, `E''` with backslashes). */
 const lit = (s: string) => pg.escapeLiteral(s);
@@ -42,7 +42,6 @@ export async function exportFields(
 
 /** The rows of a job (the list endpoint's filters, same code) with the columns the export reads. */
 function filteredSubmissions(db: Knex, job: ExportJobRow) {
-  const tsquery = job.filters.search ? searchQuery(job.filters.search) : null;
   const q = db('submissions as s')
     .leftJoin('users as u', 'u.id', 's.collector_id')
     .join('form_versions as v', 'v.id', 's.form_version_id')
@@ -58,9 +57,7 @@ function filteredSubmissions(db: Knex, job: ExportJobRow) {
       's.longitude',
       's.data',
     );
-  applyFilters(q, job.project_id, job.filters, tsquery);
-  if (job.filters.search && !tsquery) q.whereRaw('false');
-  return q;
+  return applyFilters(q, job.project_id, job.filters);
 }
 
 /** Number of rows a job selects. */

@@ -30,19 +30,21 @@ export function searchQuery(search: string): string | null {
 
 const dayAfter = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
 
-/** The WHERE clause of the filters on `submissions` (alias s); the list and the exports use it. */
-export function applyFilters(
-  q: Knex.QueryBuilder,
-  projectId: number,
-  f: ListFilters,
-  tsquery: string | null,
-) {
+/**
+ * The WHERE clause of the filters on `submissions` (alias s); the list, the exports and the
+ * analyses use it. A `search` without any word matches nothing.
+ */
+export function applyFilters(q: Knex.QueryBuilder, projectId: number, f: ListFilters) {
   q.where('s.project_id', projectId);
   if (f.status) q.where('s.status', f.status);
   if (f.collector_id !== undefined) q.where('s.collector_id', f.collector_id);
   if (f.date_from) q.where('s.created_at', '>=', `${f.date_from}T00:00:00Z`);
   if (f.date_to) q.where('s.created_at', '<', dayAfter(f.date_to));
-  if (tsquery) q.whereRaw(`s.search @@ to_tsquery('simple', ?)`, [tsquery]);
+  if (f.search) {
+    const tsquery = searchQuery(f.search);
+    if (tsquery) q.whereRaw(`s.search @@ to_tsquery('simple', ?)`, [tsquery]);
+    else q.whereRaw('false');
+  }
   return q;
 }
 
@@ -79,7 +81,6 @@ export async function listSubmissions(
           ),
           projectId,
           f,
-          tsquery,
         )
           .limit(perPage)
           .offset(skip);
@@ -109,7 +110,7 @@ export async function listSubmissions(
         }
       }
       if (tsquery || f.collector_id !== undefined) {
-        const [{ n }] = (await applyFilters(trx('submissions as s'), projectId, f, tsquery).count({
+        const [{ n }] = (await applyFilters(trx('submissions as s'), projectId, f).count({
           n: '*',
         })) as [{ n: number }];
         const total = Number(n);
