@@ -7,7 +7,7 @@ export const EXPORT_FORMATS = ['csv', 'xlsx', 'geojson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export type ExportStatus = 'queued' | 'running' | 'completed' | 'failed';
 
-/** A row of `exports`. Counts come back from PostgreSQL as strings (bigint). */
+/** A row of `exports` (libs/db parses bigint counts to numbers). */
 export interface ExportJobRow {
   id: string;
   project_id: number;
@@ -18,8 +18,8 @@ export interface ExportJobRow {
   /** Options as requested (missing ones take their defaults). */
   options: Partial<ExportOptions>;
   status: ExportStatus;
-  rows_written: string | number;
-  total_rows: string | number | null;
+  rows_written: number;
+  total_rows: number | null;
   attempts: number;
   error: string | null;
   blob_key: string | null;
@@ -69,16 +69,10 @@ export const heartbeatExport = (db: Knex, id: string, rowsWritten: number) =>
     .where({ id, status: 'running' })
     .update({ rows_written: rowsWritten, heartbeat_at: db.fn.now() });
 
-/** The e-mail of a user from the users projection (undefined when unknown). */
-export async function userEmail(db: Knex | Knex.Transaction, userId: number): Promise<string | undefined> {
-  const u = (await db('users').where({ id: userId }).first('email')) as { email: string } | undefined;
-  return u?.email;
-}
-
 /** API shape of an export job (`GET /exports/{id}`). */
 export function exportJson(j: ExportJobRow, now = new Date()) {
-  const rows = Number(j.rows_written);
-  const total = j.total_rows === null ? null : Number(j.total_rows);
+  const rows = j.rows_written;
+  const total = j.total_rows;
   const available = j.status === 'completed' && !j.file_deleted_at && (!j.expires_at || j.expires_at > now);
   return {
     id: j.id,

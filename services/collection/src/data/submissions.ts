@@ -184,6 +184,3 @@ export interface PhotoRow {
 export const insertPhotos = async (trx: Knex.Transaction, photos: PhotoRow[]) => {
   if (photos.length) await trx('photos').insert(photos);
 };
-
-export const findPhoto = (db: Knex, submissionId: number, id: string): Promise<PhotoRow | undefined> =>
-  db('photos').where({ submission_id: submissionId, id }).first();

@@ -24,7 +24,7 @@ export async function upsertUser(
   );
 }
 
-export const findUserById = (db: Knex, id: number): Promise<UserRow | undefined> =>
+export const findUserById = (db: Knex | Knex.Transaction, id: number): Promise<UserRow | undefined> =>
   db('users').where({ id }).first();
 
 export const findUserByEmail = (db: Knex, email: string): Promise<UserRow | undefined> =>

@@ -1,3 +1,5 @@
+import { NUMBER_TYPES, type FieldType } from './fields.ts';
+
 /** A field as the export sees it: one per field uuid over the project's published versions. */
 export interface ExportField {
   uuid: string;
@@ -69,7 +71,6 @@ export type MetaColumn =
   | 'longitude';
 
 const GEO_PARTS = ['latitude', 'longitude', 'altitude', 'precision'] as const;
-const NUMBER_TYPES = new Set(['integer', 'decimal']);
 
 /**
  * The columns of an export (docs/collection.md, "Exports"): metadata columns, then one column
@@ -112,7 +113,13 @@ export function exportColumns(fields: ExportField[], options: ExportOptions): Ex
           });
     } else if (f.type === 'photo')
       columns.push({ name, label, source: { kind: 'photo', uuid }, numeric: false });
-    else columns.push({ name, label, source: { kind: 'value', uuid }, numeric: NUMBER_TYPES.has(f.type) });
+    else
+      columns.push({
+        name,
+        label,
+        source: { kind: 'value', uuid },
+        numeric: NUMBER_TYPES.includes(f.type as FieldType),
+      });
   }
   return columns;
 }

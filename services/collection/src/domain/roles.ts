@@ -17,6 +17,7 @@ export type Action =
   | 'submission.create'
   | 'submission.view_all'
   | 'submission.review'
+  | 'export.view_all'
   | 'stats.view';
 
 /** The permission table: action to the roles allowed to perform it. */
@@ -31,11 +32,25 @@ export const PERMISSIONS: Record<Action, readonly Role[]> = {
   'submission.create': ['owner', 'admin', 'manager', 'collector'],
   'submission.view_all': ['owner', 'admin', 'manager', 'viewer'],
   'submission.review': ['owner', 'admin', 'manager'],
+  /** Read and download exports requested by others (everyone reads their own). */
+  'export.view_all': ['owner', 'admin', 'manager'],
   'stats.view': ['owner', 'admin', 'manager', 'viewer'],
 };
 
 /** True when `role` may perform `action`. */
 export const can = (role: Role, action: Action): boolean => PERMISSIONS[action].includes(role);
+
+/**
+ * Whether a member with `role` (null: not a member) may see a submission and its photos:
+ * roles with submission.view_all see all, collectors their own (docs/collection.md, "Roles").
+ */
+export const maySeeSubmission = (
+  role: Role | null,
+  submission: { collector_id: number | null },
+  userId: number | null,
+): boolean =>
+  role !== null &&
+  (can(role, 'submission.view_all') || (userId !== null && submission.collector_id === userId));
 
 /** Only an owner may grant, change or remove the owner role (admins manage the other roles). */
 export const mayManageRole = (actor: Role, target: Role): boolean => actor === 'owner' || target !== 'owner';

@@ -10,6 +10,7 @@ import {
   type ExportJobRow,
 } from '../data/exports.ts';
 import { roleIn } from '../data/workspaces.ts';
+import { can } from '../domain/roles.ts';
 import type { ExportOptions } from '../domain/export-columns.ts';
 import { FORMAT_FILES, queueExport } from '../workers/exports.ts';
 import { projectFor, userIdOf } from './access.ts';
@@ -29,9 +30,6 @@ const exportSchema = Joi.object({
   }).default({}),
 });
 
-/** Roles that may read and download any export of their workspace (besides its requester). */
-const EXPORT_MANAGERS = ['owner', 'admin', 'manager'];
-
 /**
  * The job when the caller is its requester or an owner, admin or manager of its workspace.
  * @throws ProblemError 404 otherwise (unknown and forbidden look the same), 401 anonymous.
@@ -46,7 +44,7 @@ async function visibleExport(ctx: CollectionContext, req: Request): Promise<Expo
   if (!job) throw notFound('Export not found.');
   if (job.requested_by === userId) return job;
   const role = await roleIn(ctx.db, job.workspace_id, userId);
-  if (!role || !EXPORT_MANAGERS.includes(role)) throw notFound('Export not found.');
+  if (!role || !can(role, 'export.view_all')) throw notFound('Export not found.');
   return job;
 }
 

@@ -1,8 +1,6 @@
 import { Router } from 'express';
 import { notFound } from '@fieldhouse/problem';
-import { can } from '../domain/roles.ts';
-import { findProject } from '../data/projects.ts';
-import { roleIn } from '../data/workspaces.ts';
+import { maySeeSubmission, type Role } from '../domain/roles.ts';
 import { userIdOf } from './access.ts';
 import type { CollectionContext } from './context.ts';
 
@@ -18,35 +16,28 @@ export function photoRoutes(ctx: CollectionContext): Router {
     const userId = userIdOf(req);
     const id = req.params.photoId;
     if (!/^[0-9a-f-]{36}$/i.test(id)) throw notFound('Photo not found.');
+    // The photo, its submission's collector and the caller's role, in one query.
     const photo = (await ctx
-      .db('photos as p')
-      .join('submissions as s', 's.id', 'p.submission_id')
-      .where('p.id', id)
-      .first('p.*', 's.project_id', 's.collector_id')) as
-      | {
-          blob_key: string;
-          content_type: string;
-          size: number;
-          project_id: number;
-          collector_id: number | null;
-        }
-      | undefined;
-    const project = photo ? await findProject(ctx.db, photo.project_id) : undefined;
-    const role = project ? await roleIn(ctx.db, project.workspace_id, userId) : undefined;
-    if (!photo || !role || !(can(role, 'submission.view_all') || photo.collector_id === userId))
-      throw notFound('Photo not found.');
-    const bytes = await ctx.blobs.get(photo.blob_key);
-    if (!bytes) throw notFound('Photo not found.');
-    res
-      .status(200)
-      .set({
-        'Content-Type': photo.content_type,
-        'Content-Length': String(bytes.length),
-        'Cache-Control': 'private, max-age=3600',
-        'Content-Disposition': 'inline',
-        'X-Content-Type-Options': 'nosniff',
-      })
-      .end(bytes);
+      .db('photos as ph')
+      .join('submissions as s', 's.id', 'ph.submission_id')
+      .join('projects as p', 'p.id', 's.project_id')
+      .leftJoin('workspace_members as m', (j) =>
+        j.on('m.workspace_id', 'p.workspace_id').andOn('m.user_id', ctx.db.raw('?', [userId ?? -1])),
+      )
+      .where('ph.id', id)
+      .first('ph.blob_key', 'ph.content_type', 's.collector_id', 'm.role')) as
+      { blob_key: string; content_type: string; collector_id: number | null; role: Role | null } | undefined;
+    if (!photo || !maySeeSubmission(photo.role, photo, userId)) throw notFound('Photo not found.');
+    const blob = await ctx.blobs.getStream(photo.blob_key);
+    if (!blob) throw notFound('Photo not found.');
+    res.status(200).set({
+      'Content-Type': photo.content_type,
+      'Content-Length': String(blob.size),
+      'Cache-Control': 'private, max-age=3600',
+      'Content-Disposition': 'inline',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    blob.stream.pipe(res);
   });
 
   return r;

@@ -2,18 +2,12 @@ import { Router, type Request } from 'express';
 import Joi from 'joi';
 import { paginated, parsePageQuery } from '@fieldhouse/http';
 import { forbidden, notFound, validate, validationFailed } from '@fieldhouse/problem';
-import { can, type Role } from '../domain/roles.ts';
+import { can, maySeeSubmission } from '../domain/roles.ts';
 import { searchTextOf, type DataEntry } from '../domain/submission-validation.ts';
 import { checkTransition, STATUSES, type Actor, type Status } from '../domain/transitions.ts';
 import { settingsOf } from '../data/projects.ts';
 import { listFields } from '../data/versions.ts';
-import {
-  findSubmission,
-  listHistory,
-  submissionJson,
-  updateSubmission,
-  type SubmissionRow,
-} from '../data/submissions.ts';
+import { findSubmission, listHistory, submissionJson, updateSubmission } from '../data/submissions.ts';
 import { listSubmissions } from '../data/submission-list.ts';
 import { projectForCollector, userIdOf } from './access.ts';
 import type { CollectionContext } from './context.ts';
@@ -44,13 +38,6 @@ async function readBody(ctx: CollectionContext, req: Request) {
   if (req.is('multipart/form-data')) return readMultipart(req, ctx.photoMaxBytes);
   return { body: req.body as unknown, files: new Map<string, Buffer>() };
 }
-
-/**
- * Whether the caller may see this submission: roles with submission.view_all see all, others
- * only their own (collectors). Non-members see none.
- */
-const maySee = (role: Role | null, s: SubmissionRow, userId: number | null) =>
-  role !== null && (can(role, 'submission.view_all') || (userId !== null && s.collector_id === userId));
 
 /** Submissions (spec 4.1 "Submissions", 2.1 data entries; rules in docs/collection.md). */
 export function submissionRoutes(ctx: CollectionContext): Router {
@@ -112,7 +99,7 @@ export function submissionRoutes(ctx: CollectionContext): Router {
     const userId = userIdOf(req);
     const { project, role } = await projectForCollector(ctx, req, idParam(req, 'projectId'));
     const s = await findSubmission(ctx.db, project.id, idParam(req, 'submissionId'));
-    if (!s || !maySee(role, s, userId)) throw notFound('Submission not found.');
+    if (!s || !maySeeSubmission(role, s, userId)) throw notFound('Submission not found.');
     res.json({ data: submissionJson(s, await listHistory(ctx.db, s.id)) });
   });
 
@@ -126,7 +113,7 @@ export function submissionRoutes(ctx: CollectionContext): Router {
     const userId = userIdOf(req);
     const { project, role } = await projectForCollector(ctx, req, idParam(req, 'projectId'));
     const s0 = await findSubmission(ctx.db, project.id, idParam(req, 'submissionId'));
-    if (!s0 || !maySee(role, s0, userId)) throw notFound('Submission not found.');
+    if (!s0 || !maySeeSubmission(role, s0, userId)) throw notFound('Submission not found.');
     const body = validate(updateSchema, req.body, { convert: false }) as {
       status?: Status;
       comment?: string | null;

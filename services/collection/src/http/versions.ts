@@ -3,6 +3,7 @@ import Joi from 'joi';
 import { parsePageQuery, paginated } from '@fieldhouse/http';
 import { conflict, notFound, validate, validationFailed } from '@fieldhouse/problem';
 import { fieldCreateSchema, fieldShapeErrors, fieldUpdateSchema } from '../domain/field-definition.ts';
+import { SELECT_TYPES } from '../domain/fields.ts';
 import {
   countFields,
   createVersion,
@@ -123,7 +124,7 @@ export function versionRoutes(ctx: CollectionContext): Router {
     const merged = { ...field, ...body };
     const errors = fieldShapeErrors(merged);
     if (Object.keys(errors).length) throw validationFailed(errors);
-    if (body.type && !['select_one', 'select_multiple'].includes(body.type)) body.choices = null;
+    if (body.type && !SELECT_TYPES.includes(body.type)) body.choices = null;
     const f = await uniqueName(() => updateField(ctx.db, field.id, body));
     res.json({ data: fieldJson(f) });
   });

@@ -23,11 +23,12 @@ import {
   typedValues,
 } from '../domain/export-columns.ts';
 import { countExportRows, exportFields, exportSelectSql } from '../data/export-query.ts';
+import { findProject } from '../data/projects.ts';
+import { findUserById } from '../data/users.ts';
 import {
   claimExport,
   findExport,
   heartbeatExport,
-  userEmail,
   type ExportFormat,
   type ExportJobRow,
 } from '../data/exports.ts';
@@ -185,11 +186,6 @@ function geoJsonWriter(header: string[]): Transform {
   });
 }
 
-async function projectName(db: Knex | Knex.Transaction, projectId: number): Promise<string> {
-  const p = (await db('projects').where({ id: projectId }).first('name')) as { name: string } | undefined;
-  return p?.name ?? `#${projectId}`;
-}
-
 /**
  * Queues the requester's e-mail about a finished or failed job (spec 6), in `trx`; a finished
  * job's e-mail carries the absolute download link (`<publicUrl>/api/v1/exports/<id>/download`).
@@ -201,9 +197,9 @@ async function notifyRequester(
   outcome: 'completed' | 'failed',
   detail: string,
 ) {
-  const to = await userEmail(trx, job.requested_by);
+  const to = (await findUserById(trx, job.requested_by))?.email;
   if (!to) return;
-  const name = await projectName(trx, job.project_id);
+  const name = (await findProject(trx, job.project_id))?.name ?? `#${job.project_id}`;
   const email: EmailRequested = {
     to: [to],
     subject: outcome === 'completed' ? `Your export of ${name} is ready` : `Your export of ${name} failed`,
