@@ -214,9 +214,11 @@ describe('polls through the gateway (e2e)', () => {
     expect((await gw().get(`/api/polls/${poll.id}/results`)).body.data.comments_total).to.equal(0);
   });
 
-  it('streams live results as Server-Sent Events through the gateway on each counted vote', async () => {
+  it('streams live results as Server-Sent Events through the gateway on each counted vote, until the poll is deleted', async () => {
     const poll = await createPoll();
     const events: Array<{ total_votes: number }> = [];
+    let deleted = false;
+    let ended = false;
     let res: IncomingMessage | undefined;
     await new Promise<void>((resolve, reject) => {
       const req = get(`${stack.gatewayUrl}/api/polls/${poll.id}/results/stream`, (r) => {
@@ -235,8 +237,10 @@ describe('polls through the gateway (e2e)', () => {
             if (block.includes('event: results') && data) {
               events.push(JSON.parse(data.slice(6)));
             }
+            if (block.includes('event: deleted')) deleted = true;
           }
         });
+        r.on('end', () => (ended = true));
         resolve();
       });
       req.on('error', reject);
@@ -251,6 +255,8 @@ describe('polls through the gateway (e2e)', () => {
       await vote(poll, { votes: votesFor(poll), voter_fingerprint: 'fp-sse-2' }).expect(201);
       await until(3);
       expect(events.at(-1)!.total_votes).to.equal(2);
+      await gw().delete(`/api/polls/${poll.id}`).auth(owner.token, { type: 'bearer' }).expect(204);
+      await eventually(async () => deleted && ended, 5_000);
     } finally {
       res?.destroy();
     }

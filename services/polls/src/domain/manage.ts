@@ -109,4 +109,6 @@ export async function setClosed(ctx: PollsContext, poll: PollDoc, closed: boolea
 export async function deletePoll(ctx: PollsContext, poll: PollDoc): Promise<void> {
   await ctx.polls.delete(poll._id);
   await ctx.counters.drop(poll._id);
+  // Open result streams (on every replica) re-read the poll and end with `event: deleted`.
+  await ctx.live.publish(poll._id);
 }
