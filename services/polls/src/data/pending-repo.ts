@@ -31,11 +31,6 @@ export class PendingRepo {
     this.c = c;
   }
 
-  /** The voter's pending vote on a poll, or null. */
-  byVoter(pollId: string, voterKey: string): Promise<PendingVoteDoc | null> {
-    return this.c.pending.findOne({ _id: `${pollId}:${voterKey}` });
-  }
-
   byCode(pollId: string, code: string): Promise<PendingVoteDoc | null> {
     return this.c.pending.findOne({ code, poll_id: pollId });
   }

@@ -7,7 +7,6 @@ import type { Db } from 'mongodb';
  */
 export async function ensureIndexes(db: Db): Promise<void> {
   await db.collection('outbox').createIndex({ created_at: 1 });
-  await db.collection('processed_messages').createIndex({ consumer: 1, message_id: 1 }, { unique: true });
   await db.collection('polls').createIndex({ owner_id: 1, created_at: -1 });
   // One counted vote per (poll, voter, n-th vote): two identical concurrent votes collide here.
   await db.collection('votes').createIndex({ poll_id: 1, voter_key: 1, seq: 1 }, { unique: true });
