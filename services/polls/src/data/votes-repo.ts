@@ -1,24 +1,23 @@
 import type { Collections } from './collections.ts';
-import { isDuplicateKey } from './collections.ts';
+import { GroupInsert } from './group-insert.ts';
 import type { VoteDoc } from '../domain/types.ts';
 
 /** Counted votes: one document each (docs/polls.md, "Votes"). */
 export class VotesRepo {
   private readonly c: Collections;
+  private readonly writer: GroupInsert<VoteDoc>;
 
   constructor(c: Collections) {
     this.c = c;
+    this.writer = new GroupInsert(c.votes);
   }
 
-  /** Inserts a vote; resolves false when (poll, voter, seq) is taken (a concurrent vote won). */
-  async insert(vote: VoteDoc): Promise<boolean> {
-    try {
-      await this.c.votes.insertOne(vote);
-      return true;
-    } catch (err) {
-      if (isDuplicateKey(err)) return false;
-      throw err;
-    }
+  /**
+   * Inserts a vote, group-committed with the votes arriving meanwhile ({@link GroupInsert});
+   * resolves false when (poll, voter, seq) is taken (a concurrent vote won).
+   */
+  insert(vote: VoteDoc): Promise<boolean> {
+    return this.writer.insert(vote);
   }
 
   /** How many counted votes a voter has on a poll. */
