@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,6 +12,86 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLOCK_TICKS = 100;
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * CPU time (user + system, milliseconds) process `pid` has used so far, from
+ * `/proc/<pid>/stat`; undefined where there is no /proc (not Linux) or the process is gone.
+ */
+export function processCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The pid of the process listening on a loopback TCP port, or undefined (Linux /proc only). */
+export function pidListeningOn(port: number): number | undefined {
+  try {
+    const hex = port.toString(16).toUpperCase().padStart(4, '0');
+    const inodes = new Set<string>();
+    for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+      for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+        const cols = line.trim().split(/\s+/);
+        if (cols[1]?.endsWith(`:${hex}`) && cols[3] === '0A') inodes.add(cols[9]!);
+      }
+    }
+    for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      let fds: string[];
+      try {
+        fds = readdirSync(`/proc/${pid}/fd`);
+      } catch {
+        continue;
+      }
+      for (const fd of fds) {
+        try {
+          const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+          if (m && inodes.has(m[1]!)) return Number(pid);
+        } catch {
+          /* the fd closed meanwhile */
+        }
+      }
+    }
+  } catch {
+    /* no /proc */
+  }
+  return undefined;
+}
+
+/**
+ * CPU use of several processes over a stretch of time: `start()` reads their CPU times,
+ * `perRequest(n)` gives each one's CPU time per request in µs since then (NaN when unknown).
+ * `self` is this process (the load generator).
+ */
+export function cpuMeter(pids: Record<string, number | undefined>) {
+  const read = () => {
+    const out: Record<string, number | undefined> = {};
+    for (const [name, pid] of Object.entries(pids))
+      out[name] = pid === undefined ? undefined : processCpuMs(pid);
+    const own = process.cpuUsage();
+    out.self = (own.user + own.system) / 1000;
+    return out;
+  };
+  let before = read();
+  return {
+    start: () => {
+      before = read();
+    },
+    perRequest: (requests: number): Record<string, number> => {
+      const after = read();
+      return Object.fromEntries(
+        Object.keys(after).map((k) => {
+          const a = after[k];
+          const b = before[k];
+          return [k, a === undefined || b === undefined || !requests ? NaN : ((a - b) * 1000) / requests];
+        }),
+      );
+    },
+  };
+}
 
 /**
  * Node options that make a child write a V8 CPU profile named `name` into BENCH_CPU_PROF when
@@ -70,14 +150,11 @@ export class Child {
    * than requests/s on a machine whose cores the load generator shares.
    */
   cpuMs(): number | undefined {
-    try {
-      const stat = readFileSync(`/proc/${this.proc.pid}/stat`, 'utf8');
-      // Fields after the command name (which may hold spaces) start after the last ')'.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-    } catch {
-      return undefined;
-    }
+    return this.proc.pid === undefined ? undefined : processCpuMs(this.proc.pid);
+  }
+
+  get pid(): number | undefined {
+    return this.proc.pid;
   }
 
   get running(): boolean {
@@ -197,4 +274,18 @@ export async function registerUser(
   });
   if (res.status !== 201) throw new Error(`register: ${res.status} ${await res.text()}`);
   return (await res.json()) as { token: string; user: { id: number; name: string; email: string } };
+}
+
+/** Prints CPU µs per request of each process, one row per run (from {@link cpuMeter}). */
+export function printCpuTable(rows: Array<[string, Record<string, number>]>): void {
+  const names = Object.keys(rows[0]?.[1] ?? {});
+  console.log('CPU per request (µs, from /proc; `self` is the load generator):');
+  console.log(`${''.padEnd(24)} ${names.map((n) => n.padStart(8)).join(' ')} ${'sum'.padStart(8)}`);
+  for (const [label, cpu] of rows) {
+    const values = names.map((n) => cpu[n] ?? NaN);
+    const sum = values.filter(Number.isFinite).reduce((a, b) => a + b, 0);
+    console.log(
+      `${label.padEnd(24)} ${values.map((v) => (Number.isFinite(v) ? v.toFixed(0) : 'n/a').padStart(8)).join(' ')} ${sum.toFixed(0).padStart(8)}`,
+    );
+  }
 }

@@ -27,7 +27,10 @@ import { dropDatabase } from '@fieldhouse/db';
 import { provideBackingServices } from '../../scripts/lib/backing.ts';
 import {
   Child,
+  cpuMeter,
   cpuProfileArgs,
+  pidListeningOn,
+  printCpuTable,
   freePort,
   gatewayChild,
   registerUser,
@@ -35,7 +38,7 @@ import {
   SERVER_ENV,
   waitReady,
 } from '../lib/child.ts';
-import { autocannon, type AutocannonOptions } from '../lib/autocannon.ts';
+import { load, type LoadSpec } from '../lib/load.ts';
 
 const { values } = parseArgs({
   options: { duration: { type: 'string', short: 'd' }, connections: { type: 'string', short: 'c' } },
@@ -43,31 +46,10 @@ const { values } = parseArgs({
 const DURATION = Number(values.duration ?? process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(values.connections ?? process.env.BENCH_CONNECTIONS ?? 50);
 
-function run(label: string, opts: Omit<AutocannonOptions, 'connections' | 'duration'>, okStatus: number) {
-  return new Promise<{
-    label: string;
-    rps: number;
-    p50: number;
-    p99: number;
-    ok: number;
-    other: number;
-    errors: number;
-  }>((done, fail) => {
-    autocannon({ connections: CONNECTIONS, duration: DURATION, timeout: 10, ...opts }, (err, r) => {
-      if (err) return fail(err);
-      const ok = r.statusCodeStats[String(okStatus)]?.count ?? 0;
-      const all = Object.values(r.statusCodeStats).reduce((a, b) => a + b.count, 0);
-      done({
-        label,
-        rps: ok / DURATION,
-        p50: r.latency.p50,
-        p99: r.latency.p99,
-        ok,
-        other: all - ok,
-        errors: r.errors + r.timeouts,
-      });
-    });
-  });
+/** One load run; `rps` counts the answers with `okStatus` only. */
+async function run(label: string, spec: Omit<LoadSpec, 'connections' | 'duration'>) {
+  const r = await load({ connections: CONNECTIONS, duration: DURATION, ...spec });
+  return { label, ...r };
 }
 
 /** insertOne of vote-sized documents with CONNECTIONS concurrent writers for `seconds`. */
@@ -214,39 +196,29 @@ async function main() {
     const raw = await rawInsertRate(mongoUrl, mongoDb, Math.min(DURATION, 5));
     console.log(`raw single-document insertOne rate of the store: ${fmt(raw)} /s`);
 
-    let voterN = 0;
-    const votes = await run(
-      'POST vote (gateway)',
-      {
-        url: `${gatewayUrl}/api/polls/${poll.id}/vote`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        requests: [
-          {
-            setupRequest: (req: Record<string, unknown>) => {
-              const n = voterN++;
-              const votes = Object.fromEntries(
-                poll.sections.map((s) => [s.id, s.options[n % s.options.length]!.id]),
-              );
-              return {
-                ...req,
-                body: JSON.stringify({
-                  votes,
-                  voter_fingerprint: `bench-voter-${suffix}-${n}`,
-                  time_spent: n % 90,
-                }),
-              };
-            },
-          },
-        ],
-      },
-      201,
-    );
-    const reads = await run(
-      'GET results (gateway)',
-      { url: `${gatewayUrl}/api/polls/${poll.id}/results` },
-      200,
-    );
+    const meter = cpuMeter({
+      gateway: gateway.pid,
+      polls: polls.pid,
+      store: pidListeningOn(Number(new URL(mongoUrl).port || 27017)),
+      redis: pidListeningOn(Number(redisUrl.port || 6379)),
+    });
+    const votes = await run('POST vote (gateway)', {
+      url: `${gatewayUrl}/api/polls/${poll.id}/vote`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      // every request a new voter
+      bodies: (n) =>
+        JSON.stringify({
+          votes: Object.fromEntries(poll.sections.map((s) => [s.id, s.options[n % s.options.length]!.id])),
+          voter_fingerprint: `bench-voter-${suffix}-${n}`,
+          time_spent: n % 90,
+        }),
+      okStatus: 201,
+    });
+    const voteCpu = meter.perRequest(votes.ok + votes.other);
+    meter.start();
+    const reads = await run('GET results (gateway)', { url: `${gatewayUrl}/api/polls/${poll.id}/results` });
+    const readCpu = meter.perRequest(reads.ok + reads.other);
 
     const redis = createClient({ url: redisUrl.toString() });
     await redis.connect();
@@ -262,8 +234,13 @@ async function main() {
     );
     for (const r of [votes, reads])
       console.log(
-        `${r.label.padEnd(24)} ${fmt(r.rps).padStart(9)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.ok).padStart(8)} ${String(r.other).padStart(7)} ${String(r.errors).padStart(7)}`,
+        `${r.label.padEnd(24)} ${fmt(r.rps).padStart(9)} ${fmt(r.p50).padStart(8)} ${fmt(r.p99).padStart(8)} ${String(r.ok).padStart(8)} ${String(r.other).padStart(7)} ${String(r.errors).padStart(7)}`,
       );
+    console.log('');
+    printCpuTable([
+      [votes.label, voteCpu],
+      [reads.label, readCpu],
+    ]);
     console.log('');
     console.log(
       `Redis total: ${redisTotal}   MongoDB votes: ${mongoCount}   ${redisTotal === mongoCount ? 'EQUAL' : 'DIFFERENT'}`,

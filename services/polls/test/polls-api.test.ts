@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
+import { eventually } from '@fieldhouse/testkit';
 import { pollBody, startPolls, votesFor, type PollsHarness } from './support.ts';
 
 describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () => {
@@ -273,6 +274,49 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
     const first = d.achievements.find((a: { key: string }) => a.key === 'first_vote');
     expect(first.achieved_at).to.match(/Z$/);
     expect(d.reactions_summary).to.have.keys('like', 'love', 'haha', 'wow', 'sad', 'angry', 'fire', 'clap');
+  });
+
+  it('records vote milestones at the vote that reaches them, without a results read', async () => {
+    const poll = await h.createPoll(1);
+    const times: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const res = await request(h.app)
+        .post(`/api/polls/${poll.id}/vote`)
+        .set('Authorization', h.auth(300 + i))
+        .send({ votes: votesFor(poll) })
+        .expect(201);
+      times.push(res.body.data.vote.created_at as string);
+    }
+    const polls = h.db.collection<{ _id: string; achievements: Record<string, string> }>('polls');
+    const doc = await eventually(async () => {
+      const d = await polls.findOne({ _id: poll.id });
+      return d?.achievements.votes_10 ? d : null;
+    });
+    expect(doc.achievements).to.deep.equal({ first_vote: times[0], votes_10: times[9] });
+  });
+
+  it('records a milestone a vote did not (counters rebuilt) at the next results read', async () => {
+    const poll = await h.createPoll(1);
+    const voted = await request(h.app)
+      .post(`/api/polls/${poll.id}/vote`)
+      .set('Authorization', h.auth(320))
+      .send({ votes: votesFor(poll) })
+      .expect(201);
+    const polls = h.db.collection<{ _id: string; achievements: Record<string, string> }>('polls');
+    await eventually(async () => (await polls.findOne({ _id: poll.id }))?.achievements.first_vote);
+    await polls.updateOne({ _id: poll.id }, { $set: { achievements: {} } });
+    await h.redis.del(`${h.prefix}p:${poll.id}`); // the cached poll
+    const res = await request(h.app)
+      .get(`/api/polls/${poll.id}/results`)
+      .set('Authorization', h.auth(1))
+      .expect(200);
+    const first = (res.body.data.achievements as Array<{ key: string; achieved_at: string }>).find(
+      (a) => a.key === 'first_vote',
+    );
+    expect(first?.achieved_at).to.equal(voted.body.data.vote.created_at);
+    expect((await polls.findOne({ _id: poll.id }))?.achievements.first_vote).to.equal(
+      voted.body.data.vote.created_at,
+    );
   });
 
   it('rebuilds lost counters from MongoDB, identical', async () => {

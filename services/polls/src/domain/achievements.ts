@@ -22,6 +22,16 @@ export const VOTE_MILESTONES = [
 /** Comments needed for "Most discussed"; its time is the `created_at` of that comment. */
 export const MOST_DISCUSSED_COMMENTS = 10;
 
+/**
+ * The milestone that a counter change reaching `count` (the counters' value right after it, read
+ * in the same atomic step) makes: the vote or comment that took the count to a milestone's n is
+ * its n-th, so its time is the milestone's. Null when `count` is no milestone.
+ */
+export function milestoneAt(of: 'votes' | 'comments', count: number): string | null {
+  if (of === 'comments') return count === MOST_DISCUSSED_COMMENTS ? 'most_discussed' : null;
+  return VOTE_MILESTONES.find((m) => m.n === count)?.key ?? null;
+}
+
 /** Milestones reached per the counters but not yet recorded in the poll document. */
 export function missingMilestones(
   poll: PollDoc,

@@ -5,6 +5,7 @@ import { paginated, parsePageQuery } from '@fieldhouse/http';
 import type { PollsContext } from './context.ts';
 import { newId } from './ids.ts';
 import { limitVoter } from './rate-limit.ts';
+import { recordReachedMilestone } from './results.ts';
 import type { CommentDoc, PollDoc } from './types.ts';
 import { commentView, type CommentView } from './views.ts';
 import { identifyVoter } from './voter.ts';
@@ -66,7 +67,8 @@ export async function addComment(ctx: PollsContext, poll: PollDoc, caller: Calle
     created_at: new Date().toISOString(),
   };
   await ctx.c.comments.insertOne(doc);
-  await ctx.counters.apply(poll._id, gen, { comments: 1 });
+  const applied = await ctx.counters.apply(poll._id, gen, { comments: 1 });
+  if (applied) recordReachedMilestone(ctx, poll, 'comments', applied.comments, doc.created_at);
   await ctx.redis.del(recentKey(ctx, poll._id));
   return { status: 201, message: 'Your comment was added.', data: commentView(doc) };
 }

@@ -60,6 +60,9 @@ export async function createPoll(ctx: PollsContext, ownerId: number, input: Poll
     updated_at: now,
   };
   await ctx.polls.insert(poll);
+  // Counters from the start, so the first vote's counter step is atomic like every other
+  // (it records the first_vote milestone: domain/results.ts, recordReachedMilestone).
+  await ctx.counters.rebuild(poll._id);
   return poll;
 }
 

@@ -1,4 +1,4 @@
-import { achievementsOf, missingMilestones } from './achievements.ts';
+import { achievementsOf, milestoneAt, missingMilestones } from './achievements.ts';
 import { analyticsOf } from './analytics.ts';
 import type { PollsContext } from './context.ts';
 import type { CounterSnapshot } from './counters.ts';
@@ -36,7 +36,30 @@ async function recentComments(ctx: PollsContext, pollId: string) {
   return list;
 }
 
-/** Records milestones the counters show as reached (once each); returns the updated poll. */
+/**
+ * Records the milestone a counted vote or added comment reached, if any, with that item's time
+ * (`count`: the counter right after the item, from the same atomic step). In the background:
+ * the answer does not wait, and a failure only leaves the milestone to {@link recordMilestones}.
+ */
+export function recordReachedMilestone(
+  ctx: PollsContext,
+  poll: PollDoc,
+  of: 'votes' | 'comments',
+  count: number,
+  at: string,
+): void {
+  const key = milestoneAt(of, count);
+  if (!key || poll.achievements[key]) return;
+  ctx.polls
+    .recordAchievement(poll._id, key, at)
+    .catch((err: unknown) => ctx.logger.warn('recording a milestone failed', { err, key }));
+}
+
+/**
+ * Records milestones the counters show as reached but the poll does not have (once each; the
+ * fallback when a counter rebuild or a failed write skipped {@link recordReachedMilestone}: it
+ * reads the n-th vote or comment); returns the updated poll.
+ */
 async function recordMilestones(ctx: PollsContext, poll: PollDoc, s: CounterSnapshot): Promise<PollDoc> {
   const missing = missingMilestones(poll, s);
   if (!missing.length) return poll;

@@ -8,7 +8,7 @@ import type { PollsContext } from './context.ts';
 import type { CounterFields, CounterSnapshot } from './counters.ts';
 import { hourOf, newId } from './ids.ts';
 import { hashPassword, newPassword, newVerificationCode, passwordMatches } from './otp.ts';
-import { optionCounts, seesStats } from './results.ts';
+import { optionCounts, recordReachedMilestone, seesStats } from './results.ts';
 import type { PollDoc, VoteDoc, Voter } from './types.ts';
 import { identifyVoter } from './voter.ts';
 import { assertOpen, checkChoices, parseVote, voteLimitReached, type VoteInput } from './vote-rules.ts';
@@ -82,7 +82,9 @@ export async function countVote(
   const deltas: CounterFields = { total: 1, voters: seq === 1 ? 1 : 0, [`h:${vote.hour}`]: 1 };
   for (const id of vote.option_ids) deltas[`o:${id}`] = 1;
   if (vote.time_spent !== null) deltas[`t:${vote.time_spent}`] = 1;
-  const snapshot = (await ctx.counters.apply(poll._id, gen, deltas)) ?? (await ctx.counters.read(poll._id));
+  const applied = await ctx.counters.apply(poll._id, gen, deltas);
+  if (applied) recordReachedMilestone(ctx, poll, 'votes', applied.total, vote.created_at);
+  const snapshot = applied ?? (await ctx.counters.read(poll._id));
   ctx.live.publish(poll._id).catch((err: unknown) => ctx.logger.warn('live publish failed', { err }));
   return { vote, snapshot, remaining: max - seq };
 }
