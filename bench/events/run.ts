@@ -23,7 +23,10 @@ import { createKnex, dropDatabase } from '@fieldhouse/db';
 import { insertInvitesBulk } from '@fieldhouse/events';
 import {
   Child,
+  cpuMeter,
   cpuProfileArgs,
+  pidListeningOn,
+  printCpuTable,
   freePort,
   gatewayChild,
   registerUser,
@@ -31,7 +34,7 @@ import {
   sleep,
   waitReady,
 } from '../lib/child.ts';
-import { autocannon } from '../lib/autocannon.ts';
+import { load } from '../lib/load.ts';
 
 const ISSUER = 'fieldhouse-gateway';
 const TARGET_RPS = 1_500;
@@ -63,72 +66,22 @@ const backing = {
 const withDatabase = (base: string, name: string) =>
   Object.assign(new URL(base), { pathname: `/${name}` }).toString();
 
-const percentile = (sorted: Float64Array, p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! : NaN;
-
-/** One autocannon run of check-ins, each request taking the next code. */
+/** One run of check-ins, request i scanning `codes[from + i]`. */
 function run(
   url: string,
   token: string,
   codes: string[],
-  next: { i: number },
+  from: number,
   connections: number,
   duration: number,
 ) {
-  return new Promise<{
-    rps: number;
-    p50: number;
-    p99: number;
-    statusCodes: Record<string, number>;
-    errors: number;
-    ok: number;
-  }>((done, fail) => {
-    let times = new Float64Array(1 << 16);
-    let n = 0;
-    const started = process.hrtime.bigint();
-    const instance = autocannon(
-      {
-        url,
-        connections,
-        duration,
-        timeout: 10,
-        requests: [
-          {
-            method: 'POST',
-            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-            setupRequest: (req: Record<string, unknown>) => ({
-              ...req,
-              body: JSON.stringify({ code_unique: codes[next.i++ % codes.length], device: 'bench' }),
-            }),
-          },
-        ],
-      },
-      (err, result) => {
-        if (err) return fail(err);
-        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        const sorted = times.subarray(0, n).sort();
-        const statusCodes = Object.fromEntries(
-          Object.entries(result.statusCodeStats).map(([k, v]) => [k, v.count]),
-        );
-        done({
-          rps: n / seconds,
-          p50: percentile(sorted, 50),
-          p99: percentile(sorted, 99),
-          statusCodes,
-          errors: result.errors + result.timeouts,
-          ok: n,
-        });
-      },
-    );
-    instance.on('response', (_c, status, _b, ms) => {
-      if (status !== 200) return;
-      if (n === times.length) {
-        const grown = new Float64Array(times.length * 2);
-        grown.set(times);
-        times = grown;
-      }
-      times[n++] = ms;
-    });
+  return load({
+    url,
+    connections,
+    duration,
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    bodies: (i) => JSON.stringify({ code_unique: codes[(from + i) % codes.length], device: 'bench' }),
   });
 }
 
@@ -227,10 +180,20 @@ async function main(): Promise<void> {
   let okBefore = 0;
   if (s.warmup > 0) {
     console.log(`warming up: ${s.warmup} s`);
-    okBefore = (await run(url, token, codes, next, s.connections, s.warmup)).ok;
+    const w = await run(url, token, codes, next.i, s.connections, s.warmup);
+    okBefore = w.ok;
+    next.i += w.sent;
   }
   console.log(`measuring: ${s.duration} s, ${s.connections} connections`);
-  const m = await run(url, token, codes, next, s.connections, s.duration);
+  const meter = cpuMeter({
+    gateway: gateway.pid,
+    events: events.pid,
+    postgres: pidListeningOn(Number(new URL(backing.postgres).port || 5432)),
+    redis: pidListeningOn(Number(new URL(backing.redis).port || 6379)),
+  });
+  const m = await run(url, token, codes, next.i, s.connections, s.duration);
+  const cpuPerCheckIn = meter.perRequest(m.ok + m.other);
+  next.i += m.sent;
   if (next.i > codes.length) throw new Error('the codes ran out: use more --invites or a shorter --duration');
   await sleep(500); // requests cut when autocannon stopped may still be finishing
   for (const c of [events, gateway]) if (!c.running) throw new Error(`${c.name} exited:\n${c.tail()}`);
@@ -260,6 +223,7 @@ async function main(): Promise<void> {
     `check-ins/s: ${m.rps.toFixed(1)}   p50: ${m.p50.toFixed(2)} ms   p99: ${m.p99.toFixed(2)} ms   checked in: ${m.ok}`,
   );
   console.log(`status codes: ${JSON.stringify(m.statusCodes)}   errors: ${m.errors}`);
+  printCpuTable([['check-in', cpuPerCheckIn]]);
   console.log(`stats: ${JSON.stringify(stats)}   expected: ${JSON.stringify(expected)}`);
   console.log(
     `check-ins in the history: ${scanned}; 200 answers received: ${answered}; codes sent: ${next.i}`,

@@ -13,19 +13,47 @@ const CLOCK_TICKS = 100;
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/**
- * CPU time (user + system, milliseconds) process `pid` has used so far, from
- * `/proc/<pid>/stat`; undefined where there is no /proc (not Linux) or the process is gone.
- */
-export function processCpuMs(pid: number): number | undefined {
+/** User + system CPU time of one process from `/proc/<pid>/stat`, in ms, and its parent pid. */
+function statOf(pid: number | string): { cpuMs: number; ppid: number } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may hold spaces) start after the last ')'.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    return {
+      cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS,
+      ppid: Number(fields[1]),
+    };
   } catch {
     return undefined;
   }
+}
+
+/**
+ * CPU time (user + system, milliseconds) process `pid` has used so far, from
+ * `/proc/<pid>/stat`, with its living descendants when `tree` (PostgreSQL works in one child
+ * process per connection); undefined where there is no /proc (not Linux) or the process is gone.
+ */
+export function processCpuMs(pid: number, tree = false): number | undefined {
+  const own = statOf(pid);
+  if (!own || !tree) return own?.cpuMs;
+  const children = new Map<number, Array<{ pid: number; cpuMs: number }>>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    const st = statOf(d);
+    if (!st) continue;
+    const list = children.get(st.ppid) ?? [];
+    list.push({ pid: Number(d), cpuMs: st.cpuMs });
+    children.set(st.ppid, list);
+  }
+  let total = own.cpuMs;
+  const queue = [pid];
+  while (queue.length) {
+    for (const c of children.get(queue.pop()!) ?? []) {
+      total += c.cpuMs;
+      queue.push(c.pid);
+    }
+  }
+  return total;
 }
 
 /** The pid of the process listening on a loopback TCP port, or undefined (Linux /proc only). */
@@ -70,7 +98,7 @@ export function cpuMeter(pids: Record<string, number | undefined>) {
   const read = () => {
     const out: Record<string, number | undefined> = {};
     for (const [name, pid] of Object.entries(pids))
-      out[name] = pid === undefined ? undefined : processCpuMs(pid);
+      out[name] = pid === undefined ? undefined : processCpuMs(pid, true);
     const own = process.cpuUsage();
     out.self = (own.user + own.system) / 1000;
     return out;

@@ -32,6 +32,8 @@ export interface LoadResult {
   p50: number;
   p99: number;
   ok: number;
+  /** Requests started (bodies taken): with `bodies`, the next run can go on from here. */
+  sent: number;
   /** Answers with another status. */
   other: number;
   /** Connection errors and timeouts. */
@@ -93,6 +95,7 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
           p50: percentile(sorted, 50),
           p99: percentile(sorted, 99),
           ok: n,
+          sent: next,
           other: all - n,
           errors: result.errors + result.timeouts,
           statusCodes,

@@ -1,18 +1,13 @@
 import type { Collection, Document, MongoBulkWriteError, OptionalUnlessRequiredId } from 'mongodb';
+import { GroupCommit, type ItemResult } from '@fieldhouse/group-commit';
 import { isDuplicateKey } from './collections.ts';
 
-interface Waiting<T> {
-  doc: T;
-  resolve: (inserted: boolean) => void;
-  reject: (err: unknown) => void;
-}
-
 /**
- * Group commit of single-document inserts (docs/polls.md, "Votes"): documents inserted while
- * earlier writes are in flight wait and go together in one unordered `insertMany`, so a store
- * that pays per statement (FerretDB on SQLite: about 1,500 single inserts/s, 10,000 documents/s
- * in batches of 32 on the development machine) is paid once per batch. When nothing is in
- * flight a document is written at once, so a quiet server adds no delay.
+ * Group commit of single-document inserts (docs/polls.md, "Votes"; @fieldhouse/group-commit):
+ * documents inserted while earlier writes are in flight go together in one unordered
+ * `insertMany`, so a store that pays per statement (FerretDB on SQLite: about 1,500 single
+ * inserts/s, 10,000 documents/s in batches of 32 on the development machine) is paid once per
+ * batch.
  *
  * Each document still succeeds or fails on its own: a unique-key clash resolves that
  * document's promise with false (the other documents of the batch are written), any other
@@ -20,62 +15,41 @@ interface Waiting<T> {
  * document of the batch.
  */
 export class GroupInsert<T extends Document> {
-  private readonly coll: Collection<T>;
-  private readonly maxBatch: number;
-  private readonly maxInFlight: number;
-  private queue: Waiting<T>[] = [];
-  private inFlight = 0;
+  private readonly commit: GroupCommit<T, boolean>;
 
-  /**
-   * @param maxBatch most documents in one `insertMany` (default 256).
-   * @param maxInFlight most `insertMany` commands at once (default 2: one is written while
-   *   the next batch fills).
-   */
+  /** @param opts batch size and parallel commands ({@link GroupCommit}; defaults 256 and 2). */
   constructor(coll: Collection<T>, opts: { maxBatch?: number; maxInFlight?: number } = {}) {
-    this.coll = coll;
-    this.maxBatch = opts.maxBatch ?? 256;
-    this.maxInFlight = opts.maxInFlight ?? 2;
+    this.commit = new GroupCommit((docs) => insertAll(coll, docs), opts);
   }
 
   /** Inserts `doc`; resolves true when written, false on a unique-key clash. */
   insert(doc: T): Promise<boolean> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ doc, resolve, reject });
-      this.pump();
+    return this.commit.submit(doc);
+  }
+}
+
+/** One unordered insert of `docs`, answered per document (false: unique-key clash). */
+async function insertAll<T extends Document>(
+  coll: Collection<T>,
+  docs: T[],
+): Promise<Array<ItemResult<boolean>>> {
+  const written = docs.map((): ItemResult<boolean> => ({ ok: true, value: true }));
+  try {
+    const all = docs as OptionalUnlessRequiredId<T>[];
+    if (all.length === 1) await coll.insertOne(all[0]!);
+    else await coll.insertMany(all, { ordered: false });
+    return written;
+  } catch (err) {
+    const failed = perDocumentErrors(err, docs.length);
+    if (!failed) {
+      if (docs.length === 1 && isDuplicateKey(err)) return [{ ok: true, value: false }];
+      throw err;
+    }
+    return written.map((ok, i) => {
+      const e = failed.get(i);
+      if (!e) return ok;
+      return isDuplicateKey(e) ? { ok: true, value: false } : { ok: false, error: e };
     });
-  }
-
-  private pump(): void {
-    while (this.inFlight < this.maxInFlight && this.queue.length) {
-      const batch = this.queue.splice(0, this.maxBatch);
-      this.inFlight++;
-      void this.write(batch).finally(() => {
-        this.inFlight--;
-        this.pump();
-      });
-    }
-  }
-
-  private async write(batch: Waiting<T>[]): Promise<void> {
-    const docs = batch.map((w) => w.doc as OptionalUnlessRequiredId<T>);
-    try {
-      if (docs.length === 1) await this.coll.insertOne(docs[0]!);
-      else await this.coll.insertMany(docs, { ordered: false });
-      for (const w of batch) w.resolve(true);
-    } catch (err) {
-      const failed = perDocumentErrors(err, batch.length);
-      if (!failed) {
-        if (batch.length === 1 && isDuplicateKey(err)) batch[0]!.resolve(false);
-        else for (const w of batch) w.reject(err);
-        return;
-      }
-      batch.forEach((w, i) => {
-        const e = failed.get(i);
-        if (!e) w.resolve(true);
-        else if (isDuplicateKey(e)) w.resolve(false);
-        else w.reject(e);
-      });
-    }
   }
 }
 

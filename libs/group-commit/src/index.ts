@@ -1,0 +1,81 @@
+/**
+ * Group commit: items submitted one by one while earlier writes are in flight wait, and are
+ * written together by one call of `write`, so a store that pays per statement, per commit or per
+ * round trip pays once per batch. With nothing in flight an item is written at once, so a quiet
+ * server adds no delay; under load, batches grow by themselves with the wait.
+ *
+ * Used for counted votes (services/polls, one unordered insertMany) and scanner check-ins
+ * (services/events, one UPDATE of every scanned code).
+ */
+
+/** One item's result from `write`: its value, or the error of that item alone. */
+export type ItemResult<Out> = { ok: true; value: Out } | { ok: false; error: unknown };
+
+/**
+ * Writes a batch; resolves with one result per item, in the order given. A rejection fails every
+ * item of the batch with that error.
+ */
+export type BatchWriter<In, Out> = (items: In[]) => Promise<Array<ItemResult<Out>>>;
+
+export interface GroupCommitOptions {
+  /** Most items in one batch (default 256). */
+  maxBatch?: number;
+  /** Most batches written at once (default 2: one is written while the next fills). */
+  maxInFlight?: number;
+}
+
+interface Waiting<In, Out> {
+  item: In;
+  resolve: (value: Out) => void;
+  reject: (err: unknown) => void;
+}
+
+export class GroupCommit<In, Out> {
+  private readonly writeBatch: BatchWriter<In, Out>;
+  private readonly maxBatch: number;
+  private readonly maxInFlight: number;
+  private queue: Array<Waiting<In, Out>> = [];
+  private inFlight = 0;
+
+  constructor(write: BatchWriter<In, Out>, opts: GroupCommitOptions = {}) {
+    this.writeBatch = write;
+    this.maxBatch = opts.maxBatch ?? 256;
+    this.maxInFlight = opts.maxInFlight ?? 2;
+  }
+
+  /** Queues `item` for the next batch; settles with its own result. */
+  submit(item: In): Promise<Out> {
+    return new Promise<Out>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.inFlight < this.maxInFlight && this.queue.length) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      this.inFlight++;
+      void this.flush(batch).finally(() => {
+        this.inFlight--;
+        this.pump();
+      });
+    }
+  }
+
+  private async flush(batch: Array<Waiting<In, Out>>): Promise<void> {
+    let results: Array<ItemResult<Out>>;
+    try {
+      results = await this.writeBatch(batch.map((w) => w.item));
+      if (results.length !== batch.length)
+        throw new Error(`group commit: ${results.length} results for ${batch.length} items`);
+    } catch (err) {
+      for (const w of batch) w.reject(err);
+      return;
+    }
+    batch.forEach((w, i) => {
+      const r = results[i]!;
+      if (r.ok) w.resolve(r.value);
+      else w.reject(r.error);
+    });
+  }
+}

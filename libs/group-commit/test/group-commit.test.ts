@@ -1,0 +1,67 @@
+import { expect } from 'chai';
+import { GroupCommit, type ItemResult } from '../src/index.ts';
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('GroupCommit', () => {
+  it('writes the first item at once and the items that waited together, each answered alone', async () => {
+    const batches: number[][] = [];
+    const gc = new GroupCommit<number, number>(
+      async (items) => {
+        batches.push(items);
+        await tick();
+        return items.map((n): ItemResult<number> =>
+          n % 5 === 0 ? { ok: false, error: new Error(`bad ${n}`) } : { ok: true, value: n * 10 },
+        );
+      },
+      { maxBatch: 4, maxInFlight: 1 },
+    );
+    const settled = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => gc.submit(i + 1)));
+    expect(batches).to.deep.equal([[1], [2, 3, 4, 5], [6, 7, 8, 9], [10]]);
+    expect(
+      settled.map((s) => (s.status === 'fulfilled' ? s.value : (s.reason as Error).message)),
+    ).to.deep.equal([10, 20, 30, 40, 'bad 5', 60, 70, 80, 90, 'bad 10']);
+  });
+
+  it('keeps at most maxInFlight batches writing', async () => {
+    let writing = 0;
+    let most = 0;
+    const gc = new GroupCommit<number, number>(
+      async (items) => {
+        most = Math.max(most, ++writing);
+        await tick();
+        writing--;
+        return items.map((value) => ({ ok: true as const, value }));
+      },
+      { maxBatch: 1, maxInFlight: 3 },
+    );
+    const out = await Promise.all(Array.from({ length: 12 }, (_, i) => gc.submit(i)));
+    expect(out).to.deep.equal([...Array(12).keys()]);
+    expect(most).to.equal(3);
+  });
+
+  it('rejects every item of a batch whose write fails, and goes on with the next batch', async () => {
+    let calls = 0;
+    const gc = new GroupCommit<string, string>(
+      async (items) => {
+        calls++;
+        await tick();
+        if (calls === 2) throw new Error('store down');
+        return items.map((value) => ({ ok: true as const, value }));
+      },
+      { maxInFlight: 1 },
+    );
+    const results = await Promise.allSettled(['a', 'b', 'c'].map((s) => gc.submit(s)));
+    expect(results.map((r) => r.status)).to.deep.equal(['fulfilled', 'rejected', 'rejected']);
+    expect(await gc.submit('d')).to.equal('d');
+  });
+
+  it('rejects every item when the writer answers the wrong number of results', async () => {
+    const gc = new GroupCommit<number, number>(async () => [], { maxInFlight: 1 });
+    const err = await gc.submit(1).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(err?.message).to.match(/0 results for 1 items/);
+  });
+});
