@@ -13,7 +13,7 @@ export interface Scanner {
   scannedAt: Date | null;
 }
 
-type CheckedIn = Extract<CheckinOutcome, { result: 'checked_in' }>;
+export type CheckedIn = Extract<CheckinOutcome, { result: 'checked_in' }>;
 
 /**
  * The conditional UPDATE of a check-in: only an active, absent invite of this event changes,

@@ -1,13 +1,7 @@
 import { Router, type Request } from 'express';
 import { joiErrors, notFound, ProblemError, problemBody, validate } from '@fieldhouse/problem';
-import {
-  checkIn,
-  markCheckedIn,
-  oncePerNonce,
-  setPresence,
-  statsOf,
-  type Scanner,
-} from '../data/attendance.ts';
+import { checkIn, oncePerNonce, setPresence, statsOf, type Scanner } from '../data/attendance.ts';
+import { scanGroupCommit } from '../data/scan-batch.ts';
 import { checkinAnswer, type CheckinAnswer } from '../domain/checkin.ts';
 import { normalizeCode } from '../domain/codes.ts';
 import { presenceMessage } from '../domain/presence.ts';
@@ -40,6 +34,7 @@ function scannerOf(
 /** Presence, scans (single and offline batch) and statistics of an event. */
 export function attendanceRoutes(ctx: EventsContext): Router {
   const r = Router();
+  const hotScans = scanGroupCommit(ctx.db);
 
   /** One scan, once per nonce when a nonce is given. */
   const scan = async (
@@ -90,14 +85,16 @@ export function attendanceRoutes(ctx: EventsContext): Router {
    */
   r.post('/api/events/:event_id/checkin', async (req, res) => {
     // Hot path: a well-formed scan without nonce by owner or staff is one statement (access
-    // check and check-in together). Anything else, including every refusal, takes the full path.
+    // check and check-in together), group-committed with the scans arriving meanwhile.
+    // Anything else, including every refusal, takes the full path.
     const eventId = req.params.event_id;
     const quick = scanSchema.validate(req.body, scanContext());
     if (!quick.error && !(quick.value as Scan).nonce && isUuid(eventId)) {
       const s = quick.value as Scan;
       const code = normalizeCode(s.code_unique);
       const done =
-        code && (await markCheckedIn(ctx.db, eventId, code, scannerOf(req, s), null, req.caller.userId!));
+        code &&
+        (await hotScans.submit({ eventId, code, by: scannerOf(req, s), staffUserId: req.caller.userId! }));
       if (done) {
         const answer = checkinAnswer(done);
         res.status(answer.status).json(answer.body);

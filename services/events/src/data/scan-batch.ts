@@ -1,0 +1,102 @@
+import type { Knex } from 'knex';
+import { GroupCommit, type ItemResult } from '@fieldhouse/group-commit';
+import { markCheckedIn, type CheckedIn, type Scanner } from './attendance.ts';
+
+/** A scan of the scanner hot path: no nonce, the scanner's access checked in the statement. */
+export interface HotScan {
+  eventId: string;
+  code: string;
+  by: Scanner;
+  /** The caller, who must own or staff the event. */
+  staffUserId: number;
+}
+
+/**
+ * Group commit of hot-path check-ins (docs/events.md, "Check-in"; @fieldhouse/group-commit):
+ * scans that arrive while earlier ones are being written are applied together by one statement,
+ * one round trip and one commit, instead of one each. Each scan keeps its own outcome, exactly
+ * as {@link markCheckedIn} would give it: checked in, or undefined (refused or unknown: the
+ * caller then takes the full path, which says why). Of two scans of one code in one batch only
+ * one matches (an UPDATE changes a row once); the other is answered as already checked in.
+ * When the batch statement fails (a deadlock with another replica's batch, say), nothing of it
+ * was applied and each scan is retried alone.
+ */
+export function scanGroupCommit(db: Knex): GroupCommit<HotScan, CheckedIn | undefined> {
+  return new GroupCommit((scans) => checkInAll(db, scans), { maxBatch: 200, maxInFlight: 2 });
+}
+
+interface Row {
+  ord: number;
+  id: string;
+  nom: string;
+  type_invite: string;
+  checked_in_at: Date;
+  scanne_par: string | null;
+}
+
+async function checkInAll(db: Knex, scans: HotScan[]): Promise<Array<ItemResult<CheckedIn | undefined>>> {
+  if (scans.length === 1) return [await alone(db, scans[0]!)];
+  let rows: Row[];
+  try {
+    rows = (await db.raw(BATCH_SQL, [JSON.stringify(scans.map(toRecord))])).rows as Row[];
+  } catch {
+    return Promise.all(scans.map((s) => alone(db, s)));
+  }
+  const out = scans.map((): ItemResult<CheckedIn | undefined> => ({ ok: true, value: undefined }));
+  for (const r of rows)
+    out[r.ord] = {
+      ok: true,
+      value: {
+        result: 'checked_in',
+        invite: { id: r.id, nom: r.nom, type_invite: r.type_invite },
+        checked_in_at: r.checked_in_at.toISOString(),
+        scanne_par: r.scanne_par,
+      },
+    };
+  return out;
+}
+
+async function alone(db: Knex, s: HotScan): Promise<ItemResult<CheckedIn | undefined>> {
+  try {
+    return { ok: true, value: await markCheckedIn(db, s.eventId, s.code, s.by, null, s.staffUserId) };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+const toRecord = (s: HotScan, ord: number) => ({
+  ord,
+  code: s.code,
+  event_id: s.eventId,
+  staff_id: s.staffUserId,
+  scanned_at: s.by.scannedAt?.toISOString() ?? null,
+  scanne_par: s.by.scanne_par,
+  user_name: s.by.userName,
+  device: s.by.device,
+});
+
+/**
+ * {@link markCheckedIn}'s statement over a set of scans given as one JSON array: the same
+ * conditions per scan (active, absent invite of the scan's event; the scanner owns or staffs
+ * it), the invite rows and their history rows written together.
+ */
+const BATCH_SQL = `
+WITH scans AS (
+  SELECT * FROM jsonb_to_recordset(?::jsonb) AS s(ord int, code text, event_id uuid, staff_id int,
+    scanned_at timestamptz, scanne_par text, user_name text, device text)),
+upd AS (
+  UPDATE invites SET presence = true, checked_in_at = coalesce(s.scanned_at, now()),
+    scanne_par = s.scanne_par, updated_at = now()
+  FROM scans s
+  WHERE invites.code_unique = s.code AND invites.event_id = s.event_id AND NOT invites.presence
+    AND invites.revoked_at IS NULL
+    AND EXISTS (SELECT 1 FROM events e WHERE e.id = s.event_id AND (e.owner_id = s.staff_id
+      OR EXISTS (SELECT 1 FROM event_staff st WHERE st.event_id = e.id AND st.user_id = s.staff_id)))
+  RETURNING s.ord, invites.id, invites.event_id, invites.nom, invites.type_invite,
+    invites.checked_in_at, invites.scanne_par, s.staff_id, s.user_name, s.device),
+log AS (
+  INSERT INTO attendance_log
+    (invite_id, event_id, action, presence, previous, scanne_par, user_id, user_name, device, nonce, scanned_at)
+  SELECT id, event_id, 'checkin', true, false, scanne_par, staff_id, user_name, device, NULL, checked_in_at
+  FROM upd)
+SELECT ord, id, nom, type_invite, checked_in_at, scanne_par FROM upd`;
