@@ -4,13 +4,13 @@
  * Starts the collection service and the gateway as child processes on free loopback ports with
  * fresh databases (rate limits set very high), registers a user through the gateway and builds a
  * published 20-field form (every type but photo) through the API. Then:
- *   (1) ingest: autocannon POSTs valid submissions through the gateway for --duration seconds
+ *   (1) ingest: autocannon (bench/lib/load.ts) POSTs valid submissions through the gateway for --duration seconds
  *       with --connections connections: submissions/s and p99 (targets >= 1,500/s, p99 <= 100 ms);
  *   (2) listing: bulk-loads --rows submissions (default 1,000,000) into a second project with
  *       INSERT ... SELECT generate_series (see data.ts), then measures through the gateway, one
  *       request at a time, p95 of page 1 and page 5,000 with `status` and `date_from`, and of a
- *       `search` (targets 25 ms and 150 ms).
- * Prints the figures and PASS/FAIL; stops the children and drops the databases. Exit 1 on errors.
+ *       `search` (targets 25 ms and 150 ms). `--rows 0` measures ingest only.
+ * Prints the figures, the CPU time per submission of each process, and PASS/FAIL; stops the children and drops the databases. Exit 1 on errors.
  * Backing services: POSTGRES_URL, REDIS_URL, AMQP_URL, else the standard local ports.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -24,14 +24,17 @@ import { migrations as gatewayMigrations } from '@fieldhouse/gateway';
 import { benchFields, bulkLoad, submissionBody } from './data.ts';
 import {
   Child,
+  cpuMeter,
   cpuProfileArgs,
+  pidListeningOn,
+  printCpuTable,
   freePort,
   gatewayChild,
   registerUser,
   SERVER_ENV,
   waitReady,
 } from '../lib/child.ts';
-import { autocannon } from '../lib/autocannon.ts';
+import { load } from '../lib/load.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -120,48 +123,38 @@ async function main() {
     // (1) ingest
     const ingest = await makeProject('Ingest');
     const body = JSON.stringify(submissionBody(ingest.versionId, ingest.uuids));
-    const run = (duration: number) =>
-      new Promise<{ rps: number; p99: number; p50: number; created: number; other: number }>((ok, fail) => {
-        const times: number[] = [];
-        const inst = autocannon(
-          {
-            url: `${gatewayUrl}/api/v1/projects/${ingest.projectId}/submissions`,
-            connections: Number(args.connections),
-            duration,
-            method: 'POST',
-            headers,
-            body,
-          },
-          (err, r) => {
-            if (err) return fail(err);
-            times.sort((a, b) => a - b);
-            const codes = Object.fromEntries(Object.entries(r.statusCodeStats).map(([k, v]) => [k, v.count]));
-            const created = codes['201'] ?? 0;
-            const all = Object.values(codes).reduce((a, b) => a + b, 0);
-            ok({
-              rps: created / duration,
-              p50: percentile(times, 50),
-              p99: percentile(times, 99),
-              created,
-              other: all - created + r.errors + r.timeouts,
-            });
-          },
-        );
-        inst.on('response', (_c, status, _b, ms) => {
-          if (status === 201) times.push(ms);
-        });
+    const run = async (duration: number) => {
+      const r = await load({
+        url: `${gatewayUrl}/api/v1/projects/${ingest.projectId}/submissions`,
+        connections: Number(args.connections),
+        duration,
+        method: 'POST',
+        headers,
+        body,
+        okStatus: 201,
       });
+      return { ...r, created: r.ok, other: r.other + r.errors };
+    };
     await run(3); // warm-up
+    const meter = cpuMeter({
+      gateway: gateway.pid,
+      collection: collection.pid,
+      postgres: pidListeningOn(Number(new URL(backing.postgres).port || 5432)),
+      redis: pidListeningOn(Number(new URL(backing.redis).port || 6379)),
+    });
     const ing = await run(Number(args.duration));
+    const ingestCpu = meter.perRequest(ing.ok + ing.other);
     console.log(
       `(1) ingest through the gateway, 20 fields, ${args.connections} connections, ${args.duration} s: ` +
         `${ing.rps.toFixed(0)} submissions/s, p50 ${ing.p50.toFixed(1)} ms, p99 ${ing.p99.toFixed(1)} ms, ` +
         `${ing.created} created, ${ing.other} other/errors -> ${ing.rps >= 1500 && ing.p99 <= 100 && ing.other === 0 ? 'PASS' : 'FAIL'}`,
     );
+    printCpuTable([['ingest', ingestCpu]]);
 
-    // (2) listing over a large project
-    const big = await makeProject('Big');
+    // (2) listing over a large project (--rows 0 skips it)
     const rows = Number(args.rows);
+    if (rows === 0) return;
+    const big = await makeProject('Big');
     const t0 = Date.now();
     await bulkLoad(db, big.projectId, big.versionId, rows, JSON.parse(body).data as unknown[]);
     console.log(`    loaded ${rows} submissions in ${((Date.now() - t0) / 1000).toFixed(0)} s`);

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from '@fieldhouse/logger';
 import type { BlobStore } from '../blob/blob-store.ts';
+import type { SubmissionWriter } from '../data/submission-batch.ts';
 
 /** What the route handlers need, built once by createCollectionApp. */
 export interface CollectionContext {
@@ -11,4 +12,6 @@ export interface CollectionContext {
   photoMaxBytes: number;
   /** Called after a commit that wrote to the outbox (the relay publishes sooner). */
   outboxWritten: () => void;
+  /** Inserts a plain submission, group-committed (data/submission-batch.ts). */
+  insertSubmission: SubmissionWriter;
 }

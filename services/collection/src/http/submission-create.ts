@@ -215,10 +215,11 @@ export async function createSubmission(
   const notify = settings.notify_on_submission && settings.notification_emails.length > 0;
   const mustLock =
     settings.submission_limit !== null || (!settings.allow_multiple_submissions && collectorId !== null);
-  // The common case (no limit to check, no photo, no e-mail) is one atomic statement.
+  // The common case (no limit to check, no photo, no e-mail) is one atomic statement,
+  // group-committed with the submissions arriving meanwhile.
   const created =
     !mustLock && !notify && photos.length === 0 && !afterInsert
-      ? await insertSubmission(ctx.db, row)
+      ? await ctx.insertSubmission(row)
       : await photoTransaction(ctx, photos, async (trx) => {
           if (mustLock) await trx('projects').where({ id: project.id }).forUpdate().first('id');
           if (

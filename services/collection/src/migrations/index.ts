@@ -6,6 +6,8 @@ import { exportsTable } from './004-exports.ts';
 import { analyses } from './005-analyses.ts';
 import { exportOptions } from './006-export-options.ts';
 import { searchPrefixes } from './007-search-prefixes.ts';
+import { countStatements } from './008-count-statements.ts';
+import { searchVectorLoop } from './009-search-vector-loop.ts';
 
 /** The collection service's migrations, in order. */
 export const migrations: Migration[] = [
@@ -16,4 +18,6 @@ export const migrations: Migration[] = [
   analyses,
   exportOptions,
   searchPrefixes,
+  countStatements,
+  searchVectorLoop,
 ];

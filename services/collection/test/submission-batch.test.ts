@@ -1,0 +1,80 @@
+import { expect } from 'chai';
+import { submissionGroupCommit } from '../src/data/submission-batch.ts';
+import type { NewSubmission } from '../src/data/submissions.ts';
+import { body, makeForm, startHarness, type Form, type Harness } from './helpers.ts';
+
+describe('collection: group commit of plain submissions (real PostgreSQL)', () => {
+  let h: Harness;
+  let f: Form;
+  before(async () => {
+    h = await startHarness();
+    f = await makeForm(h, 1);
+  });
+  after(async () => h?.close());
+
+  it('concurrent submissions each get their own row, history entry and exact counts', async () => {
+    const names = Array.from({ length: 40 }, (_, i) => `Person ${i}`);
+    const answers = await Promise.all(
+      names.map((full_name, i) =>
+        h
+          .as(1)
+          .post(`/api/v1/projects/${f.projectId}/submissions`)
+          .send(body(f, { full_name, age: i }, { status: i % 4 === 0 ? 'draft' : 'submitted' })),
+      ),
+    );
+    expect(answers.map((a) => a.status)).to.deep.equal(names.map(() => 201));
+    const ids = new Set<number>();
+    answers.forEach((a, i) => {
+      const d = a.body.data as { id: number; status: string; data: Array<{ value: unknown }> };
+      ids.add(d.id);
+      expect(d.status).to.equal(i % 4 === 0 ? 'draft' : 'submitted');
+      expect(d.data.map((e) => e.value))
+        .to.include(names[i])
+        .and.include(i);
+    });
+    expect(ids.size).to.equal(40);
+    // each answer is the stored row of its own request
+    for (const a of answers) {
+      const stored = await h.db('submissions').where({ id: a.body.data.id }).first('data');
+      expect(stored.data).to.deep.equal(a.body.data.data);
+    }
+    const history = await h.db('submission_history').whereIn('submission_id', [...ids]);
+    expect(history).to.have.length(40);
+    const stats = await h.as(1).get(`/api/v1/projects/${f.projectId}/stats`).expect(200);
+    expect(stats.body.data.total).to.equal(40);
+    expect(stats.body.data.by_status).to.include({ draft: 10, submitted: 30 });
+    const search = await h.as(1).get(`/api/v1/projects/${f.projectId}/submissions?search=person`).expect(200);
+    expect(search.body.pagination.total).to.equal(40);
+  });
+
+  it('when the batch statement fails, inserts each alone: only the bad one fails', async () => {
+    const write = submissionGroupCommit(h.db);
+    const row = (full: string, formVersionId = f.versionId): NewSubmission => ({
+      project_id: f.projectId,
+      form_version_id: formVersionId,
+      collector_id: 1,
+      status: 'submitted',
+      latitude: null,
+      longitude: null,
+      altitude: null,
+      precision: null,
+      data: [{ field_uuid: f.fields.full_name!.uuid, type: 'text', value: full }],
+      search_text: full,
+      consent: null,
+    });
+    const bad = { ...row('Bad'), project_id: 999_999 }; // no such project: foreign key violation
+    const [first, good, refused, last] = await Promise.allSettled([
+      write(row('First')),
+      write(row('Good')),
+      write(bad),
+      write(row('Last')),
+    ]);
+    for (const r of [first, good, last]) expect(r.status).to.equal('fulfilled');
+    expect(refused.status).to.equal('rejected');
+    const stored = await h
+      .db('submissions')
+      .whereIn('search_text', ['First', 'Good', 'Bad', 'Last'])
+      .pluck('search_text');
+    expect(stored.sort()).to.deep.equal(['First', 'Good', 'Last']);
+  });
+});
