@@ -67,7 +67,7 @@ export async function addComment(ctx: PollsContext, poll: PollDoc, caller: Calle
     created_at: new Date().toISOString(),
   };
   await ctx.c.comments.insertOne(doc);
-  const applied = await ctx.counters.apply(poll._id, gen, { comments: 1 });
+  const applied = await ctx.counters.apply(poll._id, gen, { comments: 1 }, ['comments']);
   if (applied) recordReachedMilestone(ctx, poll, 'comments', applied.comments, doc.created_at);
   await ctx.redis.del(recentKey(ctx, poll._id));
   return { status: 201, message: 'Your comment was added.', data: commentView(doc) };

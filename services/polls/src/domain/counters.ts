@@ -12,13 +12,18 @@ export type CounterFields = Record<string, number>;
  * Applies deltas only to the generation the writer saw before its MongoDB write. Without a
  * hash, or when another generation replaced it, the change may or may not be in the next
  * rebuild: bump the version (a rebuild in progress retries) and drop a newer hash.
- * Returns the hash after the change (flat array) or nil.
+ * ARGV: generation, number of delta pairs n, n (field, delta) pairs, then the fields to read
+ * back. Returns their values after the change (HMGET, read in the same atomic step) or nil.
  */
 const APPLY = `
 local gen = redis.call('HGET', KEYS[1], 'gen')
 if gen and gen == ARGV[1] then
-  for i = 2, #ARGV, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1]) end
-  return redis.call('HGETALL', KEYS[1])
+  local n = tonumber(ARGV[2])
+  for i = 3, 2 + 2 * n, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1]) end
+  local fields = {}
+  for i = 3 + 2 * n, #ARGV do fields[#fields + 1] = ARGV[i] end
+  if #fields == 0 then return {} end
+  return redis.call('HMGET', KEYS[1], unpack(fields))
 end
 if gen then redis.call('DEL', KEYS[1]) end
 redis.call('INCR', KEYS[2])
@@ -104,14 +109,28 @@ export class Counters {
   }
 
   /**
-   * Adds `deltas` after a MongoDB write. Resolves with the new snapshot, or null when the
-   * counters must be rebuilt (the next {@link read} does it).
+   * Adds `deltas` after a MongoDB write and reads back the `read` fields (`total`, `o:<option
+   * id>`...) in the same atomic step. Resolves with a snapshot holding only those fields (the
+   * others are absent: zero), or null when the counters must be rebuilt (the next {@link read}
+   * does it). Reading a few fields instead of the whole hash keeps a vote's reply small: the
+   * hash also holds a field per hour and per time_spent value.
    */
-  async apply(pollId: string, seenGen: string, deltas: CounterFields): Promise<CounterSnapshot | null> {
-    const args = [seenGen];
-    for (const [k, v] of Object.entries(deltas)) if (v !== 0) args.push(k, String(v));
+  async apply(
+    pollId: string,
+    seenGen: string,
+    deltas: CounterFields,
+    read: readonly string[] = [],
+  ): Promise<CounterSnapshot | null> {
+    const pairs: string[] = [];
+    for (const [k, v] of Object.entries(deltas)) if (v !== 0) pairs.push(k, String(v));
+    const args = [seenGen, String(pairs.length / 2), ...pairs, ...read];
     const out = await runScript(this.redis, APPLY, [this.key(pollId), this.versionKey(pollId)], args);
-    return out ? snapshotOf(pairsToObject(out)) : null;
+    if (!Array.isArray(out)) return null;
+    const fields: Record<string, string> = {};
+    read.forEach((f, i) => {
+      if (out[i] != null) fields[f] = String(out[i]);
+    });
+    return snapshotOf(fields);
   }
 
   /** The current counters; rebuilds them from MongoDB when the hash is missing. */

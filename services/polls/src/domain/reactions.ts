@@ -53,7 +53,12 @@ export async function react(ctx: PollsContext, poll: PollDoc, caller: Caller, bo
   if (previous !== input.reaction_type) {
     const deltas: Record<string, number> = { [`r:${input.reaction_type}`]: 1 };
     if (previous) deltas[`r:${previous}`] = -1;
-    snapshot = await ctx.counters.apply(poll._id, gen, deltas);
+    snapshot = await ctx.counters.apply(
+      poll._id,
+      gen,
+      deltas,
+      REACTION_TYPES.map((t) => `r:${t}`),
+    );
   }
   snapshot ??= await ctx.counters.read(poll._id);
   const summary = reactionsSummary(snapshot);

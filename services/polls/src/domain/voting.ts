@@ -35,6 +35,13 @@ function visibleResults(
   return Object.fromEntries(own.map((id) => [id, 1]));
 }
 
+/** The counter fields a vote's answer shows: totals and every option's count. */
+const answerFields = (poll: PollDoc): string[] => [
+  'total',
+  'voters',
+  ...poll.sections.flatMap((s) => s.options.map((o) => `o:${o.id}`)),
+];
+
 /**
  * Counts one vote: one MongoDB document whose unique key (poll, voter, seq) makes two
  * concurrent identical votes collide, then the Redis counters and a live notification.
@@ -82,7 +89,7 @@ export async function countVote(
   const deltas: CounterFields = { total: 1, voters: seq === 1 ? 1 : 0, [`h:${vote.hour}`]: 1 };
   for (const id of vote.option_ids) deltas[`o:${id}`] = 1;
   if (vote.time_spent !== null) deltas[`t:${vote.time_spent}`] = 1;
-  const applied = await ctx.counters.apply(poll._id, gen, deltas);
+  const applied = await ctx.counters.apply(poll._id, gen, deltas, answerFields(poll));
   if (applied) recordReachedMilestone(ctx, poll, 'votes', applied.total, vote.created_at);
   const snapshot = applied ?? (await ctx.counters.read(poll._id));
   ctx.live.publish(poll._id).catch((err: unknown) => ctx.logger.warn('live publish failed', { err }));
