@@ -175,7 +175,7 @@ export const openApi = {
       get: {
         summary: 'Live results as Server-Sent Events',
         description:
-          'A `results` event (data: the Results object) at once and after each counted vote, close or reopen; a ' +
+          'A `results` event (data: the Results object) at once, after counted votes (at most one event per 100 ms while votes keep coming, always one after the last), close or reopen; a ' +
           '`: heartbeat` comment every 15 s; a `deleted` event when the poll is deleted.',
         responses: {
           '200': {

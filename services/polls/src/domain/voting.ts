@@ -92,7 +92,7 @@ export async function countVote(
   const applied = await ctx.counters.apply(poll._id, gen, deltas, answerFields(poll));
   if (applied) recordReachedMilestone(ctx, poll, 'votes', applied.total, vote.created_at);
   const snapshot = applied ?? (await ctx.counters.read(poll._id));
-  ctx.live.publish(poll._id).catch((err: unknown) => ctx.logger.warn('live publish failed', { err }));
+  ctx.live.voteCounted(poll._id);
   return { vote, snapshot, remaining: max - seq };
 }
 

@@ -27,7 +27,7 @@ export function resultsRoutes(ctx: PollsContext): Router {
 
   /**
    * GET /api/polls/{poll_id}/results/stream: Server-Sent Events. An `results` event (data: the
-   * results object) at once and after each counted vote, close or reopen (Redis pub/sub, so any
+   * results object) at once, after counted votes (spaced out: LiveResults.voteCounted), close or reopen (Redis pub/sub, so any
    * replica's votes arrive); a `: heartbeat` comment every SSE_HEARTBEAT_MS; `deleted` when the
    * poll is deleted. 404 unknown poll.
    */

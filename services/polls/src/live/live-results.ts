@@ -14,20 +14,62 @@ export class LiveResults {
   private readonly logger: Logger;
   private subscriber: Promise<Redis> | undefined;
   private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly voteIntervalMs: number;
+  /** Polls whose vote notices are being spaced out; `dirty`: a vote came since the last one. */
+  private readonly spacing = new Map<string, { dirty: boolean; timer: NodeJS.Timeout }>();
 
-  constructor(redis: Redis, prefix: string, logger: Logger) {
+  /** @param voteIntervalMs least time between two vote notices of one poll from this process. */
+  constructor(redis: Redis, prefix: string, logger: Logger, voteIntervalMs = 100) {
     this.redis = redis;
     this.prefix = prefix;
     this.logger = logger;
+    this.voteIntervalMs = voteIntervalMs;
   }
 
   private channel(pollId: string): string {
     return `${this.prefix}live:${pollId}`;
   }
 
-  /** Announces that the results of a poll changed (after a counted vote). */
+  /** Announces at once that a poll changed (closed, reopened, deleted). */
   async publish(pollId: string): Promise<void> {
     await this.redis.publish(this.channel(pollId), '1');
+  }
+
+  /**
+   * Announces a counted vote: at once when the poll had no vote notice in the last
+   * `voteIntervalMs`, else once at the end of that interval for every vote that came meanwhile.
+   * Viewers get at most one results event per interval and poll from each replica, however
+   * fast the votes come, and always one after the last vote. Never throws (a failed notice is
+   * logged: the next one carries the change).
+   */
+  voteCounted(pollId: string): void {
+    const spaced = this.spacing.get(pollId);
+    if (spaced) {
+      spaced.dirty = true;
+      return;
+    }
+    this.notify(pollId);
+    this.space(pollId);
+  }
+
+  private space(pollId: string): void {
+    const entry = {
+      dirty: false,
+      timer: setTimeout(() => {
+        if (!entry.dirty) {
+          this.spacing.delete(pollId);
+          return;
+        }
+        this.notify(pollId);
+        this.space(pollId);
+      }, this.voteIntervalMs),
+    };
+    entry.timer.unref();
+    this.spacing.set(pollId, entry);
+  }
+
+  private notify(pollId: string): void {
+    this.publish(pollId).catch((err: unknown) => this.logger.warn('live publish failed', { err }));
   }
 
   private connect(): Promise<Redis> {
@@ -63,6 +105,8 @@ export class LiveResults {
   }
 
   async close(): Promise<void> {
+    for (const { timer } of this.spacing.values()) clearTimeout(timer);
+    this.spacing.clear();
     if (!this.subscriber) return;
     const sub = await this.subscriber.catch(() => undefined);
     await sub?.close().catch(() => undefined);
