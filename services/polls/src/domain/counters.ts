@@ -72,9 +72,6 @@ export function snapshotOf(fields: Record<string, string | number>): CounterSnap
   return s;
 }
 
-const pairsToObject = (flat: unknown): Record<string, string> => {
-  if (!Array.isArray(flat)) return (flat ?? {}) as Record<string, string>;
-  const o: Record<string, string> = {};
   for (let i = 0; i < flat.length; i += 2) o[String(flat[i])] = String(flat[i + 1]);
   return o;
 };
