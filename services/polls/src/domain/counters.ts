@@ -72,10 +72,6 @@ export function snapshotOf(fields: Record<string, string | number>): CounterSnap
   return s;
 }
 
-  for (let i = 0; i < flat.length; i += 2) o[String(flat[i])] = String(flat[i + 1]);
-  return o;
-};
-
 /**
  * The counters of every poll. `recount(pollId)` gives the exact values from MongoDB; a read
  * that finds no hash rebuilds it from there, so results never scan votes except after a loss.
