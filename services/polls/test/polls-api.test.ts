@@ -319,6 +319,16 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
     );
   });
 
+  it('answers 404 to results of an unknown poll and stores nothing for it', async () => {
+    const id = 'p_doesnotexist1';
+    const res = await request(h.app)
+      .get(`/api/polls/${id}/results`)
+      .set('Authorization', h.auth())
+      .expect(404);
+    expect(res.headers['content-type']).to.match(/problem\+json/);
+    expect(await h.redis.keys(`${h.prefix}*${id}*`)).to.deep.equal([]);
+  });
+
   it('rebuilds lost counters from MongoDB, identical', async () => {
     const poll = await h.createPoll(1, pollBody({ max_votes_per_voter: 2 }));
     for (let i = 0; i < 5; i++)

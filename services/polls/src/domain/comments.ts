@@ -5,7 +5,7 @@ import { paginated, parsePageQuery } from '@fieldhouse/http';
 import type { PollsContext } from './context.ts';
 import { newId } from './ids.ts';
 import { limitVoter } from './rate-limit.ts';
-import { recordReachedMilestone } from './results.ts';
+import { recentKey, recordReachedMilestone } from './results.ts';
 import type { CommentDoc, PollDoc } from './types.ts';
 import { commentView, type CommentView } from './views.ts';
 import { identifyVoter } from './voter.ts';
@@ -31,8 +31,6 @@ const schema = Joi.object<{
   author_name: Joi.string().trim().max(100).allow(''),
   voter_fingerprint: Joi.string().min(8).max(200),
 });
-
-const recentKey = (ctx: PollsContext, pollId: string) => `${ctx.prefix}rc:${pollId}`;
 
 /**
  * `POST /polls/{poll_id}/comment` `{content, parent_id}` (spec 2.2, 4.2): content is 1 to 2,000

@@ -126,6 +126,12 @@ export class Counters {
     return snapshotOf(fields);
   }
 
+  /** The counters when their hash exists, else null (no rebuild: see {@link read}). */
+  async peek(pollId: string): Promise<CounterSnapshot | null> {
+    const fields = await this.redis.hGetAll(this.key(pollId));
+    return fields.gen ? snapshotOf(fields) : null;
+  }
+
   /** The current counters; rebuilds them from MongoDB when the hash is missing. */
   async read(pollId: string): Promise<CounterSnapshot> {
     const fields = await this.redis.hGetAll(this.key(pollId));

@@ -21,19 +21,45 @@ export function reactionsSummary(s: CounterSnapshot): Record<string, number> {
 export const seesStats = (poll: PollDoc, voter: Voter | null): boolean =>
   poll.settings.show_stats_public || (voter?.userId != null && voter.userId === poll.owner_id);
 
+type RecentComments = ReturnType<typeof commentView>[];
+
+/** Redis key of a poll's cached recent comments (comments.ts drops it on every change). */
+export const recentKey = (ctx: PollsContext, pollId: string) => `${ctx.prefix}rc:${pollId}`;
+
+/** The cached five newest comments, or null when not cached. */
+async function cachedRecentComments(ctx: PollsContext, pollId: string): Promise<RecentComments | null> {
+  const cached = await ctx.redis.get(recentKey(ctx, pollId));
+  return cached ? (JSON.parse(cached) as RecentComments) : null;
+}
+
 /** The five newest comments, cached in Redis until a comment is added or deleted. */
-async function recentComments(ctx: PollsContext, pollId: string) {
-  const key = `${ctx.prefix}rc:${pollId}`;
-  const cached = await ctx.redis.get(key);
-  if (cached) return JSON.parse(cached) as ReturnType<typeof commentView>[];
+async function recentComments(ctx: PollsContext, pollId: string): Promise<RecentComments> {
+  const cached = await cachedRecentComments(ctx, pollId);
+  if (cached) return cached;
   const docs = await ctx.c.comments
     .find({ poll_id: pollId })
     .sort({ created_at: -1, _id: 1 })
     .limit(5)
     .toArray();
   const list = docs.map(commentView);
-  await ctx.redis.set(key, JSON.stringify(list), { EX: 300 });
+  await ctx.redis.set(recentKey(ctx, pollId), JSON.stringify(list), { EX: 300 });
   return list;
+}
+
+/**
+ * The results of a poll for a reader ({@link buildResults}), or null when no poll has this id.
+ * The poll, its counters and its cached recent comments are asked for together (one Redis round
+ * trip); only what is missing is then rebuilt or read from MongoDB, once the poll is known to
+ * exist, so unknown ids create nothing.
+ */
+export async function readResults(ctx: PollsContext, pollId: string, reader: Voter | null) {
+  const [poll, counters, recent] = await Promise.all([
+    ctx.polls.get(pollId),
+    ctx.counters.peek(pollId),
+    cachedRecentComments(ctx, pollId),
+  ]);
+  if (!poll) return null;
+  return buildResults(ctx, poll, reader, counters ?? undefined, recent ?? undefined);
 }
 
 /**
@@ -98,10 +124,11 @@ export async function buildResults(
   poll: PollDoc,
   voter: Voter | null,
   snapshot?: CounterSnapshot,
+  recentList?: RecentComments,
 ) {
   const [s, recent] = await Promise.all([
-    snapshot ? Promise.resolve(snapshot) : ctx.counters.read(poll._id),
-    recentComments(ctx, poll._id),
+    snapshot ?? ctx.counters.read(poll._id),
+    recentList ?? recentComments(ctx, poll._id),
   ]);
   const full = seesStats(poll, voter);
   poll = await recordMilestones(ctx, poll, s);

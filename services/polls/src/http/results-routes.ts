@@ -1,8 +1,9 @@
 import { Router, type Request } from 'express';
 import type { PollsContext } from '../domain/context.ts';
 import { findPoll } from '../domain/manage.ts';
-import { buildResults } from '../domain/results.ts';
+import { readResults } from '../domain/results.ts';
 import { readerOf } from '../domain/voter.ts';
+import { notFound } from '@fieldhouse/problem';
 
 const fingerprintOf = (req: Request): string | undefined => {
   const q = req.query.voter_fingerprint;
@@ -20,8 +21,8 @@ export function resultsRoutes(ctx: PollsContext): Router {
    * from the Redis counters (rebuilt from MongoDB when lost). 404 unknown poll.
    */
   r.get('/api/polls/:id/results', async (req, res) => {
-    const poll = await findPoll(ctx, req.params.id);
-    const data = await buildResults(ctx, poll, readerOf(req.caller, fingerprintOf(req)));
+    const data = await readResults(ctx, req.params.id, readerOf(req.caller, fingerprintOf(req)));
+    if (!data) throw notFound('No poll has this id.');
     res.json({ data, message: 'Poll results.' });
   });
 
@@ -55,12 +56,11 @@ export function resultsRoutes(ctx: PollsContext): Router {
       try {
         do {
           again = false;
-          const poll = await ctx.polls.get(id);
-          if (!poll) {
+          const data = await readResults(ctx, id, reader);
+          if (!data) {
             res.end('event: deleted\ndata: {}\n\n');
             return;
           }
-          const data = await buildResults(ctx, poll, reader);
           if (!closed) res.write(`event: results\ndata: ${JSON.stringify(data)}\n\n`);
         } while (again && !closed);
       } catch (err) {
