@@ -93,8 +93,8 @@ const VILLAGES = ['kolda', 'sedhiou', 'ziguinchor', 'tambacounda', 'kedougou', '
  * Inserts `rows` submissions into `projectId` with INSERT ... SELECT generate_series, spread
  * over the last 365 days, 50 collectors, statuses 60% submitted / 20% reviewed / 10% rejected /
  * 5% requires_correction / 5% draft, and searchable text (a first name and a village; the tag
- * `rare<k>` on one row in 10,000). The counters trigger is disabled during the load and the
- * counters rebuilt afterwards in one statement; then VACUUM ANALYZE.
+ * `rare<k>` on one row in 10,000). The counters follow by themselves: their trigger runs once
+ * per statement (migration 008), one upsert per status and day of each chunk. Then VACUUM ANALYZE.
  */
 export async function bulkLoad(
   db: Knex,
@@ -103,7 +103,6 @@ export async function bulkLoad(
   rows: number,
   template: unknown[],
 ) {
-  await db.raw('ALTER TABLE submissions DISABLE TRIGGER submissions_count_insert_delete');
   const chunk = 200_000;
   for (let start = 0; start < rows; start += chunk) {
     const end = Math.min(rows, start + chunk) - 1;
@@ -122,14 +121,6 @@ export async function bulkLoad(
       [projectId, versionId, JSON.stringify(template), WORDS, VILLAGES, rows, start, end],
     );
   }
-  await db.raw('ALTER TABLE submissions ENABLE TRIGGER submissions_count_insert_delete');
-  await db('submission_counts').where({ project_id: projectId }).delete();
-  await db.raw(
-    `INSERT INTO submission_counts (project_id, status, day, shard, n)
-     SELECT project_id, status, (created_at AT TIME ZONE 'UTC')::date, 0, count(*)
-     FROM submissions WHERE project_id = ? GROUP BY 1, 2, 3`,
-    [projectId],
-  );
   await db.raw('VACUUM ANALYZE submissions');
   await db.raw('VACUUM ANALYZE submission_counts');
 }

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { searchVectorSql } from '../src/migrations/007-search-prefixes.ts';
 import { startHarness, type Harness } from './helpers.ts';
 
 describe('collection: search vector of migration 009 equals the one of migration 007', () => {
@@ -6,14 +7,7 @@ describe('collection: search vector of migration 009 equals the one of migration
   before(async () => {
     h = await startHarness();
     // migration 007's function, kept here under another name to compare against
-    await h.db.raw(`
-      CREATE FUNCTION search_vector_007(t text) RETURNS tsvector
-      LANGUAGE sql IMMUTABLE STRICT AS $$
-        SELECT COALESCE(array_to_tsvector(array_agg(DISTINCT p)), ''::tsvector)
-        FROM unnest(tsvector_to_array(to_tsvector('simple'::regconfig, t))) AS w,
-             LATERAL (SELECT left(w, n) AS p FROM generate_series(1, least(length(w), 20)) AS n
-                      UNION ALL SELECT w) AS prefixes
-      $$`);
+    await h.db.raw(searchVectorSql('CREATE', 'search_vector_007'));
   });
   after(async () => h?.close());
 

@@ -11,12 +11,7 @@ describe('events service: presence, check-in and stats', () => {
   before(async () => {
     h = await startService('events_attendance');
     eventId = await h.event(alice);
-    await request(h.app).get('/api/events').set(h.auth(bob));
-    await request(h.app)
-      .post(`/api/events/${eventId}/staff`)
-      .set(h.auth(alice))
-      .send({ user_id: bob.id })
-      .expect(201);
+    await h.addStaff(alice, eventId, bob);
   });
   after(async () => h?.close());
 

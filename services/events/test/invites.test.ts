@@ -90,12 +90,7 @@ describe('events service: invites', () => {
     expect(pct.body.data).to.have.length(0);
     await request(h.app).get(`/api/events/${eventId}/invites?per_page=500`).set(h.auth(alice)).expect(422);
     await request(h.app).get(`/api/events/${eventId}/invites`).set(h.auth(carol)).expect(404);
-    await request(h.app).get('/api/events').set(h.auth(bob));
-    await request(h.app)
-      .post(`/api/events/${eventId}/staff`)
-      .set(h.auth(alice))
-      .send({ user_id: bob.id })
-      .expect(201);
+    await h.addStaff(alice, eventId, bob);
     await request(h.app).get(`/api/events/${eventId}/invites`).set(h.auth(bob)).expect(200);
   });
 

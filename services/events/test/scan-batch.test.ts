@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import request from 'supertest';
 import type { Scanner } from '../src/data/attendance.ts';
 import { scanGroupCommit, type HotScan } from '../src/data/scan-batch.ts';
 import { alice, bob, carol, startService, type ServiceHarness, type TestUser } from './support.ts';
@@ -21,12 +20,7 @@ describe('events service: group commit of scanner check-ins (real PostgreSQL)', 
     h = await startService('events_scan_batch');
     eventId = await h.event(alice);
     otherEventId = await h.event(alice, { name: 'Other' });
-    await request(h.app).get('/api/events').set(h.auth(bob)); // bob becomes a known user
-    await request(h.app)
-      .post(`/api/events/${eventId}/staff`)
-      .set(h.auth(alice))
-      .send({ user_id: bob.id })
-      .expect(201);
+    await h.addStaff(alice, eventId, bob);
   });
   after(async () => h?.close());
 

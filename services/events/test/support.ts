@@ -25,6 +25,8 @@ export interface ServiceHarness {
     nom: string,
     email: string,
   ) => Promise<{ id: string; nom: string; code_unique: string }>;
+  /** Makes `staff` (seen by the service first, as the gateway's JWT would) staff of the event. */
+  addStaff: (owner: TestUser, eventId: string, staff: TestUser) => Promise<void>;
   close: () => Promise<void>;
 }
 
@@ -65,6 +67,14 @@ export async function startService(label: string): Promise<ServiceHarness> {
         .send({ nom, email, type_invite: 'standard' })
         .expect(201);
       return res.body;
+    },
+    addStaff: async (owner, eventId, staff) => {
+      await request(app).get('/api/events').set(auth(staff));
+      await request(app)
+        .post(`/api/events/${eventId}/staff`)
+        .set(auth(owner))
+        .send({ user_id: staff.id })
+        .expect(201);
     },
     close: async () => {
       await db.destroy();

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { SEARCH_PREFIX_MAX } from './007-search-prefixes.ts';
+import { SEARCH_PREFIX_MAX, searchVectorSql } from './007-search-prefixes.ts';
 
 /**
  * The same search vector as migration 007 (every word and its prefixes up to
@@ -31,13 +31,6 @@ export const searchVectorLoop = {
       END $$`);
   },
   async down(knex: Knex): Promise<void> {
-    await knex.raw(`
-      CREATE OR REPLACE FUNCTION submission_search_vector(t text) RETURNS tsvector
-      LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-        SELECT COALESCE(array_to_tsvector(array_agg(DISTINCT p)), ''::tsvector)
-        FROM unnest(tsvector_to_array(to_tsvector('simple'::regconfig, t))) AS w,
-             LATERAL (SELECT left(w, n) AS p FROM generate_series(1, least(length(w), ${SEARCH_PREFIX_MAX})) AS n
-                      UNION ALL SELECT w) AS prefixes
-      $$`);
+    await knex.raw(searchVectorSql('CREATE OR REPLACE', 'submission_search_vector'));
   },
 };
