@@ -6,6 +6,7 @@ import { createServiceApp, type Lifecycle } from '@fieldhouse/http';
 import { requireGateway, type KeyResolver } from '@fieldhouse/internal-auth';
 import type { Logger } from '@fieldhouse/logger';
 import { FileBlobStore, type BlobStore } from './blob/blob-store.ts';
+import { projectLookups } from './data/projects.ts';
 import { submissionGroupCommit } from './data/submission-batch.ts';
 import { collectionRoutes } from './http/routes.ts';
 import { openApi } from './openapi.ts';
@@ -48,6 +49,7 @@ export function createCollectionApp(deps: CollectionAppDeps): { app: Express; li
       photoMaxBytes,
       outboxWritten: deps.outboxWritten ?? (() => undefined),
       insertSubmission: submissionGroupCommit(deps.db),
+      findProjectWithRole: projectLookups(deps.db),
     }),
   });
 }

@@ -1,3 +1,4 @@
+import { SingleFlight } from '@fieldhouse/group-commit';
 import type { Knex } from 'knex';
 import { DEFAULT_SETTINGS, type PublicationSettings } from '../domain/publication.ts';
 
@@ -91,6 +92,18 @@ export async function findProjectWithRole(
   if (!row) return undefined;
   const { member_role, ...project } = row;
   return { project: project as ProjectRow, role: member_role };
+}
+
+/**
+ * {@link findProjectWithRole} with request coalescing: concurrent lookups of the same project
+ * and user share one query (a collector or an integration sending many submissions at once).
+ */
+export function projectLookups(db: Knex) {
+  const flights = new SingleFlight(
+    ({ id, userId }: { id: number; userId: number | null }) => findProjectWithRole(db, id, userId),
+    ({ id, userId }) => `${id}:${userId ?? ''}`,
+  );
+  return (id: number, userId: number | null) => flights.get({ id, userId });
 }
 
 export async function updateProject(

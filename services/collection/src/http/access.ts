@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { forbidden, notFound, unauthenticated } from '@fieldhouse/problem';
 import { can, type Action, type Role } from '../domain/roles.ts';
 import { findWorkspace, roleIn, type WorkspaceRow } from '../data/workspaces.ts';
-import { findProjectWithRole, settingsOf, type ProjectRow } from '../data/projects.ts';
+import { settingsOf, type ProjectRow } from '../data/projects.ts';
 import { findVersion, type VersionRow } from '../data/versions.ts';
 import type { CollectionContext } from './context.ts';
 
@@ -56,7 +56,7 @@ export async function projectFor(
   action: Action,
 ): Promise<{ project: ProjectRow; role: Role }> {
   const userId = userIdOf(req);
-  const found = await findProjectWithRole(ctx.db, projectId, userId);
+  const found = await ctx.findProjectWithRole(projectId, userId);
   const role = found?.role as Role | null | undefined;
   if (!found || !role) throw notFound('Project not found.');
   if (!can(role, action)) throw denied(role, action);
@@ -74,7 +74,7 @@ export async function projectForCollector(
   projectId: number,
 ): Promise<{ project: ProjectRow; role: Role | null }> {
   const userId = req.caller.userId;
-  const found = await findProjectWithRole(ctx.db, projectId, userId);
+  const found = await ctx.findProjectWithRole(projectId, userId);
   if (!found) throw notFound('Project not found.');
   const { project } = found;
   const role = found.role as Role | null;

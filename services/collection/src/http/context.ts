@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from '@fieldhouse/logger';
 import type { BlobStore } from '../blob/blob-store.ts';
+import type { findProjectWithRole } from '../data/projects.ts';
 import type { SubmissionWriter } from '../data/submission-batch.ts';
 
 /** What the route handlers need, built once by createCollectionApp. */
@@ -14,4 +15,9 @@ export interface CollectionContext {
   outboxWritten: () => void;
   /** Inserts a plain submission, group-committed (data/submission-batch.ts). */
   insertSubmission: SubmissionWriter;
+  /**
+   * {@link findProjectWithRole}, coalesced: identical lookups running at once share one query
+   * (@fieldhouse/group-commit SingleFlight; nothing is cached). The result is shared: read only.
+   */
+  findProjectWithRole: (projectId: number, userId: number | null) => ReturnType<typeof findProjectWithRole>;
 }

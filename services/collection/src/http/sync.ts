@@ -12,7 +12,7 @@ import {
 import type { Role } from '../domain/roles.ts';
 import { searchTextOf } from '../domain/submission-validation.ts';
 import { checkTransition, type Status } from '../domain/transitions.ts';
-import { findProjectWithRole, settingsOf, type ProjectRow } from '../data/projects.ts';
+import { settingsOf, type ProjectRow } from '../data/projects.ts';
 import { findVersion, listFields } from '../data/versions.ts';
 import { findSubmission, submissionJson, updateSubmission } from '../data/submissions.ts';
 import { advanceSyncItem, findSyncItem, insertSyncItem, type SyncItemRow } from '../data/sync-items.ts';
@@ -146,7 +146,7 @@ async function projectOf(
   projectId: number,
 ) {
   if (!projects.has(projectId)) {
-    const found = await findProjectWithRole(ctx.db, projectId, req.caller.userId);
+    const found = await ctx.findProjectWithRole(projectId, req.caller.userId);
     const role = (found?.role ?? null) as Role | null;
     projects.set(
       projectId,
@@ -270,7 +270,7 @@ async function applyExisting(
   try {
     if (item.form_version_id !== s.form_version_id)
       throw validationFailed({ form_version_id: ['An item keeps the form version it was created with.'] });
-    const project = (await findProjectWithRole(ctx.db, existing.project_id, userId))?.project;
+    const project = (await ctx.findProjectWithRole(existing.project_id, userId))?.project;
     const editable =
       s.status === 'draft' ||
       s.status === 'requires_correction' ||
