@@ -19,6 +19,8 @@ export interface LoadSpec {
   /** A body per request: request i sends `bodies(i % bodyCount)` (`bodyCount` default unbounded). */
   bodies?: (i: number) => string;
   bodyCount?: number;
+  /** Headers of request i, over `headers` (another user's token per request, say). */
+  headersFor?: (i: number) => Record<string, string>;
   /** The status of a successful answer (default 200); others count as `other`. */
   okStatus?: number;
   /** Requests per second over all connections (default: as fast as answers come). */
@@ -75,8 +77,19 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
             method: spec.method ?? 'GET',
             ...(spec.headers ? { headers: spec.headers } : {}),
             ...(spec.body !== undefined ? { body: spec.body } : {}),
-            ...(bodies
-              ? { setupRequest: (req: Record<string, unknown>) => ({ ...req, body: bodies(next++ % count) }) }
+            ...(bodies || spec.headersFor
+              ? {
+                  setupRequest: (req: Record<string, unknown>) => {
+                    const i = next++;
+                    return {
+                      ...req,
+                      ...(bodies ? { body: bodies(i % count) } : {}),
+                      ...(spec.headersFor
+                        ? { headers: { ...(req.headers as object), ...spec.headersFor(i) } }
+                        : {}),
+                    };
+                  },
+                }
               : {}),
           },
         ],

@@ -1,14 +1,12 @@
 /**
- * Sharing the work of concurrent requests: group commit ({@link GroupCommit}) and request
- * coalescing ({@link SingleFlight}).
- *
  * Group commit: items submitted one by one while earlier writes are in flight wait, and are
  * written together by one call of `write`, so a store that pays per statement, per commit or per
  * round trip pays once per batch. With nothing in flight an item is written at once, so a quiet
  * server adds no delay; under load, batches grow by themselves with the wait.
  *
- * Used for counted votes (services/polls, one unordered insertMany) and scanner check-ins
- * (services/events, one UPDATE of every scanned code).
+ * Used for counted votes (services/polls, one unordered insertMany), scanner check-ins
+ * (services/events, one UPDATE of every scanned code), plain submissions and project lookups
+ * (services/collection: one INSERT, one SELECT).
  */
 
 /** One item's result from `write`: its value, or the error of that item alone. */
@@ -80,32 +78,5 @@ export class GroupCommit<In, Out> {
       if (r.ok) w.resolve(r.value);
       else w.reject(r.error);
     });
-  }
-}
-
-/**
- * Request coalescing: concurrent calls with the same key share one execution of `load`, and
- * the key is forgotten as soon as it settles (nothing is cached). A caller that arrives while
- * the load is running gets a result read at most one load earlier than its own arrival, as if
- * it had arrived a moment sooner. The shared value must not be mutated by its callers.
- */
-export class SingleFlight<K, V> {
-  private readonly load: (key: K) => Promise<V>;
-  private readonly keyOf: (key: K) => string;
-  private readonly running = new Map<string, Promise<V>>();
-
-  constructor(load: (key: K) => Promise<V>, keyOf: (key: K) => string = String) {
-    this.load = load;
-    this.keyOf = keyOf;
-  }
-
-  /** The result of `load(key)`, shared with the calls for the same key already running. */
-  get(key: K): Promise<V> {
-    const k = this.keyOf(key);
-    const running = this.running.get(k);
-    if (running) return running;
-    const p = this.load(key).finally(() => this.running.delete(k));
-    this.running.set(k, p);
-    return p;
   }
 }

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { GroupCommit, SingleFlight, type ItemResult } from '../src/index.ts';
+import { GroupCommit, type ItemResult } from '../src/index.ts';
 
 const tick = () => new Promise((r) => setImmediate(r));
 
@@ -63,33 +63,5 @@ describe('GroupCommit', () => {
       (e: unknown) => e as Error,
     );
     expect(err?.message).to.match(/0 results for 1 items/);
-  });
-});
-
-describe('SingleFlight', () => {
-  it('shares one load among concurrent calls of a key, and forgets it once settled', async () => {
-    const loads: string[] = [];
-    const sf = new SingleFlight(async (k: string) => {
-      const n = loads.push(k);
-      await tick();
-      return `${k}:${n}`;
-    });
-    const first = await Promise.all([sf.get('a'), sf.get('a'), sf.get('b'), sf.get('a')]);
-    expect(first).to.deep.equal(['a:1', 'a:1', 'b:2', 'a:1']);
-    expect(await sf.get('a')).to.equal('a:3'); // a new load: nothing is cached
-    expect(loads).to.deep.equal(['a', 'b', 'a']);
-  });
-
-  it('shares a failure with the calls that waited, and loads again after it', async () => {
-    let n = 0;
-    const sf = new SingleFlight(async () => {
-      n++;
-      await tick();
-      if (n === 1) throw new Error('down');
-      return n;
-    });
-    const settled = await Promise.allSettled([sf.get('k'), sf.get('k')]);
-    expect(settled.map((s) => s.status)).to.deep.equal(['rejected', 'rejected']);
-    expect(await sf.get('k')).to.equal(2);
   });
 });

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
+import { projectLookups } from '../src/data/projects.ts';
 import { submissionGroupCommit } from '../src/data/submission-batch.ts';
 import type { NewSubmission } from '../src/data/submissions.ts';
-import { body, makeForm, startHarness, type Form, type Harness } from './helpers.ts';
+import { addMember, body, makeForm, startHarness, type Form, type Harness } from './helpers.ts';
 
-describe('collection: group commit of plain submissions (real PostgreSQL)', () => {
+describe('collection: group commit of plain submissions and project lookups (real PostgreSQL)', () => {
   let h: Harness;
   let f: Form;
   before(async () => {
@@ -76,5 +77,31 @@ describe('collection: group commit of plain submissions (real PostgreSQL)', () =
       .whereIn('search_text', ['First', 'Good', 'Bad', 'Last'])
       .pluck('search_text');
     expect(stored.sort()).to.deep.equal(['First', 'Good', 'Last']);
+  });
+
+  it('answers lookups that waited together, each with its own project and role', async () => {
+    const other = await makeForm(h, 7);
+    await addMember(h, 1, f.workspaceId, 5, 'collector');
+    const lookup = projectLookups(h.db);
+    const asked: Array<[number, number | null]> = [
+      [f.projectId, 1], // owner
+      [f.projectId, 5], // collector
+      [f.projectId, 7], // not a member of this one
+      [other.projectId, 7], // owner of the other
+      [other.projectId, null], // anonymous
+      [999_999, 1], // no such project
+      [f.projectId, 5], // the same lookup twice
+    ];
+    const found = await Promise.all(asked.map(([p, u]) => lookup(p, u)));
+    expect(found.map((x) => (x ? [x.project.id, x.role] : null))).to.deep.equal([
+      [f.projectId, 'owner'],
+      [f.projectId, 'collector'],
+      [f.projectId, null],
+      [other.projectId, 'owner'],
+      [other.projectId, null],
+      null,
+      [f.projectId, 'collector'],
+    ]);
+    expect(found[0]!.project).to.include({ workspace_id: f.workspaceId, is_published: true });
   });
 });

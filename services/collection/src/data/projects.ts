@@ -1,4 +1,4 @@
-import { SingleFlight } from '@fieldhouse/group-commit';
+import { GroupCommit, type ItemResult } from '@fieldhouse/group-commit';
 import type { Knex } from 'knex';
 import { DEFAULT_SETTINGS, type PublicationSettings } from '../domain/publication.ts';
 
@@ -78,11 +78,17 @@ export const findProject = (db: Knex | Knex.Transaction, id: number): Promise<Pr
  * A project and the caller's role in its workspace (null when not a member), in one query:
  * the hot path of every project-scoped request.
  */
+/** A project and the caller's role in its workspace (null: not a member). */
+export interface ProjectWithRole {
+  project: ProjectRow;
+  role: string | null;
+}
+
 export async function findProjectWithRole(
   db: Knex,
   id: number,
   userId: number | null,
-): Promise<{ project: ProjectRow; role: string | null } | undefined> {
+): Promise<ProjectWithRole | undefined> {
   const row = (await db('projects as p')
     .leftJoin('workspace_members as m', (j) =>
       j.on('m.workspace_id', 'p.workspace_id').andOn('m.user_id', db.raw('?', [userId ?? -1])),
@@ -95,15 +101,34 @@ export async function findProjectWithRole(
 }
 
 /**
- * {@link findProjectWithRole} with request coalescing: concurrent lookups of the same project
- * and user share one query (a collector or an integration sending many submissions at once).
+ * {@link findProjectWithRole}, batched (@fieldhouse/group-commit): lookups that arrive while
+ * earlier ones are being read wait and are answered together by one query, whatever the
+ * projects and users. Each lookup's query starts after the lookup was asked for, so it sees
+ * every change committed before its request arrived, as a query of its own would.
  */
 export function projectLookups(db: Knex) {
-  const flights = new SingleFlight(
-    ({ id, userId }: { id: number; userId: number | null }) => findProjectWithRole(db, id, userId),
-    ({ id, userId }) => `${id}:${userId ?? ''}`,
+  const batch = new GroupCommit<{ id: number; userId: number | null }, ProjectWithRole | undefined>(
+    async (keys) => {
+      if (keys.length === 1)
+        return [{ ok: true, value: await findProjectWithRole(db, keys[0]!.id, keys[0]!.userId) }];
+      const { rows } = (await db.raw(
+        `SELECT k.ord, p.*, m.role AS member_role
+         FROM jsonb_to_recordset(?::jsonb) AS k(ord int, project_id int, user_id int)
+         JOIN projects p ON p.id = k.project_id
+         LEFT JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = k.user_id`,
+        [JSON.stringify(keys.map((k, ord) => ({ ord, project_id: k.id, user_id: k.userId ?? -1 })))],
+      )) as { rows: Array<ProjectRow & { ord: number; member_role: string | null }> };
+      const out: Array<ItemResult<ProjectWithRole | undefined>> = keys.map(() => ({
+        ok: true,
+        value: undefined,
+      }));
+      for (const { ord, member_role, ...project } of rows)
+        out[ord] = { ok: true, value: { project: project as ProjectRow, role: member_role } };
+      return out;
+    },
+    { maxBatch: 200, maxInFlight: 2 },
   );
-  return (id: number, userId: number | null) => flights.get({ id, userId });
+  return (id: number, userId: number | null) => batch.submit({ id, userId });
 }
 
 export async function updateProject(

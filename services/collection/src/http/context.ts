@@ -15,9 +15,6 @@ export interface CollectionContext {
   outboxWritten: () => void;
   /** Inserts a plain submission, group-committed (data/submission-batch.ts). */
   insertSubmission: SubmissionWriter;
-  /**
-   * {@link findProjectWithRole}, coalesced: identical lookups running at once share one query
-   * (@fieldhouse/group-commit SingleFlight; nothing is cached). The result is shared: read only.
-   */
+  /** {@link findProjectWithRole}, batched with the lookups arriving meanwhile (data/projects.ts). */
   findProjectWithRole: (projectId: number, userId: number | null) => ReturnType<typeof findProjectWithRole>;
 }
