@@ -9,7 +9,9 @@ export class VotesRepo {
 
   constructor(c: Collections) {
     this.c = c;
-    this.writer = new GroupInsert(c.votes);
+    // One insertMany at a time: SQLite (under FerretDB) has one writer anyway, and the votes
+    // that wait meanwhile make the next batch larger (1,840 to 1,990 votes/s here).
+    this.writer = new GroupInsert(c.votes, { maxInFlight: 1 });
   }
 
   /**
