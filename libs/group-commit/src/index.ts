@@ -74,9 +74,22 @@ export class GroupCommit<In, Out> {
       return;
     }
     batch.forEach((w, i) => {
-      const r = results[i]!;
-      if (r.ok) w.resolve(r.value);
+      const r = results[i];
+      if (!r) w.reject(new Error(`group commit: no result for item ${i} of ${batch.length}`));
+      else if (r.ok) w.resolve(r.value);
       else w.reject(r.error);
     });
   }
+}
+
+/**
+ * Whether a failed batch statement may be retried item by item: errors caused by one row's
+ * data or constraints (SQLSTATE classes 22 and 23) or by a clash with another transaction
+ * (class 40: deadlock, serialization). Other errors (connection lost, pool exhausted, timeout)
+ * are not: retrying 200 statements at once would only add load, and a statement whose commit
+ * was lost in transit might be applied twice.
+ */
+export function retryAlone(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' && /^(22|23|40)/.test(code);
 }

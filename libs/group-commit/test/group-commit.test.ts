@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { GroupCommit, type ItemResult } from '../src/index.ts';
+import { GroupCommit, retryAlone, type ItemResult } from '../src/index.ts';
 
 const tick = () => new Promise((r) => setImmediate(r));
 
@@ -63,5 +63,29 @@ describe('GroupCommit', () => {
       (e: unknown) => e as Error,
     );
     expect(err?.message).to.match(/0 results for 1 items/);
+  });
+
+  it('rejects an item the writer left without a result, and answers the others', async () => {
+    const gc = new GroupCommit<number, number>(
+      async (items) => {
+        await tick();
+        const out = new Array<ItemResult<number>>(items.length);
+        items.forEach((n, i) => {
+          if (n !== 2) out[i] = { ok: true, value: n };
+        });
+        return out;
+      },
+      { maxInFlight: 1 },
+    );
+    const settled = await Promise.allSettled([1, 2, 3].map((n) => gc.submit(n)));
+    expect(settled.map((s) => s.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled']);
+    expect(((settled[1] as PromiseRejectedResult).reason as Error).message).to.match(/no result for item/);
+  });
+
+  it('retries alone only for errors of one row or a clash with another transaction', () => {
+    for (const code of ['22P02', '23505', '23503', '40P01', '40001'])
+      expect(retryAlone({ code })).to.equal(true);
+    for (const err of [{ code: '08006' }, { code: '57014' }, { code: 'ECONNRESET' }, new Error('x'), null])
+      expect(retryAlone(err)).to.equal(false);
   });
 });

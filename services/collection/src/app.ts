@@ -48,7 +48,7 @@ export function createCollectionApp(deps: CollectionAppDeps): { app: Express; li
       blobs: deps.blobs ?? new FileBlobStore(join(tmpdir(), 'fieldhouse-blobs')),
       photoMaxBytes,
       outboxWritten: deps.outboxWritten ?? (() => undefined),
-      insertSubmission: submissionGroupCommit(deps.db),
+      insertSubmission: submissionGroupCommit(deps.db, deps.logger),
       findProjectWithRole: projectLookups(deps.db),
     }),
   });

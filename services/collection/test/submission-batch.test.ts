@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { projectLookups } from '../src/data/projects.ts';
 import { submissionGroupCommit } from '../src/data/submission-batch.ts';
 import type { NewSubmission } from '../src/data/submissions.ts';
+import { testLogger } from '@fieldhouse/testkit';
 import { addMember, body, makeForm, startHarness, type Form, type Harness } from './helpers.ts';
 
 describe('collection: group commit of plain submissions and project lookups (real PostgreSQL)', () => {
@@ -15,6 +16,9 @@ describe('collection: group commit of plain submissions and project lookups (rea
 
   it('concurrent submissions each get their own row, history entry and exact counts', async () => {
     const names = Array.from({ length: 40 }, (_, i) => `Person ${i}`);
+    const statements: string[] = [];
+    const spy = (q: { sql: string }) => statements.push(q.sql);
+    h.db.on('query', spy);
     const answers = await Promise.all(
       names.map((full_name, i) =>
         h
@@ -23,7 +27,13 @@ describe('collection: group commit of plain submissions and project lookups (rea
           .send(body(f, { full_name, age: i }, { status: i % 4 === 0 ? 'draft' : 'submitted' })),
       ),
     );
+    h.db.off('query', spy);
     expect(answers.map((a) => a.status)).to.deep.equal(names.map(() => 201));
+    const batchedInserts = statements.filter(
+      (q) => q.includes('INSERT INTO submissions') && q.includes('jsonb_to_recordset'),
+    );
+    expect(batchedInserts.length, 'submissions written in batches').to.be.at.least(1);
+    expect(statements.filter((q) => q.includes('INSERT INTO submissions')).length).to.be.below(40);
     const ids = new Set<number>();
     answers.forEach((a, i) => {
       const d = a.body.data as { id: number; status: string; data: Array<{ value: unknown }> };
@@ -49,7 +59,7 @@ describe('collection: group commit of plain submissions and project lookups (rea
   });
 
   it('when the batch statement fails, inserts each alone: only the bad one fails', async () => {
-    const write = submissionGroupCommit(h.db);
+    const write = submissionGroupCommit(h.db, testLogger('collection'));
     const row = (full: string, formVersionId = f.versionId): NewSubmission => ({
       project_id: f.projectId,
       form_version_id: formVersionId,
@@ -90,6 +100,7 @@ describe('collection: group commit of plain submissions and project lookups (rea
       [other.projectId, 7], // owner of the other
       [other.projectId, null], // anonymous
       [999_999, 1], // no such project
+      [3_000_000_000, 1], // beyond a PostgreSQL integer: still just not found
       [f.projectId, 5], // the same lookup twice
     ];
     const found = await Promise.all(asked.map(([p, u]) => lookup(p, u)));
@@ -99,6 +110,7 @@ describe('collection: group commit of plain submissions and project lookups (rea
       [f.projectId, null],
       [other.projectId, 'owner'],
       [other.projectId, null],
+      null,
       null,
       [f.projectId, 'collector'],
     ]);

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Scanner } from '../src/data/attendance.ts';
 import { scanGroupCommit, type HotScan } from '../src/data/scan-batch.ts';
+import { testLogger } from '@fieldhouse/testkit';
 import { alice, bob, carol, startService, type ServiceHarness, type TestUser } from './support.ts';
 
 describe('events service: group commit of scanner check-ins (real PostgreSQL)', () => {
@@ -38,8 +39,18 @@ describe('events service: group commit of scanner check-ins (real PostgreSQL)', 
       { eventId, code: invites[6]!.code_unique, by: scanner(carol), staffUserId: carol.id }, // no access
       { eventId, code: 'UNKNOWNCODE000000000', by: scanner(bob), staffUserId: bob.id },
     ];
-    const writer = scanGroupCommit(h.db);
-    const results = await Promise.all(scans.map((s) => writer.submit(s)));
+    const writer = scanGroupCommit(h.db, testLogger('events'));
+    const statements: string[] = [];
+    const spy = (q: { sql: string }) => statements.push(q.sql);
+    h.db.on('query', spy);
+    const results = await Promise.all(scans.map((s) => writer.submit(s))).finally(() =>
+      h.db.off('query', spy),
+    );
+    const batched = statements.filter((sql) => sql.includes('jsonb_to_recordset'));
+    const single = statements.filter(
+      (sql) => sql.includes('WITH upd AS') && !sql.includes('jsonb_to_recordset'),
+    );
+    expect([batched.length, single.length]).to.deep.equal([1, 2]); // 2 at once, then 8 in one statement
 
     // two of the scans go at once (two statements in flight), the other eight wait and go together
     const once = [0, 2, 3, 4, 5];
@@ -73,7 +84,7 @@ describe('events service: group commit of scanner check-ins (real PostgreSQL)', 
   it('when the batch statement fails, retries each scan alone: only the bad one fails', async () => {
     const a = await h.invite(alice, eventId, 'Ada', 'ada@example.test');
     const b = await h.invite(alice, eventId, 'Ben', 'ben@example.test');
-    const writer = scanGroupCommit(h.db);
+    const writer = scanGroupCommit(h.db, testLogger('events'));
     const [first, good, bad] = await Promise.allSettled([
       writer.submit({ eventId, code: a.code_unique, by: scanner(bob), staffUserId: bob.id }),
       writer.submit({ eventId, code: b.code_unique, by: scanner(bob), staffUserId: bob.id }),

@@ -1,4 +1,4 @@
-import { GroupCommit, type ItemResult } from '@fieldhouse/group-commit';
+import { GroupCommit, retryAlone, type ItemResult } from '@fieldhouse/group-commit';
 import type { Knex } from 'knex';
 import { DEFAULT_SETTINGS, type PublicationSettings } from '../domain/publication.ts';
 
@@ -107,17 +107,29 @@ export async function findProjectWithRole(
  * every change committed before its request arrived, as a query of its own would.
  */
 export function projectLookups(db: Knex) {
-  const batch = new GroupCommit<{ id: number; userId: number | null }, ProjectWithRole | undefined>(
+  const one = async (k: LookupKey): Promise<ItemResult<ProjectWithRole | undefined>> => {
+    try {
+      return { ok: true, value: await findProjectWithRole(db, k.id, k.userId) };
+    } catch (error) {
+      return { ok: false, error };
+    }
+  };
+  const batch = new GroupCommit<LookupKey, ProjectWithRole | undefined>(
     async (keys) => {
-      if (keys.length === 1)
-        return [{ ok: true, value: await findProjectWithRole(db, keys[0]!.id, keys[0]!.userId) }];
-      const { rows } = (await db.raw(
-        `SELECT k.ord, p.*, m.role AS member_role
-         FROM jsonb_to_recordset(?::jsonb) AS k(ord int, project_id int, user_id int)
-         JOIN projects p ON p.id = k.project_id
-         LEFT JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = k.user_id`,
-        [JSON.stringify(keys.map((k, ord) => ({ ord, project_id: k.id, user_id: k.userId ?? -1 })))],
-      )) as { rows: Array<ProjectRow & { ord: number; member_role: string | null }> };
+      if (keys.length === 1) return [await one(keys[0]!)];
+      let rows: Array<ProjectRow & { ord: number; member_role: string | null }>;
+      try {
+        ({ rows } = (await db.raw(
+          `SELECT k.ord, p.*, m.role AS member_role
+           FROM jsonb_to_recordset(?::jsonb) AS k(ord int, project_id bigint, user_id bigint)
+           JOIN projects p ON p.id = k.project_id
+           LEFT JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = k.user_id`,
+          [JSON.stringify(keys.map((k, ord) => ({ ord, project_id: k.id, user_id: k.userId ?? -1 })))],
+        )) as { rows: typeof rows });
+      } catch (err) {
+        if (!retryAlone(err)) throw err;
+        return Promise.all(keys.map(one));
+      }
       const out: Array<ItemResult<ProjectWithRole | undefined>> = keys.map(() => ({
         ok: true,
         value: undefined,
@@ -129,6 +141,11 @@ export function projectLookups(db: Knex) {
     { maxBatch: 200, maxInFlight: 2 },
   );
   return (id: number, userId: number | null) => batch.submit({ id, userId });
+}
+
+interface LookupKey {
+  id: number;
+  userId: number | null;
 }
 
 export async function updateProject(

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { GroupCommit, type ItemResult } from '@fieldhouse/group-commit';
+import { GroupCommit, retryAlone, type ItemResult } from '@fieldhouse/group-commit';
+import type { Logger } from '@fieldhouse/logger';
 import {
   insertSubmission,
   SUBMISSION_COLUMNS,
@@ -16,27 +17,37 @@ export type SubmissionWriter = (s: NewSubmission) => Promise<SubmissionRow>;
  * database is busy) and are inserted together, with their history rows, by one statement: one
  * round trip and one commit for up to 200, at most two statements in flight per process. Each
  * caller gets its own row back, exactly as {@link insertSubmission} returns it. If the batch
- * statement fails, nothing of it was written and each submission is inserted alone, so one bad
- * row fails only its own request.
+ * statement fails because of one row or a clash with another transaction ({@link retryAlone}),
+ * nothing of it was written and each submission is inserted alone, so one bad row fails only
+ * its own request; any other error (connection lost...) fails the batch's requests.
  *
  * Only for the plain case, which has no rule to check under a lock (no submission limit, one
  * per collector, photos or e-mail: those take their own transaction).
  */
-export function submissionGroupCommit(db: Knex): SubmissionWriter {
-  const commit = new GroupCommit<NewSubmission, SubmissionRow>((batch) => insertAll(db, batch), {
+export function submissionGroupCommit(db: Knex, logger: Logger): SubmissionWriter {
+  const commit = new GroupCommit<NewSubmission, SubmissionRow>((batch) => insertAll(db, logger, batch), {
     maxBatch: 200,
     maxInFlight: 2,
   });
   return (s) => commit.submit(s);
 }
 
-async function insertAll(db: Knex, batch: NewSubmission[]): Promise<Array<ItemResult<SubmissionRow>>> {
+async function insertAll(
+  db: Knex,
+  logger: Logger,
+  batch: NewSubmission[],
+): Promise<Array<ItemResult<SubmissionRow>>> {
   if (batch.length === 1) return [await alone(db, batch[0]!)];
   let rows: Array<SubmissionRow & { ord: number }>;
   try {
     const records = batch.map((s, ord) => ({ ...s, ord }));
     rows = (await db.raw(BATCH_SQL, [JSON.stringify(records)])).rows as typeof rows;
-  } catch {
+  } catch (err) {
+    if (!retryAlone(err)) throw err;
+    logger.warn('submission batch failed: each submission inserted alone', {
+      err,
+      submissions: batch.length,
+    });
     return Promise.all(batch.map((s) => alone(db, s)));
   }
   const out = new Array<ItemResult<SubmissionRow>>(batch.length);

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { GroupCommit, type ItemResult } from '@fieldhouse/group-commit';
+import { GroupCommit, retryAlone, type ItemResult } from '@fieldhouse/group-commit';
+import type { Logger } from '@fieldhouse/logger';
 import { markCheckedIn, type CheckedIn, type Scanner } from './attendance.ts';
 
 /** A scan of the scanner hot path: no nonce, the scanner's access checked in the statement. */
@@ -18,11 +19,13 @@ export interface HotScan {
  * as {@link markCheckedIn} would give it: checked in, or undefined (refused or unknown: the
  * caller then takes the full path, which says why). Of two scans of one code in one batch only
  * one matches (an UPDATE changes a row once); the other is answered as already checked in.
- * When the batch statement fails (a deadlock with another replica's batch, say), nothing of it
- * was applied and each scan is retried alone.
+ * When the batch statement fails because of one scan's data or a clash with another
+ * transaction ({@link retryAlone}), nothing of it was applied and each scan is retried alone;
+ * any other error (connection lost...) fails the batch's scans. Scans are applied in code
+ * order, so batches that share codes lock them in the same order.
  */
-export function scanGroupCommit(db: Knex): GroupCommit<HotScan, CheckedIn | undefined> {
-  return new GroupCommit((scans) => checkInAll(db, scans), { maxBatch: 200, maxInFlight: 2 });
+export function scanGroupCommit(db: Knex, logger: Logger): GroupCommit<HotScan, CheckedIn | undefined> {
+  return new GroupCommit((scans) => checkInAll(db, logger, scans), { maxBatch: 200, maxInFlight: 2 });
 }
 
 interface Row {
@@ -34,12 +37,21 @@ interface Row {
   scanne_par: string | null;
 }
 
-async function checkInAll(db: Knex, scans: HotScan[]): Promise<Array<ItemResult<CheckedIn | undefined>>> {
+async function checkInAll(
+  db: Knex,
+  logger: Logger,
+  scans: HotScan[],
+): Promise<Array<ItemResult<CheckedIn | undefined>>> {
   if (scans.length === 1) return [await alone(db, scans[0]!)];
+  // In code order, so that two batches holding the same codes lock their invites in the same
+  // order (double scans at two gates), and cannot deadlock on them.
+  const records = scans.map(toRecord).sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
   let rows: Row[];
   try {
-    rows = (await db.raw(BATCH_SQL, [JSON.stringify(scans.map(toRecord))])).rows as Row[];
-  } catch {
+    rows = (await db.raw(BATCH_SQL, [JSON.stringify(records)])).rows as Row[];
+  } catch (err) {
+    if (!retryAlone(err)) throw err;
+    logger.warn('check-in batch failed: each scan retried alone', { err, scans: scans.length });
     return Promise.all(scans.map((s) => alone(db, s)));
   }
   const out = scans.map((): ItemResult<CheckedIn | undefined> => ({ ok: true, value: undefined }));

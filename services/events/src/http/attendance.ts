@@ -34,7 +34,7 @@ function scannerOf(
 /** Presence, scans (single and offline batch) and statistics of an event. */
 export function attendanceRoutes(ctx: EventsContext): Router {
   const r = Router();
-  const hotScans = scanGroupCommit(ctx.db);
+  const hotScans = scanGroupCommit(ctx.db, ctx.logger);
 
   /** One scan, once per nonce when a nonce is given. */
   const scan = async (

@@ -66,7 +66,7 @@ export async function addComment(ctx: PollsContext, poll: PollDoc, caller: Calle
   };
   await ctx.c.comments.insertOne(doc);
   const applied = await ctx.counters.apply(poll._id, gen, { comments: 1 }, ['comments']);
-  if (applied) recordReachedMilestone(ctx, poll, 'comments', applied.comments, doc.created_at);
+  if (applied) await recordReachedMilestone(ctx, poll, 'comments', applied.comments, doc.created_at);
   await ctx.redis.del(recentKey(ctx, poll._id));
   return { status: 201, message: 'Your comment was added.', data: commentView(doc) };
 }
@@ -121,6 +121,6 @@ export async function deleteComment(ctx: PollsContext, poll: PollDoc, caller: Ca
     poll_id: poll._id,
     $or: [{ _id: commentId }, { ancestors: commentId }],
   });
-  await ctx.counters.apply(poll._id, gen, { comments: -deletedCount });
+  await ctx.counters.apply(poll._id, gen, { comments: -deletedCount }, []);
   await ctx.redis.del(recentKey(ctx, poll._id));
 }

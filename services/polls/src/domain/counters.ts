@@ -112,7 +112,7 @@ export class Counters {
     pollId: string,
     seenGen: string,
     deltas: CounterFields,
-    read: readonly string[] = [],
+    read: readonly string[],
   ): Promise<CounterSnapshot | null> {
     const pairs: string[] = [];
     for (const [k, v] of Object.entries(deltas)) if (v !== 0) pairs.push(k, String(v));

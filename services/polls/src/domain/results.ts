@@ -64,19 +64,21 @@ export async function readResults(ctx: PollsContext, pollId: string, reader: Vot
 
 /**
  * Records the milestone a counted vote or added comment reached, if any, with that item's time
- * (`count`: the counter right after the item, from the same atomic step). In the background:
- * the answer does not wait, and a failure only leaves the milestone to {@link recordMilestones}.
+ * (`count`: the counter right after the item, from the same atomic step). Resolves at once when
+ * `count` is no milestone (all but five counts of a poll); at a milestone, once it is written,
+ * so that the results event announcing that vote already shows it. Never rejects: a failure is
+ * logged and leaves the milestone to {@link recordMilestones}.
  */
-export function recordReachedMilestone(
+export async function recordReachedMilestone(
   ctx: PollsContext,
   poll: PollDoc,
   of: 'votes' | 'comments',
   count: number,
   at: string,
-): void {
+): Promise<void> {
   const key = milestoneAt(of, count);
   if (!key || poll.achievements[key]) return;
-  ctx.polls
+  await ctx.polls
     .recordAchievement(poll._id, key, at)
     .catch((err: unknown) => ctx.logger.warn('recording a milestone failed', { err, key }));
 }

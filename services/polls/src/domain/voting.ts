@@ -90,7 +90,7 @@ export async function countVote(
   for (const id of vote.option_ids) deltas[`o:${id}`] = 1;
   if (vote.time_spent !== null) deltas[`t:${vote.time_spent}`] = 1;
   const applied = await ctx.counters.apply(poll._id, gen, deltas, answerFields(poll));
-  if (applied) recordReachedMilestone(ctx, poll, 'votes', applied.total, vote.created_at);
+  if (applied) await recordReachedMilestone(ctx, poll, 'votes', applied.total, vote.created_at);
   const snapshot = applied ?? (await ctx.counters.read(poll._id));
   ctx.live.voteCounted(poll._id);
   return { vote, snapshot, remaining: max - seq };

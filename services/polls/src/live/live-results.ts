@@ -17,6 +17,7 @@ export class LiveResults {
   private readonly voteIntervalMs: number;
   /** Polls whose vote notices are being spaced out; `dirty`: a vote came since the last one. */
   private readonly spacing = new Map<string, { dirty: boolean; timer: NodeJS.Timeout }>();
+  private closed = false;
 
   /** @param voteIntervalMs least time between two vote notices of one poll from this process. */
   constructor(redis: Redis, prefix: string, logger: Logger, voteIntervalMs = 100) {
@@ -43,6 +44,7 @@ export class LiveResults {
    * logged: the next one carries the change).
    */
   voteCounted(pollId: string): void {
+    if (this.closed) return;
     const spaced = this.spacing.get(pollId);
     if (spaced) {
       spaced.dirty = true;
@@ -105,6 +107,7 @@ export class LiveResults {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     for (const { timer } of this.spacing.values()) clearTimeout(timer);
     this.spacing.clear();
     if (!this.subscriber) return;
