@@ -93,3 +93,49 @@ export function retryAlone(err: unknown): boolean {
   const code = (err as { code?: unknown })?.code;
   return typeof code === 'string' && /^(22|23|40)/.test(code);
 }
+
+/** How a batch of items is done by one statement, and each item alone ({@link statementBatches}). */
+export interface StatementBatch<In, Row, Out> {
+  /** One statement for the whole batch; each row names its item by `ord`, its index in `items`. */
+  statement: (items: In[]) => Promise<Array<Row & { ord: number }>>;
+  /** The same work for one item: a batch of one, and the fallback. */
+  alone: (item: In) => Promise<Out>;
+  /** An item's value from its row. */
+  fromRow: (row: Row) => Out;
+  /** The value of an item the statement returned no row for (without it, such an item is rejected). */
+  noRow?: () => Out;
+  /** Told when the statement failed and each item is retried alone ({@link retryAlone}). */
+  onFallback?: (err: unknown, items: number) => void;
+}
+
+/**
+ * A {@link BatchWriter} that does a batch with one statement and matches the rows back to the
+ * items by `ord`. A batch of one runs `alone`. When the statement fails with an error that
+ * {@link retryAlone} accepts, nothing of it was applied, and each item runs `alone`, so a bad
+ * item fails only itself; any other error fails the batch's items.
+ */
+export function statementBatches<In, Row, Out>(b: StatementBatch<In, Row, Out>): BatchWriter<In, Out> {
+  const alone = async (item: In): Promise<ItemResult<Out>> => {
+    try {
+      return { ok: true, value: await b.alone(item) };
+    } catch (error) {
+      return { ok: false, error };
+    }
+  };
+  return async (items) => {
+    if (items.length === 1) return [await alone(items[0]!)];
+    let rows: Array<Row & { ord: number }>;
+    try {
+      rows = await b.statement(items);
+    } catch (err) {
+      if (!retryAlone(err)) throw err;
+      b.onFallback?.(err, items.length);
+      return Promise.all(items.map(alone));
+    }
+    const noRow = b.noRow;
+    const out = new Array<ItemResult<Out>>(items.length);
+    if (noRow) for (let i = 0; i < items.length; i++) out[i] = { ok: true, value: noRow() };
+    for (const row of rows) out[row.ord] = { ok: true, value: b.fromRow(row) };
+    return out;
+  };
+}

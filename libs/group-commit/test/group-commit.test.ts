@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { GroupCommit, retryAlone, type ItemResult } from '../src/index.ts';
+import { GroupCommit, retryAlone, statementBatches, type ItemResult } from '../src/index.ts';
 
 const tick = () => new Promise((r) => setImmediate(r));
 
@@ -87,5 +87,66 @@ describe('GroupCommit', () => {
       expect(retryAlone({ code })).to.equal(true);
     for (const err of [{ code: '08006' }, { code: '57014' }, { code: 'ECONNRESET' }, new Error('x'), null])
       expect(retryAlone(err)).to.equal(false);
+  });
+});
+
+describe('statementBatches', () => {
+  const squares = (fail?: { code: string }) => {
+    const log: string[] = [];
+    const write = statementBatches<number, { sq: number }, number | null>({
+      statement: async (items) => {
+        log.push(`statement ${items.join(',')}`);
+        if (fail) throw Object.assign(new Error('statement failed'), fail);
+        // no row for odd numbers, rows out of order
+        return items.flatMap((n, ord) => (n % 2 ? [] : [{ ord, sq: n * n }])).reverse();
+      },
+      alone: async (n) => {
+        log.push(`alone ${n}`);
+        if (n === 3) throw new Error('three');
+        return n * n;
+      },
+      fromRow: (r) => r.sq,
+      noRow: () => null,
+      onFallback: (_err, size) => log.push(`fallback ${size}`),
+    });
+    return { write, log };
+  };
+
+  it('matches rows to items by ord and answers noRow for the others; a batch of one runs alone', async () => {
+    const { write, log } = squares();
+    expect(await write([2, 3, 4])).to.deep.equal([
+      { ok: true, value: 4 },
+      { ok: true, value: null },
+      { ok: true, value: 16 },
+    ]);
+    expect(await write([5])).to.deep.equal([{ ok: true, value: 25 }]);
+    expect(log).to.deep.equal(['statement 2,3,4', 'alone 5']);
+  });
+
+  it('retries each item alone after a row or transaction error, and fails the batch after any other', async () => {
+    const deadlock = squares({ code: '40P01' });
+    const out = await deadlock.write([2, 3]);
+    expect(out[0]).to.deep.equal({ ok: true, value: 4 });
+    expect(out[1]!.ok).to.equal(false);
+    expect(deadlock.log).to.deep.equal(['statement 2,3', 'fallback 2', 'alone 2', 'alone 3']);
+
+    const lost = squares({ code: '08006' });
+    let error: unknown;
+    await lost.write([2, 3]).catch((e: unknown) => (error = e));
+    expect((error as Error).message).to.equal('statement failed');
+    expect(lost.log).to.deep.equal(['statement 2,3']);
+  });
+
+  it('without noRow, an item the statement returned no row for is rejected by the group commit', async () => {
+    const gc = new GroupCommit(
+      statementBatches<number, { v: number }, number>({
+        statement: async (items) => [{ ord: 0, v: items[0]! }],
+        alone: async (n) => n,
+        fromRow: (r) => r.v,
+      }),
+      { maxInFlight: 1 },
+    );
+    const settled = await Promise.allSettled([1, 2, 3].map((n) => gc.submit(n)));
+    expect(settled.map((r) => r.status)).to.deep.equal(['fulfilled', 'fulfilled', 'rejected']);
   });
 });

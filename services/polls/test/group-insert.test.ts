@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { MongoClient, type Collection, type Db } from 'mongodb';
 import { backingUrl } from '@fieldhouse/testkit';
-import { GroupInsert } from '../src/data/group-insert.ts';
+import { GroupCommit } from '@fieldhouse/group-commit';
+import { unorderedInsert } from '../src/data/group-insert.ts';
 
 interface Doc {
   _id: string;
@@ -10,7 +11,7 @@ interface Doc {
   [field: string]: unknown;
 }
 
-describe('GroupInsert (group commit of votes)', () => {
+describe('unorderedInsert (group commit of votes)', () => {
   let client: MongoClient;
   let db: Db;
   let coll: Collection<Doc>;
@@ -37,17 +38,12 @@ describe('GroupInsert (group commit of votes)', () => {
             calls.push(docs.length);
             return target.insertMany(docs, opts);
           };
-        if (prop === 'insertOne')
-          return (d: Doc) => {
-            calls.push(1);
-            return target.insertOne(d);
-          };
         return Reflect.get(target, prop, receiver) as unknown;
       },
     });
-    const writer = new GroupInsert(spied, { maxBatch: 16, maxInFlight: 1 });
+    const writer = new GroupCommit(unorderedInsert(spied), { maxBatch: 16, maxInFlight: 1 });
     const keys = Array.from({ length: 40 }, (_, i) => `k${i % 30}`); // k0..k9 twice
-    const results = await Promise.all(keys.map((k) => writer.insert(doc(k))));
+    const results = await Promise.all(keys.map((k) => writer.submit(doc(k))));
 
     expect(results.filter(Boolean)).to.have.length(30);
     for (let i = 0; i < 10; i++) {
@@ -61,19 +57,19 @@ describe('GroupInsert (group commit of votes)', () => {
   });
 
   it('a lone duplicate resolves false and a later insert still works', async () => {
-    const writer = new GroupInsert(coll);
-    expect(await writer.insert(doc('lone'))).to.equal(true);
-    expect(await writer.insert(doc('lone'))).to.equal(false);
-    expect(await writer.insert(doc('lone-2'))).to.equal(true);
+    const writer = new GroupCommit(unorderedInsert(coll));
+    expect(await writer.submit(doc('lone'))).to.equal(true);
+    expect(await writer.submit(doc('lone'))).to.equal(false);
+    expect(await writer.submit(doc('lone-2'))).to.equal(true);
   });
 
   it('rejects only the document whose write failed for another reason', async () => {
-    const writer = new GroupInsert(coll, { maxInFlight: 1 });
-    const first = writer.insert(doc('bad-0')); // in flight: the next three wait and go together
+    const writer = new GroupCommit(unorderedInsert(coll), { maxInFlight: 1 });
+    const first = writer.submit(doc('bad-0')); // in flight: the next three wait and go together
     const [before, invalid, after] = await Promise.allSettled([
-      writer.insert(doc('bad-1')),
-      writer.insert({ _id: [1, 2] as unknown as string, key: 'bad-2' }), // an array _id: refused
-      writer.insert(doc('bad-3')),
+      writer.submit(doc('bad-1')),
+      writer.submit({ _id: [1, 2] as unknown as string, key: 'bad-2' }), // an array _id: refused
+      writer.submit(doc('bad-3')),
     ]);
     expect(await first).to.equal(true);
     expect(before).to.deep.equal({ status: 'fulfilled', value: true });

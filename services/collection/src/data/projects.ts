@@ -1,4 +1,4 @@
-import { GroupCommit, retryAlone, type ItemResult } from '@fieldhouse/group-commit';
+import { GroupCommit, statementBatches } from '@fieldhouse/group-commit';
 import type { Knex } from 'knex';
 import { DEFAULT_SETTINGS, type PublicationSettings } from '../domain/publication.ts';
 
@@ -107,39 +107,26 @@ export async function findProjectWithRole(
  * every change committed before its request arrived, as a query of its own would.
  */
 export function projectLookups(db: Knex) {
-  const one = async (k: LookupKey): Promise<ItemResult<ProjectWithRole | undefined>> => {
-    try {
-      return { ok: true, value: await findProjectWithRole(db, k.id, k.userId) };
-    } catch (error) {
-      return { ok: false, error };
-    }
-  };
-  const batch = new GroupCommit<LookupKey, ProjectWithRole | undefined>(
-    async (keys) => {
-      if (keys.length === 1) return [await one(keys[0]!)];
-      let rows: Array<ProjectRow & { ord: number; member_role: string | null }>;
-      try {
-        ({ rows } = (await db.raw(
+  type Row = ProjectRow & { member_role: string | null };
+  const write = statementBatches<LookupKey, Row, ProjectWithRole | undefined>({
+    statement: async (keys) =>
+      (
+        await db.raw(
           `SELECT k.ord, p.*, m.role AS member_role
            FROM jsonb_to_recordset(?::jsonb) AS k(ord int, project_id bigint, user_id bigint)
            JOIN projects p ON p.id = k.project_id
            LEFT JOIN workspace_members m ON m.workspace_id = p.workspace_id AND m.user_id = k.user_id`,
           [JSON.stringify(keys.map((k, ord) => ({ ord, project_id: k.id, user_id: k.userId ?? -1 })))],
-        )) as { rows: typeof rows });
-      } catch (err) {
-        if (!retryAlone(err)) throw err;
-        return Promise.all(keys.map(one));
-      }
-      const out: Array<ItemResult<ProjectWithRole | undefined>> = keys.map(() => ({
-        ok: true,
-        value: undefined,
-      }));
-      for (const { ord, member_role, ...project } of rows)
-        out[ord] = { ok: true, value: { project: project as ProjectRow, role: member_role } };
-      return out;
-    },
-    { maxBatch: 200, maxInFlight: 2 },
-  );
+        )
+      ).rows as Array<Row & { ord: number }>,
+    alone: (k) => findProjectWithRole(db, k.id, k.userId),
+    fromRow: ({ ord: _ord, member_role, ...project }: Row & { ord?: number }) => ({
+      project: project as ProjectRow,
+      role: member_role,
+    }),
+    noRow: () => undefined,
+  });
+  const batch = new GroupCommit(write, { maxBatch: 200, maxInFlight: 2 });
   return (id: number, userId: number | null) => batch.submit({ id, userId });
 }
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { GroupCommit, retryAlone, type ItemResult } from '@fieldhouse/group-commit';
+import { GroupCommit, statementBatches } from '@fieldhouse/group-commit';
 import type { Logger } from '@fieldhouse/logger';
 import {
   insertSubmission,
@@ -17,7 +17,7 @@ export type SubmissionWriter = (s: NewSubmission) => Promise<SubmissionRow>;
  * database is busy) and are inserted together, with their history rows, by one statement: one
  * round trip and one commit for up to 200, at most two statements in flight per process. Each
  * caller gets its own row back, exactly as {@link insertSubmission} returns it. If the batch
- * statement fails because of one row or a clash with another transaction ({@link retryAlone}),
+ * statement fails because of one row or a clash with another transaction (retryAlone of @fieldhouse/group-commit),
  * nothing of it was written and each submission is inserted alone, so one bad row fails only
  * its own request; any other error (connection lost...) fails the batch's requests.
  *
@@ -25,42 +25,18 @@ export type SubmissionWriter = (s: NewSubmission) => Promise<SubmissionRow>;
  * per collector, photos or e-mail: those take their own transaction).
  */
 export function submissionGroupCommit(db: Knex, logger: Logger): SubmissionWriter {
-  const commit = new GroupCommit<NewSubmission, SubmissionRow>((batch) => insertAll(db, logger, batch), {
-    maxBatch: 200,
-    maxInFlight: 2,
+  const write = statementBatches<NewSubmission, SubmissionRow, SubmissionRow>({
+    statement: async (batch) =>
+      (await db.raw(BATCH_SQL, [JSON.stringify(batch.map((s, ord) => ({ ...s, ord })))])).rows as Array<
+        SubmissionRow & { ord: number }
+      >,
+    alone: (s) => insertSubmission(db, s),
+    fromRow: ({ ord: _ord, ...row }: SubmissionRow & { ord?: number }) => row,
+    onFallback: (err, submissions) =>
+      logger.warn('submission batch failed: each submission inserted alone', { err, submissions }),
   });
+  const commit = new GroupCommit(write, { maxBatch: 200, maxInFlight: 2 });
   return (s) => commit.submit(s);
-}
-
-async function insertAll(
-  db: Knex,
-  logger: Logger,
-  batch: NewSubmission[],
-): Promise<Array<ItemResult<SubmissionRow>>> {
-  if (batch.length === 1) return [await alone(db, batch[0]!)];
-  let rows: Array<SubmissionRow & { ord: number }>;
-  try {
-    const records = batch.map((s, ord) => ({ ...s, ord }));
-    rows = (await db.raw(BATCH_SQL, [JSON.stringify(records)])).rows as typeof rows;
-  } catch (err) {
-    if (!retryAlone(err)) throw err;
-    logger.warn('submission batch failed: each submission inserted alone', {
-      err,
-      submissions: batch.length,
-    });
-    return Promise.all(batch.map((s) => alone(db, s)));
-  }
-  const out = new Array<ItemResult<SubmissionRow>>(batch.length);
-  for (const { ord, ...row } of rows) out[ord] = { ok: true, value: row };
-  return out;
-}
-
-async function alone(db: Knex, s: NewSubmission): Promise<ItemResult<SubmissionRow>> {
-  try {
-    return { ok: true, value: await insertSubmission(db, s) };
-  } catch (error) {
-    return { ok: false, error };
-  }
 }
 
 const COLUMNS = SUBMISSION_COLUMNS.map((c) => `s.${c}`).join(', ');

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { GroupCommit, retryAlone, type ItemResult } from '@fieldhouse/group-commit';
+import { GroupCommit, statementBatches } from '@fieldhouse/group-commit';
 import type { Logger } from '@fieldhouse/logger';
 import { markCheckedIn, type CheckedIn, type Scanner } from './attendance.ts';
 
@@ -20,60 +20,37 @@ export interface HotScan {
  * caller then takes the full path, which says why). Of two scans of one code in one batch only
  * one matches (an UPDATE changes a row once); the other is answered as already checked in.
  * When the batch statement fails because of one scan's data or a clash with another
- * transaction ({@link retryAlone}), nothing of it was applied and each scan is retried alone;
+ * transaction (retryAlone of @fieldhouse/group-commit), nothing of it was applied and each scan is retried alone;
  * any other error (connection lost...) fails the batch's scans. Scans are applied in code
  * order, so batches that share codes lock them in the same order.
  */
 export function scanGroupCommit(db: Knex, logger: Logger): GroupCommit<HotScan, CheckedIn | undefined> {
-  return new GroupCommit((scans) => checkInAll(db, logger, scans), { maxBatch: 200, maxInFlight: 2 });
+  const write = statementBatches<HotScan, Row, CheckedIn | undefined>({
+    statement: async (scans) => {
+      // In code order, so that two batches holding the same codes lock their invites in the
+      // same order (double scans at two gates), and cannot deadlock on them.
+      const records = scans.map(toRecord).sort((x, y) => (x.code < y.code ? -1 : x.code > y.code ? 1 : 0));
+      return (await db.raw(BATCH_SQL, [JSON.stringify(records)])).rows as Array<Row & { ord: number }>;
+    },
+    alone: (s) => markCheckedIn(db, s.eventId, s.code, s.by, null, s.staffUserId),
+    fromRow: (r) => ({
+      result: 'checked_in',
+      invite: { id: r.id, nom: r.nom, type_invite: r.type_invite },
+      checked_in_at: r.checked_in_at.toISOString(),
+      scanne_par: r.scanne_par,
+    }),
+    noRow: () => undefined,
+    onFallback: (err, scans) => logger.warn('check-in batch failed: each scan retried alone', { err, scans }),
+  });
+  return new GroupCommit(write, { maxBatch: 200, maxInFlight: 2 });
 }
 
 interface Row {
-  ord: number;
   id: string;
   nom: string;
   type_invite: string;
   checked_in_at: Date;
   scanne_par: string | null;
-}
-
-async function checkInAll(
-  db: Knex,
-  logger: Logger,
-  scans: HotScan[],
-): Promise<Array<ItemResult<CheckedIn | undefined>>> {
-  if (scans.length === 1) return [await alone(db, scans[0]!)];
-  // In code order, so that two batches holding the same codes lock their invites in the same
-  // order (double scans at two gates), and cannot deadlock on them.
-  const records = scans.map(toRecord).sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
-  let rows: Row[];
-  try {
-    rows = (await db.raw(BATCH_SQL, [JSON.stringify(records)])).rows as Row[];
-  } catch (err) {
-    if (!retryAlone(err)) throw err;
-    logger.warn('check-in batch failed: each scan retried alone', { err, scans: scans.length });
-    return Promise.all(scans.map((s) => alone(db, s)));
-  }
-  const out = scans.map((): ItemResult<CheckedIn | undefined> => ({ ok: true, value: undefined }));
-  for (const r of rows)
-    out[r.ord] = {
-      ok: true,
-      value: {
-        result: 'checked_in',
-        invite: { id: r.id, nom: r.nom, type_invite: r.type_invite },
-        checked_in_at: r.checked_in_at.toISOString(),
-        scanne_par: r.scanne_par,
-      },
-    };
-  return out;
-}
-
-async function alone(db: Knex, s: HotScan): Promise<ItemResult<CheckedIn | undefined>> {
-  try {
-    return { ok: true, value: await markCheckedIn(db, s.eventId, s.code, s.by, null, s.staffUserId) };
-  } catch (error) {
-    return { ok: false, error };
-  }
 }
 
 const toRecord = (s: HotScan, ord: number) => ({

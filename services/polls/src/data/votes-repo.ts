@@ -1,25 +1,26 @@
 import type { Collections } from './collections.ts';
-import { GroupInsert } from './group-insert.ts';
+import { GroupCommit } from '@fieldhouse/group-commit';
+import { unorderedInsert } from './group-insert.ts';
 import type { VoteDoc } from '../domain/types.ts';
 
 /** Counted votes: one document each (docs/polls.md, "Votes"). */
 export class VotesRepo {
   private readonly c: Collections;
-  private readonly writer: GroupInsert<VoteDoc>;
+  private readonly writer: GroupCommit<VoteDoc, boolean>;
 
   constructor(c: Collections) {
     this.c = c;
     // One insertMany at a time: SQLite (under FerretDB) has one writer anyway, and the votes
     // that wait meanwhile make the next batch larger (1,840 to 1,990 votes/s here).
-    this.writer = new GroupInsert(c.votes, { maxInFlight: 1 });
+    this.writer = new GroupCommit(unorderedInsert(c.votes), { maxInFlight: 1 });
   }
 
   /**
-   * Inserts a vote, group-committed with the votes arriving meanwhile ({@link GroupInsert});
+   * Inserts a vote, group-committed with the votes arriving meanwhile ({@link unorderedInsert});
    * resolves false when (poll, voter, seq) is taken (a concurrent vote won).
    */
   insert(vote: VoteDoc): Promise<boolean> {
-    return this.writer.insert(vote);
+    return this.writer.submit(vote);
   }
 
   /** How many counted votes a voter has on a poll. */
