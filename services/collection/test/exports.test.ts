@@ -430,6 +430,14 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
       expect(sheet.rowCount).to.equal(expected.length + 1);
       for (const [i, row] of expected.entries())
         expect(cells(i + 2)).to.deep.equal(header.map((h) => row[h]));
+      // numeric columns are numbers in the sheet, text columns text
+      const typed = (n: number, h: string) => sheet.getRow(n).getCell(header.indexOf(h) + 1).value;
+      for (const [i, row] of expected.entries()) {
+        expect(typeof typed(i + 2, 'id')).to.equal('number');
+        expect(typeof typed(i + 2, 'status')).to.equal('string');
+        if (row.age) expect(typed(i + 2, 'age')).to.equal(Number(row.age));
+        if (row.latitude) expect(typed(i + 2, 'latitude')).to.equal(Number(row.latitude));
+      }
 
       const g = await exportNow(filters, 4, 'geojson');
       const res = await download(g.jobId);
@@ -453,7 +461,25 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
         if (row.latitude)
           expect(f.geometry!.coordinates).to.deep.equal([Number(row.longitude), Number(row.latitude)]);
         else expect(f.geometry).to.equal(null);
+        expect(typeof f.properties.id).to.equal('number');
+        if (row.age) expect(f.properties.age).to.equal(Number(row.age));
       }
+    }
+    // with labels as headers the points are still the submissions' own coordinates
+    const csv = csvRows((await download((await exportNow({}, 4)).jobId)).body as string);
+    const labelled = await exportNow({}, 4, 'geojson', { options: { header: 'labels' } });
+    const features = (
+      JSON.parse((await download(labelled.jobId)).body as string) as {
+        features: Array<{ geometry: { coordinates: number[] } | null; properties: Record<string, unknown> }>;
+      }
+    ).features;
+    expect(features).to.have.length(csv.length);
+    expect(features.some((f) => f.geometry)).to.equal(true);
+    for (const [i, row] of csv.entries()) {
+      expect(features[i]!.properties.Latitude ?? '').to.equal(row.latitude ? Number(row.latitude) : '');
+      expect(features[i]!.geometry?.coordinates ?? null).to.deep.equal(
+        row.latitude ? [Number(row.longitude), Number(row.latitude)] : null,
+      );
     }
   });
 

@@ -21,6 +21,7 @@ import {
   exportColumns,
   exportHeader,
   typedValues,
+  type ExportColumn,
 } from '../domain/export-columns.ts';
 import { countExportRows, exportFields, exportSelectSql } from '../data/export-query.ts';
 import { findProject } from '../data/projects.ts';
@@ -151,7 +152,7 @@ export async function writeExportFile(
       await Promise.all([producing, blobs.putStream(key, out)]);
       return { rows, key };
     }
-    const writer = geoJsonWriter(header);
+    const writer = geoJsonWriter(header, columns);
     // The cursor feeds the writer; the blob store drains it (an error on either side
     // destroys the other, so neither promise hangs).
     await Promise.all([pipeline(values, writer), blobs.putStream(key, writer)]);
@@ -162,10 +163,16 @@ export async function writeExportFile(
   }
 }
 
-/** Rows of export values (aligned with `header`) in, GeoJSON FeatureCollection text out. */
-function geoJsonWriter(header: string[]): Transform {
-  const lat = header.indexOf('latitude');
-  const lon = header.indexOf('longitude');
+/**
+ * Rows of export values (aligned with `header` and `columns`) in, GeoJSON FeatureCollection text
+ * out; the point is the submission's own latitude and longitude, found by column, not by header
+ * text (which may be labels).
+ */
+function geoJsonWriter(header: string[], columns: ExportColumn[]): Transform {
+  const metaIndex = (column: string) =>
+    columns.findIndex((c) => c.source.kind === 'meta' && c.source.column === column);
+  const lat = metaIndex('latitude');
+  const lon = metaIndex('longitude');
   let first = true;
   return new Transform({
     writableObjectMode: true,
