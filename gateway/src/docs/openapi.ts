@@ -1,6 +1,6 @@
 /** OpenAPI 3.1 description of the routes the gateway serves itself (identity, CSRF, JWKS). */
 
-import { sharedOpenApiSchemas } from '@fieldhouse/http';
+import { problemResponse, schemaRef, sharedOpenApiSchemas } from '@fieldhouse/http';
 
 const problem = { $ref: '#/components/responses/Problem' };
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
@@ -52,15 +52,12 @@ export const gatewayOpenApi = {
         required: ['token', 'user'],
         properties: {
           token: { type: 'string', examples: ['1|x9W...c0ffee42'] },
-          user: { $ref: '#/components/schemas/User' },
+          user: schemaRef('User'),
         },
       },
     },
     responses: {
-      Problem: {
-        description: 'Error (problem document)',
-        content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-      },
+      Problem: problemResponse('Error (problem document)'),
     },
   },
   paths: {
@@ -79,7 +76,7 @@ export const gatewayOpenApi = {
           },
         }),
         responses: {
-          '200': { description: 'Signed in', ...json({ $ref: '#/components/schemas/LoginResponse' }) },
+          '200': { description: 'Signed in', ...json(schemaRef('LoginResponse')) },
           '401': problem,
           '422': problem,
           '429': problem,
@@ -90,7 +87,7 @@ export const gatewayOpenApi = {
       post: {
         summary: 'Sign in (area C): same users and answer as /api/v1/login',
         responses: {
-          '200': { description: 'Signed in', ...json({ $ref: '#/components/schemas/LoginResponse' }) },
+          '200': { description: 'Signed in', ...json(schemaRef('LoginResponse')) },
           '401': problem,
           '422': problem,
           '429': problem,
@@ -113,7 +110,7 @@ export const gatewayOpenApi = {
         responses: {
           '201': {
             description: 'Registered and signed in',
-            ...json({ $ref: '#/components/schemas/LoginResponse' }),
+            ...json(schemaRef('LoginResponse')),
           },
           '403': problem,
           '422': problem,
@@ -133,7 +130,7 @@ export const gatewayOpenApi = {
         responses: {
           '200': {
             description: 'User',
-            ...json({ type: 'object', properties: { data: { $ref: '#/components/schemas/User' } } }),
+            ...json({ type: 'object', properties: { data: schemaRef('User') } }),
           },
           '401': problem,
         },
@@ -164,8 +161,8 @@ export const gatewayOpenApi = {
             ...json({
               type: 'object',
               properties: {
-                data: { type: 'array', items: { $ref: '#/components/schemas/Token' } },
-                pagination: { $ref: '#/components/schemas/Pagination' },
+                data: { type: 'array', items: schemaRef('Token') },
+                pagination: schemaRef('Pagination'),
               },
             }),
           },
@@ -189,10 +186,7 @@ export const gatewayOpenApi = {
               properties: {
                 token: { type: 'string' },
                 data: {
-                  allOf: [
-                    { $ref: '#/components/schemas/Token' },
-                    { type: 'object', properties: { token: { type: 'string' } } },
-                  ],
+                  allOf: [schemaRef('Token'), { type: 'object', properties: { token: { type: 'string' } } }],
                 },
               },
             }),

@@ -3,15 +3,17 @@
  * Rules and tables behind these routes: docs/collection.md.
  */
 
-import { problemResponse as err, sharedOpenApiSchemas } from '@fieldhouse/http';
+import { problemResponse as err, schemaRef, sharedOpenApiSchemas } from '@fieldhouse/http';
 import { EXPORT_FORMATS } from './data/exports.ts';
+import { EXPORT_HEADERS } from './domain/export-columns.ts';
 import { FIELD_TYPES } from './domain/fields.ts';
+import { ROLES } from './domain/roles.ts';
 import { STATUSES } from './domain/transitions.ts';
 const one = (ref: string, description = 'OK') => ({
   description,
   content: {
     'application/json': {
-      schema: { type: 'object', properties: { data: { $ref: `#/components/schemas/${ref}` } } },
+      schema: { type: 'object', properties: { data: schemaRef(ref) } },
     },
   },
 });
@@ -22,8 +24,8 @@ const page = (ref: string) => ({
       schema: {
         type: 'object',
         properties: {
-          data: { type: 'array', items: { $ref: `#/components/schemas/${ref}` } },
-          pagination: { $ref: '#/components/schemas/Pagination' },
+          data: { type: 'array', items: schemaRef(ref) },
+          pagination: schemaRef('Pagination'),
         },
       },
     },
@@ -31,7 +33,7 @@ const page = (ref: string) => ({
 });
 const json = (ref: string) => ({
   required: true,
-  content: { 'application/json': { schema: { $ref: `#/components/schemas/${ref}` } } },
+  content: { 'application/json': { schema: schemaRef(ref) } },
 });
 const id = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'integer' } });
 const pageParams = [
@@ -215,7 +217,7 @@ export const openApi = {
         summary: 'Submissions, newest first (collectors see their own)',
         parameters: [
           ...pageParams,
-          { name: 'status', in: 'query', schema: { $ref: '#/components/schemas/Status' } },
+          { name: 'status', in: 'query', schema: schemaRef('Status') },
           {
             name: 'date_from',
             in: 'query',
@@ -243,7 +245,7 @@ export const openApi = {
         requestBody: {
           required: true,
           content: {
-            'application/json': { schema: { $ref: '#/components/schemas/SubmissionInput' } },
+            'application/json': { schema: schemaRef('SubmissionInput') },
             'multipart/form-data': {
               schema: {
                 type: 'object',
@@ -271,9 +273,9 @@ export const openApi = {
               schema: {
                 type: 'object',
                 properties: {
-                  status: { $ref: '#/components/schemas/Status' },
+                  status: schemaRef('Status'),
                   comment: { type: 'string' },
-                  data: { type: 'array', items: { $ref: '#/components/schemas/DataEntry' } },
+                  data: { type: 'array', items: schemaRef('DataEntry') },
                 },
               },
             },
@@ -397,7 +399,7 @@ export const openApi = {
                         type: 'object',
                         properties: {
                           index: { type: 'integer' },
-                          chart: { $ref: '#/components/schemas/Chart' },
+                          chart: schemaRef('Chart'),
                           data: { type: 'array', items: { type: 'object' } },
                           vega_lite: { type: 'object' },
                           svg_url: { type: 'string' },
@@ -448,7 +450,7 @@ export const openApi = {
                       properties: {
                         server_time: { type: 'string', format: 'date-time' },
                         device_id: { type: 'string' },
-                        results: { type: 'array', items: { $ref: '#/components/schemas/SyncResult' } },
+                        results: { type: 'array', items: schemaRef('SyncResult') },
                       },
                     },
                   },
@@ -475,7 +477,7 @@ export const openApi = {
   components: {
     schemas: {
       ...sharedOpenApiSchemas,
-      Role: { type: 'string', enum: ['owner', 'admin', 'manager', 'collector', 'viewer'] },
+      Role: { type: 'string', enum: [...ROLES] },
       Status: { type: 'string', enum: [...STATUSES] },
       WorkspaceInput: {
         type: 'object',
@@ -488,8 +490,8 @@ export const openApi = {
           id: { type: 'integer' },
           name: { type: 'string' },
           description: nullable('string'),
-          role: { $ref: '#/components/schemas/Role' },
-          members: { type: 'array', items: { $ref: '#/components/schemas/Member' } },
+          role: schemaRef('Role'),
+          members: { type: 'array', items: schemaRef('Member') },
           created_at: { type: 'string', format: 'date-time' },
           updated_at: { type: 'string', format: 'date-time' },
         },
@@ -500,7 +502,7 @@ export const openApi = {
         properties: {
           user_id: { type: 'integer' },
           email: { type: 'string' },
-          role: { $ref: '#/components/schemas/Role' },
+          role: schemaRef('Role'),
         },
       },
       Member: {
@@ -509,7 +511,7 @@ export const openApi = {
           user_id: { type: 'integer' },
           name: { type: 'string' },
           email: { type: 'string' },
-          role: { $ref: '#/components/schemas/Role' },
+          role: schemaRef('Role'),
           joined_at: { type: 'string', format: 'date-time' },
         },
       },
@@ -545,7 +547,7 @@ export const openApi = {
           current_version_id: nullable('integer'),
           require_consent: { type: 'boolean' },
           consent_text: nullable('string'),
-          settings: { $ref: '#/components/schemas/PublicationSettings' },
+          settings: schemaRef('PublicationSettings'),
         },
       },
       Version: {
@@ -588,7 +590,7 @@ export const openApi = {
       },
       Field: {
         allOf: [
-          { $ref: '#/components/schemas/FieldInput' },
+          schemaRef('FieldInput'),
           {
             type: 'object',
             properties: {
@@ -607,14 +609,14 @@ export const openApi = {
           filters: {
             type: 'object',
             properties: {
-              status: { $ref: '#/components/schemas/Status' },
+              status: schemaRef('Status'),
               date_from: { type: 'string', format: 'date' },
               date_to: { type: 'string', format: 'date' },
               collector_id: { type: 'integer' },
               search: { type: 'string' },
             },
           },
-          options: { $ref: '#/components/schemas/ExportOptions' },
+          options: schemaRef('ExportOptions'),
         },
       },
       ExportOptions: {
@@ -623,7 +625,7 @@ export const openApi = {
         properties: {
           header: {
             type: 'string',
-            enum: ['names', 'labels'],
+            enum: [...EXPORT_HEADERS],
             default: 'names',
             description: 'header row of field names or of field labels',
           },
@@ -640,9 +642,9 @@ export const openApi = {
         properties: {
           id: { type: 'string', format: 'uuid' },
           project_id: { type: 'integer' },
-          format: { type: 'string' },
+          format: { type: 'string', enum: [...EXPORT_FORMATS] },
           filters: { type: 'object' },
-          options: { $ref: '#/components/schemas/ExportOptions' },
+          options: schemaRef('ExportOptions'),
           status: { type: 'string', enum: ['queued', 'running', 'completed', 'failed'] },
           rows_written: { type: 'integer' },
           total_rows: { type: ['integer', 'null'] },
@@ -678,12 +680,12 @@ export const openApi = {
           name: { type: 'string' },
           description: { type: ['string', 'null'] },
           filters: { $ref: '#/components/schemas/ExportRequest/properties/filters' },
-          charts: { type: 'array', minItems: 1, maxItems: 50, items: { $ref: '#/components/schemas/Chart' } },
+          charts: { type: 'array', minItems: 1, maxItems: 50, items: schemaRef('Chart') },
         },
       },
       Analysis: {
         allOf: [
-          { $ref: '#/components/schemas/AnalysisInput' },
+          schemaRef('AnalysisInput'),
           {
             type: 'object',
             properties: {
@@ -711,7 +713,7 @@ export const openApi = {
                 local_id: { type: 'string', maxLength: 200 },
                 form_version_id: { type: 'integer' },
                 client_updated_at: { type: 'string', format: 'date-time', description: 'UTC, ending in Z' },
-                data: { type: 'array', items: { $ref: '#/components/schemas/DataEntry' } },
+                data: { type: 'array', items: schemaRef('DataEntry') },
                 status: { type: 'string', enum: ['submitted', 'draft'] },
                 consent: { type: 'boolean' },
                 latitude: { type: ['number', 'null'] },
@@ -733,7 +735,7 @@ export const openApi = {
           code: { type: 'string' },
           message: { type: 'string' },
           errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } },
-          server: { $ref: '#/components/schemas/Submission' },
+          server: schemaRef('Submission'),
         },
       },
       DataEntry: {
@@ -752,7 +754,7 @@ export const openApi = {
           precision: { type: 'number', minimum: 0 },
           status: { type: 'string', enum: ['submitted', 'draft'] },
           consent: { type: 'boolean', description: 'required true when the project requires consent' },
-          data: { type: 'array', items: { $ref: '#/components/schemas/DataEntry' } },
+          data: { type: 'array', items: schemaRef('DataEntry') },
         },
       },
       Submission: {
@@ -762,8 +764,8 @@ export const openApi = {
           project_id: { type: 'integer' },
           form_version_id: { type: 'integer' },
           collector_id: nullable('integer'),
-          status: { $ref: '#/components/schemas/Status' },
-          data: { type: 'array', items: { $ref: '#/components/schemas/DataEntry' } },
+          status: schemaRef('Status'),
+          data: { type: 'array', items: schemaRef('DataEntry') },
           history: {
             type: 'array',
             items: {

@@ -35,9 +35,6 @@ class FlakyBlobs implements BlobStore {
   put(key: string, bytes: Buffer) {
     return this.inner.put(key, bytes);
   }
-  get(key: string) {
-    return this.inner.get(key);
-  }
   delete(key: string) {
     return this.inner.delete(key);
   }

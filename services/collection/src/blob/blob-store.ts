@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, rm, writeFile, rename, stat } from 'node:fs/promises';
+import { mkdir, rm, writeFile, rename, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { dirname, join, resolve, sep } from 'node:path';
@@ -12,8 +12,6 @@ import { randomBytes } from 'node:crypto';
 export interface BlobStore {
   /** Stores `bytes` under `key` (slash-separated, no `..`), replacing any previous value. */
   put(key: string, bytes: Buffer, contentType: string): Promise<void>;
-  /** The bytes under `key`, or undefined when absent. */
-  get(key: string): Promise<Buffer | undefined>;
   delete(key: string): Promise<void>;
   /**
    * Stores what `source` yields under `key` without holding it in memory (export files);
@@ -46,15 +44,6 @@ export class FileBlobStore implements BlobStore {
     const tmp = `${p}.${randomBytes(4).toString('hex')}.tmp`;
     await writeFile(tmp, bytes);
     await rename(tmp, p); // readers never see a half-written file
-  }
-
-  async get(key: string): Promise<Buffer | undefined> {
-    try {
-      return await readFile(this.path(key));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
   }
 
   async putStream(key: string, source: Readable): Promise<number> {

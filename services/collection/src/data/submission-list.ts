@@ -19,7 +19,7 @@ const LIST_COLUMNS = SUBMISSION_COLUMNS.map((c) => `s.${c}`);
  * the values. The vector indexes every word prefix up to {@link SEARCH_PREFIX_MAX} characters
  * (migration 007), so such a word is one exact lexeme; a longer one is a `:*` prefix query.
  */
-export function searchQuery(search: string): string | null {
+function searchQuery(search: string): string | null {
   const words = search.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   if (!words.length) return null;
   return words
@@ -108,6 +108,8 @@ export async function listSubmissions(
           const total = Number(found[0]!.total);
           return { rows: found.map(({ total: _, ...row }) => row), total };
         }
+        // nothing from the first row on: no match at all; past the end, count on its own
+        if (offset === 0) return { rows: [], total: 0 };
       }
       if (tsquery || f.collector_id !== undefined) {
         const [{ n }] = (await applyFilters(trx('submissions as s'), projectId, f).count({

@@ -10,10 +10,13 @@ export interface ExportField {
   choices: string[];
 }
 
+/** Header rows an export may have: field names (default) or field labels. */
+export const EXPORT_HEADERS = ['names', 'labels'] as const;
+
 /** Export options of the request (docs/collection.md, "Exports"). */
 export interface ExportOptions {
   /** Header row: field names (default) or field labels. */
-  header: 'names' | 'labels';
+  header: (typeof EXPORT_HEADERS)[number];
   /** Adds one 0/1 column per choice after each select_multiple column. */
   choice_columns: boolean;
 }

@@ -11,10 +11,11 @@ import {
 } from '../data/exports.ts';
 import { roleIn } from '../data/workspaces.ts';
 import { can } from '../domain/roles.ts';
-import type { ExportOptions } from '../domain/export-columns.ts';
+import { EXPORT_HEADERS, type ExportOptions } from '../domain/export-columns.ts';
 import { FORMAT_FILES, queueExport } from '../workers/exports.ts';
 import { projectFor, userIdOf } from './access.ts';
 import type { CollectionContext } from './context.ts';
+import { sendBlob } from './send-blob.ts';
 import { parseListFilters } from './list-filters.ts';
 import { idParam } from './params.ts';
 
@@ -25,7 +26,7 @@ const exportSchema = Joi.object({
     .required(),
   filters: Joi.object().unknown(true).default({}),
   options: Joi.object({
-    header: Joi.string().valid('names', 'labels'),
+    header: Joi.string().valid(...EXPORT_HEADERS),
     choice_columns: Joi.boolean(),
   }).default({}),
 });
@@ -124,13 +125,10 @@ export function exportRoutes(ctx: CollectionContext): Router {
     if (!blob)
       throw new ProblemError(410, 'This export has expired; request a new one.', { code: 'export_expired' });
     const file = FORMAT_FILES[job.format];
-    res.setHeader('Content-Type', file.contentType);
-    res.setHeader('Content-Length', String(blob.size));
-    res.setHeader(
-      'Content-Disposition',
-      `attachment; filename="export-${job.project_id}-${job.id}.${file.ext}"`,
-    );
-    blob.stream.pipe(res);
+    await sendBlob(res, blob, {
+      'Content-Type': file.contentType,
+      'Content-Disposition': `attachment; filename="export-${job.project_id}-${job.id}.${file.ext}"`,
+    });
   });
 
   return r;

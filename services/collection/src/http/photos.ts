@@ -3,6 +3,7 @@ import { notFound } from '@fieldhouse/problem';
 import { maySeeSubmission, type Role } from '../domain/roles.ts';
 import { userIdOf } from './access.ts';
 import type { CollectionContext } from './context.ts';
+import { sendBlob } from './send-blob.ts';
 
 /** Photo downloads (the `url` of a photo value). */
 export function photoRoutes(ctx: CollectionContext): Router {
@@ -22,7 +23,7 @@ export function photoRoutes(ctx: CollectionContext): Router {
       .join('submissions as s', 's.id', 'ph.submission_id')
       .join('projects as p', 'p.id', 's.project_id')
       .leftJoin('workspace_members as m', (j) =>
-        j.on('m.workspace_id', 'p.workspace_id').andOn('m.user_id', ctx.db.raw('?', [userId ?? -1])),
+        j.on('m.workspace_id', 'p.workspace_id').andOn('m.user_id', ctx.db.raw('?', [userId])),
       )
       .where('ph.id', id)
       .first('ph.blob_key', 'ph.content_type', 's.collector_id', 'm.role')) as
@@ -30,14 +31,12 @@ export function photoRoutes(ctx: CollectionContext): Router {
     if (!photo || !maySeeSubmission(photo.role, photo, userId)) throw notFound('Photo not found.');
     const blob = await ctx.blobs.getStream(photo.blob_key);
     if (!blob) throw notFound('Photo not found.');
-    res.status(200).set({
+    await sendBlob(res, blob, {
       'Content-Type': photo.content_type,
-      'Content-Length': String(blob.size),
       'Cache-Control': 'private, max-age=3600',
       'Content-Disposition': 'inline',
       'X-Content-Type-Options': 'nosniff',
     });
-    blob.stream.pipe(res);
   });
 
   return r;
