@@ -58,7 +58,7 @@ const pathOf = (url: string | undefined) => {
 /**
  * The gateway's request listener. Requests go to one of two Express apps built from the same
  * middleware instances:
- * - the **proxy app**, for paths under a service prefix that the gateway does not serve itself:
+ * - a **proxy app** per upstream, for paths under its prefix that the gateway does not serve itself:
  *   request id, helmet, metrics; CORS; per-IP limit; authentication; per-user limit; the proxy
  *   to the service; 404 and problem errors;
  * - the **gateway app**, for everything else: the same, plus `/healthz`, `/readyz`,
@@ -70,14 +70,13 @@ const pathOf = (url: string | undefined) => {
 export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
   const { config: c, logger } = deps;
   const upstreams = upstreamsOf(c);
-  const routeLabel = (path: string) => upstreams.find((u) => underPrefix(pathOf(path), u.prefix))?.name;
-  const base = (operationalRoutes: boolean) =>
+  const base = (operationalRoutes: boolean, routeLabel?: () => string) =>
     createBaseApp({
       logger,
       readiness: deps.readiness ?? [],
       ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}),
       trustProxy: c.TRUST_PROXY,
-      routeLabel,
+      ...(routeLabel ? { routeLabel } : {}),
       operationalRoutes,
     }).app;
 
@@ -148,28 +147,30 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
   );
   finishApp(own, logger);
 
-  const proxied = base(false);
-  proxied.use(corsHandler, ...caller);
   const tokens = new InternalTokenIssuer({
     key: deps.signingKey,
     issuer: c.INTERNAL_JWT_ISSUER,
     ttlSeconds: c.INTERNAL_JWT_TTL_SECONDS,
   });
-  const proxies = upstreams.map((u) => ({
-    prefix: u.prefix,
-    handle: proxyTo(u, { tokens, timeoutMs: c.UPSTREAM_TIMEOUT_MS, bodyLimit: c.PROXY_BODY_LIMIT, logger }),
-  }));
-  proxied.use((req, res, next) => {
-    const match = proxies.find((p) => underPrefix(req.path, p.prefix));
-    return match ? match.handle(req, res, next) : next();
-  });
-  finishApp(proxied, logger);
+  // One proxy app per upstream: the listener finds the upstream once, and its metrics label
+  // is the upstream's name.
+  const proxied = new Map(
+    upstreams.map((u) => {
+      const app = base(false, () => u.name);
+      app.use(corsHandler, ...caller);
+      app.use(
+        proxyTo(u, { tokens, timeoutMs: c.UPSTREAM_TIMEOUT_MS, bodyLimit: c.PROXY_BODY_LIMIT, logger }),
+      );
+      finishApp(app, logger);
+      return [u, app] as const;
+    }),
+  );
 
   return {
     listener: (req, res) => {
       const path = pathOf(req.url);
-      const toService = !isIdentityPath(path) && upstreams.some((u) => underPrefix(path, u.prefix));
-      (toService ? proxied : own)(req, res);
+      const upstream = upstreams.find((u) => underPrefix(path, u.prefix));
+      (upstream && !isIdentityPath(path) ? proxied.get(upstream)! : own)(req, res);
     },
     close: limiters.close,
   };

@@ -24,6 +24,8 @@ interface Counter {
   pending: number;
   /** The shared total read back from Redis at the last sync (it includes our flushed hits). */
   shared: number;
+  /** Whether Redis took the key's expiry (sent with the first write only). */
+  expirySet: boolean;
 }
 
 /**
@@ -34,7 +36,7 @@ interface Counter {
  *   Redis key `<prefix><key>:<n>` expires one window after its end (`PEXPIREAT`, idempotent).
  * - `increment` answers at once from `shared + pending`, this replica's view of the total.
  * - Every `syncMs` the pending hits of every client go to Redis in one pipeline (`INCRBY` and
- *   `PEXPIREAT` per key) and each reply becomes the new `shared` total, so other replicas' hits
+ *   `PEXPIREAT` the first time per key) and each reply becomes the new `shared` total, so other replicas' hits
  *   are seen within one sync. A client spread over `r` replicas can therefore exceed the
  *   limit by at most about `(r − 1) × its request rate × syncMs` (for example 2 extra requests
  *   at 10 req/s over 2 replicas with 200 ms). One replica alone is exact.
@@ -124,7 +126,7 @@ export class WriteBehindRedisStore implements Store {
     const id = `${key}:${window}`;
     let c = this.counters.get(id);
     if (!c && create) {
-      c = { key, window, pending: 0, shared: 0 };
+      c = { key, window, pending: 0, shared: 0, expirySet: false };
       this.counters.set(id, c);
     }
     return c;
@@ -144,7 +146,8 @@ export class WriteBehindRedisStore implements Store {
   }
 
   /**
-   * `INCRBY` of the counter's pending hits and `PEXPIREAT` one window after its end; on success
+   * `INCRBY` of the counter's pending hits and, the first time, `PEXPIREAT` one window after its
+   * end; on success
    * `shared` becomes Redis's total, which it resolves with (undefined when Redis failed or
    * there was nothing to write). Commands sent in the same tick share one pipeline (node-redis),
    * so a sync of many counters is one round trip.
@@ -155,10 +158,14 @@ export class WriteBehindRedisStore implements Store {
     c.pending -= n;
     const key = this.redisKey(c.key, c.window);
     const added = this.opts.sendCommand(['INCRBY', key, String(n)]);
-    // Absolute, so repeating it is harmless; a failure only delays the key's expiry.
-    const expiry = this.opts
-      .sendCommand(['PEXPIREAT', key, String((c.window + 2) * this.windowMs)])
-      .catch(() => undefined);
+    // Absolute, so once per counter is enough (the key only goes away when it expires or a
+    // reset deletes it, and with it this counter); a failure is retried with the next write.
+    const expiry = c.expirySet
+      ? undefined
+      : this.opts.sendCommand(['PEXPIREAT', key, String((c.window + 2) * this.windowMs)]).then(
+          () => (c.expirySet = true),
+          () => undefined,
+        );
     let total: number | undefined;
     try {
       total = Number(await added);

@@ -60,6 +60,7 @@ describe('gateway: write-behind rate-limit store (real Redis)', () => {
       .and.at.most(2 * WINDOW_MS);
     expect((await store.increment('a')).totalHits).to.equal(6);
     await store.shutdown();
+    expect(await send(['GET', `${prefix}a:${window}`])).to.equal('6');
   });
 
   it("sees another replica's hits after a sync: the limit is shared", async () => {
@@ -129,6 +130,24 @@ describe('gateway: write-behind rate-limit store (real Redis)', () => {
     down = false;
     await store.sync();
     expect(await send(['GET', `${prefix}down:${window}`])).to.equal('4');
+    await store.shutdown();
+  });
+
+  it('sets the expiry of a key with its first write only', async () => {
+    const send = await connect();
+    const sent: string[] = [];
+    const store = replica(
+      (args) => {
+        sent.push(args[0]!);
+        return send(args);
+      },
+      prefix,
+      0,
+    );
+    for (let i = 0; i < 3; i++) await store.increment('once');
+    expect(sent).to.deep.equal(['INCRBY', 'PEXPIREAT', 'INCRBY', 'INCRBY']);
+    const window = Math.floor(Date.now() / WINDOW_MS);
+    expect(Number(await send(['PTTL', `${prefix}once:${window}`]))).to.be.greaterThan(WINDOW_MS);
     await store.shutdown();
   });
 });

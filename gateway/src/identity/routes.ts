@@ -61,6 +61,7 @@ export const IdentityPaths = {
 } as const;
 
 const OWN_PATHS = new Set<string>(Object.values(IdentityPaths).flat());
+const TOKEN_PATH_PREFIX = `${IdentityPaths.tokens}/`;
 
 /**
  * Whether the gateway itself answers `path` (no query string): one of {@link IdentityPaths}, or
@@ -70,8 +71,11 @@ export function isIdentityPath(path: string): boolean {
   let p = path.toLowerCase();
   if (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1);
   if (OWN_PATHS.has(p)) return true;
-  const tokens = `${IdentityPaths.tokens}/`;
-  return p.startsWith(tokens) && p.length > tokens.length && !p.includes('/', tokens.length);
+  return (
+    p.startsWith(TOKEN_PATH_PREFIX) &&
+    p.length > TOKEN_PATH_PREFIX.length &&
+    !p.includes('/', TOKEN_PATH_PREFIX.length)
+  );
 }
 
 /** `{id, name, email}`: the user object of the login response (spec 2.1). */

@@ -1,0 +1,36 @@
+import { expect } from 'chai';
+import { isIdentityPath } from '../src/identity/routes.ts';
+
+describe('gateway: which paths under a service prefix the gateway answers itself', () => {
+  it('keeps the identity routes, in any case and with one trailing slash', () => {
+    for (const p of [
+      '/api/v1/login',
+      '/api/login',
+      '/api/v1/register',
+      '/api/v1/csrf-cookie',
+      '/sanctum/csrf-cookie',
+      '/api/v1/me',
+      '/API/V1/Me',
+      '/api/v1/me/',
+      '/api/v1/logout',
+      '/api/v1/tokens',
+      '/api/v1/tokens/',
+      '/api/v1/tokens/42',
+      '/api/v1/tokens/42/',
+    ])
+      expect(isIdentityPath(p), p).to.equal(true);
+  });
+
+  it('lets everything else go to the services, deeper token paths included', () => {
+    for (const p of [
+      '/api/v1/tokens/42/extra',
+      '/api/v1/me//',
+      '/api/v1/projects/1',
+      '/api/v1/_whoami',
+      '/api/v1/meet',
+      '/api/polls/p1/vote',
+      '/api/events',
+    ])
+      expect(isIdentityPath(p), p).to.equal(false);
+  });
+});
