@@ -35,7 +35,8 @@ import {
   SERVER_ENV,
   waitReady,
 } from '../lib/child.ts';
-import { load } from '../lib/load.ts';
+import { load, percentile } from '../lib/load.ts';
+import { onCleanup, runBench } from '../lib/run.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -53,14 +54,14 @@ const backing = {
 };
 const dbUrl = (name: string) => Object.assign(new URL(backing.postgres), { pathname: `/${name}` }).toString();
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-
 async function main() {
   const tag = randomBytes(3).toString('hex');
   const identityUrl = dbUrl(`bench_identity_${tag}`);
   const collectionUrl = dbUrl(`bench_collection_${tag}`);
   const blobDir = await mkdtemp(join(tmpdir(), 'bench-blobs-'));
+  // Run in reverse: the processes stop first, then what they used goes.
+  onCleanup('remove the blob directory', () => rm(blobDir, { recursive: true, force: true }));
+  onCleanup('drop databases', () => Promise.all([dropDatabase(identityUrl), dropDatabase(collectionUrl)]));
   await migrateLatest(identityUrl, gatewayMigrations);
   await migrateLatest(collectionUrl, collectionMigrations);
   const [gwPort, colPort] = [await freePort(), await freePort()];
@@ -79,6 +80,7 @@ async function main() {
     },
     cpuProfileArgs('collection'),
   );
+  onCleanup('stop collection', () => collection.stop());
   const gateway = gatewayChild({
     port: gwPort,
     databaseUrl: identityUrl,
@@ -90,147 +92,131 @@ async function main() {
       .privateKey.export({ format: 'pem', type: 'pkcs8' })
       .toString(),
   });
+  onCleanup('stop gateway', () => gateway.stop());
   const db = createKnex(collectionUrl, { poolMax: 2 });
-  try {
-    await waitReady(collection, `http://127.0.0.1:${colPort}/healthz`);
-    await waitReady(gateway, `${gatewayUrl}/healthz`);
-    const { token } = await registerUser(gatewayUrl, {
-      name: 'Bench',
-      email: `bench-${tag}@example.test`,
+  onCleanup('close the database pool', () => db.destroy());
+  await waitReady(collection, `http://127.0.0.1:${colPort}/healthz`);
+  await waitReady(gateway, `${gatewayUrl}/healthz`);
+  const { token } = await registerUser(gatewayUrl, {
+    name: 'Bench',
+    email: `bench-${tag}@example.test`,
+    password: 'a long bench password',
+  });
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${gatewayUrl}${path}`, {
+      method,
+      headers,
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const json = (await res.json()) as { data: { id: number; uuid: string } };
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json.data;
+  };
+  const ws = await call('POST', '/api/v1/workspaces', { name: 'Bench' });
+  const makeProject = async (name: string) => {
+    const p = await call('POST', `/api/v1/workspaces/${ws.id}/projects`, { name });
+    const v = await call('POST', `/api/v1/projects/${p.id}/versions`, {});
+    const uuids: Record<string, string> = {};
+    for (const f of benchFields)
+      uuids[f.name] = (await call('POST', `/api/v1/versions/${v.id}/fields`, f)).uuid;
+    await call('POST', `/api/v1/versions/${v.id}/publish`);
+    await call('POST', `/api/v1/projects/${p.id}/publish`, {});
+    return { projectId: p.id, versionId: v.id, uuids };
+  };
+
+  // (1) ingest
+  const ingest = await makeProject('Ingest');
+  const template = submissionBody(ingest.versionId, ingest.uuids);
+  const body = JSON.stringify(template);
+  // --collectors N: requests rotate over N users (the owner and N - 1 collectors), so that
+  // concurrent requests are not all the same user's
+  const collectorTokens = [token];
+  for (let n = 1; n < Number(args.collectors); n++) {
+    const email = `collector-${n}-${tag}@example.test`;
+    const c = await registerUser(gatewayUrl, {
+      name: `Collector ${n}`,
+      email,
       password: 'a long bench password',
     });
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${gatewayUrl}${path}`, {
-        method,
-        headers,
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
-      const json = (await res.json()) as { data: { id: number; uuid: string } };
-      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-      return json.data;
-    };
-    const ws = await call('POST', '/api/v1/workspaces', { name: 'Bench' });
-    const makeProject = async (name: string) => {
-      const p = await call('POST', `/api/v1/workspaces/${ws.id}/projects`, { name });
-      const v = await call('POST', `/api/v1/projects/${p.id}/versions`, {});
-      const uuids: Record<string, string> = {};
-      for (const f of benchFields)
-        uuids[f.name] = (await call('POST', `/api/v1/versions/${v.id}/fields`, f)).uuid;
-      await call('POST', `/api/v1/versions/${v.id}/publish`);
-      await call('POST', `/api/v1/projects/${p.id}/publish`, {});
-      return { projectId: p.id, versionId: v.id, uuids };
-    };
-
-    // (1) ingest
-    const ingest = await makeProject('Ingest');
-    const body = JSON.stringify(submissionBody(ingest.versionId, ingest.uuids));
-    // --collectors N: requests rotate over N users (the owner and N - 1 collectors), so that
-    // concurrent requests are not all the same user's
-    const collectorTokens = [token];
-    for (let n = 1; n < Number(args.collectors); n++) {
-      const email = `collector-${n}-${tag}@example.test`;
-      const c = await registerUser(gatewayUrl, {
-        name: `Collector ${n}`,
-        email,
-        password: 'a long bench password',
-      });
-      // a first request makes the service know the user (from the token's claims)
-      await fetch(`${gatewayUrl}/api/v1/workspaces`, { headers: { authorization: `Bearer ${c.token}` } });
-      await call('POST', `/api/v1/workspaces/${ws.id}/members`, { email, role: 'collector' });
-      collectorTokens.push(c.token);
-    }
-    const run = async (duration: number) => {
-      const r = await load({
-        url: `${gatewayUrl}/api/v1/projects/${ingest.projectId}/submissions`,
-        connections: Number(args.connections),
-        duration,
-        method: 'POST',
-        headers,
-        body,
-        okStatus: 201,
-        ...(collectorTokens.length > 1
-          ? {
-              headersFor: (i: number) => ({
-                authorization: `Bearer ${collectorTokens[i % collectorTokens.length]}`,
-              }),
-            }
-          : {}),
-      });
-      return { ...r, created: r.ok, other: r.other + r.errors };
-    };
-    await run(3); // warm-up
-    const meter = cpuMeter({
-      gateway: gateway.pid,
-      collection: collection.pid,
-      postgres: pidListeningOn(Number(new URL(backing.postgres).port || 5432)),
-      redis: pidListeningOn(Number(new URL(backing.redis).port || 6379)),
-    });
-    const ing = await run(Number(args.duration));
-    const ingestCpu = meter.perRequest(ing.ok + ing.other);
-    console.log(
-      `(1) ingest through the gateway, 20 fields, ${args.connections} connections, ${collectorTokens.length} user(s), ${args.duration} s: ` +
-        `${ing.rps.toFixed(0)} submissions/s, p50 ${ing.p50.toFixed(1)} ms, p99 ${ing.p99.toFixed(1)} ms, ` +
-        `${ing.created} created, ${ing.other} other/errors -> ${ing.rps >= 1500 && ing.p99 <= 100 && ing.other === 0 ? 'PASS' : 'FAIL'}`,
-    );
-    printCpuTable([['ingest', ingestCpu]]);
-
-    // (2) listing over a large project (--rows 0 skips it)
-    const rows = Number(args.rows);
-    if (rows === 0) return;
-    const big = await makeProject('Big');
-    const t0 = Date.now();
-    await bulkLoad(db, big.projectId, big.versionId, rows, JSON.parse(body).data as unknown[]);
-    console.log(`    loaded ${rows} submissions in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-    const dateFrom = new Date(Date.now() - 180 * 86_400_000).toISOString().slice(0, 10);
-    const timeQuery = async (label: string, query: string, target: number) => {
-      const url = `${gatewayUrl}/api/v1/projects/${big.projectId}/submissions?${query}`;
-      const times: number[] = [];
-      let total = 0;
-      let count = 0;
-      for (let i = 0; i < Number(args.samples) + 10; i++) {
-        const start = performance.now();
-        const res = await fetch(url, { headers });
-        const json = (await res.json()) as { data: unknown[]; pagination: { total: number } };
-        if (res.status !== 200) throw new Error(`${label}: ${res.status} ${JSON.stringify(json)}`);
-        if (i >= 10) times.push(performance.now() - start);
-        total = json.pagination.total;
-        count = json.data.length;
-      }
-      times.sort((a, b) => a - b);
-      const p95 = percentile(times, 95);
-      console.log(
-        `(2) ${label}: p95 ${p95.toFixed(1)} ms, p50 ${percentile(times, 50).toFixed(1)} ms (total ${total}, ${count} rows) -> ${p95 <= target ? 'PASS' : 'FAIL'} (<= ${target} ms)`,
-      );
-    };
-    await timeQuery(
-      'page 1, status=submitted&date_from',
-      `status=submitted&date_from=${dateFrom}&page=1`,
-      25,
-    );
-    await timeQuery(
-      'page 5000, status=submitted&date_from',
-      `status=submitted&date_from=${dateFrom}&page=5000`,
-      25,
-    );
-    await timeQuery('page 1, no filter', `page=1`, 25);
-    await timeQuery('page 5000, no filter', `page=5000`, 25);
-    await timeQuery('search=rare42', `search=rare42`, 150);
-    await timeQuery('search=amina kolda', `search=amina%20kolda`, 150);
-  } finally {
-    await db.destroy();
-    await gateway.stop();
-    await collection.stop();
-    await dropDatabase(identityUrl).catch(() => undefined);
-    await dropDatabase(collectionUrl).catch(() => undefined);
-    await rm(blobDir, { recursive: true, force: true });
+    // a first request makes the service know the user (from the token's claims)
+    await fetch(`${gatewayUrl}/api/v1/workspaces`, { headers: { authorization: `Bearer ${c.token}` } });
+    await call('POST', `/api/v1/workspaces/${ws.id}/members`, { email, role: 'collector' });
+    collectorTokens.push(c.token);
   }
+  const run = async (duration: number) => {
+    const r = await load({
+      url: `${gatewayUrl}/api/v1/projects/${ingest.projectId}/submissions`,
+      connections: Number(args.connections),
+      duration,
+      method: 'POST',
+      headers,
+      body,
+      okStatus: 201,
+      ...(collectorTokens.length > 1
+        ? {
+            headersFor: (i: number) => ({
+              authorization: `Bearer ${collectorTokens[i % collectorTokens.length]}`,
+            }),
+          }
+        : {}),
+    });
+    return { ...r, created: r.ok, other: r.other + r.errors };
+  };
+  await run(3); // warm-up
+  const meter = cpuMeter({
+    gateway: gateway.pid,
+    collection: collection.pid,
+    postgres: pidListeningOn(Number(new URL(backing.postgres).port || 5432)),
+    redis: pidListeningOn(Number(new URL(backing.redis).port || 6379)),
+  });
+  const ing = await run(Number(args.duration));
+  const ingestCpu = meter.perRequest(ing.ok + ing.other);
+  console.log(
+    `(1) ingest through the gateway, 20 fields, ${args.connections} connections, ${collectorTokens.length} user(s), ${args.duration} s: ` +
+      `${ing.rps.toFixed(0)} submissions/s, p50 ${ing.p50.toFixed(1)} ms, p99 ${ing.p99.toFixed(1)} ms, ` +
+      `${ing.created} created, ${ing.other} other/errors -> ${ing.rps >= 1500 && ing.p99 <= 100 && ing.other === 0 ? 'PASS' : 'FAIL'}`,
+  );
+  printCpuTable([['ingest', ingestCpu]]);
+
+  // (2) listing over a large project (--rows 0 skips it)
+  const rows = Number(args.rows);
+  if (rows === 0) return;
+  const big = await makeProject('Big');
+  const t0 = Date.now();
+  await bulkLoad(db, big.projectId, big.versionId, rows, template.data as unknown[]);
+  console.log(`    loaded ${rows} submissions in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  const dateFrom = new Date(Date.now() - 180 * 86_400_000).toISOString().slice(0, 10);
+  const timeQuery = async (label: string, query: string, target: number) => {
+    const url = `${gatewayUrl}/api/v1/projects/${big.projectId}/submissions?${query}`;
+    const times: number[] = [];
+    let total = 0;
+    let count = 0;
+    for (let i = 0; i < Number(args.samples) + 10; i++) {
+      const start = performance.now();
+      const res = await fetch(url, { headers });
+      const json = (await res.json()) as { data: unknown[]; pagination: { total: number } };
+      if (res.status !== 200) throw new Error(`${label}: ${res.status} ${JSON.stringify(json)}`);
+      if (i >= 10) times.push(performance.now() - start);
+      total = json.pagination.total;
+      count = json.data.length;
+    }
+    times.sort((a, b) => a - b);
+    const p95 = percentile(times, 95);
+    console.log(
+      `(2) ${label}: p95 ${p95.toFixed(1)} ms, p50 ${percentile(times, 50).toFixed(1)} ms (total ${total}, ${count} rows) -> ${p95 <= target ? 'PASS' : 'FAIL'} (<= ${target} ms)`,
+    );
+  };
+  await timeQuery('page 1, status=submitted&date_from', `status=submitted&date_from=${dateFrom}&page=1`, 25);
+  await timeQuery(
+    'page 5000, status=submitted&date_from',
+    `status=submitted&date_from=${dateFrom}&page=5000`,
+    25,
+  );
+  await timeQuery('page 1, no filter', `page=1`, 25);
+  await timeQuery('page 5000, no filter', `page=5000`, 25);
+  await timeQuery('search=rare42', `search=rare42`, 150);
+  await timeQuery('search=amina kolda', `search=amina%20kolda`, 150);
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+await runBench(main);

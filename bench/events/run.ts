@@ -35,6 +35,7 @@ import {
   waitReady,
 } from '../lib/child.ts';
 import { load } from '../lib/load.ts';
+import { onCleanup, runBench } from '../lib/run.ts';
 
 const ISSUER = 'fieldhouse-gateway';
 const TARGET_RPS = 1_500;
@@ -85,8 +86,6 @@ function run(
   });
 }
 
-const cleanups: Array<() => Promise<unknown>> = [];
-
 async function main(): Promise<void> {
   const s = settings();
   const suffix = randomBytes(4).toString('hex');
@@ -103,7 +102,7 @@ async function main(): Promise<void> {
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const eventsUrl = `http://127.0.0.1:${eventsPort}`;
   const common = SERVER_ENV;
-  cleanups.push(() => Promise.all([dropDatabase(identityDb), dropDatabase(eventsDb)]));
+  onCleanup('drop databases', () => Promise.all([dropDatabase(identityDb), dropDatabase(eventsDb)]));
 
   await Promise.all([
     new Child('gateway migrate', 'gateway/src/migrate.ts', {
@@ -130,7 +129,7 @@ async function main(): Promise<void> {
     },
     cpuProfileArgs('events'),
   );
-  cleanups.push(() => events.stop());
+  onCleanup('stop events', () => events.stop());
   const gateway = gatewayChild({
     port: gatewayPort,
     databaseUrl: identityDb,
@@ -141,7 +140,7 @@ async function main(): Promise<void> {
     privateKeyPem: pem,
     issuer: ISSUER,
   });
-  cleanups.push(() => gateway.stop());
+  onCleanup('stop gateway', () => gateway.stop());
   await waitReady(events, `${eventsUrl}/readyz`);
   await waitReady(gateway, `${gatewayUrl}/readyz`);
 
@@ -241,23 +240,4 @@ async function main(): Promise<void> {
     throw new Error(`unexpected answers: ${JSON.stringify(m.statusCodes)}, ${m.errors} errors`);
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void (async () => {
-      for (const c of cleanups.reverse()) await c().catch(() => undefined);
-      process.exit(130);
-    })();
-  });
-}
-
-let exitCode = 0;
-try {
-  await main();
-} catch (err) {
-  console.error(`\nbench failed: ${err instanceof Error ? err.message : String(err)}`);
-  exitCode = 1;
-} finally {
-  for (const c of cleanups.reverse())
-    await c().catch((e: unknown) => console.error(`clean-up: ${String(e)}`));
-}
-process.exit(exitCode);
+await runBench(main);

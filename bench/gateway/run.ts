@@ -28,15 +28,18 @@ import { signInternalToken } from '../../gateway/src/proxy/internal-token.ts';
 import { loadSigningKey } from '../../gateway/src/proxy/signing-key.ts';
 import {
   Child,
+  cpuMeter,
   cpuProfileArgs,
   freePort,
   gatewayChild,
+  printCpuTable,
   registerUser,
   SERVER_ENV,
   sleep,
   waitReady,
 } from '../lib/child.ts';
-import { autocannon, type AutocannonInstance } from '../lib/autocannon.ts';
+import { load, type LoadResult } from '../lib/load.ts';
+import { onCleanup, runBench } from '../lib/run.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -108,93 +111,14 @@ function benchRedisUrl(base: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Processes
-
-// ---------------------------------------------------------------------------------------------
 // Measurement
 
-interface Measured {
-  label: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  requests: number;
-  non200: number;
-  errors: number;
-  statusCodes: Record<string, number>;
-}
-
-/** Exact percentile of sorted values (nearest rank). */
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
-
-let running: AutocannonInstance | undefined;
-let interrupted = false;
-
-/**
- * One autocannon run. Latencies are taken from every 200 response with autocannon's own
- * sub-millisecond timings (its histogram rounds to whole milliseconds, too coarse for a 2 ms budget).
- */
-function measure(
-  label: string,
-  url: string,
-  headers: Record<string, string>,
-  connections: number,
-  duration: number,
-  rate = 0,
-) {
-  return new Promise<Measured>((done, fail) => {
-    let times = new Float64Array(1 << 16);
-    let n = 0;
-    const errorSamples: string[] = [];
-    const instance = autocannon(
-      { url, connections, duration, headers, timeout: 10, ...(rate > 0 ? { overallRate: rate } : {}) },
-      (err, result) => {
-        running = undefined;
-        if (err) return fail(err);
-        const sorted = times.subarray(0, n).sort();
-        const statusCodes = Object.fromEntries(
-          Object.entries(result.statusCodeStats).map(([k, v]) => [k, v.count]),
-        );
-        const ok = statusCodes['200'] ?? 0;
-        const total = Object.values(statusCodes).reduce((a, b) => a + b, 0);
-        if (errorSamples.length && !interrupted)
-          console.error(`  ${label}: errors, e.g. ${errorSamples.join('; ')}`);
-        done({
-          label,
-          rps: result.requests.average,
-          p50: percentile(sorted, 50),
-          p99: percentile(sorted, 99),
-          requests: total,
-          non200: total - ok,
-          errors: result.errors + result.timeouts + result.mismatches,
-          statusCodes,
-        });
-      },
-    );
-    running = instance;
-    instance.on('response', (_client, status, _bytes, ms) => {
-      if (status !== 200) return;
-      if (n === times.length) {
-        const grown = new Float64Array(times.length * 2);
-        grown.set(times);
-        times = grown;
-      }
-      times[n++] = ms;
-    });
-    instance.on('reqError', (e) => {
-      if (errorSamples.length < 3) errorSamples.push(e.message);
-    });
-  });
-}
+/** One run of `load()` with its label and the CPU µs per request of each process. */
+type Measured = LoadResult & { label: string; cpu: Record<string, number> };
 
 const fmt = (v: number, digits = 2) => (Number.isFinite(v) ? v.toFixed(digits) : 'n/a');
 
-type WithCpu = Measured & { cpuMs: { collection: number; gateway: number } };
-
-function report(a: WithCpu, b: WithCpu, s: ReturnType<typeof settings>): void {
+function report(a: Measured, b: Measured, s: ReturnType<typeof settings>): void {
   const ratio = b.rps / a.rps;
   const delta = b.p50 - a.p50;
   const ratioOk = ratio >= TARGET_RATIO;
@@ -215,19 +139,17 @@ function report(a: WithCpu, b: WithCpu, s: ReturnType<typeof settings>): void {
         fmt(m.rps, 1),
         fmt(m.p50),
         fmt(m.p99),
-        String(m.requests),
-        String(m.non200),
+        String(m.ok + m.other),
+        String(m.other),
         String(m.errors),
       ]),
     );
   }
   console.log('');
-  console.log('CPU per request (µs, from /proc; steadier than req/s when the cores are shared):');
-  console.log(row(['', 'collection', 'gateway']));
-  for (const m of [a, b]) {
-    const per = (ms: number) => fmt((ms * 1000) / m.requests, 0);
-    console.log(row([m.label, per(m.cpuMs.collection), per(m.cpuMs.gateway)]));
-  }
+  printCpuTable([
+    [a.label, a.cpu],
+    [b.label, b.cpu],
+  ]);
   console.log('');
   console.log(
     `throughput b/a: ${fmt(ratio, 3)} (${fmt(ratio * 100, 1)}%; target >= ${TARGET_RATIO * 100}%)`.padEnd(
@@ -244,31 +166,6 @@ function report(a: WithCpu, b: WithCpu, s: ReturnType<typeof settings>): void {
 
 // ---------------------------------------------------------------------------------------------
 // Main
-
-const cleanups: Array<{ name: string; run: () => Promise<unknown> }> = [];
-let cleaning: Promise<void> | undefined;
-
-/** Runs every clean-up step in reverse order of registration, once; failures are reported, not thrown. */
-function cleanUp(): Promise<void> {
-  return (cleaning ??= (async () => {
-    for (const step of cleanups.reverse()) {
-      try {
-        await step.run();
-      } catch (err) {
-        console.error(`clean-up: ${step.name} failed: ${String(err)}`);
-      }
-    }
-  })());
-}
-
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    interrupted = true;
-    console.error(`\n${signal}: stopping`);
-    running?.stop();
-    void cleanUp().finally(() => process.exit(130));
-  });
-}
 
 async function main(): Promise<void> {
   const s = settings();
@@ -290,22 +187,16 @@ async function main(): Promise<void> {
     `databases bench_{identity,collection}_${suffix}; collection ${collectionUrl}; gateway ${gatewayUrl}`,
   );
   // Run in reverse: stop the gateway, then the service, then remove what they left behind.
-  cleanups.push({
-    name: 'drop databases',
-    run: () => Promise.all([dropDatabase(identityDb), dropDatabase(collectionDb)]),
-  });
-  cleanups.push({
-    name: 'delete RabbitMQ exchanges',
-    run: async () => {
-      const conn = await amqp.connect(backing.amqp);
-      try {
-        const ch = await conn.createChannel();
-        for (const ex of Object.values(Exchanges)) await ch.deleteExchange(`${amqpPrefix}${ex}`);
-        await ch.close();
-      } finally {
-        await conn.close();
-      }
-    },
+  onCleanup('drop databases', () => Promise.all([dropDatabase(identityDb), dropDatabase(collectionDb)]));
+  onCleanup('delete RabbitMQ exchanges', async () => {
+    const conn = await amqp.connect(backing.amqp);
+    try {
+      const ch = await conn.createChannel();
+      for (const ex of Object.values(Exchanges)) await ch.deleteExchange(`${amqpPrefix}${ex}`);
+      await ch.close();
+    } finally {
+      await conn.close();
+    }
   });
   const migrations = [
     new Child('gateway migrate', 'gateway/src/migrate.ts', { ...common, DATABASE_URL: identityDb }),
@@ -330,7 +221,7 @@ async function main(): Promise<void> {
     },
     cpuProfileArgs(`collection-${suffix}`),
   );
-  cleanups.push({ name: 'stop collection', run: () => collection.stop() });
+  onCleanup('stop collection', () => collection.stop());
   const gateway = gatewayChild({
     port: gatewayPort,
     databaseUrl: identityDb,
@@ -342,7 +233,7 @@ async function main(): Promise<void> {
     issuer: ISSUER,
     profile: `gateway-${suffix}`,
   });
-  cleanups.push({ name: 'stop gateway', run: () => gateway.stop() });
+  onCleanup('stop gateway', () => gateway.stop());
 
   await waitReady(collection, `${collectionUrl}/readyz`);
   // Redis and RabbitMQ do not make the gateway unready, and it connects to them in the background:
@@ -394,23 +285,23 @@ async function main(): Promise<void> {
   if (!proxied.headers.get('ratelimit'))
     throw new Error('gateway call: no RateLimit header, is the limiter running?');
 
+  const run = (url: string, headers: Record<string, string>, duration: number) =>
+    load({ url, headers, connections: s.connections, duration, ...(s.rate > 0 ? { rate: s.rate } : {}) });
   if (s.warmup > 0) {
     console.log(`warming up: ${s.warmup} s per target`);
-    await measure('warm-up a', `${collectionUrl}${PATH}`, internalJwt(), s.connections, s.warmup);
-    await measure('warm-up b', `${gatewayUrl}${PATH}`, bearer, s.connections, s.warmup);
+    await run(`${collectionUrl}${PATH}`, internalJwt(), s.warmup);
+    await run(`${gatewayUrl}${PATH}`, bearer, s.warmup);
   }
   console.log(`measuring: ${s.duration} s per target`);
-  /** One run, with the CPU time each child used during it. */
-  const measureWithCpu = async (label: string, url: string, headers: Record<string, string>) => {
-    const before = [collection.cpuMs(), gateway.cpuMs()];
-    const m = await measure(label, url, headers, s.connections, s.duration, s.rate);
-    const after = [collection.cpuMs(), gateway.cpuMs()];
-    const used = (i: number) =>
-      before[i] === undefined || after[i] === undefined ? NaN : after[i]! - before[i]!;
-    return { ...m, cpuMs: { collection: used(0), gateway: used(1) } };
+  /** One run, with the CPU time each child used per request during it. */
+  const measure = async (label: string, url: string, headers: Record<string, string>): Promise<Measured> => {
+    const meter = cpuMeter({ collection: collection.pid, gateway: gateway.pid });
+    const m = await run(url, headers, s.duration);
+    if (m.errorSamples.length) console.error(`  ${label}: errors, e.g. ${m.errorSamples.join('; ')}`);
+    return { ...m, label, cpu: meter.perRequest(m.ok + m.other) };
   };
-  const a = await measureWithCpu('(a) direct, internal JWT', `${collectionUrl}${PATH}`, internalJwt());
-  const b = await measureWithCpu('(b) gateway, bearer token', `${gatewayUrl}${PATH}`, bearer);
+  const a = await measure('(a) direct, internal JWT', `${collectionUrl}${PATH}`, internalJwt());
+  const b = await measure('(b) gateway, bearer token', `${gatewayUrl}${PATH}`, bearer);
 
   for (const [child, name] of [
     [collection, 'collection'],
@@ -420,25 +311,15 @@ async function main(): Promise<void> {
   }
   report(a, b, s);
 
-  const failed = [a, b].filter((m) => m.non200 > 0 || m.errors > 0 || m.requests === 0);
+  const failed = [a, b].filter((m) => m.other > 0 || m.errors > 0 || m.ok === 0);
   if (failed.length) {
     throw new Error(
       'not every request succeeded: ' +
         failed
-          .map((m) => `${m.label}: ${m.non200} non-200 ${JSON.stringify(m.statusCodes)}, ${m.errors} errors`)
+          .map((m) => `${m.label}: ${m.other} non-200 ${JSON.stringify(m.statusCodes)}, ${m.errors} errors`)
           .join('; '),
     );
   }
 }
 
-let exitCode = 0;
-try {
-  await main();
-} catch (err) {
-  console.error(`\nbench failed: ${err instanceof Error ? err.message : String(err)}`);
-  exitCode = 1;
-} finally {
-  running?.stop();
-  await cleanUp();
-}
-process.exit(exitCode);
+await runBench(main);

@@ -4,34 +4,16 @@
  */
 import { createRequire } from 'node:module';
 
-/** Latency (ms) or throughput (per second) statistics of a run. */
-export interface AutocannonStats {
-  average: number;
-  mean: number;
-  stddev: number;
-  min: number;
-  max: number;
-  total?: number;
-  p50: number;
-  p99: number;
-}
-
+/** The part of a run's result that bench/lib/load.ts reads. */
 export interface AutocannonResult {
-  duration: number;
   errors: number;
   timeouts: number;
-  resets: number;
-  mismatches: number;
-  non2xx: number;
   statusCodeStats: Record<string, { count: number }>;
-  requests: AutocannonStats & { sent: number };
-  latency: AutocannonStats & { totalCount: number };
 }
 
 /** One request of a `requests` sequence; `setupRequest` may rewrite it before each send. */
 export interface AutocannonRequest {
   method?: string;
-  path?: string;
   headers?: Record<string, string>;
   body?: string;
   setupRequest?: (req: Record<string, unknown>) => Record<string, unknown>;
@@ -46,9 +28,6 @@ export interface AutocannonOptions {
   timeout?: number;
   /** Requests per second over all connections. */
   overallRate?: number;
-  method?: string;
-  headers?: Record<string, string>;
-  body?: string;
   requests?: AutocannonRequest[];
 }
 

@@ -171,16 +171,6 @@ export class Child {
     });
   }
 
-  /**
-   * CPU time the process has used so far (user + system), in milliseconds, read from
-   * `/proc/<pid>/stat`; undefined where there is no /proc (not Linux) or the process is gone.
-   * The difference over a run divided by its requests gives CPU per request, a steadier figure
-   * than requests/s on a machine whose cores the load generator shares.
-   */
-  cpuMs(): number | undefined {
-    return this.proc.pid === undefined ? undefined : processCpuMs(this.proc.pid);
-  }
-
   get pid(): number | undefined {
     return this.proc.pid;
   }

@@ -16,9 +16,8 @@ export interface LoadSpec {
   headers?: Record<string, string>;
   /** One body for every request. */
   body?: string;
-  /** A body per request: request i sends `bodies(i % bodyCount)` (`bodyCount` default unbounded). */
+  /** A body per request: request i sends `bodies(i)`. */
   bodies?: (i: number) => string;
-  bodyCount?: number;
   /** Headers of request i, over `headers` (another user's token per request, say). */
   headersFor?: (i: number) => Record<string, string>;
   /** The status of a successful answer (default 200); others count as `other`. */
@@ -40,6 +39,8 @@ export interface LoadResult {
   other: number;
   /** Connection errors and timeouts. */
   errors: number;
+  /** The first few connection error messages. */
+  errorSamples: string[];
   statusCodes: Record<string, number>;
 }
 
@@ -50,7 +51,8 @@ export function stopLoad(): void {
   stopCurrent?.();
 }
 
-const percentile = (sorted: Float64Array, p: number) =>
+/** Nearest-rank percentile `p` (0-100) of sorted values; NaN when there are none. */
+export const percentile = (sorted: ArrayLike<number>, p: number) =>
   sorted.length
     ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
     : NaN;
@@ -58,8 +60,8 @@ const percentile = (sorted: Float64Array, p: number) =>
 /** Runs one load (see {@link LoadSpec}); rejects when the generator itself fails. */
 export function load(spec: LoadSpec): Promise<LoadResult> {
   const okStatus = spec.okStatus ?? 200;
-  const count = spec.bodyCount ?? Number.MAX_SAFE_INTEGER;
   let next = 0;
+  const errorSamples: string[] = [];
   return new Promise((done, fail) => {
     let times = new Float64Array(1 << 16);
     let n = 0;
@@ -83,7 +85,7 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
                     const i = next++;
                     return {
                       ...req,
-                      ...(bodies ? { body: bodies(i % count) } : {}),
+                      ...(bodies ? { body: bodies(i) } : {}),
                       ...(spec.headersFor
                         ? { headers: { ...(req.headers as object), ...spec.headersFor(i) } }
                         : {}),
@@ -111,11 +113,15 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
           sent: next,
           other: all - n,
           errors: result.errors + result.timeouts,
+          errorSamples,
           statusCodes,
         });
       },
     );
     stopCurrent = () => instance.stop();
+    instance.on('reqError', (e) => {
+      if (errorSamples.length < 3) errorSamples.push(e.message);
+    });
     instance.on('response', (_c, status, _b, ms) => {
       if (status !== okStatus) return;
       if (n === times.length) {

@@ -39,6 +39,7 @@ import {
   waitReady,
 } from '../lib/child.ts';
 import { load, type LoadSpec } from '../lib/load.ts';
+import { onCleanup, runBench } from '../lib/run.ts';
 
 const { values } = parseArgs({
   options: { duration: { type: 'string', short: 'd' }, connections: { type: 'string', short: 'c' } },
@@ -116,152 +117,145 @@ async function main() {
     AMQP_PREFIX: `bench.${suffix}.`,
     GATEWAY_JWKS_URL: `${gatewayUrl}/.well-known/jwks.json`,
   };
-  const children: Child[] = [];
-  const cleanup = async () => {
-    for (const c of children.reverse()) {
-      await c.stop(5_000);
+  // Run in reverse: the children stop first (registered as they start), then what they used.
+  onCleanup('stop the MongoDB-compatible store', async () => {
+    for (const p of started) p.kill('SIGTERM');
+  });
+  onCleanup('drop the identity database', () => dropDatabase(identityUrl.toString()));
+  onCleanup('drop the MongoDB database', async () => {
+    const m = await MongoClient.connect(mongoUrl);
+    try {
+      await m.db(mongoDb).dropDatabase();
+    } finally {
+      await m.close();
     }
+  });
+  onCleanup('delete the Redis keys', async () => {
     const redis = createClient({ url: redisUrl.toString() });
     await redis.connect();
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(keys);
-    await redis.close();
-    const m = await MongoClient.connect(mongoUrl);
-    await m
-      .db(mongoDb)
-      .dropDatabase()
-      .catch(() => undefined);
-    await m.close();
-    await dropDatabase(identityUrl.toString()).catch(() => undefined);
-    for (const s of started) s.kill('SIGTERM');
-  };
-  try {
-    const migrations = [
-      new Child('gateway migrate', 'gateway/src/migrate.ts', {
-        ...common,
-        DATABASE_URL: identityUrl.toString(),
+    try {
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length) await redis.del(keys);
+    } finally {
+      await redis.close();
+    }
+  });
+  const migrations = [
+    new Child('gateway migrate', 'gateway/src/migrate.ts', {
+      ...common,
+      DATABASE_URL: identityUrl.toString(),
+    }),
+    new Child('polls migrate', 'services/polls/src/migrate.ts', {
+      ...common,
+      MONGO_URL: mongoUrl,
+      MONGO_DB: mongoDb,
+    }),
+  ];
+  await Promise.all(migrations.map((m) => m.succeeded()));
+  const polls = new Child('polls', 'services/polls/src/main.ts', pollsEnv, cpuProfileArgs('polls'));
+  onCleanup('stop polls', () => polls.stop(5_000));
+  const gateway = gatewayChild({
+    port: gwPort,
+    databaseUrl: identityUrl.toString(),
+    redisUrl: redisUrl.toString(),
+    amqpUrl,
+    prefix: `bench.${suffix}.`,
+    upstreams: { POLLS_URL: `http://127.0.0.1:${pollsPort}` },
+    privateKeyPem: pem,
+  });
+  onCleanup('stop gateway', () => gateway.stop(5_000));
+  await waitReady(polls, `http://127.0.0.1:${pollsPort}/readyz`);
+  await waitReady(gateway, `${gatewayUrl}/readyz`);
+
+  const email = `bench-${suffix}@example.test`;
+  const { token } = await registerUser(gatewayUrl, {
+    name: 'Bench',
+    email,
+    password: 'bench password 123',
+  });
+  const created = await fetch(`${gatewayUrl}/api/polls`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({
+      title: 'Bench poll',
+      sections: [
+        { title: 'A', options: [{ label: 'a1' }, { label: 'a2' }, { label: 'a3' }] },
+        { title: 'B', options: [{ label: 'b1' }, { label: 'b2' }] },
+        { title: 'C', options: [{ label: 'c1' }, { label: 'c2' }, { label: 'c3' }, { label: 'c4' }] },
+      ],
+    }),
+  });
+  if (created.status !== 201)
+    throw new Error(`poll creation failed: ${created.status} ${await created.text()}`);
+  const poll = (
+    (await created.json()) as {
+      data: { id: string; sections: Array<{ id: string; options: Array<{ id: string }> }> };
+    }
+  ).data;
+
+  console.log(
+    `Node ${process.version}, ${availableParallelism()} CPUs; ${CONNECTIONS} connections, ${DURATION} s per run`,
+  );
+  console.log(`store: ${mongoUrl}`);
+  const raw = await rawInsertRate(mongoUrl, mongoDb, Math.min(DURATION, 5));
+  console.log(`raw single-document insertOne rate of the store: ${fmt(raw)} /s`);
+
+  const meter = cpuMeter({
+    gateway: gateway.pid,
+    polls: polls.pid,
+    store: pidListeningOn(Number(new URL(mongoUrl).port || 27017)),
+    redis: pidListeningOn(Number(redisUrl.port || 6379)),
+  });
+  const votes = await run('POST vote (gateway)', {
+    url: `${gatewayUrl}/api/polls/${poll.id}/vote`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    // every request a new voter
+    bodies: (n) =>
+      JSON.stringify({
+        votes: Object.fromEntries(poll.sections.map((s) => [s.id, s.options[n % s.options.length]!.id])),
+        voter_fingerprint: `bench-voter-${suffix}-${n}`,
+        time_spent: n % 90,
       }),
-      new Child('polls migrate', 'services/polls/src/migrate.ts', {
-        ...common,
-        MONGO_URL: mongoUrl,
-        MONGO_DB: mongoDb,
-      }),
-    ];
-    await Promise.all(migrations.map((m) => m.succeeded()));
-    const polls = new Child('polls', 'services/polls/src/main.ts', pollsEnv, cpuProfileArgs('polls'));
-    children.push(polls);
-    const gateway = gatewayChild({
-      port: gwPort,
-      databaseUrl: identityUrl.toString(),
-      redisUrl: redisUrl.toString(),
-      amqpUrl,
-      prefix: `bench.${suffix}.`,
-      upstreams: { POLLS_URL: `http://127.0.0.1:${pollsPort}` },
-      privateKeyPem: pem,
-    });
-    children.push(gateway);
-    await waitReady(polls, `http://127.0.0.1:${pollsPort}/readyz`);
-    await waitReady(gateway, `${gatewayUrl}/readyz`);
+    okStatus: 201,
+  });
+  const voteCpu = meter.perRequest(votes.ok + votes.other);
+  meter.start();
+  const reads = await run('GET results (gateway)', { url: `${gatewayUrl}/api/polls/${poll.id}/results` });
+  const readCpu = meter.perRequest(reads.ok + reads.other);
 
-    const email = `bench-${suffix}@example.test`;
-    const { token } = await registerUser(gatewayUrl, {
-      name: 'Bench',
-      email,
-      password: 'bench password 123',
-    });
-    const created = await fetch(`${gatewayUrl}/api/polls`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({
-        title: 'Bench poll',
-        sections: [
-          { title: 'A', options: [{ label: 'a1' }, { label: 'a2' }, { label: 'a3' }] },
-          { title: 'B', options: [{ label: 'b1' }, { label: 'b2' }] },
-          { title: 'C', options: [{ label: 'c1' }, { label: 'c2' }, { label: 'c3' }, { label: 'c4' }] },
-        ],
-      }),
-    });
-    if (created.status !== 201)
-      throw new Error(`poll creation failed: ${created.status} ${await created.text()}`);
-    const poll = (
-      (await created.json()) as {
-        data: { id: string; sections: Array<{ id: string; options: Array<{ id: string }> }> };
-      }
-    ).data;
+  const redis = createClient({ url: redisUrl.toString() });
+  await redis.connect();
+  const redisTotal = Number(await redis.hGet(`${prefix}c:${poll.id}`, 'total'));
+  await redis.close();
+  const m = await MongoClient.connect(mongoUrl);
+  const mongoCount = await m.db(mongoDb).collection('votes').countDocuments({ poll_id: poll.id });
+  await m.close();
 
+  console.log('');
+  console.log(
+    `${'run'.padEnd(24)} ${'ok/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'ok'.padStart(8)} ${'other'.padStart(7)} ${'errors'.padStart(7)}`,
+  );
+  for (const r of [votes, reads])
     console.log(
-      `Node ${process.version}, ${availableParallelism()} CPUs; ${CONNECTIONS} connections, ${DURATION} s per run`,
+      `${r.label.padEnd(24)} ${fmt(r.rps).padStart(9)} ${fmt(r.p50).padStart(8)} ${fmt(r.p99).padStart(8)} ${String(r.ok).padStart(8)} ${String(r.other).padStart(7)} ${String(r.errors).padStart(7)}`,
     );
-    console.log(`store: ${mongoUrl}`);
-    const raw = await rawInsertRate(mongoUrl, mongoDb, Math.min(DURATION, 5));
-    console.log(`raw single-document insertOne rate of the store: ${fmt(raw)} /s`);
-
-    const meter = cpuMeter({
-      gateway: gateway.pid,
-      polls: polls.pid,
-      store: pidListeningOn(Number(new URL(mongoUrl).port || 27017)),
-      redis: pidListeningOn(Number(redisUrl.port || 6379)),
-    });
-    const votes = await run('POST vote (gateway)', {
-      url: `${gatewayUrl}/api/polls/${poll.id}/vote`,
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      // every request a new voter
-      bodies: (n) =>
-        JSON.stringify({
-          votes: Object.fromEntries(poll.sections.map((s) => [s.id, s.options[n % s.options.length]!.id])),
-          voter_fingerprint: `bench-voter-${suffix}-${n}`,
-          time_spent: n % 90,
-        }),
-      okStatus: 201,
-    });
-    const voteCpu = meter.perRequest(votes.ok + votes.other);
-    meter.start();
-    const reads = await run('GET results (gateway)', { url: `${gatewayUrl}/api/polls/${poll.id}/results` });
-    const readCpu = meter.perRequest(reads.ok + reads.other);
-
-    const redis = createClient({ url: redisUrl.toString() });
-    await redis.connect();
-    const redisTotal = Number(await redis.hGet(`${prefix}c:${poll.id}`, 'total'));
-    await redis.close();
-    const m = await MongoClient.connect(mongoUrl);
-    const mongoCount = await m.db(mongoDb).collection('votes').countDocuments({ poll_id: poll.id });
-    await m.close();
-
-    console.log('');
-    console.log(
-      `${'run'.padEnd(24)} ${'ok/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'ok'.padStart(8)} ${'other'.padStart(7)} ${'errors'.padStart(7)}`,
-    );
-    for (const r of [votes, reads])
-      console.log(
-        `${r.label.padEnd(24)} ${fmt(r.rps).padStart(9)} ${fmt(r.p50).padStart(8)} ${fmt(r.p99).padStart(8)} ${String(r.ok).padStart(8)} ${String(r.other).padStart(7)} ${String(r.errors).padStart(7)}`,
-      );
-    console.log('');
-    printCpuTable([
-      [votes.label, voteCpu],
-      [reads.label, readCpu],
-    ]);
-    console.log('');
-    console.log(
-      `Redis total: ${redisTotal}   MongoDB votes: ${mongoCount}   ${redisTotal === mongoCount ? 'EQUAL' : 'DIFFERENT'}`,
-    );
-    const share = votes.rps / raw;
-    console.log(
-      `votes/s vs raw insert rate: ${fmt(share * 100)}% (target >= 70% where the store is the bottleneck)`,
-    );
-    console.log(
-      `votes:   ${votes.rps >= 3000 && votes.p99 <= 50 ? 'PASS' : 'FAIL'} (>= 3000/s, p99 <= 50 ms)`,
-    );
-    console.log(
-      `results: ${reads.rps >= 5000 && reads.p99 <= 20 ? 'PASS' : 'FAIL'} (>= 5000/s, p99 <= 20 ms)`,
-    );
-    if (redisTotal !== mongoCount) process.exitCode = 1;
-  } finally {
-    await cleanup();
-  }
+  console.log('');
+  printCpuTable([
+    [votes.label, voteCpu],
+    [reads.label, readCpu],
+  ]);
+  console.log('');
+  console.log(
+    `Redis total: ${redisTotal}   MongoDB votes: ${mongoCount}   ${redisTotal === mongoCount ? 'EQUAL' : 'DIFFERENT'}`,
+  );
+  const share = votes.rps / raw;
+  console.log(
+    `votes/s vs raw insert rate: ${fmt(share * 100)}% (target >= 70% where the store is the bottleneck)`,
+  );
+  console.log(`votes:   ${votes.rps >= 3000 && votes.p99 <= 50 ? 'PASS' : 'FAIL'} (>= 3000/s, p99 <= 50 ms)`);
+  console.log(`results: ${reads.rps >= 5000 && reads.p99 <= 20 ? 'PASS' : 'FAIL'} (>= 5000/s, p99 <= 20 ms)`);
+  if (redisTotal !== mongoCount) process.exitCode = 1;
 }
 
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+await runBench(main);
