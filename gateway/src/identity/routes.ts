@@ -51,7 +51,7 @@ const tokenSchema = Joi.object({ name: Joi.string().trim().min(1).max(255).requi
  * The paths the identity routes serve. Several lie under the collection service's `/api/v1`
  * prefix: {@link isIdentityPath} keeps those requests in the gateway.
  */
-export const IdentityPaths = {
+const IdentityPaths = {
   login: ['/api/v1/login', '/api/login'],
   register: '/api/v1/register',
   csrfCookie: ['/api/v1/csrf-cookie', '/sanctum/csrf-cookie'],

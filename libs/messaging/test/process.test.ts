@@ -22,15 +22,21 @@ describe('messaging: stopOnSignals (worker processes)', () => {
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       let out = '';
+      let sent = 0;
       child.stdout.on('data', (chunk: Buffer) => {
         out += chunk.toString();
-        if (out.includes('ready') && !child.killed) {
+        if (sent === 0 && out.includes('ready')) {
+          sent++;
           child.kill(signal);
-          child.kill(signal); // a second signal must not run the steps again
+        } else if (sent === 1 && out.includes('consumer closed')) {
+          // while the last step still runs: a second signal must not run the steps again
+          sent++;
+          child.kill(signal);
         }
       });
       const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
       expect(code).to.equal(0);
+      expect(sent).to.equal(2);
       expect(out.trim().split('\n')).to.deep.equal(['ready', 'consumer closed', 'pool closed']);
     });
   }

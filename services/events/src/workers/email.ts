@@ -5,7 +5,7 @@ import { processedMessagesLog, startEmailWorker, type Mailer } from '@fieldhouse
 import type { Broker } from '@fieldhouse/messaging';
 
 /** Queue of the events e-mail jobs (bound to `email.requested` on the events exchange). */
-export const EVENTS_EMAIL_QUEUE = 'events.email';
+const EVENTS_EMAIL_QUEUE = 'events.email';
 
 /**
  * The events service's e-mail worker: consumes its `email.requested` jobs (invitations with
