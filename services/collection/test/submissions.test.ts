@@ -480,9 +480,25 @@ describe('collection: submissions', () => {
       expect(names(await list('search=martin').expect(200))).to.deep.equal(['Carol Martin', 'Alice Martin']);
       expect(names(await list('search=Kiwi').expect(200))).to.deep.equal(['Alice Martin']);
       expect(names(await list('search=pear&status=rejected').expect(200))).to.deep.equal(['Dan Brown']);
-      expect((await list('search=nothing-here').expect(200)).body.pagination.total).to.equal(0);
-      // A page of matches and their total come from one query; past the last page, the total alone.
-      const matches = await list('search=extra&per_page=5&page=2').expect(200);
+      // A page of matches and their total come from one query; past the last page, the total
+      // alone; no match at all, one query too.
+      const submissionQueries = async (query: string) => {
+        const sqls: string[] = [];
+        const spy = (q: { sql: string }) => sqls.push(q.sql);
+        h.db.on('query', spy);
+        const res = await list(query).expect(200);
+        h.db.off('query', spy);
+        return { res, n: sqls.filter((q) => q.includes('"submissions"')).length };
+      };
+      const none = await submissionQueries('search=nothing-here');
+      expect([none.res.body.pagination.total, none.n]).to.deep.equal([0, 1]);
+      const beyond = await submissionQueries('search=extra&per_page=5&page=9');
+      expect([beyond.res.body.pagination.total, beyond.res.body.data.length, beyond.n]).to.deep.equal([
+        20, 0, 2,
+      ]);
+      const counted = await submissionQueries('search=extra&per_page=5&page=2');
+      expect(counted.n).to.equal(1);
+      const matches = counted.res;
       expect(matches.body.pagination).to.deep.equal({
         current_page: 2,
         last_page: 4,
