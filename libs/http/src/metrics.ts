@@ -14,6 +14,14 @@ const httpDuration = new client.Histogram({
 });
 
 /**
+ * A counter in the process registry (shown on `/metrics`), for a service's own events.
+ * `name` follows Prometheus conventions (`<service>_<what>_total`).
+ */
+export function defineCounter<L extends string>(name: string, help: string, labelNames: readonly L[]) {
+  return new client.Counter<L>({ name, help, labelNames, registers: [registry] });
+}
+
+/**
  * Observes each request's duration. The route label is the matched route pattern (never the
  * raw path, so ids do not explode the label set), or `routeLabel(req)` when given (the gateway
  * labels proxied requests by upstream).

@@ -14,6 +14,7 @@ import type { Redis } from './data/redis.ts';
 import { VotesRepo } from './data/votes-repo.ts';
 import { DEFAULT_POLLS_SETTINGS, type PollsContext, type PollsSettings } from './domain/context.ts';
 import { Counters } from './domain/counters.ts';
+import { ResultsCache } from './domain/results-cache.ts';
 import { pollsRoutes } from './http/routes.ts';
 import { LiveResults } from './live/live-results.ts';
 import { openApi } from './openapi.ts';
@@ -57,6 +58,7 @@ export function createPollsApp(deps: PollsAppDeps): {
     votes: new VotesRepo(c),
     pending: new PendingRepo(c),
     counters: new Counters(deps.redis, prefix, recountFrom(c)),
+    resultsCache: new ResultsCache(),
     live: new LiveResults(deps.redis, prefix, deps.logger),
     relay,
     settings: { ...DEFAULT_POLLS_SETTINGS, ...deps.settings },

@@ -17,16 +17,17 @@ export class PollsRepo {
     this.prefix = prefix;
   }
 
-  private key(id: string): string {
+  /** Redis key of a poll's cached document (JSON; results reads fetch it with their counters). */
+  cacheKey(id: string): string {
     return `${this.prefix}p:${id}`;
   }
 
   /** The poll, or null. */
   async get(id: string): Promise<PollDoc | null> {
-    const cached = await this.redis.get(this.key(id));
+    const cached = await this.redis.get(this.cacheKey(id));
     if (cached) return JSON.parse(cached) as PollDoc;
     const poll = await this.c.polls.findOne({ _id: id });
-    if (poll) await this.redis.set(this.key(id), JSON.stringify(poll), { EX: 300 });
+    if (poll) await this.redis.set(this.cacheKey(id), JSON.stringify(poll), { EX: 300 });
     return poll;
   }
 
@@ -37,7 +38,7 @@ export class PollsRepo {
   /** Replaces the stored poll and drops the cached copy. */
   async save(poll: PollDoc): Promise<void> {
     await this.c.polls.replaceOne({ _id: poll._id }, poll);
-    await this.redis.del(this.key(poll._id));
+    await this.redis.del(this.cacheKey(poll._id));
   }
 
   /** Records a milestone once (the first time wins). */
@@ -46,7 +47,7 @@ export class PollsRepo {
       { _id: id, [`achievements.${name}`]: { $exists: false } },
       { $set: { [`achievements.${name}`]: at } },
     );
-    await this.redis.del(this.key(id));
+    await this.redis.del(this.cacheKey(id));
   }
 
   /** Polls owned by a user, newest first. */
@@ -76,6 +77,6 @@ export class PollsRepo {
       this.c.reactions.deleteMany({ poll_id: id }),
       this.c.comments.deleteMany({ poll_id: id }),
     ]);
-    await this.redis.del([this.key(id), `${this.prefix}rc:${id}`]);
+    await this.redis.del([this.cacheKey(id), `${this.prefix}rc:${id}`]);
   }
 }

@@ -6,6 +6,7 @@ import type { PollsRepo } from '../data/polls-repo.ts';
 import type { Redis } from '../data/redis.ts';
 import type { VotesRepo } from '../data/votes-repo.ts';
 import type { Counters } from './counters.ts';
+import type { ResultsCache } from './results-cache.ts';
 import type { LiveResults } from '../live/live-results.ts';
 
 /** Tunables of the polls service (config.ts gives them from the environment). */
@@ -41,6 +42,8 @@ export interface PollsContext {
   votes: VotesRepo;
   pending: PendingRepo;
   counters: Counters;
+  /** Parsed results inputs per poll, checked against Redis on every read. */
+  resultsCache: ResultsCache;
   live: LiveResults;
   /** Present when a broker is wired: relays the outbox (one-time password e-mails). */
   relay: OutboxRelay | undefined;

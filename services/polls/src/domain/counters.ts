@@ -4,7 +4,9 @@ import { runScript, type Redis } from '../data/redis.ts';
 /**
  * Live counters of one poll in one Redis hash (docs/polls.md, "Counters"): `total`, `voters`,
  * `comments`, `o:<option id>`, `r:<reaction type>`, `h:<UTC hour>` (votes per hour) and
- * `t:<seconds>` (histogram of time_spent), plus `gen`, the id of the rebuild that created it.
+ * `t:<seconds>` (histogram of time_spent), plus `gen`, the id of the rebuild that created it,
+ * and `rev`, bumped by every change (`gen:rev` names one state of the hash: the results cache
+ * checks it).
  */
 export type CounterFields = Record<string, number>;
 
@@ -20,6 +22,7 @@ local gen = redis.call('HGET', KEYS[1], 'gen')
 if gen and gen == ARGV[1] then
   local n = tonumber(ARGV[2])
   for i = 3, 2 + 2 * n, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1]) end
+  if n > 0 then redis.call('HINCRBY', KEYS[1], 'rev', 1) end
   local fields = {}
   for i = 3 + 2 * n, #ARGV do fields[#fields + 1] = ARGV[i] end
   if #fields == 0 then return {} end
@@ -50,25 +53,36 @@ export interface CounterSnapshot {
   timeSpent: Record<string, number>;
 }
 
+const emptySnapshot = (): CounterSnapshot => ({
+  total: 0,
+  voters: 0,
+  comments: 0,
+  options: {},
+  reactions: {},
+  hours: {},
+  timeSpent: {},
+});
+
+/** Adds one hash field to a snapshot (`gen`, `rev` and unknown fields are left out). */
+function put(s: CounterSnapshot, k: string, n: number): void {
+  if (k === 'total' || k === 'voters' || k === 'comments') s[k] = n;
+  else if (k.startsWith('o:')) s.options[k.slice(2)] = n;
+  else if (k.startsWith('r:')) s.reactions[k.slice(2)] = n;
+  else if (k.startsWith('h:')) s.hours[k.slice(2)] = n;
+  else if (k.startsWith('t:')) s.timeSpent[k.slice(2)] = n;
+}
+
 /** Reads the fields of a counter hash into a snapshot. */
 export function snapshotOf(fields: Record<string, string | number>): CounterSnapshot {
-  const s: CounterSnapshot = {
-    total: 0,
-    voters: 0,
-    comments: 0,
-    options: {},
-    reactions: {},
-    hours: {},
-    timeSpent: {},
-  };
-  for (const [k, raw] of Object.entries(fields)) {
-    const n = Number(raw);
-    if (k === 'total' || k === 'voters' || k === 'comments') s[k] = n;
-    else if (k.startsWith('o:')) s.options[k.slice(2)] = n;
-    else if (k.startsWith('r:')) s.reactions[k.slice(2)] = n;
-    else if (k.startsWith('h:')) s.hours[k.slice(2)] = n;
-    else if (k.startsWith('t:')) s.timeSpent[k.slice(2)] = n;
-  }
+  const s = emptySnapshot();
+  for (const k in fields) put(s, k, Number(fields[k]));
+  return s;
+}
+
+/** Reads a counter hash as a raw `HGETALL` reply (field, value, field, value...) into a snapshot. */
+export function snapshotOfPairs(pairs: readonly string[]): CounterSnapshot {
+  const s = emptySnapshot();
+  for (let i = 0; i + 1 < pairs.length; i += 2) put(s, pairs[i]!, Number(pairs[i + 1]));
   return s;
 }
 
@@ -124,12 +138,6 @@ export class Counters {
       if (out[i] != null) fields[f] = String(out[i]);
     });
     return snapshotOf(fields);
-  }
-
-  /** The counters when their hash exists, else null (no rebuild: see {@link read}). */
-  async peek(pollId: string): Promise<CounterSnapshot | null> {
-    const fields = await this.redis.hGetAll(this.key(pollId));
-    return fields.gen ? snapshotOf(fields) : null;
   }
 
   /** The current counters; rebuilds them from MongoDB when the hash is missing. */

@@ -1,7 +1,9 @@
+import { fetchResultsInputs } from '../data/results-inputs.ts';
 import { achievementsOf, milestoneAt, missingMilestones } from './achievements.ts';
 import { analyticsOf } from './analytics.ts';
 import type { PollsContext } from './context.ts';
-import type { CounterSnapshot } from './counters.ts';
+import { snapshotOfPairs, type CounterSnapshot } from './counters.ts';
+import { countResultsRead, fullResultsValidUntil, type RenderedResults } from './results-cache.ts';
 import { REACTION_TYPES, type PollDoc, type Voter } from './types.ts';
 import { commentView, pollView, sectionsView } from './views.ts';
 
@@ -26,16 +28,10 @@ type RecentComments = ReturnType<typeof commentView>[];
 /** Redis key of a poll's cached recent comments (comments.ts drops it on every change). */
 export const recentKey = (ctx: PollsContext, pollId: string) => `${ctx.prefix}rc:${pollId}`;
 
-/** The cached five newest comments, or null when not cached. */
-async function cachedRecentComments(ctx: PollsContext, pollId: string): Promise<RecentComments | null> {
-  const cached = await ctx.redis.get(recentKey(ctx, pollId));
-  return cached ? (JSON.parse(cached) as RecentComments) : null;
-}
-
 /** The five newest comments, cached in Redis until a comment is added or deleted. */
 async function recentComments(ctx: PollsContext, pollId: string): Promise<RecentComments> {
-  const cached = await cachedRecentComments(ctx, pollId);
-  if (cached) return cached;
+  const cached = await ctx.redis.get(recentKey(ctx, pollId));
+  if (cached) return JSON.parse(cached) as RecentComments;
   const docs = await ctx.c.comments
     .find({ poll_id: pollId })
     .sort({ created_at: -1, _id: 1 })
@@ -46,20 +42,76 @@ async function recentComments(ctx: PollsContext, pollId: string): Promise<Recent
   return list;
 }
 
+/** Renders results: the JSON of `data` and the GET answer around it (spec 2.2 envelope). */
+function render(data: Awaited<ReturnType<typeof buildResults>>): RenderedResults {
+  const dataJson = JSON.stringify(data);
+  return { dataJson, body: Buffer.from(`{"data":${dataJson},"message":"Poll results."}`) };
+}
+
 /**
- * The results of a poll for a reader ({@link buildResults}), or null when no poll has this id.
- * The poll, its counters and its cached recent comments are asked for together (one Redis round
- * trip); only what is missing is then rebuilt or read from MongoDB, once the poll is known to
- * exist, so unknown ids create nothing.
+ * The results of a poll for a reader ({@link buildResults}), rendered, or null when no poll has
+ * this id. One Redis round trip asks for the cached poll, its recent comments and its counters
+ * (the whole hash only when it changed since this process last parsed it: {@link ResultsCache});
+ * when nothing changed and the reader sees full statistics, the answer computed last time is
+ * sent again (until the next hour or the poll's opening or closing time). Whatever is missing
+ * is rebuilt or read from MongoDB once the poll is known to exist, so unknown ids create nothing.
  */
-export async function readResults(ctx: PollsContext, pollId: string, reader: Voter | null) {
-  const [poll, counters, recent] = await Promise.all([
-    ctx.polls.get(pollId),
-    ctx.counters.peek(pollId),
-    cachedRecentComments(ctx, pollId),
-  ]);
-  if (!poll) return null;
-  return buildResults(ctx, poll, reader, counters ?? undefined, recent ?? undefined);
+export async function readResults(
+  ctx: PollsContext,
+  pollId: string,
+  reader: Voter | null,
+): Promise<RenderedResults | null> {
+  const known = ctx.resultsCache.get(pollId);
+  const raw = await fetchResultsInputs(
+    ctx.redis,
+    { poll: ctx.polls.cacheKey(pollId), counters: ctx.counters.key(pollId), recent: recentKey(ctx, pollId) },
+    known?.countersState ?? '',
+  );
+  const snapshot = raw.counterPairs
+    ? snapshotOfPairs(raw.counterPairs)
+    : raw.countersState !== null && raw.countersState === known?.countersState
+      ? known.snapshot
+      : undefined;
+  if (raw.pollJson === null || raw.recentJson === null || raw.countersState === null || !snapshot) {
+    // Something to rebuild or read from MongoDB: no cache entry this time.
+    const poll = raw.pollJson ? (JSON.parse(raw.pollJson) as PollDoc) : await ctx.polls.get(pollId);
+    if (!poll) {
+      ctx.resultsCache.delete(pollId);
+      return null;
+    }
+    const recent = raw.recentJson ? (JSON.parse(raw.recentJson) as RecentComments) : undefined;
+    countResultsRead('computed');
+    return render(await buildResults(ctx, poll, reader, snapshot, recent));
+  }
+  let entry = known;
+  if (
+    !entry ||
+    entry.pollJson !== raw.pollJson ||
+    entry.recentJson !== raw.recentJson ||
+    entry.countersState !== raw.countersState
+  ) {
+    entry = {
+      pollJson: raw.pollJson,
+      recentJson: raw.recentJson,
+      countersState: raw.countersState,
+      poll: JSON.parse(raw.pollJson) as PollDoc,
+      recent: JSON.parse(raw.recentJson) as RecentComments,
+      snapshot,
+    };
+    ctx.resultsCache.set(pollId, entry);
+  }
+  const now = Date.now();
+  const full = seesStats(entry.poll, reader);
+  if (full && entry.full && now < entry.full.validUntil) {
+    countResultsRead('cache');
+    return entry.full.rendered;
+  }
+  countResultsRead('computed');
+  const rendered = render(await buildResults(ctx, entry.poll, reader, entry.snapshot, entry.recent));
+  // Milestones still to record change the poll: never keep results computed without them.
+  if (full && !missingMilestones(entry.poll, entry.snapshot).length)
+    entry.full = { rendered, validUntil: fullResultsValidUntil(entry.poll, now) };
+  return rendered;
 }
 
 /**

@@ -21,9 +21,12 @@ export function resultsRoutes(ctx: PollsContext): Router {
    * from the Redis counters (rebuilt from MongoDB when lost). 404 unknown poll.
    */
   r.get('/api/polls/:id/results', async (req, res) => {
-    const data = await readResults(ctx, req.params.id, readerOf(req.caller, fingerprintOf(req)));
-    if (!data) throw notFound('No poll has this id.');
-    res.json({ data, message: 'Poll results.' });
+    const results = await readResults(ctx, req.params.id, readerOf(req.caller, fingerprintOf(req)));
+    if (!results) throw notFound('No poll has this id.');
+    // The ETag Express would compute, once per rendered answer (a cached answer reuses it).
+    const etagOf = req.app.get('etag fn') as ((body: Buffer, encoding: string) => string) | undefined;
+    if (etagOf) res.set('ETag', (results.etag ??= etagOf(results.body, 'utf8')));
+    res.type('application/json; charset=utf-8').send(results.body);
   });
 
   /**
@@ -56,12 +59,12 @@ export function resultsRoutes(ctx: PollsContext): Router {
       try {
         do {
           again = false;
-          const data = await readResults(ctx, id, reader);
-          if (!data) {
+          const results = await readResults(ctx, id, reader);
+          if (!results) {
             res.end('event: deleted\ndata: {}\n\n');
             return;
           }
-          if (!closed) res.write(`event: results\ndata: ${JSON.stringify(data)}\n\n`);
+          if (!closed) res.write(`event: results\ndata: ${results.dataJson}\n\n`);
         } while (again && !closed);
       } catch (err) {
         ctx.logger.warn('SSE push failed', { err });
