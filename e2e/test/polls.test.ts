@@ -197,6 +197,32 @@ describe('polls through the gateway (e2e)', () => {
     await react('boo').expect(422);
   });
 
+  it('answers unchanged results with the same ETag (304 to If-None-Match) and a vote at the next read', async () => {
+    const poll = await createPoll();
+    const results = () => gw().get(`/api/polls/${poll.id}/results`).expect(200);
+    await results();
+    const first = await results();
+    const again = await results();
+    expect(again.headers.etag).to.be.a('string').and.equal(first.headers.etag);
+    expect(again.text).to.equal(first.text);
+    await gw()
+      .get(`/api/polls/${poll.id}/results`)
+      .set('If-None-Match', first.headers.etag as string)
+      .expect(304);
+    await gw()
+      .post(`/api/polls/${poll.id}/vote`)
+      .auth(voter.token, { type: 'bearer' })
+      .send({ votes: votesFor(poll, 1) })
+      .expect(201);
+    const after = await gw()
+      .get(`/api/polls/${poll.id}/results`)
+      .set('If-None-Match', first.headers.etag as string)
+      .expect(200);
+    expect(after.headers.etag).to.not.equal(first.headers.etag);
+    expect(after.body.data.total_votes).to.equal(1);
+    expect(after.body.data.results[poll.sections[0]!.options[1]!.id]).to.equal(1);
+  });
+
   it('threads comments and lets the owner delete one', async () => {
     const poll = await createPoll();
     const post = (body: object) =>

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { registry } from '@fieldhouse/http';
 import { fetchResultsInputs } from '../src/data/results-inputs.ts';
+import { recentKey } from '../src/domain/results.ts';
 import { fullResultsValidUntil, ResultsCache, type ResultsEntry } from '../src/domain/results-cache.ts';
 import type { PollDoc } from '../src/domain/types.ts';
 import { pollBody, startPolls, votesFor, type PollsHarness } from './support.ts';
@@ -123,7 +124,7 @@ describe('results cache (real MongoDB/FerretDB and Redis)', () => {
     const keys = {
       poll: ctx.polls.cacheKey(poll.id),
       counters: ctx.counters.key(poll.id),
-      recent: `${ctx.prefix}rc:${poll.id}`,
+      recent: recentKey(ctx, poll.id),
     };
     const first = await fetchResultsInputs(ctx.redis, keys, '');
     expect(first.countersState).to.be.a('string');
