@@ -22,10 +22,15 @@ export class PollsRepo {
     return `${this.prefix}p:${id}`;
   }
 
-  /** The poll, or null. */
+  /** The poll, or null: from its Redis copy, else {@link load}. */
   async get(id: string): Promise<PollDoc | null> {
     const cached = await this.redis.get(this.cacheKey(id));
     if (cached) return JSON.parse(cached) as PollDoc;
+    return this.load(id);
+  }
+
+  /** The poll from MongoDB, or null; refreshes its Redis copy (5 minutes). */
+  async load(id: string): Promise<PollDoc | null> {
     const poll = await this.c.polls.findOne({ _id: id });
     if (poll) await this.redis.set(this.cacheKey(id), JSON.stringify(poll), { EX: 300 });
     return poll;

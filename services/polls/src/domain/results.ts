@@ -5,7 +5,7 @@ import type { PollsContext } from './context.ts';
 import { snapshotOfPairs, type CounterSnapshot } from './counters.ts';
 import { countResultsRead, fullResultsValidUntil, type RenderedResults } from './results-cache.ts';
 import { REACTION_TYPES, type PollDoc, type Voter } from './types.ts';
-import { commentView, pollView, sectionsView } from './views.ts';
+import { commentView, pollView, sectionsView, type CommentView } from './views.ts';
 
 /** Option id to vote count, every option of the poll present (0 without votes). */
 export function optionCounts(poll: PollDoc, s: CounterSnapshot): Record<string, number> {
@@ -23,15 +23,11 @@ export function reactionsSummary(s: CounterSnapshot): Record<string, number> {
 export const seesStats = (poll: PollDoc, voter: Voter | null): boolean =>
   poll.settings.show_stats_public || (voter?.userId != null && voter.userId === poll.owner_id);
 
-type RecentComments = ReturnType<typeof commentView>[];
-
 /** Redis key of a poll's cached recent comments (comments.ts drops it on every change). */
 export const recentKey = (ctx: PollsContext, pollId: string) => `${ctx.prefix}rc:${pollId}`;
 
-/** The five newest comments, cached in Redis until a comment is added or deleted. */
-async function recentComments(ctx: PollsContext, pollId: string): Promise<RecentComments> {
-  const cached = await ctx.redis.get(recentKey(ctx, pollId));
-  if (cached) return JSON.parse(cached) as RecentComments;
+/** The five newest comments from MongoDB; cached in Redis until a comment is added or deleted. */
+async function loadRecentComments(ctx: PollsContext, pollId: string): Promise<CommentView[]> {
   const docs = await ctx.c.comments
     .find({ poll_id: pollId })
     .sort({ created_at: -1, _id: 1 })
@@ -74,14 +70,17 @@ export async function readResults(
       : undefined;
   if (raw.pollJson === null || raw.recentJson === null || raw.countersState === null || !snapshot) {
     // Something to rebuild or read from MongoDB: no cache entry this time.
-    const poll = raw.pollJson ? (JSON.parse(raw.pollJson) as PollDoc) : await ctx.polls.get(pollId);
+    const poll = raw.pollJson ? (JSON.parse(raw.pollJson) as PollDoc) : await ctx.polls.load(pollId);
     if (!poll) {
       ctx.resultsCache.delete(pollId);
       return null;
     }
-    const recent = raw.recentJson ? (JSON.parse(raw.recentJson) as RecentComments) : undefined;
+    const [s, recent] = await Promise.all([
+      snapshot ?? ctx.counters.rebuild(pollId),
+      raw.recentJson ? (JSON.parse(raw.recentJson) as CommentView[]) : loadRecentComments(ctx, pollId),
+    ]);
     countResultsRead('computed');
-    return render(await buildResults(ctx, poll, reader, snapshot, recent));
+    return render(await buildResults(ctx, poll, reader, s, recent));
   }
   let entry = known;
   if (
@@ -95,7 +94,7 @@ export async function readResults(
       recentJson: raw.recentJson,
       countersState: raw.countersState,
       poll: JSON.parse(raw.pollJson) as PollDoc,
-      recent: JSON.parse(raw.recentJson) as RecentComments,
+      recent: JSON.parse(raw.recentJson) as CommentView[],
       snapshot,
     };
     ctx.resultsCache.set(pollId, entry);
@@ -167,8 +166,8 @@ async function recordMilestones(ctx: PollsContext, poll: PollDoc, s: CounterSnap
 }
 
 /**
- * The results of spec 2.2 (docs/polls.md, "Results"). Counts come from the Redis counters
- * (rebuilt from MongoDB when lost). When `show_stats_public` is false and the caller is not the
+ * The results of spec 2.2 (docs/polls.md, "Results") from a snapshot of the counters and the
+ * recent comments. When `show_stats_public` is false and the caller is not the
  * owner: `results` has only the options of the caller's own latest vote (each with its count of 1
  * vote, theirs), `analytics` is empty, `achievements` is empty, and `stats_hidden` is true;
  * totals, reactions and comments stay visible.
@@ -177,13 +176,9 @@ export async function buildResults(
   ctx: PollsContext,
   poll: PollDoc,
   voter: Voter | null,
-  snapshot?: CounterSnapshot,
-  recentList?: RecentComments,
+  s: CounterSnapshot,
+  recent: CommentView[],
 ) {
-  const [s, recent] = await Promise.all([
-    snapshot ?? ctx.counters.read(poll._id),
-    recentList ?? recentComments(ctx, poll._id),
-  ]);
   const full = seesStats(poll, voter);
   poll = await recordMilestones(ctx, poll, s);
   const reactions = reactionsSummary(s);
