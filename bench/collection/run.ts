@@ -14,7 +14,7 @@
  * Prints the figures, the CPU time per submission of each process, and PASS/FAIL; stops the children and drops the databases. Exit 1 on errors.
  * Backing services: POSTGRES_URL, REDIS_URL, AMQP_URL, else the standard local ports.
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +36,7 @@ import {
   waitReady,
 } from '../lib/child.ts';
 import { load, percentile } from '../lib/load.ts';
+import { benchBacking, signingKeyPem, withDatabase } from '../lib/backing.ts';
 import { onCleanup, runBench } from '../lib/run.ts';
 
 const { values: args } = parseArgs({
@@ -47,12 +48,8 @@ const { values: args } = parseArgs({
     collectors: { type: 'string', default: process.env.BENCH_COLLECTORS ?? '1' },
   },
 });
-const backing = {
-  postgres: process.env.POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
-  redis: process.env.REDIS_URL || 'redis://127.0.0.1:6379/15',
-  amqp: process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672',
-};
-const dbUrl = (name: string) => Object.assign(new URL(backing.postgres), { pathname: `/${name}` }).toString();
+const backing = benchBacking();
+const dbUrl = (name: string) => withDatabase(backing.postgres, name);
 
 async function main() {
   const tag = randomBytes(3).toString('hex');
@@ -88,9 +85,7 @@ async function main() {
     amqpUrl: backing.amqp,
     prefix: `bench.${tag}.`,
     upstreams: { COLLECTION_URL: `http://127.0.0.1:${colPort}` },
-    privateKeyPem: generateKeyPairSync('ec', { namedCurve: 'P-256' })
-      .privateKey.export({ format: 'pem', type: 'pkcs8' })
-      .toString(),
+    privateKeyPem: signingKeyPem(),
   });
   onCleanup('stop gateway', () => gateway.stop());
   const db = createKnex(collectionUrl, { poolMax: 2 });

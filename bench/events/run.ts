@@ -16,7 +16,7 @@
  * (default 32), --warmup / BENCH_WARMUP (s, default 3), --invites / BENCH_INVITES (default 50000).
  * Backing services: POSTGRES_URL, REDIS_URL, AMQP_URL, else the standard local ports.
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { availableParallelism, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { createKnex, dropDatabase } from '@fieldhouse/db';
@@ -35,6 +35,7 @@ import {
   waitReady,
 } from '../lib/child.ts';
 import { load } from '../lib/load.ts';
+import { benchBacking, signingKeyPem, withDatabase } from '../lib/backing.ts';
 import { onCleanup, runBench } from '../lib/run.ts';
 
 const ISSUER = 'fieldhouse-gateway';
@@ -59,13 +60,7 @@ function settings() {
   };
 }
 
-const backing = {
-  postgres: process.env.POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
-  redis: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
-  amqp: process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672',
-};
-const withDatabase = (base: string, name: string) =>
-  Object.assign(new URL(base), { pathname: `/${name}` }).toString();
+const backing = benchBacking();
 
 /** One run of check-ins, request i scanning `codes[from + i]`. */
 function run(
@@ -91,13 +86,9 @@ async function main(): Promise<void> {
   const suffix = randomBytes(4).toString('hex');
   const identityDb = withDatabase(backing.postgres, `bench_identity_${suffix}`);
   const eventsDb = withDatabase(backing.postgres, `bench_events_${suffix}`);
-  const redisUrl = Object.assign(new URL(backing.redis), {
-    pathname: `/${process.env.BENCH_REDIS_DB ?? '15'}`,
-  }).toString();
+  const redisUrl = backing.redis;
   const prefix = `bench.${suffix}.`;
-  const pem = generateKeyPairSync('ec', { namedCurve: 'P-256' })
-    .privateKey.export({ format: 'pem', type: 'pkcs8' })
-    .toString();
+  const pem = signingKeyPem();
   const [gatewayPort, eventsPort] = [await freePort(), await freePort()];
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const eventsUrl = `http://127.0.0.1:${eventsPort}`;

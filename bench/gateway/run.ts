@@ -18,7 +18,7 @@
  * Backing services: POSTGRES_URL, REDIS_URL, AMQP_URL, else the standard local ports.
  * BENCH_CPU_PROF=<dir> writes V8 CPU profiles of the gateway and the service there.
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { availableParallelism, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import amqp from 'amqplib';
@@ -39,6 +39,7 @@ import {
   waitReady,
 } from '../lib/child.ts';
 import { load, type LoadResult } from '../lib/load.ts';
+import { benchBacking, signingKeyPem, withDatabase } from '../lib/backing.ts';
 import { onCleanup, runBench } from '../lib/run.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -86,29 +87,7 @@ function settings() {
   };
 }
 
-/** Backing services: the variables when set, else the standard local addresses. */
-const backing = {
-  postgres: process.env.POSTGRES_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
-  redis: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
-  amqp: process.env.AMQP_URL || 'amqp://guest:guest@127.0.0.1:5672',
-};
-
-/** `base` pointing at database `name`. */
-function withDatabase(base: string, name: string): string {
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-/**
- * The Redis URL for the gateway: a separate logical database (15, or BENCH_REDIS_DB) when the
- * URL names none (its keys also carry the run's own prefix).
- */
-function benchRedisUrl(base: string): string {
-  const url = new URL(base);
-  if (url.pathname === '' || url.pathname === '/') url.pathname = `/${process.env.BENCH_REDIS_DB ?? '15'}`;
-  return url.toString();
-}
+const backing = benchBacking();
 
 // ---------------------------------------------------------------------------------------------
 // Measurement
@@ -172,11 +151,9 @@ async function main(): Promise<void> {
   const suffix = randomBytes(4).toString('hex');
   const identityDb = withDatabase(backing.postgres, `bench_identity_${suffix}`);
   const collectionDb = withDatabase(backing.postgres, `bench_collection_${suffix}`);
-  const redisUrl = benchRedisUrl(backing.redis);
+  const redisUrl = backing.redis;
   const amqpPrefix = `bench.${suffix}.`;
-  const pem = generateKeyPairSync('ec', { namedCurve: 'P-256' })
-    .privateKey.export({ format: 'pem', type: 'pkcs8' })
-    .toString();
+  const pem = signingKeyPem();
   const signingKey = loadSigningKey(pem);
   const [gatewayPort, collectionPort] = [await freePort(), await freePort()];
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;

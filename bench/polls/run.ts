@@ -19,7 +19,7 @@
  * BENCH_CPU_PROF=<dir>; the targets are judged on full runs). Backing services: POSTGRES_URL, REDIS_URL, AMQP_URL,
  * MONGO_URL (else a FerretDB is started as `npm test` does).
  */
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
@@ -40,6 +40,7 @@ import {
   waitReady,
 } from '../lib/child.ts';
 import { load, type LoadSpec } from '../lib/load.ts';
+import { benchBacking, signingKeyPem, withDatabase } from '../lib/backing.ts';
 import { onCleanup, runBench } from '../lib/run.ts';
 
 const { values } = parseArgs({
@@ -99,18 +100,14 @@ const fmt = (v: number, d = 1) => v.toFixed(d);
 async function main() {
   const { started } = await provideBackingServices(ROOT);
   const suffix = randomBytes(4).toString('hex');
-  const postgres = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const identityUrl = new URL(postgres);
-  identityUrl.pathname = `/bench_pidentity_${suffix}`;
-  const redisUrl = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-  if (redisUrl.pathname === '' || redisUrl.pathname === '/') redisUrl.pathname = '/15';
+  const backing = benchBacking();
+  const identityUrl = withDatabase(backing.postgres, `bench_pidentity_${suffix}`);
+  const redisUrl = backing.redis;
   const mongoUrl = process.env.MONGO_URL!;
   const mongoDb = `bench_polls_${suffix}`;
   const prefix = `bench:${suffix}:`;
-  const amqpUrl = process.env.AMQP_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
-  const pem = generateKeyPairSync('ec', { namedCurve: 'P-256' })
-    .privateKey.export({ format: 'pem', type: 'pkcs8' })
-    .toString();
+  const amqpUrl = backing.amqp;
+  const pem = signingKeyPem();
   const [gwPort, pollsPort] = [await freePort(), await freePort()];
   const gatewayUrl = `http://127.0.0.1:${gwPort}`;
   const common = SERVER_ENV;
@@ -119,7 +116,7 @@ async function main() {
     PORT: String(pollsPort),
     MONGO_URL: mongoUrl,
     MONGO_DB: mongoDb,
-    REDIS_URL: redisUrl.toString(),
+    REDIS_URL: redisUrl,
     REDIS_PREFIX: prefix,
     AMQP_URL: amqpUrl,
     AMQP_PREFIX: `bench.${suffix}.`,
@@ -129,7 +126,7 @@ async function main() {
   onCleanup('stop the MongoDB-compatible store', async () => {
     for (const p of started) p.kill('SIGTERM');
   });
-  onCleanup('drop the identity database', () => dropDatabase(identityUrl.toString()));
+  onCleanup('drop the identity database', () => dropDatabase(identityUrl));
   onCleanup('drop the MongoDB database', async () => {
     const m = await MongoClient.connect(mongoUrl);
     try {
@@ -139,7 +136,7 @@ async function main() {
     }
   });
   onCleanup('delete the Redis keys', async () => {
-    const redis = createClient({ url: redisUrl.toString() });
+    const redis = createClient({ url: redisUrl });
     await redis.connect();
     try {
       const keys = await redis.keys(`${prefix}*`);
@@ -151,7 +148,7 @@ async function main() {
   const migrations = [
     new Child('gateway migrate', 'gateway/src/migrate.ts', {
       ...common,
-      DATABASE_URL: identityUrl.toString(),
+      DATABASE_URL: identityUrl,
     }),
     new Child('polls migrate', 'services/polls/src/migrate.ts', {
       ...common,
@@ -164,8 +161,8 @@ async function main() {
   onCleanup('stop polls', () => polls.stop(5_000));
   const gateway = gatewayChild({
     port: gwPort,
-    databaseUrl: identityUrl.toString(),
-    redisUrl: redisUrl.toString(),
+    databaseUrl: identityUrl,
+    redisUrl: redisUrl,
     amqpUrl,
     prefix: `bench.${suffix}.`,
     upstreams: { POLLS_URL: `http://127.0.0.1:${pollsPort}` },
@@ -212,7 +209,7 @@ async function main() {
     gateway: gateway.pid,
     polls: polls.pid,
     store: pidListeningOn(Number(new URL(mongoUrl).port || 27017)),
-    redis: pidListeningOn(Number(redisUrl.port || 6379)),
+    redis: pidListeningOn(Number(new URL(redisUrl).port || 6379)),
   });
   const runs: Array<{ result: Awaited<ReturnType<typeof run>>; cpu: ReturnType<typeof meter.perRequest> }> =
     [];
@@ -245,7 +242,7 @@ async function main() {
       ? undefined
       : await measured('GET results (gateway)', { url: `${gatewayUrl}/api/polls/${poll.id}/results` });
 
-  const redis = createClient({ url: redisUrl.toString() });
+  const redis = createClient({ url: redisUrl });
   await redis.connect();
   const redisTotal = Number(await redis.hGet(`${prefix}c:${poll.id}`, 'total'));
   await redis.close();

@@ -6,7 +6,7 @@ import { ensureFerretDb, startFerretDb } from './ferretdb.ts';
 import { freePort, isListening } from './net.ts';
 
 /** The standard local addresses of the backing services, used when their variable is unset. */
-const LOCAL = [
+export const LOCAL_BACKING = [
   { env: 'POSTGRES_URL', port: 5432, url: 'postgres://postgres@127.0.0.1:5432/postgres' },
   { env: 'REDIS_URL', port: 6379, url: 'redis://127.0.0.1:6379' },
   { env: 'AMQP_URL', port: 5672, url: 'amqp://guest:guest@127.0.0.1:5672' },
@@ -22,7 +22,7 @@ export async function provideBackingServices(
   root: string,
   opts: { ferretDataDir?: string; ferretPort?: number } = {},
 ): Promise<{ started: ChildProcess[] }> {
-  for (const s of LOCAL) {
+  for (const s of LOCAL_BACKING) {
     if (!process.env[s.env] && (await isListening(s.port))) process.env[s.env] = s.url;
   }
   const started: ChildProcess[] = [];
