@@ -4,6 +4,7 @@ import { provideBackingServices } from './lib/backing.ts';
 import { ensureSigningKey } from './lib/keys.ts';
 import { freePort, isListening } from './lib/net.ts';
 import { runNode, startNode, stopAll, type Managed } from './lib/processes.ts';
+import { stackProcesses } from './lib/stack-def.ts';
 
 /**
  * `npm start`: the whole stack on this machine. Backing services come from their variables or
@@ -45,32 +46,23 @@ const database = (name: string) => {
 const key = ensureSigningKey(join(local, 'keys', 'internal-jwt.pem'));
 if (key.created) console.log(`generated the gateway signing key in ${key.path}`);
 
-const shared = {
-  NODE_ENV: process.env.NODE_ENV ?? 'development',
-  AMQP_URL: process.env.AMQP_URL!,
-  REDIS_URL: process.env.REDIS_URL!,
-  GATEWAY_JWKS_URL: `http://127.0.0.1:${ports.gateway}/.well-known/jwks.json`,
-  SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
-};
-const env = {
-  gateway: {
-    ...shared,
-    PORT: String(ports.gateway),
-    DATABASE_URL: database('fieldhouse_identity'),
-    INTERNAL_JWT_PRIVATE_KEY_FILE: key.path,
-    COLLECTION_URL: `http://127.0.0.1:${ports.collection}`,
-    POLLS_URL: `http://127.0.0.1:${ports.polls}`,
-    EVENTS_URL: `http://127.0.0.1:${ports.events}`,
+const { migrations, processes } = stackProcesses(
+  root,
+  ports,
+  {
+    databases: {
+      identity: database('fieldhouse_identity'),
+      collection: database('fieldhouse_collection'),
+      events: database('fieldhouse_events'),
+    },
+    mongoUrl: process.env.MONGO_URL!,
+    mongoDb: 'fieldhouse_polls',
+    redisUrl: process.env.REDIS_URL!,
+    amqpUrl: process.env.AMQP_URL!,
+    keyFile: key.path,
   },
-  collection: { ...shared, PORT: String(ports.collection), DATABASE_URL: database('fieldhouse_collection') },
-  polls: {
-    ...shared,
-    PORT: String(ports.polls),
-    MONGO_URL: process.env.MONGO_URL!,
-    MONGO_DB: 'fieldhouse_polls',
-  },
-  events: { ...shared, PORT: String(ports.events), DATABASE_URL: database('fieldhouse_events') },
-};
+  { nodeEnv: process.env.NODE_ENV ?? 'development' },
+);
 
 const running: Managed[] = [];
 let stopping = false;
@@ -86,35 +78,8 @@ process.on('SIGINT', () => void shutdown(0));
 process.on('SIGTERM', () => void shutdown(0));
 
 try {
-  await Promise.all([
-    runNode('migrate:gw', join(root, 'gateway/src/migrate.ts'), env.gateway, root),
-    runNode('migrate:coll', join(root, 'services/collection/src/migrate.ts'), env.collection, root),
-    runNode('migrate:poll', join(root, 'services/polls/src/migrate.ts'), env.polls, root),
-    runNode('migrate:evt', join(root, 'services/events/src/migrate.ts'), env.events, root),
-  ]);
-  running.push(
-    startNode(
-      'smtp-sink',
-      join(root, 'tools/smtp-sink/src/main.ts'),
-      {
-        SMTP_SINK_PORT: String(ports.smtp),
-        SMTP_SINK_HTTP_PORT: String(ports.mailApi),
-      },
-      root,
-    ),
-    startNode('collection', join(root, 'services/collection/src/main.ts'), env.collection, root),
-    startNode(
-      'collection-worker',
-      join(root, 'services/collection/src/workers/main.ts'),
-      env.collection,
-      root,
-    ),
-    startNode('polls', join(root, 'services/polls/src/main.ts'), env.polls, root),
-    startNode('polls-worker', join(root, 'services/polls/src/workers/main.ts'), env.polls, root),
-    startNode('events', join(root, 'services/events/src/main.ts'), env.events, root),
-    startNode('events-worker', join(root, 'services/events/src/workers/main.ts'), env.events, root),
-    startNode('gateway', join(root, 'gateway/src/main.ts'), env.gateway, root),
-  );
+  await Promise.all(migrations.map((m) => runNode(m.name, m.script, m.env, root)));
+  running.push(...processes.map((p) => startNode(p.name, p.script, p.env, root)));
   for (const p of running) {
     void p.exited.then((code) => {
       if (!stopping) {

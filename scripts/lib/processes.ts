@@ -12,16 +12,27 @@ export interface Managed {
 
 let colour = 0;
 
-/** Starts `node --conditions=source <script>` with `env`, prefixing each output line with `name`. */
-export function startNode(name: string, script: string, env: Record<string, string>, cwd: string): Managed {
+/**
+ * Starts `node --conditions=source <script>` with `env` (over this process's environment),
+ * prefixing each output line with `name` on the console, or passing each line to `opts.output`
+ * instead (a log file, say).
+ */
+export function startNode(
+  name: string,
+  script: string,
+  env: Record<string, string>,
+  cwd: string,
+  opts: { output?: (name: string, line: string) => void } = {},
+): Managed {
   const child = spawn(process.execPath, ['--conditions=source', script], {
     cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const tag = `\x1b[${COLOURS[colour++ % COLOURS.length]}m${name.padEnd(12)}\x1b[0m|`;
+  const output = opts.output ?? ((_name: string, line: string) => console.log(`${tag} ${line}`));
   for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream }).on('line', (line) => console.log(`${tag} ${line}`));
+    createInterface({ input: stream }).on('line', (line) => output(name, line));
   }
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { name, child, exited };
@@ -33,8 +44,9 @@ export async function runNode(
   script: string,
   env: Record<string, string>,
   cwd: string,
+  opts: { output?: (name: string, line: string) => void } = {},
 ): Promise<void> {
-  const code = await startNode(name, script, env, cwd).exited;
+  const code = await startNode(name, script, env, cwd, opts).exited;
   if (code !== 0) throw new Error(`${name} exited with code ${code}`);
 }
 

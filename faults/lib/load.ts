@@ -1,0 +1,167 @@
+/**
+ * The steady write load of the scenarios: open-loop streams (votes, submissions, check-ins...)
+ * each sending `rate` requests per second whatever the answers, every request carrying a unique
+ * marker so the durability check can find it. Each attempt is recorded: send time, answer
+ * status, `Retry-After`, latency, transport error.
+ */
+import type { Api } from './http.ts';
+import { sleep } from './life.ts';
+
+/** One request of a stream. */
+export interface Shot {
+  marker: string;
+  method: string;
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface StreamSpec {
+  name: string;
+  /** Requests per second. */
+  rate: number;
+  /** The i-th request, or undefined when the stream has nothing left to send (codes used up). */
+  make: (i: number) => Shot | undefined;
+  /** Status of an acknowledged write (2xx). */
+  ackStatus: number;
+  /** The client to send with (else the load's). */
+  api?: Api;
+  /** At most this many requests in flight; above it a tick sends nothing (counted as `skipped`). */
+  maxInFlight?: number;
+}
+
+export interface Attempt {
+  marker: string;
+  /** performance.now() at sending and at the answer, in ms. */
+  sentAt: number;
+  doneAt: number;
+  status: number;
+  retryAfter?: string;
+  error?: string;
+  /** The answer's problem `code`, if any. */
+  code?: string;
+}
+
+/** A stream's state while the load runs. */
+export class Stream {
+  readonly attempts: Attempt[] = [];
+  sent = 0;
+  skipped = 0;
+  inFlight = 0;
+  exhausted = false;
+  readonly spec: StreamSpec;
+
+  constructor(spec: StreamSpec) {
+    this.spec = spec;
+  }
+
+  /** Markers of acknowledged writes. */
+  acked(): string[] {
+    return this.attempts.filter((a) => a.status === this.spec.ackStatus).map((a) => a.marker);
+  }
+
+  /** Attempts sent in [from, to) (performance.now() times). */
+  between(from: number, to = Infinity): Attempt[] {
+    return this.attempts.filter((a) => a.sentAt >= from && a.sentAt < to);
+  }
+
+  /**
+   * ms from `t` to the answer of the first acknowledged request sent at or after `t`
+   * (undefined if none).
+   */
+  recoveryAfter(t: number): number | undefined {
+    let best: number | undefined;
+    for (const a of this.attempts)
+      if (a.sentAt >= t && a.status === this.spec.ackStatus && (best === undefined || a.doneAt < best))
+        best = a.doneAt;
+    return best === undefined ? undefined : best - t;
+  }
+
+  /** "201×120 503×4 0×2" over `attempts`. */
+  static statusSummary(attempts: Attempt[]): string {
+    const by = new Map<number, number>();
+    for (const a of attempts) by.set(a.status, (by.get(a.status) ?? 0) + 1);
+    return (
+      [...by.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([s, n]) => `${s === 0 ? 'no-answer' : s}×${n}`)
+        .join(' ') || 'none'
+    );
+  }
+}
+
+/** Runs streams until {@link SteadyLoad.stop}. */
+export class SteadyLoad {
+  readonly streams: Stream[];
+  private timer: NodeJS.Timeout | undefined;
+  private readonly pending = new Set<Promise<void>>();
+  private started = 0;
+  private readonly api: Api;
+
+  constructor(api: Api, specs: StreamSpec[]) {
+    this.api = api;
+    this.streams = specs.map((s) => new Stream(s));
+  }
+
+  stream(name: string): Stream {
+    const s = this.streams.find((x) => x.spec.name === name);
+    if (!s) throw new Error(`no stream ${name}`);
+    return s;
+  }
+
+  /** Starts sending (a tick every 20 ms sends what the rates call for since the start). */
+  start(): void {
+    this.started = performance.now();
+    this.timer = setInterval(() => this.tick(), 20);
+  }
+
+  private tick(): void {
+    const elapsed = (performance.now() - this.started) / 1000;
+    for (const s of this.streams) {
+      const due = Math.floor(elapsed * s.spec.rate);
+      while (s.sent + s.skipped < due && !s.exhausted) {
+        if (s.inFlight >= (s.spec.maxInFlight ?? 100)) {
+          s.skipped++;
+          continue;
+        }
+        const shot = s.spec.make(s.sent);
+        if (!shot) {
+          s.exhausted = true;
+          break;
+        }
+        s.sent++;
+        this.fire(s, shot);
+      }
+    }
+  }
+
+  private fire(s: Stream, shot: Shot): void {
+    s.inFlight++;
+    const sentAt = performance.now();
+    const p = (s.spec.api ?? this.api).send(shot.method, shot.path, shot.body, shot.headers).then((a) => {
+      s.inFlight--;
+      const code = a.body && typeof a.body === 'object' ? (a.body as { code?: unknown }).code : undefined;
+      s.attempts.push({
+        marker: shot.marker,
+        sentAt,
+        doneAt: performance.now(),
+        status: a.status,
+        ...(a.headers['retry-after'] ? { retryAfter: String(a.headers['retry-after']) } : {}),
+        ...(a.error ? { error: a.error } : {}),
+        ...(typeof code === 'string' ? { code } : {}),
+      });
+    });
+    this.pending.add(p);
+    void p.finally(() => this.pending.delete(p));
+  }
+
+  /** Stops sending and waits for every request in flight to be answered or to time out. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    while (this.pending.size) {
+      await Promise.all([...this.pending]);
+      await sleep(0);
+    }
+  }
+}

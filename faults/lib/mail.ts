@@ -1,0 +1,25 @@
+/** The SMTP sink's messages (`GET /messages`), as the e-mail checks need them. */
+export interface SunkMessage {
+  envelope: { from: string | null; to: string[] };
+  subject: string;
+  text: string;
+}
+
+/** Every message the sink has received so far. */
+export async function sunkMessages(mailApiUrl: string): Promise<SunkMessage[]> {
+  const res = await fetch(`${mailApiUrl}/messages`, { signal: AbortSignal.timeout(30_000) });
+  if (!res.ok) throw new Error(`SMTP sink: ${res.status}`);
+  return (await res.json()) as SunkMessage[];
+}
+
+/** How many messages went to each of `addresses` (lower case). */
+export async function deliveriesTo(mailApiUrl: string, addresses: string[]): Promise<Map<string, number>> {
+  const wanted = new Set(addresses.map((a) => a.toLowerCase()));
+  const counts = new Map<string, number>();
+  for (const m of await sunkMessages(mailApiUrl))
+    for (const to of m.envelope.to) {
+      const a = to.toLowerCase();
+      if (wanted.has(a)) counts.set(a, (counts.get(a) ?? 0) + 1);
+    }
+  return counts;
+}

@@ -1,0 +1,30 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** Runs `rabbitmqctl <args>` (quiet); rejects with its output when it fails. */
+export async function rabbitmqctl(...args: string[]): Promise<string> {
+  const { stdout } = await run('rabbitmqctl', ['-q', ...args], { timeout: 60_000 });
+  return stdout;
+}
+
+/** Creates vhost `name` on the shared broker, with every permission for `guest`. */
+export async function addVhost(name: string): Promise<void> {
+  await rabbitmqctl('add_vhost', name);
+  await rabbitmqctl('set_permissions', '-p', name, 'guest', '.*', '.*', '.*');
+}
+
+/** Deletes vhost `name` with its queues and exchanges. */
+export async function deleteVhost(name: string): Promise<void> {
+  await rabbitmqctl('delete_vhost', name);
+}
+
+/** Closes every client connection of vhost `name` (the clients see a connection-forced close). */
+export async function closeAllConnections(name: string, reason = 'fault'): Promise<void> {
+  await rabbitmqctl('close_all_connections', '-p', name, reason);
+}
+
+/** The AMQP URL of vhost `name` on the broker of `baseUrl`. */
+export const vhostUrl = (baseUrl: string, name: string): string =>
+  Object.assign(new URL(baseUrl), { pathname: `/${encodeURIComponent(name)}` }).toString();

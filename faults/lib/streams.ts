@@ -1,0 +1,70 @@
+/**
+ * The write streams of the steady load, each request with a unique marker: anonymous votes on
+ * the fixtures' poll (marker = voter name and fingerprint, also sent as `Idempotency-Key`),
+ * submissions to the fixtures' form (marker = the `marker` field), check-ins of distinct
+ * invitees (marker = the scan's nonce).
+ */
+import { submissionBody, voteBody, type Fixtures } from './fixtures.ts';
+import type { Api } from './http.ts';
+import type { StreamSpec } from './load.ts';
+
+/** Anonymous votes (sent with `anonymous`) at `rate`/s; markers `<prefix>-v<i>`. */
+export const voteStream = (fx: Fixtures, anonymous: Api, rate: number, prefix: string): StreamSpec => ({
+  name: 'votes',
+  api: anonymous,
+  rate,
+  ackStatus: 201,
+  make: (i) => {
+    const marker = `${prefix}-v${i}`;
+    return {
+      marker,
+      method: 'POST',
+      path: `/api/polls/${fx.poll.id}/vote`,
+      body: voteBody(fx.poll, marker, i),
+      headers: { 'idempotency-key': marker },
+    };
+  },
+});
+
+/** Submissions at `rate`/s; markers `<prefix>-s<i>`. */
+export const submissionStream = (fx: Fixtures, rate: number, prefix: string): StreamSpec => ({
+  name: 'submissions',
+  rate,
+  ackStatus: 201,
+  make: (i) => {
+    const marker = `${prefix}-s${i}`;
+    return {
+      marker,
+      method: 'POST',
+      path: `/api/v1/projects/${fx.form.projectId}/submissions`,
+      body: submissionBody(fx.form, marker),
+      headers: { 'idempotency-key': marker },
+    };
+  },
+});
+
+/** Check-ins at `rate`/s, one per code of `codes` (the stream ends when they are used up). */
+export const checkinStream = (eventId: string, codes: string[], rate: number, prefix: string): StreamSpec => ({
+  name: 'checkins',
+  rate,
+  ackStatus: 200,
+  make: (i) => {
+    const code = codes[i];
+    if (code === undefined) return undefined;
+    const marker = `${prefix}-c${i}`;
+    return {
+      marker,
+      method: 'POST',
+      path: `/api/events/${eventId}/checkin`,
+      body: { code_unique: code, nonce: marker },
+    };
+  },
+});
+
+/** Results reads at `rate`/s (marker: the read's number; nothing to make durable). */
+export const resultsReadStream = (pollId: string, rate: number): StreamSpec => ({
+  name: 'reads',
+  rate,
+  ackStatus: 200,
+  make: (i) => ({ marker: `r${i}`, method: 'GET', path: `/api/polls/${pollId}/results` }),
+});
