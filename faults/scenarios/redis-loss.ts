@@ -1,9 +1,80 @@
+/**
+ * Scenario 2: the suite's Redis shut down without saving (`SHUTDOWN NOSAVE`: every counter,
+ * cache and rate-limit key is lost) during a load of votes and results reads, started again
+ * (empty) after FAULTS_REDIS_DOWN_MS. Proves: votes succeed again within 5 s of Redis
+ * returning; while Redis is away no answer is a 5xx other than 503 with `Retry-After`, and
+ * none is missing (a timeout); every acknowledged vote is in MongoDB exactly once; the results
+ * (Redis counters, through the API) equal MongoDB afterwards.
+ */
+import { checkPollCounts, checkStream } from '../lib/durability.ts';
+import { Api } from '../lib/http.ts';
+import { sleep } from '../lib/life.ts';
+import { SteadyLoad, Stream, type Attempt } from '../lib/load.ts';
+import { secs } from '../lib/report.ts';
 import type { Scenario } from '../lib/scenario.ts';
+import { settings } from '../lib/settings.ts';
+import { resultsReadStream, voteStream } from '../lib/streams.ts';
+
+/** An answer a client cannot act on: no answer, or a 5xx other than 503 with Retry-After. */
+const isBad = (a: Attempt) => a.status === 0 || (a.status >= 500 && !(a.status === 503 && a.retryAfter));
 
 export const redisLoss: Scenario = {
   name: 'redis-loss',
-  title: 'TODO',
-  async run(_ctx, report) {
-    report.check(false, 'not written yet');
+  title: 'Redis SHUTDOWN NOSAVE under votes: back within 5 s, only 503+Retry-After meanwhile, counts exact',
+  async run(ctx, report) {
+    const { fx, stack } = ctx;
+    const load = new SteadyLoad(ctx.api, [
+      voteStream(fx, ctx.anonymous, settings.rates.votes, `fx-${fx.runId}-r`),
+      { ...resultsReadStream(fx.poll.id, 5), api: ctx.anonymous },
+    ]);
+    load.start();
+    let downAt = 0;
+    let backAt = 0;
+    let recovery: number | undefined;
+    try {
+      await sleep(3_000);
+      downAt = performance.now();
+      await stack.redis.shutdownNoSave();
+      report.info(`redis shut down (NOSAVE); restarting it in ${secs(settings.redisDownMs)}`);
+      await sleep(settings.redisDownMs);
+      await stack.redis.start();
+      backAt = performance.now();
+      const until = backAt + Math.max(settings.recoveryLimitMs, settings.redisRecoveryTargetMs);
+      while ((recovery = load.stream('votes').recoveryAfter(backAt)) === undefined && performance.now() < until)
+        await sleep(100);
+      await sleep(5_000);
+    } finally {
+      await load.stop();
+    }
+    const votes = load.stream('votes');
+    const reads = load.stream('reads');
+    report.check(
+      recovery !== undefined && recovery <= settings.redisRecoveryTargetMs,
+      `votes succeed again ${secs(recovery)} after Redis returned (target ≤ ${secs(settings.redisRecoveryTargetMs)})`,
+    );
+    for (const s of [votes, reads]) {
+      const during = s.between(downAt, backAt + (recovery ?? Infinity));
+      const bad = s.attempts.filter(isBad);
+      const samples = [...new Set(bad.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}${a.error ? ` (${a.error})` : ''}`))];
+      report.check(
+        bad.length === 0,
+        `${s.spec.name}: ${bad.length} answers were a 5xx other than 503+Retry-After or none at all ` +
+          `(while Redis was away and recovering: ${Stream.statusSummary(during)}; ` +
+          `503 with Retry-After: ${during.filter((a) => a.status === 503 && a.retryAfter).length})` +
+          (samples.length ? `; e.g. ${samples.slice(0, 4).join(', ')}` : ''),
+      );
+    }
+    if (recovery === undefined) {
+      // Where it hangs: the polls service directly (no gateway), and Redis itself.
+      const direct = new Api(`http://127.0.0.1:${stack.ports.polls}`, { timeoutMs: 5_000 });
+      const ready = await direct.get('/readyz');
+      direct.close();
+      report.info(
+        `diagnosis: polls /readyz directly ${ready.status || ready.error} ${ready.text.slice(0, 200)}; ` +
+          `redis-server running: ${stack.redis.running}`,
+      );
+    }
+    checkStream(report, votes, await ctx.stores.votes(fx.poll.id));
+    await checkPollCounts(report, ctx.api, ctx.stores, fx.poll.id, settings.settleMs);
   },
 };
