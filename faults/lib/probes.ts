@@ -12,12 +12,16 @@ import { sleep } from './life.ts';
 
 let probeCount = 0;
 
-/** Polls the export job until it is final; resolves with its last status document. */
+/**
+ * Polls export job `jobId` (every 100 ms) until it is final, `stopAt` says so for its status,
+ * or `timeoutMs` passed; resolves with its last status. `onStatus` sees every status read.
+ */
 export async function waitExportFinal(
   ctx: ScenarioContext,
   jobId: string,
   timeoutMs: number,
   onStatus?: (status: string) => void,
+  stopAt?: (status: string) => boolean,
 ): Promise<{ status: string; final: boolean }> {
   const deadline = performance.now() + timeoutMs;
   let status = 'unknown';
@@ -27,9 +31,10 @@ export async function waitExportFinal(
       status = res.body.data.status as string;
       onStatus?.(status);
       if (status === 'completed' || status === 'failed') return { status, final: true };
+      if (stopAt?.(status)) return { status, final: false };
     }
     if (performance.now() > deadline) return { status, final: false };
-    await sleep(100);
+    await sleep(stopAt ? 20 : 100);
   }
 }
 
