@@ -1,9 +1,104 @@
+/**
+ * Scenario 5: FAULTS_SSE_STREAMS live-results streams (`GET /api/polls/{id}/results/stream`
+ * through the gateway; the target is 10,000) from many loopback client addresses
+ * (FAULTS_SSE_PER_ADDRESS streams per address), opened by a separate process
+ * (lib/sse-clients.ts), while votes and results reads go on. Proves: every stream opens, none
+ * is dropped, every stream receives the final results (its totals never go down), and results
+ * reads and votes keep p99 ≤ 100 ms with the streams open.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { sleep } from '../lib/life.ts';
+import { SteadyLoad, Stream, type Stream as LoadStream } from '../lib/load.ts';
+import { secs } from '../lib/report.ts';
 import type { Scenario } from '../lib/scenario.ts';
+import { settings } from '../lib/settings.ts';
+import { resultsReadStream, voteStream } from '../lib/streams.ts';
+
+/** Sends `msg` to the clients' process and resolves with its next answer of type `type`. */
+function ask<T>(child: ChildProcess, msg: object, type: string, timeoutMs: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`SSE clients: no ${type} within ${timeoutMs} ms`)), timeoutMs);
+    const onMessage = (m: { type: string }) => {
+      if (m.type !== type) return;
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      resolve(m as T);
+    };
+    child.on('message', onMessage);
+    child.send(msg);
+  });
+}
+
+/** p99 latency (ms) of a stream's acknowledged requests. */
+const p99 = (s: LoadStream) => {
+  const ms = s.attempts
+    .filter((a) => a.status === s.spec.ackStatus)
+    .map((a) => a.doneAt - a.sentAt)
+    .sort((a, b) => a - b);
+  return ms.length ? ms[Math.min(ms.length - 1, Math.ceil(0.99 * ms.length) - 1)]! : NaN;
+};
 
 export const sseStreams: Scenario = {
   name: 'sse-streams',
-  title: 'TODO',
-  async run(_ctx, report) {
-    report.check(false, 'not written yet');
+  title: 'many live-results streams from many addresses under votes: each gets every update, p99 ≤ 100 ms',
+  async run(ctx, report) {
+    const { fx, stack } = ctx;
+    const n = settings.sseStreams;
+    const perAddress = Math.max(1, settings.ssePerAddress);
+    const clients = fork(join(import.meta.dirname, '..', 'lib', 'sse-clients.ts'), [], {
+      execArgv: ['--conditions=source'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    try {
+      const opened = await ask<{ ok: number; failed: number; statuses: Record<string, number>; errors: string[]; ms: number }>(
+        clients,
+        { type: 'open', url: `${stack.gatewayUrl}/api/polls/${fx.poll.id}/results/stream`, count: n, perAddress },
+        'opened',
+        240_000,
+      );
+      report.check(
+        opened.ok === n,
+        `${opened.ok} of ${n} streams open from ${Math.ceil(n / perAddress)} addresses (${perAddress} per address) in ${secs(opened.ms)}` +
+          ` (answers ${JSON.stringify(opened.statuses)}${opened.errors.length ? `; e.g. ${opened.errors.slice(0, 2).join('; ')}` : ''})`,
+      );
+      const load = new SteadyLoad(ctx.anonymous, [
+        voteStream(fx, ctx.anonymous, settings.sseVoteRate, `fx-${fx.runId}-sse`),
+        resultsReadStream(fx.poll.id, settings.sseReadRate),
+      ]);
+      load.start();
+      await sleep(settings.sseSeconds * 1000);
+      await load.stop();
+      const votes = load.stream('votes');
+      const reads = load.stream('reads');
+      const total = (await ctx.stores.pollCounts(fx.poll.id)).total;
+      const got = await ask<{
+        streams: number;
+        reached: number;
+        stillOpen: number;
+        wentDown: number;
+        minEvents: number;
+        medianEvents: number;
+        lastReachedMs: number;
+        sample?: number;
+      }>(clients, { type: 'await', total, timeoutMs: 20_000 }, 'result', 60_000);
+      report.check(
+        got.reached === n && got.stillOpen === n && got.wentDown === 0,
+        `${got.reached} of ${n} streams received the final total ${total} (the last ${secs(got.lastReachedMs)} after the load ended), ` +
+          `${got.stillOpen} still open, ${got.wentDown} saw a total go down; results events per stream: min ${got.minEvents}, median ${got.medianEvents}` +
+          (got.sample !== undefined ? `; a late stream is at ${got.sample}` : ''),
+      );
+      for (const s of [votes, reads]) {
+        const ok = s.acked().length;
+        report.check(
+          ok === s.attempts.length && p99(s) <= settings.sseP99TargetMs,
+          `${s.spec.name} with the streams open: ${ok} of ${s.attempts.length} ok at ${s.spec.rate}/s, p99 ${p99(s).toFixed(1)} ms ` +
+            `(target ≤ ${settings.sseP99TargetMs} ms; answers ${Stream.statusSummary(s.attempts)})`,
+        );
+      }
+    } finally {
+      if (clients.connected) clients.send({ type: 'close' });
+      await new Promise((r) => (clients.exitCode !== null ? r(null) : clients.once('exit', r)));
+    }
   },
 };
