@@ -35,7 +35,9 @@ if (args.includes('--list')) {
 }
 const unknown = args.filter((a) => !SCENARIOS.some((s) => s.name === a));
 if (unknown.length) {
-  console.error(`unknown scenario(s): ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.name).join(', ')}`);
+  console.error(
+    `unknown scenario(s): ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.name).join(', ')}`,
+  );
   process.exit(2);
 }
 const chosen = args.length ? SCENARIOS.filter((s) => args.includes(s.name)) : SCENARIOS;
@@ -67,8 +69,12 @@ const t0 = performance.now();
 try {
   const fdWanted = Math.max(20_000, settings.sseStreams * 4 + 5_000);
   if (chosen.includes(sseStreams) && !raiseFdLimit(fdWanted))
-    console.log(`note: could not raise the open-file limit to ${fdWanted} (prlimit needs root); ulimit -n applies`);
-  const logDir = process.env.FAULTS_LOG_DIR ?? join(root, '.local', 'faults', new Date().toISOString().replace(/[:.]/g, '-'));
+    console.log(
+      `note: could not raise the open-file limit to ${fdWanted} (prlimit needs root); ulimit -n applies`,
+    );
+  const logDir =
+    process.env.FAULTS_LOG_DIR ??
+    join(root, '.local', 'faults', new Date().toISOString().replace(/[:.]/g, '-'));
   const stack = await FaultStack.start(root, { logDir });
   const anonymous = new Api(stack.gatewayUrl, { timeoutMs: 10_000, maxSockets: 256 });
   const fx = await createFixtures(anonymous);

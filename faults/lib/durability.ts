@@ -44,9 +44,7 @@ export class Stores {
   /** Votes of poll `pollId` per `voter_name` (the load's marker). */
   async votes(pollId: string): Promise<Stored> {
     const out: Stored = new Map();
-    const docs = this.polls
-      .collection('votes')
-      .find({ poll_id: pollId }, { projection: { voter_name: 1 } });
+    const docs = this.polls.collection('votes').find({ poll_id: pollId }, { projection: { voter_name: 1 } });
     for await (const d of docs) {
       const name = String(d.voter_name);
       out.set(name, (out.get(name) ?? 0) + 1);
@@ -80,9 +78,7 @@ export class Stores {
   async pollCounts(pollId: string): Promise<{ total: number; options: Record<string, number> }> {
     let total = 0;
     const options: Record<string, number> = {};
-    const docs = this.polls
-      .collection('votes')
-      .find({ poll_id: pollId }, { projection: { option_ids: 1 } });
+    const docs = this.polls.collection('votes').find({ poll_id: pollId }, { projection: { option_ids: 1 } });
     for await (const d of docs) {
       total++;
       for (const o of d.option_ids as string[]) options[o] = (options[o] ?? 0) + 1;
@@ -136,7 +132,7 @@ export async function checkPollCounts(
 ): Promise<boolean> {
   const deadline = performance.now() + settleMs;
   const t0 = performance.now();
-  let last = '';
+  let last: string;
   for (;;) {
     const [res, mongo] = [await api.get(`/api/polls/${pollId}/results`), await stores.pollCounts(pollId)];
     if (res.status === 200) {

@@ -1,11 +1,15 @@
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 
+/** A parsed JSON body: the scenarios read the fields they know the API returns. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
 /** An answer, or a failure to get one (`status` 0 with `error`: refused, reset, timeout). */
 export interface Answer {
   status: number;
   headers: IncomingHttpHeaders;
   /** The parsed JSON body (undefined when not JSON). */
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: Json;
   text: string;
   /** Time from sending to the end of the answer, in ms. */
   ms: number;
@@ -63,7 +67,9 @@ export class Api {
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('error', (err) => done({ status: 0, headers: {}, body: undefined, text: '', error: err.message }));
+          res.on('error', (err) =>
+            done({ status: 0, headers: {}, body: undefined, text: '', error: err.message }),
+          );
           res.on('end', () => {
             const text = Buffer.concat(chunks).toString('utf8');
             let parsed: unknown;
@@ -77,7 +83,9 @@ export class Api {
         },
       );
       req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-      req.on('error', (err) => done({ status: 0, headers: {}, body: undefined, text: '', error: err.message }));
+      req.on('error', (err) =>
+        done({ status: 0, headers: {}, body: undefined, text: '', error: err.message }),
+      );
       req.end(payload);
     });
   }
@@ -95,10 +103,12 @@ export class Api {
     path: string,
     body?: unknown,
     headers?: Record<string, string>,
-  ): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  ): Promise<Json> {
     const a = await this.send(method, path, body, headers);
     if (a.status !== status)
-      throw new Error(`${method} ${path}: expected ${status}, got ${a.status} ${a.error ?? a.text.slice(0, 300)}`);
+      throw new Error(
+        `${method} ${path}: expected ${status}, got ${a.status} ${a.error ?? a.text.slice(0, 300)}`,
+      );
     return a.body;
   }
 

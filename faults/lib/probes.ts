@@ -58,7 +58,11 @@ async function waitDelivered(ctx: ScenarioContext, address: string, timeoutMs: n
 }
 
 /** Starts the probe of `worker` and resolves when it succeeded. */
-export async function probeWorker(ctx: ScenarioContext, worker: WorkerName, timeoutMs: number): Promise<void> {
+export async function probeWorker(
+  ctx: ScenarioContext,
+  worker: WorkerName,
+  timeoutMs: number,
+): Promise<void> {
   const n = probeCount++;
   const deadline = performance.now() + timeoutMs;
   const left = () => Math.max(0, deadline - performance.now());
@@ -82,8 +86,7 @@ export async function probeWorker(ctx: ScenarioContext, worker: WorkerName, time
   } else {
     const address = `otp-${ctx.fx.runId}-${n}@example.test`;
     const poll = (await ctx.anonymous.get(`/api/polls/${ctx.fx.otpPollId}`)).body?.data as
-      | { sections: Array<{ id: string; options: Array<{ id: string }> }> }
-      | undefined;
+      { sections: Array<{ id: string; options: Array<{ id: string }> }> } | undefined;
     if (!poll) throw new Error('probe: OTP poll unreadable');
     for (;;) {
       const res = await ctx.anonymous.post(`/api/polls/${ctx.fx.otpPollId}/vote`, {

@@ -46,7 +46,14 @@ function onEvent(s: StreamState, raw: string) {
 
 function openOne(url: URL, k: number, perAddress: number): Promise<number | string> {
   return new Promise((resolve) => {
-    const s: StreamState = { req: undefined as never, lastTotal: -1, events: 0, wentDown: false, open: false, buffer: '' };
+    const s: StreamState = {
+      req: undefined as never,
+      lastTotal: -1,
+      events: 0,
+      wentDown: false,
+      open: false,
+      buffer: '',
+    };
     const req = request(
       {
         host: url.hostname,
@@ -109,7 +116,8 @@ async function open(url: string, count: number, perAddress: number) {
         const r = await openOne(u, k, perAddress);
         const key = String(r);
         if (typeof r === 'string' && errors.length < 5) errors.push(r);
-        statuses[typeof r === 'number' ? key : 'error'] = (statuses[typeof r === 'number' ? key : 'error'] ?? 0) + 1;
+        statuses[typeof r === 'number' ? key : 'error'] =
+          (statuses[typeof r === 'number' ? key : 'error'] ?? 0) + 1;
       }
     }),
   );
@@ -140,12 +148,22 @@ async function awaitTotal(total: number, timeoutMs: number) {
   });
 }
 
-process.on('message', (msg: { type: string; url: string; count: number; perAddress: number; total: number; timeoutMs: number }) => {
-  if (msg.type === 'open') void open(msg.url, msg.count, msg.perAddress);
-  else if (msg.type === 'await') void awaitTotal(msg.total, msg.timeoutMs);
-  else if (msg.type === 'close') {
-    for (const s of streams) s.req.destroy();
-    process.exit(0);
-  }
-});
+process.on(
+  'message',
+  (msg: {
+    type: string;
+    url: string;
+    count: number;
+    perAddress: number;
+    total: number;
+    timeoutMs: number;
+  }) => {
+    if (msg.type === 'open') void open(msg.url, msg.count, msg.perAddress);
+    else if (msg.type === 'await') void awaitTotal(msg.total, msg.timeoutMs);
+    else if (msg.type === 'close') {
+      for (const s of streams) s.req.destroy();
+      process.exit(0);
+    }
+  },
+);
 process.on('disconnect', () => process.exit(0));

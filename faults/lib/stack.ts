@@ -126,7 +126,12 @@ export class FaultStack {
 
     const hadMongo = Boolean(process.env.MONGO_URL);
     const { started } = await provideBackingServices(root, { ferretDataDir: join(tmp, 'ferretdb') });
-    onCleanup('stop FerretDB', () => stopAll(started.map((child) => ({ child })), 5_000));
+    onCleanup('stop FerretDB', () =>
+      stopAll(
+        started.map((child) => ({ child })),
+        5_000,
+      ),
+    );
     for (const v of ['POSTGRES_URL', 'AMQP_URL', 'MONGO_URL']) {
       if (!process.env[v]) throw new Error(`${v} is not set and nothing listens on its standard port`);
     }
@@ -208,9 +213,7 @@ export class FaultStack {
       stack.launch(p.name as StackProcessName);
     }
     await Promise.all(SERVICES.map((s) => stack.waitReady(s, 90_000)));
-    log(
-      `stack ${id}: ready (gateway ${stack.gatewayUrl}, redis ${redis.url}, logs in ${opts.logDir})`,
-    );
+    log(`stack ${id}: ready (gateway ${stack.gatewayUrl}, redis ${redis.url}, logs in ${opts.logDir})`);
     return stack;
   }
 
@@ -234,8 +237,7 @@ export class FaultStack {
     this.procs.set(name, managed);
     managed.child.once('exit', (code, signal) => {
       this.output(name, `--- ${name} exited (code ${code}, signal ${signal})`);
-      if (!this.expected.has(managed))
-        this.unexpectedExits.push({ name, code, signal, at: new Date() });
+      if (!this.expected.has(managed)) this.unexpectedExits.push({ name, code, signal, at: new Date() });
     });
     return managed;
   }
@@ -272,7 +274,8 @@ export class FaultStack {
         .then((r) => r.ok)
         .catch(() => false);
       if (ok) return;
-      if (Date.now() > deadline) throw new Error(`${name} not ready after ${timeoutMs} ms (see ${this.logDir})`);
+      if (Date.now() > deadline)
+        throw new Error(`${name} not ready after ${timeoutMs} ms (see ${this.logDir})`);
       await sleep(100);
     }
   }

@@ -44,7 +44,12 @@ export const submissionStream = (fx: Fixtures, rate: number, prefix: string): St
 });
 
 /** Check-ins at `rate`/s, one per code of `codes` (the stream ends when they are used up). */
-export const checkinStream = (eventId: string, codes: string[], rate: number, prefix: string): StreamSpec => ({
+export const checkinStream = (
+  eventId: string,
+  codes: string[],
+  rate: number,
+  prefix: string,
+): StreamSpec => ({
   name: 'checkins',
   rate,
   ackStatus: 200,

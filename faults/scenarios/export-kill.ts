@@ -5,7 +5,6 @@
  * and never stays `running`.
  */
 import { createForm, submissionBody } from '../lib/fixtures.ts';
-import { sleep } from '../lib/life.ts';
 import { requestExport, waitExportFinal } from '../lib/probes.ts';
 import { secs } from '../lib/report.ts';
 import type { Scenario } from '../lib/scenario.ts';
@@ -36,7 +35,10 @@ export const exportKill: Scenario = {
     const job = await requestExport(ctx, form.projectId);
     const seen = await waitExportFinal(ctx, job, 30_000, undefined, (s) => s === 'running');
     if (seen.status !== 'running') {
-      report.check(false, `the export was ${seen.status} before it could be killed running: raise FAULTS_EXPORT_ROWS`);
+      report.check(
+        false,
+        `the export was ${seen.status} before it could be killed running: raise FAULTS_EXPORT_ROWS`,
+      );
       return;
     }
     const killedAt = performance.now();

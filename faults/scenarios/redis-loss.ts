@@ -28,19 +28,21 @@ export const redisLoss: Scenario = {
       { ...resultsReadStream(fx.poll.id, 5), api: ctx.anonymous },
     ]);
     load.start();
-    let downAt = 0;
-    let backAt = 0;
+    const t = { downAt: 0, backAt: 0 };
     let recovery: number | undefined;
     try {
       await sleep(3_000);
-      downAt = performance.now();
+      t.downAt = performance.now();
       await stack.redis.shutdownNoSave();
       report.info(`redis shut down (NOSAVE); restarting it in ${secs(settings.redisDownMs)}`);
       await sleep(settings.redisDownMs);
       await stack.redis.start();
-      backAt = performance.now();
-      const until = backAt + Math.max(settings.recoveryLimitMs, settings.redisRecoveryTargetMs);
-      while ((recovery = load.stream('votes').recoveryAfter(backAt)) === undefined && performance.now() < until)
+      t.backAt = performance.now();
+      const until = t.backAt + Math.max(settings.recoveryLimitMs, settings.redisRecoveryTargetMs);
+      while (
+        (recovery = load.stream('votes').recoveryAfter(t.backAt)) === undefined &&
+        performance.now() < until
+      )
         await sleep(100);
       await sleep(5_000);
     } finally {
@@ -53,9 +55,13 @@ export const redisLoss: Scenario = {
       `votes succeed again ${secs(recovery)} after Redis returned (target ≤ ${secs(settings.redisRecoveryTargetMs)})`,
     );
     for (const s of [votes, reads]) {
-      const during = s.between(downAt, backAt + (recovery ?? Infinity));
+      const during = s.between(t.downAt, t.backAt + (recovery ?? Infinity));
       const bad = s.attempts.filter(isBad);
-      const samples = [...new Set(bad.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}${a.error ? ` (${a.error})` : ''}`))];
+      const samples = [
+        ...new Set(
+          bad.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}${a.error ? ` (${a.error})` : ''}`),
+        ),
+      ];
       report.check(
         bad.length === 0,
         `${s.spec.name}: ${bad.length} answers were a 5xx other than 503+Retry-After or none at all ` +

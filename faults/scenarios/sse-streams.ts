@@ -18,7 +18,10 @@ import { resultsReadStream, voteStream } from '../lib/streams.ts';
 /** Sends `msg` to the clients' process and resolves with its next answer of type `type`. */
 function ask<T>(child: ChildProcess, msg: object, type: string, timeoutMs: number): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`SSE clients: no ${type} within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`SSE clients: no ${type} within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     const onMessage = (m: { type: string }) => {
       if (m.type !== type) return;
       clearTimeout(timer);
@@ -51,9 +54,20 @@ export const sseStreams: Scenario = {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     try {
-      const opened = await ask<{ ok: number; failed: number; statuses: Record<string, number>; errors: string[]; ms: number }>(
+      const opened = await ask<{
+        ok: number;
+        failed: number;
+        statuses: Record<string, number>;
+        errors: string[];
+        ms: number;
+      }>(
         clients,
-        { type: 'open', url: `${stack.gatewayUrl}/api/polls/${fx.poll.id}/results/stream`, count: n, perAddress },
+        {
+          type: 'open',
+          url: `${stack.gatewayUrl}/api/polls/${fx.poll.id}/results/stream`,
+          count: n,
+          perAddress,
+        },
         'opened',
         240_000,
       );
