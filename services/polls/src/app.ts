@@ -14,6 +14,7 @@ import type { Redis } from './data/redis.ts';
 import { VotesRepo } from './data/votes-repo.ts';
 import { DEFAULT_POLLS_SETTINGS, type PollsContext, type PollsSettings } from './domain/context.ts';
 import { Counters } from './domain/counters.ts';
+import { startVoteReconciler } from './domain/reconcile-votes.ts';
 import { ResultsCache } from './domain/results-cache.ts';
 import { pollsRoutes } from './http/routes.ts';
 import { LiveResults } from './live/live-results.ts';
@@ -64,6 +65,13 @@ export function createPollsApp(deps: PollsAppDeps): {
     settings: { ...DEFAULT_POLLS_SETTINGS, ...deps.settings },
   };
   relay?.start();
+  const stopReconciler =
+    context.settings.reconcileIntervalMs > 0
+      ? startVoteReconciler(context, {
+          intervalMs: context.settings.reconcileIntervalMs,
+          graceMs: context.settings.reconcileGraceMs,
+        })
+      : () => undefined;
   const { app, lifecycle } = createServiceApp({
     logger: deps.logger,
     ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}),
@@ -82,6 +90,7 @@ export function createPollsApp(deps: PollsAppDeps): {
     lifecycle,
     context,
     close: async () => {
+      stopReconciler();
       await relay?.stop();
       await context.live.close();
     },

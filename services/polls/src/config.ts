@@ -13,6 +13,8 @@ export interface PollsConfig extends ServiceVars {
   COMMENTS_PER_MINUTE: number;
   REACTIONS_PER_MINUTE: number;
   SSE_HEARTBEAT_MS: number;
+  RECONCILE_INTERVAL_MS: number;
+  RECONCILE_GRACE_MS: number;
 }
 
 /** Where the polls live: a MongoDB (or FerretDB) server and database. */
@@ -39,6 +41,8 @@ const schema = Joi.object<PollsConfig>({
   COMMENTS_PER_MINUTE: Joi.number().integer().min(1).default(DEFAULTS.commentsPerMinute),
   REACTIONS_PER_MINUTE: Joi.number().integer().min(1).default(DEFAULTS.reactionsPerMinute),
   SSE_HEARTBEAT_MS: Joi.number().integer().min(1000).default(DEFAULTS.sseHeartbeatMs),
+  RECONCILE_INTERVAL_MS: Joi.number().integer().min(0).default(DEFAULTS.reconcileIntervalMs),
+  RECONCILE_GRACE_MS: Joi.number().integer().min(1000).default(DEFAULTS.reconcileGraceMs),
 });
 
 /** Reads and validates the polls service's environment; fails fast naming each wrong variable. */

@@ -1,10 +1,10 @@
 import { MongoClient } from 'mongodb';
-import { createClient } from 'redis';
 import { startServer } from '@fieldhouse/http';
 import { jwksKeyResolver } from '@fieldhouse/internal-auth';
 import { createLogger } from '@fieldhouse/logger';
 import { Broker } from '@fieldhouse/messaging';
 import { createPollsApp } from './app.ts';
+import { createPollsRedis } from './data/redis.ts';
 import { loadPollsConfig } from './config.ts';
 
 /** Polls service process: configuration, wiring (MongoDB, Redis, RabbitMQ), HTTP server with graceful shutdown. */
@@ -15,8 +15,7 @@ const mongo = new MongoClient(config.MONGO_URL, {
   maxPoolSize: config.MONGO_MAX_POOL_SIZE,
 });
 await mongo.connect();
-const redis = createClient({ url: config.REDIS_URL });
-redis.on('error', (err: Error) => logger.warn('redis error', { error: err.message }));
+const redis = createPollsRedis(config.REDIS_URL, logger);
 await redis.connect();
 const broker = new Broker({ url: config.AMQP_URL, logger, name: 'polls', prefix: config.AMQP_PREFIX });
 const polls = createPollsApp({
@@ -34,6 +33,8 @@ const polls = createPollsApp({
     commentsPerMinute: config.COMMENTS_PER_MINUTE,
     reactionsPerMinute: config.REACTIONS_PER_MINUTE,
     sseHeartbeatMs: config.SSE_HEARTBEAT_MS,
+    reconcileIntervalMs: config.RECONCILE_INTERVAL_MS,
+    reconcileGraceMs: config.RECONCILE_GRACE_MS,
   },
 });
 await startServer(polls.app, {
