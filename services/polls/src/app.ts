@@ -18,6 +18,7 @@ import { startVoteReconciler } from './domain/reconcile-votes.ts';
 import { ResultsCache } from './domain/results-cache.ts';
 import { pollsRoutes } from './http/routes.ts';
 import { LiveResults } from './live/live-results.ts';
+import { ResultsStreams } from './live/results-streams.ts';
 import { openApi } from './openapi.ts';
 
 export interface PollsAppDeps {
@@ -65,6 +66,10 @@ export function createPollsApp(deps: PollsAppDeps): {
     settings: { ...DEFAULT_POLLS_SETTINGS, ...deps.settings },
   };
   relay?.start();
+  const streams = new ResultsStreams(context, {
+    heartbeatMs: context.settings.sseHeartbeatMs,
+    writesPerSecond: context.settings.sseWritesPerSecond,
+  });
   const stopReconciler =
     context.settings.reconcileIntervalMs > 0
       ? startVoteReconciler(context, {
@@ -83,7 +88,7 @@ export function createPollsApp(deps: PollsAppDeps): {
     prefix: '/api/polls',
     authenticate: requireGateway({ audience: 'polls', issuer: deps.issuer, keys: deps.keys }),
     openApi,
-    routes: pollsRoutes(context),
+    routes: pollsRoutes(context, streams),
   });
   return {
     app,

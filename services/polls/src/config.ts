@@ -13,6 +13,7 @@ export interface PollsConfig extends ServiceVars {
   COMMENTS_PER_MINUTE: number;
   REACTIONS_PER_MINUTE: number;
   SSE_HEARTBEAT_MS: number;
+  SSE_WRITES_PER_SECOND: number;
   RECONCILE_INTERVAL_MS: number;
   RECONCILE_GRACE_MS: number;
 }
@@ -41,6 +42,7 @@ const schema = Joi.object<PollsConfig>({
   COMMENTS_PER_MINUTE: Joi.number().integer().min(1).default(DEFAULTS.commentsPerMinute),
   REACTIONS_PER_MINUTE: Joi.number().integer().min(1).default(DEFAULTS.reactionsPerMinute),
   SSE_HEARTBEAT_MS: Joi.number().integer().min(1000).default(DEFAULTS.sseHeartbeatMs),
+  SSE_WRITES_PER_SECOND: Joi.number().integer().min(100).default(DEFAULTS.sseWritesPerSecond),
   RECONCILE_INTERVAL_MS: Joi.number().integer().min(0).default(DEFAULTS.reconcileIntervalMs),
   RECONCILE_GRACE_MS: Joi.number().integer().min(1000).default(DEFAULTS.reconcileGraceMs),
 });

@@ -33,6 +33,7 @@ const polls = createPollsApp({
     commentsPerMinute: config.COMMENTS_PER_MINUTE,
     reactionsPerMinute: config.REACTIONS_PER_MINUTE,
     sseHeartbeatMs: config.SSE_HEARTBEAT_MS,
+    sseWritesPerSecond: config.SSE_WRITES_PER_SECOND,
     reconcileIntervalMs: config.RECONCILE_INTERVAL_MS,
     reconcileGraceMs: config.RECONCILE_GRACE_MS,
   },
