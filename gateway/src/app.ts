@@ -11,6 +11,7 @@ import type { IdentityService } from './identity/identity-service.ts';
 import { identityRoutes, isIdentityPath } from './identity/routes.ts';
 import type { SessionsRepo } from './identity/sessions-repo.ts';
 import type { TokenCache } from './identity/token-cache.ts';
+import { StreamCaps } from './proxy/stream-caps.ts';
 import { proxyTo, underPrefix, type Upstream } from './proxy/upstreams.ts';
 import type { SigningKey } from './proxy/signing-key.ts';
 import { InternalTokenIssuer } from './proxy/internal-token.ts';
@@ -35,7 +36,12 @@ export interface GatewayAppDeps {
 /** The upstream services and their path prefixes, most specific first. */
 export function upstreamsOf(c: GatewayConfig): Upstream[] {
   return [
-    { name: 'polls', target: c.POLLS_URL, prefix: '/api/polls' },
+    {
+      name: 'polls',
+      target: c.POLLS_URL,
+      prefix: '/api/polls',
+      streams: /^\/api\/polls\/[^/]+\/results\/stream$/,
+    },
     { name: 'events', target: c.EVENTS_URL, prefix: '/api/events' },
     { name: 'collection', target: c.COLLECTION_URL, prefix: '/api/v1' },
   ];
@@ -152,6 +158,12 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
     issuer: c.INTERNAL_JWT_ISSUER,
     ttlSeconds: c.INTERNAL_JWT_TTL_SECONDS,
   });
+  const streamCaps = new StreamCaps({
+    perAddress: c.STREAMS_PER_ADDRESS,
+    perUser: c.STREAMS_PER_USER,
+    total: c.STREAMS_MAX,
+    retryAfterSeconds: 10,
+  });
   // One proxy app per upstream: the listener finds the upstream once, and its metrics label
   // is the upstream's name.
   const proxied = new Map(
@@ -159,7 +171,13 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
       const app = base(false, () => u.name);
       app.use(corsHandler, ...caller);
       app.use(
-        proxyTo(u, { tokens, timeoutMs: c.UPSTREAM_TIMEOUT_MS, bodyLimit: c.PROXY_BODY_LIMIT, logger }),
+        proxyTo(u, {
+          tokens,
+          timeoutMs: c.UPSTREAM_TIMEOUT_MS,
+          bodyLimit: c.PROXY_BODY_LIMIT,
+          streamCaps,
+          logger,
+        }),
       );
       finishApp(app, logger);
       return [u, app] as const;

@@ -19,6 +19,13 @@ const schema = Joi.object({
   UPSTREAM_TIMEOUT_MS: Joi.number().integer().min(100).default(30_000),
   /** Largest request body forwarded to a service (by Content-Length); services apply their own limits too. */
   PROXY_BODY_LIMIT: Joi.string().default('20mb'),
+  /**
+   * Caps on open live streams (SSE) per gateway replica (docs/gateway.md, "Live streams"): per
+   * client address (a venue behind one NAT shares it), per signed-in user, and in all.
+   */
+  STREAMS_PER_ADDRESS: Joi.number().integer().min(1).default(500),
+  STREAMS_PER_USER: Joi.number().integer().min(1).default(20),
+  STREAMS_MAX: Joi.number().integer().min(1).default(20_000),
   /** PEM of the EC P-256 private key that signs internal JWTs, or a path in the _FILE variant. */
   INTERNAL_JWT_PRIVATE_KEY: Joi.string(),
   INTERNAL_JWT_PRIVATE_KEY_FILE: Joi.string(),
@@ -73,6 +80,9 @@ interface GatewayVars {
   EVENTS_URL: string;
   UPSTREAM_TIMEOUT_MS: number;
   PROXY_BODY_LIMIT: string;
+  STREAMS_PER_ADDRESS: number;
+  STREAMS_PER_USER: number;
+  STREAMS_MAX: number;
   INTERNAL_JWT_PRIVATE_KEY?: string;
   INTERNAL_JWT_PRIVATE_KEY_FILE?: string;
   INTERNAL_JWT_ISSUER: string;
