@@ -8,6 +8,7 @@ import type { GatewayConfig } from './config.ts';
 import { docsRoutes } from './docs/routes.ts';
 import { authenticate } from './identity/authenticate.ts';
 import type { IdentityService } from './identity/identity-service.ts';
+import { LoginThrottle } from './identity/login-throttle.ts';
 import { identityRoutes, isIdentityPath } from './identity/routes.ts';
 import type { SessionsRepo } from './identity/sessions-repo.ts';
 import type { TokenCache } from './identity/token-cache.ts';
@@ -143,6 +144,18 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
       registrationEnabled: c.REGISTRATION_ENABLED,
       bodyLimit: c.BODY_LIMIT,
       loginLimiter: limiters.login,
+      loginThrottle: new LoginThrottle(
+        deps.redis,
+        {
+          keyPrefix: c.REDIS_PREFIX,
+          failures: c.LOGIN_ACCOUNT_FAILURES,
+          windowSeconds: c.LOGIN_ACCOUNT_WINDOW_SECONDS,
+          backoffBaseSeconds: c.LOGIN_BACKOFF_BASE_SECONDS,
+          backoffMaxSeconds: c.LOGIN_BACKOFF_MAX_SECONDS,
+          knownAddressDays: c.LOGIN_KNOWN_ADDRESS_DAYS,
+        },
+        logger,
+      ),
     }),
   );
   finishApp(own, logger);
