@@ -25,6 +25,13 @@ const ports = {
   smtp: Number(process.env.SMTP_SINK_PORT ?? 1025),
   mailApi: Number(process.env.SMTP_SINK_HTTP_PORT ?? 8025),
 };
+/** Internal `/metrics` ports (loopback only), 1000 above each API port unless set. */
+const metricsPorts = {
+  gateway: Number(process.env.GATEWAY_METRICS_PORT ?? ports.gateway + 1000),
+  collection: Number(process.env.COLLECTION_METRICS_PORT ?? ports.collection + 1000),
+  polls: Number(process.env.POLLS_METRICS_PORT ?? ports.polls + 1000),
+  events: Number(process.env.EVENTS_METRICS_PORT ?? ports.events + 1000),
+};
 
 const { started: backing } = await provideBackingServices(root, {
   ferretDataDir: join(local, 'ferretdb'),
@@ -49,6 +56,9 @@ if (key.created) console.log(`generated the gateway signing key in ${key.path}`)
 
 const shared = {
   NODE_ENV: process.env.NODE_ENV ?? 'development',
+  // Every port on loopback: clients reach the stack through the gateway on this machine only.
+  HOST: '127.0.0.1',
+  METRICS_HOST: '127.0.0.1',
   AMQP_URL: process.env.AMQP_URL!,
   REDIS_URL: process.env.REDIS_URL!,
   GATEWAY_JWKS_URL: `http://127.0.0.1:${ports.gateway}/.well-known/jwks.json`,
@@ -58,20 +68,32 @@ const env = {
   gateway: {
     ...shared,
     PORT: String(ports.gateway),
+    METRICS_PORT: String(metricsPorts.gateway),
     DATABASE_URL: database('fieldhouse_identity'),
     INTERNAL_JWT_PRIVATE_KEY_FILE: key.path,
     COLLECTION_URL: `http://127.0.0.1:${ports.collection}`,
     POLLS_URL: `http://127.0.0.1:${ports.polls}`,
     EVENTS_URL: `http://127.0.0.1:${ports.events}`,
   },
-  collection: { ...shared, PORT: String(ports.collection), DATABASE_URL: database('fieldhouse_collection') },
+  collection: {
+    ...shared,
+    PORT: String(ports.collection),
+    METRICS_PORT: String(metricsPorts.collection),
+    DATABASE_URL: database('fieldhouse_collection'),
+  },
   polls: {
     ...shared,
     PORT: String(ports.polls),
+    METRICS_PORT: String(metricsPorts.polls),
     MONGO_URL: process.env.MONGO_URL!,
     MONGO_DB: 'fieldhouse_polls',
   },
-  events: { ...shared, PORT: String(ports.events), DATABASE_URL: database('fieldhouse_events') },
+  events: {
+    ...shared,
+    PORT: String(ports.events),
+    METRICS_PORT: String(metricsPorts.events),
+    DATABASE_URL: database('fieldhouse_events'),
+  },
 };
 
 const running: Supervisor[] = [];
@@ -130,6 +152,9 @@ console.log(`
     Gateway (the only URL clients need):  http://127.0.0.1:${ports.gateway}
     API documents:                        http://127.0.0.1:${ports.gateway}/docs
     E-mails sent (SMTP sink):             http://127.0.0.1:${ports.mailApi}/messages
+    Metrics (internal ports):             ${Object.entries(metricsPorts)
+      .map(([name, port]) => `${name} http://127.0.0.1:${port}/metrics`)
+      .join(', ')}
   Create a user in another terminal:
     npm run user:create -- --email you@example.org --password 'a long password' --name 'Your Name'
   Then: curl -s -X POST http://127.0.0.1:${ports.gateway}/api/v1/login -H 'Content-Type: application/json' \\

@@ -62,8 +62,9 @@ const pathOf = (url: string | undefined) => {
  * - a **proxy app** per upstream, for paths under its prefix that the gateway does not serve itself:
  *   request id, helmet, metrics; CORS; per-IP limit; authentication; per-user limit; the proxy
  *   to the service; 404 and problem errors;
- * - the **gateway app**, for everything else: the same, plus `/healthz`, `/readyz`,
- *   `/metrics`, JWKS, `/docs` and the identity routes (the only ones that parse bodies).
+ * - the **gateway app**, for everything else: the same, plus `/healthz`, `/readyz`, JWKS,
+ *   `/docs` and the identity routes (the only ones that parse bodies). `/metrics` is not
+ *   served here (404): main.ts serves it on the internal METRICS_PORT.
  *
  * The split keeps the proxied path free of the gateway's own routes, which Express would
  * otherwise try one by one on every proxied request (docs/benchmarks.md, gateway).

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Joi, backingEnv, commonEnv, csvList, loadConfig, urlOf } from '@fieldhouse/config';
+import { Joi, backingEnv, commonEnv, csvList, loadConfig, metricsPort, urlOf } from '@fieldhouse/config';
 
 /** The identity database (users, tokens, sessions, outbox); created if missing by `migrate`. */
 export const identityDatabaseUrl = urlOf('postgres', 'postgresql').default(
@@ -9,6 +9,8 @@ export const identityDatabaseUrl = urlOf('postgres', 'postgresql').default(
 const schema = Joi.object({
   ...commonEnv,
   PORT: Joi.number().port().default(8080),
+  /** Internal port of `/metrics` (the public port answers it 404). */
+  METRICS_PORT: metricsPort(9080),
   /** Identity database (users, tokens, sessions, outbox). Created if missing. */
   DATABASE_URL: identityDatabaseUrl,
   ...backingEnv,
@@ -74,9 +76,11 @@ interface GatewayVars {
   NODE_ENV: string;
   LOG_LEVEL: string;
   HOST: string;
+  METRICS_HOST: string;
   BODY_LIMIT: string;
   SHUTDOWN_TIMEOUT_MS: number;
   PORT: number;
+  METRICS_PORT: number;
   DATABASE_URL: string;
   REDIS_URL: string;
   AMQP_URL: string;
