@@ -8,6 +8,7 @@ import type { GatewayConfig } from './config.ts';
 import { docsRoutes } from './docs/routes.ts';
 import { authenticate } from './identity/authenticate.ts';
 import type { IdentityService } from './identity/identity-service.ts';
+import { LoginThrottle } from './identity/login-throttle.ts';
 import { identityRoutes, isIdentityPath } from './identity/routes.ts';
 import type { SessionsRepo } from './identity/sessions-repo.ts';
 import type { TokenCache } from './identity/token-cache.ts';
@@ -67,8 +68,9 @@ const pathOf = (url: string | undefined) => {
  * - a **proxy app** per upstream, for paths under its prefix that the gateway does not serve itself:
  *   request id, helmet, metrics; CORS; per-IP limit; authentication; per-user limit; the proxy
  *   to the service; 404 and problem errors;
- * - the **gateway app**, for everything else: the same, plus `/healthz`, `/readyz`,
- *   `/metrics`, JWKS, `/docs` and the identity routes (the only ones that parse bodies).
+ * - the **gateway app**, for everything else: the same, plus `/healthz`, `/readyz`, JWKS,
+ *   `/docs` and the identity routes (the only ones that parse bodies). `/metrics` is not
+ *   served here (404): main.ts serves it on the internal METRICS_PORT.
  *
  * The split keeps the proxied path free of the gateway's own routes, which Express would
  * otherwise try one by one on every proxied request (docs/benchmarks.md, gateway).
@@ -149,6 +151,18 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
       registrationEnabled: c.REGISTRATION_ENABLED,
       bodyLimit: c.BODY_LIMIT,
       loginLimiter: limiters.login,
+      loginThrottle: new LoginThrottle(
+        deps.redis,
+        {
+          keyPrefix: c.REDIS_PREFIX,
+          failures: c.LOGIN_ACCOUNT_FAILURES,
+          windowSeconds: c.LOGIN_ACCOUNT_WINDOW_SECONDS,
+          backoffBaseSeconds: c.LOGIN_BACKOFF_BASE_SECONDS,
+          backoffMaxSeconds: c.LOGIN_BACKOFF_MAX_SECONDS,
+          knownAddressDays: c.LOGIN_KNOWN_ADDRESS_DAYS,
+        },
+        logger,
+      ),
     }),
   );
   finishApp(own, logger);

@@ -1,8 +1,18 @@
-import { Joi, backingEnv, loadConfig, serviceEnv, urlOf, type ServiceVars } from '@fieldhouse/config';
+import {
+  Joi,
+  metricsPort,
+  backingEnv,
+  loadConfig,
+  serviceEnv,
+  urlOf,
+  type ServiceVars,
+} from '@fieldhouse/config';
 import { DEFAULT_POLLS_SETTINGS as DEFAULTS } from './domain/context.ts';
 
 export interface PollsConfig extends ServiceVars {
   PORT: number;
+  /** Internal port of `/metrics`. */
+  METRICS_PORT: number;
   MONGO_URL: string;
   MONGO_DB: string;
   MONGO_MAX_POOL_SIZE: number;
@@ -28,6 +38,7 @@ const schema = Joi.object<PollsConfig>({
   ...serviceEnv,
   ...mongoEnv,
   PORT: Joi.number().port().default(8082),
+  METRICS_PORT: metricsPort(9082),
   /**
    * Most concurrent MongoDB operations of one process (the driver's `maxPoolSize`). 16 by
    * default: FerretDB on SQLite writes one document at a time, and more concurrent inserts only

@@ -1,5 +1,6 @@
 import { get, type IncomingMessage } from 'node:http';
-import type { AddressInfo, Server } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { expect } from 'chai';
 import request from 'supertest';
 import { registry } from '@fieldhouse/http';
@@ -51,7 +52,7 @@ describe('live results fan-out (real MongoDB and Redis, real sockets)', () => {
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
   after(async () => {
-    server.closeAllConnections?.();
+    server.closeAllConnections();
     await new Promise((r) => server.close(r));
     await h.stop();
   });
