@@ -2,7 +2,20 @@ import { Agent, get, type ClientRequest, type IncomingMessage } from 'node:http'
 import { expect } from 'chai';
 import request from 'supertest';
 import { startStack, type TestStack } from './support/stack.ts';
+import { registry } from '@fieldhouse/http';
+import { eventually } from '@fieldhouse/testkit';
 import { registerUser } from './support/users.ts';
+
+/** The current value of a gauge of this process's registry (the e2e stack runs in-process). */
+async function gauge(name: string): Promise<number> {
+  return (await registry.getSingleMetric(name)!.get()).values[0]?.value ?? 0;
+}
+
+/** The `total_votes` of each `results` event of an SSE body. */
+const totals = (body: string) =>
+  [...body.matchAll(/event: results\ndata: (.*)\n/g)].map(
+    (m) => (JSON.parse(m[1]!) as { total_votes: number }).total_votes,
+  );
 
 /** Opens a live-results stream through the gateway; resolves once its headers arrived. */
 function openStream(
@@ -47,8 +60,15 @@ describe('gateway: live streams have their own connections and capped numbers (i
     const url = `${stack.gatewayUrl}/api/polls/${poll.id}/results/stream`;
     const open = [];
     try {
+      // Distinct fingerprints: 300 upstream streams (identical callers would share one).
       for (let i = 0; i < 300; i += 50) {
-        open.push(...(await Promise.all(Array.from({ length: 50 }, () => openStream(url, agent)))));
+        open.push(
+          ...(await Promise.all(
+            Array.from({ length: 50 }, (_, j) =>
+              openStream(`${url}?voter_fingerprint=viewer-${i + j}`, agent),
+            ),
+          )),
+        );
       }
       expect(open.every((s) => s.res.statusCode === 200)).to.equal(true);
       // The old shared pool of 256 sockets would leave this waiting for the upstream timeout.
@@ -96,5 +116,55 @@ describe('gateway: live streams have their own connections and capped numbers (i
     } finally {
       for (const s of open) s.req.destroy();
     }
+  });
+
+  it('feeds identical callers from one upstream stream, and never shares one between users', async () => {
+    const owner = await registerUser(stack.gatewayUrl);
+    const other = await registerUser(stack.gatewayUrl);
+    const poll = (
+      await request(stack.gatewayUrl)
+        .post('/api/polls')
+        .auth(owner.token, { type: 'bearer' })
+        .send({
+          title: 'Shared',
+          sections: [{ title: 'S', options: [{ label: 'A' }, { label: 'B' }] }],
+          settings: { show_stats_public: false, max_votes_per_voter: 5 },
+        })
+        .expect(201)
+    ).body.data as { id: string; sections: Array<{ id: string; options: Array<{ id: string }> }> };
+    const url = `${stack.gatewayUrl}/api/polls/${poll.id}/results/stream`;
+    const upstreamsBefore = await gauge('gateway_streams_upstream');
+    const anonymous = await Promise.all(Array.from({ length: 20 }, () => openStream(url, agent)));
+    const ownerStream = await openStream(url, agent, owner.token);
+    const otherStream = await openStream(url, agent, other.token);
+    const all = [...anonymous, ownerStream, otherStream];
+    try {
+      // 20 anonymous callers from one address share one upstream; each user has their own.
+      await eventually(async () => (await gauge('gateway_streams_upstream')) - upstreamsBefore === 3, 5_000);
+      await request(stack.gatewayUrl)
+        .post(`/api/polls/${poll.id}/vote`)
+        .send({
+          votes: { [poll.sections[0]!.id]: poll.sections[0]!.options[1]!.id },
+          voter_fingerprint: 'fp-shared-1',
+        })
+        .expect(201);
+      await eventually(async () => all.every((s) => totals(s.body()).at(-1) === 1), 5_000);
+      // A late joiner gets the newest snapshot at once.
+      const late = await openStream(url, agent);
+      all.push(late);
+      await eventually(async () => totals(late.body()).at(-1) === 1, 5_000);
+      // The owner sees the counts; the other user, who did not vote, sees none.
+      const last = (s: { body: () => string }) => {
+        const blocks = [...s.body().matchAll(/event: results\ndata: (.*)\n/g)];
+        return JSON.parse(blocks.at(-1)![1]!) as { stats_hidden: boolean; results: Record<string, number> };
+      };
+      expect(last(ownerStream).stats_hidden).to.equal(false);
+      expect(last(ownerStream).results[poll.sections[0]!.options[1]!.id]).to.equal(1);
+      expect(last(otherStream).stats_hidden).to.equal(true);
+      expect(last(otherStream).results).to.deep.equal({});
+    } finally {
+      for (const s of all) s.req.destroy();
+    }
+    await eventually(async () => (await gauge('gateway_streams_upstream')) === upstreamsBefore, 5_000);
   });
 });

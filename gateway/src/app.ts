@@ -42,6 +42,7 @@ export function upstreamsOf(c: GatewayConfig): Upstream[] {
       target: c.POLLS_URL,
       prefix: '/api/polls',
       streams: /^\/api\/polls\/[^/]+\/results\/stream$/,
+      snapshotStreams: true,
     },
     { name: 'events', target: c.EVENTS_URL, prefix: '/api/events' },
     { name: 'collection', target: c.COLLECTION_URL, prefix: '/api/v1' },

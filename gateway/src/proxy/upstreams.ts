@@ -6,6 +6,7 @@ import { createProxyMiddleware, proxyEventsPlugin } from 'http-proxy-middleware'
 import type { Logger } from '@fieldhouse/logger';
 import { ProblemError, sendProblem, payloadTooLarge } from '@fieldhouse/problem';
 import type { InternalTokenIssuer } from './internal-token.ts';
+import { SharedStreams } from './shared-streams.ts';
 import type { StreamCaps } from './stream-caps.ts';
 
 /** A service behind the gateway and the path prefix routed to it (issue #2, "Path prefixes"). */
@@ -17,6 +18,11 @@ export interface Upstream {
   prefix: string;
   /** Paths (no query) of the upstream's event streams (SSE), besides `Accept: text/event-stream`. */
   streams?: RegExp;
+  /**
+   * Whether the `streams` paths send complete snapshots (each event replaces the previous one),
+   * so that callers who would get identical events can share one upstream stream.
+   */
+  snapshotStreams?: boolean;
 }
 
 /** Whether `path` (no query) falls under `prefix` as a whole segment. */
@@ -99,7 +105,9 @@ export function proxyTo(upstream: Upstream, deps: ProxyDeps): RequestHandler {
     deps,
     new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64 }),
   );
-  const streams = proxyWith(upstream, deps, new Agent({ keepAlive: false, maxSockets: Infinity }));
+  const streamAgent = new Agent({ keepAlive: false, maxSockets: Infinity });
+  const streams = proxyWith(upstream, deps, streamAgent);
+  const shared = new SharedStreams({ agent: streamAgent, timeoutMs: deps.timeoutMs, logger: deps.logger });
 
   return (req, res, next) => {
     const length = Number(req.headers['content-length'] ?? 0);
@@ -115,7 +123,27 @@ export function proxyTo(upstream: Upstream, deps: ProxyDeps): RequestHandler {
       res.once('close', release);
     }
     stripClientHeaders(req);
-    req.headers.authorization = `Bearer ${deps.tokens.tokenFor(upstream.name, req.identity, req.ip)}`;
+    const authorization = `Bearer ${deps.tokens.tokenFor(upstream.name, req.identity, req.ip)}`;
+    if (stream && upstream.snapshotStreams && upstream.streams?.test(req.path)) {
+      const fingerprint = req.headers['x-voter-fingerprint'];
+      shared.attach(
+        {
+          // Everything the upstream reads of the caller: the path and query, the user, the
+          // address (in the internal JWT) and the voter fingerprint header.
+          key: [upstream.name, req.url, req.identity.user?.id ?? '-', req.ip, fingerprint ?? ''].join(' '),
+          url: `${upstream.target}${req.url}`,
+          headers: {
+            authorization,
+            accept: 'text/event-stream',
+            'x-request-id': req.id,
+            ...(typeof fingerprint === 'string' ? { 'x-voter-fingerprint': fingerprint } : {}),
+          },
+        },
+        res,
+      );
+      return;
+    }
+    req.headers.authorization = authorization;
     req.headers['x-request-id'] = req.id;
     void (stream ? streams : requests)(req, res, next);
   };
