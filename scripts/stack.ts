@@ -3,15 +3,17 @@ import { fileURLToPath } from 'node:url';
 import { provideBackingServices } from './lib/backing.ts';
 import { ensureSigningKey } from './lib/keys.ts';
 import { freePort, isListening } from './lib/net.ts';
-import { runNode, startNode, stopAll, type Managed } from './lib/processes.ts';
+import { runNode, startNode, stopAll, Supervisor } from './lib/processes.ts';
 import { stackProcesses } from './lib/stack-def.ts';
 
 /**
  * `npm start`: the whole stack on this machine. Backing services come from their variables or
  * the standard local ports (lib/backing.ts); MongoDB is FerretDB unless MONGO_URL is set. It
  * generates the gateway's signing key on first start (.local/keys), runs every migration,
- * starts the SMTP sink, the three services and the gateway, prints where things are, and stops
- * everything cleanly on Ctrl-C.
+ * starts the SMTP sink, the three services, their workers and the gateway, prints where things
+ * are, and stops everything cleanly on Ctrl-C. A child that exits is restarted with backoff
+ * (0.5 s doubling to 30 s, reset after 30 s up) and the restart is logged; the rest keeps
+ * running (docs/reliability.md, "Operations").
  */
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const local = join(root, '.local');
@@ -23,6 +25,13 @@ const ports = {
   events: Number(process.env.EVENTS_PORT ?? 8083),
   smtp: Number(process.env.SMTP_SINK_PORT ?? 1025),
   mailApi: Number(process.env.SMTP_SINK_HTTP_PORT ?? 8025),
+};
+/** Internal `/metrics` ports (loopback only), 1000 above each API port unless set. */
+const metricsPorts = {
+  gateway: Number(process.env.GATEWAY_METRICS_PORT ?? ports.gateway + 1000),
+  collection: Number(process.env.COLLECTION_METRICS_PORT ?? ports.collection + 1000),
+  polls: Number(process.env.POLLS_METRICS_PORT ?? ports.polls + 1000),
+  events: Number(process.env.EVENTS_METRICS_PORT ?? ports.events + 1000),
 };
 
 const { started: backing } = await provideBackingServices(root, {
@@ -61,16 +70,17 @@ const { migrations, processes } = stackProcesses(
     amqpUrl: process.env.AMQP_URL!,
     keyFile: key.path,
   },
-  { nodeEnv: process.env.NODE_ENV ?? 'development' },
+  { nodeEnv: process.env.NODE_ENV ?? 'development', metricsPorts },
 );
 
-const running: Managed[] = [];
+const running: Supervisor[] = [];
 let stopping = false;
 const shutdown = async (code: number) => {
   if (stopping) return;
   stopping = true;
   console.log('\nstopping the stack...');
-  await stopAll([...running].reverse());
+  // Every supervised child at once; a stopped supervisor restarts nothing.
+  await Promise.all([...running].reverse().map((s) => s.stop()));
   await stopAll(backing.map((child) => ({ child })));
   process.exit(code);
 };
@@ -79,15 +89,10 @@ process.on('SIGTERM', () => void shutdown(0));
 
 try {
   await Promise.all(migrations.map((m) => runNode(m.name, m.script, m.env, root)));
-  running.push(...processes.map((p) => startNode(p.name, p.script, p.env, root)));
-  for (const p of running) {
-    void p.exited.then((code) => {
-      if (!stopping) {
-        console.error(`${p.name} exited with code ${code}; stopping the stack`);
-        void shutdown(1);
-      }
-    });
-  }
+  // Each process under a supervisor that restarts it with backoff when it exits.
+  running.push(
+    ...processes.map((p) => new Supervisor(p.name, () => startNode(p.name, p.script, p.env, root))),
+  );
   const deadline = Date.now() + 60_000;
   for (;;) {
     const ready = await fetch(`http://127.0.0.1:${ports.gateway}/readyz`)
@@ -107,6 +112,9 @@ console.log(`
     Gateway (the only URL clients need):  http://127.0.0.1:${ports.gateway}
     API documents:                        http://127.0.0.1:${ports.gateway}/docs
     E-mails sent (SMTP sink):             http://127.0.0.1:${ports.mailApi}/messages
+    Metrics (internal ports):             ${Object.entries(metricsPorts)
+      .map(([name, port]) => `${name} http://127.0.0.1:${port}/metrics`)
+      .join(', ')}
   Create a user in another terminal:
     npm run user:create -- --email you@example.org --password 'a long password' --name 'Your Name'
   Then: curl -s -X POST http://127.0.0.1:${ports.gateway}/api/v1/login -H 'Content-Type: application/json' \\

@@ -190,8 +190,13 @@ export class FaultStack {
       { databases, mongoUrl, mongoDb, redisUrl: redis.url, amqpUrl, keyFile: key.path },
       {
         nodeEnv: 'production',
+        metricsPorts: {
+          gateway: await freePort(),
+          collection: await freePort(),
+          polls: await freePort(),
+          events: await freePort(),
+        },
         extraEnv: {
-          HOST: '127.0.0.1',
           LOG_LEVEL: process.env.FAULTS_LOG_LEVEL ?? 'warn',
           SHUTDOWN_TIMEOUT_MS: '3000',
           BLOB_DIR: join(tmp, 'blobs'),

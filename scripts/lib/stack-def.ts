@@ -55,12 +55,17 @@ export function stackProcesses(
   backing: StackBacking,
   opts: {
     nodeEnv?: string;
+    /** Internal `/metrics` ports of the gateway and the services. */
+    metricsPorts: Record<'gateway' | 'collection' | 'polls' | 'events', number>;
     extraEnv?: Record<string, string>;
     envOf?: Partial<Record<StackProcessName, Record<string, string>>>;
-  } = {},
+  },
 ): { migrations: ProcessSpec[]; processes: ProcessSpec[] } {
   const shared = {
     NODE_ENV: opts.nodeEnv ?? 'development',
+    // Every port on loopback: clients reach the stack through the gateway on this machine only.
+    HOST: '127.0.0.1',
+    METRICS_HOST: '127.0.0.1',
     AMQP_URL: backing.amqpUrl,
     REDIS_URL: backing.redisUrl,
     GATEWAY_JWKS_URL: `http://127.0.0.1:${ports.gateway}/.well-known/jwks.json`,
@@ -71,15 +76,32 @@ export function stackProcesses(
     gateway: {
       ...shared,
       PORT: String(ports.gateway),
+      METRICS_PORT: String(opts.metricsPorts.gateway),
       DATABASE_URL: backing.databases.identity,
       INTERNAL_JWT_PRIVATE_KEY_FILE: backing.keyFile,
       COLLECTION_URL: `http://127.0.0.1:${ports.collection}`,
       POLLS_URL: `http://127.0.0.1:${ports.polls}`,
       EVENTS_URL: `http://127.0.0.1:${ports.events}`,
     },
-    collection: { ...shared, PORT: String(ports.collection), DATABASE_URL: backing.databases.collection },
-    polls: { ...shared, PORT: String(ports.polls), MONGO_URL: backing.mongoUrl, MONGO_DB: backing.mongoDb },
-    events: { ...shared, PORT: String(ports.events), DATABASE_URL: backing.databases.events },
+    collection: {
+      ...shared,
+      PORT: String(ports.collection),
+      METRICS_PORT: String(opts.metricsPorts.collection),
+      DATABASE_URL: backing.databases.collection,
+    },
+    polls: {
+      ...shared,
+      PORT: String(ports.polls),
+      METRICS_PORT: String(opts.metricsPorts.polls),
+      MONGO_URL: backing.mongoUrl,
+      MONGO_DB: backing.mongoDb,
+    },
+    events: {
+      ...shared,
+      PORT: String(ports.events),
+      METRICS_PORT: String(opts.metricsPorts.events),
+      DATABASE_URL: backing.databases.events,
+    },
   };
   const spec = (name: StackProcessName, script: string, base: Record<string, string>): ProcessSpec => ({
     name,
