@@ -93,11 +93,14 @@ export class Stores {
 
 /**
  * Checks one stream: every acknowledged marker stored exactly once, no marker stored twice
- * (acknowledged or not). Prints `acknowledged / durable / lost / duplicated`, plus the
- * unacknowledged attempts that were nevertheless stored.
+ * (acknowledged or not), and every retry (lib/load.ts, `retryUnacknowledged`) acknowledged.
+ * Prints `acknowledged / durable / lost / duplicated`, plus the writes stored although their
+ * first attempt was not acknowledged.
  */
 export function checkStream(report: ScenarioReport, stream: Stream, stored: Stored): boolean {
   const acked = new Set(stream.acked());
+  const firsts = stream.attempts.filter((a) => !a.retry);
+  const retries = stream.attempts.filter((a) => a.retry);
   const sentMarkers = new Set(stream.attempts.map((a) => a.marker));
   let lost = 0;
   let durable = 0;
@@ -108,14 +111,26 @@ export function checkStream(report: ScenarioReport, stream: Stream, stored: Stor
   }
   let duplicated = 0;
   for (const [m, n] of stored) if (sentMarkers.has(m) && n > 1) duplicated++;
+  const firstAcked = new Set(firsts.filter((a) => a.acked).map((a) => a.marker));
   let unackedStored = 0;
-  for (const m of sentMarkers) if (!acked.has(m) && (stored.get(m) ?? 0) > 0) unackedStored++;
+  for (const m of sentMarkers) if (!firstAcked.has(m) && (stored.get(m) ?? 0) > 0) unackedStored++;
+  const retried = new Set(retries.map((a) => a.marker));
+  if (retried.size) {
+    const refused = retries.filter((a) => !acked.has(a.marker));
+    const why = [...new Set(refused.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}`))].slice(0, 3);
+    report.check(
+      refused.length === 0,
+      `${stream.spec.name.padEnd(11)} retries of unacknowledged writes with the same key: ${retried.size - refused.length} of ${retried.size} acknowledged` +
+        (why.length ? ` (refused: ${why.join(', ')})` : ''),
+    );
+  }
   const lostSamples = [...acked].filter((m) => !stored.get(m)).slice(0, 3);
   return report.check(
     lost === 0 && duplicated === 0,
-    `${stream.spec.name.padEnd(11)} sent ${stream.attempts.length}, acknowledged ${acked.size}, durable ${durable}, ` +
-      `lost ${lost}, duplicated ${duplicated} (not acknowledged but stored: ${unackedStored}; ` +
-      `answers ${Stream.statusSummary(stream.attempts)})${lostSamples.length ? `; lost e.g. ${lostSamples.join(', ')}` : ''}`,
+    `${stream.spec.name.padEnd(11)} sent ${firsts.length}, acknowledged ${acked.size}, durable ${durable}, ` +
+      `lost ${lost}, duplicated ${duplicated}, not acknowledged but stored ${unackedStored} ` +
+      `(answers ${Stream.statusSummary(firsts)}${retries.length ? `; retries ${Stream.statusSummary(retries)}` : ''})` +
+      (lostSamples.length ? `; lost e.g. ${lostSamples.join(', ')}` : ''),
   );
 }
 

@@ -4,7 +4,7 @@
  * marker so the durability check can find it. Each attempt is recorded: send time, answer
  * status, `Retry-After`, latency, transport error.
  */
-import type { Api } from './http.ts';
+import type { Api, Json } from './http.ts';
 import { sleep } from './life.ts';
 
 /** One request of a stream. */
@@ -24,6 +24,8 @@ export interface StreamSpec {
   make: (i: number) => Shot | undefined;
   /** Status of an acknowledged write (2xx). */
   ackStatus: number;
+  /** With `ackStatus`, whether the body acknowledges the write (a sync item `created`...). */
+  ackBody?: (body: Json) => boolean;
   /** The client to send with (else the load's). */
   api?: Api;
   /** At most this many requests in flight; above it a tick sends nothing (counted as `skipped`). */
@@ -32,6 +34,10 @@ export interface StreamSpec {
 
 export interface Attempt {
   marker: string;
+  /** Whether the answer acknowledged the write. */
+  acked: boolean;
+  /** A retry of an earlier unacknowledged attempt (same marker, same key). */
+  retry?: boolean;
   /** performance.now() at sending and at the answer, in ms. */
   sentAt: number;
   doneAt: number;
@@ -50,6 +56,8 @@ export class Stream {
   inFlight = 0;
   exhausted = false;
   readonly spec: StreamSpec;
+  /** The request of each marker (what a retry sends again). */
+  readonly shots = new Map<string, Shot>();
 
   constructor(spec: StreamSpec) {
     this.spec = spec;
@@ -57,7 +65,7 @@ export class Stream {
 
   /** Markers of acknowledged writes. */
   acked(): string[] {
-    return this.attempts.filter((a) => a.status === this.spec.ackStatus).map((a) => a.marker);
+    return [...new Set(this.attempts.filter((a) => a.acked).map((a) => a.marker))];
   }
 
   /** Attempts sent in [from, to) (performance.now() times). */
@@ -72,8 +80,7 @@ export class Stream {
   recoveryAfter(t: number): number | undefined {
     let best: number | undefined;
     for (const a of this.attempts)
-      if (a.sentAt >= t && a.status === this.spec.ackStatus && (best === undefined || a.doneAt < best))
-        best = a.doneAt;
+      if (a.sentAt >= t && a.acked && (best === undefined || a.doneAt < best)) best = a.doneAt;
     return best === undefined ? undefined : best - t;
   }
 
@@ -136,21 +143,7 @@ export class SteadyLoad {
   }
 
   private fire(s: Stream, shot: Shot): void {
-    s.inFlight++;
-    const sentAt = performance.now();
-    const p = (s.spec.api ?? this.api).send(shot.method, shot.path, shot.body, shot.headers).then((a) => {
-      s.inFlight--;
-      const code = a.body && typeof a.body === 'object' ? (a.body as { code?: unknown }).code : undefined;
-      s.attempts.push({
-        marker: shot.marker,
-        sentAt,
-        doneAt: performance.now(),
-        status: a.status,
-        ...(a.headers['retry-after'] ? { retryAfter: String(a.headers['retry-after']) } : {}),
-        ...(a.error ? { error: a.error } : {}),
-        ...(typeof code === 'string' ? { code } : {}),
-      });
-    });
+    const p = send(s, shot, this.api, false);
     this.pending.add(p);
     void p.finally(() => this.pending.delete(p));
   }
@@ -164,4 +157,44 @@ export class SteadyLoad {
       await sleep(0);
     }
   }
+}
+
+/** Sends one shot of stream `s` and records the attempt (with the shot, to retry it). */
+async function send(s: Stream, shot: Shot, api: Api, retry: boolean): Promise<void> {
+  s.inFlight++;
+  const sentAt = performance.now();
+  const a = await (s.spec.api ?? api).send(shot.method, shot.path, shot.body, shot.headers);
+  s.inFlight--;
+  const code = a.body && typeof a.body === 'object' ? (a.body as { code?: unknown }).code : undefined;
+  s.shots.set(shot.marker, shot);
+  s.attempts.push({
+    marker: shot.marker,
+    acked: a.status === s.spec.ackStatus && (s.spec.ackBody?.(a.body) ?? true),
+    ...(retry ? { retry } : {}),
+    sentAt,
+    doneAt: performance.now(),
+    status: a.status,
+    ...(a.headers['retry-after'] ? { retryAfter: String(a.headers['retry-after']) } : {}),
+    ...(a.error ? { error: a.error } : {}),
+    ...(typeof code === 'string' ? { code } : {}),
+  });
+}
+
+/**
+ * What a client does with the writes it got no acknowledgement for: sends each again, once,
+ * with the same marker and retry key (after the fault, the load stopped). Resolves with the
+ * retries' answers by status; the retries join the stream's attempts (flagged `retry`).
+ */
+export async function retryUnacknowledged(s: Stream, api: Api): Promise<string> {
+  const acked = new Set(s.acked());
+  const todo = [...new Set(s.attempts.filter((a) => !a.acked && !a.retry).map((a) => a.marker))].filter(
+    (m) => !acked.has(m),
+  );
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < todo.length) await send(s, s.shots.get(todo[next++]!)!, api, true);
+    }),
+  );
+  return `${todo.length} retried (${Stream.statusSummary(s.attempts.filter((a) => a.retry))})`;
 }

@@ -1,8 +1,9 @@
 /**
  * The write streams of the steady load, each request with a unique marker: anonymous votes on
  * the fixtures' poll (marker = voter name and fingerprint, also sent as `Idempotency-Key`),
- * submissions to the fixtures' form (marker = the `marker` field), check-ins of distinct
- * invitees (marker = the scan's nonce).
+ * submissions to the fixtures' form by offline sync (marker = the `marker` field and the
+ * item's `local_id`), check-ins of distinct invitees (marker = the scan's nonce). Each marker
+ * is also the write's retry key (docs/reliability.md, "What is promised").
  */
 import { submissionBody, voteBody, type Fixtures } from './fixtures.ts';
 import type { Api } from './http.ts';
@@ -26,19 +27,32 @@ export const voteStream = (fx: Fixtures, anonymous: Api, rate: number, prefix: s
   },
 });
 
-/** Submissions at `rate`/s; markers `<prefix>-s<i>`. */
+/**
+ * Submissions at `rate`/s, each a one-item offline sync (`POST /api/v1/sync`) whose `local_id`
+ * is its marker `<prefix>-s<i>` (the retry key of submissions): acknowledged when the item is
+ * `created` (or `unchanged`, a replay).
+ */
 export const submissionStream = (fx: Fixtures, rate: number, prefix: string): StreamSpec => ({
   name: 'submissions',
   rate,
-  ackStatus: 201,
+  ackStatus: 200,
+  ackBody: (body) => ['created', 'unchanged'].includes(body?.data?.results?.[0]?.status),
   make: (i) => {
     const marker = `${prefix}-s${i}`;
     return {
       marker,
       method: 'POST',
-      path: `/api/v1/projects/${fx.form.projectId}/submissions`,
-      body: submissionBody(fx.form, marker),
-      headers: { 'idempotency-key': marker },
+      path: '/api/v1/sync',
+      body: {
+        device_id: `faults-${fx.runId}`,
+        submissions: [
+          {
+            ...submissionBody(fx.form, marker),
+            local_id: marker,
+            client_updated_at: new Date().toISOString(),
+          },
+        ],
+      },
     };
   },
 });

@@ -1,7 +1,8 @@
 /**
  * Scenario 1: SIGKILL of each service and each worker, one at a time, under a steady load of
- * votes, submissions and check-ins; each is started again after FAULTS_DOWN_MS. Proves: every
- * acknowledged write is stored exactly once (PostgreSQL for submissions and check-ins, MongoDB
+ * votes, submissions and check-ins; each is started again after FAULTS_DOWN_MS. Afterwards
+ * every write without an acknowledgement is sent again once with its retry key. Proves: every
+ * acknowledged write (first try or retry) is stored exactly once, every retry is acknowledged (PostgreSQL for submissions and check-ins, MongoDB
  * for votes), nothing is stored twice, the poll's counters (API) equal MongoDB afterwards, and
  * each process recovers: a service's recovery is the time from its restart to the first
  * acknowledged write through it; a worker's, to the end of a probe only it can finish
@@ -10,7 +11,7 @@
 import { checkPollCounts, checkStream } from '../lib/durability.ts';
 import { createEvent, importInvites } from '../lib/fixtures.ts';
 import { sleep } from '../lib/life.ts';
-import { SteadyLoad, Stream } from '../lib/load.ts';
+import { retryUnacknowledged, SteadyLoad, Stream } from '../lib/load.ts';
 import { probeWorker } from '../lib/probes.ts';
 import { secs } from '../lib/report.ts';
 import type { Scenario } from '../lib/scenario.ts';
@@ -97,6 +98,8 @@ export const killEach: Scenario = {
     } finally {
       await load.stop();
     }
+    // As a client would: each write not acknowledged is sent again, once, with its retry key.
+    for (const s of load.streams) report.info(`${s.spec.name}: ${await retryUnacknowledged(s, ctx.api)}`);
 
     const [votes, subs, checkins] = await Promise.all([
       ctx.stores.votes(fx.poll.id),

@@ -3,13 +3,14 @@
  * cache and rate-limit key is lost) during a load of votes and results reads, started again
  * (empty) after FAULTS_REDIS_DOWN_MS. Proves: votes succeed again within 5 s of Redis
  * returning; while Redis is away no answer is a 5xx other than 503 with `Retry-After`, and
- * none is missing (a timeout); every acknowledged vote is in MongoDB exactly once; the results
+ * none is missing (a timeout); every vote without an acknowledgement, sent again with its
+ * `Idempotency-Key`, is acknowledged; every acknowledged vote is in MongoDB exactly once; the results
  * (Redis counters, through the API) equal MongoDB afterwards.
  */
 import { checkPollCounts, checkStream } from '../lib/durability.ts';
 import { Api } from '../lib/http.ts';
 import { sleep } from '../lib/life.ts';
-import { SteadyLoad, Stream, type Attempt } from '../lib/load.ts';
+import { retryUnacknowledged, SteadyLoad, Stream, type Attempt } from '../lib/load.ts';
 import { secs } from '../lib/report.ts';
 import type { Scenario } from '../lib/scenario.ts';
 import { settings } from '../lib/settings.ts';
@@ -80,6 +81,9 @@ export const redisLoss: Scenario = {
           `redis-server running: ${stack.redis.running}`,
       );
     }
+    // As a client would: each vote not acknowledged (a 503 after Redis left) is sent again, once,
+    // with its Idempotency-Key: a vote stored before the failure answers with its outcome.
+    report.info(`votes: ${await retryUnacknowledged(votes, ctx.anonymous)}`);
     checkStream(report, votes, await ctx.stores.votes(fx.poll.id));
     await checkPollCounts(report, ctx.api, ctx.stores, fx.poll.id, settings.settleMs);
   },

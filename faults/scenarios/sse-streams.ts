@@ -36,7 +36,7 @@ function ask<T>(child: ChildProcess, msg: object, type: string, timeoutMs: numbe
 /** p99 latency (ms) of a stream's acknowledged requests. */
 const p99 = (s: LoadStream) => {
   const ms = s.attempts
-    .filter((a) => a.status === s.spec.ackStatus)
+    .filter((a) => a.acked)
     .map((a) => a.doneAt - a.sentAt)
     .sort((a, b) => a - b);
   return ms.length ? ms[Math.min(ms.length - 1, Math.ceil(0.99 * ms.length) - 1)]! : NaN;
