@@ -34,6 +34,7 @@ import {
   registerUser,
   ROOT,
   SERVER_ENV,
+  cpuMeter,
   sleep,
   waitReady,
 } from '../lib/child.ts';
@@ -222,6 +223,10 @@ async function main() {
   );
 
   let voter = 0;
+  // CPU of each process during the load (perRequest(1000 * seconds) gives ms per s: per mille of a core).
+  const meter = cpuMeter({ gateway: gateway.pid, polls: polls.pid });
+  meter.start();
+  const loadStart = Date.now();
   const [votes, reads] = await Promise.all([
     load({
       url: `${gatewayUrl}/api/polls/${poll.id}/vote`,
@@ -245,6 +250,8 @@ async function main() {
     }),
   ]);
 
+  const cpu = meter.perRequest(Date.now() - loadStart);
+  await sleep(2_000); // the last votes' answers and pushes
   const redis = createClient({ url: backing.redis });
   await redis.connect();
   const total = Number(await redis.hGet(`${prefix}c:${poll.id}`, 'total'));
@@ -271,6 +278,14 @@ async function main() {
     `streams open ${final.open}/${STREAMS}; results events per stream ${final.minEvents}..${final.maxEvents}; last total_votes per stream ${final.minTotal}..${final.maxTotal}`,
   );
   console.log(`counts: Redis total ${total}, MongoDB ${inMongo}`);
+  console.log(
+    `CPU during the load (share of one core): ${Object.entries(cpu)
+      .map(
+        ([k, v]: [string, number]) =>
+          `${k === 'self' ? 'bench (streams + load)' : k} ${(v / 10).toFixed(0)}%`,
+      )
+      .join(', ')}`,
+  );
   const checks: Array<[string, boolean]> = [
     [`all ${STREAMS} streams open`, final.open === STREAMS],
     [

@@ -191,6 +191,7 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
           timeoutMs: c.UPSTREAM_TIMEOUT_MS,
           bodyLimit: c.PROXY_BODY_LIMIT,
           streamCaps,
+          streamWritesPerSecond: c.STREAM_WRITES_PER_SECOND,
           logger,
         }),
       );

@@ -28,6 +28,8 @@ const schema = Joi.object({
   STREAMS_PER_ADDRESS: Joi.number().integer().min(1).default(500),
   STREAMS_PER_USER: Joi.number().integer().min(1).default(20),
   STREAMS_MAX: Joi.number().integer().min(1).default(20_000),
+  /** Snapshot writes per second to the clients of shared live streams (spacing of pushes). */
+  STREAM_WRITES_PER_SECOND: Joi.number().integer().min(100).default(10_000),
   /** PEM of the EC P-256 private key that signs internal JWTs, or a path in the _FILE variant. */
   INTERNAL_JWT_PRIVATE_KEY: Joi.string(),
   INTERNAL_JWT_PRIVATE_KEY_FILE: Joi.string(),
@@ -100,6 +102,7 @@ interface GatewayVars {
   STREAMS_PER_ADDRESS: number;
   STREAMS_PER_USER: number;
   STREAMS_MAX: number;
+  STREAM_WRITES_PER_SECOND: number;
   INTERNAL_JWT_PRIVATE_KEY?: string;
   INTERNAL_JWT_PRIVATE_KEY_FILE?: string;
   INTERNAL_JWT_ISSUER: string;

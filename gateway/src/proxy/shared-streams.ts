@@ -30,6 +30,10 @@ interface Shared {
   /** The preamble (`retry:`) and the newest snapshot event, replayed to each new client. */
   preamble: string;
   latest: string;
+  /** A snapshot held back by the write budget, and when one was last sent (epoch ms). */
+  unsent: string | null;
+  lastSentAt: number;
+  timer: NodeJS.Timeout | undefined;
 }
 
 const SSE_HEADERS = {
@@ -55,13 +59,21 @@ const SSE_HEADERS = {
 export class SharedStreams {
   private readonly agent: Agent;
   private readonly timeoutMs: number;
+  private readonly writesPerSecond: number;
   private readonly logger: Logger;
   private readonly shared = new Map<string, Shared>();
 
-  /** @param timeoutMs most silence (ms) from the upstream before its stream is dropped. */
-  constructor(opts: { agent: Agent; timeoutMs: number; logger: Logger }) {
+  /**
+   * @param opts.timeoutMs most silence (ms) from the upstream before its stream is dropped.
+   * @param opts.writesPerSecond snapshot writes per second this process allows itself for all
+   *   shared streams: with N clients in all, one stream's snapshots are at least N / budget
+   *   seconds apart (10,000 clients, 10,000/s: one a second), the newest replacing any held
+   *   back, so a large audience costs a bounded share of the CPU and always gets the last state.
+   */
+  constructor(opts: { agent: Agent; timeoutMs: number; writesPerSecond: number; logger: Logger }) {
     this.agent = opts.agent;
     this.timeoutMs = opts.timeoutMs;
+    this.writesPerSecond = opts.writesPerSecond;
     this.logger = opts.logger;
     defineGauge(
       'gateway_streams_upstream',
@@ -98,6 +110,9 @@ export class SharedStreams {
       headers: undefined,
       preamble: '',
       latest: '',
+      unsent: null,
+      lastSentAt: 0,
+      timer: undefined,
     };
     this.shared.set(req.key, shared);
     upstream.setTimeout(this.timeoutMs, () => upstream.destroy(new Error('upstream stream idle')));
@@ -147,11 +162,46 @@ export class SharedStreams {
     up.on('close', () => this.end(key, shared));
   }
 
-  /** Sends one event block to every client; remembers preamble and newest snapshot for joiners. */
+  /** Clients of all shared streams. */
+  private get clientCount(): number {
+    let n = 0;
+    for (const s of this.shared.values()) n += s.clients.size;
+    return n;
+  }
+
+  /**
+   * Takes one event block from the upstream: comments (heartbeats) go to every client at once;
+   * the preamble is kept for joiners; a snapshot goes out now or, within the write budget's
+   * spacing, once at the end of it (only the newest).
+   */
   private relay(shared: Shared, event: string): void {
-    const comment = event.startsWith(':');
-    if (event.startsWith('retry:')) shared.preamble = event;
-    else if (!comment) shared.latest = event;
+    if (event.startsWith(':')) return this.broadcast(shared, event, true);
+    if (event.startsWith('retry:')) {
+      shared.preamble = event;
+      return this.broadcast(shared, event, true);
+    }
+    shared.latest = event;
+    shared.unsent = event;
+    if (shared.timer) return;
+    const spacing = (this.clientCount / this.writesPerSecond) * 1000;
+    const wait = shared.lastSentAt + spacing - Date.now();
+    if (wait <= 0) return this.flush(shared);
+    shared.timer = setTimeout(() => {
+      shared.timer = undefined;
+      this.flush(shared);
+    }, wait);
+  }
+
+  /** Sends the snapshot held back, if any. */
+  private flush(shared: Shared): void {
+    const event = shared.unsent;
+    if (event === null) return;
+    shared.unsent = null;
+    shared.lastSentAt = Date.now();
+    this.broadcast(shared, event, false);
+  }
+
+  private broadcast(shared: Shared, event: string, comment: boolean): void {
     for (const [res, state] of shared.clients) {
       if (res.writableEnded || res.destroyed) continue;
       if (res.writableNeedDrain) {
@@ -181,6 +231,7 @@ export class SharedStreams {
     shared.clients.delete(res);
     if (shared.pending.size || shared.clients.size) return;
     if (this.shared.get(key) === shared) this.shared.delete(key);
+    if (shared.timer) clearTimeout(shared.timer);
     shared.upstream.destroy();
   }
 
@@ -199,6 +250,8 @@ export class SharedStreams {
       );
     }
     shared.pending.clear();
+    if (shared.timer) clearTimeout(shared.timer);
+    this.flush(shared); // the last state (a `deleted` event, say) before the end
     for (const res of shared.clients.keys()) if (!res.writableEnded) res.end();
     shared.clients.clear();
   }

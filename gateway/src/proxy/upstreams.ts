@@ -62,6 +62,8 @@ export interface ProxyDeps {
   timeoutMs: number;
   /** Caps on open event streams; every stream takes a place while it is open. */
   streamCaps: StreamCaps;
+  /** Snapshot writes per second to clients of shared streams (see SharedStreams). */
+  streamWritesPerSecond: number;
   /** Largest request body forwarded, by `Content-Length` (`20mb`...). */
   bodyLimit: string;
   logger: Logger;
@@ -107,7 +109,12 @@ export function proxyTo(upstream: Upstream, deps: ProxyDeps): RequestHandler {
   );
   const streamAgent = new Agent({ keepAlive: false, maxSockets: Infinity });
   const streams = proxyWith(upstream, deps, streamAgent);
-  const shared = new SharedStreams({ agent: streamAgent, timeoutMs: deps.timeoutMs, logger: deps.logger });
+  const shared = new SharedStreams({
+    agent: streamAgent,
+    timeoutMs: deps.timeoutMs,
+    writesPerSecond: deps.streamWritesPerSecond,
+    logger: deps.logger,
+  });
 
   return (req, res, next) => {
     const length = Number(req.headers['content-length'] ?? 0);
