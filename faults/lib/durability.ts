@@ -95,9 +95,15 @@ export class Stores {
  * Checks one stream: every acknowledged marker stored exactly once, no marker stored twice
  * (acknowledged or not), and every retry (lib/load.ts, `retryUnacknowledged`) acknowledged.
  * Prints `acknowledged / durable / lost / duplicated`, plus the writes stored although their
- * first attempt was not acknowledged.
+ * first attempt was not acknowledged (in `beforeRetries`, what the stores held before the
+ * retries were sent).
  */
-export function checkStream(report: ScenarioReport, stream: Stream, stored: Stored): boolean {
+export function checkStream(
+  report: ScenarioReport,
+  stream: Stream,
+  stored: Stored,
+  beforeRetries: Stored = stored,
+): boolean {
   const acked = new Set(stream.acked());
   const firsts = stream.attempts.filter((a) => !a.retry);
   const retries = stream.attempts.filter((a) => a.retry);
@@ -113,7 +119,7 @@ export function checkStream(report: ScenarioReport, stream: Stream, stored: Stor
   for (const [m, n] of stored) if (sentMarkers.has(m) && n > 1) duplicated++;
   const firstAcked = new Set(firsts.filter((a) => a.acked).map((a) => a.marker));
   let unackedStored = 0;
-  for (const m of sentMarkers) if (!firstAcked.has(m) && (stored.get(m) ?? 0) > 0) unackedStored++;
+  for (const m of sentMarkers) if (!firstAcked.has(m) && (beforeRetries.get(m) ?? 0) > 0) unackedStored++;
   const retried = new Set(retries.map((a) => a.marker));
   if (retried.size) {
     const refused = retries.filter((a) => !acked.has(a.marker));

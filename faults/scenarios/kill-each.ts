@@ -98,17 +98,19 @@ export const killEach: Scenario = {
     } finally {
       await load.stop();
     }
+    const stored = () =>
+      Promise.all([
+        ctx.stores.votes(fx.poll.id),
+        ctx.stores.submissions(fx.form.projectId, fx.form.fieldUuid),
+        ctx.stores.checkins(event.id),
+      ]);
+    const before = await stored();
     // As a client would: each write not acknowledged is sent again, once, with its retry key.
     for (const s of load.streams) report.info(`${s.spec.name}: ${await retryUnacknowledged(s, ctx.api)}`);
-
-    const [votes, subs, checkins] = await Promise.all([
-      ctx.stores.votes(fx.poll.id),
-      ctx.stores.submissions(fx.form.projectId, fx.form.fieldUuid),
-      ctx.stores.checkins(event.id),
-    ]);
-    checkStream(report, load.stream('votes'), votes);
-    checkStream(report, load.stream('submissions'), subs);
-    checkStream(report, load.stream('checkins'), checkins);
+    const after = await stored();
+    ['votes', 'submissions', 'checkins'].forEach((name, i) =>
+      checkStream(report, load.stream(name), after[i]!, before[i]!),
+    );
     await checkPollCounts(report, ctx.api, ctx.stores, fx.poll.id, settings.settleMs);
   },
 };

@@ -83,8 +83,9 @@ export const redisLoss: Scenario = {
     }
     // As a client would: each vote not acknowledged (a 503 after Redis left) is sent again, once,
     // with its Idempotency-Key: a vote stored before the failure answers with its outcome.
+    const before = await ctx.stores.votes(fx.poll.id);
     report.info(`votes: ${await retryUnacknowledged(votes, ctx.anonymous)}`);
-    checkStream(report, votes, await ctx.stores.votes(fx.poll.id));
+    checkStream(report, votes, await ctx.stores.votes(fx.poll.id), before);
     await checkPollCounts(report, ctx.api, ctx.stores, fx.poll.id, settings.settleMs);
   },
 };
