@@ -35,7 +35,7 @@ export const settings = {
   exportRows: num('FAULTS_EXPORT_ROWS', 5_000),
   exportTargetMs: 60_000,
   /** sse-streams: streams, streams per client address, seconds of votes, votes per second. */
-  sseStreams: num('FAULTS_SSE_STREAMS', 2_000),
+  sseStreams: num('FAULTS_SSE_STREAMS', 10_000),
   ssePerAddress: num('FAULTS_SSE_PER_ADDRESS', 50),
   sseSeconds: num('FAULTS_SSE_SECONDS', 20),
   sseVoteRate: num('FAULTS_SSE_VOTE_RATE', 5),
