@@ -23,6 +23,8 @@ import {
   typedValues,
   type ExportColumn,
 } from '../domain/export-columns.ts';
+import { neutraliseFormula } from '../domain/formula-escaping.ts';
+import { inlineString } from './xlsx-cells.ts';
 import { countExportRows, exportFields, exportSelectSql } from '../data/export-query.ts';
 import { findProject } from '../data/projects.ts';
 import { findUserById } from '../data/users.ts';
@@ -99,7 +101,6 @@ export async function writeExportFile(
   const header = exportHeader(columns, options);
   const total = await countExportRows(db, job);
   await db('exports').where({ id: job.id }).update({ total_rows: total });
-  const sql = exportSelectSql(db, job, fields, latest, columns);
   let rows = 0;
   const timer = setInterval(() => {
     heartbeatExport(db, job.id, Math.min(rows, total)).catch(() => undefined);
@@ -111,6 +112,8 @@ export async function writeExportFile(
     const format = FORMAT_FILES[job.format] ? job.format : 'csv';
     const key = `exports/${job.id}/${job.attempts}.${FORMAT_FILES[format].ext}`;
     if (format === 'csv') {
+      const escaping = options.formula_escaping;
+      const sql = exportSelectSql(db, job, fields, latest, columns, { neutraliseFormulas: escaping });
       const copy = client.query(copyTo(`COPY (${sql}) TO STDOUT WITH (FORMAT csv)`));
       const counted = new Transform({
         transform(chunk: Buffer, _enc, done) {
@@ -118,11 +121,12 @@ export async function writeExportFile(
           done(null, chunk);
         },
       });
-      counted.push(stringifySync([header]));
+      counted.push(stringifySync([escaping ? header.map(neutraliseFormula) : header]));
       // An error on either side destroys the other, so neither promise hangs.
       await Promise.all([pipeline(copy, counted), blobs.putStream(key, counted)]);
       return { rows: copy.rowCount, key };
     }
+    const sql = exportSelectSql(db, job, fields, latest, columns);
     const cursor = client.query(new QueryStream(sql, [], { rowMode: 'array', batchSize: 2000 }));
     const values = async function* () {
       for await (const row of cursor as AsyncIterable<Array<string | null>>) {
@@ -139,8 +143,9 @@ export async function writeExportFile(
       });
       const sheet = workbook.addWorksheet('submissions');
       const produce = async () => {
-        sheet.addRow(header).commit();
-        for await (const row of values()) sheet.addRow(row).commit();
+        sheet.addRow(header.map(inlineString)).commit();
+        for await (const row of values())
+          sheet.addRow(row.map((v) => (typeof v === 'string' ? inlineString(v) : v))).commit();
         sheet.commit();
         await workbook.commit();
       };
