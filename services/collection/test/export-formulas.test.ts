@@ -26,7 +26,7 @@ describe('collection: exports neutralise spreadsheet formulas (CSV, xlsx, GeoJSO
   const logger = testLogger('collection-export-formulas');
   const settings: ExportSettings = {
     ttlHours: 1,
-    staleMs: 5_000,
+    leaseMs: 5_000,
     heartbeatMs: 100,
     publicUrl: 'https://fieldhouse.example.org',
   };

@@ -1,5 +1,6 @@
 import { PassThrough, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { stringify as stringifySync } from 'csv-stringify/sync';
 import ExcelJS from 'exceljs';
 import type { Knex } from 'knex';
@@ -30,8 +31,8 @@ import { findProject } from '../data/projects.ts';
 import { findUserById } from '../data/users.ts';
 import {
   claimExport,
-  findExport,
-  heartbeatExport,
+  failAbandonedExport,
+  renewExportLease,
   type ExportFormat,
   type ExportJobRow,
 } from '../data/exports.ts';
@@ -54,9 +55,12 @@ export async function queueExport(trx: Knex | Knex.Transaction, exportId: string
 export interface ExportSettings {
   /** How long a finished file stays downloadable (hours; EXPORT_TTL_HOURS). */
   ttlHours: number;
-  /** A running job whose heartbeat is older than this is restarted (ms). */
-  staleMs: number;
-  /** How often a running job records its progress and heartbeat (ms). */
+  /**
+   * How long a claim holds a job without renewal (ms; EXPORT_LEASE_SECONDS). Once it lapses
+   * (the worker died or lost the database) the next delivery or the sweep takes the job over.
+   */
+  leaseMs: number;
+  /** How often a running job renews its lease and records its progress (ms); well under `leaseMs`. */
   heartbeatMs: number;
   /** Public address of the gateway: the download link in the requester's e-mail is absolute. */
   publicUrl: string;
@@ -86,28 +90,36 @@ function lineFeeds(chunk: Buffer): number {
  *   sheet, each row committed as it comes, numeric columns as numbers);
  * - GeoJSON: the same cursor into a FeatureCollection, one Feature per submission, Point
  *   [longitude, latitude] or null geometry, properties named as the CSV header.
- * Memory stays flat whatever the number of rows. Records progress every `heartbeatMs` (CSV:
- * line feeds so far, at most the row count). Resolves with the rows written and the blob key.
+ * Memory stays flat whatever the number of rows. From the start, every `heartbeatMs`, renews
+ * the job's lease and records progress (CSV: line feeds so far, at most the row count); when
+ * the renewal finds the job no longer this worker's, it stops (the query's connection is
+ * closed) and rejects with {@link LeaseLostError}. Resolves with the rows written and the key.
  */
 export async function writeExportFile(
   db: Knex,
   blobs: BlobStore,
   job: ExportJobRow,
-  heartbeatMs: number,
+  { heartbeatMs, leaseMs }: { heartbeatMs: number; leaseMs: number },
 ): Promise<{ rows: number; key: string }> {
-  const options = { ...DEFAULT_EXPORT_OPTIONS, ...job.options };
-  const { fields, latest } = await exportFields(db, job.project_id);
-  const columns = exportColumns(fields, options);
-  const header = exportHeader(columns, options);
-  const total = await countExportRows(db, job);
-  await db('exports').where({ id: job.id }).update({ total_rows: total });
   let rows = 0;
-  const timer = setInterval(() => {
-    heartbeatExport(db, job.id, Math.min(rows, total)).catch(() => undefined);
-  }, heartbeatMs);
+  let total: number | undefined;
+  let lost = false;
   const client = new pg.Client(db.client.connectionSettings as pg.ClientConfig);
   client.on('error', () => undefined); // a broken connection fails the query in flight
+  const renew = async () => {
+    if (lost || (await renewExportLease(db, job, Math.min(rows, total ?? 0), leaseMs))) return;
+    lost = true;
+    await client.end(); // fails the query in flight
+  };
+  const timer = setInterval(() => void renew().catch(() => undefined), heartbeatMs);
   try {
+    const options = { ...DEFAULT_EXPORT_OPTIONS, ...job.options };
+    const { fields, latest } = await exportFields(db, job.project_id);
+    const columns = exportColumns(fields, options);
+    const header = exportHeader(columns, options);
+    total = await countExportRows(db, job);
+    await db('exports').where({ id: job.id }).update({ total_rows: total });
+    if (lost) throw new LeaseLostError(job.id);
     await client.connect();
     const format = FORMAT_FILES[job.format] ? job.format : 'csv';
     const key = `exports/${job.id}/${job.attempts}.${FORMAT_FILES[format].ext}`;
@@ -162,9 +174,19 @@ export async function writeExportFile(
     // destroys the other, so neither promise hangs).
     await Promise.all([pipeline(values, writer), blobs.putStream(key, writer)]);
     return { rows, key };
+  } catch (err) {
+    throw lost ? new LeaseLostError(job.id) : err;
   } finally {
     clearInterval(timer);
     await client.end().catch(() => undefined);
+  }
+}
+
+/** The job's lease lapsed while this worker wrote it, and another worker (or the sweep) took it. */
+export class LeaseLostError extends Error {
+  override name = 'LeaseLostError';
+  constructor(exportId: string) {
+    super(`export ${exportId}: this worker's lease lapsed and the job was taken over`);
   }
 }
 
@@ -231,30 +253,77 @@ async function notifyRequester(
   );
 }
 
+/** Time added to another worker's remaining lease before trying to take the job over (ms). */
+const LEASE_MARGIN_MS = 200;
+
+type JobDeps = {
+  db: Knex;
+  blobs: BlobStore;
+  logger: Logger;
+  settings: ExportSettings;
+  onOutbox?: () => void;
+};
+
 /**
- * Runs one delivery of a job message. Outcomes:
- * - job finished already: nothing (a duplicate message);
- * - another live worker holds it (fresh heartbeat): throws, so the message comes back later;
+ * Ends a job nobody works on as `failed` with `reason` and queues the requester's e-mail, in one
+ * transaction (docs/reliability.md, "Exports"). Resolves with whether it did (false: finished,
+ * missing, or held by a live worker, which ends it itself).
+ */
+export async function failAbandonedJob(deps: JobDeps, exportId: string, reason: string): Promise<boolean> {
+  const failed = await deps.db.transaction(async (trx) => {
+    const job = await failAbandonedExport(trx, exportId, reason);
+    if (job) await notifyRequester(trx, deps.settings.publicUrl, job, 'failed', reason.slice(0, 500));
+    return job !== undefined;
+  });
+  if (failed) deps.onOutbox?.();
+  return failed;
+}
+
+/**
+ * Runs one delivery of a job message (docs/reliability.md, "Exports"). Outcomes:
+ * - job finished already: nothing (a duplicate message); unknown job: PermanentError;
+ * - another worker's lease still runs (typically: the redelivery of a job whose worker was just
+ *   killed): waits until that lease lapses, then tries once more; if it was renewed, the holder
+ *   is alive and ends the job itself, so this delivery is dropped (acknowledged);
+ * - nobody works on it but it was claimed `attempts.max` times already (each claim stopped
+ *   short: the job kills its worker): `failed`, the requester told, no new attempt;
  * - written: `completed` with the file, its expiry and the requester's e-mail, in one transaction
- *   guarded by the attempt number (a worker that lost the job to a restart drops its file);
- * - failed on the last attempt: `failed` with the reason and an e-mail, then the error goes up
- *   (the consumer dead-letters the message); before that: back to `queued`, error up (retry).
+ *   guarded by the claim number (a worker that lost the job to another drops its file);
+ * - failed: back to `queued` and the error goes up (the consumer retries the message); on the
+ *   last attempt (of the message, or of the job: `attempts.max` claims) `failed` with the reason
+ *   and an e-mail, and a PermanentError goes up (the message is dead-lettered at once);
+ * - the lease was lost meanwhile: nothing more (the job is another worker's).
  */
 export async function runExportJob(
-  deps: { db: Knex; blobs: BlobStore; logger: Logger; settings: ExportSettings; onOutbox?: () => void },
+  deps: JobDeps,
   exportId: string,
-  lastAttempt: boolean,
+  attempts: { last: boolean; max: number },
 ): Promise<void> {
-  const { db, blobs, settings } = deps;
-  const job = await claimExport(db, exportId, settings.staleMs);
-  if (!job) {
-    const row = await findExport(db, exportId);
-    if (!row) throw new PermanentError(`export ${exportId} does not exist`);
-    if (row.status === 'completed' || row.status === 'failed') return;
-    throw new Error(`export ${exportId} is being written by another worker`);
+  const { db, blobs, settings, logger } = deps;
+  const claimOptions = { leaseMs: settings.leaseMs, maxAttempts: attempts.max };
+  let claim = await claimExport(db, exportId, claimOptions);
+  if (claim.kind === 'held') {
+    await sleep(Math.min(claim.leaseLeftMs, settings.leaseMs) + LEASE_MARGIN_MS);
+    claim = await claimExport(db, exportId, claimOptions);
   }
+  if (claim.kind === 'missing') throw new PermanentError(`export ${exportId} does not exist`);
+  if (claim.kind === 'finished') return;
+  if (claim.kind === 'held') {
+    logger.info('export held by a live worker; duplicate delivery dropped', { exportId });
+    return;
+  }
+  if (claim.kind === 'exhausted') {
+    const { attempts: n, error } = claim.job;
+    const reason =
+      `no attempt finished: ${n} attempts, each stopped before the end (its worker died or lost ` +
+      `its lease)${error ? `; last error: ${error}` : ''}`;
+    if (await failAbandonedJob(deps, exportId, reason)) logger.error('export failed', { exportId, reason });
+    return;
+  }
+  const { job } = claim;
+  const lastAttempt = attempts.last || job.attempts >= attempts.max;
   try {
-    const { rows, key } = await writeExportFile(db, blobs, job, settings.heartbeatMs);
+    const { rows, key } = await writeExportFile(db, blobs, job, settings);
     const owned = await db.transaction(async (trx) => {
       const n = await trx('exports')
         .where({ id: job.id, status: 'running', attempts: job.attempts })
@@ -264,6 +333,7 @@ export async function runExportJob(
           total_rows: rows,
           blob_key: key,
           error: null,
+          lease_until: null,
           finished_at: trx.fn.now(),
           expires_at: trx.raw(`now() + make_interval(hours => ?)`, [settings.ttlHours]),
         });
@@ -279,31 +349,44 @@ export async function runExportJob(
     });
     if (!owned) await blobs.delete(key);
     else deps.onOutbox?.();
-    deps.logger.info('export completed', { exportId, rows, owned });
+    logger.info('export completed', { exportId, rows, owned });
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    await db.transaction(async (trx) => {
+    const owned = await db.transaction(async (trx) => {
       const n = await trx('exports')
         .where({ id: job.id, status: 'running', attempts: job.attempts })
         .update(
           lastAttempt
-            ? { status: 'failed', error: reason.slice(0, 1000), finished_at: trx.fn.now() }
-            : { status: 'queued', error: reason.slice(0, 1000) },
+            ? { status: 'failed', error: reason.slice(0, 1000), finished_at: trx.fn.now(), lease_until: null }
+            : { status: 'queued', error: reason.slice(0, 1000), lease_until: null },
         );
       if (n === 1 && lastAttempt)
         await notifyRequester(trx, settings.publicUrl, job, 'failed', reason.slice(0, 500));
+      return n === 1;
     });
-    if (lastAttempt) deps.onOutbox?.();
-    throw err;
+    if (!owned) {
+      logger.warn('export lost to another worker; its attempt dropped', { exportId, reason });
+      return;
+    }
+    if (!lastAttempt) throw err;
+    deps.onOutbox?.();
+    throw new PermanentError(reason);
   }
 }
 
+/** Dead-letter queue of the export worker (`<queue>.dlq`, as the consumer names it). */
+export const EXPORT_DEAD_LETTERS = `${EXPORT_QUEUE}.dlq`;
+
 /**
- * The export worker: consumes `export.requested` from `collection.exports`; the message is
- * acknowledged only when the job ended (completed, or failed and dead-lettered), so a worker
- * killed mid-job leaves it to RabbitMQ to redeliver; retries with backoff, then the DLQ.
+ * The export worker (docs/reliability.md, "Exports"): consumes `export.requested` from
+ * `collection.exports` (prefetch 1); the message is acknowledged only when the delivery ended
+ * (see {@link runExportJob}), so a worker killed mid-job leaves it to RabbitMQ to redeliver.
+ * Retries with backoff (`retryDelaysMs`, default 1 s, 5 s, 30 s: 4 attempts in all), then the
+ * DLQ. A second consumer drains the DLQ: each dead-lettered job that nobody works on ends
+ * `failed` with the dead letter's `x-error` and the requester is told; a dead letter that is not
+ * an export message goes on to `collection.exports.dlq.dlq`. Resolves once both consume.
  */
-export function startExportWorker(opts: {
+export async function startExportWorker(opts: {
   broker: Broker;
   db: Knex;
   blobs: BlobStore;
@@ -311,32 +394,54 @@ export function startExportWorker(opts: {
   settings: ExportSettings;
   retryDelaysMs?: number[];
   onOutbox?: () => void;
-}) {
+}): Promise<{ close: () => Promise<void> }> {
   const delays = opts.retryDelaysMs ?? [1_000, 5_000, 30_000];
-  return startConsumer(opts.broker, {
+  const exportIdOf = (message: Envelope) => {
+    const id = (message.data as { export_id?: unknown }).export_id;
+    if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/.test(id))
+      throw new PermanentError('export job without a valid export_id');
+    return id;
+  };
+  const jobs = await startConsumer(opts.broker, {
     queue: EXPORT_QUEUE,
     bindings: [{ exchange: Exchanges.collection, pattern: EXPORT_REQUESTED }],
     logger: opts.logger,
     retryDelaysMs: delays,
     prefetch: 1,
+    handler: async (message: Envelope, ctx) =>
+      runExportJob(opts, exportIdOf(message), { last: ctx.attempt > delays.length, max: delays.length + 1 }),
+  });
+  const deadLetters = await startConsumer(opts.broker, {
+    queue: EXPORT_DEAD_LETTERS,
+    bindings: [],
+    logger: opts.logger,
+    retryDelaysMs: delays,
+    prefetch: 10,
     handler: async (message: Envelope, ctx) => {
-      const id = (message.data as { export_id?: unknown }).export_id;
-      if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/.test(id))
-        throw new PermanentError('export job without a valid export_id');
-      await runExportJob(opts, id, ctx.attempt > delays.length);
+      const exportId = exportIdOf(message);
+      const why = ctx.raw.properties.headers?.['x-error'];
+      const reason = `the export could not be run: ${typeof why === 'string' && why ? why : 'unknown error'}`;
+      if (await failAbandonedJob(opts, exportId, reason))
+        opts.logger.error('dead-lettered export failed', { exportId, reason });
     },
   });
+  return {
+    close: async () => {
+      await jobs.close();
+      await deadLetters.close();
+    },
+  };
 }
 
 /**
- * The periodic sweep: deletes the files of completed jobs past `expires_at` (the job keeps its
- * row, marked expired), and puts `running` jobs whose heartbeat is stale back in the queue with
- * a new message, so no job stays `running` forever. Resolves with what it did.
+ * The periodic sweep (every EXPORT_SWEEP_SECONDS, at most 30): deletes the files of completed
+ * jobs past `expires_at` (the job keeps its row, marked expired), and puts `running` jobs whose
+ * lease lapsed back in the queue with a new message (the case where no message is left to
+ * redeliver), so no job stays `running`. Resolves with what it did.
  */
 export async function sweepExports(
   db: Knex,
   blobs: BlobStore,
-  staleMs: number,
 ): Promise<{ deleted: number; requeued: number }> {
   const expired = (await db('exports')
     .where('status', 'completed')
@@ -350,14 +455,16 @@ export async function sweepExports(
   const requeued = await db.transaction(async (trx) => {
     const stale = (await trx('exports')
       .where('status', 'running')
-      .where('heartbeat_at', '<', trx.raw(`now() - make_interval(secs => ?)`, [staleMs / 1000]))
+      .where('lease_until', '<', trx.fn.now())
       .forUpdate()
       .skipLocked()
       .select('id')) as Array<{ id: string }>;
     for (const s of stale) {
-      await trx('exports')
-        .where({ id: s.id })
-        .update({ status: 'queued', error: 'the worker stopped responding; the job was restarted' });
+      await trx('exports').where({ id: s.id }).update({
+        status: 'queued',
+        lease_until: null,
+        error: 'the worker stopped responding; the job was restarted',
+      });
       await queueExport(trx, s.id);
     }
     return stale.length;
