@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { Exchanges, envelope } from '@fieldhouse/contracts';
 import { Broker, OutboxRelay } from '@fieldhouse/messaging';
 import { backingUrl, eventually, randomPrefix, testLogger } from '@fieldhouse/testkit';
-import { FileBlobStore } from '../src/blob/blob-store.ts';
+import { FileBlobStore, type BlobStore } from '../src/blob/blob-store.ts';
 import { loadCollectionConfig } from '../src/config.ts';
 import {
   EXPORT_QUEUE,
@@ -83,11 +84,11 @@ describe('collection: export recovery (lease, killed worker process, dead letter
     await h?.close();
   });
 
-  const startWorker = async () =>
+  const startWorker = async (blobs: BlobStore = new FileBlobStore(h.blobDir)) =>
     (worker = await startExportWorker({
       broker,
       db: h.db,
-      blobs: new FileBlobStore(h.blobDir),
+      blobs,
       logger,
       settings,
     }));
@@ -215,5 +216,40 @@ describe('collection: export recovery (lease, killed worker process, dead letter
     expect(done.error).to.match(/4 attempts/);
     expect((await h.db('exports').where({ id: jobId }).first()).attempts).to.equal(4);
     expect(await mailsAbout(jobId, 'export-failed')).to.have.length(1);
+  });
+
+  it('stops writing a job whose lease it lost to another worker, and leaves the job to that worker', async () => {
+    // The first file write never ends (a stalled disk): the worker holds the job and renews.
+    let stall = true;
+    let writing!: () => void;
+    const started = new Promise<void>((ok) => (writing = ok));
+    const files = new FileBlobStore(h.blobDir);
+    const stalling: BlobStore = Object.assign(Object.create(files) as BlobStore, {
+      putStream: (key: string, source: Readable) => {
+        if (!stall) return files.putStream(key, source);
+        stall = false;
+        writing();
+        return new Promise<number>(() => undefined);
+      },
+    });
+    await startWorker(stalling);
+    const first = await requestExport();
+    await relay.drain();
+    await started;
+    // Its lease is taken over (what a second worker's claim does after a lapse).
+    await h
+      .db('exports')
+      .where({ id: first })
+      .update({ attempts: 2, lease_until: new Date(Date.now() + 60_000) });
+    // The worker gives the job up and is free again (prefetch 1): the next export completes.
+    const second = await requestExport();
+    await relay.drain();
+    expect((await finalState(second)).status).to.equal('completed');
+    // The job is the other worker's, untouched: neither requeued nor failed by the first one.
+    expect(await h.db('exports').where({ id: first }).first()).to.include({
+      status: 'running',
+      attempts: 2,
+      error: null,
+    });
   });
 });

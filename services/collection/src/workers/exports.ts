@@ -1,4 +1,4 @@
-import { PassThrough, Transform } from 'node:stream';
+import { PassThrough, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { stringify as stringifySync } from 'csv-stringify/sync';
@@ -92,8 +92,9 @@ function lineFeeds(chunk: Buffer): number {
  *   [longitude, latitude] or null geometry, properties named as the CSV header.
  * Memory stays flat whatever the number of rows. From the start, every `heartbeatMs`, renews
  * the job's lease and records progress (CSV: line feeds so far, at most the row count); when
- * the renewal finds the job no longer this worker's, it stops (the query's connection is
- * closed) and rejects with {@link LeaseLostError}. Resolves with the rows written and the key.
+ * the renewal finds the job no longer this worker's, it stops at once (the stream into the blob
+ * store is destroyed, so its temporary file goes; the query's connection is closed) and rejects
+ * with {@link LeaseLostError}. Resolves with the rows written and the key.
  */
 export async function writeExportFile(
   db: Knex,
@@ -104,11 +105,21 @@ export async function writeExportFile(
   let rows = 0;
   let total: number | undefined;
   let lost = false;
+  /** The stream the blob store reads, once there is one. */
+  let file: Readable | undefined;
+  let giveUp!: (err: Error) => void;
+  const leaseLost = new Promise<never>((_, reject) => (giveUp = reject));
+  leaseLost.catch(() => undefined);
+  /** Waits for `work`, or rejects as soon as the lease is lost. */
+  const unlessLost = <T>(work: Promise<T>) => Promise.race([work, leaseLost]);
   const client = new pg.Client(db.client.connectionSettings as pg.ClientConfig);
   client.on('error', () => undefined); // a broken connection fails the query in flight
   const renew = async () => {
     if (lost || (await renewExportLease(db, job, Math.min(rows, total ?? 0), leaseMs))) return;
     lost = true;
+    const err = new LeaseLostError(job.id);
+    giveUp(err);
+    file?.on('error', () => undefined).destroy(err); // the blob store's own pipeline reports it
     await client.end(); // fails the query in flight
   };
   const timer = setInterval(() => void renew().catch(() => undefined), heartbeatMs);
@@ -134,8 +145,9 @@ export async function writeExportFile(
         },
       });
       counted.push(stringifySync([escaping ? header.map(neutraliseFormula) : header]));
+      file = counted;
       // An error on either side destroys the other, so neither promise hangs.
-      await Promise.all([pipeline(copy, counted), blobs.putStream(key, counted)]);
+      await unlessLost(Promise.all([pipeline(copy, counted), blobs.putStream(key, counted)]));
       return { rows: copy.rowCount, key };
     }
     const sql = exportSelectSql(db, job, fields, latest, columns);
@@ -148,6 +160,7 @@ export async function writeExportFile(
     };
     if (format === 'xlsx') {
       const out = new PassThrough();
+      file = out;
       const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
         stream: out,
         useStyles: false,
@@ -166,13 +179,14 @@ export async function writeExportFile(
         out.destroy(err as Error);
         throw err;
       });
-      await Promise.all([producing, blobs.putStream(key, out)]);
+      await unlessLost(Promise.all([producing, blobs.putStream(key, out)]));
       return { rows, key };
     }
     const writer = geoJsonWriter(header, columns);
+    file = writer;
     // The cursor feeds the writer; the blob store drains it (an error on either side
     // destroys the other, so neither promise hangs).
-    await Promise.all([pipeline(values, writer), blobs.putStream(key, writer)]);
+    await unlessLost(Promise.all([pipeline(values, writer), blobs.putStream(key, writer)]));
     return { rows, key };
   } catch (err) {
     throw lost ? new LeaseLostError(job.id) : err;
