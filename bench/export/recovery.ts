@@ -82,7 +82,7 @@ const job = (id: string) =>
     finished_at: Date | null;
   }>;
 
-let failed = false;
+let failed: boolean;
 try {
   const { projectId, versionId, uuids } = await publishBenchForm(call, 'Export recovery bench');
   await bulkLoad(db, projectId, versionId, rows, submissionBody(versionId, uuids).data);
