@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createKnex } from '@fieldhouse/db';
 import { FileBlobStore } from '../../services/collection/src/blob/blob-store.ts';
 import { claimExport } from '../../services/collection/src/data/exports.ts';
-import { writeExportFile } from '../../services/collection/src/workers/exports.ts';
+import { writeExportFile } from '../../services/collection/src/workers/export-file.ts';
 
 const [dbUrl, blobDir, exportId] = process.argv.slice(2) as [string, string, string];
 const db = createKnex(dbUrl, { poolMax: 3 });

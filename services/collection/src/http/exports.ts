@@ -12,7 +12,8 @@ import {
 import { roleIn } from '../data/workspaces.ts';
 import { can } from '../domain/roles.ts';
 import { EXPORT_HEADERS, type ExportOptions } from '../domain/export-columns.ts';
-import { FORMAT_FILES, queueExport } from '../workers/exports.ts';
+import { FORMAT_FILES } from '../workers/export-file.ts';
+import { queueExport } from '../workers/exports.ts';
 import { projectFor, userIdOf } from './access.ts';
 import type { CollectionContext } from './context.ts';
 import { sendBlob } from './send-blob.ts';
