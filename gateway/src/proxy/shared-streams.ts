@@ -36,6 +36,9 @@ interface Shared {
   timer: NodeJS.Timeout | undefined;
 }
 
+/** Clients written to per turn of the event loop by a broadcast. */
+const SLICE = 250;
+
 const SSE_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
   'Cache-Control': 'no-cache, no-transform',
@@ -192,24 +195,38 @@ export class SharedStreams {
     }, wait);
   }
 
-  /** Sends the snapshot held back, if any. */
-  private flush(shared: Shared): void {
+  /** Sends the snapshot held back, if any (`now`: every write before returning). */
+  private flush(shared: Shared, now = false): void {
     const event = shared.unsent;
     if (event === null) return;
     shared.unsent = null;
     shared.lastSentAt = Date.now();
-    this.broadcast(shared, event, false);
+    this.broadcast(shared, event, false, now ? Infinity : SLICE);
   }
 
-  private broadcast(shared: Shared, event: string, comment: boolean): void {
-    for (const [res, state] of shared.clients) {
-      if (res.writableEnded || res.destroyed) continue;
-      if (res.writableNeedDrain) {
-        if (!comment) state.waiting = event;
-        continue;
+  /**
+   * Writes one event to every client of a stream: encoded once, and written in slices of
+   * {@link SLICE} clients per turn of the event loop, so that ten thousand writes never hold up
+   * the requests that arrive meanwhile. A client that joins or leaves during it is fine either
+   * way (a joiner got the newest snapshot from {@link start}).
+   */
+  private broadcast(shared: Shared, event: string, comment: boolean, slice = SLICE): void {
+    const bytes = Buffer.from(event);
+    const clients = [...shared.clients];
+    const writeSlice = (from: number) => {
+      const to = Math.min(clients.length, from + slice);
+      for (let i = from; i < to; i++) {
+        const [res, state] = clients[i]!;
+        if (res.writableEnded || res.destroyed) continue;
+        if (res.writableNeedDrain) {
+          if (!comment) state.waiting = event;
+          continue;
+        }
+        res.write(bytes);
       }
-      res.write(event);
-    }
+      if (to < clients.length) setImmediate(writeSlice, to);
+    };
+    writeSlice(0);
   }
 
   private start(shared: Shared, res: ServerResponse): void {
@@ -251,7 +268,7 @@ export class SharedStreams {
     }
     shared.pending.clear();
     if (shared.timer) clearTimeout(shared.timer);
-    this.flush(shared); // the last state (a `deleted` event, say) before the end
+    this.flush(shared, true); // the last state (a `deleted` event, say) before the end
     for (const res of shared.clients.keys()) if (!res.writableEnded) res.end();
     shared.clients.clear();
   }

@@ -9,7 +9,7 @@ interface Stream {
   res: ServerResponse;
   reader: Voter | null;
   /** An event that waits for the socket to drain (only the newest is kept: each is complete). */
-  waiting: string | null;
+  waiting: Buffer | string | null;
 }
 
 /** The open streams of one poll, and the state of its pushes. */
@@ -175,21 +175,29 @@ export class ResultsStreams {
     }
   }
 
-  /** Writes one results event (or the `deleted` event and the end) to each stream. */
+  /**
+   * Writes one results event (or the `deleted` event and the end) to each stream: encoded once,
+   * in slices of 250 streams per turn of the event loop so other requests interleave.
+   */
   private deliver(streams: Stream[], results: RenderedResults | null): void {
     if (!results) {
       for (const s of streams) s.res.end('event: deleted\ndata: {}\n\n');
       return;
     }
-    const event = `event: results\ndata: ${results.dataJson}\n\n`;
-    for (const s of streams) this.write(s, event);
+    const event = Buffer.from(`event: results\ndata: ${results.dataJson}\n\n`);
+    const writeSlice = (from: number) => {
+      const to = Math.min(streams.length, from + 250);
+      for (let i = from; i < to; i++) this.write(streams[i]!, event);
+      if (to < streams.length) setImmediate(writeSlice, to);
+    };
+    writeSlice(0);
   }
 
-  private write(stream: Stream, event: string): void {
+  private write(stream: Stream, event: Buffer | string): void {
     const { res } = stream;
     if (res.writableEnded || res.destroyed) return;
     if (res.writableNeedDrain) {
-      if (!event.startsWith(':')) stream.waiting = event;
+      if (typeof event !== 'string') stream.waiting = event; // heartbeats (strings) are not kept
       return;
     }
     res.write(event);
