@@ -66,7 +66,7 @@ export const listInvitesSchema = Joi.object({
 
 /** Staff grant: `{user_id}` or `{email}`. */
 export const staffSchema = Joi.object({
-  user_id: Joi.number().integer().positive(),
+  user_id: idSchema(),
   email,
 }).xor('user_id', 'email');
 
