@@ -1,4 +1,5 @@
 import { Joi } from '@fieldhouse/config';
+import { idSchema } from '@fieldhouse/http';
 import { INVITE_TYPES } from '../domain/invite-types.ts';
 import { isLocalDateTime } from '../domain/dates.ts';
 

@@ -1,0 +1,100 @@
+import type { Fixtures } from './requests.ts';
+
+/** Calls the gateway as `token`; resolves with the JSON body, throws on an unexpected status. */
+async function call(base: string, token: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(new URL(path, base), {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`fixture ${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
+  return (text ? JSON.parse(text) : {}) as Record<string, unknown> & { data: Record<string, unknown> };
+}
+
+/**
+ * Creates, as `token`'s user (id `userId`), one of everything the documents have a path
+ * parameter for, so generated requests reach past the "not found" checks: a workspace with a
+ * published project, a published form version with fields, a submission, an analysis, an
+ * export job, a second API token, an event with an invite, a poll with a comment.
+ * Resolves with the valid values of each path parameter by name.
+ */
+export async function createFixtures(base: string, token: string, userId: number): Promise<Fixtures> {
+  const as = (method: string, path: string, body?: unknown) => call(base, token, method, path, body);
+  const ws = (await as('POST', '/api/v1/workspaces', { name: 'Fuzz workspace' })).data.id as number;
+  const project = (await as('POST', `/api/v1/workspaces/${ws}/projects`, { name: 'Fuzz project' })).data
+    .id as number;
+  const version = (await as('POST', `/api/v1/projects/${project}/versions`, {})).data.id as number;
+  const text = (await as('POST', `/api/v1/versions/${version}/fields`, { name: 'note', label: 'Note', type: 'text' }))
+    .data;
+  const choice = (
+    await as('POST', `/api/v1/versions/${version}/fields`, {
+      name: 'colour',
+      label: 'Colour',
+      type: 'select_one',
+      choices: [
+        { value: 'red', label: 'Red' },
+        { value: 'blue', label: 'Blue' },
+      ],
+    })
+  ).data;
+  await as('POST', `/api/v1/versions/${version}/publish`);
+  const draft = (await as('POST', `/api/v1/projects/${project}/versions`, {})).data.id as number;
+  await as('POST', `/api/v1/workspaces/${ws}/projects/${project}/publish`, { collect_access: 'members' });
+  const submission = (
+    await as('POST', `/api/v1/projects/${project}/submissions`, {
+      form_version_id: version,
+      data: [
+        { field_uuid: text.uuid, type: 'text', value: 'hello' },
+        { field_uuid: choice.uuid, type: 'select_one', value: 'red' },
+      ],
+    })
+  ).data.id as number;
+  const analysis = (
+    await as('POST', `/api/v1/projects/${project}/analyses`, {
+      name: 'Fuzz analysis',
+      charts: [{ title: 'Colours', kind: 'choice_counts', field: 'colour' }],
+    })
+  ).data.id as number;
+  const job = (await as('POST', `/api/v1/projects/${project}/submissions/export`, { format: 'csv' })) as {
+    job_id?: string;
+    data?: { job_id?: string; id?: string };
+  };
+  const jobId = job.job_id ?? job.data?.job_id ?? job.data?.id;
+  const spareToken = (await as('POST', '/api/v1/tokens', { name: 'spare' })) as { data?: { id?: number }; id?: number };
+  const event = (await as('POST', '/api/events', {
+    name: 'Fuzz event',
+    start_date: '2030-10-01T20:00',
+    location: 'Lille',
+  })) as unknown as { id: string };
+  const invite = (await as('POST', `/api/events/${event.id}/invites`, {
+    nom: 'Guest',
+    email: 'guest@example.test',
+  })) as unknown as { id: string };
+  const poll = (
+    await as('POST', '/api/polls', {
+      title: 'Fuzz poll',
+      sections: [{ title: 'Pick', options: [{ label: 'A' }, { label: 'B' }] }],
+    })
+  ).data as { id: string };
+  const comment = (await as('POST', `/api/polls/${poll.id}/comment`, { content: 'first' })).data as { id: string };
+  const values: Record<string, Array<string | number | undefined>> = {
+    workspace_id: [ws],
+    project_id: [project],
+    version_id: [version, draft],
+    field_id: [text.id as number, choice.id as number],
+    submission_id: [submission],
+    analysis_id: [analysis],
+    index: [0, 1],
+    job_id: [jobId],
+    user_id: [userId],
+    token_id: [spareToken.data?.id ?? spareToken.id],
+    event_id: [event.id],
+    invite_id: [invite.id],
+    poll_id: [poll.id],
+    comment_id: [comment.id],
+  };
+  return Object.fromEntries(
+    Object.entries(values).map(([k, v]) => [k, v.filter((x) => x !== undefined).map(String)]),
+  );
+}

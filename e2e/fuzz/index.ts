@@ -1,0 +1,122 @@
+import fc from 'fast-check';
+import { violation } from './checks.ts';
+import { operationsOf, type Operation } from './operations.ts';
+import { requestArbitrary, type Caller, type Fixtures, type FuzzRequest } from './requests.ts';
+import { send } from './send.ts';
+
+export { createFixtures } from './fixtures.ts';
+export { operationsOf } from './operations.ts';
+
+/** The components whose documents the gateway serves under `/docs/<name>.json`. */
+export const COMPONENTS = ['gateway', 'collection', 'polls', 'events'] as const;
+
+/** Loads every operation of every document the gateway merges under `/docs`. */
+export async function loadOperations(gatewayUrl: string): Promise<Operation[]> {
+  const ops: Operation[] = [];
+  for (const name of COMPONENTS) {
+    const res = await fetch(new URL(`/docs/${name}.json`, gatewayUrl));
+    if (!res.ok) throw new Error(`/docs/${name}.json answered ${res.status}`);
+    ops.push(...operationsOf(name, await res.json()));
+  }
+  return ops;
+}
+
+/** Operations that would sign the fuzzer's own users out: sent only anonymously or with a forged token. */
+const SIGNS_OUT = (op: Operation) =>
+  op.path === '/api/v1/logout' || (op.method === 'delete' && op.path.startsWith('/api/v1/tokens/'));
+
+export interface FuzzOptions {
+  gatewayUrl: string;
+  operations: Operation[];
+  fixtures: Fixtures;
+  /** Bearer tokens of the fixtures' owner and of a user who owns nothing. */
+  tokens: { owner: string; stranger: string };
+  runs: number;
+  seed: number;
+  /** Progress lines (a summary every `progressEvery` requests); default silent. */
+  log?: (line: string) => void;
+  progressEvery?: number;
+}
+
+export interface FuzzReport {
+  seed: number;
+  runs: number;
+  /** Requests sent, shrinking included. */
+  requests: number;
+  operations: number;
+  /** Answers by HTTP status. */
+  statuses: Record<number, number>;
+  /** Set when the property failed: the smallest failing request fast-check found, and why. */
+  failure?: { request: FuzzRequest; reason: string; message: string };
+}
+
+/**
+ * Property-based fuzzing of the whole API through the gateway (fast-check, seeded): each run
+ * picks a documented operation and sends it a generated request (valid and hostile paths,
+ * queries and bodies; see requests.ts and hostile.ts) as one of four callers. Property: the
+ * answer is never a 5xx (nor a hang), and every 4xx is an RFC 9457 problem document (checks.ts,
+ * ajv). Resolves with counts and, on failure, the shrunk counterexample; it never throws for a
+ * violation, so the caller decides how to report.
+ */
+export async function fuzzApi(opts: FuzzOptions): Promise<FuzzReport> {
+  const base = new URL(opts.gatewayUrl);
+  const tokens: Record<Caller, string | undefined> = {
+    owner: opts.tokens.owner,
+    stranger: opts.tokens.stranger,
+    anonymous: undefined,
+    forged: '1|forgedforgedforgedforgedforgedforgedforged',
+  };
+  const statuses: Record<number, number> = {};
+  let requests = 0;
+  const arbitraries = opts.operations.map((op) =>
+    SIGNS_OUT(op)
+      ? requestArbitrary(op, opts.fixtures).map((r) => ({
+          ...r,
+          caller: r.caller === 'owner' || r.caller === 'stranger' ? ('anonymous' as const) : r.caller,
+        }))
+      : requestArbitrary(op, opts.fixtures),
+  );
+  const property = fc.asyncProperty(fc.oneof(...arbitraries), async (req) => {
+    const res = await send(base, req, tokens);
+    requests++;
+    statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+    if (opts.log && opts.progressEvery && requests % opts.progressEvery === 0)
+      opts.log(`  ${requests} requests, statuses ${JSON.stringify(statuses)}`);
+    const wrong = violation(res);
+    if (wrong) throw new Error(wrong);
+  });
+  const details = await fc.check(property, { seed: opts.seed, numRuns: opts.runs });
+  const report: FuzzReport = {
+    seed: opts.seed,
+    runs: details.numRuns,
+    requests,
+    operations: opts.operations.length,
+    statuses,
+  };
+  if (details.failed && details.counterexample) {
+    const [request] = details.counterexample;
+    const error = details.errorInstance;
+    report.failure = {
+      request: { ...request, ...(request.body ? { body: { ...request.body, raw: request.body.raw.slice(0, 2000) } } : {}) },
+      reason: error instanceof Error ? error.message : String(error),
+      message: fc.defaultReportMessage(details) ?? 'failed',
+    };
+  }
+  return report;
+}
+
+/** One line per figure, for the test log and `npm run fuzz`. */
+export function formatReport(r: FuzzReport): string {
+  const lines = [
+    `API fuzzer: seed ${r.seed}, ${r.runs} runs over ${r.operations} operations, ${r.requests} requests`,
+    `  statuses: ${JSON.stringify(r.statuses)}`,
+  ];
+  if (r.failure)
+    lines.push(
+      `  COUNTEREXAMPLE (${r.failure.reason}):`,
+      `  ${JSON.stringify(r.failure.request)}`,
+      `  replay with: npm run fuzz -- --seed ${r.seed} --runs ${r.runs}`,
+    );
+  else lines.push('  no 5xx, every 4xx a problem document');
+  return lines.join('\n');
+}

@@ -1,0 +1,104 @@
+import fc from 'fast-check';
+import { HOSTILE_QUERIES, HOSTILE_RAW_BODIES, HOSTILE_SEGMENTS, HOSTILE_STRINGS, HOSTILE_NUMBERS } from './hostile.ts';
+import type { Operation } from './operations.ts';
+import { valueArbitrary } from './schema-arbitrary.ts';
+
+/** Who sends a request: the fixtures' owner, a signed-in user who owns nothing, nobody, or a forged token. */
+export type Caller = 'owner' | 'stranger' | 'anonymous' | 'forged';
+
+/** One generated request, printable as a counterexample. */
+export interface FuzzRequest {
+  /** `METHOD /template` of the operation it came from. */
+  operation: string;
+  method: string;
+  /** Path and query exactly as sent on the wire. */
+  url: string;
+  caller: Caller;
+  body?: { contentType: string; raw: string };
+}
+
+/** Valid values of path parameters by name (ids of the fixtures), used most of the time. */
+export type Fixtures = Record<string, string[]>;
+
+/** encodeURIComponent that cannot throw: an unpaired surrogate goes out as its (invalid) UTF-8 bytes. */
+export const encode = (value: unknown): string =>
+  String(value)
+    .split(/([\ud800-\udfff])/)
+    .map((part) =>
+      /^[\ud800-\udfff]$/.test(part)
+        ? `%ED%${(0xa0 + ((part.charCodeAt(0) >> 6) & 0x1f)).toString(16).toUpperCase()}%${(0x80 + (part.charCodeAt(0) & 0x3f)).toString(16).toUpperCase()}`
+        : encodeURIComponent(part),
+    )
+    .join('');
+
+const SHORT_HOSTILE_STRINGS = HOSTILE_STRINGS.filter((s) => s.length <= 400);
+
+/** A path segment: a fixture's id (not for DELETE: the fixtures must survive), a valid-looking value or a hostile one. */
+function segmentArbitrary(op: Operation, name: string, fixtures: Fixtures): fc.Arbitrary<string> {
+  const known = op.method === 'delete' ? [] : (fixtures[name] ?? []);
+  const schema = op.parameters.find((p) => p.name === name && p.in === 'path')?.schema ?? { type: 'string' };
+  return fc.oneof(
+    { weight: known.length ? 5 : 0, arbitrary: known.length ? fc.constantFrom(...known) : fc.constant('1') },
+    { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_SEGMENTS) },
+    { weight: 1, arbitrary: valueArbitrary(schema, op.resolve, 0).map(encode) },
+    { weight: 1, arbitrary: fc.constantFrom(...SHORT_HOSTILE_STRINGS, ...HOSTILE_NUMBERS).map(encode) },
+  );
+}
+
+/** The query: declared parameters (valid or hostile values, each maybe absent), sometimes a raw hostile one. */
+function queryArbitrary(op: Operation): fc.Arbitrary<string> {
+  const declared = op.parameters.filter((p) => p.in === 'query');
+  const parts = declared.map((p) =>
+    fc.option(
+      fc
+        .oneof(
+          { weight: 3, arbitrary: valueArbitrary(p.schema ?? { type: 'string' }, op.resolve, 0) },
+          { weight: 2, arbitrary: fc.constantFrom<unknown>(...SHORT_HOSTILE_STRINGS, ...HOSTILE_NUMBERS) },
+        )
+        .map((v) => `${encode(p.name)}=${encode(typeof v === 'object' ? JSON.stringify(v) : v)}`),
+      { freq: 2 },
+    ),
+  );
+  return fc
+    .tuple(fc.tuple(...parts), fc.option(fc.constantFrom(...HOSTILE_QUERIES), { freq: 3 }))
+    .map(([declaredParts, raw]) => [...declaredParts, raw].filter((x): x is string => !!x).join('&'));
+}
+
+/** The body: from the schema (hostile members mixed in), or a raw hostile body; none or junk when the operation takes none. */
+function bodyArbitrary(op: Operation): fc.Arbitrary<FuzzRequest['body']> {
+  const raw = fc
+    .constantFrom(...HOSTILE_RAW_BODIES)
+    .map(([text, type]) => ({ contentType: type ?? 'application/json', raw: text }));
+  if (op.body) {
+    const json = valueArbitrary(op.body, op.resolve, 1).map((v) => ({
+      contentType: 'application/json',
+      raw: JSON.stringify(v) ?? 'null',
+    }));
+    return fc.oneof({ weight: 6, arbitrary: json }, { weight: 1, arbitrary: raw });
+  }
+  if (op.method === 'get' || op.method === 'delete') return fc.constant(undefined);
+  return fc.option(raw, { freq: 2, nil: undefined });
+}
+
+/** Requests for one operation, with every caller. */
+export function requestArbitrary(op: Operation, fixtures: Fixtures): fc.Arbitrary<FuzzRequest> {
+  const names = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  return fc
+    .record({
+      segments: fc.tuple(...names.map((n) => segmentArbitrary(op, n, fixtures))),
+      query: queryArbitrary(op),
+      body: bodyArbitrary(op),
+      caller: fc.constantFrom<Caller>('owner', 'owner', 'stranger', 'anonymous', 'forged'),
+    })
+    .map(({ segments, query, body, caller }) => {
+      let i = 0;
+      const path = op.path.replace(/\{[^}]+\}/g, () => segments[i++]!);
+      return {
+        operation: `${op.method.toUpperCase()} ${op.path}`,
+        method: op.method.toUpperCase(),
+        url: query ? `${path}?${query}` : path,
+        caller,
+        ...(body ? { body } : {}),
+      };
+    });
+}
