@@ -1,3 +1,4 @@
+import { PNG } from '@fieldhouse/testkit';
 import type { Fixtures } from './requests.ts';
 
 /** Calls the gateway as `token`; resolves with the JSON body, throws on an unexpected status. */
@@ -38,18 +39,23 @@ export async function createFixtures(base: string, token: string, userId: number
       ],
     })
   ).data;
+  const photo = (await as('POST', `/api/v1/versions/${version}/fields`, { name: 'photo', label: 'Photo', type: 'photo' }))
+    .data;
   await as('POST', `/api/v1/versions/${version}/publish`);
   const draft = (await as('POST', `/api/v1/projects/${project}/versions`, {})).data.id as number;
   await as('POST', `/api/v1/workspaces/${ws}/projects/${project}/publish`, { collect_access: 'members' });
-  const submission = (
+  const created = (
     await as('POST', `/api/v1/projects/${project}/submissions`, {
       form_version_id: version,
       data: [
         { field_uuid: text.uuid, type: 'text', value: 'hello' },
         { field_uuid: choice.uuid, type: 'select_one', value: 'red' },
+        { field_uuid: photo.uuid, type: 'photo', value: PNG.toString('base64') },
       ],
     })
-  ).data.id as number;
+  ).data as { id: number; data: Array<{ value: unknown }> };
+  const submission = created.id;
+  const photoUrl = (created.data.find((d) => (d.value as { url?: string })?.url)?.value as { url: string }).url;
   const analysis = (
     await as('POST', `/api/v1/projects/${project}/analyses`, {
       name: 'Fuzz analysis',
@@ -93,6 +99,7 @@ export async function createFixtures(base: string, token: string, userId: number
     invite_id: [invite.id],
     poll_id: [poll.id],
     comment_id: [comment.id],
+    photo_id: [photoUrl.split('/').pop()],
   };
   return Object.fromEntries(
     Object.entries(values).map(([k, v]) => [k, v.filter((x) => x !== undefined).map(String)]),

@@ -1,4 +1,4 @@
-import { validationFailed, type FieldErrors } from './problem.ts';
+import { addFieldError, validationFailed, type FieldErrors } from './problem.ts';
 
 /**
  * Why `s` cannot be stored as text, or undefined when it can. PostgreSQL refuses the NUL
@@ -22,7 +22,7 @@ export function unstorableTextErrors(value: unknown, root = '', limit = 10): Fie
   let found = 0;
   const stack: Array<[unknown, string]> = [[value, root]];
   const report = (path: string, what: string, reason: string) => {
-    (errors[path || '_'] ??= []).push(`The ${path || 'request'} ${what} ${reason}.`);
+    addFieldError(errors, path || '_', `The ${path || 'request'} ${what} ${reason}.`);
     found++;
   };
   while (stack.length && found < limit) {

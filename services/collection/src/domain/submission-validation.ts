@@ -1,4 +1,4 @@
-import type { FieldErrors } from '@fieldhouse/problem';
+import { addFieldError, type FieldErrors } from '@fieldhouse/problem';
 import type { FieldDef } from './fields.ts';
 import { FIELD_TYPES } from './fields.ts';
 import { VALUE_VALIDATORS, isEmptyValue } from './value-validators.ts';
@@ -38,7 +38,7 @@ const isKeptPhoto = (v: unknown, kept?: ReadonlySet<string>): boolean =>
   typeof (v as PhotoRef).photo_id === 'string' &&
   !!kept?.has((v as PhotoRef).photo_id);
 
-const add = (errors: FieldErrors, key: string, message: string) => (errors[key] ??= []).push(message);
+const add = (errors: FieldErrors, key: string, message: string) => addFieldError(errors, key, message);
 
 /**
  * Checks every data entry against the field it names (spec 2.1; docs/collection.md,
