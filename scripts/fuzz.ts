@@ -30,6 +30,7 @@ const mocha = spawn(
       FUZZ_SEED: seed,
       FUZZ_PROGRESS: process.env.FUZZ_PROGRESS ?? '500',
       FUZZ_TIMEOUT_MS: '0',
+      FUZZ_PER_OPERATION: '1',
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --conditions=source`.trim(),
     },
   },

@@ -1,5 +1,5 @@
 import { PNG } from '@fieldhouse/testkit';
-import type { Fixtures } from './requests.ts';
+import type { BodyHints, Fixtures } from './requests.ts';
 
 /** Calls the gateway as `token`; resolves with the JSON body, throws on an unexpected status. */
 async function call(base: string, token: string, method: string, path: string, body?: unknown) {
@@ -18,9 +18,15 @@ async function call(base: string, token: string, method: string, path: string, b
  * parameter for, so generated requests reach past the "not found" checks: a workspace with a
  * published project, a published form version with fields, a submission, an analysis, an
  * export job, a second API token, an event with an invite, a poll with a comment.
- * Resolves with the valid values of each path parameter by name.
+ * Resolves with the valid values of each path parameter by name, and of body properties by
+ * name (`other` is a second user, to add as a member or staff).
  */
-export async function createFixtures(base: string, token: string, userId: number): Promise<Fixtures> {
+export async function createFixtures(
+  base: string,
+  token: string,
+  userId: number,
+  other: { id: number; email: string },
+): Promise<{ paths: Fixtures; hints: BodyHints }> {
   const as = (method: string, path: string, body?: unknown) => call(base, token, method, path, body);
   const ws = (await as('POST', '/api/v1/workspaces', { name: 'Fuzz workspace' })).data.id as number;
   const project = (await as('POST', `/api/v1/workspaces/${ws}/projects`, { name: 'Fuzz project' })).data
@@ -82,7 +88,8 @@ export async function createFixtures(base: string, token: string, userId: number
       title: 'Fuzz poll',
       sections: [{ title: 'Pick', options: [{ label: 'A' }, { label: 'B' }] }],
     })
-  ).data as { id: string };
+  ).data as { id: string; sections: Array<{ id: string; options: Array<{ id: string }> }> };
+  const section = poll.sections[0]!;
   const comment = (await as('POST', `/api/polls/${poll.id}/comment`, { content: 'first' })).data as { id: string };
   const values: Record<string, Array<string | number | undefined>> = {
     workspace_id: [ws],
@@ -101,7 +108,22 @@ export async function createFixtures(base: string, token: string, userId: number
     comment_id: [comment.id],
     photo_id: [photoUrl.split('/').pop()],
   };
-  return Object.fromEntries(
+  const paths = Object.fromEntries(
     Object.entries(values).map(([k, v]) => [k, v.filter((x) => x !== undefined).map(String)]),
   );
+  const hints: BodyHints = {
+    form_version_id: [version, draft],
+    field_uuid: [text.uuid, choice.uuid, photo.uuid],
+    value: ['hello', 'red', PNG.toString('base64')],
+    field: ['note', 'colour'],
+    user_id: [userId, other.id],
+    email: [other.email],
+    parent_id: [comment.id],
+    collector_id: [userId],
+    start_date: ['2030-10-01T20:00', '2031-01-01T00:00:00'],
+    end_date: ['2030-10-02T20:00'],
+    sections: [[{ title: 'Pick', options: [{ label: 'A' }, { label: 'B' }] }]],
+    votes: [{ [section.id]: section.options[0]!.id }, { [section.id]: section.options[1]!.id }],
+  };
+  return { paths, hints };
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { violation } from './checks.ts';
 import { operationsOf, type Operation } from './operations.ts';
-import { requestArbitrary, type Caller, type Fixtures, type FuzzRequest } from './requests.ts';
+import { requestArbitrary, type BodyHints, type Caller, type Fixtures, type FuzzRequest } from './requests.ts';
 import { send } from './send.ts';
 
 export { createFixtures } from './fixtures.ts';
@@ -29,6 +29,8 @@ export interface FuzzOptions {
   gatewayUrl: string;
   operations: Operation[];
   fixtures: Fixtures;
+  /** Known-good body values by property name (see fixtures.ts). */
+  hints?: BodyHints;
   /** Bearer tokens of the fixtures' owner and of a user who owns nothing. */
   tokens: { owner: string; stranger: string };
   runs: number;
@@ -46,6 +48,8 @@ export interface FuzzReport {
   operations: number;
   /** Answers by HTTP status. */
   statuses: Record<number, number>;
+  /** Answers by operation (`POST /api/polls`) and status: which ones the generator gets past validation. */
+  byOperation: Record<string, Record<number, number>>;
   /** Set when the property failed: the smallest failing request fast-check found, and why. */
   failure?: { request: FuzzRequest; reason: string; message: string };
 }
@@ -67,19 +71,22 @@ export async function fuzzApi(opts: FuzzOptions): Promise<FuzzReport> {
     forged: '1|forgedforgedforgedforgedforgedforgedforged',
   };
   const statuses: Record<number, number> = {};
+  const byOperation: Record<string, Record<number, number>> = {};
   let requests = 0;
   const arbitraries = opts.operations.map((op) =>
     SIGNS_OUT(op)
-      ? requestArbitrary(op, opts.fixtures).map((r) => ({
+      ? requestArbitrary(op, opts.fixtures, opts.hints).map((r) => ({
           ...r,
           caller: r.caller === 'owner' || r.caller === 'stranger' ? ('anonymous' as const) : r.caller,
         }))
-      : requestArbitrary(op, opts.fixtures),
+      : requestArbitrary(op, opts.fixtures, opts.hints),
   );
   const property = fc.asyncProperty(fc.oneof(...arbitraries), async (req) => {
     const res = await send(base, req, tokens);
     requests++;
     statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+    const mine = (byOperation[req.operation] ??= {});
+    mine[res.status] = (mine[res.status] ?? 0) + 1;
     if (opts.log && opts.progressEvery && requests % opts.progressEvery === 0)
       opts.log(`  ${requests} requests, statuses ${JSON.stringify(statuses)}`);
     const wrong = violation(res);
@@ -92,6 +99,7 @@ export async function fuzzApi(opts: FuzzOptions): Promise<FuzzReport> {
     requests,
     operations: opts.operations.length,
     statuses,
+    byOperation,
   };
   if (details.failed && details.counterexample) {
     const [request] = details.counterexample;
@@ -105,12 +113,15 @@ export async function fuzzApi(opts: FuzzOptions): Promise<FuzzReport> {
   return report;
 }
 
-/** One line per figure, for the test log and `npm run fuzz`. */
-export function formatReport(r: FuzzReport): string {
+/** One line per figure, for the test log and `npm run fuzz` (`perOperation`: one more line per operation). */
+export function formatReport(r: FuzzReport, perOperation = false): string {
   const lines = [
     `API fuzzer: seed ${r.seed}, ${r.runs} runs over ${r.operations} operations, ${r.requests} requests`,
     `  statuses: ${JSON.stringify(r.statuses)}`,
   ];
+  if (perOperation)
+    for (const [op, counts] of Object.entries(r.byOperation).sort())
+      lines.push(`    ${op.padEnd(64)} ${JSON.stringify(counts)}`);
   if (r.failure)
     lines.push(
       `  COUNTEREXAMPLE (${r.failure.reason}):`,

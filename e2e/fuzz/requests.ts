@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { HOSTILE_QUERIES, HOSTILE_RAW_BODIES, HOSTILE_SEGMENTS, HOSTILE_STRINGS, HOSTILE_NUMBERS } from './hostile.ts';
 import type { Operation } from './operations.ts';
-import { valueArbitrary } from './schema-arbitrary.ts';
+import { sometimes, valueArbitrary } from './schema-arbitrary.ts';
 
 /** Who sends a request: the fixtures' owner, a signed-in user who owns nothing, nobody, or a forged token. */
 export type Caller = 'owner' | 'stranger' | 'anonymous' | 'forged';
@@ -19,6 +19,9 @@ export interface FuzzRequest {
 
 /** Valid values of path parameters by name (ids of the fixtures), used most of the time. */
 export type Fixtures = Record<string, string[]>;
+
+/** Valid values of body properties by name (`form_version_id`, `field_uuid`...), used often. */
+export type BodyHints = Record<string, unknown[]>;
 
 /** encodeURIComponent that cannot throw: an unpaired surrogate goes out as its (invalid) UTF-8 bytes. */
 export const encode = (value: unknown): string =>
@@ -40,7 +43,7 @@ function segmentArbitrary(op: Operation, name: string, fixtures: Fixtures): fc.A
   return fc.oneof(
     { weight: known.length ? 5 : 0, arbitrary: known.length ? fc.constantFrom(...known) : fc.constant('1') },
     { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_SEGMENTS) },
-    { weight: 1, arbitrary: valueArbitrary(schema, op.resolve, 0).map(encode) },
+    { weight: 1, arbitrary: valueArbitrary(schema, { resolve: op.resolve, hostility: 0 }).map(encode) },
     { weight: 1, arbitrary: fc.constantFrom(...SHORT_HOSTILE_STRINGS, ...HOSTILE_NUMBERS).map(encode) },
   );
 }
@@ -49,45 +52,45 @@ function segmentArbitrary(op: Operation, name: string, fixtures: Fixtures): fc.A
 function queryArbitrary(op: Operation): fc.Arbitrary<string> {
   const declared = op.parameters.filter((p) => p.in === 'query');
   const parts = declared.map((p) =>
-    fc.option(
+    sometimes(
       fc
         .oneof(
-          { weight: 3, arbitrary: valueArbitrary(p.schema ?? { type: 'string' }, op.resolve, 0) },
+          { weight: 3, arbitrary: valueArbitrary(p.schema ?? { type: 'string' }, { resolve: op.resolve, hostility: 0 }) },
           { weight: 2, arbitrary: fc.constantFrom<unknown>(...SHORT_HOSTILE_STRINGS, ...HOSTILE_NUMBERS) },
         )
         .map((v) => `${encode(p.name)}=${encode(typeof v === 'object' ? JSON.stringify(v) : v)}`),
-      { freq: 2 },
+      1,
     ),
   );
   return fc
-    .tuple(fc.tuple(...parts), fc.option(fc.constantFrom(...HOSTILE_QUERIES), { freq: 3 }))
+    .tuple(fc.tuple(...parts), sometimes(fc.constantFrom(...HOSTILE_QUERIES), 6))
     .map(([declaredParts, raw]) => [...declaredParts, raw].filter((x): x is string => !!x).join('&'));
 }
 
 /** The body: from the schema (hostile members mixed in), or a raw hostile body; none or junk when the operation takes none. */
-function bodyArbitrary(op: Operation): fc.Arbitrary<FuzzRequest['body']> {
+function bodyArbitrary(op: Operation, hints: BodyHints): fc.Arbitrary<FuzzRequest['body']> {
   const raw = fc
     .constantFrom(...HOSTILE_RAW_BODIES)
     .map(([text, type]) => ({ contentType: type ?? 'application/json', raw: text }));
   if (op.body) {
-    const json = valueArbitrary(op.body, op.resolve, 1).map((v) => ({
+    const json = valueArbitrary(op.body, { resolve: op.resolve, hostility: 1, hints }).map((v) => ({
       contentType: 'application/json',
       raw: JSON.stringify(v) ?? 'null',
     }));
     return fc.oneof({ weight: 6, arbitrary: json }, { weight: 1, arbitrary: raw });
   }
   if (op.method === 'get' || op.method === 'delete') return fc.constant(undefined);
-  return fc.option(raw, { freq: 2, nil: undefined });
+  return sometimes(raw, 1);
 }
 
 /** Requests for one operation, with every caller. */
-export function requestArbitrary(op: Operation, fixtures: Fixtures): fc.Arbitrary<FuzzRequest> {
+export function requestArbitrary(op: Operation, fixtures: Fixtures, hints: BodyHints = {}): fc.Arbitrary<FuzzRequest> {
   const names = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
   return fc
     .record({
       segments: fc.tuple(...names.map((n) => segmentArbitrary(op, n, fixtures))),
       query: queryArbitrary(op),
-      body: bodyArbitrary(op),
+      body: bodyArbitrary(op, hints),
       caller: fc.constantFrom<Caller>('owner', 'owner', 'stranger', 'anonymous', 'forged'),
     })
     .map(({ segments, query, body, caller }) => {

@@ -41,6 +41,21 @@ export function resolverFor(doc: unknown): Resolve {
   return resolve;
 }
 
+/**
+ * How to generate: where references resolve, how often a value is hostile (weight against 4),
+ * and known-good values by property name (fixture ids: `form_version_id`, `field_uuid`...) that
+ * let a body reach past the "unknown id" checks.
+ */
+export interface Gen {
+  resolve: Resolve;
+  hostility: number;
+  hints?: Record<string, unknown[]>;
+}
+
+/** `arb` once in `1 + rest` draws, else undefined (fc.option's `freq` is the other way round). */
+export const sometimes = <T>(arb: fc.Arbitrary<T>, rest: number): fc.Arbitrary<T | undefined> =>
+  fc.oneof({ weight: rest, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
+
 /** One hostile value from the catalogue (any type: the point is the wrong one). */
 export const hostileValue = (): fc.Arbitrary<unknown> => fc.constantFrom(...HOSTILE_VALUES);
 
@@ -56,27 +71,27 @@ const FORMATS: Record<string, fc.Arbitrary<string>> = {
 };
 
 /** A value the schema accepts (as far as this generator knows), without hostile members. */
-function validValue(schema: Schema, resolve: Resolve, hostility: number, depth: number): fc.Arbitrary<unknown> {
-  const s = resolve(schema);
+function validValue(schema: Schema, g: Gen, depth: number): fc.Arbitrary<unknown> {
+  const s = g.resolve(schema);
   if (s.const !== undefined) return fc.constant(s.const);
   if (s.enum?.length) return fc.constantFrom(...s.enum);
   if (s.allOf?.length) {
     const merged: Schema = { type: 'object', properties: {}, required: [] };
-    for (const part of s.allOf.map(resolve)) {
+    for (const part of s.allOf.map(g.resolve)) {
       Object.assign(merged.properties!, part.properties);
       merged.required!.push(...(part.required ?? []));
     }
-    return validValue(merged, resolve, hostility, depth);
+    return validValue(merged, g, depth);
   }
   const alternatives = s.oneOf ?? s.anyOf;
   if (alternatives?.length)
-    return fc.oneof(...alternatives.map((a) => valueArbitrary(a, resolve, hostility, depth)));
+    return fc.oneof(...alternatives.map((a) => valueArbitrary(a, g, depth)));
   const types = Array.isArray(s.type) ? s.type : s.type ? [s.type] : s.properties ? ['object'] : [];
   if (!types.length) return fc.jsonValue({ maxDepth: 2 });
-  return fc.oneof(...types.map((t) => typed(t, s, resolve, hostility, depth)));
+  return fc.oneof(...types.map((t) => typed(t, s, g, depth)));
 }
 
-function typed(t: string, s: Schema, resolve: Resolve, hostility: number, depth: number): fc.Arbitrary<unknown> {
+function typed(t: string, s: Schema, g: Gen, depth: number): fc.Arbitrary<unknown> {
   switch (t) {
     case 'null':
       return fc.constant(null);
@@ -93,12 +108,12 @@ function typed(t: string, s: Schema, resolve: Resolve, hostility: number, depth:
       );
     case 'array':
       if (depth > 6) return fc.constant([]);
-      return fc.array(valueArbitrary(s.items ?? {}, resolve, hostility, depth + 1), {
+      return fc.array(valueArbitrary(s.items ?? {}, g, depth + 1), {
         minLength: Math.min(s.minItems ?? 0, 3),
         maxLength: Math.min(s.maxItems ?? 4, 4),
       });
     case 'object':
-      return objectArbitrary(s, resolve, hostility, depth);
+      return objectArbitrary(s, g, depth);
     default:
       return fc.jsonValue({ maxDepth: 1 });
   }
@@ -109,20 +124,27 @@ function typed(t: string, s: Schema, resolve: Resolve, hostility: number, depth:
  * sometimes, each value valid or (with weight `hostility`) hostile; now and then a required
  * one dropped or an unknown one added.
  */
-function objectArbitrary(s: Schema, resolve: Resolve, hostility: number, depth: number): fc.Arbitrary<unknown> {
+function objectArbitrary(s: Schema, g: Gen, depth: number): fc.Arbitrary<unknown> {
   if (depth > 6) return fc.constant({});
   const required = new Set(s.required ?? []);
   const entries = Object.entries(s.properties ?? {});
   const record: Record<string, fc.Arbitrary<unknown>> = {};
-  for (const [name, prop] of entries) record[name] = valueArbitrary(prop, resolve, hostility, depth + 1);
+  for (const [name, prop] of entries) {
+    const generated = valueArbitrary(prop, g, depth + 1);
+    const known = g.hints?.[name];
+    record[name] = known?.length
+      ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...known) }, { weight: 2, arbitrary: generated })
+      : generated;
+  }
   const optional = entries.map(([n]) => n).filter((n) => !required.has(n));
   const dropRequired = fc.oneof(
     { weight: 8, arbitrary: fc.constant<string[]>([]) },
     { weight: 1, arbitrary: fc.subarray([...required]) },
   );
-  const extra = fc.option(fc.tuple(fc.constantFrom('$where', 'id', 'user_id', '__proto__', '\u0000', 'é'), hostileValue()), {
-    freq: 6,
-  });
+  const extra = sometimes(
+    fc.tuple(fc.constantFrom('$where', 'id', 'user_id', '__proto__', '\u0000', 'é'), hostileValue()),
+    6,
+  );
   return fc
     .tuple(fc.record(record), dropRequired, fc.subarray(optional), extra)
     .map(([value, drop, keep, added]) => {
@@ -139,11 +161,12 @@ function objectArbitrary(s: Schema, resolve: Resolve, hostility: number, depth: 
 
 /**
  * A value for `schema`: valid most of the time, hostile (any type, see hostile.ts) with weight
- * `hostility` against 4 at every level, so one request usually carries one or two bad members.
+ * `g.hostility` against 4 at every level, so one request usually carries one or two bad members.
  */
-export function valueArbitrary(schema: Schema, resolve: Resolve, hostility = 1, depth = 0): fc.Arbitrary<unknown> {
+export function valueArbitrary(schema: Schema, g: Gen, depth = 0): fc.Arbitrary<unknown> {
+  if (!g.hostility) return validValue(schema, g, depth);
   return fc.oneof(
-    { weight: 4, arbitrary: validValue(schema, resolve, hostility, depth) },
-    { weight: hostility, arbitrary: hostileValue() },
+    { weight: 4, arbitrary: validValue(schema, g, depth) },
+    { weight: g.hostility, arbitrary: hostileValue() },
   );
 }

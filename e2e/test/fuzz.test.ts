@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createFixtures, formatReport, fuzzApi, loadOperations, type FuzzReport } from '../fuzz/index.ts';
 import type { Operation } from '../fuzz/operations.ts';
-import type { Fixtures } from '../fuzz/requests.ts';
+import type { BodyHints, Fixtures } from '../fuzz/requests.ts';
 import { startStack, type TestStack } from './support/stack.ts';
 import { registerUser } from './support/users.ts';
 
@@ -13,6 +13,7 @@ describe('API fuzzer: every documented operation through the gateway, never a 5x
   let stack: TestStack;
   let operations: Operation[];
   let fixtures: Fixtures;
+  let hints: BodyHints;
   let tokens: { owner: string; stranger: string };
 
   before(async function () {
@@ -28,7 +29,7 @@ describe('API fuzzer: every documented operation through the gateway, never a 5x
     const stranger = await registerUser(stack.gatewayUrl, 'Fuzz Stranger');
     tokens = { owner: owner.token, stranger: stranger.token };
     operations = await loadOperations(stack.gatewayUrl);
-    fixtures = await createFixtures(stack.gatewayUrl, owner.token, owner.id);
+    ({ paths: fixtures, hints } = await createFixtures(stack.gatewayUrl, owner.token, owner.id, stranger));
   });
   after(async () => {
     await stack?.stop();
@@ -47,13 +48,14 @@ describe('API fuzzer: every documented operation through the gateway, never a 5x
       gatewayUrl: stack.gatewayUrl,
       operations,
       fixtures,
+      hints,
       tokens,
       runs: Number(process.env.FUZZ_RUNS ?? 400),
       seed: Number(process.env.FUZZ_SEED ?? 20_261_124),
       log: (line) => console.log(line),
       progressEvery: Number(process.env.FUZZ_PROGRESS ?? 0),
     });
-    console.log(formatReport(report));
+    console.log(formatReport(report, process.env.FUZZ_PER_OPERATION === '1'));
     expect(report.failure, formatReport(report)).to.equal(undefined);
     expect(report.requests).to.be.at.least(report.runs);
   });
