@@ -1,0 +1,117 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { body, makeForm, seen, startHarness, type Form, type Harness } from './helpers.ts';
+
+/** A 4xx problem document whose `errors` names `field` (issue 14, item 5). */
+function expectProblemNaming(res: request.Response, status: number, field: string) {
+  expect(res.status, JSON.stringify(res.body)).to.equal(status);
+  expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
+  expect(res.body).to.include({ status });
+  expect(res.body.errors, JSON.stringify(res.body)).to.have.property(field);
+}
+
+describe('collection: inputs PostgreSQL cannot take are 4xx problems naming the field, never 500', () => {
+  let h: Harness;
+  let form: Form;
+  before(async () => {
+    h = await startHarness();
+    form = await makeForm(h, 1, { collect_access: 'members' });
+    await seen(h, 2);
+  });
+  after(async () => {
+    await h?.close();
+  });
+  const submit = (b: object) => h.as(1).post(`/api/v1/projects/${form.projectId}/submissions`).send(b);
+
+  it('refuses a NUL character or an unpaired surrogate in a workspace name (422 naming it)', async () => {
+    expectProblemNaming(await h.as(1).post('/api/v1/workspaces').send({ name: 'a\u0000b' }), 422, 'name');
+    expectProblemNaming(await h.as(1).post('/api/v1/workspaces').send({ name: 'x\ud800' }), 422, 'name');
+    const raw = await h
+      .as(1)
+      .post('/api/v1/workspaces')
+      .set('Content-Type', 'application/json')
+      .send('{"name":"ok","description":"\\udc00"}');
+    expectProblemNaming(raw, 422, 'description');
+    expectProblemNaming(
+      await h.as(1).put(`/api/v1/workspaces/${form.workspaceId}`).send({ name: '\u0000' }),
+      422,
+      'name',
+    );
+  });
+
+  it('refuses NUL and unpaired surrogates in submission answers, the text column and the jsonb one', async () => {
+    expectProblemNaming(await submit(body(form, { full_name: 'Ada\u0000' })), 422, 'data.0.value');
+    expectProblemNaming(await submit(body(form, { full_name: '\ud83d' })), 422, 'data.0.value');
+    expectProblemNaming(await submit(body(form, {}, { device_id: 'a\u0000' })), 422, 'device_id');
+    expectProblemNaming(await submit({ ...body(form), 'bad\u0000key': 1 }), 422, '_');
+    await submit(body(form, { full_name: 'Ada 😀' })).expect(201);
+  });
+
+  it('refuses a search or filter holding NUL (422 naming the query parameter)', async () => {
+    const res = await h.as(1).get(`/api/v1/projects/${form.projectId}/submissions?search=a%00b`);
+    expectProblemNaming(res, 422, 'query.search');
+  });
+
+  it('answers ids past the integer column with 404 naming the parameter, signed in or anonymous', async () => {
+    for (const id of ['2147483648', '9007199254740993', '99999999999999999999']) {
+      expectProblemNaming(await h.as(1).get(`/api/v1/workspaces/${id}`), 404, 'workspaceId');
+      expectProblemNaming(await h.as(undefined).get(`/api/v1/workspaces/${id}`), 404, 'workspaceId');
+      expectProblemNaming(await h.as(undefined).get(`/api/v1/projects/${id}`), 404, 'projectId');
+      expectProblemNaming(await h.as(1).get(`/api/v1/versions/${id}/fields`), 404, 'versionId');
+    }
+    await h.as(1).get(`/api/v1/workspaces/2147483647`).expect(404);
+    // submissions have bigint ids: 2^31 is a possible one, simply not found
+    await h.as(1).get(`/api/v1/projects/${form.projectId}/submissions/2147483648`).expect(404);
+    expectProblemNaming(
+      await h.as(1).get(`/api/v1/projects/${form.projectId}/submissions/9007199254740993`),
+      404,
+      'submissionId',
+    );
+  });
+
+  it('answers ids past the integer column in bodies and queries with 422 naming the field', async () => {
+    expectProblemNaming(
+      await h
+        .as(1)
+        .post(`/api/v1/workspaces/${form.workspaceId}/members`)
+        .send({ user_id: 2 ** 31, role: 'viewer' }),
+      422,
+      'user_id',
+    );
+    expectProblemNaming(await submit(body(form, {}, { form_version_id: 2 ** 31 })), 422, 'form_version_id');
+    expectProblemNaming(await submit(body(form, {}, { form_version_id: 1e308 })), 422, 'form_version_id');
+    expectProblemNaming(
+      await h.as(1).get(`/api/v1/projects/${form.projectId}/submissions?collector_id=2147483648`),
+      422,
+      'collector_id',
+    );
+    const sync = await h
+      .as(1)
+      .post('/api/v1/sync')
+      .send({ submissions: [{ ...body(form), form_version_id: 2 ** 31, uuid: crypto.randomUUID() }] });
+    expect(sync.status, JSON.stringify(sync.body)).to.be.within(200, 499);
+  });
+
+  it('answers a path that is not valid percent-encoded UTF-8 with 400 naming the path', async () => {
+    for (const bad of ['%ED%A0%80', '%C0%AF', '%E2%82', '%FF'])
+      expectProblemNaming(await h.as(1).get(`/api/v1/workspaces/${bad}`), 400, 'path');
+    expectProblemNaming(await h.as(undefined).get(`/api/v1/projects/%ED%A0%80/submissions`), 400, 'path');
+  });
+
+  it('answers JSON bodies that are not objects, and deep nesting, with 4xx problems', async () => {
+    for (const raw of ['null', '42', '"text"', '[]', '[{"name":"x"}]']) {
+      const res = await h.as(1).post('/api/v1/workspaces').set('Content-Type', 'application/json').send(raw);
+      expect(res.status, raw).to.be.within(400, 499);
+      expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
+    }
+    const deep = `{"name":"x","description":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    const res = await h.as(1).post('/api/v1/workspaces').set('Content-Type', 'application/json').send(deep);
+    expect(res.status).to.be.within(400, 499);
+    const keyed = await h
+      .as(1)
+      .post('/api/v1/workspaces')
+      .set('Content-Type', 'application/json')
+      .send('{"name":"x","__proto__":"\\u0000"}');
+    expectProblemNaming(keyed, 422, '__proto__');
+  });
+});
