@@ -38,3 +38,38 @@ export function violation(res: FuzzResponse): string | undefined {
     return `problem status ${(body as { status: number }).status} differs from HTTP status ${res.status}`;
   return undefined;
 }
+
+/**
+ * The documents' own promises about successful answers: `conformance(op).check(status, body)`
+ * validates a 2xx JSON body against the response schema the operation declares for that
+ * status (references into the document resolved by ajv). Returns what differs, or undefined
+ * when it matches or nothing is declared.
+ */
+export class ResponseConformance {
+  private readonly ajv = new Ajv({ allErrors: false, strict: false, validateFormats: false });
+  private readonly loaded = new Set<string>();
+
+  private readonly docs: Record<string, unknown>;
+
+  constructor(docs: Record<string, unknown>) {
+    this.docs = docs;
+  }
+
+  check(component: string, method: string, path: string, status: number, body: unknown): string | undefined {
+    if (!this.loaded.has(component)) {
+      this.ajv.addSchema(this.docs[component] as object, component);
+      this.loaded.add(component);
+    }
+    const doc = this.docs[component] as {
+      paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>>;
+    };
+    const schema = doc.paths[path]?.[method]?.responses?.[String(status)]?.content?.['application/json']?.schema;
+    if (!schema) return undefined;
+    const pointer = ['paths', path, method, 'responses', String(status), 'content', 'application/json', 'schema']
+      .map((p) => encodeURIComponent(p.replaceAll('~', '~0').replaceAll('/', '~1')))
+      .join('/');
+    const validate = this.ajv.getSchema(`${component}#/${pointer}`);
+    if (!validate || validate(body)) return undefined;
+    return this.ajv.errorsText(validate.errors);
+  }
+}

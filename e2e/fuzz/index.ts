@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { violation } from './checks.ts';
+import { ResponseConformance, violation } from './checks.ts';
 import { operationsOf, type Operation } from './operations.ts';
 import { requestArbitrary, type BodyHints, type Caller, type Fixtures, type FuzzRequest } from './requests.ts';
 import { send } from './send.ts';
@@ -10,16 +10,20 @@ export { operationsOf } from './operations.ts';
 /** The components whose documents the gateway serves under `/docs/<name>.json`. */
 export const COMPONENTS = ['gateway', 'collection', 'polls', 'events'] as const;
 
-/** Loads every operation of every document the gateway merges under `/docs`. */
-export async function loadOperations(gatewayUrl: string): Promise<Operation[]> {
-  const ops: Operation[] = [];
+/** The OpenAPI document of each component, as the gateway serves them under `/docs/<name>.json`. */
+export async function loadDocuments(gatewayUrl: string): Promise<Record<string, unknown>> {
+  const docs: Record<string, unknown> = {};
   for (const name of COMPONENTS) {
     const res = await fetch(new URL(`/docs/${name}.json`, gatewayUrl));
     if (!res.ok) throw new Error(`/docs/${name}.json answered ${res.status}`);
-    ops.push(...operationsOf(name, await res.json()));
+    docs[name] = await res.json();
   }
-  return ops;
+  return docs;
 }
+
+/** Every operation of every document (see {@link loadDocuments}). */
+export const allOperations = (docs: Record<string, unknown>): Operation[] =>
+  Object.entries(docs).flatMap(([name, doc]) => operationsOf(name, doc));
 
 /** Operations that would sign the fuzzer's own users out: sent only anonymously or with a forged token. */
 const SIGNS_OUT = (op: Operation) =>
@@ -28,6 +32,8 @@ const SIGNS_OUT = (op: Operation) =>
 export interface FuzzOptions {
   gatewayUrl: string;
   operations: Operation[];
+  /** The documents: when given, 2xx JSON answers are also checked against their declared schema (reported as drift, not failed). */
+  docs?: Record<string, unknown>;
   fixtures: Fixtures;
   /** Known-good body values by property name (see fixtures.ts). */
   hints?: BodyHints;
@@ -50,6 +56,8 @@ export interface FuzzReport {
   statuses: Record<number, number>;
   /** Answers by operation (`POST /api/polls`) and status: which ones the generator gets past validation. */
   byOperation: Record<string, Record<number, number>>;
+  /** 2xx answers that differ from the schema their document declares: first difference per operation and status. */
+  drift: Record<string, string>;
   /** Set when the property failed: the smallest failing request fast-check found, and why. */
   failure?: { request: FuzzRequest; reason: string; message: string };
 }
@@ -72,6 +80,9 @@ export async function fuzzApi(opts: FuzzOptions): Promise<FuzzReport> {
   };
   const statuses: Record<number, number> = {};
   const byOperation: Record<string, Record<number, number>> = {};
+  const drift: Record<string, string> = {};
+  const conformance = opts.docs ? new ResponseConformance(opts.docs) : undefined;
+  const byName = new Map(opts.operations.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op]));
   let requests = 0;
   const arbitraries = opts.operations.map((op) =>
     SIGNS_OUT(op)
@@ -91,6 +102,12 @@ export async function fuzzApi(opts: FuzzOptions): Promise<FuzzReport> {
       opts.log(`  ${requests} requests, statuses ${JSON.stringify(statuses)}`);
     const wrong = violation(res);
     if (wrong) throw new Error(wrong);
+    const op = byName.get(req.operation);
+    if (conformance && op && res.status < 300 && res.contentType.startsWith('application/json')) {
+      const key = `${req.operation} ${res.status}`;
+      const differs = drift[key] ? undefined : conformance.check(op.component, op.method, op.path, res.status, JSON.parse(res.body));
+      if (differs) drift[key] = differs;
+    }
   });
   const details = await fc.check(property, { seed: opts.seed, numRuns: opts.runs });
   const report: FuzzReport = {
@@ -100,6 +117,7 @@ export async function fuzzApi(opts: FuzzOptions): Promise<FuzzReport> {
     operations: opts.operations.length,
     statuses,
     byOperation,
+    drift,
   };
   if (details.failed && details.counterexample) {
     const [request] = details.counterexample;
@@ -122,6 +140,11 @@ export function formatReport(r: FuzzReport, perOperation = false): string {
   if (perOperation)
     for (const [op, counts] of Object.entries(r.byOperation).sort())
       lines.push(`    ${op.padEnd(64)} ${JSON.stringify(counts)}`);
+  const drift = Object.entries(r.drift);
+  if (drift.length) {
+    lines.push(`  answers differing from their documented schema (${drift.length}):`);
+    for (const [op, what] of drift.sort()) lines.push(`    ${op}: ${what}`);
+  }
   if (r.failure)
     lines.push(
       `  COUNTEREXAMPLE (${r.failure.reason}):`,

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createFixtures, formatReport, fuzzApi, loadOperations, type FuzzReport } from '../fuzz/index.ts';
+import { allOperations, createFixtures, formatReport, fuzzApi, loadDocuments, type FuzzReport } from '../fuzz/index.ts';
 import type { Operation } from '../fuzz/operations.ts';
 import type { BodyHints, Fixtures } from '../fuzz/requests.ts';
 import { startStack, type TestStack } from './support/stack.ts';
@@ -12,6 +12,7 @@ import { registerUser } from './support/users.ts';
 describe('API fuzzer: every documented operation through the gateway, never a 5xx', () => {
   let stack: TestStack;
   let operations: Operation[];
+  let docs: Record<string, unknown>;
   let fixtures: Fixtures;
   let hints: BodyHints;
   let tokens: { owner: string; stranger: string };
@@ -28,7 +29,8 @@ describe('API fuzzer: every documented operation through the gateway, never a 5x
     const owner = await registerUser(stack.gatewayUrl, 'Fuzz Owner');
     const stranger = await registerUser(stack.gatewayUrl, 'Fuzz Stranger');
     tokens = { owner: owner.token, stranger: stranger.token };
-    operations = await loadOperations(stack.gatewayUrl);
+    docs = await loadDocuments(stack.gatewayUrl);
+    operations = allOperations(docs);
     ({ paths: fixtures, hints } = await createFixtures(stack.gatewayUrl, owner.token, owner.id, stranger));
   });
   after(async () => {
@@ -47,6 +49,7 @@ describe('API fuzzer: every documented operation through the gateway, never a 5x
     const report: FuzzReport = await fuzzApi({
       gatewayUrl: stack.gatewayUrl,
       operations,
+      docs,
       fixtures,
       hints,
       tokens,
