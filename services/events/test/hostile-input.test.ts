@@ -62,6 +62,21 @@ describe('events service: inputs PostgreSQL cannot take are 4xx problems naming 
       expectProblemNaming(await request(h.app).get(path).set(h.auth(alice)), 400, 'path');
   });
 
+  it('answers a check-in without a JSON body (none, or CSV) with 422 naming code_unique', async () => {
+    expectProblemNaming(await request(h.app).post(`/api/events/${eventId}/checkin`).set(h.auth(alice)), 422, 'code_unique');
+    expectProblemNaming(
+      await request(h.app)
+        .post(`/api/events/${eventId}/checkin`)
+        .set(h.auth(alice))
+        .set('Content-Type', 'text/csv')
+        .send('a,b\n'),
+      422,
+      'code_unique',
+    );
+    const other = await request(h.app).post('/api/events/not-a-uuid/checkin').set(h.auth(alice));
+    expect(other.status).to.equal(404);
+  });
+
   it('refuses a NUL character in a query (422 naming it)', async () => {
     expectProblemNaming(
       await request(h.app).get(`/api/events/${eventId}/invites?search=%00`).set(h.auth(alice)),
