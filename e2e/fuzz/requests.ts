@@ -77,7 +77,18 @@ function bodyArbitrary(op: Operation, hints: BodyHints): fc.Arbitrary<FuzzReques
       contentType: 'application/json',
       raw: JSON.stringify(v) ?? 'null',
     }));
-    return fc.oneof({ weight: 6, arbitrary: json }, { weight: 1, arbitrary: raw });
+    const multipart = json.map(({ raw: text }) => ({
+      contentType: 'multipart/form-data; boundary=fuzz',
+      raw:
+        `--fuzz\r\nContent-Disposition: form-data; name="submission"\r\n\r\n${text}\r\n` +
+        `--fuzz\r\nContent-Disposition: form-data; name="photo"; filename="a\u0000.png"\r\n` +
+        `Content-Type: image/png\r\n\r\n\u0089PNG\r\n--fuzz--\r\n`,
+    }));
+    return fc.oneof(
+      { weight: 6, arbitrary: json },
+      { weight: 1, arbitrary: raw },
+      { weight: op.mediaTypes.includes('multipart/form-data') ? 2 : 0, arbitrary: multipart },
+    );
   }
   if (op.method === 'get' || op.method === 'delete') return fc.constant(undefined);
   return sometimes(raw, 1);

@@ -47,6 +47,14 @@ describe('collection: inputs PostgreSQL cannot take are 4xx problems naming the 
     await submit(body(form, { full_name: 'Ada 😀' })).expect(201);
   });
 
+  it('refuses NUL in the JSON part of a multipart submission (422 naming the field)', async () => {
+    const res = await h
+      .as(1)
+      .post(`/api/v1/projects/${form.projectId}/submissions`)
+      .field('submission', JSON.stringify(body(form, { full_name: 'Ada\u0000' })));
+    expectProblemNaming(res, 422, 'data.0.value');
+  });
+
   it('refuses a search or filter holding NUL (422 naming the query parameter)', async () => {
     const res = await h.as(1).get(`/api/v1/projects/${form.projectId}/submissions?search=a%00b`);
     expectProblemNaming(res, 422, 'query.search');
