@@ -33,7 +33,8 @@ export function violation(res: FuzzResponse): string | undefined {
   } catch {
     return `${res.status} whose body is not JSON: ${res.body.slice(0, 200)}`;
   }
-  if (!isProblem(body)) return `${res.status} body is not a problem document: ${ajv.errorsText(isProblem.errors)}`;
+  if (!isProblem(body))
+    return `${res.status} body is not a problem document: ${ajv.errorsText(isProblem.errors)}`;
   if ((body as { status: number }).status !== res.status)
     return `problem status ${(body as { status: number }).status} differs from HTTP status ${res.status}`;
   return undefined;
@@ -61,11 +62,24 @@ export class ResponseConformance {
       this.loaded.add(component);
     }
     const doc = this.docs[component] as {
-      paths: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>>;
+      paths: Record<
+        string,
+        Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>
+      >;
     };
-    const schema = doc.paths[path]?.[method]?.responses?.[String(status)]?.content?.['application/json']?.schema;
+    const schema =
+      doc.paths[path]?.[method]?.responses?.[String(status)]?.content?.['application/json']?.schema;
     if (!schema) return undefined;
-    const pointer = ['paths', path, method, 'responses', String(status), 'content', 'application/json', 'schema']
+    const pointer = [
+      'paths',
+      path,
+      method,
+      'responses',
+      String(status),
+      'content',
+      'application/json',
+      'schema',
+    ]
       .map((p) => encodeURIComponent(p.replaceAll('~', '~0').replaceAll('/', '~1')))
       .join('/');
     const validate = this.ajv.getSchema(`${component}#/${pointer}`);

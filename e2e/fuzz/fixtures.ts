@@ -5,7 +5,11 @@ import type { BodyHints, Fixtures } from './requests.ts';
 async function call(base: string, token: string, method: string, path: string, body?: unknown) {
   const res = await fetch(new URL(path, base), {
     method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json',
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
@@ -32,8 +36,9 @@ export async function createFixtures(
   const project = (await as('POST', `/api/v1/workspaces/${ws}/projects`, { name: 'Fuzz project' })).data
     .id as number;
   const version = (await as('POST', `/api/v1/projects/${project}/versions`, {})).data.id as number;
-  const text = (await as('POST', `/api/v1/versions/${version}/fields`, { name: 'note', label: 'Note', type: 'text' }))
-    .data;
+  const text = (
+    await as('POST', `/api/v1/versions/${version}/fields`, { name: 'note', label: 'Note', type: 'text' })
+  ).data;
   const choice = (
     await as('POST', `/api/v1/versions/${version}/fields`, {
       name: 'colour',
@@ -45,8 +50,9 @@ export async function createFixtures(
       ],
     })
   ).data;
-  const photo = (await as('POST', `/api/v1/versions/${version}/fields`, { name: 'photo', label: 'Photo', type: 'photo' }))
-    .data;
+  const photo = (
+    await as('POST', `/api/v1/versions/${version}/fields`, { name: 'photo', label: 'Photo', type: 'photo' })
+  ).data;
   await as('POST', `/api/v1/versions/${version}/publish`);
   const draft = (await as('POST', `/api/v1/projects/${project}/versions`, {})).data.id as number;
   await as('POST', `/api/v1/workspaces/${ws}/projects/${project}/publish`, { collect_access: 'members' });
@@ -61,7 +67,8 @@ export async function createFixtures(
     })
   ).data as { id: number; data: Array<{ value: unknown }> };
   const submission = created.id;
-  const photoUrl = (created.data.find((d) => (d.value as { url?: string })?.url)?.value as { url: string }).url;
+  const photoUrl = (created.data.find((d) => (d.value as { url?: string })?.url)?.value as { url: string })
+    .url;
   const analysis = (
     await as('POST', `/api/v1/projects/${project}/analyses`, {
       name: 'Fuzz analysis',
@@ -73,7 +80,10 @@ export async function createFixtures(
     data?: { job_id?: string; id?: string };
   };
   const jobId = job.job_id ?? job.data?.job_id ?? job.data?.id;
-  const spareToken = (await as('POST', '/api/v1/tokens', { name: 'spare' })) as { data?: { id?: number }; id?: number };
+  const spareToken = (await as('POST', '/api/v1/tokens', { name: 'spare' })) as {
+    data?: { id?: number };
+    id?: number;
+  };
   const event = (await as('POST', '/api/events', {
     name: 'Fuzz event',
     start_date: '2030-10-01T20:00',
@@ -90,7 +100,9 @@ export async function createFixtures(
     })
   ).data as { id: string; sections: Array<{ id: string; options: Array<{ id: string }> }> };
   const section = poll.sections[0]!;
-  const comment = (await as('POST', `/api/polls/${poll.id}/comment`, { content: 'first' })).data as { id: string };
+  const comment = (await as('POST', `/api/polls/${poll.id}/comment`, { content: 'first' })).data as {
+    id: string;
+  };
   const values: Record<string, Array<string | number | undefined>> = {
     workspace_id: [ws],
     project_id: [project],

@@ -121,7 +121,10 @@ export const HOSTILE_RAW_BODIES: ReadonlyArray<readonly [string, string?]> = [
   ['<a/>', 'application/xml'],
   ['{"name":"x"}', 'application/json; charset=utf-16'],
   ['{"name":"x"}', 'application/merge-patch+json'],
-  ['--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n\u0000\r\n--x--\r\n', 'multipart/form-data; boundary=x'],
+  [
+    '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n\u0000\r\n--x--\r\n',
+    'multipart/form-data; boundary=x',
+  ],
   ['--x\r\nbroken', 'multipart/form-data; boundary=x'],
   ['a,b\n\u0000,\ud800\n', 'text/csv'],
 ];

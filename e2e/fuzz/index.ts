@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { ResponseConformance, violation } from './checks.ts';
 import { operationsOf, type Operation } from './operations.ts';
-import { requestArbitrary, type BodyHints, type Caller, type Fixtures, type FuzzRequest } from './requests.ts';
+import {
+  requestArbitrary,
+  type BodyHints,
+  type Caller,
+  type Fixtures,
+  type FuzzRequest,
+} from './requests.ts';
 import { send } from './send.ts';
 
 export { createFixtures } from './fixtures.ts';
@@ -105,7 +111,9 @@ export async function fuzzApi(opts: FuzzOptions): Promise<FuzzReport> {
     const op = byName.get(req.operation);
     if (conformance && op && res.status < 300 && res.contentType.startsWith('application/json')) {
       const key = `${req.operation} ${res.status}`;
-      const differs = drift[key] ? undefined : conformance.check(op.component, op.method, op.path, res.status, JSON.parse(res.body));
+      const differs = drift[key]
+        ? undefined
+        : conformance.check(op.component, op.method, op.path, res.status, JSON.parse(res.body));
       if (differs) drift[key] = differs;
     }
   });
@@ -123,7 +131,10 @@ export async function fuzzApi(opts: FuzzOptions): Promise<FuzzReport> {
     const [request] = details.counterexample;
     const error = details.errorInstance;
     report.failure = {
-      request: { ...request, ...(request.body ? { body: { ...request.body, raw: request.body.raw.slice(0, 2000) } } : {}) },
+      request: {
+        ...request,
+        ...(request.body ? { body: { ...request.body, raw: request.body.raw.slice(0, 2000) } } : {}),
+      },
       reason: error instanceof Error ? error.message : String(error),
       message: fc.defaultReportMessage(details) ?? 'failed',
     };

@@ -40,14 +40,18 @@ export function operationsOf(component: string, doc: unknown): Operation[] {
   for (const [path, item] of Object.entries((doc as Doc).paths ?? {})) {
     for (const method of METHODS) {
       const op = item[method] as
-        | { parameters?: Parameter[]; requestBody?: { $ref?: string; content?: Record<string, { schema?: Schema }> } }
+        | {
+            parameters?: Parameter[];
+            requestBody?: { $ref?: string; content?: Record<string, { schema?: Schema }> };
+          }
         | undefined;
       if (!op) continue;
       const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(
         (p) => resolve(p as Schema) as unknown as Parameter,
       );
-      const content = (resolve((op.requestBody ?? {}) as Schema) as { content?: Record<string, { schema?: Schema }> })
-        .content ?? {};
+      const content =
+        (resolve((op.requestBody ?? {}) as Schema) as { content?: Record<string, { schema?: Schema }> })
+          .content ?? {};
       const json = content['application/json']?.schema;
       out.push({
         component,

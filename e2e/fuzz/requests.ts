@@ -1,5 +1,11 @@
 import fc from 'fast-check';
-import { HOSTILE_QUERIES, HOSTILE_RAW_BODIES, HOSTILE_SEGMENTS, HOSTILE_STRINGS, HOSTILE_NUMBERS } from './hostile.ts';
+import {
+  HOSTILE_QUERIES,
+  HOSTILE_RAW_BODIES,
+  HOSTILE_SEGMENTS,
+  HOSTILE_STRINGS,
+  HOSTILE_NUMBERS,
+} from './hostile.ts';
 import type { Operation } from './operations.ts';
 import { sometimes, valueArbitrary } from './schema-arbitrary.ts';
 
@@ -55,7 +61,10 @@ function queryArbitrary(op: Operation): fc.Arbitrary<string> {
     sometimes(
       fc
         .oneof(
-          { weight: 3, arbitrary: valueArbitrary(p.schema ?? { type: 'string' }, { resolve: op.resolve, hostility: 0 }) },
+          {
+            weight: 3,
+            arbitrary: valueArbitrary(p.schema ?? { type: 'string' }, { resolve: op.resolve, hostility: 0 }),
+          },
           { weight: 2, arbitrary: fc.constantFrom<unknown>(...SHORT_HOSTILE_STRINGS, ...HOSTILE_NUMBERS) },
         )
         .map((v) => `${encode(p.name)}=${encode(typeof v === 'object' ? JSON.stringify(v) : v)}`),
@@ -95,7 +104,11 @@ function bodyArbitrary(op: Operation, hints: BodyHints): fc.Arbitrary<FuzzReques
 }
 
 /** Requests for one operation, with every caller. */
-export function requestArbitrary(op: Operation, fixtures: Fixtures, hints: BodyHints = {}): fc.Arbitrary<FuzzRequest> {
+export function requestArbitrary(
+  op: Operation,
+  fixtures: Fixtures,
+  hints: BodyHints = {},
+): fc.Arbitrary<FuzzRequest> {
   const names = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
   return fc
     .record({

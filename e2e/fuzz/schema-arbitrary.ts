@@ -33,7 +33,8 @@ export function resolverFor(doc: unknown): Resolve {
     let s = schema;
     for (let hops = 0; s?.$ref && hops < 20; hops++) {
       let node: unknown = doc;
-      for (const part of s.$ref.replace(/^#\//, '').split('/')) node = (node as Record<string, unknown>)?.[part];
+      for (const part of s.$ref.replace(/^#\//, '').split('/'))
+        node = (node as Record<string, unknown>)?.[part];
       s = (node ?? {}) as Schema;
     }
     return s ?? {};
@@ -84,8 +85,7 @@ function validValue(schema: Schema, g: Gen, depth: number): fc.Arbitrary<unknown
     return validValue(merged, g, depth);
   }
   const alternatives = s.oneOf ?? s.anyOf;
-  if (alternatives?.length)
-    return fc.oneof(...alternatives.map((a) => valueArbitrary(a, g, depth)));
+  if (alternatives?.length) return fc.oneof(...alternatives.map((a) => valueArbitrary(a, g, depth)));
   const types = Array.isArray(s.type) ? s.type : s.type ? [s.type] : s.properties ? ['object'] : [];
   if (!types.length) return fc.jsonValue({ maxDepth: 2 });
   return fc.oneof(...types.map((t) => typed(t, s, g, depth)));

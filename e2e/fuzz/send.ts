@@ -29,7 +29,14 @@ export function send(
       headers['content-length'] = String(body.length);
     }
     const r = request(
-      { host: base.hostname, port: base.port, method: req.method, path: req.url, headers, timeout: timeoutMs },
+      {
+        host: base.hostname,
+        port: base.port,
+        method: req.method,
+        path: req.url,
+        headers,
+        timeout: timeoutMs,
+      },
       (res) => {
         const contentType = String(res.headers['content-type'] ?? '');
         if (contentType.startsWith('text/event-stream')) {

@@ -1,5 +1,12 @@
 import { expect } from 'chai';
-import { allOperations, createFixtures, formatReport, fuzzApi, loadDocuments, type FuzzReport } from '../fuzz/index.ts';
+import {
+  allOperations,
+  createFixtures,
+  formatReport,
+  fuzzApi,
+  loadDocuments,
+  type FuzzReport,
+} from '../fuzz/index.ts';
 import type { Operation } from '../fuzz/operations.ts';
 import type { BodyHints, Fixtures } from '../fuzz/requests.ts';
 import { startStack, type TestStack } from './support/stack.ts';

@@ -32,15 +32,29 @@ describe('e2e: hostile inputs through the gateway are 4xx problems naming the fi
   it('refuses a NUL character or an unpaired surrogate in the login e-mail, registration and token names', async () => {
     const gw = () => request(stack.gatewayUrl);
     for (const path of ['/api/v1/login', '/api/login']) {
-      expectProblemNaming(await gw().post(path).send({ email: 'a\u0000@example.test', password: 'x' }), 422, 'email');
-      expectProblemNaming(await gw().post(path).send({ email: user.email, password: 'p\ud800' }), 422, 'password');
+      expectProblemNaming(
+        await gw().post(path).send({ email: 'a\u0000@example.test', password: 'x' }),
+        422,
+        'email',
+      );
+      expectProblemNaming(
+        await gw().post(path).send({ email: user.email, password: 'p\ud800' }),
+        422,
+        'password',
+      );
     }
     expectProblemNaming(
-      await gw().post('/api/v1/register').send({ name: 'N\u0000', email: 'n@example.test', password: 'long enough pw' }),
+      await gw()
+        .post('/api/v1/register')
+        .send({ name: 'N\u0000', email: 'n@example.test', password: 'long enough pw' }),
       422,
       'name',
     );
-    expectProblemNaming(await gatewayClient(stack.gatewayUrl, user.token).post('/api/v1/tokens').send({ name: '\udc00' }), 422, 'name');
+    expectProblemNaming(
+      await gatewayClient(stack.gatewayUrl, user.token).post('/api/v1/tokens').send({ name: '\udc00' }),
+      422,
+      'name',
+    );
   });
 
   it('refuses NUL in workspace names, event names and invite noms of the proxied services', async () => {
@@ -48,8 +62,17 @@ describe('e2e: hostile inputs through the gateway are 4xx problems naming the fi
     expectProblemNaming(await api.post('/api/v1/workspaces').send({ name: 'W\u0000' }), 422, 'name');
     const event = { start_date: '2030-06-01T18:30:00', location: 'Lyon' };
     expectProblemNaming(await api.post('/api/events').send({ ...event, name: 'E\u0000' }), 422, 'name');
-    const id = (await api.post('/api/events').send({ ...event, name: 'E' }).expect(201)).body.id as string;
-    expectProblemNaming(await api.post(`/api/events/${id}/invites`).send({ nom: '\u0000', email: 'g@example.test' }), 422, 'nom');
+    const id = (
+      await api
+        .post('/api/events')
+        .send({ ...event, name: 'E' })
+        .expect(201)
+    ).body.id as string;
+    expectProblemNaming(
+      await api.post(`/api/events/${id}/invites`).send({ nom: '\u0000', email: 'g@example.test' }),
+      422,
+      'nom',
+    );
   });
 
   it('answers ids of 2^31 and more with 4xx naming the parameter, signed in and anonymous', async () => {
@@ -74,6 +97,10 @@ describe('e2e: hostile inputs through the gateway are 4xx problems naming the fi
       expect([400, 401], path).to.include(res.status);
       expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
     }
-    expectProblemNaming(await gatewayClient(stack.gatewayUrl, user.token).delete('/api/v1/tokens/%ED%A0%80'), 400, 'path');
+    expectProblemNaming(
+      await gatewayClient(stack.gatewayUrl, user.token).delete('/api/v1/tokens/%ED%A0%80'),
+      400,
+      'path',
+    );
   });
 });

@@ -9,7 +9,13 @@ export type FieldErrors = Record<string, string[]>;
  */
 export function addFieldError(errors: FieldErrors, field: string, message: string): void {
   if (Object.hasOwn(errors, field)) errors[field]!.push(message);
-  else Object.defineProperty(errors, field, { value: [message], enumerable: true, writable: true, configurable: true });
+  else
+    Object.defineProperty(errors, field, {
+      value: [message],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
 }
 
 /** An RFC 9457 problem document that is also Laravel-compatible (design.md, "Errors"). */

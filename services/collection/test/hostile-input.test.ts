@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import request from 'supertest';
+import type request from 'supertest';
 import { body, makeForm, seen, startHarness, type Form, type Harness } from './helpers.ts';
 
 /** A 4xx problem document whose `errors` names `field` (issue 14, item 5). */

@@ -24,9 +24,16 @@ describe('events service: inputs PostgreSQL cannot take are 4xx problems naming 
     const event = { start_date: '2030-06-01T18:30:00', location: 'Lyon' };
     expectProblemNaming(await post('/api/events', { ...event, name: 'Gala\u0000' }), 422, 'name');
     expectProblemNaming(await post('/api/events', { ...event, name: '\ud800' }), 422, 'name');
-    expectProblemNaming(await post(`/api/events/${eventId}/invites`, { nom: 'A\u0000', email: 'a@example.test' }), 422, 'nom');
     expectProblemNaming(
-      await request(h.app).put(`/api/events/${eventId}`).set(h.auth(alice)).send({ ...event, name: 'x', location: '\udfff' }),
+      await post(`/api/events/${eventId}/invites`, { nom: 'A\u0000', email: 'a@example.test' }),
+      422,
+      'nom',
+    );
+    expectProblemNaming(
+      await request(h.app)
+        .put(`/api/events/${eventId}`)
+        .set(h.auth(alice))
+        .send({ ...event, name: 'x', location: '\udfff' }),
       422,
       'location',
     );
@@ -50,7 +57,10 @@ describe('events service: inputs PostgreSQL cannot take are 4xx problems naming 
       'user_id',
     );
     expectProblemNaming(
-      await request(h.app).post(`/api/events/${eventId}/staff`).set(h.auth(alice)).send({ user_id: 2 ** 31 }),
+      await request(h.app)
+        .post(`/api/events/${eventId}/staff`)
+        .set(h.auth(alice))
+        .send({ user_id: 2 ** 31 }),
       422,
       'user_id',
     );
@@ -58,12 +68,20 @@ describe('events service: inputs PostgreSQL cannot take are 4xx problems naming 
   });
 
   it('answers a path that is not valid percent-encoded UTF-8 with 400 naming the path', async () => {
-    for (const path of ['/api/events/%ED%A0%80', `/api/events/${eventId}/invites/%C0%AF`, '/api/events/%E2%82/stats'])
+    for (const path of [
+      '/api/events/%ED%A0%80',
+      `/api/events/${eventId}/invites/%C0%AF`,
+      '/api/events/%E2%82/stats',
+    ])
       expectProblemNaming(await request(h.app).get(path).set(h.auth(alice)), 400, 'path');
   });
 
   it('answers a check-in without a JSON body (none, or CSV) with 422 naming code_unique', async () => {
-    expectProblemNaming(await request(h.app).post(`/api/events/${eventId}/checkin`).set(h.auth(alice)), 422, 'code_unique');
+    expectProblemNaming(
+      await request(h.app).post(`/api/events/${eventId}/checkin`).set(h.auth(alice)),
+      422,
+      'code_unique',
+    );
     expectProblemNaming(
       await request(h.app)
         .post(`/api/events/${eventId}/checkin`)

@@ -26,13 +26,19 @@ describe('polls service: hostile inputs are 4xx problems naming the field, never
 
   it('refuses NUL characters and unpaired surrogates in poll titles, comments and vote keys', async () => {
     expectProblemNaming(
-      await request(h.app).post('/api/polls').set('Authorization', h.auth(1)).send({ ...pollBody(), title: 'a\u0000' }),
+      await request(h.app)
+        .post('/api/polls')
+        .set('Authorization', h.auth(1))
+        .send({ ...pollBody(), title: 'a\u0000' }),
       422,
       'title',
     );
     const poll = await h.createPoll(1);
     expectProblemNaming(
-      await request(h.app).post(`/api/polls/${poll.id}/comment`).set('Authorization', h.auth(1)).send({ content: '\ud800' }),
+      await request(h.app)
+        .post(`/api/polls/${poll.id}/comment`)
+        .set('Authorization', h.auth(1))
+        .send({ content: '\ud800' }),
       422,
       'content',
     );
@@ -40,12 +46,17 @@ describe('polls service: hostile inputs are 4xx problems naming the field, never
       await request(h.app)
         .post(`/api/polls/${poll.id}/vote`)
         .set('Authorization', h.auth(2))
-        .send({ votes: { [poll.sections[0]!.id]: poll.sections[0]!.options[0]!.id }, voter_name: 'Zoé\u0000' }),
+        .send({
+          votes: { [poll.sections[0]!.id]: poll.sections[0]!.options[0]!.id },
+          voter_name: 'Zoé\u0000',
+        }),
       422,
       'voter_name',
     );
     expectProblemNaming(
-      await request(h.app).get(`/api/polls/${poll.id}/results?voter_fingerprint=%00`).set('Authorization', h.auth()),
+      await request(h.app)
+        .get(`/api/polls/${poll.id}/results?voter_fingerprint=%00`)
+        .set('Authorization', h.auth()),
       422,
       'query.voter_fingerprint',
     );

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import Joi from 'joi';
-import { parsePageQuery, paginated , idSchema } from '@fieldhouse/http';
+import { parsePageQuery, paginated, idSchema } from '@fieldhouse/http';
 import { forbidden, notFound, unprocessable, validate, validationFailed } from '@fieldhouse/problem';
 import { mayManageRole, ROLES, type Role } from '../domain/roles.ts';
 import {
