@@ -60,7 +60,7 @@ describe('API fuzzer: every documented operation through the gateway, never a 5x
       fixtures,
       hints,
       tokens,
-      runs: Number(process.env.FUZZ_RUNS ?? 400),
+      runs: Number(process.env.FUZZ_RUNS ?? 1500),
       seed: Number(process.env.FUZZ_SEED ?? 20_261_124),
       log: (line) => console.log(line),
       progressEvery: Number(process.env.FUZZ_PROGRESS ?? 0),
