@@ -41,3 +41,11 @@ export function idParam(req: Request, name: string, kind: IdKind = 'int'): numbe
     });
   return n;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether `value` is a UUID (any version) that a PostgreSQL `uuid` column accepts; check path
+ * ids with it before a query (36 hex digits and dashes in the wrong places are not one).
+ */
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);

@@ -100,6 +100,11 @@ describe('collection: inputs PostgreSQL cannot take are 4xx problems naming the 
     expect(sync.status, JSON.stringify(sync.body)).to.be.within(200, 499);
   });
 
+  it('answers photo ids that only look like UUIDs with 404, not a uuid cast error', async () => {
+    for (const id of ['-'.repeat(36), '0'.repeat(34) + '-0', 'abcdefab-cdef-abcd-efab-cdefabcdef-1'])
+      await h.as(1).get(`/api/v1/photos/${id}`).expect(404);
+  });
+
   it('answers a path that is not valid percent-encoded UTF-8 with 400 naming the path', async () => {
     for (const bad of ['%ED%A0%80', '%C0%AF', '%E2%82', '%FF'])
       expectProblemNaming(await h.as(1).get(`/api/v1/workspaces/${bad}`), 400, 'path');
