@@ -30,6 +30,7 @@ export async function createFixtures(
   token: string,
   userId: number,
   other: { id: number; email: string },
+  credentials: { email: string; password: string } = { email: 'nobody@example.test', password: 'x' },
 ): Promise<{ paths: Fixtures; hints: BodyHints }> {
   const as = (method: string, path: string, body?: unknown) => call(base, token, method, path, body);
   const ws = (await as('POST', '/api/v1/workspaces', { name: 'Fuzz workspace' })).data.id as number;
@@ -55,6 +56,9 @@ export async function createFixtures(
   ).data;
   await as('POST', `/api/v1/versions/${version}/publish`);
   const draft = (await as('POST', `/api/v1/projects/${project}/versions`, {})).data.id as number;
+  const draftFields = (await as('GET', `/api/v1/versions/${draft}/fields`)).data as unknown as Array<{
+    id: number;
+  }>;
   await as('POST', `/api/v1/workspaces/${ws}/projects/${project}/publish`, { collect_access: 'members' });
   const created = (
     await as('POST', `/api/v1/projects/${project}/submissions`, {
@@ -92,7 +96,7 @@ export async function createFixtures(
   const invite = (await as('POST', `/api/events/${event.id}/invites`, {
     nom: 'Guest',
     email: 'guest@example.test',
-  })) as unknown as { id: string };
+  })) as unknown as { id: string; code_unique: string };
   const poll = (
     await as('POST', '/api/polls', {
       title: 'Fuzz poll',
@@ -107,7 +111,7 @@ export async function createFixtures(
     workspace_id: [ws],
     project_id: [project],
     version_id: [version, draft],
-    field_id: [text.id as number, choice.id as number],
+    field_id: [text.id as number, choice.id as number, ...draftFields.map((f) => f.id)],
     submission_id: [submission],
     analysis_id: [analysis],
     index: [0, 1],
@@ -129,7 +133,18 @@ export async function createFixtures(
     value: ['hello', 'red', PNG.toString('base64')],
     field: ['note', 'colour'],
     user_id: [userId, other.id],
-    email: [other.email],
+    email: [other.email, credentials.email],
+    password: [credentials.password, 'another long password'],
+    name: ['Fuzz Name'],
+    data: [
+      [
+        { field_uuid: text.uuid, type: 'text', value: 'hi' },
+        { field_uuid: choice.uuid, type: 'select_one', value: 'blue' },
+      ],
+      [{ field_uuid: photo.uuid, type: 'photo', value: PNG.toString('base64') }],
+    ],
+    charts: [[{ title: 'Colours', kind: 'choice_counts', field: 'colour' }]],
+    code_unique: [invite.code_unique],
     parent_id: [comment.id],
     collector_id: [userId],
     start_date: ['2030-10-01T20:00', '2031-01-01T00:00:00'],

@@ -44,14 +44,31 @@ const SHORT_HOSTILE_STRINGS = HOSTILE_STRINGS.filter((s) => s.length <= 400);
 
 /** A path segment: a fixture's id (not for DELETE: the fixtures must survive), a valid-looking value or a hostile one. */
 function segmentArbitrary(op: Operation, name: string, fixtures: Fixtures): fc.Arbitrary<string> {
-  const known = op.method === 'delete' ? [] : (fixtures[name] ?? []);
+  const deleting = op.method === 'delete';
+  const known = deleting ? [] : (fixtures[name] ?? []);
+  const everyFixture = new Set(Object.values(fixtures).flat());
   const schema = op.parameters.find((p) => p.name === name && p.in === 'path')?.schema ?? { type: 'string' };
-  return fc.oneof(
-    { weight: known.length ? 5 : 0, arbitrary: known.length ? fc.constantFrom(...known) : fc.constant('1') },
-    { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_SEGMENTS) },
-    { weight: 1, arbitrary: valueArbitrary(schema, { resolve: op.resolve, hostility: 0 }).map(encode) },
-    { weight: 1, arbitrary: fc.constantFrom(...SHORT_HOSTILE_STRINGS, ...HOSTILE_NUMBERS).map(encode) },
+  return fc
+    .oneof(
+      {
+        weight: known.length ? 5 : 0,
+        arbitrary: known.length ? fc.constantFrom(...known) : fc.constant('1'),
+      },
+      { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_SEGMENTS) },
+      { weight: 1, arbitrary: valueArbitrary(schema, { resolve: op.resolve, hostility: 0 }).map(encode) },
+      { weight: 1, arbitrary: fc.constantFrom(...SHORT_HOSTILE_STRINGS, ...HOSTILE_NUMBERS).map(encode) },
+    )
+    .filter((segment) => !deleting || !everyFixture.has(segment)); // the fixtures must survive
+}
+
+/** A CSV body for operations that take one (`nom,email` rows, hostile cells mixed in). */
+function csvArbitrary(): fc.Arbitrary<string> {
+  const cell = fc.oneof(
+    { weight: 4, arbitrary: fc.string({ maxLength: 12 }) },
+    { weight: 1, arbitrary: fc.constantFrom(...SHORT_HOSTILE_STRINGS) },
   );
+  const row = fc.tuple(cell, fc.oneof(fc.emailAddress(), cell)).map((cells) => cells.join(','));
+  return fc.array(row, { maxLength: 5 }).map((rows) => ['nom,email', ...rows].join('\n'));
 }
 
 /** The query: declared parameters (valid or hostile values, each maybe absent), sometimes a raw hostile one. */
@@ -100,6 +117,11 @@ function bodyArbitrary(op: Operation, hints: BodyHints): fc.Arbitrary<FuzzReques
     );
   }
   if (op.method === 'get' || op.method === 'delete') return fc.constant(undefined);
+  if (op.mediaTypes.includes('text/csv'))
+    return fc.oneof(
+      { weight: 3, arbitrary: csvArbitrary().map((text) => ({ contentType: 'text/csv', raw: text })) },
+      { weight: 1, arbitrary: raw },
+    );
   return sometimes(raw, 1);
 }
 

@@ -38,7 +38,13 @@ describe('API fuzzer: every documented operation through the gateway, never a 5x
     tokens = { owner: owner.token, stranger: stranger.token };
     docs = await loadDocuments(stack.gatewayUrl);
     operations = allOperations(docs);
-    ({ paths: fixtures, hints } = await createFixtures(stack.gatewayUrl, owner.token, owner.id, stranger));
+    ({ paths: fixtures, hints } = await createFixtures(
+      stack.gatewayUrl,
+      owner.token,
+      owner.id,
+      stranger,
+      stranger,
+    ));
   });
   after(async () => {
     await stack?.stop();
