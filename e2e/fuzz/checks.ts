@@ -20,11 +20,15 @@ const isProblem = ajv.compile(problemSchema);
 /**
  * The fuzzer's property for one answer: never a 5xx, and every 4xx is a problem document
  * (`application/problem+json` whose body passes the schema above, with the same status).
- * Returns what is wrong, or undefined.
+ * (A HEAD answer has no body: only its content type is checked.) Returns what is wrong, or undefined.
  */
-export function violation(res: FuzzResponse): string | undefined {
+export function violation(res: FuzzResponse, method = 'GET'): string | undefined {
   if (res.status >= 500) return `answered ${res.status}: ${res.body.slice(0, 300)}`;
   if (res.status < 400) return undefined;
+  if (method === 'HEAD')
+    return res.contentType.startsWith('application/problem+json')
+      ? undefined
+      : `HEAD ${res.status} with content type "${res.contentType}"`;
   if (!res.contentType.startsWith('application/problem+json'))
     return `${res.status} with content type "${res.contentType}" instead of application/problem+json`;
   let body: unknown;

@@ -193,3 +193,19 @@ export const HOSTILE_QUERIES: readonly string[] = [
   '%ED%A0%80=1',
   `search=${'x'.repeat(10_000)}`,
 ];
+
+/** `Authorization` values of the forged caller: unknown, malformed, oversized and foreign-scheme credentials. */
+export const HOSTILE_AUTHORIZATIONS: readonly string[] = [
+  'Bearer 1|forgedforgedforgedforgedforgedforgedforged',
+  'Bearer 2147483648|forged',
+  'Bearer 99999999999999999999|forged',
+  'Bearer -1|x',
+  'Bearer |',
+  'Bearer ',
+  'Bearer',
+  `Bearer ${'x'.repeat(6_000)}`,
+  'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOjF9.',
+  'Basic Zm9vOmJhcg==',
+  'bearer  1|x',
+  'Bearer %00',
+];

@@ -82,7 +82,7 @@ export async function fuzzApi(opts: FuzzOptions): Promise<FuzzReport> {
     owner: opts.tokens.owner,
     stranger: opts.tokens.stranger,
     anonymous: undefined,
-    forged: '1|forgedforgedforgedforgedforgedforgedforged',
+    forged: undefined, // its Authorization header comes with the request (hostile.ts)
   };
   const statuses: Record<number, number> = {};
   const byOperation: Record<string, Record<number, number>> = {};
@@ -106,7 +106,7 @@ export async function fuzzApi(opts: FuzzOptions): Promise<FuzzReport> {
     mine[res.status] = (mine[res.status] ?? 0) + 1;
     if (opts.log && opts.progressEvery && requests % opts.progressEvery === 0)
       opts.log(`  ${requests} requests, statuses ${JSON.stringify(statuses)}`);
-    const wrong = violation(res);
+    const wrong = violation(res, req.method);
     if (wrong) throw new Error(wrong);
     const op = byName.get(req.operation);
     // (a path with dot or empty segments is another operation once normalised: `/api/polls/..`
@@ -116,6 +116,7 @@ export async function fuzzApi(opts: FuzzOptions): Promise<FuzzReport> {
       conformance &&
       op &&
       !normalised &&
+      req.method === op.method.toUpperCase() &&
       res.status < 300 &&
       res.contentType.startsWith('application/json')
     ) {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import {
+  HOSTILE_AUTHORIZATIONS,
   HOSTILE_QUERIES,
   HOSTILE_RAW_BODIES,
   HOSTILE_SEGMENTS,
@@ -20,6 +21,8 @@ export interface FuzzRequest {
   /** Path and query exactly as sent on the wire. */
   url: string;
   caller: Caller;
+  /** The forged caller's `Authorization` header. */
+  authorization?: string;
   body?: { contentType: string; raw: string };
 }
 
@@ -116,7 +119,7 @@ function bodyArbitrary(op: Operation, hints: BodyHints): fc.Arbitrary<FuzzReques
       { weight: op.mediaTypes.includes('multipart/form-data') ? 2 : 0, arbitrary: multipart },
     );
   }
-  if (op.method === 'get' || op.method === 'delete') return fc.constant(undefined);
+  if (op.method === 'get' || op.method === 'delete') return sometimes(raw, 8);
   if (op.mediaTypes.includes('text/csv'))
     return fc.oneof(
       { weight: 3, arbitrary: csvArbitrary().map((text) => ({ contentType: 'text/csv', raw: text })) },
@@ -138,15 +141,22 @@ export function requestArbitrary(
       query: queryArbitrary(op),
       body: bodyArbitrary(op, hints),
       caller: fc.constantFrom<Caller>('owner', 'owner', 'stranger', 'anonymous', 'forged'),
+      authorization: fc.constantFrom(...HOSTILE_AUTHORIZATIONS),
+      // now and then a method the operation does not have
+      method: fc.oneof(
+        { weight: 20, arbitrary: fc.constant(op.method.toUpperCase()) },
+        { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD') },
+      ),
     })
-    .map(({ segments, query, body, caller }) => {
+    .map(({ segments, query, body, caller, authorization, method }) => {
       let i = 0;
       const path = op.path.replace(/\{[^}]+\}/g, () => segments[i++]!);
       return {
         operation: `${op.method.toUpperCase()} ${op.path}`,
-        method: op.method.toUpperCase(),
+        method,
         url: query ? `${path}?${query}` : path,
         caller,
+        ...(caller === 'forged' ? { authorization } : {}),
         ...(body ? { body } : {}),
       };
     });

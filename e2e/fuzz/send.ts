@@ -22,7 +22,8 @@ export function send(
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { accept: 'application/json' };
     const token = tokens[req.caller];
-    if (token) headers.authorization = `Bearer ${token}`;
+    if (req.authorization) headers.authorization = req.authorization;
+    else if (token) headers.authorization = `Bearer ${token}`;
     const body = req.body ? Buffer.from(req.body.raw, 'utf8') : undefined;
     if (req.body && body) {
       headers['content-type'] = req.body.contentType;

@@ -24,6 +24,16 @@ describe('polls service: hostile inputs are 4xx problems naming the field, never
       expectProblemNaming(await request(h.app).get(path).set('Authorization', h.auth(1)), 400, 'path');
   });
 
+  it('answers HEAD on the live results stream with its headers and ends (it used to hang)', async () => {
+    const poll = await h.createPoll(1);
+    const res = await request(h.app)
+      .head(`/api/polls/${poll.id}/results/stream`)
+      .set('Authorization', h.auth(1))
+      .timeout(5_000);
+    expect(res.status).to.equal(200);
+    expect(res.headers['content-type']).to.match(/^text\/event-stream/);
+  });
+
   it('refuses NUL characters and unpaired surrogates in poll titles, comments and vote keys', async () => {
     expectProblemNaming(
       await request(h.app)
