@@ -100,6 +100,39 @@ describe('collection: inputs PostgreSQL cannot take are 4xx problems naming the 
     expect(sync.status, JSON.stringify(sync.body)).to.be.within(200, 499);
   });
 
+  it('draws a histogram of decimals spanning more than float8 can subtract (1e308 and -1e308)', async () => {
+    const ws = (await h.as(1).post('/api/v1/workspaces').send({ name: 'Huge' }).expect(201)).body.data.id;
+    const project = (await h.as(1).post(`/api/v1/workspaces/${ws}/projects`).send({ name: 'P' }).expect(201))
+      .body.data.id;
+    const version = (await h.as(1).post(`/api/v1/projects/${project}/versions`).send({}).expect(201)).body
+      .data.id;
+    const field = (
+      await h
+        .as(1)
+        .post(`/api/v1/versions/${version}/fields`)
+        .send({ name: 'x', label: 'X', type: 'decimal' })
+        .expect(201)
+    ).body.data;
+    await h.as(1).post(`/api/v1/versions/${version}/publish`).expect(200);
+    await h.as(1).post(`/api/v1/projects/${project}/publish`).send({ collect_access: 'members' }).expect(200);
+    for (const value of [1e308, -1e308, 0])
+      await h
+        .as(1)
+        .post(`/api/v1/projects/${project}/submissions`)
+        .send({ form_version_id: version, data: [{ field_uuid: field.uuid, type: 'decimal', value }] })
+        .expect(201);
+    const a = await h
+      .as(1)
+      .post(`/api/v1/projects/${project}/analyses`)
+      .send({ name: 'Huge', charts: [{ title: 'X', kind: 'histogram', field: 'x', bins: 4 }] })
+      .expect(201);
+    const charts = await h.as(1).get(`/api/v1/analyses/${a.body.data.id}/charts`).expect(200);
+    const bins = charts.body.data[0].data as Array<{ bin: number; from: number; to: number; count: number }>;
+    expect(bins.map((b) => b.count)).to.deep.equal([1, 0, 1, 1]);
+    expect(bins[0]!.from).to.equal(-1e308);
+    expect(bins[3]!.to).to.equal(1e308);
+  });
+
   it('answers photo ids that only look like UUIDs with 404, not a uuid cast error', async () => {
     for (const id of ['-'.repeat(36), '0'.repeat(34) + '-0', 'abcdefab-cdef-abcd-efab-cdefabcdef-1'])
       await h.as(1).get(`/api/v1/photos/${id}`).expect(404);
