@@ -31,7 +31,7 @@ export async function createFixtures(
   userId: number,
   other: { id: number; email: string },
   credentials: { email: string; password: string } = { email: 'nobody@example.test', password: 'x' },
-): Promise<{ paths: Fixtures; hints: BodyHints }> {
+): Promise<{ paths: Fixtures; hints: BodyHints; restore: () => Promise<void> }> {
   const as = (method: string, path: string, body?: unknown) => call(base, token, method, path, body);
   const ws = (await as('POST', '/api/v1/workspaces', { name: 'Fuzz workspace' })).data.id as number;
   const project = (await as('POST', `/api/v1/workspaces/${ws}/projects`, { name: 'Fuzz project' })).data
@@ -53,6 +53,13 @@ export async function createFixtures(
   ).data;
   const photo = (
     await as('POST', `/api/v1/versions/${version}/fields`, { name: 'photo', label: 'Photo', type: 'photo' })
+  ).data;
+  const amount = (
+    await as('POST', `/api/v1/versions/${version}/fields`, {
+      name: 'amount',
+      label: 'Amount',
+      type: 'decimal',
+    })
   ).data;
   await as('POST', `/api/v1/versions/${version}/publish`);
   const draft = (await as('POST', `/api/v1/projects/${project}/versions`, {})).data.id as number;
@@ -129,7 +136,7 @@ export async function createFixtures(
   );
   const hints: BodyHints = {
     form_version_id: [version, draft],
-    field_uuid: [text.uuid, choice.uuid, photo.uuid],
+    field_uuid: [text.uuid, choice.uuid, photo.uuid, amount.uuid],
     value: ['hello', 'red', PNG.toString('base64')],
     field: ['note', 'colour'],
     user_id: [userId, other.id],
@@ -142,8 +149,15 @@ export async function createFixtures(
         { field_uuid: choice.uuid, type: 'select_one', value: 'blue' },
       ],
       [{ field_uuid: photo.uuid, type: 'photo', value: PNG.toString('base64') }],
+      [{ field_uuid: amount.uuid, type: 'decimal', value: 1e308 }],
+      [{ field_uuid: amount.uuid, type: 'decimal', value: -1e308 }],
+      [{ field_uuid: amount.uuid, type: 'decimal', value: 5e-324 }],
     ],
-    charts: [[{ title: 'Colours', kind: 'choice_counts', field: 'colour' }]],
+    charts: [
+      [{ title: 'Colours', kind: 'choice_counts', field: 'colour' }],
+      [{ title: 'Amounts', kind: 'histogram', field: 'amount', bins: 7 }],
+      [{ title: 'Amounts', kind: 'histogram', field: 'amount', bins: 100 }],
+    ],
     code_unique: [invite.code_unique],
     parent_id: [comment.id],
     collector_id: [userId],
@@ -152,5 +166,13 @@ export async function createFixtures(
     sections: [[{ title: 'Pick', options: [{ label: 'A' }, { label: 'B' }] }]],
     votes: [{ [section.id]: section.options[0]!.id }, { [section.id]: section.options[1]!.id }],
   };
-  return { paths, hints };
+  // Undoes what generated requests may have done to the fixtures' state (unpublished the
+  // project, closed the poll), so later requests still reach the deeper paths.
+  const restore = async () => {
+    await call(base, token, 'POST', `/api/v1/workspaces/${ws}/projects/${project}/publish`, {
+      collect_access: 'members',
+    }).catch(() => undefined);
+    await call(base, token, 'POST', `/api/polls/${poll.id}/reopen`).catch(() => undefined);
+  };
+  return { paths, hints, restore };
 }

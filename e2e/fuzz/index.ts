@@ -50,6 +50,11 @@ export interface FuzzOptions {
   /** Progress lines (a summary every `progressEvery` requests); default silent. */
   log?: (line: string) => void;
   progressEvery?: number;
+  /** Called every `restoreEvery` (default 100) requests to put the fixtures back in shape. */
+  restore?: () => Promise<void>;
+  restoreEvery?: number;
+  /** Log every request and answer of this operation (`POST /api/polls`), to see why it fails. */
+  traceOperation?: string;
 }
 
 export interface FuzzReport {
@@ -99,6 +104,7 @@ export async function fuzzApi(opts: FuzzOptions): Promise<FuzzReport> {
       : requestArbitrary(op, opts.fixtures, opts.hints),
   );
   const property = fc.asyncProperty(fc.oneof(...arbitraries), async (req) => {
+    if (opts.restore && requests > 0 && requests % (opts.restoreEvery ?? 100) === 0) await opts.restore();
     const res = await send(base, req, tokens);
     requests++;
     statuses[res.status] = (statuses[res.status] ?? 0) + 1;
@@ -106,6 +112,10 @@ export async function fuzzApi(opts: FuzzOptions): Promise<FuzzReport> {
     mine[res.status] = (mine[res.status] ?? 0) + 1;
     if (opts.log && opts.progressEvery && requests % opts.progressEvery === 0)
       opts.log(`  ${requests} requests, statuses ${JSON.stringify(statuses)}`);
+    if (opts.log && opts.traceOperation === req.operation)
+      opts.log(
+        `  trace ${JSON.stringify(req).slice(0, 600)}\n    -> ${res.status} ${res.body.slice(0, 400)}`,
+      );
     const wrong = violation(res, req.method);
     if (wrong) throw new Error(wrong);
     const op = byName.get(req.operation);

@@ -43,7 +43,7 @@ export function resolverFor(doc: unknown): Resolve {
 }
 
 /**
- * How to generate: where references resolve, how often a value is hostile (weight against 4),
+ * How to generate: where references resolve, how often a value is hostile (weight against 10),
  * and known-good values by property name (fixture ids: `form_version_id`, `field_uuid`...) that
  * let a body reach past the "unknown id" checks.
  */
@@ -161,12 +161,12 @@ function objectArbitrary(s: Schema, g: Gen, depth: number): fc.Arbitrary<unknown
 
 /**
  * A value for `schema`: valid most of the time, hostile (any type, see hostile.ts) with weight
- * `g.hostility` against 4 at every level, so one request usually carries one or two bad members.
+ * `g.hostility` against 10 at every level, so one request usually carries one or two bad members.
  */
 export function valueArbitrary(schema: Schema, g: Gen, depth = 0): fc.Arbitrary<unknown> {
   if (!g.hostility) return validValue(schema, g, depth);
   return fc.oneof(
-    { weight: 4, arbitrary: validValue(schema, g, depth) },
+    { weight: 10, arbitrary: validValue(schema, g, depth) },
     { weight: g.hostility, arbitrary: hostileValue() },
   );
 }

@@ -22,6 +22,7 @@ describe('API fuzzer: every documented operation through the gateway, never a 5x
   let docs: Record<string, unknown>;
   let fixtures: Fixtures;
   let hints: BodyHints;
+  let restore: () => Promise<void>;
   let tokens: { owner: string; stranger: string };
 
   before(async function () {
@@ -38,13 +39,11 @@ describe('API fuzzer: every documented operation through the gateway, never a 5x
     tokens = { owner: owner.token, stranger: stranger.token };
     docs = await loadDocuments(stack.gatewayUrl);
     operations = allOperations(docs);
-    ({ paths: fixtures, hints } = await createFixtures(
-      stack.gatewayUrl,
-      owner.token,
-      owner.id,
-      stranger,
-      stranger,
-    ));
+    ({
+      paths: fixtures,
+      hints,
+      restore,
+    } = await createFixtures(stack.gatewayUrl, owner.token, owner.id, stranger, stranger));
   });
   after(async () => {
     await stack?.stop();
@@ -65,11 +64,13 @@ describe('API fuzzer: every documented operation through the gateway, never a 5x
       docs,
       fixtures,
       hints,
+      restore,
       tokens,
       runs: Number(process.env.FUZZ_RUNS ?? 1500),
       seed: Number(process.env.FUZZ_SEED ?? 20_261_124),
       log: (line) => console.log(line),
       progressEvery: Number(process.env.FUZZ_PROGRESS ?? 0),
+      ...(process.env.FUZZ_TRACE ? { traceOperation: process.env.FUZZ_TRACE } : {}),
     });
     console.log(formatReport(report, process.env.FUZZ_PER_OPERATION === '1'));
     expect(report.failure, formatReport(report)).to.equal(undefined);
