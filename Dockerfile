@@ -70,7 +70,11 @@ RUN --mount=type=cache,target=/root/.npm \
 FROM ${NODE_IMAGE} AS runtime
 ARG WORKSPACE
 ARG PORT=8080
+# HOST: a container's API must listen on its interfaces (the processes default to loopback).
+# METRICS_HOST stays loopback unless the deployment opens it (compose and deploy/ set 0.0.0.0,
+# next to the NetworkPolicy that admits only Prometheus); METRICS_PORT defaults per process.
 ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
     PORT=${PORT}
 WORKDIR /app
 # node_modules (its @fieldhouse/* entries are symlinks to ../../libs/<name>), the root and

@@ -3,14 +3,16 @@ import { fileURLToPath } from 'node:url';
 import { provideBackingServices } from './lib/backing.ts';
 import { ensureSigningKey } from './lib/keys.ts';
 import { freePort, isListening } from './lib/net.ts';
-import { runNode, startNode, stopAll, type Managed } from './lib/processes.ts';
+import { runNode, startNode, stopAll, Supervisor } from './lib/processes.ts';
 
 /**
  * `npm start`: the whole stack on this machine. Backing services come from their variables or
  * the standard local ports (lib/backing.ts); MongoDB is FerretDB unless MONGO_URL is set. It
  * generates the gateway's signing key on first start (.local/keys), runs every migration,
- * starts the SMTP sink, the three services and the gateway, prints where things are, and stops
- * everything cleanly on Ctrl-C.
+ * starts the SMTP sink, the three services, their workers and the gateway, prints where things
+ * are, and stops everything cleanly on Ctrl-C. A child that exits is restarted with backoff
+ * (0.5 s doubling to 30 s, reset after 30 s up) and the restart is logged; the rest keeps
+ * running (docs/reliability.md, "Operations").
  */
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const local = join(root, '.local');
@@ -22,6 +24,13 @@ const ports = {
   events: Number(process.env.EVENTS_PORT ?? 8083),
   smtp: Number(process.env.SMTP_SINK_PORT ?? 1025),
   mailApi: Number(process.env.SMTP_SINK_HTTP_PORT ?? 8025),
+};
+/** Internal `/metrics` ports (loopback only), 1000 above each API port unless set. */
+const metricsPorts = {
+  gateway: Number(process.env.GATEWAY_METRICS_PORT ?? ports.gateway + 1000),
+  collection: Number(process.env.COLLECTION_METRICS_PORT ?? ports.collection + 1000),
+  polls: Number(process.env.POLLS_METRICS_PORT ?? ports.polls + 1000),
+  events: Number(process.env.EVENTS_METRICS_PORT ?? ports.events + 1000),
 };
 
 const { started: backing } = await provideBackingServices(root, {
@@ -47,6 +56,9 @@ if (key.created) console.log(`generated the gateway signing key in ${key.path}`)
 
 const shared = {
   NODE_ENV: process.env.NODE_ENV ?? 'development',
+  // Every port on loopback: clients reach the stack through the gateway on this machine only.
+  HOST: '127.0.0.1',
+  METRICS_HOST: '127.0.0.1',
   AMQP_URL: process.env.AMQP_URL!,
   REDIS_URL: process.env.REDIS_URL!,
   GATEWAY_JWKS_URL: `http://127.0.0.1:${ports.gateway}/.well-known/jwks.json`,
@@ -56,29 +68,42 @@ const env = {
   gateway: {
     ...shared,
     PORT: String(ports.gateway),
+    METRICS_PORT: String(metricsPorts.gateway),
     DATABASE_URL: database('fieldhouse_identity'),
     INTERNAL_JWT_PRIVATE_KEY_FILE: key.path,
     COLLECTION_URL: `http://127.0.0.1:${ports.collection}`,
     POLLS_URL: `http://127.0.0.1:${ports.polls}`,
     EVENTS_URL: `http://127.0.0.1:${ports.events}`,
   },
-  collection: { ...shared, PORT: String(ports.collection), DATABASE_URL: database('fieldhouse_collection') },
+  collection: {
+    ...shared,
+    PORT: String(ports.collection),
+    METRICS_PORT: String(metricsPorts.collection),
+    DATABASE_URL: database('fieldhouse_collection'),
+  },
   polls: {
     ...shared,
     PORT: String(ports.polls),
+    METRICS_PORT: String(metricsPorts.polls),
     MONGO_URL: process.env.MONGO_URL!,
     MONGO_DB: 'fieldhouse_polls',
   },
-  events: { ...shared, PORT: String(ports.events), DATABASE_URL: database('fieldhouse_events') },
+  events: {
+    ...shared,
+    PORT: String(ports.events),
+    METRICS_PORT: String(metricsPorts.events),
+    DATABASE_URL: database('fieldhouse_events'),
+  },
 };
 
-const running: Managed[] = [];
+const running: Supervisor[] = [];
 let stopping = false;
 const shutdown = async (code: number) => {
   if (stopping) return;
   stopping = true;
   console.log('\nstopping the stack...');
-  await stopAll([...running].reverse());
+  // Every supervised child at once; a stopped supervisor restarts nothing.
+  await Promise.all([...running].reverse().map((s) => s.stop()));
   await stopAll(backing.map((child) => ({ child })));
   process.exit(code);
 };
@@ -92,37 +117,22 @@ try {
     runNode('migrate:poll', join(root, 'services/polls/src/migrate.ts'), env.polls, root),
     runNode('migrate:evt', join(root, 'services/events/src/migrate.ts'), env.events, root),
   ]);
+  /** Starts `script` under a supervisor that restarts it with backoff when it exits. */
+  const supervise = (name: string, script: string, vars: Record<string, string>) =>
+    new Supervisor(name, () => startNode(name, join(root, script), vars, root));
   running.push(
-    startNode(
-      'smtp-sink',
-      join(root, 'tools/smtp-sink/src/main.ts'),
-      {
-        SMTP_SINK_PORT: String(ports.smtp),
-        SMTP_SINK_HTTP_PORT: String(ports.mailApi),
-      },
-      root,
-    ),
-    startNode('collection', join(root, 'services/collection/src/main.ts'), env.collection, root),
-    startNode(
-      'collection-worker',
-      join(root, 'services/collection/src/workers/main.ts'),
-      env.collection,
-      root,
-    ),
-    startNode('polls', join(root, 'services/polls/src/main.ts'), env.polls, root),
-    startNode('polls-worker', join(root, 'services/polls/src/workers/main.ts'), env.polls, root),
-    startNode('events', join(root, 'services/events/src/main.ts'), env.events, root),
-    startNode('events-worker', join(root, 'services/events/src/workers/main.ts'), env.events, root),
-    startNode('gateway', join(root, 'gateway/src/main.ts'), env.gateway, root),
+    supervise('smtp-sink', 'tools/smtp-sink/src/main.ts', {
+      SMTP_SINK_PORT: String(ports.smtp),
+      SMTP_SINK_HTTP_PORT: String(ports.mailApi),
+    }),
+    supervise('collection', 'services/collection/src/main.ts', env.collection),
+    supervise('collection-worker', 'services/collection/src/workers/main.ts', env.collection),
+    supervise('polls', 'services/polls/src/main.ts', env.polls),
+    supervise('polls-worker', 'services/polls/src/workers/main.ts', env.polls),
+    supervise('events', 'services/events/src/main.ts', env.events),
+    supervise('events-worker', 'services/events/src/workers/main.ts', env.events),
+    supervise('gateway', 'gateway/src/main.ts', env.gateway),
   );
-  for (const p of running) {
-    void p.exited.then((code) => {
-      if (!stopping) {
-        console.error(`${p.name} exited with code ${code}; stopping the stack`);
-        void shutdown(1);
-      }
-    });
-  }
   const deadline = Date.now() + 60_000;
   for (;;) {
     const ready = await fetch(`http://127.0.0.1:${ports.gateway}/readyz`)
@@ -142,6 +152,9 @@ console.log(`
     Gateway (the only URL clients need):  http://127.0.0.1:${ports.gateway}
     API documents:                        http://127.0.0.1:${ports.gateway}/docs
     E-mails sent (SMTP sink):             http://127.0.0.1:${ports.mailApi}/messages
+    Metrics (internal ports):             ${Object.entries(metricsPorts)
+      .map(([name, port]) => `${name} http://127.0.0.1:${port}/metrics`)
+      .join(', ')}
   Create a user in another terminal:
     npm run user:create -- --email you@example.org --password 'a long password' --name 'Your Name'
   Then: curl -s -X POST http://127.0.0.1:${ports.gateway}/api/v1/login -H 'Content-Type: application/json' \\

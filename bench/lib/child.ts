@@ -229,11 +229,15 @@ export async function waitReady(
   );
 }
 
-/** The environment every bench gives its server children: production mode, quiet logs, loopback. */
+/**
+ * The environment every bench gives its server children: production mode, quiet logs, loopback,
+ * metrics on any free port (several children, or a local stack, may run at once).
+ */
 export const SERVER_ENV = {
   NODE_ENV: 'production',
   LOG_LEVEL: 'error',
   HOST: '127.0.0.1',
+  METRICS_PORT: '0',
   SHUTDOWN_TIMEOUT_MS: '3000',
 } as const;
 

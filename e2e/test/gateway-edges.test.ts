@@ -115,12 +115,13 @@ describe('gateway edges: limits, bad input, upstream failures, CORS, health', ()
     expect(other.headers).to.not.have.property('access-control-allow-credentials');
   });
 
-  it('serves health, readiness, metrics and the API documents', async () => {
+  it('serves health, readiness and the API documents, but no metrics on the public port', async () => {
     await request(stack.gatewayUrl).get('/healthz').expect(200, { status: 'ok' });
     const ready = await request(stack.gatewayUrl).get('/readyz').expect(200);
     expect(ready.body.checks).to.include({ postgres: 'ok' });
-    const metrics = await request(stack.gatewayUrl).get('/metrics').expect(200);
-    expect(metrics.text).to.contain('http_request_duration_seconds_bucket');
+    // Metrics are on the internal METRICS_PORT only (gateway/test/metrics-port.test.ts).
+    const metrics = await request(stack.gatewayUrl).get('/metrics').expect(404);
+    expect(metrics.headers['content-type']).to.match(/problem\+json/);
     const doc = await request(stack.gatewayUrl).get('/docs/gateway.json').expect(200);
     expect(doc.body.openapi).to.equal('3.1.0');
     expect(doc.body.paths).to.have.property('/api/v1/tokens/{token_id}');
@@ -132,6 +133,7 @@ describe('gateway edges: limits, bad input, upstream failures, CORS, health', ()
     for (const url of [stack.serviceUrls.collection]) {
       await request(url).get('/readyz').expect(200);
       await request(url).get('/openapi.json').expect(200);
+      await request(url).get('/metrics').expect(404);
     }
   });
 });

@@ -8,9 +8,11 @@ import type { GatewayConfig } from './config.ts';
 import { docsRoutes } from './docs/routes.ts';
 import { authenticate } from './identity/authenticate.ts';
 import type { IdentityService } from './identity/identity-service.ts';
+import { LoginThrottle } from './identity/login-throttle.ts';
 import { identityRoutes, isIdentityPath } from './identity/routes.ts';
 import type { SessionsRepo } from './identity/sessions-repo.ts';
 import type { TokenCache } from './identity/token-cache.ts';
+import { StreamCaps } from './proxy/stream-caps.ts';
 import { proxyTo, underPrefix, type Upstream } from './proxy/upstreams.ts';
 import type { SigningKey } from './proxy/signing-key.ts';
 import { InternalTokenIssuer } from './proxy/internal-token.ts';
@@ -35,7 +37,13 @@ export interface GatewayAppDeps {
 /** The upstream services and their path prefixes, most specific first. */
 export function upstreamsOf(c: GatewayConfig): Upstream[] {
   return [
-    { name: 'polls', target: c.POLLS_URL, prefix: '/api/polls' },
+    {
+      name: 'polls',
+      target: c.POLLS_URL,
+      prefix: '/api/polls',
+      streams: /^\/api\/polls\/[^/]+\/results\/stream$/,
+      snapshotStreams: true,
+    },
     { name: 'events', target: c.EVENTS_URL, prefix: '/api/events' },
     { name: 'collection', target: c.COLLECTION_URL, prefix: '/api/v1' },
   ];
@@ -61,8 +69,9 @@ const pathOf = (url: string | undefined) => {
  * - a **proxy app** per upstream, for paths under its prefix that the gateway does not serve itself:
  *   request id, helmet, metrics; CORS; per-IP limit; authentication; per-user limit; the proxy
  *   to the service; 404 and problem errors;
- * - the **gateway app**, for everything else: the same, plus `/healthz`, `/readyz`,
- *   `/metrics`, JWKS, `/docs` and the identity routes (the only ones that parse bodies).
+ * - the **gateway app**, for everything else: the same, plus `/healthz`, `/readyz`, JWKS,
+ *   `/docs` and the identity routes (the only ones that parse bodies). `/metrics` is not
+ *   served here (404): main.ts serves it on the internal METRICS_PORT.
  *
  * The split keeps the proxied path free of the gateway's own routes, which Express would
  * otherwise try one by one on every proxied request (docs/benchmarks.md, gateway).
@@ -143,6 +152,18 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
       registrationEnabled: c.REGISTRATION_ENABLED,
       bodyLimit: c.BODY_LIMIT,
       loginLimiter: limiters.login,
+      loginThrottle: new LoginThrottle(
+        deps.redis,
+        {
+          keyPrefix: c.REDIS_PREFIX,
+          failures: c.LOGIN_ACCOUNT_FAILURES,
+          windowSeconds: c.LOGIN_ACCOUNT_WINDOW_SECONDS,
+          backoffBaseSeconds: c.LOGIN_BACKOFF_BASE_SECONDS,
+          backoffMaxSeconds: c.LOGIN_BACKOFF_MAX_SECONDS,
+          knownAddressDays: c.LOGIN_KNOWN_ADDRESS_DAYS,
+        },
+        logger,
+      ),
     }),
   );
   finishApp(own, logger);
@@ -152,6 +173,12 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
     issuer: c.INTERNAL_JWT_ISSUER,
     ttlSeconds: c.INTERNAL_JWT_TTL_SECONDS,
   });
+  const streamCaps = new StreamCaps({
+    perAddress: c.STREAMS_PER_ADDRESS,
+    perUser: c.STREAMS_PER_USER,
+    total: c.STREAMS_MAX,
+    retryAfterSeconds: 10,
+  });
   // One proxy app per upstream: the listener finds the upstream once, and its metrics label
   // is the upstream's name.
   const proxied = new Map(
@@ -159,7 +186,14 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
       const app = base(false, () => u.name);
       app.use(corsHandler, ...caller);
       app.use(
-        proxyTo(u, { tokens, timeoutMs: c.UPSTREAM_TIMEOUT_MS, bodyLimit: c.PROXY_BODY_LIMIT, logger }),
+        proxyTo(u, {
+          tokens,
+          timeoutMs: c.UPSTREAM_TIMEOUT_MS,
+          bodyLimit: c.PROXY_BODY_LIMIT,
+          streamCaps,
+          streamWritesPerSecond: c.STREAM_WRITES_PER_SECOND,
+          logger,
+        }),
       );
       finishApp(app, logger);
       return [u, app] as const;

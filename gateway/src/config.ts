@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Joi, backingEnv, commonEnv, csvList, loadConfig, urlOf } from '@fieldhouse/config';
+import { Joi, backingEnv, commonEnv, csvList, loadConfig, metricsPort, urlOf } from '@fieldhouse/config';
 
 /** The identity database (users, tokens, sessions, outbox); created if missing by `migrate`. */
 export const identityDatabaseUrl = urlOf('postgres', 'postgresql').default(
@@ -9,6 +9,8 @@ export const identityDatabaseUrl = urlOf('postgres', 'postgresql').default(
 const schema = Joi.object({
   ...commonEnv,
   PORT: Joi.number().port().default(8080),
+  /** Internal port of `/metrics` (the public port answers it 404). */
+  METRICS_PORT: metricsPort(9080),
   /** Identity database (users, tokens, sessions, outbox). Created if missing. */
   DATABASE_URL: identityDatabaseUrl,
   ...backingEnv,
@@ -19,6 +21,15 @@ const schema = Joi.object({
   UPSTREAM_TIMEOUT_MS: Joi.number().integer().min(100).default(30_000),
   /** Largest request body forwarded to a service (by Content-Length); services apply their own limits too. */
   PROXY_BODY_LIMIT: Joi.string().default('20mb'),
+  /**
+   * Caps on open live streams (SSE) per gateway replica (docs/gateway.md, "Live streams"): per
+   * client address (a venue behind one NAT shares it), per signed-in user, and in all.
+   */
+  STREAMS_PER_ADDRESS: Joi.number().integer().min(1).default(500),
+  STREAMS_PER_USER: Joi.number().integer().min(1).default(20),
+  STREAMS_MAX: Joi.number().integer().min(1).default(20_000),
+  /** Snapshot writes per second to the clients of shared live streams (spacing of pushes). */
+  STREAM_WRITES_PER_SECOND: Joi.number().integer().min(100).default(10_000),
   /** PEM of the EC P-256 private key that signs internal JWTs, or a path in the _FILE variant. */
   INTERNAL_JWT_PRIVATE_KEY: Joi.string(),
   INTERNAL_JWT_PRIVATE_KEY_FILE: Joi.string(),
@@ -39,7 +50,10 @@ const schema = Joi.object({
   /** Origins allowed by CORS, comma-separated; only these get credentials. */
   CORS_ORIGINS: csvList.default([]),
   /** Reverse proxies in front of the gateway (Express `trust proxy`): a number of hops or a list of addresses. */
-  TRUST_PROXY: Joi.alternatives(Joi.number().integer().min(0), Joi.string()).default('loopback'),
+  /** `true` (every hop) is refused: any client could then pick its address (docs/identity.md). */
+  TRUST_PROXY: Joi.alternatives(Joi.number().integer().min(0), Joi.string().invalid('true')).default(
+    'loopback',
+  ),
   /** Prefix of the gateway's Redis keys and channels (rate-limit counters, token revocations). */
   REDIS_PREFIX: Joi.string().allow('').default('fieldhouse:'),
   RATE_LIMIT_WINDOW_SECONDS: Joi.number().integer().min(1).default(60),
@@ -49,6 +63,16 @@ const schema = Joi.object({
   RATE_LIMIT_USER: Joi.number().integer().min(1).default(1200),
   /** Failed logins per window per (IP, e-mail). */
   RATE_LIMIT_LOGIN: Joi.number().integer().min(1).default(5),
+  /** Failed logins of one account (any address) before its logins are slowed down (docs/identity.md). */
+  LOGIN_ACCOUNT_FAILURES: Joi.number().integer().min(1).default(5),
+  /** An account's failures are forgotten this many seconds after its last one. */
+  LOGIN_ACCOUNT_WINDOW_SECONDS: Joi.number().integer().min(1).default(900),
+  /** First delay once LOGIN_ACCOUNT_FAILURES is reached (s); doubles with each further failure. */
+  LOGIN_BACKOFF_BASE_SECONDS: Joi.number().integer().min(1).default(1),
+  /** Longest delay between two attempts on a throttled account (s). */
+  LOGIN_BACKOFF_MAX_SECONDS: Joi.number().integer().min(1).default(300),
+  /** Days an address that signed in stays exempt from its account's throttle (0: none is). */
+  LOGIN_KNOWN_ADDRESS_DAYS: Joi.number().integer().min(0).default(30),
   /**
    * Write-behind interval of the per-IP and per-user counters, in ms (0: every request waits
    * for Redis, exact across replicas). See docs/identity.md, "Rate limits".
@@ -61,9 +85,11 @@ interface GatewayVars {
   NODE_ENV: string;
   LOG_LEVEL: string;
   HOST: string;
+  METRICS_HOST: string;
   BODY_LIMIT: string;
   SHUTDOWN_TIMEOUT_MS: number;
   PORT: number;
+  METRICS_PORT: number;
   DATABASE_URL: string;
   REDIS_URL: string;
   AMQP_URL: string;
@@ -73,6 +99,10 @@ interface GatewayVars {
   EVENTS_URL: string;
   UPSTREAM_TIMEOUT_MS: number;
   PROXY_BODY_LIMIT: string;
+  STREAMS_PER_ADDRESS: number;
+  STREAMS_PER_USER: number;
+  STREAMS_MAX: number;
+  STREAM_WRITES_PER_SECOND: number;
   INTERNAL_JWT_PRIVATE_KEY?: string;
   INTERNAL_JWT_PRIVATE_KEY_FILE?: string;
   INTERNAL_JWT_ISSUER: string;
@@ -92,6 +122,11 @@ interface GatewayVars {
   RATE_LIMIT_IP: number;
   RATE_LIMIT_USER: number;
   RATE_LIMIT_LOGIN: number;
+  LOGIN_ACCOUNT_FAILURES: number;
+  LOGIN_ACCOUNT_WINDOW_SECONDS: number;
+  LOGIN_BACKOFF_BASE_SECONDS: number;
+  LOGIN_BACKOFF_MAX_SECONDS: number;
+  LOGIN_KNOWN_ADDRESS_DAYS: number;
   RATE_LIMIT_SYNC_MS: number;
 }
 

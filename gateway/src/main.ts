@@ -1,18 +1,22 @@
-import { startServer } from '@fieldhouse/http';
+import { startMetricsServer, startServer } from '@fieldhouse/http';
 import { createLogger } from '@fieldhouse/logger';
 import { composeGateway } from './compose.ts';
 import { loadGatewayConfig } from './config.ts';
 
-/** Gateway process: configuration, wiring, HTTP server with graceful shutdown on SIGTERM/SIGINT. */
+/**
+ * Gateway process: configuration, wiring, the public HTTP server with graceful shutdown on
+ * SIGTERM/SIGINT, and `/metrics` on the internal METRICS_HOST:METRICS_PORT.
+ */
 const config = loadGatewayConfig();
 const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
 const gateway = await composeGateway(config, logger);
+const metrics = await startMetricsServer({ port: config.METRICS_PORT, host: config.METRICS_HOST, logger });
 await startServer(gateway.app, {
   port: config.PORT,
   host: config.HOST,
   logger,
   lifecycle: gateway.lifecycle,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-  onShutdown: [gateway.close],
+  onShutdown: [async () => metrics?.stop(), gateway.close],
   handleSignals: true,
 });

@@ -65,7 +65,8 @@ export const gatewayOpenApi = {
       post: {
         summary: 'Sign in (area A)',
         description:
-          'Wrong credentials: 401. Failed attempts are limited per IP and e-mail (429 with Retry-After).',
+          'Wrong credentials: 401. Failed attempts are limited per IP and e-mail, and per account with a ' +
+          'growing delay (429 with Retry-After; docs/identity.md, "Login throttling").',
         requestBody: json({
           type: 'object',
           required: ['email', 'password'],

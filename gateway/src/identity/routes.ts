@@ -2,6 +2,7 @@ import { Router, type RequestHandler } from 'express';
 import Joi from 'joi';
 import { jsonBody, paginated, parsePageQuery } from '@fieldhouse/http';
 import {
+  ProblemError,
   forbidden,
   notFound,
   unauthenticated,
@@ -12,6 +13,7 @@ import {
 import { requireSignedIn } from './authenticate.ts';
 import { clearSessionCookies, setSessionCookies, type SessionCookieSettings } from './cookies.ts';
 import type { IdentityService } from './identity-service.ts';
+import type { LoginThrottle } from './login-throttle.ts';
 import { passwordTooLong, MAX_PASSWORD_BYTES } from './passwords.ts';
 import type { SessionsRepo } from './sessions-repo.ts';
 import type { TokenCache } from './token-cache.ts';
@@ -27,6 +29,8 @@ export interface IdentityRoutesDeps {
   bodyLimit: string;
   /** Limits failed logins per (IP, e-mail); runs after the body is parsed. */
   loginLimiter: RequestHandler;
+  /** Limits failed logins per account, whatever the address (backoff, see login-throttle.ts). */
+  loginThrottle: LoginThrottle;
 }
 
 const tooLong = () =>
@@ -94,15 +98,28 @@ export function identityRoutes(deps: IdentityRoutesDeps): Router {
   /**
    * POST /api/v1/login, POST /api/login (spec 4.1, 4.3): `{email, password, device_name?}` →
    * 200 `{token, user: {id, name, email}}`; wrong credentials 401; a password over 72 bytes 422;
-   * too many failures 429. A client holding a session (SPA, after the CSRF cookie call) is
-   * signed in to that session too, with a new session id.
+   * too many failures 429 with `Retry-After` (per address and e-mail, and per account with
+   * backoff: the password is then not checked at all). A client holding a session (SPA, after
+   * the CSRF cookie call) is signed in to that session too, with a new session id.
    */
   const login: RequestHandler = async (req, res) => {
     const body = validate(loginSchema, req.body);
     if (passwordTooLong(body.password)) throw tooLong();
+    const address = req.ip ?? 'unknown';
+    const decision = await deps.loginThrottle.check(body.email, address);
+    if (!decision.allowed) {
+      const after = decision.retryAfterSeconds;
+      throw new ProblemError(429, `Too many failed logins for this account. Retry after ${after} seconds.`, {
+        code: 'rate_limited',
+        headers: { 'Retry-After': String(after) },
+      });
+    }
     const user = await identity.verifyCredentials(body.email, body.password);
-    if (!user)
+    if (!user) {
+      await deps.loginThrottle.failed(body.email);
       throw unauthenticated('These credentials do not match our records.', { code: 'invalid_credentials' });
+    }
+    await deps.loginThrottle.succeeded(body.email, address);
     const { plainText } = await identity.issueToken(user.id, body.device_name ?? 'login');
     if (req.identity.sessionIdHash) {
       await sessions.destroy(req.identity.sessionIdHash);

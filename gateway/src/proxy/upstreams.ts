@@ -6,6 +6,8 @@ import { createProxyMiddleware, proxyEventsPlugin } from 'http-proxy-middleware'
 import type { Logger } from '@fieldhouse/logger';
 import { ProblemError, sendProblem, payloadTooLarge } from '@fieldhouse/problem';
 import type { InternalTokenIssuer } from './internal-token.ts';
+import { SharedStreams } from './shared-streams.ts';
+import type { StreamCaps } from './stream-caps.ts';
 
 /** A service behind the gateway and the path prefix routed to it (issue #2, "Path prefixes"). */
 export interface Upstream {
@@ -14,6 +16,13 @@ export interface Upstream {
   target: string;
   /** Path prefix as a whole segment: `/api/polls` matches `/api/polls` and `/api/polls/...`. */
   prefix: string;
+  /** Paths (no query) of the upstream's event streams (SSE), besides `Accept: text/event-stream`. */
+  streams?: RegExp;
+  /**
+   * Whether the `streams` paths send complete snapshots (each event replaces the previous one),
+   * so that callers who would get identical events can share one upstream stream.
+   */
+  snapshotStreams?: boolean;
 }
 
 /** Whether `path` (no query) falls under `prefix` as a whole segment. */
@@ -49,7 +58,12 @@ export function stripClientHeaders(req: IncomingMessage): void {
 
 export interface ProxyDeps {
   tokens: InternalTokenIssuer;
+  /** Most time (ms) an upstream may stay silent: before its answer, or between two stream events. */
   timeoutMs: number;
+  /** Caps on open event streams; every stream takes a place while it is open. */
+  streamCaps: StreamCaps;
+  /** Snapshot writes per second to clients of shared streams (see SharedStreams). */
+  streamWritesPerSecond: number;
   /** Largest request body forwarded, by `Content-Length` (`20mb`...). */
   bodyLimit: string;
   logger: Logger;
@@ -65,18 +79,87 @@ const UNAVAILABLE_CODES = new Set([
   'EPIPE',
 ]);
 
+/** Whether a request opens an event stream (SSE): by the upstream's stream paths or its Accept header. */
+export function isEventStream(req: IncomingMessage, upstream: Upstream): boolean {
+  if (req.method !== 'GET') return false;
+  if (String(req.headers.accept ?? '').includes('text/event-stream')) return true;
+  const url = req.url ?? '';
+  const q = url.indexOf('?');
+  return upstream.streams?.test(q === -1 ? url : url.slice(0, q)) ?? false;
+}
+
 /**
  * The proxy for one upstream: strips client headers, adds the internal JWT (`Authorization`)
  * and `X-Request-Id`, streams the body untouched (no parser runs before it), and turns upstream
  * failures into problems that name the service, never its host: 502 when it cannot be reached,
  * 504 when it does not answer within `timeoutMs`.
+ *
+ * Event streams (issue #14, docs/gateway.md "Live streams") never share the bounded socket
+ * pool of ordinary requests: they hold a connection for as long as the client watches, and 256
+ * of them used to leave no socket for anything else. They get their own unbounded agent (their
+ * number is bounded by {@link StreamCaps} instead: per client address, per user and in all,
+ * 429 `too_many_streams` with `Retry-After` above it).
  */
 export function proxyTo(upstream: Upstream, deps: ProxyDeps): RequestHandler {
   const limit = bytes.parse(deps.bodyLimit) ?? 20 * 1024 * 1024;
-  const agent = new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64 });
-  const timedOut = new WeakSet<IncomingMessage>();
+  const requests = proxyWith(
+    upstream,
+    deps,
+    new Agent({ keepAlive: true, maxSockets: 256, maxFreeSockets: 64 }),
+  );
+  const streamAgent = new Agent({ keepAlive: false, maxSockets: Infinity });
+  const streams = proxyWith(upstream, deps, streamAgent);
+  const shared = new SharedStreams({
+    agent: streamAgent,
+    timeoutMs: deps.timeoutMs,
+    writesPerSecond: deps.streamWritesPerSecond,
+    logger: deps.logger,
+  });
 
-  const proxy = createProxyMiddleware<IncomingMessage, ServerResponse>({
+  return (req, res, next) => {
+    const length = Number(req.headers['content-length'] ?? 0);
+    if (length > limit) return next(payloadTooLarge());
+    const stream = isEventStream(req, upstream);
+    let release: (() => void) | undefined;
+    if (stream) {
+      try {
+        release = deps.streamCaps.acquire(req.ip ?? '', req.identity.user?.id ?? null);
+      } catch (err) {
+        return next(err);
+      }
+      res.once('close', release);
+    }
+    stripClientHeaders(req);
+    const authorization = `Bearer ${deps.tokens.tokenFor(upstream.name, req.identity, req.ip)}`;
+    if (stream && upstream.snapshotStreams && upstream.streams?.test(req.path)) {
+      const fingerprint = req.headers['x-voter-fingerprint'];
+      shared.attach(
+        {
+          // Everything the upstream reads of the caller: the path and query, the user, the
+          // address (in the internal JWT) and the voter fingerprint header.
+          key: [upstream.name, req.url, req.identity.user?.id ?? '-', req.ip, fingerprint ?? ''].join(' '),
+          url: `${upstream.target}${req.url}`,
+          headers: {
+            authorization,
+            accept: 'text/event-stream',
+            'x-request-id': req.id,
+            ...(typeof fingerprint === 'string' ? { 'x-voter-fingerprint': fingerprint } : {}),
+          },
+        },
+        res,
+      );
+      return;
+    }
+    req.headers.authorization = authorization;
+    req.headers['x-request-id'] = req.id;
+    void (stream ? streams : requests)(req, res, next);
+  };
+}
+
+/** An http-proxy-middleware instance for `upstream` over `agent`, with the problem errors above. */
+function proxyWith(upstream: Upstream, deps: ProxyDeps, agent: Agent) {
+  const timedOut = new WeakSet<IncomingMessage>();
+  return createProxyMiddleware<IncomingMessage, ServerResponse>({
     target: upstream.target,
     changeOrigin: true,
     xfwd: true,
@@ -116,13 +199,4 @@ export function proxyTo(upstream: Upstream, deps: ProxyDeps): RequestHandler {
       },
     },
   });
-
-  return (req, res, next) => {
-    const length = Number(req.headers['content-length'] ?? 0);
-    if (length > limit) return next(payloadTooLarge());
-    stripClientHeaders(req);
-    req.headers.authorization = `Bearer ${deps.tokens.tokenFor(upstream.name, req.identity, req.ip)}`;
-    req.headers['x-request-id'] = req.id;
-    void proxy(req, res, next);
-  };
 }

@@ -39,16 +39,28 @@ export function loadConfig<T extends object>(
   return value as T;
 }
 
-/** Variables every HTTP process understands. Spread into a service's schema. */
+/**
+ * Variables every HTTP process understands. Spread into a service's schema, which adds its
+ * `PORT` and its `METRICS_PORT` ({@link metricsPort}).
+ */
 export const commonEnv = {
   NODE_ENV: Joi.string().valid('development', 'test', 'production').default('development'),
   LOG_LEVEL: Joi.string().valid('error', 'warn', 'info', 'http', 'debug', 'silent').default('info'),
-  HOST: Joi.string().default('0.0.0.0'),
+  /** Address of the API port: loopback unless set (containers set `0.0.0.0`). */
+  HOST: Joi.string().default('127.0.0.1'),
+  /** Address of the internal metrics port (`METRICS_PORT` is in each process's schema). */
+  METRICS_HOST: Joi.string().default('127.0.0.1'),
   /** Largest JSON body accepted, as understood by body-parser (`100kb`, `1mb`...). */
   BODY_LIMIT: Joi.string().default('1mb'),
   /** How long a stopping server waits for in-flight requests before closing sockets (ms). */
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(10_000),
 };
+
+/**
+ * `METRICS_PORT`: the internal port that serves `/metrics` (never the API port); 0 picks a free
+ * one. Each process has its own default so that a whole stack fits on one host.
+ */
+export const metricsPort = (defaultPort: number) => Joi.number().port().default(defaultPort);
 
 /** A connection URL with one of the given schemes (`postgres`, `redis`, `amqp`...). */
 export function urlOf(...schemes: string[]): Joi.StringSchema {
@@ -84,6 +96,7 @@ export interface ServiceVars {
   NODE_ENV: string;
   LOG_LEVEL: string;
   HOST: string;
+  METRICS_HOST: string;
   BODY_LIMIT: string;
   SHUTDOWN_TIMEOUT_MS: number;
   AMQP_URL: string;

@@ -3,7 +3,7 @@ import helmet from 'helmet';
 import type { Logger } from '@fieldhouse/logger';
 import { assertStorableText, errorMiddleware, notFoundHandler } from '@fieldhouse/problem';
 import { requestId } from './request-id.ts';
-import { metricsHandler, metricsMiddleware } from './metrics.ts';
+import { metricsMiddleware } from './metrics.ts';
 import { healthRouter, type ReadinessCheck } from './health.ts';
 
 /** Shared between the app (`/readyz` answers 503 while stopping) and the server that stops it. */
@@ -23,8 +23,9 @@ export interface BaseAppOptions {
   /** Helmet options; the gateway relaxes the CSP for its `/docs` UI. */
   helmet?: Parameters<typeof helmet>[0];
   /**
-   * Serve `/healthz`, `/readyz` and `/metrics` (default true). The gateway's proxy app turns
-   * them off: it only sees paths under the services' prefixes, so matching them is wasted work.
+   * Serve `/healthz` and `/readyz` (default true). The gateway's proxy app turns them off: it
+   * only sees paths under the services' prefixes, so matching them is wasted work. `/metrics` is
+   * never on this app: it has its own internal port (`startMetricsServer`).
    */
   operationalRoutes?: boolean;
 }
@@ -59,8 +60,8 @@ function accessLog(logger: Logger): RequestHandler {
 }
 
 /**
- * The Express app every process starts from: request ids, helmet, access log, metrics,
- * `/healthz`, `/readyz`, `/metrics`. It parses no body: a service adds `express.json()`
+ * The Express app every process starts from: request ids, helmet, access log, request metrics
+ * (served on the metrics port, not here), `/healthz`, `/readyz`. It parses no body: a service adds `express.json()`
  * itself, the gateway only on the routes it serves (proxied bodies stream through untouched).
  * Call {@link finishApp} after the routes.
  */
@@ -77,7 +78,6 @@ export function createBaseApp(opts: BaseAppOptions): { app: Express; lifecycle: 
   app.use(metricsMiddleware(opts.routeLabel));
   if (opts.operationalRoutes !== false) {
     app.use(healthRouter(opts.readiness ?? [], () => lifecycle.shuttingDown));
-    app.get('/metrics', metricsHandler);
   }
   return { app, lifecycle };
 }

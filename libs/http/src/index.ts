@@ -2,6 +2,7 @@ export * from './app.ts';
 export * from './server.ts';
 export * from './health.ts';
 export * from './metrics.ts';
+export * from './metrics-server.ts';
 export * from './request-id.ts';
 export * from './pagination.ts';
 export * from './service-app.ts';

@@ -22,6 +22,26 @@ export function defineCounter<L extends string>(name: string, help: string, labe
 }
 
 /**
+ * A gauge in the process registry whose value is read when metrics are collected: `read()`
+ * gives the current value (several instances of one component in a process add up: pass the
+ * sum). Defining the same name twice returns the first gauge with the new reader added.
+ */
+export function defineGauge(name: string, help: string, read: () => number): void {
+  const readers = (gaugeReaders.get(name) ?? []).concat(read);
+  gaugeReaders.set(name, readers);
+  if (readers.length > 1) return;
+  new client.Gauge({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.set(gaugeReaders.get(name)!.reduce((n, r) => n + r(), 0));
+    },
+  });
+}
+const gaugeReaders = new Map<string, Array<() => number>>();
+
+/**
  * Observes each request's duration. The route label is the matched route pattern (never the
  * raw path, so ids do not explode the label set), or `routeLabel(req)` when given (the gateway
  * labels proxied requests by upstream).

@@ -1,4 +1,4 @@
-import { Joi, loadConfig, serviceEnv, urlOf, type ServiceVars } from '@fieldhouse/config';
+import { Joi, metricsPort, loadConfig, serviceEnv, urlOf, type ServiceVars } from '@fieldhouse/config';
 
 /** The collection database; created if missing by `migrate`. */
 export const collectionDatabaseUrl = urlOf('postgres', 'postgresql').default(
@@ -7,6 +7,8 @@ export const collectionDatabaseUrl = urlOf('postgres', 'postgresql').default(
 
 export interface CollectionConfig extends ServiceVars {
   PORT: number;
+  /** Internal port of `/metrics`. */
+  METRICS_PORT: number;
   DATABASE_URL: string;
   /** Folder of the filesystem blob store (photos). */
   BLOB_DIR: string;
@@ -31,6 +33,7 @@ export interface CollectionConfig extends ServiceVars {
 const schema = Joi.object<CollectionConfig>({
   ...serviceEnv,
   PORT: Joi.number().port().default(8081),
+  METRICS_PORT: metricsPort(9081),
   DATABASE_URL: collectionDatabaseUrl,
   BLOB_DIR: Joi.string().default('.local/blobs/collection'),
   PHOTO_MAX_BYTES: Joi.number()

@@ -1,4 +1,4 @@
-import { Joi, loadConfig, serviceEnv, urlOf, type ServiceVars } from '@fieldhouse/config';
+import { Joi, metricsPort, loadConfig, serviceEnv, urlOf, type ServiceVars } from '@fieldhouse/config';
 
 /** The events database; created if missing by `migrate`. */
 export const eventsDatabaseUrl = urlOf('postgres', 'postgresql').default(
@@ -7,6 +7,8 @@ export const eventsDatabaseUrl = urlOf('postgres', 'postgresql').default(
 
 export interface EventsConfig extends ServiceVars {
   PORT: number;
+  /** Internal port of `/metrics`. */
+  METRICS_PORT: number;
   DATABASE_URL: string;
   /** Knex pool size of the HTTP process. */
   DB_POOL_MAX: number;
@@ -19,6 +21,7 @@ export interface EventsConfig extends ServiceVars {
 const schema = Joi.object<EventsConfig>({
   ...serviceEnv,
   PORT: Joi.number().port().default(8083),
+  METRICS_PORT: metricsPort(9083),
   DATABASE_URL: eventsDatabaseUrl,
   DB_POOL_MAX: Joi.number().integer().min(1).max(200).default(10),
   SMTP_URL: urlOf('smtp', 'smtps').default('smtp://127.0.0.1:1025'),

@@ -14,9 +14,11 @@ import type { Redis } from './data/redis.ts';
 import { VotesRepo } from './data/votes-repo.ts';
 import { DEFAULT_POLLS_SETTINGS, type PollsContext, type PollsSettings } from './domain/context.ts';
 import { Counters } from './domain/counters.ts';
+import { startVoteReconciler } from './domain/reconcile-votes.ts';
 import { ResultsCache } from './domain/results-cache.ts';
 import { pollsRoutes } from './http/routes.ts';
 import { LiveResults } from './live/live-results.ts';
+import { ResultsStreams } from './live/results-streams.ts';
 import { openApi } from './openapi.ts';
 
 export interface PollsAppDeps {
@@ -64,6 +66,17 @@ export function createPollsApp(deps: PollsAppDeps): {
     settings: { ...DEFAULT_POLLS_SETTINGS, ...deps.settings },
   };
   relay?.start();
+  const streams = new ResultsStreams(context, {
+    heartbeatMs: context.settings.sseHeartbeatMs,
+    writesPerSecond: context.settings.sseWritesPerSecond,
+  });
+  const stopReconciler =
+    context.settings.reconcileIntervalMs > 0
+      ? startVoteReconciler(context, {
+          intervalMs: context.settings.reconcileIntervalMs,
+          graceMs: context.settings.reconcileGraceMs,
+        })
+      : () => undefined;
   const { app, lifecycle } = createServiceApp({
     logger: deps.logger,
     ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}),
@@ -75,13 +88,14 @@ export function createPollsApp(deps: PollsAppDeps): {
     prefix: '/api/polls',
     authenticate: requireGateway({ audience: 'polls', issuer: deps.issuer, keys: deps.keys }),
     openApi,
-    routes: pollsRoutes(context),
+    routes: pollsRoutes(context, streams),
   });
   return {
     app,
     lifecycle,
     context,
     close: async () => {
+      stopReconciler();
       await relay?.stop();
       await context.live.close();
     },

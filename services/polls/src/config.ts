@@ -1,8 +1,18 @@
-import { Joi, backingEnv, loadConfig, serviceEnv, urlOf, type ServiceVars } from '@fieldhouse/config';
+import {
+  Joi,
+  metricsPort,
+  backingEnv,
+  loadConfig,
+  serviceEnv,
+  urlOf,
+  type ServiceVars,
+} from '@fieldhouse/config';
 import { DEFAULT_POLLS_SETTINGS as DEFAULTS } from './domain/context.ts';
 
 export interface PollsConfig extends ServiceVars {
   PORT: number;
+  /** Internal port of `/metrics`. */
+  METRICS_PORT: number;
   MONGO_URL: string;
   MONGO_DB: string;
   MONGO_MAX_POOL_SIZE: number;
@@ -13,6 +23,9 @@ export interface PollsConfig extends ServiceVars {
   COMMENTS_PER_MINUTE: number;
   REACTIONS_PER_MINUTE: number;
   SSE_HEARTBEAT_MS: number;
+  SSE_WRITES_PER_SECOND: number;
+  RECONCILE_INTERVAL_MS: number;
+  RECONCILE_GRACE_MS: number;
 }
 
 /** Where the polls live: a MongoDB (or FerretDB) server and database. */
@@ -25,6 +38,7 @@ const schema = Joi.object<PollsConfig>({
   ...serviceEnv,
   ...mongoEnv,
   PORT: Joi.number().port().default(8082),
+  METRICS_PORT: metricsPort(9082),
   /**
    * Most concurrent MongoDB operations of one process (the driver's `maxPoolSize`). 16 by
    * default: FerretDB on SQLite writes one document at a time, and more concurrent inserts only
@@ -39,6 +53,9 @@ const schema = Joi.object<PollsConfig>({
   COMMENTS_PER_MINUTE: Joi.number().integer().min(1).default(DEFAULTS.commentsPerMinute),
   REACTIONS_PER_MINUTE: Joi.number().integer().min(1).default(DEFAULTS.reactionsPerMinute),
   SSE_HEARTBEAT_MS: Joi.number().integer().min(1000).default(DEFAULTS.sseHeartbeatMs),
+  SSE_WRITES_PER_SECOND: Joi.number().integer().min(100).default(DEFAULTS.sseWritesPerSecond),
+  RECONCILE_INTERVAL_MS: Joi.number().integer().min(0).default(DEFAULTS.reconcileIntervalMs),
+  RECONCILE_GRACE_MS: Joi.number().integer().min(1000).default(DEFAULTS.reconcileGraceMs),
 });
 
 /** Reads and validates the polls service's environment; fails fast naming each wrong variable. */

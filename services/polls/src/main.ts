@@ -1,10 +1,10 @@
 import { MongoClient } from 'mongodb';
-import { createClient } from 'redis';
-import { startServer } from '@fieldhouse/http';
+import { startMetricsServer, startServer } from '@fieldhouse/http';
 import { jwksKeyResolver } from '@fieldhouse/internal-auth';
 import { createLogger } from '@fieldhouse/logger';
 import { Broker } from '@fieldhouse/messaging';
 import { createPollsApp } from './app.ts';
+import { createPollsRedis } from './data/redis.ts';
 import { loadPollsConfig } from './config.ts';
 
 /** Polls service process: configuration, wiring (MongoDB, Redis, RabbitMQ), HTTP server with graceful shutdown. */
@@ -15,8 +15,7 @@ const mongo = new MongoClient(config.MONGO_URL, {
   maxPoolSize: config.MONGO_MAX_POOL_SIZE,
 });
 await mongo.connect();
-const redis = createClient({ url: config.REDIS_URL });
-redis.on('error', (err: Error) => logger.warn('redis error', { error: err.message }));
+const redis = createPollsRedis(config.REDIS_URL, logger);
 await redis.connect();
 const broker = new Broker({ url: config.AMQP_URL, logger, name: 'polls', prefix: config.AMQP_PREFIX });
 const polls = createPollsApp({
@@ -34,14 +33,24 @@ const polls = createPollsApp({
     commentsPerMinute: config.COMMENTS_PER_MINUTE,
     reactionsPerMinute: config.REACTIONS_PER_MINUTE,
     sseHeartbeatMs: config.SSE_HEARTBEAT_MS,
+    sseWritesPerSecond: config.SSE_WRITES_PER_SECOND,
+    reconcileIntervalMs: config.RECONCILE_INTERVAL_MS,
+    reconcileGraceMs: config.RECONCILE_GRACE_MS,
   },
 });
+const metrics = await startMetricsServer({ port: config.METRICS_PORT, host: config.METRICS_HOST, logger });
 await startServer(polls.app, {
   port: config.PORT,
   host: config.HOST,
   logger,
   lifecycle: polls.lifecycle,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-  onShutdown: [() => polls.close(), () => broker.close(), () => mongo.close(), () => redis.close()],
+  onShutdown: [
+    async () => metrics?.stop(),
+    () => polls.close(),
+    () => broker.close(),
+    () => mongo.close(),
+    () => redis.close(),
+  ],
   handleSignals: true,
 });

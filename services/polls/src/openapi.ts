@@ -118,16 +118,36 @@ export const openApi = {
         description:
           'The voter is the signed-in user, else `voter_fingerprint` with the client IP. 201 counted; 202 held for a ' +
           'one-time password (see the flow above).',
+        parameters: [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description:
+              'A key per vote (a UUID): a retry with the same key by the same voter answers the original vote ' +
+              '(201, `Idempotent-Replayed: true`) instead of a second vote or `vote_limit_reached` ' +
+              '(docs/polls.md, "Retrying a vote").',
+            schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+          },
+        ],
         requestBody: { required: true, content: { 'application/json': { schema: ref('VoteInput') } } },
         responses: {
-          '201': ok('Counted', ref('VoteAnswer')),
+          '201': ok(
+            'Counted (or, with `Idempotent-Replayed: true`, counted before with this key)',
+            ref('VoteAnswer'),
+          ),
           '202': ok('Held until the one-time password is given', ref('VoteAnswer')),
+          '400': err('`invalid_idempotency_key`: the Idempotency-Key header is malformed'),
           '401': err('The poll is for signed-in users'),
           '403': err('`otp_required`: a one-time password is required (a pending vote awaits it)'),
           '404': err('Unknown poll'),
           '409': err('`concurrent_vote`: another vote of this voter was being counted (votes remain)'),
           '422': err(
-            'Bad sections (`errors` has `votes.<section id>`), poll not open (`poll_not_open`), vote limit (`vote_limit_reached`)',
+            'Bad sections (`errors` has `votes.<section id>`), poll not open (`poll_not_open`), vote limit ' +
+              '(`vote_limit_reached`), `idempotency_key_reused` (same key, other choices)',
+          ),
+          '503': err(
+            '`store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds',
           ),
         },
       },
@@ -175,14 +195,17 @@ export const openApi = {
       get: {
         summary: 'Live results as Server-Sent Events',
         description:
-          'A `results` event (data: the Results object) at once, after counted votes (at most one event per 100 ms while votes keep coming, always one after the last), close or reopen; a ' +
-          '`: heartbeat` comment every 15 s; a `deleted` event when the poll is deleted.',
+          'A `results` event (data: the Results object) at once, after counted votes (at most one event per 100 ms ' +
+          'while votes keep coming, fewer with a large audience; always one after the last), close or reopen; a ' +
+          '`: heartbeat` comment every 15 s; a `deleted` event when the poll is deleted. The gateway caps open ' +
+          'streams per client address and per user: 429 `too_many_streams` with `Retry-After` above a cap.',
         responses: {
           '200': {
             description: 'text/event-stream',
             content: { 'text/event-stream': { schema: { type: 'string' } } },
           },
           '404': err('Unknown poll'),
+          '429': err('`too_many_streams`: a stream cap of the gateway is reached (see `Retry-After`)'),
         },
       },
     },

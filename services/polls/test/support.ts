@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Express } from 'express';
 import { MongoClient, type Db } from 'mongodb';
-import { createClient } from 'redis';
+import type { Redis } from '../src/data/redis.ts';
+import { createPollsRedis } from '../src/data/redis.ts';
 import request from 'supertest';
 import { backingUrl, createTestIssuer, testLogger, type TestIssuer } from '@fieldhouse/testkit';
 import { createPollsApp, ensureIndexes } from '../src/index.ts';
@@ -10,7 +11,7 @@ import type { PollsContext, PollsSettings } from '../src/domain/context.ts';
 export interface PollsHarness {
   app: Express;
   db: Db;
-  redis: ReturnType<typeof createClient>;
+  redis: Redis;
   prefix: string;
   context: PollsContext;
   issuer: TestIssuer;
@@ -39,11 +40,14 @@ export const pollBody = (settings: object = {}) => ({
 });
 
 /** The polls app on a fresh MongoDB database and a unique Redis key prefix. */
-export async function startPolls(settings: Partial<PollsSettings> = {}): Promise<PollsHarness> {
+export async function startPolls(
+  settings: Partial<PollsSettings> = {},
+  opts: { redisUrl?: string } = {},
+): Promise<PollsHarness> {
   const mongo = await MongoClient.connect(await backingUrl('mongo'));
   const db = mongo.db(`t_polls_${randomBytes(4).toString('hex')}`);
   await ensureIndexes(db);
-  const redis = createClient({ url: await backingUrl('redis') });
+  const redis = createPollsRedis(opts.redisUrl ?? (await backingUrl('redis')), testLogger('redis'));
   await redis.connect();
   const prefix = `t:${randomBytes(4).toString('hex')}:`;
   const issuer = createTestIssuer();
@@ -77,9 +81,11 @@ export async function startPolls(settings: Partial<PollsSettings> = {}): Promise
     },
     stop: async () => {
       await made.close();
-      const keys = await redis.keys(`${prefix}*`);
-      if (keys.length) await redis.del(keys);
-      await redis.close();
+      if (redis.isReady) {
+        const keys = await redis.keys(`${prefix}*`);
+        if (keys.length) await redis.del(keys);
+      }
+      await redis.close().catch(() => undefined);
       await db.dropDatabase().catch(() => undefined);
       await mongo.close();
     },

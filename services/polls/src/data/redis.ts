@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { createClient } from 'redis';
+import { createClient } from 'redis';
+import type { Logger } from '@fieldhouse/logger';
 
 /** The Redis client the service uses (node-redis v5). */
 export type Redis = ReturnType<typeof createClient>;
@@ -24,4 +25,28 @@ export async function runScript(
     if (!String((err as Error).message).includes('NOSCRIPT')) throw err;
     return redis.eval(script, { keys, arguments: args });
   }
+}
+
+/**
+ * The service's Redis client (not connected yet): commands fail at once while Redis is away
+ * (the HTTP layer answers 503 with `Retry-After`; nothing waits for the gateway's timeout), and
+ * it reconnects in the background within half a second of Redis returning. Connection errors
+ * are logged at most every 10 s.
+ */
+export function createPollsRedis(url: string, logger: Logger): Redis {
+  const redis = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: {
+      connectTimeout: 2_000,
+      reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 500),
+    },
+  });
+  let lastLog = 0;
+  redis.on('error', (err: Error) => {
+    if (Date.now() - lastLog < 10_000) return;
+    lastLog = Date.now();
+    logger.warn('redis error', { error: err.message });
+  });
+  return redis;
 }

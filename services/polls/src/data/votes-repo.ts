@@ -28,6 +28,16 @@ export class VotesRepo {
     return this.c.votes.countDocuments({ poll_id: pollId, voter_key: voterKey });
   }
 
+  /** The voter's counted vote sent with this `Idempotency-Key`, or null. */
+  byIdempotencyKey(pollId: string, voterKey: string, key: string): Promise<VoteDoc | null> {
+    return this.c.votes.findOne({ poll_id: pollId, voter_key: voterKey, idempotency_key: key });
+  }
+
+  /** Counted votes by id (the reconciler looks up votes whose counting was interrupted). */
+  byIds(ids: string[]): Promise<VoteDoc[]> {
+    return this.c.votes.find({ _id: { $in: ids } }).toArray();
+  }
+
   /** The voter's latest counted vote on a poll, or null. */
   latestByVoter(pollId: string, voterKey: string): Promise<VoteDoc | null> {
     return this.c.votes.find({ poll_id: pollId, voter_key: voterKey }).sort({ seq: -1 }).limit(1).next();

@@ -21,6 +21,12 @@ export interface PollsSettings {
   reactionsPerMinute: number;
   /** Interval of SSE heartbeat comments (ms). */
   sseHeartbeatMs: number;
+  /** Live-results stream writes per second and poll one process allows itself (spacing of pushes). */
+  sseWritesPerSecond: number;
+  /** How often the reconciler counts votes a crashed writer left uncounted (ms; 0: never). */
+  reconcileIntervalMs: number;
+  /** Age (ms) after which a reserved, uncounted vote is the reconciler's. */
+  reconcileGraceMs: number;
 }
 
 export const DEFAULT_POLLS_SETTINGS: PollsSettings = {
@@ -29,6 +35,9 @@ export const DEFAULT_POLLS_SETTINGS: PollsSettings = {
   commentsPerMinute: 10,
   reactionsPerMinute: 30,
   sseHeartbeatMs: 15_000,
+  sseWritesPerSecond: 20_000,
+  reconcileIntervalMs: 30_000,
+  reconcileGraceMs: 30_000,
 };
 
 /** Everything the domain services use, built once by app.ts. */

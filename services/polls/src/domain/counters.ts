@@ -14,23 +14,44 @@ export type CounterFields = Record<string, number>;
  * Applies deltas only to the generation the writer saw before its MongoDB write. Without a
  * hash, or when another generation replaced it, the change may or may not be in the next
  * rebuild: bump the version (a rebuild in progress retries) and drop a newer hash.
- * ARGV: generation, number of delta pairs n, n (field, delta) pairs, then the fields to read
- * back. Returns their values after the change (HMGET, read in the same atomic step) or nil.
+ * KEYS: the hash, its version key, the uncounted-votes set. ARGV: generation, the vote's
+ * marker in the uncounted set ('' for changes that have none: comments, reactions), number of
+ * delta pairs n, n (field, delta) pairs, then the fields to read back. A marker that is no
+ * longer in the set was settled by the reconciler: nothing is applied (exactly once) and the
+ * fields are read back. Returns their values after the change (HMGET, read in the same atomic
+ * step) or false when the counters must be rebuilt.
  */
 const APPLY = `
+local marker = ARGV[2]
+local n = tonumber(ARGV[3])
+local fields = {}
+for i = 4 + 2 * n, #ARGV do fields[#fields + 1] = ARGV[i] end
 local gen = redis.call('HGET', KEYS[1], 'gen')
+if marker ~= '' and redis.call('ZREM', KEYS[3], marker) == 0 then
+  if not gen then return false end
+  if #fields == 0 then return {} end
+  return redis.call('HMGET', KEYS[1], unpack(fields))
+end
 if gen and gen == ARGV[1] then
-  local n = tonumber(ARGV[2])
-  for i = 3, 2 + 2 * n, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1]) end
+  for i = 4, 3 + 2 * n, 2 do redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1]) end
   if n > 0 then redis.call('HINCRBY', KEYS[1], 'rev', 1) end
-  local fields = {}
-  for i = 3 + 2 * n, #ARGV do fields[#fields + 1] = ARGV[i] end
   if #fields == 0 then return {} end
   return redis.call('HMGET', KEYS[1], unpack(fields))
 end
 if gen then redis.call('DEL', KEYS[1]) end
 redis.call('INCR', KEYS[2])
 return false`;
+
+/**
+ * Reserves the counting of one vote before its MongoDB write: reads the generation and, when
+ * there is one, records `ARGV[1]`..`|<gen>` in the uncounted set scored by `ARGV[2]` (epoch ms).
+ * KEYS: the hash, the uncounted set. Returns the generation, or false (no counters: rebuild).
+ */
+const RESERVE = `
+local gen = redis.call('HGET', KEYS[1], 'gen')
+if not gen then return false end
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1] .. '|' .. gen)
+return gen`;
 
 /** Writes a rebuilt hash unless one exists (0) or a change happened since the rebuild began (-1). */
 const REBUILD = `
@@ -40,6 +61,11 @@ if v ~= ARGV[1] then return -1 end
 redis.call('HSET', KEYS[1], 'gen', ARGV[2])
 for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 return 1`;
+
+/** Releases the rebuild lock if this rebuilder still holds it (KEYS[1] lock, ARGV[1] token). */
+const UNLOCK = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
 
 /** A snapshot of a poll's counters. */
 export interface CounterSnapshot {
@@ -86,19 +112,57 @@ export function snapshotOfPairs(pairs: readonly string[]): CounterSnapshot {
   return s;
 }
 
+/** A vote reserved for counting: its marker in the uncounted set and the generation it saw. */
+export interface Reservation {
+  /** `<poll id>|<vote id>|<generation>`: the member of the uncounted set. */
+  marker: string;
+  generation: string;
+}
+
+/** Timing of rebuilds (ms); tests shorten them. */
+export interface RebuildTiming {
+  /** Lifetime of the cross-replica rebuild lock (a crashed rebuilder's lock expires). */
+  lockMs: number;
+  /** How often a replica waiting for another's rebuild looks at the hash. */
+  pollMs: number;
+  /** How long a reader waits for another replica's rebuild before recounting itself. */
+  waitMs: number;
+}
+
+const DEFAULT_TIMING: RebuildTiming = { lockMs: 30_000, pollMs: 50, waitMs: 20_000 };
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 /**
- * The counters of every poll. `recount(pollId)` gives the exact values from MongoDB; a read
- * that finds no hash rebuilds it from there, so results never scan votes except after a loss.
+ * The counters of every poll (docs/polls.md, "Counters" and "After a loss of Redis").
+ * `recount(pollId)` gives the exact values from MongoDB; a read or write that finds no hash
+ * waits for ONE rebuild of that poll: one per process (the others share its promise) and one
+ * across replicas (a Redis lock; the other replicas wait for the hash to appear), so a loss of
+ * Redis costs one recount per poll, not one per request.
+ *
+ * Votes are counted in two steps, a MongoDB insert and then {@link apply}; a crash between
+ * them is recovered by the uncounted set: {@link reserve} records the vote before its insert,
+ * {@link apply} removes it in the same atomic step as the deltas, and {@link settle} (the
+ * reconciler) counts what a crashed writer left, exactly once.
  */
 export class Counters {
   private readonly redis: Redis;
   private readonly prefix: string;
   private readonly recount: (pollId: string) => Promise<CounterFields>;
+  private readonly timing: RebuildTiming;
+  /** Rebuilds in progress in this process, by poll id. */
+  private readonly rebuilding = new Map<string, Promise<CounterSnapshot>>();
 
-  constructor(redis: Redis, prefix: string, recount: (pollId: string) => Promise<CounterFields>) {
+  constructor(
+    redis: Redis,
+    prefix: string,
+    recount: (pollId: string) => Promise<CounterFields>,
+    timing: Partial<RebuildTiming> = {},
+  ) {
     this.redis = redis;
     this.prefix = prefix;
     this.recount = recount;
+    this.timing = { ...DEFAULT_TIMING, ...timing };
   }
 
   /** Redis key of a poll's counter hash (tests delete it to simulate a loss). */
@@ -110,28 +174,87 @@ export class Counters {
     return `${this.prefix}cv:${pollId}`;
   }
 
-  /** The generation to pass to {@link apply}; read it BEFORE the MongoDB write it counts. */
+  private lockKey(pollId: string): string {
+    return `${this.prefix}cl:${pollId}`;
+  }
+
+  /** Redis key of the sorted set of votes reserved but not yet counted (score: epoch ms). */
+  get uncountedKey(): string {
+    return `${this.prefix}uncounted`;
+  }
+
+  /**
+   * The generation to pass to {@link apply}; read it BEFORE the MongoDB write it counts. When
+   * the poll has no counters, waits for their rebuild first (writes made meanwhile would only
+   * make the rebuild start over).
+   */
   async generation(pollId: string): Promise<string> {
+    const gen = await this.redis.hGet(this.key(pollId), 'gen');
+    if (gen) return gen;
+    await this.rebuild(pollId);
     return (await this.redis.hGet(this.key(pollId), 'gen')) ?? '';
   }
 
   /**
+   * Reserves the counting of vote `voteId` before its MongoDB insert, in one round trip: the
+   * generation to count it in, and its marker in the uncounted set. Null when the poll has no
+   * counters (nothing is created: the id may name no poll). Pass the reservation to
+   * {@link apply} after the insert, or to {@link release} when nothing was inserted.
+   */
+  async tryReserve(pollId: string, voteId: string): Promise<Reservation | null> {
+    const member = `${pollId}|${voteId}`;
+    const gen = await runScript(
+      this.redis,
+      RESERVE,
+      [this.key(pollId), this.uncountedKey],
+      [member, String(Date.now())],
+    );
+    return typeof gen === 'string' ? { marker: `${member}|${gen}`, generation: gen } : null;
+  }
+
+  /**
+   * {@link tryReserve} for a poll known to exist: waits for the rebuild of its counters when
+   * they are missing. Without counters even then (rebuilt and lost again), the reservation is
+   * empty and {@link apply} asks for a rebuild, which counts the vote.
+   */
+  async reserve(pollId: string, voteId: string): Promise<Reservation> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const reservation = await this.tryReserve(pollId, voteId);
+      if (reservation) return reservation;
+      await this.rebuild(pollId);
+    }
+    return { marker: '', generation: '' };
+  }
+
+  /** Forgets a reservation whose vote was not inserted (refused, or a duplicate). */
+  async release(reservation: Reservation): Promise<void> {
+    if (reservation.marker) await this.redis.zRem(this.uncountedKey, reservation.marker);
+  }
+
+  /**
    * Adds `deltas` after a MongoDB write and reads back the `read` fields (`total`, `o:<option
-   * id>`...) in the same atomic step. Resolves with a snapshot holding only those fields (the
-   * others are absent: zero), or null when the counters must be rebuilt (the next {@link read}
-   * does it). Reading a few fields instead of the whole hash keeps a vote's reply small: the
-   * hash also holds a field per hour and per time_spent value.
+   * id>`...) in the same atomic step. `seen` is the generation read before the write (or the
+   * vote's reservation, whose marker is settled in the same step). Resolves with a snapshot
+   * holding only those fields (the others are absent: zero), or null when the counters must be
+   * rebuilt (the next {@link read} does it). Reading a few fields instead of the whole hash
+   * keeps a vote's reply small: the hash also holds a field per hour and per time_spent value.
    */
   async apply(
     pollId: string,
-    seenGen: string,
+    seen: string | Reservation,
     deltas: CounterFields,
     read: readonly string[],
   ): Promise<CounterSnapshot | null> {
     const pairs: string[] = [];
     for (const [k, v] of Object.entries(deltas)) if (v !== 0) pairs.push(k, String(v));
-    const args = [seenGen, String(pairs.length / 2), ...pairs, ...read];
-    const out = await runScript(this.redis, APPLY, [this.key(pollId), this.versionKey(pollId)], args);
+    const [gen, marker] = typeof seen === 'string' ? [seen, ''] : [seen.generation, seen.marker];
+    const args = [gen, marker, String(pairs.length / 2), ...pairs, ...read];
+    const out = await runScript(
+      this.redis,
+      APPLY,
+      [this.key(pollId), this.versionKey(pollId), this.uncountedKey],
+      args,
+    );
     if (!Array.isArray(out)) return null;
     const fields: Record<string, string> = {};
     read.forEach((f, i) => {
@@ -140,15 +263,82 @@ export class Counters {
     return snapshotOf(fields);
   }
 
-  /** The current counters; rebuilds them from MongoDB when the hash is missing. */
+  /**
+   * Markers of reserved votes older than `olderThanMs` (at most `limit`): candidates for
+   * {@link settle}.
+   */
+  async staleReservations(olderThanMs: number, limit = 500): Promise<Reservation[]> {
+    const members = await this.redis.zRangeByScore(this.uncountedKey, 0, Date.now() - olderThanMs, {
+      LIMIT: { offset: 0, count: limit },
+    });
+    return members.map((marker) => ({ marker, generation: marker.slice(marker.lastIndexOf('|') + 1) }));
+  }
+
+  /**
+   * Settles a reservation a writer left behind (it crashed between its MongoDB insert and
+   * {@link apply}). `deltas`: the vote's deltas when it is in MongoDB, or null when it is not
+   * (its insert never happened: the marker is just dropped). Exactly once: {@link apply} with
+   * the marker counts nothing when the writer or another reconciler settled it first, and when
+   * the counters were rebuilt since the reservation, they are dropped to be rebuilt again
+   * (the vote may or may not have been in that recount). Resolves whether it counted the vote.
+   */
+  async settle(reservation: Reservation, deltas: CounterFields | null): Promise<boolean> {
+    const pollId = reservation.marker.slice(0, reservation.marker.indexOf('|'));
+    if (!deltas) {
+      await this.release(reservation);
+      return false;
+    }
+    return (await this.apply(pollId, reservation, deltas, [])) !== null;
+  }
+
+  /** Whether a reservation was made before `epochMs` (its score in the uncounted set). */
+  async reservedBefore(reservation: Reservation, epochMs: number): Promise<boolean> {
+    const score = await this.redis.zScore(this.uncountedKey, reservation.marker);
+    return score !== null && score < epochMs;
+  }
+
+  /** The current counters; waits for their rebuild from MongoDB when the hash is missing. */
   async read(pollId: string): Promise<CounterSnapshot> {
     const fields = await this.redis.hGetAll(this.key(pollId));
     if (fields.gen) return snapshotOf(fields);
     return this.rebuild(pollId);
   }
 
-  /** Recomputes the counters from MongoDB and stores them unless a write raced the recount. */
-  async rebuild(pollId: string): Promise<CounterSnapshot> {
+  /**
+   * Rebuilds a poll's counters from MongoDB, once: concurrent callers in this process share
+   * one rebuild, and across replicas the holder of the poll's rebuild lock recounts while the
+   * others wait for its hash (or recount themselves, without storing, after `waitMs`).
+   */
+  rebuild(pollId: string): Promise<CounterSnapshot> {
+    let running = this.rebuilding.get(pollId);
+    if (!running) {
+      running = this.rebuildOnce(pollId).finally(() => this.rebuilding.delete(pollId));
+      this.rebuilding.set(pollId, running);
+    }
+    return running;
+  }
+
+  private async rebuildOnce(pollId: string): Promise<CounterSnapshot> {
+    const deadline = Date.now() + this.timing.waitMs;
+    const token = randomBytes(8).toString('hex');
+    while (Date.now() < deadline) {
+      const fields = await this.redis.hGetAll(this.key(pollId));
+      if (fields.gen) return snapshotOf(fields);
+      const locked = await this.redis.set(this.lockKey(pollId), token, { NX: true, PX: this.timing.lockMs });
+      if (locked === 'OK') {
+        try {
+          return await this.recountAndStore(pollId);
+        } finally {
+          await runScript(this.redis, UNLOCK, [this.lockKey(pollId)], [token]).catch(() => undefined);
+        }
+      }
+      await sleep(this.timing.pollMs);
+    }
+    return snapshotOf(await this.recount(pollId));
+  }
+
+  /** Recounts and stores unless a write raced the recount (then recounts again, up to 5 times). */
+  private async recountAndStore(pollId: string): Promise<CounterSnapshot> {
     let counted: CounterFields = {};
     for (let attempt = 0; attempt < 5; attempt++) {
       const version = (await this.redis.get(this.versionKey(pollId))) ?? '0';

@@ -56,6 +56,8 @@ export interface VoteDoc {
   /** UTC hour of the vote (`2025-01-31T14:00:00Z`), for votes per hour. */
   hour: string;
   created_at: string;
+  /** The `Idempotency-Key` the vote was sent with, if any (docs/polls.md, "Retrying a vote"). */
+  idempotency_key?: string;
 }
 
 export const REACTION_TYPES = ['like', 'love', 'haha', 'wow', 'sad', 'angry', 'fire', 'clap'] as const;

@@ -5,7 +5,7 @@ import { ProblemError, conflict, forbidden, notFound, unprocessable, validate } 
 import { writeOutbox } from '../data/outbox.ts';
 import type { PendingVoteDoc } from '../data/pending-repo.ts';
 import type { PollsContext } from './context.ts';
-import type { CounterFields, CounterSnapshot } from './counters.ts';
+import type { CounterFields, CounterSnapshot, Reservation } from './counters.ts';
 import { hourOf, newId } from './ids.ts';
 import { hashPassword, newPassword, newVerificationCode, passwordMatches } from './otp.ts';
 import { optionCounts, recordReachedMilestone, seesStats } from './results.ts';
@@ -42,10 +42,21 @@ const answerFields = (poll: PollDoc): string[] => [
   ...poll.sections.flatMap((s) => s.options.map((o) => `o:${o.id}`)),
 ];
 
+/** The counter changes one counted vote makes (docs/polls.md, "Counters"). */
+export function voteDeltas(vote: Pick<VoteDoc, 'seq' | 'hour' | 'option_ids' | 'time_spent'>): CounterFields {
+  const deltas: CounterFields = { total: 1, voters: vote.seq === 1 ? 1 : 0, [`h:${vote.hour}`]: 1 };
+  for (const id of vote.option_ids) deltas[`o:${id}`] = 1;
+  if (vote.time_spent !== null) deltas[`t:${vote.time_spent}`] = 1;
+  return deltas;
+}
+
 /**
  * Counts one vote: one MongoDB document whose unique key (poll, voter, seq) makes two
- * concurrent identical votes collide, then the Redis counters and a live notification.
+ * concurrent identical votes collide, then the Redis counters and a live notification. The
+ * vote is reserved in the uncounted set before its insert ({@link Counters.reserve}), so a
+ * crash between the insert and the counters is counted later by the reconciler, exactly once.
  * `seq` is 1 when a voter has one vote (no read at all), else their count of votes plus one.
+ * `idempotencyKey` (the `Idempotency-Key` header) is stored with the vote.
  * @throws ProblemError 422 `vote_limit_reached`; 409 when a concurrent vote of the same voter
  *   took the slot while votes remain.
  */
@@ -59,41 +70,48 @@ export async function countVote(
     voter_name: string | null;
     time_spent: number | null;
   },
-  seenGen?: string,
+  reserved?: { voteId: string; reservation: Reservation },
+  idempotencyKey?: string,
 ): Promise<{ vote: VoteDoc; snapshot: CounterSnapshot; remaining: number }> {
   const max = poll.settings.max_votes_per_voter;
-  const gen = seenGen ?? (await ctx.counters.generation(poll._id));
-  const seq = max === 1 ? 1 : (await ctx.votes.countByVoter(poll._id, voter.key)) + 1;
-  if (seq > max) throw voteLimitReached(max);
-  const now = new Date();
-  const vote: VoteDoc = {
-    _id: newId(),
-    poll_id: poll._id,
-    voter_key: voter.key,
-    seq,
-    choices: input.choices,
-    option_ids: input.optionIds,
-    voter_name: input.voter_name ?? voter.name,
-    time_spent: input.time_spent,
-    user_id: voter.userId,
-    hour: hourOf(now),
-    created_at: now.toISOString(),
-  };
-  if (!(await ctx.votes.insert(vote))) {
-    const used = max === 1 ? 1 : await ctx.votes.countByVoter(poll._id, voter.key);
-    if (used >= max) throw voteLimitReached(max);
-    throw conflict('Another vote from this voter is being counted at the same time; try again.', {
-      code: 'concurrent_vote',
-    });
+  const voteId = reserved?.voteId ?? newId();
+  const reservation = reserved?.reservation ?? (await ctx.counters.reserve(poll._id, voteId));
+  let inserted = false;
+  try {
+    const seq = max === 1 ? 1 : (await ctx.votes.countByVoter(poll._id, voter.key)) + 1;
+    if (seq > max) throw voteLimitReached(max);
+    const now = new Date();
+    const vote: VoteDoc = {
+      _id: voteId,
+      poll_id: poll._id,
+      voter_key: voter.key,
+      seq,
+      choices: input.choices,
+      option_ids: input.optionIds,
+      voter_name: input.voter_name ?? voter.name,
+      time_spent: input.time_spent,
+      user_id: voter.userId,
+      hour: hourOf(now),
+      created_at: now.toISOString(),
+      ...(idempotencyKey ? { idempotency_key: idempotencyKey } : {}),
+    };
+    inserted = await ctx.votes.insert(vote);
+    if (!inserted) {
+      const used = max === 1 ? 1 : await ctx.votes.countByVoter(poll._id, voter.key);
+      if (used >= max) throw voteLimitReached(max);
+      throw conflict('Another vote from this voter is being counted at the same time; try again.', {
+        code: 'concurrent_vote',
+      });
+    }
+    const applied = await ctx.counters.apply(poll._id, reservation, voteDeltas(vote), answerFields(poll));
+    if (applied) await recordReachedMilestone(ctx, poll, 'votes', applied.total, vote.created_at);
+    const snapshot = applied ?? (await ctx.counters.read(poll._id));
+    ctx.live.voteCounted(poll._id);
+    return { vote, snapshot, remaining: max - seq };
+  } finally {
+    // Nothing inserted: the reservation goes (a failure to drop it is left to the reconciler).
+    if (!inserted) await ctx.counters.release(reservation).catch(() => undefined);
   }
-  const deltas: CounterFields = { total: 1, voters: seq === 1 ? 1 : 0, [`h:${vote.hour}`]: 1 };
-  for (const id of vote.option_ids) deltas[`o:${id}`] = 1;
-  if (vote.time_spent !== null) deltas[`t:${vote.time_spent}`] = 1;
-  const applied = await ctx.counters.apply(poll._id, gen, deltas, answerFields(poll));
-  if (applied) await recordReachedMilestone(ctx, poll, 'votes', applied.total, vote.created_at);
-  const snapshot = applied ?? (await ctx.counters.read(poll._id));
-  ctx.live.voteCounted(poll._id);
-  return { vote, snapshot, remaining: max - seq };
 }
 
 /** The 201 answer of a counted vote (spec 2.2), from {@link countVote}'s result. */
@@ -195,35 +213,103 @@ async function holdForVerification(
 }
 
 /**
+ * A vote id reserved for counting before the vote is handled (the HTTP layer reserves it
+ * together with loading the poll: one round trip). `taken` turns true once {@link countVote}
+ * owns the reservation; until then the caller releases it if the vote fails.
+ */
+export interface ReservedVote {
+  voteId: string;
+  reservation: Reservation;
+  taken: boolean;
+}
+
+/**
+ * The answer to a retried vote (same `Idempotency-Key` from the same voter): the original vote,
+ * with the current results (docs/polls.md, "Retrying a vote").
+ * @throws ProblemError 422 `idempotency_key_reused` when the retry chose other options.
+ */
+async function replayedAnswer(
+  ctx: PollsContext,
+  poll: PollDoc,
+  voter: Voter,
+  original: VoteDoc,
+  choices: Record<string, string>,
+): Promise<{ status: number; data: VoteAnswer; message: string; replayed: true }> {
+  const same =
+    Object.keys(choices).length === Object.keys(original.choices).length &&
+    Object.entries(choices).every(([k, v]) => original.choices[k] === v);
+  if (!same)
+    throw new ProblemError(
+      422,
+      'This Idempotency-Key was already used for a different vote: use a new key for a new vote.',
+      { code: 'idempotency_key_reused', errors: { 'Idempotency-Key': ['Already used for another vote.'] } },
+    );
+  const [s, used] = await Promise.all([
+    ctx.counters.read(poll._id),
+    ctx.votes.countByVoter(poll._id, voter.key),
+  ]);
+  const max = poll.settings.max_votes_per_voter;
+  return {
+    ...countedAnswer(
+      poll,
+      voter,
+      { vote: original, snapshot: s, remaining: Math.max(0, max - used) },
+      original.option_ids,
+      'This vote was already counted (same Idempotency-Key).',
+    ),
+    status: 201,
+    replayed: true,
+  };
+}
+
+/**
  * `POST /polls/{poll_id}/vote` (spec 2.2, 4.2): validates, identifies the voter, checks the
  * poll is open and the choices, then counts the vote (201) or holds it for its one-time
  * password (202, `requires_verification: true`).
+ *
+ * `idempotencyKey` (the `Idempotency-Key` header, docs/polls.md "Retrying a vote"): when this
+ * voter already has a counted vote with this key, the answer is that vote again (201,
+ * `replayed: true`) instead of a new vote or "limit reached", whether the first answer reached
+ * the client or not.
  */
 export async function castVote(
   ctx: PollsContext,
   poll: PollDoc,
   caller: Caller,
   body: unknown,
-  seenGen?: string,
-): Promise<{ status: number; data: VoteAnswer; message: string }> {
+  opts: { reserved?: ReservedVote; idempotencyKey?: string } = {},
+): Promise<{ status: number; data: VoteAnswer; message: string; replayed?: true }> {
   const input = parseVote(body);
   const voter = identifyVoter(poll, caller, input.voter_fingerprint);
+  const key = opts.idempotencyKey;
+  const original = key ? await ctx.votes.byIdempotencyKey(poll._id, voter.key, key) : null;
+  if (original) return replayedAnswer(ctx, poll, voter, original, input.votes);
   assertOpen(poll);
   const optionIds = checkChoices(poll, input.votes);
   if (poll.settings.require_verification) return holdForVerification(ctx, poll, voter, input);
-  const counted = await countVote(
-    ctx,
-    poll,
-    voter,
-    {
-      choices: input.votes,
-      optionIds,
-      voter_name: input.voter_name || null,
-      time_spent: input.time_spent ?? null,
-    },
-    seenGen,
-  );
-  return countedAnswer(poll, voter, counted, optionIds, 'Your vote was counted.');
+  if (opts.reserved) opts.reserved.taken = true;
+  try {
+    const counted = await countVote(
+      ctx,
+      poll,
+      voter,
+      {
+        choices: input.votes,
+        optionIds,
+        voter_name: input.voter_name || null,
+        time_spent: input.time_spent ?? null,
+      },
+      opts.reserved,
+      key,
+    );
+    return countedAnswer(poll, voter, counted, optionIds, 'Your vote was counted.');
+  } catch (err) {
+    // A concurrent retry with the same key won the race: answer its vote.
+    const raced = key && err instanceof ProblemError && err.status < 500;
+    const first = raced ? await ctx.votes.byIdempotencyKey(poll._id, voter.key, key) : null;
+    if (first) return replayedAnswer(ctx, poll, voter, first, input.votes);
+    throw err;
+  }
 }
 
 const verifySchema = Joi.object<{ verification_code: string; password: string }>({

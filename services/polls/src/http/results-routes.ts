@@ -3,6 +3,7 @@ import type { PollsContext } from '../domain/context.ts';
 import { findPoll } from '../domain/manage.ts';
 import { readResults } from '../domain/results.ts';
 import { readerOf } from '../domain/voter.ts';
+import type { ResultsStreams } from '../live/results-streams.ts';
 import { notFound } from '@fieldhouse/problem';
 
 const fingerprintOf = (req: Request): string | undefined => {
@@ -13,7 +14,7 @@ const fingerprintOf = (req: Request): string | undefined => {
 };
 
 /** Results and live results (spec 2.2 and 4.2; docs/polls.md, "Results" and "Live results"). */
-export function resultsRoutes(ctx: PollsContext): Router {
+export function resultsRoutes(ctx: PollsContext, streams: ResultsStreams): Router {
   const r = Router();
 
   /**
@@ -30,10 +31,11 @@ export function resultsRoutes(ctx: PollsContext): Router {
   });
 
   /**
-   * GET /api/polls/{poll_id}/results/stream: Server-Sent Events. An `results` event (data: the
-   * results object) at once, after counted votes (spaced out: LiveResults.voteCounted), close or reopen (Redis pub/sub, so any
-   * replica's votes arrive); a `: heartbeat` comment every SSE_HEARTBEAT_MS; `deleted` when the
-   * poll is deleted. 404 unknown poll.
+   * GET /api/polls/{poll_id}/results/stream: Server-Sent Events (docs/polls.md, "Live
+   * results"). A `results` event (data: the results object of spec 2.2) at once, then after
+   * each change: counted votes (spaced out: LiveResults.voteCounted and the fan-out budget of
+   * ResultsStreams), close or reopen, from any replica (Redis pub/sub); a `: heartbeat` comment
+   * every SSE_HEARTBEAT_MS; `deleted` when the poll is deleted. 404 unknown poll.
    */
   r.get('/api/polls/:id/results/stream', async (req, res) => {
     const id = req.params.id;
@@ -48,40 +50,7 @@ export function resultsRoutes(ctx: PollsContext): Router {
     // A HEAD gets the headers only: a stream without a body would never send or end them.
     if (req.method === 'HEAD') return void res.end();
     res.write('retry: 3000\n\n');
-    let closed = false;
-    let sending = false;
-    let again = false;
-    const push = async () => {
-      if (closed) return;
-      if (sending) {
-        again = true;
-        return;
-      }
-      sending = true;
-      try {
-        do {
-          again = false;
-          const results = await readResults(ctx, id, reader);
-          if (!results) {
-            res.end('event: deleted\ndata: {}\n\n');
-            return;
-          }
-          if (!closed) res.write(`event: results\ndata: ${results.dataJson}\n\n`);
-        } while (again && !closed);
-      } catch (err) {
-        ctx.logger.warn('SSE push failed', { err });
-      } finally {
-        sending = false;
-      }
-    };
-    const unsubscribe = await ctx.live.subscribe(id, () => void push());
-    const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), ctx.settings.sseHeartbeatMs);
-    req.on('close', () => {
-      closed = true;
-      clearInterval(heartbeat);
-      void unsubscribe();
-    });
-    await push();
+    await streams.open(id, reader, res);
   });
   return r;
 }

@@ -1,0 +1,258 @@
+import {
+  request,
+  type Agent,
+  type ClientRequest,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import type { Logger } from '@fieldhouse/logger';
+import { problemBody } from '@fieldhouse/problem';
+import { defineGauge } from '@fieldhouse/http';
+
+/** What identifies one upstream stream: identical for callers who would get identical events. */
+export interface SharedStreamRequest {
+  /** Sharing key: the upstream, the path with its query, and every caller input the upstream reads. */
+  key: string;
+  /** Full upstream URL. */
+  url: string;
+  /** Headers of the upstream request (internal JWT, request id...). */
+  headers: Record<string, string>;
+}
+
+/** One upstream event stream and the clients it feeds. */
+interface Shared {
+  upstream: ClientRequest;
+  /** Clients waiting for the upstream's answer. */
+  pending: Set<ServerResponse>;
+  clients: Map<ServerResponse, { waiting: string | null }>;
+  /** Response headers of the upstream's 200, once it came. */
+  headers: Record<string, string> | undefined;
+  /** The preamble (`retry:`) and the newest snapshot event, replayed to each new client. */
+  preamble: string;
+  latest: string;
+  /** A snapshot held back by the write budget, and when one was last sent (epoch ms). */
+  unsent: string | null;
+  lastSentAt: number;
+  timer: NodeJS.Timeout | undefined;
+}
+
+const SSE_HEADERS = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-cache, no-transform',
+  'X-Accel-Buffering': 'no',
+};
+
+/**
+ * Shares upstream event streams whose events are complete snapshots (polls' live results)
+ * between the clients that would receive identical events (docs/identity.md, "Live streams"):
+ * the same path and query, the same user and client address and the same voter fingerprint
+ * header. The first client opens the upstream stream; later ones get the preamble and the
+ * newest snapshot at once, then every event as it comes; the upstream stream closes with its
+ * last client. A venue full of phones behind one address costs the service one stream instead
+ * of one per phone, and the gateway one upstream socket (a process holds at most as many sockets
+ * as its file limit: 10,000 clients with 10,000 upstream sockets would need 20,000).
+ *
+ * A client whose socket is full is skipped and gets the newest snapshot once it drains. A
+ * non-200 upstream answer is relayed to the clients that were waiting for it. When the upstream
+ * stream ends or fails, its clients' streams end (EventSource reconnects after `retry`).
+ */
+export class SharedStreams {
+  private readonly agent: Agent;
+  private readonly timeoutMs: number;
+  private readonly writesPerSecond: number;
+  private readonly logger: Logger;
+  private readonly shared = new Map<string, Shared>();
+
+  /**
+   * @param opts.timeoutMs most silence (ms) from the upstream before its stream is dropped.
+   * @param opts.writesPerSecond snapshot writes per second this process allows itself for all
+   *   shared streams: with N clients in all, one stream's snapshots are at least N / budget
+   *   seconds apart (10,000 clients, 10,000/s: one a second), the newest replacing any held
+   *   back, so a large audience costs a bounded share of the CPU and always gets the last state.
+   */
+  constructor(opts: { agent: Agent; timeoutMs: number; writesPerSecond: number; logger: Logger }) {
+    this.agent = opts.agent;
+    this.timeoutMs = opts.timeoutMs;
+    this.writesPerSecond = opts.writesPerSecond;
+    this.logger = opts.logger;
+    defineGauge(
+      'gateway_streams_upstream',
+      'Upstream snapshot streams open (shared by identical callers).',
+      () => this.shared.size,
+    );
+    defineGauge('gateway_streams_shared_clients', 'Clients fed by shared upstream snapshot streams.', () => {
+      let n = 0;
+      for (const s of this.shared.values()) n += s.clients.size + s.pending.size;
+      return n;
+    });
+  }
+
+  /** Upstream streams open now. */
+  get upstreams(): number {
+    return this.shared.size;
+  }
+
+  /** Adds a client (its response not started) to the upstream stream of `req.key`. */
+  attach(req: SharedStreamRequest, res: ServerResponse): void {
+    let shared = this.shared.get(req.key);
+    if (!shared) shared = this.open(req);
+    if (shared.headers) this.start(shared, res);
+    else shared.pending.add(res);
+    res.once('close', () => this.detach(req.key, shared, res));
+  }
+
+  private open(req: SharedStreamRequest): Shared {
+    const upstream = request(req.url, { agent: this.agent, headers: req.headers });
+    const shared: Shared = {
+      upstream,
+      pending: new Set(),
+      clients: new Map(),
+      headers: undefined,
+      preamble: '',
+      latest: '',
+      unsent: null,
+      lastSentAt: 0,
+      timer: undefined,
+    };
+    this.shared.set(req.key, shared);
+    upstream.setTimeout(this.timeoutMs, () => upstream.destroy(new Error('upstream stream idle')));
+    upstream.on('response', (up) => this.answered(req.key, shared, up));
+    upstream.on('error', (err: Error & { code?: string }) => {
+      this.logger.warn('upstream stream failed', { code: err.code, error: err.message });
+      this.end(req.key, shared, 502);
+    });
+    upstream.end();
+    return shared;
+  }
+
+  private answered(key: string, shared: Shared, up: IncomingMessage): void {
+    if (up.statusCode !== 200) {
+      // Relay the answer (a problem document) to every waiting client, then forget the stream.
+      const chunks: Buffer[] = [];
+      up.on('data', (c: Buffer) => chunks.push(c));
+      up.on('end', () => {
+        const body = Buffer.concat(chunks);
+        for (const res of shared.pending) {
+          if (res.destroyed) continue;
+          res.writeHead(up.statusCode ?? 502, {
+            'Content-Type': up.headers['content-type'] ?? 'application/problem+json',
+            ...(up.headers['retry-after'] ? { 'Retry-After': up.headers['retry-after'] } : {}),
+          });
+          res.end(body);
+        }
+        shared.pending.clear();
+        if (this.shared.get(key) === shared) this.shared.delete(key);
+      });
+      return;
+    }
+    shared.headers = SSE_HEADERS;
+    for (const res of shared.pending) this.start(shared, res);
+    shared.pending.clear();
+    up.setEncoding('utf8');
+    let buf = '';
+    up.on('data', (chunk: string) => {
+      buf += chunk;
+      let end;
+      while ((end = buf.indexOf('\n\n')) >= 0) {
+        const event = buf.slice(0, end + 2);
+        buf = buf.slice(end + 2);
+        this.relay(shared, event);
+      }
+    });
+    up.on('close', () => this.end(key, shared));
+  }
+
+  /** Clients of all shared streams. */
+  private get clientCount(): number {
+    let n = 0;
+    for (const s of this.shared.values()) n += s.clients.size;
+    return n;
+  }
+
+  /**
+   * Takes one event block from the upstream: comments (heartbeats) go to every client at once;
+   * the preamble is kept for joiners; a snapshot goes out now or, within the write budget's
+   * spacing, once at the end of it (only the newest).
+   */
+  private relay(shared: Shared, event: string): void {
+    if (event.startsWith(':')) return this.broadcast(shared, event, true);
+    if (event.startsWith('retry:')) {
+      shared.preamble = event;
+      return this.broadcast(shared, event, true);
+    }
+    shared.latest = event;
+    shared.unsent = event;
+    if (shared.timer) return;
+    const spacing = (this.clientCount / this.writesPerSecond) * 1000;
+    const wait = shared.lastSentAt + spacing - Date.now();
+    if (wait <= 0) return this.flush(shared);
+    shared.timer = setTimeout(() => {
+      shared.timer = undefined;
+      this.flush(shared);
+    }, wait);
+  }
+
+  /** Sends the snapshot held back, if any. */
+  private flush(shared: Shared): void {
+    const event = shared.unsent;
+    if (event === null) return;
+    shared.unsent = null;
+    shared.lastSentAt = Date.now();
+    this.broadcast(shared, event, false);
+  }
+
+  private broadcast(shared: Shared, event: string, comment: boolean): void {
+    for (const [res, state] of shared.clients) {
+      if (res.writableEnded || res.destroyed) continue;
+      if (res.writableNeedDrain) {
+        if (!comment) state.waiting = event;
+        continue;
+      }
+      res.write(event);
+    }
+  }
+
+  private start(shared: Shared, res: ServerResponse): void {
+    if (res.destroyed) return;
+    const state = { waiting: null as string | null };
+    shared.clients.set(res, state);
+    res.on('drain', () => {
+      if (state.waiting === null) return;
+      const event = state.waiting;
+      state.waiting = null;
+      res.write(event);
+    });
+    res.writeHead(200, shared.headers);
+    res.write(shared.preamble + shared.latest);
+  }
+
+  private detach(key: string, shared: Shared, res: ServerResponse): void {
+    shared.pending.delete(res);
+    shared.clients.delete(res);
+    if (shared.pending.size || shared.clients.size) return;
+    if (this.shared.get(key) === shared) this.shared.delete(key);
+    if (shared.timer) clearTimeout(shared.timer);
+    shared.upstream.destroy();
+  }
+
+  /** Ends every client of a stream that ended or failed (waiting clients get `status`). */
+  private end(key: string, shared: Shared, status = 502): void {
+    if (this.shared.get(key) === shared) this.shared.delete(key);
+    for (const res of shared.pending) {
+      if (res.destroyed || res.headersSent) continue;
+      res.writeHead(status, { 'Content-Type': 'application/problem+json' });
+      res.end(
+        JSON.stringify(
+          problemBody(status, 'The live results are unavailable. Please try again later.', {
+            code: 'upstream_unavailable',
+          }),
+        ),
+      );
+    }
+    shared.pending.clear();
+    if (shared.timer) clearTimeout(shared.timer);
+    this.flush(shared); // the last state (a `deleted` event, say) before the end
+    for (const res of shared.clients.keys()) if (!res.writableEnded) res.end();
+    shared.clients.clear();
+  }
+}

@@ -1,0 +1,64 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { migrateLatest } from '@fieldhouse/db';
+import {
+  backingUrl,
+  createTestDatabase,
+  freeTcpPort,
+  randomPrefix,
+  startNodeProcess,
+  waitForListening,
+  type TestDatabase,
+  type TestProcess,
+} from '@fieldhouse/testkit';
+import { migrations } from '../src/migrations/index.ts';
+
+const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'main.ts');
+
+describe('events process: /metrics on its internal port, the API port without it (real process)', () => {
+  let db: TestDatabase;
+  let proc: TestProcess;
+  let port: number;
+  let metricsPort: number;
+
+  before(async () => {
+    db = await createTestDatabase('events_metrics');
+    await migrateLatest(db.url, migrations);
+    [port, metricsPort] = [await freeTcpPort(), await freeTcpPort()];
+    proc = startNodeProcess(MAIN, {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      METRICS_PORT: String(metricsPort),
+      DATABASE_URL: db.url,
+      AMQP_URL: await backingUrl('amqp'),
+      AMQP_PREFIX: randomPrefix('evm'),
+      GATEWAY_JWKS_URL: 'http://127.0.0.1:1/.well-known/jwks.json',
+    });
+    await waitForListening(proc, port);
+    await waitForListening(proc, metricsPort);
+  });
+  after(async () => {
+    await proc?.stop();
+    await db?.drop();
+  });
+
+  it('serves metrics on the metrics port only; the API port keeps /healthz and /openapi.json', async () => {
+    const api = `http://127.0.0.1:${port}`;
+    expect((await fetch(`${api}/healthz`)).status).to.equal(200);
+    // The gateway's /docs reads the service document here (docs/reliability.md, "Operations").
+    const doc = await fetch(`${api}/openapi.json`);
+    expect(doc.status).to.equal(200);
+    expect(((await doc.json()) as { openapi: string }).openapi).to.equal('3.1.0');
+    const onApi = await fetch(`${api}/metrics`);
+    expect(onApi.status).to.equal(404);
+    expect(onApi.headers.get('content-type')).to.match(/problem\+json/);
+
+    const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    expect(metrics.status).to.equal(200);
+    const text = await metrics.text();
+    expect(text).to.match(/http_request_duration_seconds_count\{[^}]*route="\/healthz"/);
+    expect(text).to.contain('nodejs_eventloop_lag_seconds');
+  });
+});

@@ -1,0 +1,197 @@
+import type { ServerResponse } from 'node:http';
+import type { PollsContext } from '../domain/context.ts';
+import { readResults, seesStats } from '../domain/results.ts';
+import type { RenderedResults } from '../domain/results-cache.ts';
+import type { Voter } from '../domain/types.ts';
+
+/** One open live-results stream (an SSE response) and who reads it. */
+interface Stream {
+  res: ServerResponse;
+  reader: Voter | null;
+  /** An event that waits for the socket to drain (only the newest is kept: each is complete). */
+  waiting: string | null;
+}
+
+/** The open streams of one poll, and the state of its pushes. */
+interface PollStreams {
+  streams: Set<Stream>;
+  unsubscribe: Promise<() => Promise<void>>;
+  heartbeat: NodeJS.Timeout;
+  sending: boolean;
+  again: boolean;
+  lastPushAt: number;
+  timer: NodeJS.Timeout | undefined;
+}
+
+/** Fan-out settings (docs/polls.md, "Live results"). */
+export interface StreamSettings {
+  /** Interval of `: heartbeat` comments (ms). */
+  heartbeatMs: number;
+  /**
+   * Stream writes per second one process allows itself for one poll's pushes: with N open
+   * streams, pushes are at least N / budget seconds apart (10,000 streams, 20,000/s: 0.5 s),
+   * so a large audience costs a bounded share of the CPU. The last change is always pushed.
+   */
+  writesPerSecond: number;
+}
+
+/**
+ * The live-results streams of this process (spec 2.2 "live results"; docs/polls.md, "Live
+ * results"), fanned out per poll: one Redis subscription per poll with viewers, one results
+ * read per distinct view on each change (every reader with full statistics shares one; a
+ * reader who sees only their own vote gets theirs), and one heartbeat timer per poll. A
+ * stream whose socket is full gets only the newest results once it drains, never a backlog.
+ */
+export class ResultsStreams {
+  private readonly ctx: PollsContext;
+  private readonly settings: StreamSettings;
+  private readonly polls = new Map<string, PollStreams>();
+
+  constructor(ctx: PollsContext, settings: StreamSettings) {
+    this.ctx = ctx;
+    this.settings = settings;
+  }
+
+  /** Open streams in this process (all polls). */
+  get size(): number {
+    let n = 0;
+    for (const p of this.polls.values()) n += p.streams.size;
+    return n;
+  }
+
+  /**
+   * Adds an SSE response (headers already sent) for `pollId`; sends the current results at
+   * once, then every change, until the client goes away or the poll is deleted (`deleted`
+   * event, then the stream ends).
+   */
+  async open(pollId: string, reader: Voter | null, res: ServerResponse): Promise<void> {
+    const stream: Stream = { res, reader, waiting: null };
+    const poll = this.pollStreams(pollId);
+    poll.streams.add(stream);
+    res.on('close', () => this.close(pollId, stream));
+    res.on('drain', () => {
+      if (stream.waiting === null) return;
+      const event = stream.waiting;
+      stream.waiting = null;
+      this.write(stream, event);
+    });
+    try {
+      await poll.unsubscribe;
+      const first = await readResults(this.ctx, pollId, reader);
+      this.deliver([stream], first);
+    } catch (err) {
+      this.ctx.logger.warn('SSE first results failed', { err });
+    }
+  }
+
+  private pollStreams(pollId: string): PollStreams {
+    let poll = this.polls.get(pollId);
+    if (poll) return poll;
+    const created: PollStreams = {
+      streams: new Set(),
+      unsubscribe: this.ctx.live.subscribe(pollId, () => this.changed(pollId)),
+      heartbeat: setInterval(() => {
+        for (const s of created.streams) this.write(s, ': heartbeat\n\n');
+      }, this.settings.heartbeatMs),
+      sending: false,
+      again: false,
+      lastPushAt: 0,
+      timer: undefined,
+    };
+    created.unsubscribe.catch((err: unknown) => this.ctx.logger.warn('SSE subscribe failed', { err }));
+    created.heartbeat.unref();
+    poll = created;
+    this.polls.set(pollId, poll);
+    return poll;
+  }
+
+  private close(pollId: string, stream: Stream): void {
+    const poll = this.polls.get(pollId);
+    if (!poll || !poll.streams.delete(stream) || poll.streams.size) return;
+    this.polls.delete(pollId);
+    clearInterval(poll.heartbeat);
+    if (poll.timer) clearTimeout(poll.timer);
+    void poll.unsubscribe.then((off) => off()).catch(() => undefined);
+  }
+
+  /** A change was announced: push now, or when the poll's spacing allows (once for many). */
+  private changed(pollId: string): void {
+    const poll = this.polls.get(pollId);
+    if (!poll || poll.timer) return;
+    const spacing = (poll.streams.size / this.settings.writesPerSecond) * 1000;
+    const wait = poll.lastPushAt + spacing - Date.now();
+    if (wait <= 0) return void this.push(pollId, poll);
+    poll.timer = setTimeout(() => {
+      poll.timer = undefined;
+      void this.push(pollId, poll);
+    }, wait);
+  }
+
+  private async push(pollId: string, poll: PollStreams): Promise<void> {
+    if (poll.sending) {
+      poll.again = true;
+      return;
+    }
+    poll.sending = true;
+    try {
+      do {
+        poll.again = false;
+        poll.lastPushAt = Date.now();
+        await this.pushOnce(pollId, poll);
+      } while (poll.again && this.polls.get(pollId) === poll);
+    } catch (err) {
+      this.ctx.logger.warn('SSE push failed', { err });
+    } finally {
+      poll.sending = false;
+    }
+  }
+
+  /**
+   * Reads the results once per distinct view and writes them to every stream of that view:
+   * streams are grouped by reader; a group whose reader sees full statistics (per the poll as
+   * the last read found it) gets the full results already read for another such group.
+   */
+  private async pushOnce(pollId: string, poll: PollStreams): Promise<void> {
+    const byReader = new Map<string, Stream[]>();
+    for (const s of poll.streams) {
+      const key = s.reader?.key ?? '';
+      const list = byReader.get(key);
+      if (list) list.push(s);
+      else byReader.set(key, [s]);
+    }
+    let full: RenderedResults | undefined;
+    for (const streams of byReader.values()) {
+      const reader = streams[0]!.reader;
+      const known = this.ctx.resultsCache.get(pollId)?.poll;
+      if (full && known && seesStats(known, reader)) {
+        this.deliver(streams, full);
+        continue;
+      }
+      const results = await readResults(this.ctx, pollId, reader);
+      this.deliver(streams, results);
+      if (!results) return;
+      const now = this.ctx.resultsCache.get(pollId)?.poll;
+      if (now && seesStats(now, reader)) full = results;
+    }
+  }
+
+  /** Writes one results event (or the `deleted` event and the end) to each stream. */
+  private deliver(streams: Stream[], results: RenderedResults | null): void {
+    if (!results) {
+      for (const s of streams) s.res.end('event: deleted\ndata: {}\n\n');
+      return;
+    }
+    const event = `event: results\ndata: ${results.dataJson}\n\n`;
+    for (const s of streams) this.write(s, event);
+  }
+
+  private write(stream: Stream, event: string): void {
+    const { res } = stream;
+    if (res.writableEnded || res.destroyed) return;
+    if (res.writableNeedDrain) {
+      if (!event.startsWith(':')) stream.waiting = event;
+      return;
+    }
+    res.write(event);
+  }
+}

@@ -1,0 +1,106 @@
+import { get, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { expect } from 'chai';
+import request from 'supertest';
+import { registry } from '@fieldhouse/http';
+import { eventually } from '@fieldhouse/testkit';
+import { pollBody, startPolls, votesFor, type PollsHarness } from './support.ts';
+
+interface Viewer {
+  events: Array<Record<string, unknown>>;
+  res: IncomingMessage;
+}
+
+/** Opens a live-results stream and collects its `results` events. */
+function view(base: string, path: string, authorization: string): Promise<Viewer> {
+  return new Promise((resolve, reject) => {
+    const events: Viewer['events'] = [];
+    get(`${base}${path}`, { headers: { authorization } }, (res) => {
+      let buf = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buf += chunk;
+        let i;
+        while ((i = buf.indexOf('\n\n')) >= 0) {
+          const block = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          const data = block.split('\n').find((l) => l.startsWith('data: '));
+          if (block.includes('event: results') && data) events.push(JSON.parse(data.slice(6)));
+        }
+      });
+      resolve({ events, res });
+    }).on('error', reject);
+  });
+}
+
+/** Results reads so far (GET and pushes), from the service's own counter. */
+async function resultsReads(): Promise<number> {
+  const metric = registry.getSingleMetric('polls_results_reads_total');
+  const values = (await metric!.get()).values;
+  return values.reduce((n, v) => n + v.value, 0);
+}
+
+describe('live results fan-out (real MongoDB and Redis, real sockets)', () => {
+  let h: PollsHarness;
+  let server: Server;
+  let base: string;
+  before(async () => {
+    h = await startPolls();
+    server = h.app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    await h.stop();
+  });
+
+  it('sends every change to every stream, reading the results once per view, not once per stream', async () => {
+    const poll = await h.createPoll(1, pollBody({ show_stats_public: true, max_votes_per_voter: 5 }));
+    const viewers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        view(base, `/api/polls/${poll.id}/results/stream`, h.auth(1000 + i)),
+      ),
+    );
+    try {
+      await eventually(async () => viewers.every((v) => v.events.length >= 1), 5_000);
+      const before = await resultsReads();
+      await request(h.app)
+        .post(`/api/polls/${poll.id}/vote`)
+        .set('Authorization', h.auth(7))
+        .send({ votes: votesFor(poll) })
+        .expect(201);
+      await eventually(async () => viewers.every((v) => v.events.at(-1)?.total_votes === 1), 5_000);
+      // 60 readers with full statistics: one computed read and at most one cached per reader group
+      // would be 60+; the fan-out reads once for all of them (plus at most one per extra push).
+      expect((await resultsReads()) - before).to.be.at.most(3);
+    } finally {
+      for (const v of viewers) v.res.destroy();
+    }
+  });
+
+  it('never sends full statistics to a reader who may only see their own vote', async () => {
+    const poll = await h.createPoll(1, pollBody({ show_stats_public: false, max_votes_per_voter: 5 }));
+    const owner = await view(base, `/api/polls/${poll.id}/results/stream`, h.auth(1));
+    const other = await view(base, `/api/polls/${poll.id}/results/stream`, h.auth(2));
+    try {
+      await request(h.app)
+        .post(`/api/polls/${poll.id}/vote`)
+        .set('Authorization', h.auth(3))
+        .send({ votes: votesFor(poll) })
+        .expect(201);
+      await eventually(
+        async () => owner.events.at(-1)?.total_votes === 1 && other.events.at(-1)?.total_votes === 1,
+        5_000,
+      );
+      expect(owner.events.at(-1)!.stats_hidden).to.equal(false);
+      expect(other.events.at(-1)!.stats_hidden).to.equal(true);
+      expect(other.events.at(-1)!.results).to.deep.equal({});
+    } finally {
+      owner.res.destroy();
+      other.res.destroy();
+    }
+  });
+});
