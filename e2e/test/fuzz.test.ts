@@ -32,6 +32,7 @@ describe('API fuzzer: every documented operation through the gateway, never a 5x
         RATE_LIMIT_IP: '100000000',
         RATE_LIMIT_USER: '100000000',
         RATE_LIMIT_LOGIN: '100000000',
+        LOGIN_ACCOUNT_FAILURES: '100000000',
       },
     });
     const owner = await registerUser(stack.gatewayUrl, 'Fuzz Owner');
