@@ -209,3 +209,27 @@ export const HOSTILE_AUTHORIZATIONS: readonly string[] = [
   'bearer  1|x',
   'Bearer %00',
 ];
+
+/** Extra request headers, one at a time: odd encodings, conditional requests, idempotency and CSRF values, forwarded chains. */
+export const HOSTILE_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  ['content-encoding', 'gzip'],
+  ['content-encoding', 'br'],
+  ['content-encoding', 'x-unknown'],
+  ['if-none-match', '"' + 'x'.repeat(2_000) + '"'],
+  ['if-none-match', '*'],
+  ['if-modified-since', 'not a date'],
+  ['idempotency-key', 'k'.repeat(300)],
+  ['idempotency-key', 'é'],
+  ['idempotency-key', ''],
+  ['x-csrf-token', 'x'.repeat(5_000)],
+  ['x-xsrf-token', '%ED%A0%80'],
+  ['x-forwarded-for', '999.999.999.999, ::zz, ' + '1.1.1.1,'.repeat(200)],
+  ['x-request-id', '../../etc/passwd'],
+  ['accept', 'text/event-stream'],
+  ['accept', 'application/xml'],
+  ['accept-charset', 'utf-32'],
+  ['cookie', 'fieldhouse_session=%ED%A0%80; XSRF-TOKEN=' + 'x'.repeat(3_000)],
+  ['range', 'bytes=99999999999-'],
+  ['range', 'bytes=-1--1'],
+  ['origin', 'null'],
+];

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import {
   HOSTILE_AUTHORIZATIONS,
+  HOSTILE_HEADERS,
   HOSTILE_QUERIES,
   HOSTILE_RAW_BODIES,
   HOSTILE_SEGMENTS,
@@ -23,6 +24,8 @@ export interface FuzzRequest {
   caller: Caller;
   /** The forged caller's `Authorization` header. */
   authorization?: string;
+  /** One extra hostile header, now and then. */
+  header?: readonly [string, string];
   body?: { contentType: string; raw: string };
 }
 
@@ -142,13 +145,14 @@ export function requestArbitrary(
       body: bodyArbitrary(op, hints),
       caller: fc.constantFrom<Caller>('owner', 'owner', 'stranger', 'anonymous', 'forged'),
       authorization: fc.constantFrom(...HOSTILE_AUTHORIZATIONS),
+      header: sometimes(fc.constantFrom(...HOSTILE_HEADERS), 5),
       // now and then a method the operation does not have
       method: fc.oneof(
         { weight: 20, arbitrary: fc.constant(op.method.toUpperCase()) },
         { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD') },
       ),
     })
-    .map(({ segments, query, body, caller, authorization, method }) => {
+    .map(({ segments, query, body, caller, authorization, header, method }) => {
       let i = 0;
       const path = op.path.replace(/\{[^}]+\}/g, () => segments[i++]!);
       return {
@@ -157,6 +161,7 @@ export function requestArbitrary(
         url: query ? `${path}?${query}` : path,
         caller,
         ...(caller === 'forged' ? { authorization } : {}),
+        ...(header ? { header } : {}),
         ...(body ? { body } : {}),
       };
     });

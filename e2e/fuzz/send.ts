@@ -24,6 +24,7 @@ export function send(
     const token = tokens[req.caller];
     if (req.authorization) headers.authorization = req.authorization;
     else if (token) headers.authorization = `Bearer ${token}`;
+    if (req.header) headers[req.header[0]] = req.header[1];
     const body = req.body ? Buffer.from(req.body.raw, 'utf8') : undefined;
     if (req.body && body) {
       headers['content-type'] = req.body.contentType;
