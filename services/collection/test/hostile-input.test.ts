@@ -101,26 +101,8 @@ describe('collection: inputs PostgreSQL cannot take are 4xx problems naming the 
   });
 
   it('draws a histogram of decimals spanning more than float8 can subtract (1e308 and -1e308)', async () => {
-    const ws = (await h.as(1).post('/api/v1/workspaces').send({ name: 'Huge' }).expect(201)).body.data.id;
-    const project = (await h.as(1).post(`/api/v1/workspaces/${ws}/projects`).send({ name: 'P' }).expect(201))
-      .body.data.id;
-    const version = (await h.as(1).post(`/api/v1/projects/${project}/versions`).send({}).expect(201)).body
-      .data.id;
-    const field = (
-      await h
-        .as(1)
-        .post(`/api/v1/versions/${version}/fields`)
-        .send({ name: 'x', label: 'X', type: 'decimal' })
-        .expect(201)
-    ).body.data;
-    await h.as(1).post(`/api/v1/versions/${version}/publish`).expect(200);
-    await h.as(1).post(`/api/v1/projects/${project}/publish`).send({ collect_access: 'members' }).expect(200);
-    for (const value of [1e308, -1e308, 0])
-      await h
-        .as(1)
-        .post(`/api/v1/projects/${project}/submissions`)
-        .send({ form_version_id: version, data: [{ field_uuid: field.uuid, type: 'decimal', value }] })
-        .expect(201);
+    const { project, submitValue } = await oneFieldForm('decimal');
+    for (const value of [1e308, -1e308, 0]) expect((await submitValue(value)).status).to.equal(201);
     const a = await h
       .as(1)
       .post(`/api/v1/projects/${project}/analyses`)
@@ -131,6 +113,40 @@ describe('collection: inputs PostgreSQL cannot take are 4xx problems naming the 
     expect(bins.map((b) => b.count)).to.deep.equal([1, 0, 1, 1]);
     expect(bins[0]!.from).to.equal(-1e308);
     expect(bins[3]!.to).to.equal(1e308);
+  });
+
+  /** A published project whose form has one unconstrained field `x` of `type`. */
+  async function oneFieldForm(type: string) {
+    const ws = (await h.as(1).post('/api/v1/workspaces').send({ name: 'One field' }).expect(201)).body.data
+      .id;
+    const project = (await h.as(1).post(`/api/v1/workspaces/${ws}/projects`).send({ name: 'P' }).expect(201))
+      .body.data.id as number;
+    const version = (await h.as(1).post(`/api/v1/projects/${project}/versions`).send({}).expect(201)).body
+      .data.id as number;
+    const field = (
+      await h
+        .as(1)
+        .post(`/api/v1/versions/${version}/fields`)
+        .send({ name: 'x', label: 'X', type })
+        .expect(201)
+    ).body.data as { uuid: string };
+    await h.as(1).post(`/api/v1/versions/${version}/publish`).expect(200);
+    await h.as(1).post(`/api/v1/projects/${project}/publish`).send({ collect_access: 'members' }).expect(200);
+    const submitValue = (value: unknown) =>
+      h
+        .as(1)
+        .post(`/api/v1/projects/${project}/submissions`)
+        .send({ form_version_id: version, data: [{ field_uuid: field.uuid, type, value }] });
+    return { project, submitValue };
+  }
+
+  it('stores a long text answer of distinct words (its search vector would pass 1 MiB) and finds its beginning', async () => {
+    const { project, submitValue } = await oneFieldForm('text');
+    const words = Array.from({ length: 20_000 }, (_, i) => `w${i.toString(36)}x${(i * 7919).toString(36)}`);
+    const created = await submitValue(words.join(' '));
+    expect(created.status, JSON.stringify(created.body).slice(0, 300)).to.equal(201);
+    const found = await h.as(1).get(`/api/v1/projects/${project}/submissions?search=${words[1]}`).expect(200);
+    expect(found.body.data.map((x: { id: number }) => x.id)).to.deep.equal([created.body.data.id]);
   });
 
   it('answers photo ids that only look like UUIDs with 404, not a uuid cast error', async () => {
