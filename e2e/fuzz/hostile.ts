@@ -17,6 +17,10 @@ export const deepObject = (depth: number): unknown => {
   return v;
 };
 
+/** `n` distinct words separated by spaces: long text whose derived data (search vectors) grows fastest. */
+export const distinctWords = (n: number): string =>
+  Array.from({ length: n }, (_, i) => `w${i.toString(36)}x${(i * 7919).toString(36)}`).join(' ');
+
 /** Strings no database should see raw: NUL, unpaired surrogates, empty, huge, injections, lookalikes. */
 export const HOSTILE_STRINGS: readonly string[] = [
   '',
@@ -28,6 +32,7 @@ export const HOSTILE_STRINGS: readonly string[] = [
   '\ud83d',
   '😀',
   'x'.repeat(70_000),
+  distinctWords(20_000),
   'é'.repeat(300),
   '2147483648',
   '9007199254740993',
