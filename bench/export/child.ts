@@ -7,14 +7,17 @@ import { join } from 'node:path';
 import { createKnex } from '@fieldhouse/db';
 import { FileBlobStore } from '../../services/collection/src/blob/blob-store.ts';
 import { claimExport } from '../../services/collection/src/data/exports.ts';
-import { writeExportFile } from '../../services/collection/src/workers/exports.ts';
+import { writeExportFile } from '../../services/collection/src/workers/export-file.ts';
 
 const [dbUrl, blobDir, exportId] = process.argv.slice(2) as [string, string, string];
 const db = createKnex(dbUrl, { poolMax: 3 });
-const job = await claimExport(db, exportId, 60_000);
-if (!job) throw new Error('export not claimable');
+const claim = await claimExport(db, exportId, { leaseMs: 60_000, maxAttempts: 1_000 });
+if (claim.kind !== 'claimed') throw new Error(`export not claimable: ${claim.kind}`);
 const t0 = performance.now();
-const { rows, key } = await writeExportFile(db, new FileBlobStore(blobDir), job, 1000);
+const { rows, key } = await writeExportFile(db, new FileBlobStore(blobDir), claim.job, {
+  heartbeatMs: 1000,
+  leaseMs: 60_000,
+});
 const ms = performance.now() - t0;
 const { size } = await stat(join(blobDir, key));
 await db.destroy();

@@ -27,7 +27,7 @@ describe('collection sync and exports through the gateway (real services)', () =
       db: stack.collection.db,
       blobs: stack.collection.blobs,
       logger,
-      settings: { ttlHours: 1, staleMs: 10_000, heartbeatMs: 500, publicUrl: 'http://localhost:8080' },
+      settings: { ttlHours: 1, leaseMs: 10_000, heartbeatMs: 500, publicUrl: 'http://localhost:8080' },
       onOutbox: () => relay.kick(),
     });
   });

@@ -638,6 +638,12 @@ export const openApi = {
             description:
               'after each select_multiple column, one `<name>/<choice>` column per choice: 1 chosen, 0 not, empty unanswered',
           },
+          formula_escaping: {
+            type: 'boolean',
+            default: true,
+            description:
+              "CSV only: a text cell (header included) starting with = + - @ tab, carriage return or their full-width forms gets a leading ' so spreadsheets show it as text, not run it as a formula (OWASP CSV injection); plain numbers such as -5 are never changed. false writes every value exactly as stored, for pipelines that need raw text. xlsx text cells are always typed inline strings (never formulas) and GeoJSON is JSON: neither is altered.",
+          },
         },
       },
       ExportJob: {

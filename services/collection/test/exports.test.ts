@@ -54,7 +54,7 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
   const logger = testLogger('collection-exports');
   const settings: ExportSettings = {
     ttlHours: 1,
-    staleMs: 5_000,
+    leaseMs: 1_000,
     heartbeatMs: 100,
     publicUrl: 'https://fieldhouse.example.org',
   };
@@ -418,11 +418,14 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
       // exceljs types predate the generic Buffer of @types/node 24
       await wb.xlsx.load(file.body as never);
       const sheet = wb.getWorksheet('submissions')!;
-      const cells = (n: number) =>
-        header.map((_, i) => {
-          const v = sheet.getRow(n).getCell(i + 1).value;
-          return v === null || v === undefined ? '' : String(v);
-        });
+      // text cells are inline strings (one rich-text run)
+      const text = (v: ExcelJS.CellValue) =>
+        v === null || v === undefined
+          ? ''
+          : typeof v === 'object' && 'richText' in v
+            ? v.richText.map((r) => r.text).join('')
+            : String(v);
+      const cells = (n: number) => header.map((_, i) => text(sheet.getRow(n).getCell(i + 1).value));
       expect(cells(1)).to.deep.equal(header);
       expect(sheet.rowCount).to.equal(expected.length + 1);
       for (const [i, row] of expected.entries())
@@ -431,7 +434,8 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
       const typed = (n: number, h: string) => sheet.getRow(n).getCell(header.indexOf(h) + 1).value;
       for (const [i, row] of expected.entries()) {
         expect(typeof typed(i + 2, 'id')).to.equal('number');
-        expect(typeof typed(i + 2, 'status')).to.equal('string');
+        expect(text(typed(i + 2, 'status'))).to.equal(row.status);
+        expect(typed(i + 2, 'status')).to.have.property('richText');
         if (row.age) expect(typed(i + 2, 'age')).to.equal(Number(row.age));
         if (row.latitude) expect(typed(i + 2, 'latitude')).to.equal(Number(row.latitude));
       }
@@ -533,29 +537,34 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     const row = await h.db('exports').where({ id: jobId }).first();
     const path = join(h.blobDir, row.blob_key);
     expect(existsSync(path)).to.equal(true);
-    expect((await sweepExports(h.db, blobs, settings.staleMs)).deleted).to.equal(0);
+    expect((await sweepExports(h.db, blobs)).deleted).to.equal(0);
     await h
       .db('exports')
       .where({ id: jobId })
       .update({ expires_at: new Date(Date.now() - 1000) });
-    expect((await sweepExports(h.db, blobs, settings.staleMs)).deleted).to.equal(1);
+    expect((await sweepExports(h.db, blobs)).deleted).to.equal(1);
     expect(existsSync(path)).to.equal(false);
     expect((await download(jobId)).status).to.equal(410);
     const s = await h.as(4).get(`/api/v1/exports/${jobId}`).expect(200);
     expect(s.body.data).to.include({ status: 'completed', expired: true, download_url: null });
   });
 
-  it('ends a job that keeps failing as failed, with its message in the DLQ and an e-mail', async () => {
+  it('ends a job that keeps failing as failed, its message dead-lettered (the DLQ consumer leaves the job as is), and an e-mail', async () => {
     blobs.failing = true;
     try {
       const { jobId, job } = await exportNow();
       expect(job.status).to.equal('failed');
       expect(job.error).to.equal('disk full');
       expect((await h.db('exports').where({ id: jobId }).first()).attempts).to.equal(3);
+      // Dead-lettered, then taken by the DLQ consumer, which finds the job ended already.
       await eventually(
         async () =>
-          (await countMessages(await backingUrl('amqp'), `${broker.name('collection.exports')}.dlq`)) === 1,
+          (await countMessages(await backingUrl('amqp'), `${broker.name('collection.exports')}.dlq`)) === 0,
       );
+      expect((await h.as(4).get(`/api/v1/exports/${jobId}`).expect(200)).body.data).to.include({
+        status: 'failed',
+        error: 'disk full',
+      });
       expect((await download(jobId)).status).to.equal(409);
       const mail = (await h.db('outbox').select('message')).find(
         (r) => r.message.data.reason === 'export-failed' && r.message.data.text.includes(jobId),
@@ -598,11 +607,8 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     await writing;
     expect((await h.db('exports').where({ id: jobId }).first()).status).to.equal('running');
     // Kill A: its database connections and its heartbeat die, then its RabbitMQ connection.
+    // Nothing touches the row: B waits for A's lease to lapse (1 s), then takes the job.
     await aDb.destroy().catch(() => undefined);
-    await h
-      .db('exports')
-      .where({ id: jobId })
-      .update({ heartbeat_at: new Date(Date.now() - 60_000) });
     await aBroker.close().catch(() => undefined);
     await sleep(50);
     // Worker B starts and receives the unacknowledged message again.
@@ -616,27 +622,25 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     expect(csvRows((await download(jobId)).body as string)).to.have.length(4);
   });
 
-  it('restarts a job whose worker died (stale heartbeat), and leaves a live one alone', async () => {
+  it('restarts a job whose worker died (lapsed lease) from the sweep, and leaves a live one alone', async () => {
     const res = await request().expect(202);
     const jobId = res.body.data.job_id as string;
     await h.db('outbox').delete(); // the message was lost with the worker
-    // A live worker holds it: a second delivery must not take it over.
-    await h
-      .db('exports')
-      .where({ id: jobId })
-      .update({ status: 'running', heartbeat_at: new Date(), attempts: 1 });
-    let refused = '';
-    await runExportJob({ db: h.db, blobs, logger, settings }, jobId, false).catch((e: Error) => {
-      refused = e.message;
+    // A live worker holds it (its lease runs): a second delivery waits, then leaves it alone.
+    const lease = new Date(Date.now() + 60_000);
+    await h.db('exports').where({ id: jobId }).update({ status: 'running', lease_until: lease, attempts: 1 });
+    await runExportJob({ db: h.db, blobs, logger, settings: { ...settings, leaseMs: 200 } }, jobId, {
+      last: false,
+      max: 3,
     });
-    expect(refused).to.match(/another worker/);
-    expect((await sweepExports(h.db, blobs, settings.staleMs)).requeued).to.equal(0);
-    // The worker died: its heartbeat goes stale; the sweep queues the job again.
+    expect(await h.db('exports').where({ id: jobId }).first()).to.include({ status: 'running', attempts: 1 });
+    expect((await sweepExports(h.db, blobs)).requeued).to.equal(0);
+    // The worker died: its lease lapses; the sweep queues the job again.
     await h
       .db('exports')
       .where({ id: jobId })
-      .update({ heartbeat_at: new Date(Date.now() - 60_000) });
-    expect((await sweepExports(h.db, blobs, settings.staleMs)).requeued).to.equal(1);
+      .update({ lease_until: new Date(Date.now() - 1_000) });
+    expect((await sweepExports(h.db, blobs)).requeued).to.equal(1);
     await relay.drain();
     const done = await eventually(async () => {
       const s = await h.as(4).get(`/api/v1/exports/${jobId}`).expect(200);

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
 import type { ColumnSource, ExportColumn, ExportField } from '../domain/export-columns.ts';
+import { FORMULA_TRIGGERS, PLAIN_NUMBER } from '../domain/formula-escaping.ts';
 import type { ExportJobRow } from './exports.ts';
 import { applyFilters } from './submission-list.ts';
 
@@ -96,6 +97,14 @@ function columnSql(source: ColumnSource, valueOf: (uuid: string) => string): str
   }
 }
 
+/** Whether a column's SQL value is text (the others are integers or numerics). */
+const isText = (c: ExportColumn) => (c.source.kind === 'meta' ? !c.numeric : c.source.kind !== 'choice');
+
+/** SQL of `ref` (a text column) with the formula rule of domain/formula-escaping.ts applied. */
+const neutralisedSql = (ref: string) =>
+  `CASE WHEN left(${ref}, 1) IN (${FORMULA_TRIGGERS.map(lit).join(', ')}) AND ${ref} !~ ${lit(PLAIN_NUMBER)}
+    THEN '''' || ${ref} ELSE ${ref} END`;
+
 /**
  * The SELECT of an export: one text-like column per export column, oldest submission first.
  * Everything is computed in PostgreSQL, so the same text serves `COPY (...) TO STDOUT` (CSV)
@@ -108,6 +117,10 @@ function columnSql(source: ColumnSource, valueOf: (uuid: string) => string): str
  * any other row is turned once into a `{field_uuid: value}` object and read by key. Filter
  * values come from the validated job and are inlined with knex's PostgreSQL escaping (COPY
  * takes no parameters); field uuids and choice values with {@link lit}.
+ *
+ * With `neutraliseFormulas` (CSV), the values are computed once in a lateral subquery (`OFFSET
+ * 0`: not inlined, so no value is computed twice) and every text column goes through the
+ * formula rule (domain/formula-escaping.ts).
  */
 export function exportSelectSql(
   db: Knex,
@@ -115,6 +128,7 @@ export function exportSelectSql(
   fields: ExportField[],
   latest: number,
   columns: ExportColumn[],
+  { neutraliseFormulas = false }: { neutraliseFormulas?: boolean } = {},
 ): string {
   const slot = new Map(fields.map((f, i) => [f.uuid, i]));
   const valueOf = (uuid: string) => {
@@ -127,7 +141,15 @@ export function exportSelectSql(
     .slice(0, latest)
     .map((f, i) => `z.d -> ${i} ->> 'field_uuid' = ${lit(f.uuid)}`)
     .join(' AND ');
-  return `SELECT ${columns.map((c) => columnSql(c.source, valueOf)).join(',\n')}
+  const values = columns.map((c) => columnSql(c.source, valueOf));
+  const select = neutraliseFormulas
+    ? columns.map((c, i) => (isText(c) ? neutralisedSql(`c.c${i}`) : `c.c${i}`)).join(',\n')
+    : values.join(',\n');
+  const computed = neutraliseFormulas
+    ? `
+  CROSS JOIN LATERAL (SELECT ${values.map((v, i) => `${v} AS c${i}`).join(',\n')} OFFSET 0) c`
+    : '';
+  return `SELECT ${select}
   FROM (${filteredSubmissions(db, job).toQuery()}) s
   CROSS JOIN LATERAL (
     SELECT z.d,
@@ -135,6 +157,6 @@ export function exportSelectSql(
         ELSE (SELECT jsonb_object_agg(e ->> 'field_uuid', e -> 'value') FROM jsonb_array_elements(z.d) e)
       END AS m
     FROM (SELECT s.data || '[]'::jsonb AS d OFFSET 0) z
-    OFFSET 0) x
+    OFFSET 0) x${computed}
   ORDER BY s.created_at, s.id`;
 }

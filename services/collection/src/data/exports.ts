@@ -24,6 +24,8 @@ export interface ExportJobRow {
   error: string | null;
   blob_key: string | null;
   heartbeat_at: Date | null;
+  /** Until when the worker running it holds it (renewed while it runs); null unless running. */
+  lease_until: Date | null;
   created_at: Date;
   started_at: Date | null;
   finished_at: Date | null;
@@ -34,40 +36,105 @@ export interface ExportJobRow {
 export const findExport = (db: Knex | Knex.Transaction, id: string): Promise<ExportJobRow | undefined> =>
   db('exports').where({ id }).first();
 
+/** `lease_until` has passed (or was never set): whoever held the job stopped renewing it. */
+const LEASE_LAPSED = `coalesce(lease_until, heartbeat_at, '-infinity') < now()`;
+const leaseLapsed = (db: Knex | Knex.Transaction) => db.raw(LEASE_LAPSED);
+
+/** A job nobody works on: `queued`, or `running` under a lapsed lease. */
+const abandoned = (db: Knex | Knex.Transaction) => (q: Knex.QueryBuilder) =>
+  q.where('status', 'queued').orWhere((r) => r.where('status', 'running').andWhere(leaseLapsed(db)));
+
+/** What {@link claimExport} found. */
+export type ExportClaim =
+  /** Taken: `running` under this worker's lease, `attempts` counted. */
+  | { kind: 'claimed'; job: ExportJobRow }
+  /** Nobody works on it, but it had `maxAttempts` already: the caller ends it as failed. */
+  | { kind: 'exhausted'; job: ExportJobRow }
+  /** Another worker's lease is still running; it lapses in `leaseLeftMs` unless renewed. */
+  | { kind: 'held'; leaseLeftMs: number }
+  /** `completed` or `failed` already. */
+  | { kind: 'finished'; job: ExportJobRow }
+  | { kind: 'missing' };
+
 /**
- * Takes a job for this worker: a `queued` one, or a `running` one whose heartbeat is older
- * than `staleMs` (its worker died). Resolves with the job, or undefined when it is finished
- * or another live worker holds it.
+ * Takes a job for this worker (docs/reliability.md, "Exports"): a `queued` one, or a `running`
+ * one whose lease has lapsed (its worker died), provided it has had fewer than `maxAttempts`
+ * claims. The claim sets `lease_until = now() + leaseMs` (the database's clock, as every lease
+ * comparison) and counts an attempt. Otherwise says why not.
  */
-export async function claimExport(db: Knex, id: string, staleMs: number): Promise<ExportJobRow | undefined> {
+export async function claimExport(
+  db: Knex,
+  id: string,
+  { leaseMs, maxAttempts }: { leaseMs: number; maxAttempts: number },
+): Promise<ExportClaim> {
   const rows = (await db('exports')
     .where({ id })
-    .andWhere((q) =>
-      q
-        .where('status', 'queued')
-        .orWhere((r) =>
-          r
-            .where('status', 'running')
-            .where('heartbeat_at', '<', db.raw(`now() - make_interval(secs => ?)`, [staleMs / 1000])),
-        ),
-    )
+    .andWhere(abandoned(db))
+    .andWhere('attempts', '<', maxAttempts)
     .update({
       status: 'running',
       heartbeat_at: db.fn.now(),
+      lease_until: db.raw(`now() + make_interval(secs => ?)`, [leaseMs / 1000]),
       started_at: db.fn.now(),
       attempts: db.raw('attempts + 1'),
       rows_written: 0,
       error: null,
     })
     .returning('*')) as ExportJobRow[];
-  return rows[0];
+  if (rows[0]) return { kind: 'claimed', job: rows[0] };
+  const row = (await db('exports')
+    .where({ id })
+    .first(
+      '*',
+      db.raw(`${LEASE_LAPSED} AS lapsed`),
+      db.raw(`greatest(0, extract(epoch from lease_until - now()) * 1000)::float8 AS lease_left_ms`),
+    )) as (ExportJobRow & { lapsed: boolean; lease_left_ms: number | null }) | undefined;
+  if (!row) return { kind: 'missing' };
+  if (row.status === 'completed' || row.status === 'failed') return { kind: 'finished', job: row };
+  if ((row.status === 'queued' || row.lapsed) && row.attempts >= maxAttempts)
+    return { kind: 'exhausted', job: row };
+  // Running under a live lease, or changed hands between the two statements: look again later.
+  return { kind: 'held', leaseLeftMs: row.lapsed ? 0 : (row.lease_left_ms ?? 0) };
 }
 
-/** Progress of a running job; also its heartbeat. */
-export const heartbeatExport = (db: Knex, id: string, rowsWritten: number) =>
-  db('exports')
-    .where({ id, status: 'running' })
-    .update({ rows_written: rowsWritten, heartbeat_at: db.fn.now() });
+/**
+ * Renews the lease of the job this worker holds (claim number `attempts`) and records its
+ * progress. Resolves with false when the job is no longer this worker's (its lease lapsed and
+ * another worker took it, or it was ended): the caller stops writing.
+ */
+export async function renewExportLease(
+  db: Knex,
+  job: { id: string; attempts: number },
+  rowsWritten: number,
+  leaseMs: number,
+): Promise<boolean> {
+  const n = await db('exports')
+    .where({ id: job.id, status: 'running', attempts: job.attempts })
+    .update({
+      rows_written: rowsWritten,
+      heartbeat_at: db.fn.now(),
+      lease_until: db.raw(`now() + make_interval(secs => ?)`, [leaseMs / 1000]),
+    });
+  return n === 1;
+}
+
+/**
+ * Ends a job nobody works on (`queued`, or `running` under a lapsed lease) as `failed` with
+ * `reason`, in `trx`. Resolves with the job when it did (the caller tells the requester),
+ * undefined when the job is finished, missing, or held by a live worker (which ends it itself).
+ */
+export async function failAbandonedExport(
+  trx: Knex.Transaction,
+  id: string,
+  reason: string,
+): Promise<ExportJobRow | undefined> {
+  const rows = (await trx('exports')
+    .where({ id })
+    .andWhere(abandoned(trx))
+    .update({ status: 'failed', error: reason.slice(0, 1000), finished_at: trx.fn.now(), lease_until: null })
+    .returning('*')) as ExportJobRow[];
+  return rows[0];
+}
 
 /** API shape of an export job (`GET /exports/{id}`). */
 export function exportJson(j: ExportJobRow, now = new Date()) {

@@ -19,9 +19,18 @@ export interface ExportOptions {
   header: (typeof EXPORT_HEADERS)[number];
   /** Adds one 0/1 column per choice after each select_multiple column. */
   choice_columns: boolean;
+  /**
+   * CSV only: text cells a spreadsheet would run as a formula get a leading `'`
+   * (domain/formula-escaping.ts); `false` writes every value exactly as stored.
+   */
+  formula_escaping: boolean;
 }
 
-export const DEFAULT_EXPORT_OPTIONS: ExportOptions = { header: 'names', choice_columns: false };
+export const DEFAULT_EXPORT_OPTIONS: ExportOptions = {
+  header: 'names',
+  choice_columns: false,
+  formula_escaping: true,
+};
 
 /**
  * What one column of an export holds:

@@ -12,7 +12,8 @@ import {
 import { roleIn } from '../data/workspaces.ts';
 import { can } from '../domain/roles.ts';
 import { EXPORT_HEADERS, type ExportOptions } from '../domain/export-columns.ts';
-import { FORMAT_FILES, queueExport } from '../workers/exports.ts';
+import { FORMAT_FILES } from '../workers/export-file.ts';
+import { queueExport } from '../workers/exports.ts';
 import { projectFor, userIdOf } from './access.ts';
 import type { CollectionContext } from './context.ts';
 import { sendBlob } from './send-blob.ts';
@@ -28,6 +29,7 @@ const exportSchema = Joi.object({
   options: Joi.object({
     header: Joi.string().valid(...EXPORT_HEADERS),
     choice_columns: Joi.boolean(),
+    formula_escaping: Joi.boolean(),
   }).default({}),
 });
 
@@ -56,7 +58,7 @@ export function exportRoutes(ctx: CollectionContext): Router {
   /**
    * POST /projects/{id}/submissions/export `{format: "csv" | "xlsx" | "geojson", filters: {status?,
    * date_from?, date_to?, collector_id?, search?}, options?: {header?: "names" | "labels",
-   * choice_columns?: boolean}}` → 202 `{status: "success", data: {job_id, message}}`.
+   * choice_columns?: boolean, formula_escaping?: boolean}}` → 202 `{status: "success", data: {job_id, message}}`.
    * The job row and its RabbitMQ message (through the outbox) are written in one transaction.
    * Roles with submission.view_all (owner, admin, manager, viewer); others 403/404. Bad format
    * or filters 422.

@@ -8,6 +8,7 @@ import { exportOptions } from './006-export-options.ts';
 import { searchPrefixes } from './007-search-prefixes.ts';
 import { countStatements } from './008-count-statements.ts';
 import { searchVectorLoop } from './009-search-vector-loop.ts';
+import { exportLease } from './010-export-lease.ts';
 
 /** The collection service's migrations, in order. */
 export const migrations: Migration[] = [
@@ -20,4 +21,5 @@ export const migrations: Migration[] = [
   searchPrefixes,
   countStatements,
   searchVectorLoop,
+  exportLease,
 ];

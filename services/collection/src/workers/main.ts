@@ -9,10 +9,11 @@ import { startExportWorker, sweepExports } from './exports.ts';
 
 /**
  * Collection worker process (`npm run worker -w @fieldhouse/collection`): the e-mail worker,
- * the export worker, the export sweep (expired files, stale jobs) every EXPORT_SWEEP_SECONDS,
- * and an outbox relay (the e-mails of finished exports). Variables: DATABASE_URL, AMQP_URL,
- * AMQP_PREFIX, BLOB_DIR, SMTP_URL (default smtp://127.0.0.1:1025), MAIL_FROM, EXPORT_TTL_HOURS,
- * EXPORT_STALE_SECONDS, EXPORT_SWEEP_SECONDS, PUBLIC_URL (links in e-mails). Stops cleanly on SIGINT/SIGTERM.
+ * the export worker (and its dead-letter consumer), the export sweep (expired files, jobs whose
+ * lease lapsed) every EXPORT_SWEEP_SECONDS, and an outbox relay (the e-mails of finished
+ * exports). Variables: DATABASE_URL, AMQP_URL, AMQP_PREFIX, BLOB_DIR, SMTP_URL (default
+ * smtp://127.0.0.1:1025), MAIL_FROM, EXPORT_TTL_HOURS, EXPORT_LEASE_SECONDS (renewed every third
+ * of it), EXPORT_SWEEP_SECONDS, PUBLIC_URL (links in e-mails). Stops cleanly on SIGINT/SIGTERM.
  */
 const config = loadCollectionConfig();
 const logger = createLogger({ service: 'collection-worker', level: config.LOG_LEVEL });
@@ -28,7 +29,7 @@ const relay = new OutboxRelay({ knex: db, table: 'outbox', broker, logger });
 relay.start();
 const mailer = createMailer(config.SMTP_URL, config.MAIL_FROM);
 const email = await startCollectionEmailWorker({ broker, db, mailer, logger });
-const staleMs = config.EXPORT_STALE_SECONDS * 1000;
+const leaseMs = config.EXPORT_LEASE_SECONDS * 1000;
 const exportsWorker = await startExportWorker({
   broker,
   db,
@@ -36,14 +37,14 @@ const exportsWorker = await startExportWorker({
   logger,
   settings: {
     ttlHours: config.EXPORT_TTL_HOURS,
-    staleMs,
-    heartbeatMs: Math.max(1000, Math.floor(staleMs / 6)),
+    leaseMs,
+    heartbeatMs: Math.floor(leaseMs / 3),
     publicUrl: config.PUBLIC_URL,
   },
   onOutbox: () => relay.kick(),
 });
 const sweep = setInterval(() => {
-  sweepExports(db, blobs, staleMs).then(
+  sweepExports(db, blobs).then(
     (r) => {
       if (r.deleted || r.requeued) logger.info('export sweep', r);
       if (r.requeued) relay.kick();

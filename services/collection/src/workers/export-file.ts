@@ -1,0 +1,192 @@
+/**
+ * The file of an export job (docs/collection.md, "Exports"): the query streamed from PostgreSQL
+ * into the blob store as CSV, xlsx or GeoJSON, under the job's lease.
+ */
+import { PassThrough, Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { stringify as stringifySync } from 'csv-stringify/sync';
+import ExcelJS from 'exceljs';
+import type { Knex } from 'knex';
+import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import QueryStream from 'pg-query-stream';
+import type { BlobStore } from '../blob/blob-store.ts';
+import {
+  DEFAULT_EXPORT_OPTIONS,
+  exportColumns,
+  exportHeader,
+  typedValues,
+  type ExportColumn,
+} from '../domain/export-columns.ts';
+import { neutraliseFormula } from '../domain/formula-escaping.ts';
+import { countExportRows, exportFields, exportSelectSql } from '../data/export-query.ts';
+import { renewExportLease, type ExportFormat, type ExportJobRow } from '../data/exports.ts';
+import { inlineString } from './xlsx-cells.ts';
+
+/** File extension and content type of each format. */
+export const FORMAT_FILES: Record<ExportFormat, { ext: string; contentType: string }> = {
+  csv: { ext: 'csv', contentType: 'text/csv; charset=utf-8' },
+  xlsx: { ext: 'xlsx', contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+  geojson: { ext: 'geojson', contentType: 'application/geo+json' },
+};
+
+/** Number of line feeds in a chunk: the rows of a CSV chunk, save values that hold line feeds. */
+function lineFeeds(chunk: Buffer): number {
+  let n = 0;
+  for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) n++;
+  return n;
+}
+
+/**
+ * Writes a job's file into the blob store under `exports/<id>/<attempt>.<ext>`. The columns
+ * and values are computed by PostgreSQL ({@link exportSelectSql}) on a connection of the job's
+ * own, and streamed:
+ * - CSV: the header (csv-stringify), then PostgreSQL's own `COPY (...) TO STDOUT WITH (FORMAT
+ *   csv)` (pg-copy-streams), byte for byte; RFC 4180 quoting is PostgreSQL's;
+ * - xlsx: a cursor (pg-query-stream, 2,000 rows per fetch) into exceljs's `WorkbookWriter` (one
+ *   sheet, each row committed as it comes, numeric columns as numbers);
+ * - GeoJSON: the same cursor into a FeatureCollection, one Feature per submission, Point
+ *   [longitude, latitude] or null geometry, properties named as the CSV header.
+ * Memory stays flat whatever the number of rows. From the start, every `heartbeatMs`, renews
+ * the job's lease and records progress (CSV: line feeds so far, at most the row count); when
+ * the renewal finds the job no longer this worker's, it stops at once (the stream into the blob
+ * store is destroyed, so its temporary file goes; the query's connection is closed) and rejects
+ * with {@link LeaseLostError}. Resolves with the rows written and the key.
+ */
+export async function writeExportFile(
+  db: Knex,
+  blobs: BlobStore,
+  job: ExportJobRow,
+  { heartbeatMs, leaseMs }: { heartbeatMs: number; leaseMs: number },
+): Promise<{ rows: number; key: string }> {
+  let rows = 0;
+  let total: number | undefined;
+  let lost = false;
+  /** The stream the blob store reads, once there is one. */
+  let file: Readable | undefined;
+  let giveUp!: (err: Error) => void;
+  const leaseLost = new Promise<never>((_, reject) => (giveUp = reject));
+  leaseLost.catch(() => undefined);
+  /** Waits for `work`, or rejects as soon as the lease is lost. */
+  const unlessLost = <T>(work: Promise<T>) => Promise.race([work, leaseLost]);
+  const client = new pg.Client(db.client.connectionSettings as pg.ClientConfig);
+  client.on('error', () => undefined); // a broken connection fails the query in flight
+  const renew = async () => {
+    if (lost || (await renewExportLease(db, job, Math.min(rows, total ?? 0), leaseMs))) return;
+    lost = true;
+    const err = new LeaseLostError(job.id);
+    giveUp(err);
+    file?.on('error', () => undefined).destroy(err); // the blob store's own pipeline reports it
+    await client.end(); // fails the query in flight
+  };
+  const timer = setInterval(() => void renew().catch(() => undefined), heartbeatMs);
+  try {
+    const options = { ...DEFAULT_EXPORT_OPTIONS, ...job.options };
+    const { fields, latest } = await exportFields(db, job.project_id);
+    const columns = exportColumns(fields, options);
+    const header = exportHeader(columns, options);
+    total = await countExportRows(db, job);
+    await db('exports').where({ id: job.id }).update({ total_rows: total });
+    if (lost) throw new LeaseLostError(job.id);
+    await client.connect();
+    const format = FORMAT_FILES[job.format] ? job.format : 'csv';
+    const key = `exports/${job.id}/${job.attempts}.${FORMAT_FILES[format].ext}`;
+    if (format === 'csv') {
+      const escaping = options.formula_escaping;
+      const sql = exportSelectSql(db, job, fields, latest, columns, { neutraliseFormulas: escaping });
+      const copy = client.query(copyTo(`COPY (${sql}) TO STDOUT WITH (FORMAT csv)`));
+      const counted = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          rows += lineFeeds(chunk);
+          done(null, chunk);
+        },
+      });
+      counted.push(stringifySync([escaping ? header.map(neutraliseFormula) : header]));
+      file = counted;
+      // An error on either side destroys the other, so neither promise hangs.
+      await unlessLost(Promise.all([pipeline(copy, counted), blobs.putStream(key, counted)]));
+      return { rows: copy.rowCount, key };
+    }
+    const sql = exportSelectSql(db, job, fields, latest, columns);
+    const cursor = client.query(new QueryStream(sql, [], { rowMode: 'array', batchSize: 2000 }));
+    const values = async function* () {
+      for await (const row of cursor as AsyncIterable<Array<string | null>>) {
+        rows++;
+        yield typedValues(columns, row);
+      }
+    };
+    if (format === 'xlsx') {
+      const out = new PassThrough();
+      file = out;
+      const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+        stream: out,
+        useStyles: false,
+        useSharedStrings: false,
+      });
+      const sheet = workbook.addWorksheet('submissions');
+      const produce = async () => {
+        sheet.addRow(header.map(inlineString)).commit();
+        for await (const row of values())
+          sheet.addRow(row.map((v) => (typeof v === 'string' ? inlineString(v) : v))).commit();
+        sheet.commit();
+        await workbook.commit();
+      };
+      const producing = produce().catch((err: unknown) => {
+        cursor.destroy();
+        out.destroy(err as Error);
+        throw err;
+      });
+      await unlessLost(Promise.all([producing, blobs.putStream(key, out)]));
+      return { rows, key };
+    }
+    const writer = geoJsonWriter(header, columns);
+    file = writer;
+    // The cursor feeds the writer; the blob store drains it (an error on either side
+    // destroys the other, so neither promise hangs).
+    await unlessLost(Promise.all([pipeline(values, writer), blobs.putStream(key, writer)]));
+    return { rows, key };
+  } catch (err) {
+    throw lost ? new LeaseLostError(job.id) : err;
+  } finally {
+    clearInterval(timer);
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** The job's lease lapsed while this worker wrote it, and another worker (or the sweep) took it. */
+export class LeaseLostError extends Error {
+  override name = 'LeaseLostError';
+  constructor(exportId: string) {
+    super(`export ${exportId}: this worker's lease lapsed and the job was taken over`);
+  }
+}
+
+/**
+ * Rows of export values (aligned with `header` and `columns`) in, GeoJSON FeatureCollection text
+ * out; the point is the submission's own latitude and longitude, found by column, not by header
+ * text (which may be labels).
+ */
+function geoJsonWriter(header: string[], columns: ExportColumn[]): Transform {
+  const metaIndex = (column: string) =>
+    columns.findIndex((c) => c.source.kind === 'meta' && c.source.column === column);
+  const lat = metaIndex('latitude');
+  const lon = metaIndex('longitude');
+  let first = true;
+  return new Transform({
+    writableObjectMode: true,
+    transform(values: Array<string | number | null>, _enc, done) {
+      const properties: Record<string, string | number | null> = {};
+      header.forEach((h, i) => (properties[h] = values[i] ?? null));
+      const la = values[lat];
+      const lo = values[lon];
+      const geometry =
+        typeof la === 'number' && typeof lo === 'number' ? { type: 'Point', coordinates: [lo, la] } : null;
+      const feature = JSON.stringify({ type: 'Feature', id: values[0], geometry, properties });
+      done(null, `${first ? '{"type":"FeatureCollection","features":[\n' : ',\n'}${feature}`);
+      first = false;
+    },
+    flush(done) {
+      done(null, first ? '{"type":"FeatureCollection","features":[]}\n' : '\n]}\n');
+    },
+  });
+}

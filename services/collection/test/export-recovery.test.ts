@@ -1,0 +1,255 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { Exchanges, envelope } from '@fieldhouse/contracts';
+import { Broker, OutboxRelay } from '@fieldhouse/messaging';
+import { backingUrl, eventually, randomPrefix, testLogger } from '@fieldhouse/testkit';
+import { FileBlobStore, type BlobStore } from '../src/blob/blob-store.ts';
+import { loadCollectionConfig } from '../src/config.ts';
+import {
+  EXPORT_QUEUE,
+  EXPORT_REQUESTED,
+  queueExport,
+  startExportWorker,
+  type ExportSettings,
+} from '../src/workers/exports.ts';
+import { body, makeForm, startHarness, type Form, type Harness } from './helpers.ts';
+
+/** The URL of the harness's database, for a child process. */
+function databaseUrl(h: Harness): string {
+  const c = h.db.client.connectionSettings as {
+    user: string;
+    password?: string;
+    host: string;
+    port?: number;
+    database: string;
+  };
+  const auth = c.password
+    ? `${encodeURIComponent(c.user)}:${encodeURIComponent(c.password)}`
+    : encodeURIComponent(c.user);
+  return `postgres://${auth}@${c.host}:${c.port ?? 5432}/${c.database}`;
+}
+
+const workerMain = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'workers', 'main.ts');
+
+/**
+ * Recovery of export jobs (issue 14, item 4; docs/reliability.md, "Exports"): a worker killed
+ * mid-export, a dead-lettered job, a job that keeps killing its worker. Short intervals: a 1 s
+ * lease renewed every 200 ms.
+ */
+describe('collection: export recovery (lease, killed worker process, dead letters)', () => {
+  const logger = testLogger('collection-export-recovery');
+  const settings: ExportSettings = {
+    ttlHours: 1,
+    leaseMs: 1_000,
+    heartbeatMs: 200,
+    publicUrl: 'https://fieldhouse.example.org',
+  };
+  // The worker process's own retry queues (1 s, 5 s, 30 s: 4 attempts) are shared by every worker here.
+  let h: Harness;
+  let form: Form;
+  let amqpUrl: string;
+  let prefix: string;
+  let broker: Broker;
+  let relay: OutboxRelay;
+  let worker: { close: () => Promise<void> } | undefined;
+  let child: ChildProcess | undefined;
+
+  before(async () => {
+    h = await startHarness();
+    amqpUrl = await backingUrl('amqp');
+    prefix = randomPrefix('coll-rec');
+    broker = new Broker({ url: amqpUrl, logger, name: 'collection-export-recovery-test', prefix });
+    relay = new OutboxRelay({ knex: h.db, table: 'outbox', broker, logger });
+    form = await makeForm(h, 1);
+    for (const name of ['Ann', 'Bob', 'Cy']) {
+      await h
+        .as(1)
+        .post(`/api/v1/projects/${form.projectId}/submissions`)
+        .send(body(form, { full_name: name }))
+        .expect(201);
+    }
+  });
+  afterEach(async () => {
+    child?.kill('SIGKILL');
+    child = undefined;
+    await worker?.close();
+    worker = undefined;
+  });
+  after(async () => {
+    await relay?.stop();
+    await broker?.close();
+    await h?.close();
+  });
+
+  const startWorker = async (blobs: BlobStore = new FileBlobStore(h.blobDir)) =>
+    (worker = await startExportWorker({
+      broker,
+      db: h.db,
+      blobs,
+      logger,
+      settings,
+    }));
+  const requestExport = async () =>
+    (
+      await h
+        .as(1)
+        .post(`/api/v1/projects/${form.projectId}/submissions/export`)
+        .send({ format: 'csv' })
+        .expect(202)
+    ).body.data.job_id as string;
+  const finalState = (jobId: string, timeoutMs?: number) =>
+    eventually(async () => {
+      const s = await h.as(1).get(`/api/v1/exports/${jobId}`).expect(200);
+      return ['completed', 'failed'].includes(s.body.data.status) ? s.body.data : null;
+    }, timeoutMs);
+  const mailsAbout = async (jobId: string, reason: string) =>
+    (await h.db('outbox').select('message')).filter(
+      (r) => r.message.data.reason === reason && String(r.message.data.text).includes(jobId),
+    );
+
+  it('keeps its promise in the defaults: lease + sweep interval well inside 60 s, sweep at most 30 s', () => {
+    const config = loadCollectionConfig({});
+    expect(config.EXPORT_SWEEP_SECONDS).to.be.at.most(30);
+    expect(config.EXPORT_LEASE_SECONDS + config.EXPORT_SWEEP_SECONDS).to.be.at.most(30);
+    expect(() => loadCollectionConfig({ EXPORT_SWEEP_SECONDS: '300' })).to.throw(/EXPORT_SWEEP_SECONDS/);
+  });
+
+  it('completes an export whose worker process was killed mid-job, once its lease lapses, with nobody touching the row', async () => {
+    // The real worker process (workers/main.ts), 1 s lease, held mid-export by a table lock.
+    const locker = await h.db.transaction();
+    try {
+      await locker.raw('LOCK TABLE submissions IN ACCESS EXCLUSIVE MODE');
+      child = spawn(process.execPath, ['--conditions=source', workerMain], {
+        env: {
+          ...process.env,
+          DATABASE_URL: databaseUrl(h),
+          AMQP_URL: amqpUrl,
+          AMQP_PREFIX: prefix,
+          BLOB_DIR: h.blobDir,
+          EXPORT_LEASE_SECONDS: '1',
+          EXPORT_SWEEP_SECONDS: '1',
+          LOG_LEVEL: 'info',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+      child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+      await eventually(async () => output.includes('collection worker started'), 20_000).catch(() => {
+        throw new Error(`the worker process did not start:\n${output}`);
+      });
+      const jobId = await requestExport();
+      await relay.drain();
+      const running = await eventually(async () => {
+        const row = await h.db('exports').where({ id: jobId }).first();
+        return row.status === 'running' ? row : null;
+      });
+      expect(running.attempts).to.equal(1);
+      // A second worker is up; then the first one dies (SIGKILL: no cleanup, no ack).
+      await startWorker();
+      const killed = new Promise((ok) => child!.once('exit', ok));
+      child.kill('SIGKILL');
+      await killed;
+      child = undefined;
+      const killedAt = Date.now();
+      await locker.commit();
+      // Promise with these settings: lease (1 s) + the redelivery; 10 s of slack for a busy machine.
+      const done = await finalState(jobId, 11_000);
+      expect(done).to.include({ status: 'completed', rows_written: 3, error: null });
+      const row = await h.db('exports').where({ id: jobId }).first();
+      expect(row.attempts).to.equal(2);
+      console.log(
+        `      killed worker: job completed ${Date.now() - killedAt} ms after the kill (lease 1 s)`,
+      );
+    } finally {
+      if (!locker.isCompleted()) await locker.rollback();
+    }
+  });
+
+  it('ends a dead-lettered job as failed with the reason in its error, and tells the requester', async () => {
+    await startWorker();
+    const queued = await requestExport();
+    const abandoned = await requestExport();
+    const live = await requestExport();
+    await h.db('outbox').delete(); // their messages were lost: only the dead letters remain
+    await h
+      .db('exports')
+      .where({ id: abandoned })
+      .update({ status: 'running', attempts: 1, lease_until: new Date(Date.now() - 5_000) });
+    await h
+      .db('exports')
+      .where({ id: live })
+      .update({ status: 'running', attempts: 1, lease_until: new Date(Date.now() + 60_000) });
+    for (const id of [queued, abandoned, live])
+      await broker.sendToQueue(
+        `${broker.name(EXPORT_QUEUE)}.dlq`,
+        Buffer.from(JSON.stringify(envelope(Exchanges.collection, EXPORT_REQUESTED, { export_id: id }))),
+        { headers: { 'x-error': 'the database was away', 'x-attempt': 3 } },
+      );
+    for (const id of [queued, abandoned]) {
+      const done = await finalState(id);
+      expect(done.status, id).to.equal('failed');
+      expect(done.error).to.contain('the database was away');
+      expect(done.finished_at).to.be.a('string');
+      expect(await mailsAbout(id, 'export-failed')).to.have.length(1);
+    }
+    // A job a live worker still holds is left to it (it ends the job itself).
+    expect((await h.db('exports').where({ id: live }).first()).status).to.equal('running');
+  });
+
+  it('fails a job that stopped its worker on every attempt instead of starting it again, and tells the requester', async () => {
+    await startWorker();
+    const jobId = await requestExport();
+    await h.db('outbox').delete();
+    // Four attempts (1 + three retries) each claimed and abandoned: the worker died each time.
+    await h
+      .db('exports')
+      .where({ id: jobId })
+      .update({ status: 'running', attempts: 4, lease_until: new Date(Date.now() - 1_000) });
+    await h.db.transaction((trx) => queueExport(trx, jobId));
+    await relay.drain();
+    const done = await finalState(jobId);
+    expect(done.status).to.equal('failed');
+    expect(done.error).to.match(/4 attempts/);
+    expect((await h.db('exports').where({ id: jobId }).first()).attempts).to.equal(4);
+    expect(await mailsAbout(jobId, 'export-failed')).to.have.length(1);
+  });
+
+  it('stops writing a job whose lease it lost to another worker, and leaves the job to that worker', async () => {
+    // The first file write never ends (a stalled disk): the worker holds the job and renews.
+    let stall = true;
+    let writing!: () => void;
+    const started = new Promise<void>((ok) => (writing = ok));
+    const files = new FileBlobStore(h.blobDir);
+    const stalling: BlobStore = Object.assign(Object.create(files) as BlobStore, {
+      putStream: (key: string, source: Readable) => {
+        if (!stall) return files.putStream(key, source);
+        stall = false;
+        writing();
+        return new Promise<number>(() => undefined);
+      },
+    });
+    await startWorker(stalling);
+    const first = await requestExport();
+    await relay.drain();
+    await started;
+    // Its lease is taken over (what a second worker's claim does after a lapse).
+    await h
+      .db('exports')
+      .where({ id: first })
+      .update({ attempts: 2, lease_until: new Date(Date.now() + 60_000) });
+    // The worker gives the job up and is free again (prefetch 1): the next export completes.
+    const second = await requestExport();
+    await relay.drain();
+    expect((await finalState(second)).status).to.equal('completed');
+    // The job is the other worker's, untouched: neither requeued nor failed by the first one.
+    expect(await h.db('exports').where({ id: first }).first()).to.include({
+      status: 'running',
+      attempts: 2,
+      error: null,
+    });
+  });
+});
