@@ -31,7 +31,7 @@ export async function createFixtures(
   userId: number,
   other: { id: number; email: string },
   credentials: { email: string; password: string } = { email: 'nobody@example.test', password: 'x' },
-): Promise<{ paths: Fixtures; hints: BodyHints; restore: () => Promise<void> }> {
+): Promise<{ paths: Fixtures; deletable: Fixtures; hints: BodyHints; restore: () => Promise<void> }> {
   const as = (method: string, path: string, body?: unknown) => call(base, token, method, path, body);
   const ws = (await as('POST', '/api/v1/workspaces', { name: 'Fuzz workspace' })).data.id as number;
   const project = (await as('POST', `/api/v1/workspaces/${ws}/projects`, { name: 'Fuzz project' })).data
@@ -124,16 +124,65 @@ export async function createFixtures(
     index: [0, 1],
     job_id: [jobId],
     user_id: [userId],
-    token_id: [spareToken.data?.id ?? spareToken.id],
     event_id: [event.id],
     invite_id: [invite.id],
     poll_id: [poll.id],
     comment_id: [comment.id],
     photo_id: [photoUrl.split('/').pop()],
   };
-  const paths = Object.fromEntries(
-    Object.entries(values).map(([k, v]) => [k, v.filter((x) => x !== undefined).map(String)]),
-  );
+  const asFixtures = (v: Record<string, unknown[]>): Fixtures =>
+    Object.fromEntries(
+      Object.entries(v).map(([k, ids]) => [k, ids.filter((x) => x !== undefined).map(String)]),
+    );
+  const paths = asFixtures(values);
+  // One spare of each deletable thing, offered only to DELETE (the last path parameter), so
+  // deletion paths run once for real while the fixtures above survive.
+  const spareWs = (await as('POST', '/api/v1/workspaces', { name: 'Spare' })).data.id as number;
+  const spareProject = (await as('POST', `/api/v1/workspaces/${ws}/projects`, { name: 'Spare' })).data.id;
+  const spareField = (
+    await as('POST', `/api/v1/versions/${draft}/fields`, { name: 'spare', label: 'Spare', type: 'text' })
+  ).data.id;
+  const spareAnalysis = (
+    await as('POST', `/api/v1/projects/${project}/analyses`, {
+      name: 'Spare',
+      charts: [{ title: 'Colours', kind: 'choice_counts', field: 'colour' }],
+    })
+  ).data.id;
+  const spareEvent = (
+    (await as('POST', '/api/events', {
+      name: 'Spare',
+      start_date: '2030-10-01T20:00',
+      location: 'X',
+    })) as unknown as {
+      id: string;
+    }
+  ).id;
+  const spareInvite = (
+    (await as('POST', `/api/events/${event.id}/invites`, {
+      nom: 'Spare',
+      email: 'spare@example.test',
+    })) as unknown as {
+      id: string;
+    }
+  ).id;
+  const sparePoll = (
+    await as('POST', '/api/polls', {
+      title: 'Spare',
+      sections: [{ title: 'S', options: [{ label: 'A' }, { label: 'B' }] }],
+    })
+  ).data.id;
+  const spareComment = (await as('POST', `/api/polls/${poll.id}/comment`, { content: 'spare' })).data.id;
+  const deletable = asFixtures({
+    workspace_id: [spareWs],
+    project_id: [spareProject],
+    field_id: [spareField],
+    analysis_id: [spareAnalysis],
+    token_id: [spareToken.data?.id ?? spareToken.id],
+    event_id: [spareEvent],
+    invite_id: [spareInvite],
+    poll_id: [sparePoll],
+    comment_id: [spareComment],
+  });
   const hints: BodyHints = {
     form_version_id: [version, draft],
     field_uuid: [text.uuid, choice.uuid, photo.uuid, amount.uuid],
@@ -174,5 +223,5 @@ export async function createFixtures(
     }).catch(() => undefined);
     await call(base, token, 'POST', `/api/polls/${poll.id}/reopen`).catch(() => undefined);
   };
-  return { paths, hints, restore };
+  return { paths, deletable, hints, restore };
 }

@@ -43,6 +43,8 @@ export interface FuzzOptions {
   fixtures: Fixtures;
   /** Known-good body values by property name (see fixtures.ts). */
   hints?: BodyHints;
+  /** Spare ids by path parameter name, the only valid ones a DELETE gets (see fixtures.ts). */
+  deletable?: Fixtures;
   /** Bearer tokens of the fixtures' owner and of a user who owns nothing. */
   tokens: { owner: string; stranger: string };
   runs: number;
@@ -97,11 +99,11 @@ export async function fuzzApi(opts: FuzzOptions): Promise<FuzzReport> {
   let requests = 0;
   const arbitraries = opts.operations.map((op) =>
     SIGNS_OUT(op)
-      ? requestArbitrary(op, opts.fixtures, opts.hints).map((r) => ({
+      ? requestArbitrary(op, opts.fixtures, opts.hints, opts.deletable).map((r) => ({
           ...r,
           caller: r.caller === 'owner' || r.caller === 'stranger' ? ('anonymous' as const) : r.caller,
         }))
-      : requestArbitrary(op, opts.fixtures, opts.hints),
+      : requestArbitrary(op, opts.fixtures, opts.hints, opts.deletable),
   );
   const property = fc.asyncProperty(fc.oneof(...arbitraries), async (req) => {
     if (opts.restore && requests > 0 && requests % (opts.restoreEvery ?? 100) === 0) await opts.restore();

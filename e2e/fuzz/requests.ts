@@ -48,11 +48,21 @@ export const encode = (value: unknown): string =>
 
 const SHORT_HOSTILE_STRINGS = HOSTILE_STRINGS.filter((s) => s.length <= 400);
 
-/** A path segment: a fixture's id (not for DELETE: the fixtures must survive), a valid-looking value or a hostile one. */
-function segmentArbitrary(op: Operation, name: string, fixtures: Fixtures): fc.Arbitrary<string> {
-  const deleting = op.method === 'delete';
-  const known = deleting ? [] : (fixtures[name] ?? []);
-  const everyFixture = new Set(Object.values(fixtures).flat());
+/**
+ * A path segment: a fixture's id, a valid-looking value or a hostile one. The resource a
+ * DELETE names (its last parameter) is never a fixture, only a spare (`deletable`), so the
+ * fixtures survive every run.
+ */
+function segmentArbitrary(
+  op: Operation,
+  name: string,
+  last: boolean,
+  fixtures: Fixtures,
+  deletable: Fixtures,
+): fc.Arbitrary<string> {
+  const deleting = op.method === 'delete' && last;
+  const known = deleting ? (deletable[name] ?? []) : (fixtures[name] ?? []);
+  const protectedIds = new Set(fixtures[name] ?? []);
   const schema = op.parameters.find((p) => p.name === name && p.in === 'path')?.schema ?? { type: 'string' };
   return fc
     .oneof(
@@ -64,7 +74,7 @@ function segmentArbitrary(op: Operation, name: string, fixtures: Fixtures): fc.A
       { weight: 1, arbitrary: valueArbitrary(schema, { resolve: op.resolve, hostility: 0 }).map(encode) },
       { weight: 1, arbitrary: fc.constantFrom(...SHORT_HOSTILE_STRINGS, ...HOSTILE_NUMBERS).map(encode) },
     )
-    .filter((segment) => !deleting || !everyFixture.has(segment)); // the fixtures must survive
+    .filter((segment) => !deleting || !protectedIds.has(segment));
 }
 
 /** A CSV body for operations that take one (`nom,email` rows, hostile cells mixed in). */
@@ -136,20 +146,23 @@ export function requestArbitrary(
   op: Operation,
   fixtures: Fixtures,
   hints: BodyHints = {},
+  deletable: Fixtures = {},
 ): fc.Arbitrary<FuzzRequest> {
   const names = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
   return fc
     .record({
-      segments: fc.tuple(...names.map((n) => segmentArbitrary(op, n, fixtures))),
+      segments: fc.tuple(
+        ...names.map((n, i) => segmentArbitrary(op, n, i === names.length - 1, fixtures, deletable)),
+      ),
       query: queryArbitrary(op),
       body: bodyArbitrary(op, hints),
       caller: fc.constantFrom<Caller>('owner', 'owner', 'stranger', 'anonymous', 'forged'),
       authorization: fc.constantFrom(...HOSTILE_AUTHORIZATIONS),
       header: sometimes(fc.constantFrom(...HOSTILE_HEADERS), 5),
-      // now and then a method the operation does not have
+      // now and then a method the operation does not have (never DELETE: the fixtures must survive)
       method: fc.oneof(
         { weight: 20, arbitrary: fc.constant(op.method.toUpperCase()) },
-        { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD') },
+        { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'OPTIONS', 'HEAD') },
       ),
     })
     .map(({ segments, query, body, caller, authorization, header, method }) => {
