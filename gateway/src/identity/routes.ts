@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import Joi from 'joi';
-import { jsonBody, paginated, parsePageQuery } from '@fieldhouse/http';
+import { jsonBody, paginated, parseId, parsePageQuery } from '@fieldhouse/http';
 import {
   ProblemError,
   forbidden,
@@ -214,9 +214,8 @@ export function identityRoutes(deps: IdentityRoutesDeps): Router {
    * request on (also when it deleted itself). Another user's or an unknown id: 404.
    */
   router.delete(`${IdentityPaths.tokens}/:token_id`, requireSignedIn, async (req, res) => {
-    const raw = String(req.params.token_id);
-    const id = /^[1-9][0-9]{0,15}$/.test(raw) ? Number(raw) : NaN;
-    if (!Number.isSafeInteger(id) || !(await identity.tokens.deleteForUser(req.identity.user!.id, id))) {
+    const id = parseId(req.params.token_id, 'bigint'); // personal_access_tokens.id is a bigint
+    if (id === undefined || !(await identity.tokens.deleteForUser(req.identity.user!.id, id))) {
       throw notFound('No such token.');
     }
     await deps.tokenCache.revoke(id);

@@ -1,7 +1,7 @@
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { Logger } from '@fieldhouse/logger';
-import { errorMiddleware, notFoundHandler } from '@fieldhouse/problem';
+import { assertStorableText, errorMiddleware, notFoundHandler } from '@fieldhouse/problem';
 import { requestId } from './request-id.ts';
 import { metricsMiddleware } from './metrics.ts';
 import { healthRouter, type ReadinessCheck } from './health.ts';
@@ -29,6 +29,16 @@ export interface BaseAppOptions {
    */
   operationalRoutes?: boolean;
 }
+
+/**
+ * Refuses a query string holding a value no database can store as text (`?search=%00`):
+ * 422 naming the parameter as `query.<name>`. Runs on every request of every app.
+ */
+const storableQuery: RequestHandler = (req, _res, next) => {
+  if (!req.url.includes('?')) return next();
+  assertStorableText(req.query, 'query');
+  next();
+};
 
 /** Logs one `http` line per request: method, path, status, duration in ms. */
 function accessLog(logger: Logger): RequestHandler {
@@ -63,6 +73,7 @@ export function createBaseApp(opts: BaseAppOptions): { app: Express; lifecycle: 
   app.set('query parser', 'extended');
   app.use(requestId);
   app.use(helmet(opts.helmet));
+  app.use(storableQuery);
   app.use(accessLog(opts.logger));
   app.use(metricsMiddleware(opts.routeLabel));
   if (opts.operationalRoutes !== false) {
@@ -78,7 +89,21 @@ export function finishApp(app: Express, logger: Logger): Express {
   return app;
 }
 
-/** `express.json()` with the configured size limit; bad JSON and oversize bodies become 400/413 problems. */
+/**
+ * `express.json()` with the configured size limit; bad JSON and oversize bodies become 400/413
+ * problems, and a body holding a string no database can store as text (a NUL character or an
+ * unpaired surrogate, anywhere, keys included) a 422 naming the field (problem's `assertStorableText`).
+ */
 export function jsonBody(limit: string): RequestHandler {
-  return express.json({ limit, type: ['application/json', 'application/*+json'] });
+  const parse = express.json({ limit, type: ['application/json', 'application/*+json'] });
+  return (req, res, next) =>
+    parse(req, res, (err?: unknown) => {
+      if (err) return next(err);
+      try {
+        assertStorableText(req.body);
+      } catch (e) {
+        return next(e);
+      }
+      next();
+    });
 }

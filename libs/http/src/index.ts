@@ -7,3 +7,4 @@ export * from './request-id.ts';
 export * from './pagination.ts';
 export * from './service-app.ts';
 export * from './openapi.ts';
+export * from './ids.ts';

@@ -1,3 +1,4 @@
 export * from './problem.ts';
 export * from './validate.ts';
 export * from './middleware.ts';
+export * from './text.ts';

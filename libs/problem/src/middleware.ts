@@ -15,8 +15,18 @@ interface HttpErrorLike {
   expose?: boolean;
 }
 
-/** Maps errors thrown by body-parser and friends to a problem, or undefined. */
+/**
+ * Maps errors thrown by body-parser, the router and friends to a problem, or undefined.
+ * A path that is not valid percent-encoded UTF-8 (`/api/events/%ED%A0%80`) makes the router
+ * throw a URIError: 400 naming the `path`. Any other error carrying a 4xx status is the
+ * client's, with or without `expose`: it keeps its status under a generic detail.
+ */
 function fromHttpError(err: HttpErrorLike): ProblemError | undefined {
+  if (err instanceof URIError)
+    return new ProblemError(400, 'The request path is not valid percent-encoded UTF-8.', {
+      code: 'bad_request',
+      errors: { path: ['The path must be valid percent-encoded UTF-8.'] },
+    });
   switch (err.type) {
     case 'entity.parse.failed':
       return new ProblemError(400, 'The request body is not valid JSON.', { code: 'invalid_json' });
@@ -31,7 +41,7 @@ function fromHttpError(err: HttpErrorLike): ProblemError | undefined {
       return new ProblemError(400, 'The request was aborted by the client.', { code: 'request_aborted' });
   }
   const status = err.status ?? err.statusCode;
-  if (status && status >= 400 && status < 500 && err.expose)
+  if (typeof status === 'number' && status >= 400 && status < 500)
     return new ProblemError(status, 'The request could not be processed.');
   return undefined;
 }
@@ -43,7 +53,7 @@ function fromHttpError(err: HttpErrorLike): ProblemError | undefined {
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
-    let problem = err instanceof ProblemError ? err : fromHttpError(err as HttpErrorLike);
+    let problem = err instanceof ProblemError ? err : fromHttpError((err ?? {}) as HttpErrorLike);
     if (!problem) {
       logger.error('unhandled error', { err, method: req.method, path: req.path });
       problem = new ProblemError(500, 'An internal error occurred. Please try again later.', {

@@ -3,6 +3,21 @@ import { STATUS_CODES } from 'node:http';
 /** Field name to list of messages, as Laravel's 422 `errors` (e.g. `{"email": ["The email is taken."]}`). */
 export type FieldErrors = Record<string, string[]>;
 
+/**
+ * Appends `message` to `errors[field]`. Safe for any field name: `__proto__` or `constructor`
+ * from a client's body become plain keys, never the object's prototype.
+ */
+export function addFieldError(errors: FieldErrors, field: string, message: string): void {
+  if (Object.hasOwn(errors, field)) errors[field]!.push(message);
+  else
+    Object.defineProperty(errors, field, {
+      value: [message],
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+}
+
 /** An RFC 9457 problem document that is also Laravel-compatible (design.md, "Errors"). */
 export interface ProblemBody {
   type: string;

@@ -1,12 +1,12 @@
 import type Joi from 'joi';
-import { validationFailed, type FieldErrors } from './problem.ts';
+import { addFieldError, validationFailed, type FieldErrors } from './problem.ts';
 
 /** Converts joi's details into Laravel's `errors` map keyed by dotted path (`sections.0.title`). */
 export function joiErrors(error: Joi.ValidationError): FieldErrors {
   const errors: FieldErrors = {};
   for (const d of error.details) {
     const key = d.path.length ? d.path.join('.') : '_';
-    (errors[key] ??= []).push(d.message.replace(/"/g, ''));
+    addFieldError(errors, key, d.message.replace(/"/g, ''));
   }
   return errors;
 }

@@ -574,7 +574,10 @@ export const openApi = {
           },
           required: { type: 'boolean' },
           choices: {
-            type: 'array',
+            type: ['array', 'null'],
+            description:
+              'The options of `select_one` and `select_multiple` fields; `null` for every other type ' +
+              '(and accepted as "no choices" in a request).',
             items: { type: 'object', properties: { value: { type: 'string' }, label: { type: 'string' } } },
           },
           constraints: {

@@ -131,15 +131,22 @@ export async function chartData(
     case 'histogram': {
       const bins = chart.bins ?? 10;
       const values = base().select(db.raw(`(${valueOf(db, field!.uuids).toString()} #>> '{}')::float8 AS v`));
+      // Computed on halved values (hw: half a bin's width; halving is exact), so answers that
+      // span more than float8's range (-1e308 and 1e308 are valid decimals) overflow nothing
+      // (PostgreSQL's width_bucket does). A value's bin is floor(distance from the minimum /
+      // width) + 1, the maximum in the last bin. A range too narrow to split is one bin.
       const { rows } = (await db.raw(
         `WITH v AS ?,
               r AS (SELECT min(v) AS lo, max(v) AS hi FROM v),
-              k AS (SELECT lo, hi, CASE WHEN hi > lo THEN (hi - lo) / ? ELSE 1 END AS w FROM r)
-         SELECT b AS bin, k.lo + (b - 1) * k.w AS "from", k.lo + b * k.w AS "to", count(v.v)::int AS count
+              k AS (SELECT lo, hi, CASE WHEN hi > lo AND (hi / 2 - lo / 2) / ? > 0
+                                        THEN (hi / 2 - lo / 2) / ? ELSE 0.5 END AS hw FROM r)
+         SELECT b AS bin, 2 * (k.lo / 2 + (b - 1) * k.hw) AS "from", 2 * (k.lo / 2 + b * k.hw) AS "to",
+                count(v.v)::int AS count
          FROM k CROSS JOIN generate_series(1, CASE WHEN k.lo IS NULL THEN 0 ELSE ?::int END) AS b
-         LEFT JOIN v ON v.v IS NOT NULL AND LEAST(width_bucket(v.v, k.lo, k.lo + ? * k.w, ?::int), ?::int) = b
-         GROUP BY b, k.lo, k.w ORDER BY b`,
-        [values, bins, bins, bins, bins, bins],
+         LEFT JOIN v ON v.v IS NOT NULL
+                    AND LEAST(floor((v.v / 2 - k.lo / 2) / k.hw)::int + 1, ?::int) = b
+         GROUP BY b, k.lo, k.hw ORDER BY b`,
+        [values, bins, bins, bins, bins],
       )) as { rows: Array<Record<string, unknown>> };
       return num(rows, ['from', 'to', 'count', 'bin']);
     }

@@ -1,4 +1,4 @@
-import type { FieldErrors } from '@fieldhouse/problem';
+import { addFieldError, type FieldErrors } from '@fieldhouse/problem';
 import type { FieldDef } from './fields.ts';
 import { FIELD_TYPES } from './fields.ts';
 import { VALUE_VALIDATORS, isEmptyValue } from './value-validators.ts';
@@ -38,7 +38,7 @@ const isKeptPhoto = (v: unknown, kept?: ReadonlySet<string>): boolean =>
   typeof (v as PhotoRef).photo_id === 'string' &&
   !!kept?.has((v as PhotoRef).photo_id);
 
-const add = (errors: FieldErrors, key: string, message: string) => (errors[key] ??= []).push(message);
+const add = (errors: FieldErrors, key: string, message: string) => addFieldError(errors, key, message);
 
 /**
  * Checks every data entry against the field it names (spec 2.1; docs/collection.md,
@@ -112,8 +112,17 @@ export function validateEntries(data: unknown, fields: FieldDef[], opts: EntryOp
 }
 
 /**
+ * Characters of a submission's search text that are indexed. Every word is indexed with its
+ * prefixes (migration 007), up to about 48 bytes of search vector per character of 4-byte
+ * text, and PostgreSQL refuses a tsvector over 1 MiB: 16,000 characters stay below that
+ * whatever the text. Longer answers are stored whole but searched on their beginning.
+ */
+export const SEARCH_TEXT_MAX = 16_000;
+
+/**
  * The text searched by `?search=`: text values and the chosen choices (value and label) of a
- * submission, joined with spaces.
+ * submission, joined with spaces, cut to {@link SEARCH_TEXT_MAX} characters (code points:
+ * never half a surrogate pair).
  */
 export function searchTextOf(entries: DataEntry[], fields: FieldDef[]): string {
   const byUuid = new Map(fields.map((f) => [f.uuid, f]));
@@ -128,5 +137,7 @@ export function searchTextOf(entries: DataEntry[], fields: FieldDef[]): string {
     else if (f.type === 'select_multiple' && Array.isArray(e.value))
       for (const v of e.value as string[]) parts.push(v, labelOf(v) ?? '');
   }
-  return parts.filter(Boolean).join(' ');
+  const text = parts.filter(Boolean).join(' ');
+  if (text.length <= SEARCH_TEXT_MAX) return text;
+  return [...text].slice(0, SEARCH_TEXT_MAX).join('');
 }

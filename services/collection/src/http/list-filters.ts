@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { idSchema } from '@fieldhouse/http';
 import { validate, validationFailed } from '@fieldhouse/problem';
 import { STATUSES } from '../domain/transitions.ts';
 import { isCalendarDate } from '../domain/value-validators.ts';
@@ -9,7 +10,7 @@ export const listFiltersSchema = Joi.object({
   status: Joi.string().valid(...STATUSES),
   date_from: Joi.string().custom((v: string, h) => (isCalendarDate(v) ? v : h.error('any.invalid'))),
   date_to: Joi.string().custom((v: string, h) => (isCalendarDate(v) ? v : h.error('any.invalid'))),
-  collector_id: Joi.number().integer().positive(),
+  collector_id: idSchema(),
   search: Joi.string().trim().max(200).allow(''),
 }).messages({ 'any.invalid': '{{#label}} must be a date as YYYY-MM-DD' });
 

@@ -1,6 +1,6 @@
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { badRequest, payloadTooLarge } from '@fieldhouse/problem';
+import { assertStorableText, badRequest, payloadTooLarge } from '@fieldhouse/problem';
 
 export interface MultipartSubmission {
   /** The JSON of the `submission` part. */
@@ -13,7 +13,8 @@ export interface MultipartSubmission {
  * Reads a `multipart/form-data` submission with busboy: a `submission` part holding the JSON
  * body of spec 2.1, and one file part per photo, named by the photo field's uuid.
  * @throws ProblemError 413 when a file exceeds `maxFileBytes` or there are too many parts,
- *   400 when the `submission` part is missing or not JSON, or the stream is malformed.
+ *   400 when the `submission` part is missing or not JSON, or the stream is malformed;
+ *   422 naming the field when the JSON holds text no database can store (as a JSON body would).
  */
 export function readMultipart(req: Request, maxFileBytes: number): Promise<MultipartSubmission> {
   return new Promise((resolve, reject) => {
@@ -56,11 +57,18 @@ export function readMultipart(req: Request, maxFileBytes: number): Promise<Multi
       if (failure) return reject(failure);
       if (json === undefined)
         return reject(badRequest('The multipart body needs a "submission" part with the JSON body.'));
+      let body: unknown;
       try {
-        resolve({ body: JSON.parse(json) as unknown, files });
+        body = JSON.parse(json);
       } catch {
-        reject(badRequest('The "submission" part is not valid JSON.', { code: 'invalid_json' }));
+        return reject(badRequest('The "submission" part is not valid JSON.', { code: 'invalid_json' }));
       }
+      try {
+        assertStorableText(body);
+      } catch (err) {
+        return reject(err as Error);
+      }
+      resolve({ body, files });
     });
     req.pipe(bb);
   });

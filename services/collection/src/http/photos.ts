@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { isUuid } from '@fieldhouse/http';
 import { notFound } from '@fieldhouse/problem';
 import { maySeeSubmission, type Role } from '../domain/roles.ts';
 import { userIdOf } from './access.ts';
@@ -16,7 +17,7 @@ export function photoRoutes(ctx: CollectionContext): Router {
   r.get('/api/v1/photos/:photoId', async (req, res) => {
     const userId = userIdOf(req);
     const id = req.params.photoId;
-    if (!/^[0-9a-f-]{36}$/i.test(id)) throw notFound('Photo not found.');
+    if (!isUuid(id)) throw notFound('Photo not found.');
     // The photo, its submission's collector and the caller's role, in one query.
     const photo = (await ctx
       .db('photos as ph')

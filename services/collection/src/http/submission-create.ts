@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import Joi from 'joi';
+import { idSchema } from '@fieldhouse/http';
 import type { Knex } from 'knex';
 import { EMAIL_REQUESTED, Exchanges, envelope, type EmailRequested } from '@fieldhouse/contracts';
 import { writeOutbox } from '@fieldhouse/messaging';
@@ -30,7 +31,7 @@ export const coords = {
 
 /** Spec 2.1 submission body, plus `status` (draft or submitted, default submitted) and `consent`. */
 export const createSchema = Joi.object({
-  form_version_id: Joi.number().integer().positive().required(),
+  form_version_id: idSchema().required(),
   ...coords,
   data: Joi.array().max(2000).required(),
   status: Joi.string().valid('draft', 'submitted').default('submitted'),

@@ -98,7 +98,7 @@ export function submissionRoutes(ctx: CollectionContext): Router {
   r.get('/api/v1/projects/:projectId/submissions/:submissionId', async (req, res) => {
     const userId = userIdOf(req);
     const { project, role } = await projectForCollector(ctx, req, idParam(req, 'projectId'));
-    const s = await findSubmission(ctx.db, project.id, idParam(req, 'submissionId'));
+    const s = await findSubmission(ctx.db, project.id, idParam(req, 'submissionId', 'bigint'));
     if (!s || !maySeeSubmission(role, s, userId)) throw notFound('Submission not found.');
     res.json({ data: submissionJson(s, await listHistory(ctx.db, s.id)) });
   });
@@ -112,7 +112,7 @@ export function submissionRoutes(ctx: CollectionContext): Router {
   r.put('/api/v1/projects/:projectId/submissions/:submissionId', async (req, res) => {
     const userId = userIdOf(req);
     const { project, role } = await projectForCollector(ctx, req, idParam(req, 'projectId'));
-    const s0 = await findSubmission(ctx.db, project.id, idParam(req, 'submissionId'));
+    const s0 = await findSubmission(ctx.db, project.id, idParam(req, 'submissionId', 'bigint'));
     if (!s0 || !maySeeSubmission(role, s0, userId)) throw notFound('Submission not found.');
     const body = validate(updateSchema, req.body, { convert: false }) as {
       status?: Status;

@@ -1,5 +1,6 @@
 import { Router, type Request } from 'express';
 import Joi from 'joi';
+import { idSchema } from '@fieldhouse/http';
 import type { Logger } from '@fieldhouse/logger';
 import {
   joiErrors,
@@ -50,7 +51,7 @@ const batchSchema = Joi.object({
  */
 const itemSchema = Joi.object({
   local_id: Joi.string().min(1).max(200).required(),
-  form_version_id: Joi.number().integer().positive().required(),
+  form_version_id: idSchema().required(),
   client_updated_at: utc.required(),
   data: Joi.array().max(2000).required(),
   status: Joi.string().valid('draft', 'submitted').default('submitted'),

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import Joi from 'joi';
-import { parsePageQuery, paginated } from '@fieldhouse/http';
+import { parsePageQuery, paginated, idSchema } from '@fieldhouse/http';
 import { forbidden, notFound, unprocessable, validate, validationFailed } from '@fieldhouse/problem';
 import { mayManageRole, ROLES, type Role } from '../domain/roles.ts';
 import {
@@ -25,7 +25,7 @@ const workspaceBody = Joi.object({
 });
 const workspacePatch = workspaceBody.fork(['name'], (s) => s.optional());
 const memberBody = Joi.object({
-  user_id: Joi.number().integer().positive(),
+  user_id: idSchema(),
   email: Joi.string().email({ tlds: false }).max(254),
   role: Joi.string()
     .valid(...ROLES)

@@ -88,7 +88,7 @@ export function attendanceRoutes(ctx: EventsContext): Router {
     // check and check-in together), group-committed with the scans arriving meanwhile.
     // Anything else, including every refusal, takes the full path.
     const eventId = req.params.event_id;
-    const quick = scanSchema.validate(req.body, scanContext());
+    const quick = scanSchema.validate(req.body ?? {}, scanContext());
     if (!quick.error && !(quick.value as Scan).nonce && isUuid(eventId)) {
       const s = quick.value as Scan;
       const code = normalizeCode(s.code_unique);

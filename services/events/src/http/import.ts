@@ -1,6 +1,13 @@
 import express, { Router, type RequestHandler } from 'express';
 import multer from 'multer';
-import { badRequest, joiErrors, payloadTooLarge, unprocessable, type FieldErrors } from '@fieldhouse/problem';
+import {
+  badRequest,
+  joiErrors,
+  payloadTooLarge,
+  unprocessable,
+  unstorableTextErrors,
+  type FieldErrors,
+} from '@fieldhouse/problem';
 import { CsvFileError, parseInviteCsv } from '../domain/csv.ts';
 import { DEFAULT_INVITE_TYPE } from '../domain/invite-types.ts';
 import { ownedEventOf } from './access.ts';
@@ -69,6 +76,11 @@ export function importRoutes(ctx: EventsContext): Router {
     }
     const results: RowResult[] = [];
     for (const { line, values } of rows) {
+      const unstorable = unstorableTextErrors(values);
+      if (Object.keys(unstorable).length) {
+        results.push({ row: line, status: 'failed', errors: unstorable });
+        continue;
+      }
       const { value, error } = createInviteSchema.validate(
         {
           nom: values.nom,

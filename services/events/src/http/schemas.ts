@@ -1,4 +1,5 @@
 import { Joi } from '@fieldhouse/config';
+import { idSchema } from '@fieldhouse/http';
 import { INVITE_TYPES } from '../domain/invite-types.ts';
 import { isLocalDateTime } from '../domain/dates.ts';
 
@@ -66,7 +67,7 @@ export const listInvitesSchema = Joi.object({
 
 /** Staff grant: `{user_id}` or `{email}`. */
 export const staffSchema = Joi.object({
-  user_id: Joi.number().integer().positive(),
+  user_id: idSchema(),
   email,
 }).xor('user_id', 'email');
 

@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { idParam } from '@fieldhouse/http';
 import { notFound, unprocessable, validate } from '@fieldhouse/problem';
 import { grantStaff, listStaff, revokeStaff } from '../data/staff.ts';
 import { findUserByEmail, findUserById } from '../data/users.ts';
@@ -42,8 +43,8 @@ export function staffRoutes(ctx: EventsContext): Router {
   /** DELETE /api/events/{event_id}/staff/{user_id}: 204; 404 when that user is not staff. */
   r.delete('/api/events/:event_id/staff/:user_id', async (req, res) => {
     const event = await ownedEventOf(ctx, req);
-    const userId = Number(req.params.user_id);
-    if (!Number.isInteger(userId) || !(await revokeStaff(ctx.db, event.id, userId)))
+    const userId = idParam(req, 'user_id');
+    if (!(await revokeStaff(ctx.db, event.id, userId)))
       throw notFound('This user is not staff of the event.');
     res.status(204).end();
   });

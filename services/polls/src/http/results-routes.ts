@@ -47,6 +47,8 @@ export function resultsRoutes(ctx: PollsContext, streams: ResultsStreams): Route
       Connection: 'keep-alive',
       'X-Accel-Buffering': 'no',
     });
+    // A HEAD gets the headers only: a stream without a body would never send or end them.
+    if (req.method === 'HEAD') return void res.end();
     res.write('retry: 3000\n\n');
     await streams.open(id, reader, res);
   });

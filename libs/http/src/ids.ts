@@ -1,0 +1,51 @@
+import Joi from 'joi';
+import type { Request } from 'express';
+import { notFound } from '@fieldhouse/problem';
+
+/** Largest value of a PostgreSQL `integer` (`serial`, `increments`) column: 2^31 - 1. */
+export const PG_INTEGER_MAX = 2_147_483_647;
+
+/**
+ * The range of an id by the column that stores it: `int` for PostgreSQL `integer`/`serial`
+ * (1..2^31-1), `bigint` for `bigint`/`bigserial` read as a JS number (1..2^53-1).
+ */
+export type IdKind = 'int' | 'bigint';
+const ID_MAX: Record<IdKind, number> = { int: PG_INTEGER_MAX, bigint: Number.MAX_SAFE_INTEGER };
+
+/**
+ * The joi schema of an id in a body or query (`user_id`, `form_version_id`): an integer from
+ * 1 to the column's maximum, so a larger one is a 422 naming the field instead of an overflow
+ * in the database. Every id field of every component uses it.
+ */
+export const idSchema = (kind: IdKind = 'int') => Joi.number().integer().min(1).max(ID_MAX[kind]);
+
+/**
+ * Parses an id written in decimal (`"42"`), or undefined when it is not one within the kind's
+ * range (leading zeros, signs, exponents and anything past the maximum are refused).
+ */
+export function parseId(raw: unknown, kind: IdKind = 'int'): number | undefined {
+  if (typeof raw !== 'string' || !/^[1-9]\d{0,15}$/.test(raw)) return undefined;
+  const n = Number(raw);
+  return n <= ID_MAX[kind] ? n : undefined;
+}
+
+/**
+ * A positive integer path parameter (ids of spec 4.1) within the kind's range.
+ * @throws ProblemError 404 naming the parameter when it is not one (nothing can have that id).
+ */
+export function idParam(req: Request, name: string, kind: IdKind = 'int'): number {
+  const n = parseId(req.params[name], kind);
+  if (n === undefined)
+    throw notFound(`Nothing has this ${name}: ids are integers from 1 to ${ID_MAX[kind]}.`, {
+      errors: { [name]: [`The ${name} must be an integer from 1 to ${ID_MAX[kind]}.`] },
+    });
+  return n;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether `value` is a UUID (any version) that a PostgreSQL `uuid` column accepts; check path
+ * ids with it before a query (36 hex digits and dashes in the wrong places are not one).
+ */
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);

@@ -1,0 +1,105 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { alice, bob, startService, type ServiceHarness } from './support.ts';
+
+/** A 4xx problem document whose `errors` names `field` (issue 14, item 5). */
+function expectProblemNaming(res: request.Response, status: number, field: string) {
+  expect(res.status, JSON.stringify(res.body)).to.equal(status);
+  expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
+  expect(res.body).to.include({ status });
+  expect(res.body.errors, JSON.stringify(res.body)).to.have.property(field);
+}
+
+describe('events service: inputs PostgreSQL cannot take are 4xx problems naming the field, never 500', () => {
+  let h: ServiceHarness;
+  let eventId: string;
+  before(async () => {
+    h = await startService('events_hostile');
+    eventId = await h.event(alice);
+  });
+  after(async () => h?.close());
+
+  it('refuses a NUL character or an unpaired surrogate in an event name and an invite nom', async () => {
+    const post = (path: string, body: object) => request(h.app).post(path).set(h.auth(alice)).send(body);
+    const event = { start_date: '2030-06-01T18:30:00', location: 'Lyon' };
+    expectProblemNaming(await post('/api/events', { ...event, name: 'Gala\u0000' }), 422, 'name');
+    expectProblemNaming(await post('/api/events', { ...event, name: '\ud800' }), 422, 'name');
+    expectProblemNaming(
+      await post(`/api/events/${eventId}/invites`, { nom: 'A\u0000', email: 'a@example.test' }),
+      422,
+      'nom',
+    );
+    expectProblemNaming(
+      await request(h.app)
+        .put(`/api/events/${eventId}`)
+        .set(h.auth(alice))
+        .send({ ...event, name: 'x', location: '\udfff' }),
+      422,
+      'location',
+    );
+  });
+
+  it('fails the CSV rows holding a NUL character, naming the column, and imports the others', async () => {
+    const res = await request(h.app)
+      .post(`/api/events/${eventId}/invites/import`)
+      .set(h.auth(alice))
+      .set('Content-Type', 'text/csv')
+      .send('nom,email\nZoé\u0000,zoe@example.test\nYann,yann@example.test\n')
+      .expect(200);
+    expect(res.body).to.include({ created: 1, failed: 1 });
+    expect(res.body.results[0].errors).to.have.property('nom');
+  });
+
+  it('answers a staff user id past the integer column with 404 (path) and 422 (body)', async () => {
+    expectProblemNaming(
+      await request(h.app).delete(`/api/events/${eventId}/staff/2147483648`).set(h.auth(alice)),
+      404,
+      'user_id',
+    );
+    expectProblemNaming(
+      await request(h.app)
+        .post(`/api/events/${eventId}/staff`)
+        .set(h.auth(alice))
+        .send({ user_id: 2 ** 31 }),
+      422,
+      'user_id',
+    );
+    await request(h.app).get('/api/events').set(h.auth(bob)).expect(200);
+  });
+
+  it('answers a path that is not valid percent-encoded UTF-8 with 400 naming the path', async () => {
+    for (const path of [
+      '/api/events/%ED%A0%80',
+      `/api/events/${eventId}/invites/%C0%AF`,
+      '/api/events/%E2%82/stats',
+    ])
+      expectProblemNaming(await request(h.app).get(path).set(h.auth(alice)), 400, 'path');
+  });
+
+  it('answers a check-in without a JSON body (none, or CSV) with 422 naming code_unique', async () => {
+    expectProblemNaming(
+      await request(h.app).post(`/api/events/${eventId}/checkin`).set(h.auth(alice)),
+      422,
+      'code_unique',
+    );
+    expectProblemNaming(
+      await request(h.app)
+        .post(`/api/events/${eventId}/checkin`)
+        .set(h.auth(alice))
+        .set('Content-Type', 'text/csv')
+        .send('a,b\n'),
+      422,
+      'code_unique',
+    );
+    const other = await request(h.app).post('/api/events/not-a-uuid/checkin').set(h.auth(alice));
+    expect(other.status).to.equal(404);
+  });
+
+  it('refuses a NUL character in a query (422 naming it)', async () => {
+    expectProblemNaming(
+      await request(h.app).get(`/api/events/${eventId}/invites?search=%00`).set(h.auth(alice)),
+      422,
+      'query.search',
+    );
+  });
+});
