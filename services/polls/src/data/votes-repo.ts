@@ -28,9 +28,9 @@ export class VotesRepo {
     return this.c.votes.countDocuments({ poll_id: pollId, voter_key: voterKey });
   }
 
-  /** The voter's counted vote sent with this `Idempotency-Key`, or null. */
-  byIdempotencyKey(pollId: string, voterKey: string, key: string): Promise<VoteDoc | null> {
-    return this.c.votes.findOne({ poll_id: pollId, voter_key: voterKey, idempotency_key: key });
+  /** A counted vote by id, or null. */
+  byId(id: string): Promise<VoteDoc | null> {
+    return this.c.votes.findOne({ _id: id });
   }
 
   /** Counted votes by id (the reconciler looks up votes whose counting was interrupted). */

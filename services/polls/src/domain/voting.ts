@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { EMAIL_REQUESTED, Exchanges, envelope, type EmailRequested } from '@fieldhouse/contracts';
 import type { Caller } from '@fieldhouse/internal-auth';
 import { Joi } from '@fieldhouse/config';
@@ -70,7 +71,7 @@ export async function countVote(
     voter_name: string | null;
     time_spent: number | null;
   },
-  reserved?: { voteId: string; reservation: Reservation },
+  reserved?: { voteId: string; reservation?: Reservation },
   idempotencyKey?: string,
 ): Promise<{ vote: VoteDoc; snapshot: CounterSnapshot; remaining: number }> {
   const max = poll.settings.max_votes_per_voter;
@@ -282,13 +283,16 @@ export async function castVote(
   const input = parseVote(body);
   const voter = identifyVoter(poll, caller, input.voter_fingerprint);
   const key = opts.idempotencyKey;
-  const original = key ? await ctx.votes.byIdempotencyKey(poll._id, voter.key, key) : null;
-  if (original) return replayedAnswer(ctx, poll, voter, original, input.votes);
-  assertOpen(poll);
-  const optionIds = checkChoices(poll, input.votes);
-  if (poll.settings.require_verification) return holdForVerification(ctx, poll, voter, input);
-  if (opts.reserved) opts.reserved.taken = true;
+  // A keyed vote's id comes from (poll, voter, key): its retry collides with it on `_id`, and
+  // the original is then one lookup by `_id` away (no read before the insert: FerretDB scans a
+  // collection for any filter but `_id`). It reserves its own counting under that id.
+  const keyedId = key ? keyedVoteId(poll._id, voter.key, key) : undefined;
+  const reserved = keyedId ? undefined : opts.reserved;
   try {
+    assertOpen(poll);
+    const optionIds = checkChoices(poll, input.votes);
+    if (poll.settings.require_verification) return await holdForVerification(ctx, poll, voter, input);
+    if (reserved) reserved.taken = true;
     const counted = await countVote(
       ctx,
       poll,
@@ -299,18 +303,23 @@ export async function castVote(
         voter_name: input.voter_name || null,
         time_spent: input.time_spent ?? null,
       },
-      opts.reserved,
+      reserved ?? (keyedId ? { voteId: keyedId } : undefined),
       key,
     );
     return countedAnswer(poll, voter, counted, optionIds, 'Your vote was counted.');
   } catch (err) {
-    // A concurrent retry with the same key won the race: answer its vote.
-    const raced = key && err instanceof ProblemError && err.status < 500;
-    const first = raced ? await ctx.votes.byIdempotencyKey(poll._id, voter.key, key) : null;
-    if (first) return replayedAnswer(ctx, poll, voter, first, input.votes);
+    // Refused (limit, closed poll, a concurrent retry...): a vote already counted with this key
+    // is the answer.
+    const original =
+      keyedId && err instanceof ProblemError && err.status < 500 ? await ctx.votes.byId(keyedId) : null;
+    if (original) return replayedAnswer(ctx, poll, voter, original, input.votes);
     throw err;
   }
 }
+
+/** The id of a vote sent with an `Idempotency-Key`: `k` and a SHA-256 of (poll, voter, key). */
+export const keyedVoteId = (pollId: string, voterKey: string, key: string): string =>
+  `k${createHash('sha256').update(`${pollId}\n${voterKey}\n${key}`).digest('base64url')}`;
 
 const verifySchema = Joi.object<{ verification_code: string; password: string }>({
   verification_code: Joi.string().max(100).required(),
