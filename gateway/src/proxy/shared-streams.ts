@@ -36,8 +36,19 @@ interface Shared {
   timer: NodeJS.Timeout | undefined;
 }
 
-/** Clients written to per turn of the event loop by a broadcast. */
+/** Client writes per turn of the event loop (all shared streams together). */
 const SLICE = 250;
+
+/** One event on its way to the clients of a stream (as they were when it came). */
+interface WriteJob {
+  shared: Shared;
+  clients: Array<[ServerResponse, { waiting: string | null }]>;
+  bytes: Buffer;
+  event: string;
+  comment: boolean;
+  /** Index of the next client to write. */
+  next: number;
+}
 
 const SSE_HEADERS = {
   'Content-Type': 'text/event-stream; charset=utf-8',
@@ -201,32 +212,61 @@ export class SharedStreams {
     if (event === null) return;
     shared.unsent = null;
     shared.lastSentAt = Date.now();
-    this.broadcast(shared, event, false, now ? Infinity : SLICE);
+    this.broadcast(shared, event, false, now);
   }
 
   /**
-   * Writes one event to every client of a stream: encoded once, and written in slices of
-   * {@link SLICE} clients per turn of the event loop, so that ten thousand writes never hold up
-   * the requests that arrive meanwhile. A client that joins or leaves during it is fine either
-   * way (a joiner got the newest snapshot from {@link start}).
+   * Writes one event to every client of a stream: encoded once, and queued behind the writes
+   * of other streams; the queue is drained {@link SLICE} client writes per turn of the event
+   * loop, so that ten thousand writes (many streams pushing after the same vote) never hold up
+   * the requests that arrive meanwhile. Each client still gets its events in order (one FIFO).
+   * `now`: written before returning (the last event of a stream that ends).
    */
-  private broadcast(shared: Shared, event: string, comment: boolean, slice = SLICE): void {
-    const bytes = Buffer.from(event);
-    const clients = [...shared.clients];
-    const writeSlice = (from: number) => {
-      const to = Math.min(clients.length, from + slice);
-      for (let i = from; i < to; i++) {
-        const [res, state] = clients[i]!;
-        if (res.writableEnded || res.destroyed) continue;
-        if (res.writableNeedDrain) {
-          if (!comment) state.waiting = event;
-          continue;
-        }
-        res.write(bytes);
-      }
-      if (to < clients.length) setImmediate(writeSlice, to);
+  private broadcast(shared: Shared, event: string, comment: boolean, now = false): void {
+    const job: WriteJob = {
+      shared,
+      clients: [...shared.clients],
+      bytes: Buffer.from(event),
+      event,
+      comment,
+      next: 0,
     };
-    writeSlice(0);
+    if (now) return void this.write(job, Infinity);
+    this.queue.push(job);
+    if (!this.pumping) {
+      this.pumping = true;
+      setImmediate(this.pump);
+    }
+  }
+
+  private readonly queue: WriteJob[] = [];
+  private pumping = false;
+  private readonly pump = (): void => {
+    let budget = SLICE;
+    while (budget > 0 && this.queue.length) {
+      const job = this.queue[0]!;
+      budget -= this.write(job, budget);
+      if (job.next >= job.clients.length) this.queue.shift();
+    }
+    if (this.queue.length) setImmediate(this.pump);
+    else this.pumping = false;
+  };
+
+  /** Writes up to `max` clients of a job; returns how many it wrote. */
+  private write(job: WriteJob, max: number): number {
+    const to = Math.min(job.clients.length, job.next + max);
+    const from = job.next;
+    for (let i = from; i < to; i++) {
+      const [res, state] = job.clients[i]!;
+      if (res.writableEnded || res.destroyed) continue;
+      if (res.writableNeedDrain) {
+        if (!job.comment) state.waiting = job.event;
+        continue;
+      }
+      res.write(job.bytes);
+    }
+    job.next = to;
+    return to - from;
   }
 
   private start(shared: Shared, res: ServerResponse): void {
@@ -268,7 +308,9 @@ export class SharedStreams {
     }
     shared.pending.clear();
     if (shared.timer) clearTimeout(shared.timer);
-    this.flush(shared, true); // the last state (a `deleted` event, say) before the end
+    // The events still queued for its clients, then the last state (a `deleted` event, say).
+    for (const job of this.queue) if (job.shared === shared) this.write(job, Infinity);
+    this.flush(shared, true);
     for (const res of shared.clients.keys()) if (!res.writableEnded) res.end();
     shared.clients.clear();
   }
