@@ -3,7 +3,10 @@ import { createServer } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { get, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
+import { eventually } from '@fieldhouse/testkit';
 import request from 'supertest';
 import { Counters } from '../src/domain/counters.ts';
 import { newId } from '../src/domain/ids.ts';
@@ -280,5 +283,49 @@ describe('polls with Redis shut down without saving and restarted (own redis-ser
     const inMongo = await h.context.c.votes.countDocuments({ poll_id: poll.id });
     expect(final.total_votes).to.equal(inMongo);
     expect(inMongo).to.equal(4);
+  });
+
+  it('keeps live streams going across a restart of Redis (the subscription comes back)', async () => {
+    const poll = await h.createPoll(1, pollBody({ max_votes_per_voter: 10 }));
+    const httpServer = h.app.listen(0, '127.0.0.1');
+    await new Promise((r) => httpServer.once('listening', r));
+    const { port: appPort } = httpServer.address() as AddressInfo;
+    const totals: number[] = [];
+    const stream = await new Promise<IncomingMessage>((resolve, reject) => {
+      get(
+        `http://127.0.0.1:${appPort}/api/polls/${poll.id}/results/stream`,
+        { headers: { authorization: h.auth(1) } },
+        (res) => {
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            for (const m of chunk.matchAll(/"total_votes":(\d+)/g)) totals.push(Number(m[1]));
+          });
+          resolve(res);
+        },
+      ).on('error', reject);
+    });
+    try {
+      await eventually(async () => totals.length >= 1, 5_000);
+      const exited = new Promise((r) => server.once('exit', r));
+      await h.redis.sendCommand(['SHUTDOWN', 'NOSAVE']).catch(() => undefined);
+      await exited;
+      server = await ownRedis(port);
+      await eventually(
+        async () =>
+          (
+            await request(h.app)
+              .post(`/api/polls/${poll.id}/vote`)
+              .set('Authorization', h.auth(70))
+              .send({ votes: votesFor(poll) })
+          ).status === 201,
+        5_000,
+      );
+      const inMongo = await h.context.c.votes.countDocuments({ poll_id: poll.id });
+      await eventually(async () => totals.at(-1) === inMongo, 5_000);
+    } finally {
+      stream.destroy();
+      httpServer.closeAllConnections();
+      await new Promise((r) => httpServer.close(r));
+    }
   });
 });

@@ -80,7 +80,9 @@ export class ResultsStreams {
       const first = await readResults(this.ctx, pollId, reader);
       this.deliver([stream], first);
     } catch (err) {
+      // Redis or MongoDB away: end the stream; the client reconnects after `retry` (3 s).
       this.ctx.logger.warn('SSE first results failed', { err });
+      if (!res.writableEnded) res.end();
     }
   }
 
@@ -98,7 +100,14 @@ export class ResultsStreams {
       lastPushAt: 0,
       timer: undefined,
     };
-    created.unsubscribe.catch((err: unknown) => this.ctx.logger.warn('SSE subscribe failed', { err }));
+    created.unsubscribe.catch((err: unknown) => {
+      // No subscription (Redis away): these streams would never hear of a change. End them
+      // (their clients reconnect) and forget the poll, so the next stream subscribes afresh.
+      this.ctx.logger.warn('SSE subscribe failed', { err });
+      if (this.polls.get(pollId) === created) this.polls.delete(pollId);
+      clearInterval(created.heartbeat);
+      for (const s of created.streams) if (!s.res.writableEnded) s.res.end();
+    });
     created.heartbeat.unref();
     poll = created;
     this.polls.set(pollId, poll);
