@@ -6,11 +6,16 @@
  * up, then measures with autocannon, with the same connections and duration:
  *   (a) `GET /api/v1/_whoami` on the collection service, with a valid internal JWT;
  *   (b) the same through the gateway with the user's bearer token (token lookup, per-IP and
- *       per-user rate limits in Redis, internal JWT signing, proxy).
- * Prints req/s, p50 and p99 of both, the throughput ratio b/a and the p50 difference, and
- * PASS/FAIL against the targets (b >= 60% of a's req/s, p50 at most 2 ms more). Then stops the
- * children and drops the databases. Exit code 0 whether or not the targets are met; 1 on
- * errors (a process that does not start, any response that is not 200, a connection error).
+ *       per-user rate limits in Redis, internal JWT signing, proxy);
+ *   (c) the same as (a) through a bare Node.js proxy (bare-proxy.ts: `http.request` over a
+ *       keep-alive agent and `pipe`), the reference of issue #21.
+ * Prints req/s, p50 and p99 of each and the CPU µs per request of every process, the ratios
+ * b/c (throughput) and CPU(b)/CPU(c) (the gateway's CPU per request over the bare proxy's),
+ * the p50 added over direct, and PASS/FAIL against issue #21's targets (CPU(b) <= 1.2 x
+ * CPU(c), b >= 85% of c's req/s, p50 at most 1 ms above a's); the last line is `overall: PASS`
+ * or `overall: FAIL`. Then stops the children and drops the databases. Exit code 0 whether or
+ * not the targets are met; 1 on errors (a process that does not start, any response that is
+ * not 200, a connection error).
  *
  * Options (flags win over variables): --duration / BENCH_DURATION (seconds per run, default 15,
  * at most 50: the direct run reuses one internal JWT valid 60 s), --connections /
@@ -47,8 +52,10 @@ import { onCleanup, runBench } from '../lib/run.ts';
 
 const PATH = '/api/v1/_whoami';
 const ISSUER = 'fieldhouse-gateway';
-const TARGET_RATIO = 0.6;
-const TARGET_P50_DELTA_MS = 2;
+/** Issue #21: throughput of (b) over (c), the gateway's CPU per request over the bare proxy's, p50 added. */
+const TARGET_THROUGHPUT = 0.85;
+const TARGET_CPU = 1.2;
+const TARGET_P50_DELTA_MS = 1;
 /** The direct run reuses one internal JWT: the gateway's ttl limit is 60 s. */
 const JWT_TTL_SECONDS = 60;
 const MAX_DURATION = 50;
@@ -97,11 +104,24 @@ type Measured = LoadResult & { label: string; cpu: Record<string, number> };
 
 const fmt = (v: number, digits = 2) => (Number.isFinite(v) ? v.toFixed(digits) : 'n/a');
 
-function report(a: Measured, b: Measured, s: ReturnType<typeof settings>): void {
-  const ratio = b.rps / a.rps;
+function report(a: Measured, b: Measured, c: Measured, s: ReturnType<typeof settings>): void {
+  const throughput = b.rps / c.rps;
+  const cpuRatio = b.cpu.gateway! / c.cpu.proxy!;
   const delta = b.p50 - a.p50;
-  const ratioOk = ratio >= TARGET_RATIO;
-  const deltaOk = delta <= TARGET_P50_DELTA_MS;
+  const checks: Array<[string, boolean]> = [
+    [
+      `throughput b/c: ${fmt(throughput, 3)} (${fmt(throughput * 100, 1)}%; target >= ${TARGET_THROUGHPUT * 100}%)`,
+      throughput >= TARGET_THROUGHPUT,
+    ],
+    [
+      `CPU per request, gateway (b) / bare proxy (c): ${fmt(b.cpu.gateway!, 0)} / ${fmt(c.cpu.proxy!, 0)} µs = ${fmt(cpuRatio, 2)}x (target <= ${TARGET_CPU}x)`,
+      cpuRatio <= TARGET_CPU,
+    ],
+    [
+      `p50 b - a: ${delta >= 0 ? '+' : ''}${fmt(delta)} ms (target <= +${TARGET_P50_DELTA_MS} ms)`,
+      delta <= TARGET_P50_DELTA_MS,
+    ],
+  ];
   const row = (cells: string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(30) : c.padStart(i === cells.length - 1 ? 8 : 10))).join(' ');
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
@@ -111,7 +131,7 @@ function report(a: Measured, b: Measured, s: ReturnType<typeof settings>): void 
       `Node ${process.version}, ${availableParallelism()} CPUs (${cpu})`,
   );
   console.log(row(['', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-200', 'errors']));
-  for (const m of [a, b]) {
+  for (const m of [a, b, c]) {
     console.log(
       row([
         m.label,
@@ -128,19 +148,12 @@ function report(a: Measured, b: Measured, s: ReturnType<typeof settings>): void 
   printCpuTable([
     [a.label, a.cpu],
     [b.label, b.cpu],
+    [c.label, c.cpu],
   ]);
   console.log('');
-  console.log(
-    `throughput b/a: ${fmt(ratio, 3)} (${fmt(ratio * 100, 1)}%; target >= ${TARGET_RATIO * 100}%)`.padEnd(
-      62,
-    ) + (ratioOk ? 'PASS' : 'FAIL'),
-  );
-  console.log(
-    `p50 b - a:      ${delta >= 0 ? '+' : ''}${fmt(delta)} ms (target <= +${TARGET_P50_DELTA_MS} ms)`.padEnd(
-      62,
-    ) + (deltaOk ? 'PASS' : 'FAIL'),
-  );
-  console.log(`overall: ${ratioOk && deltaOk ? 'PASS' : 'FAIL'}`);
+  console.log(`throughput b/a: ${fmt(b.rps / a.rps, 3)}, c/a: ${fmt(c.rps / a.rps, 3)} (for reference)`);
+  for (const [text, ok] of checks) console.log(text.padEnd(78) + (ok ? 'PASS' : 'FAIL'));
+  console.log(`overall: ${checks.every(([, ok]) => ok) ? 'PASS' : 'FAIL'}`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -155,9 +168,10 @@ async function main(): Promise<void> {
   const amqpPrefix = `bench.${suffix}.`;
   const pem = signingKeyPem();
   const signingKey = loadSigningKey(pem);
-  const [gatewayPort, collectionPort] = [await freePort(), await freePort()];
+  const [gatewayPort, collectionPort, proxyPort] = [await freePort(), await freePort(), await freePort()];
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const collectionUrl = `http://127.0.0.1:${collectionPort}`;
+  const proxyUrl = `http://127.0.0.1:${proxyPort}`;
   const common = SERVER_ENV;
 
   console.log(
@@ -211,8 +225,16 @@ async function main(): Promise<void> {
     profile: `gateway-${suffix}`,
   });
   onCleanup('stop gateway', () => gateway.stop());
+  const proxy = new Child(
+    'bare proxy',
+    'bench/gateway/bare-proxy.ts',
+    { PORT: String(proxyPort), TARGET: collectionUrl },
+    cpuProfileArgs(`bare-proxy-${suffix}`),
+  );
+  onCleanup('stop the bare proxy', () => proxy.stop());
 
   await waitReady(collection, `${collectionUrl}/readyz`);
+  await waitReady(proxy, `${proxyUrl}/readyz`);
   // Redis and RabbitMQ do not make the gateway unready, and it connects to them in the background:
   // give them a few seconds. Without Redis the limiters fail open and would cost nothing.
   let ready = (await waitReady(gateway, `${gatewayUrl}/readyz`)) as { checks?: Record<string, string> };
@@ -258,6 +280,7 @@ async function main(): Promise<void> {
     return res;
   };
   await check('direct call', `${collectionUrl}${PATH}`, internalJwt());
+  await check('bare proxy call', `${proxyUrl}${PATH}`, internalJwt());
   const proxied = await check('gateway call', `${gatewayUrl}${PATH}`, bearer);
   if (!proxied.headers.get('ratelimit'))
     throw new Error('gateway call: no RateLimit header, is the limiter running?');
@@ -268,27 +291,30 @@ async function main(): Promise<void> {
     console.log(`warming up: ${s.warmup} s per target`);
     await run(`${collectionUrl}${PATH}`, internalJwt(), s.warmup);
     await run(`${gatewayUrl}${PATH}`, bearer, s.warmup);
+    await run(`${proxyUrl}${PATH}`, internalJwt(), s.warmup);
   }
   console.log(`measuring: ${s.duration} s per target`);
   /** One run, with the CPU time each child used per request during it. */
   const measure = async (label: string, url: string, headers: Record<string, string>): Promise<Measured> => {
-    const meter = cpuMeter({ collection: collection.pid, gateway: gateway.pid });
+    const meter = cpuMeter({ collection: collection.pid, gateway: gateway.pid, proxy: proxy.pid });
     const m = await run(url, headers, s.duration);
     if (m.errorSamples.length) console.error(`  ${label}: errors, e.g. ${m.errorSamples.join('; ')}`);
     return { ...m, label, cpu: meter.perRequest(m.ok + m.other) };
   };
   const a = await measure('(a) direct, internal JWT', `${collectionUrl}${PATH}`, internalJwt());
   const b = await measure('(b) gateway, bearer token', `${gatewayUrl}${PATH}`, bearer);
+  const c = await measure('(c) bare proxy, internal JWT', `${proxyUrl}${PATH}`, internalJwt());
 
   for (const [child, name] of [
     [collection, 'collection'],
     [gateway, 'gateway'],
+    [proxy, 'bare proxy'],
   ] as const) {
     if (!child.running) throw new Error(`${name} exited during the run:\n${child.tail()}`);
   }
-  report(a, b, s);
+  report(a, b, c, s);
 
-  const failed = [a, b].filter((m) => m.other > 0 || m.errors > 0 || m.ok === 0);
+  const failed = [a, b, c].filter((m) => m.other > 0 || m.errors > 0 || m.ok === 0);
   if (failed.length) {
     throw new Error(
       'not every request succeeded: ' +
