@@ -77,7 +77,8 @@ export async function countVote(
   const max = poll.settings.max_votes_per_voter;
   const voteId = reserved?.voteId ?? newId();
   const reservation = reserved?.reservation ?? (await ctx.counters.reserve(poll._id, voteId));
-  let inserted = false;
+  // Whether the vote may be in MongoDB: from the insert on, unless it answered "duplicate".
+  let mayBeStored = false;
   try {
     const seq = max === 1 ? 1 : (await ctx.votes.countByVoter(poll._id, voter.key)) + 1;
     if (seq > max) throw voteLimitReached(max);
@@ -96,8 +97,10 @@ export async function countVote(
       created_at: now.toISOString(),
       ...(idempotencyKey ? { idempotency_key: idempotencyKey } : {}),
     };
-    inserted = await ctx.votes.insert(vote);
+    mayBeStored = true;
+    const inserted = await ctx.votes.insert(vote);
     if (!inserted) {
+      mayBeStored = false;
       const used = max === 1 ? 1 : await ctx.votes.countByVoter(poll._id, voter.key);
       if (used >= max) throw voteLimitReached(max);
       throw conflict('Another vote from this voter is being counted at the same time; try again.', {
@@ -110,8 +113,10 @@ export async function countVote(
     ctx.live.voteCounted(poll._id);
     return { vote, snapshot, remaining: max - seq };
   } finally {
-    // Nothing inserted: the reservation goes (a failure to drop it is left to the reconciler).
-    if (!inserted) await ctx.counters.release(reservation).catch(() => undefined);
+    // Surely not stored: the reservation goes. An insert that failed may still have written
+    // the vote (a lost answer): its reservation stays for the reconciler, which counts the vote
+    // if it is there and drops the reservation after 10 minutes if not.
+    if (!mayBeStored) await ctx.counters.release(reservation).catch(() => undefined);
   }
 }
 
