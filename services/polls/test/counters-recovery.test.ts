@@ -99,6 +99,34 @@ describe('polls counters: crash recovery, one rebuild, idempotent votes, Redis a
     expect(recount.total).to.equal(2);
   });
 
+  it('keeps a young reservation whose vote is not in MongoDB, and goes past it to the next', async () => {
+    const poll = await h.createPoll(1, pollBody({ max_votes_per_voter: 5 }));
+    const absentId = newId();
+    const absent = await h.context.counters.reserve(poll.id, absentId); // its insert never came
+    const presentId = newId();
+    await h.context.counters.reserve(poll.id, presentId);
+    const now = new Date();
+    await h.context.c.votes.insertOne({
+      _id: presentId,
+      poll_id: poll.id,
+      voter_key: 'u:77',
+      seq: 1,
+      choices: votesFor(poll),
+      option_ids: poll.sections.map((s) => s.options[0]!.id),
+      voter_name: null,
+      time_spent: null,
+      user_id: 77,
+      hour: hourOf(now),
+      created_at: now.toISOString(),
+    });
+    const report = await reconcileVotes(h.context, 0);
+    expect(report.settled).to.be.at.least(1);
+    expect((await results(h, poll.id)).total_votes).to.equal(1);
+    // The absent vote's reservation stays (its writer may still insert) until it is 10 minutes old.
+    expect(await h.redis.zScore(h.context.counters.uncountedKey, absent.marker)).to.be.a('number');
+    await h.context.counters.release(absent);
+  });
+
   it('settles a reservation once, whether the writer or the reconciler gets there first', async () => {
     const poll = await h.createPoll(1);
     const voteId = newId();

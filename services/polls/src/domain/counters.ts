@@ -264,12 +264,12 @@ export class Counters {
   }
 
   /**
-   * Markers of reserved votes older than `olderThanMs` (at most `limit`): candidates for
-   * {@link settle}.
+   * Reservations older than `olderThanMs`, oldest first, from the `offset`-th (at most `limit`):
+   * candidates for {@link settle}.
    */
-  async staleReservations(olderThanMs: number, limit = 500): Promise<Reservation[]> {
+  async staleReservations(olderThanMs: number, offset = 0, limit = 500): Promise<Reservation[]> {
     const members = await this.redis.zRangeByScore(this.uncountedKey, 0, Date.now() - olderThanMs, {
-      LIMIT: { offset: 0, count: limit },
+      LIMIT: { offset, count: limit },
     });
     return members.map((marker) => ({ marker, generation: marker.slice(marker.lastIndexOf('|') + 1) }));
   }

@@ -26,12 +26,13 @@ export interface ReconcileReport {
  */
 export async function reconcileVotes(ctx: PollsContext, graceMs: number): Promise<ReconcileReport> {
   const report: ReconcileReport = { examined: 0, settled: 0, dropped: 0 };
+  // Reservations left in place (young, vote not in MongoDB yet) are skipped by the offset.
+  let kept = 0;
   for (;;) {
-    const stale = await ctx.counters.staleReservations(graceMs, 200);
+    const stale = await ctx.counters.staleReservations(graceMs, kept, 200);
     if (!stale.length) return report;
     const ids = stale.map((r) => r.marker.split('|')[1]!);
     const found = new Map((await ctx.votes.byIds(ids)).map((v) => [v._id, v]));
-    let progress = 0;
     for (const reservation of stale) {
       report.examined++;
       const vote = found.get(reservation.marker.split('|')[1]!);
@@ -39,14 +40,11 @@ export async function reconcileVotes(ctx: PollsContext, graceMs: number): Promis
         await ctx.counters.settle(reservation, voteDeltas(vote));
         ctx.live.voteCounted(vote.poll_id);
         report.settled++;
-        progress++;
       } else if (await ctx.counters.reservedBefore(reservation, Date.now() - ABANDONED_MS)) {
         await ctx.counters.settle(reservation, null);
         report.dropped++;
-        progress++;
-      }
+      } else kept++; // not in MongoDB (yet): its writer may still insert it
     }
-    if (!progress) return report; // only young absent votes left: their writers may still insert
   }
 }
 
