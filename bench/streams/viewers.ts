@@ -6,6 +6,7 @@
  */
 import { Agent, get } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
+import { onServerSentEvents } from '@fieldhouse/testkit';
 
 interface Input {
   url: string;
@@ -34,19 +35,11 @@ function open(i: number): Promise<void> {
     const req = get(url, { agent, localAddress: `127.0.0.${firstAddress + (i % addresses)}` }, (res) => {
       state.status = res.statusCode ?? 0;
       state.open = state.status === 200;
-      res.setEncoding('utf8');
-      let buf = '';
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        let end;
-        while ((end = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, end);
-          buf = buf.slice(end + 2);
-          if (!block.startsWith('event: results')) continue;
-          state.events++;
-          const m = /"total_votes":(\d+)/.exec(block);
-          if (m) state.lastTotal = Number(m[1]);
-        }
+      onServerSentEvents(res, (e) => {
+        if (e.event !== 'results') return;
+        state.events++;
+        const m = /"total_votes":(\d+)/.exec(e.data);
+        if (m) state.lastTotal = Number(m[1]);
       });
       res.on('close', () => (state.open = false));
       resolve();

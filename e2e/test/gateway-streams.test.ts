@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { startStack, type TestStack } from './support/stack.ts';
 import { registry } from '@fieldhouse/http';
-import { eventually } from '@fieldhouse/testkit';
+import { eventually, onServerSentEvents } from '@fieldhouse/testkit';
 import { registerUser } from './support/users.ts';
 
 /** The current value of a gauge of this process's registry (the e2e stack runs in-process). */
@@ -11,25 +11,39 @@ async function gauge(name: string): Promise<number> {
   return (await registry.getSingleMetric(name)!.get()).values[0]?.value ?? 0;
 }
 
-/** The `total_votes` of each `results` event of an SSE body. */
-const totals = (body: string) =>
-  [...body.matchAll(/event: results\ndata: (.*)\n/g)].map(
-    (m) => (JSON.parse(m[1]!) as { total_votes: number }).total_votes,
-  );
+/** A `results` event of the live results (the fields these tests read). */
+interface ResultsEvent {
+  total_votes: number;
+  stats_hidden: boolean;
+  results: Record<string, number>;
+}
 
-/** Opens a live-results stream through the gateway; resolves once its headers arrived. */
+/**
+ * Opens a live-results stream through the gateway; resolves once its headers arrived. A 200's
+ * `results` events are collected as they come; any other answer's body is kept whole.
+ */
 function openStream(
   url: string,
   agent: Agent,
   token?: string,
-): Promise<{ res: IncomingMessage; req: ClientRequest; body: () => string; ended: Promise<unknown> }> {
+): Promise<{
+  res: IncomingMessage;
+  req: ClientRequest;
+  results: ResultsEvent[];
+  body: () => string;
+  ended: Promise<unknown>;
+}> {
   return new Promise((resolve, reject) => {
     let body = '';
+    const results: ResultsEvent[] = [];
     const req = get(url, { agent, headers: token ? { authorization: `Bearer ${token}` } : {} }, (res) => {
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
+      if (res.statusCode === 200)
+        onServerSentEvents(res, (e) => {
+          if (e.event === 'results') results.push(JSON.parse(e.data) as ResultsEvent);
+        });
+      else res.setEncoding('utf8').on('data', (c: string) => (body += c));
       const ended = new Promise((r) => res.once('end', r));
-      resolve({ res, req, body: () => body, ended });
+      resolve({ res, req, results, body: () => body, ended });
     });
     req.on('error', reject);
   });
@@ -148,20 +162,16 @@ describe('gateway: live streams have their own connections and capped numbers (i
           voter_fingerprint: 'fp-shared-1',
         })
         .expect(201);
-      await eventually(async () => all.every((s) => totals(s.body()).at(-1) === 1), 5_000);
+      await eventually(async () => all.every((s) => s.results.at(-1)?.total_votes === 1), 5_000);
       // A late joiner gets the newest snapshot at once.
       const late = await openStream(url, agent);
       all.push(late);
-      await eventually(async () => totals(late.body()).at(-1) === 1, 5_000);
+      await eventually(async () => late.results.at(-1)?.total_votes === 1, 5_000);
       // The owner sees the counts; the other user, who did not vote, sees none.
-      const last = (s: { body: () => string }) => {
-        const blocks = [...s.body().matchAll(/event: results\ndata: (.*)\n/g)];
-        return JSON.parse(blocks.at(-1)![1]!) as { stats_hidden: boolean; results: Record<string, number> };
-      };
-      expect(last(ownerStream).stats_hidden).to.equal(false);
-      expect(last(ownerStream).results[poll.sections[0]!.options[1]!.id]).to.equal(1);
-      expect(last(otherStream).stats_hidden).to.equal(true);
-      expect(last(otherStream).results).to.deep.equal({});
+      expect(ownerStream.results.at(-1)!.stats_hidden).to.equal(false);
+      expect(ownerStream.results.at(-1)!.results[poll.sections[0]!.options[1]!.id]).to.equal(1);
+      expect(otherStream.results.at(-1)!.stats_hidden).to.equal(true);
+      expect(otherStream.results.at(-1)!.results).to.deep.equal({});
     } finally {
       for (const s of all) s.req.destroy();
     }

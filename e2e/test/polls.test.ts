@@ -4,7 +4,13 @@ import request from 'supertest';
 import { createClient } from 'redis';
 import { createMailer } from '@fieldhouse/mail';
 import { startPollsEmailWorker } from '@fieldhouse/polls';
-import { eventually, startSmtpSink, testLogger, type SmtpSink } from '@fieldhouse/testkit';
+import {
+  eventually,
+  onServerSentEvents,
+  startSmtpSink,
+  testLogger,
+  type SmtpSink,
+} from '@fieldhouse/testkit';
 import { startStack, type TestStack } from './support/stack.ts';
 import { registerUser } from './support/users.ts';
 
@@ -251,20 +257,9 @@ describe('polls through the gateway (e2e)', () => {
         res = r;
         expect(r.statusCode).to.equal(200);
         expect(r.headers['content-type']).to.match(/^text\/event-stream/);
-        let buf = '';
-        r.setEncoding('utf8');
-        r.on('data', (chunk: string) => {
-          buf += chunk;
-          let i;
-          while ((i = buf.indexOf('\n\n')) >= 0) {
-            const block = buf.slice(0, i);
-            buf = buf.slice(i + 2);
-            const data = block.split('\n').find((l) => l.startsWith('data: '));
-            if (block.includes('event: results') && data) {
-              events.push(JSON.parse(data.slice(6)));
-            }
-            if (block.includes('event: deleted')) deleted = true;
-          }
+        onServerSentEvents(r, (e) => {
+          if (e.event === 'results') events.push(JSON.parse(e.data) as { total_votes: number });
+          if (e.event === 'deleted') deleted = true;
         });
         r.on('end', () => (ended = true));
         resolve();

@@ -1,6 +1,6 @@
 /**
  * The SSE clients of the sse-streams scenario, in a process of their own (forked by
- * lib/sse-fleet.ts) so that parsing thousands of streams does not slow the load generator's
+ * scenarios/sse-streams.ts) so that parsing thousands of streams does not slow the load generator's
  * clock. Stream k connects from loopback address number floor(k / perAddress)
  * (127.1.<n / 250>.<1 + n % 250>: the whole 127/8 is loopback on Linux), without keep-alive
  * pooling. Per stream it keeps the last `total_votes` of a `results` event, the number of such
@@ -11,6 +11,7 @@
  *   in  {type:'close'}                         → closes every stream and exits.
  */
 import { request, type ClientRequest } from 'node:http';
+import { onServerSentEvents, type ServerSentEvent } from '@fieldhouse/testkit';
 
 interface StreamState {
   req: ClientRequest;
@@ -18,7 +19,6 @@ interface StreamState {
   events: number;
   wentDown: boolean;
   open: boolean;
-  buffer: string;
   reachedAt?: number;
 }
 
@@ -33,9 +33,9 @@ const MAX_OPEN_FAILURES = 100;
 /** Address of client number `n`. */
 const clientAddress = (n: number) => `127.1.${Math.floor(n / 250) % 256}.${1 + (n % 250)}`;
 
-function onEvent(s: StreamState, raw: string) {
-  if (!raw.includes('event: results')) return;
-  const m = TOTAL.exec(raw);
+function onEvent(s: StreamState, e: ServerSentEvent) {
+  if (e.event !== 'results') return;
+  const m = TOTAL.exec(e.data);
   if (!m) return;
   const total = Number(m[1]);
   s.events++;
@@ -52,7 +52,6 @@ function openOne(url: URL, k: number, perAddress: number): Promise<number | stri
       events: 0,
       wentDown: false,
       open: false,
-      buffer: '',
     };
     const req = request(
       {
@@ -71,15 +70,9 @@ function openOne(url: URL, k: number, perAddress: number): Promise<number | stri
         }
         s.open = true;
         streams.push(s);
-        res.setEncoding('utf8');
         let first = true;
-        res.on('data', (chunk: string) => {
-          s.buffer += chunk;
-          let i: number;
-          while ((i = s.buffer.indexOf('\n\n')) >= 0) {
-            onEvent(s, s.buffer.slice(0, i));
-            s.buffer = s.buffer.slice(i + 2);
-          }
+        onServerSentEvents(res, (e) => {
+          onEvent(s, e);
           if (first && s.events > 0) {
             first = false;
             resolve(200);

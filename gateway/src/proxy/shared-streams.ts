@@ -25,8 +25,8 @@ interface Shared {
   /** Clients waiting for the upstream's answer. */
   pending: Set<ServerResponse>;
   clients: Map<ServerResponse, { waiting: string | null }>;
-  /** Response headers of the upstream's 200, once it came. */
-  headers: Record<string, string> | undefined;
+  /** Whether the upstream answered 200 (clients are started at once from then on). */
+  streaming: boolean;
   /** The preamble (`retry:`) and the newest snapshot event, replayed to each new client. */
   preamble: string;
   latest: string;
@@ -76,6 +76,8 @@ export class SharedStreams {
   private readonly writesPerSecond: number;
   private readonly logger: Logger;
   private readonly shared = new Map<string, Shared>();
+  /** Clients of all shared streams (kept as they come and go: read on every snapshot). */
+  private clientCount = 0;
 
   /**
    * @param opts.timeoutMs most silence (ms) from the upstream before its stream is dropped.
@@ -94,23 +96,18 @@ export class SharedStreams {
       'Upstream snapshot streams open (shared by identical callers).',
       () => this.shared.size,
     );
-    defineGauge('gateway_streams_shared_clients', 'Clients fed by shared upstream snapshot streams.', () => {
-      let n = 0;
-      for (const s of this.shared.values()) n += s.clients.size + s.pending.size;
-      return n;
-    });
-  }
-
-  /** Upstream streams open now. */
-  get upstreams(): number {
-    return this.shared.size;
+    defineGauge(
+      'gateway_streams_shared_clients',
+      'Clients fed by shared upstream snapshot streams.',
+      () => this.clientCount,
+    );
   }
 
   /** Adds a client (its response not started) to the upstream stream of `req.key`. */
   attach(req: SharedStreamRequest, res: ServerResponse): void {
     let shared = this.shared.get(req.key);
     if (!shared) shared = this.open(req);
-    if (shared.headers) this.start(shared, res);
+    if (shared.streaming) this.start(shared, res);
     else shared.pending.add(res);
     res.once('close', () => this.detach(req.key, shared, res));
   }
@@ -121,7 +118,7 @@ export class SharedStreams {
       upstream,
       pending: new Set(),
       clients: new Map(),
-      headers: undefined,
+      streaming: false,
       preamble: '',
       latest: '',
       unsent: null,
@@ -159,7 +156,7 @@ export class SharedStreams {
       });
       return;
     }
-    shared.headers = SSE_HEADERS;
+    shared.streaming = true;
     for (const res of shared.pending) this.start(shared, res);
     shared.pending.clear();
     up.setEncoding('utf8');
@@ -174,13 +171,6 @@ export class SharedStreams {
       }
     });
     up.on('close', () => this.end(key, shared));
-  }
-
-  /** Clients of all shared streams. */
-  private get clientCount(): number {
-    let n = 0;
-    for (const s of this.shared.values()) n += s.clients.size;
-    return n;
   }
 
   /**
@@ -273,19 +263,20 @@ export class SharedStreams {
     if (res.destroyed) return;
     const state = { waiting: null as string | null };
     shared.clients.set(res, state);
+    this.clientCount++;
     res.on('drain', () => {
       if (state.waiting === null) return;
       const event = state.waiting;
       state.waiting = null;
       res.write(event);
     });
-    res.writeHead(200, shared.headers);
+    res.writeHead(200, SSE_HEADERS);
     res.write(shared.preamble + shared.latest);
   }
 
   private detach(key: string, shared: Shared, res: ServerResponse): void {
     shared.pending.delete(res);
-    shared.clients.delete(res);
+    if (shared.clients.delete(res)) this.clientCount--;
     if (shared.pending.size || shared.clients.size) return;
     if (this.shared.get(key) === shared) this.shared.delete(key);
     if (shared.timer) clearTimeout(shared.timer);
@@ -312,6 +303,7 @@ export class SharedStreams {
     for (const job of this.queue) if (job.shared === shared) this.write(job, Infinity);
     this.flush(shared, true);
     for (const res of shared.clients.keys()) if (!res.writableEnded) res.end();
+    this.clientCount -= shared.clients.size;
     shared.clients.clear();
   }
 }

@@ -28,11 +28,6 @@ export class StreamCaps {
     this.config = config;
   }
 
-  /** Streams open now on this replica. */
-  get size(): number {
-    return this.open;
-  }
-
   /**
    * Takes a place for one stream of `address` (and `userId` when signed in); returns the
    * function that gives it back (call it once, when the stream's connection closes).

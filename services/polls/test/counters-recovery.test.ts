@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { eventually } from '@fieldhouse/testkit';
+import { eventually, onServerSentEvents } from '@fieldhouse/testkit';
 import request from 'supertest';
 import { Counters } from '../src/domain/counters.ts';
 import { newId } from '../src/domain/ids.ts';
@@ -324,9 +324,9 @@ describe('polls with Redis shut down without saving and restarted (own redis-ser
         `http://127.0.0.1:${appPort}/api/polls/${poll.id}/results/stream`,
         { headers: { authorization: h.auth(1) } },
         (res) => {
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => {
-            for (const m of chunk.matchAll(/"total_votes":(\d+)/g)) totals.push(Number(m[1]));
+          onServerSentEvents(res, (e) => {
+            if (e.event === 'results')
+              totals.push((JSON.parse(e.data) as { total_votes: number }).total_votes);
           });
           resolve(res);
         },

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import { expect } from 'chai';
 import request from 'supertest';
 import { registry } from '@fieldhouse/http';
-import { eventually } from '@fieldhouse/testkit';
+import { eventually, onServerSentEvents } from '@fieldhouse/testkit';
 import { pollBody, startPolls, votesFor, type PollsHarness } from './support.ts';
 
 interface Viewer {
@@ -17,17 +17,8 @@ function view(base: string, path: string, authorization: string): Promise<Viewer
   return new Promise((resolve, reject) => {
     const events: Viewer['events'] = [];
     get(`${base}${path}`, { headers: { authorization } }, (res) => {
-      let buf = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        let i;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const data = block.split('\n').find((l) => l.startsWith('data: '));
-          if (block.includes('event: results') && data) events.push(JSON.parse(data.slice(6)));
-        }
+      onServerSentEvents(res, (e) => {
+        if (e.event === 'results') events.push(JSON.parse(e.data) as Record<string, unknown>);
       });
       resolve({ events, res });
     }).on('error', reject);

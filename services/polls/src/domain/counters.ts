@@ -264,14 +264,22 @@ export class Counters {
   }
 
   /**
-   * Reservations older than `olderThanMs`, oldest first, from the `offset`-th (at most `limit`):
-   * candidates for {@link settle}.
+   * Reservations older than `olderThanMs`, oldest first, from the `offset`-th (at most `limit`),
+   * each with when it was made (epoch ms): candidates for {@link settle}.
    */
-  async staleReservations(olderThanMs: number, offset = 0, limit = 500): Promise<Reservation[]> {
-    const members = await this.redis.zRangeByScore(this.uncountedKey, 0, Date.now() - olderThanMs, {
+  async staleReservations(
+    olderThanMs: number,
+    offset = 0,
+    limit = 500,
+  ): Promise<Array<Reservation & { reservedAt: number }>> {
+    const members = await this.redis.zRangeByScoreWithScores(this.uncountedKey, 0, Date.now() - olderThanMs, {
       LIMIT: { offset, count: limit },
     });
-    return members.map((marker) => ({ marker, generation: marker.slice(marker.lastIndexOf('|') + 1) }));
+    return members.map(({ value: marker, score }) => ({
+      marker,
+      generation: marker.slice(marker.lastIndexOf('|') + 1),
+      reservedAt: score,
+    }));
   }
 
   /**
@@ -289,12 +297,6 @@ export class Counters {
       return false;
     }
     return (await this.apply(pollId, reservation, deltas, [])) !== null;
-  }
-
-  /** Whether a reservation was made before `epochMs` (its score in the uncounted set). */
-  async reservedBefore(reservation: Reservation, epochMs: number): Promise<boolean> {
-    const score = await this.redis.zScore(this.uncountedKey, reservation.marker);
-    return score !== null && score < epochMs;
   }
 
   /** The current counters; waits for their rebuild from MongoDB when the hash is missing. */

@@ -40,7 +40,7 @@ export async function reconcileVotes(ctx: PollsContext, graceMs: number): Promis
         await ctx.counters.settle(reservation, voteDeltas(vote));
         ctx.live.voteCounted(vote.poll_id);
         report.settled++;
-      } else if (await ctx.counters.reservedBefore(reservation, Date.now() - ABANDONED_MS)) {
+      } else if (reservation.reservedAt < Date.now() - ABANDONED_MS) {
         await ctx.counters.settle(reservation, null);
         report.dropped++;
       } else kept++; // not in MongoDB (yet): its writer may still insert it

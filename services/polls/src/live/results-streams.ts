@@ -52,13 +52,6 @@ export class ResultsStreams {
     this.settings = settings;
   }
 
-  /** Open streams in this process (all polls). */
-  get size(): number {
-    let n = 0;
-    for (const p of this.polls.values()) n += p.streams.size;
-    return n;
-  }
-
   /**
    * Adds an SSE response (headers already sent) for `pollId`; sends the current results at
    * once, then every change, until the client goes away or the poll is deleted (`deleted`
