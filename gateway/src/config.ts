@@ -22,7 +22,7 @@ const schema = Joi.object({
   /** Largest request body forwarded to a service (by Content-Length); services apply their own limits too. */
   PROXY_BODY_LIMIT: Joi.string().default('20mb'),
   /**
-   * Caps on open live streams (SSE) per gateway replica (docs/gateway.md, "Live streams"): per
+   * Caps on open live streams (SSE) per gateway replica (docs/identity.md, "Live streams"): per
    * client address (a venue behind one NAT shares it), per signed-in user, and in all.
    */
   STREAMS_PER_ADDRESS: Joi.number().integer().min(1).default(500),

@@ -1,4 +1,4 @@
-import { startMetricsServer, startServer } from '@fieldhouse/http';
+import { startServer } from '@fieldhouse/http';
 import { createLogger } from '@fieldhouse/logger';
 import { composeGateway } from './compose.ts';
 import { loadGatewayConfig } from './config.ts';
@@ -10,13 +10,13 @@ import { loadGatewayConfig } from './config.ts';
 const config = loadGatewayConfig();
 const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
 const gateway = await composeGateway(config, logger);
-const metrics = await startMetricsServer({ port: config.METRICS_PORT, host: config.METRICS_HOST, logger });
 await startServer(gateway.app, {
   port: config.PORT,
   host: config.HOST,
   logger,
   lifecycle: gateway.lifecycle,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-  onShutdown: [async () => metrics?.stop(), gateway.close],
+  onShutdown: [gateway.close],
   handleSignals: true,
+  metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST },
 });

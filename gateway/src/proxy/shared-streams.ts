@@ -6,7 +6,8 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { Logger } from '@fieldhouse/logger';
-import { problemBody } from '@fieldhouse/problem';
+import type { ProblemError } from '@fieldhouse/problem';
+import { upstreamProblem } from './upstream-problem.ts';
 import { defineGauge } from '@fieldhouse/http';
 
 /** What identifies one upstream stream: identical for callers who would get identical events. */
@@ -71,6 +72,7 @@ const SSE_HEADERS = {
  * stream ends or fails, its clients' streams end (EventSource reconnects after `retry`).
  */
 export class SharedStreams {
+  private readonly service: string;
   private readonly agent: Agent;
   private readonly timeoutMs: number;
   private readonly writesPerSecond: number;
@@ -86,7 +88,14 @@ export class SharedStreams {
    *   seconds apart (10,000 clients, 10,000/s: one a second), the newest replacing any held
    *   back, so a large audience costs a bounded share of the CPU and always gets the last state.
    */
-  constructor(opts: { agent: Agent; timeoutMs: number; writesPerSecond: number; logger: Logger }) {
+  constructor(opts: {
+    service: string;
+    agent: Agent;
+    timeoutMs: number;
+    writesPerSecond: number;
+    logger: Logger;
+  }) {
+    this.service = opts.service;
     this.agent = opts.agent;
     this.timeoutMs = opts.timeoutMs;
     this.writesPerSecond = opts.writesPerSecond;
@@ -126,11 +135,20 @@ export class SharedStreams {
       timer: undefined,
     };
     this.shared.set(req.key, shared);
-    upstream.setTimeout(this.timeoutMs, () => upstream.destroy(new Error('upstream stream idle')));
+    let timedOut = false;
+    upstream.setTimeout(this.timeoutMs, () => {
+      timedOut = true;
+      upstream.destroy();
+    });
     upstream.on('response', (up) => this.answered(req.key, shared, up));
     upstream.on('error', (err: Error & { code?: string }) => {
-      this.logger.warn('upstream stream failed', { code: err.code, error: err.message });
-      this.end(req.key, shared, 502);
+      if (this.shared.get(req.key) !== shared) return; // destroyed with its last client
+      this.logger.warn('upstream stream failed', {
+        service: this.service,
+        code: err.code,
+        timeout: timedOut,
+      });
+      this.end(req.key, shared, upstreamProblem(this.service, err, timedOut));
     });
     upstream.end();
     return shared;
@@ -141,7 +159,9 @@ export class SharedStreams {
       // Relay the answer (a problem document) to every waiting client, then forget the stream.
       const chunks: Buffer[] = [];
       up.on('data', (c: Buffer) => chunks.push(c));
-      up.on('end', () => {
+      up.on('close', () => {
+        // Cut off mid-body: the waiting clients get the gateway's own answer instead.
+        if (!up.complete) return this.end(key, shared, upstreamProblem(this.service, {}, false));
         const body = Buffer.concat(chunks);
         for (const res of shared.pending) {
           if (res.destroyed) continue;
@@ -283,19 +303,17 @@ export class SharedStreams {
     shared.upstream.destroy();
   }
 
-  /** Ends every client of a stream that ended or failed (waiting clients get `status`). */
-  private end(key: string, shared: Shared, status = 502): void {
+  /**
+   * Ends every client of a stream that ended or failed; clients still waiting for the upstream's
+   * answer get `problem` (by default the one of an unreachable service).
+   */
+  private end(key: string, shared: Shared, problem?: ProblemError): void {
     if (this.shared.get(key) === shared) this.shared.delete(key);
+    const answer = problem ?? upstreamProblem(this.service, {}, false);
     for (const res of shared.pending) {
       if (res.destroyed || res.headersSent) continue;
-      res.writeHead(status, { 'Content-Type': 'application/problem+json' });
-      res.end(
-        JSON.stringify(
-          problemBody(status, 'The live results are unavailable. Please try again later.', {
-            code: 'upstream_unavailable',
-          }),
-        ),
-      );
+      res.writeHead(answer.status, { ...answer.headers, 'Content-Type': 'application/problem+json' });
+      res.end(JSON.stringify(answer.toBody()));
     }
     shared.pending.clear();
     if (shared.timer) clearTimeout(shared.timer);

@@ -1,6 +1,6 @@
 import { ProblemError } from '@fieldhouse/problem';
 
-/** Caps on open event streams (docs/gateway.md, "Live streams"). */
+/** Caps on open event streams (docs/identity.md, "Live streams"). */
 export interface StreamCapsConfig {
   /** Open streams one client address may hold on this gateway replica. */
   perAddress: number;

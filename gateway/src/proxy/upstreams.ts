@@ -1,12 +1,14 @@
 import { Agent, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import bytes from 'bytes';
 import { createProxyMiddleware, proxyEventsPlugin } from 'http-proxy-middleware';
 import type { Logger } from '@fieldhouse/logger';
-import { ProblemError, sendProblem, payloadTooLarge } from '@fieldhouse/problem';
+import { sendProblem, payloadTooLarge } from '@fieldhouse/problem';
+import { ipKeyGenerator } from 'express-rate-limit';
 import type { InternalTokenIssuer } from './internal-token.ts';
 import { SharedStreams } from './shared-streams.ts';
+import { upstreamProblem } from './upstream-problem.ts';
 import type { StreamCaps } from './stream-caps.ts';
 
 /** A service behind the gateway and the path prefix routed to it (issue #2, "Path prefixes"). */
@@ -69,23 +71,11 @@ export interface ProxyDeps {
   logger: Logger;
 }
 
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'ECONNRESET',
-  'EPIPE',
-]);
-
 /** Whether a request opens an event stream (SSE): by the upstream's stream paths or its Accept header. */
-export function isEventStream(req: IncomingMessage, upstream: Upstream): boolean {
-  if (req.method !== 'GET') return false;
-  if (String(req.headers.accept ?? '').includes('text/event-stream')) return true;
-  const url = req.url ?? '';
-  const q = url.indexOf('?');
-  return upstream.streams?.test(q === -1 ? url : url.slice(0, q)) ?? false;
+function isEventStream(req: Request, upstream: Upstream, streamPath: boolean): boolean {
+  return (
+    req.method === 'GET' && (streamPath || String(req.headers.accept ?? '').includes('text/event-stream'))
+  );
 }
 
 /**
@@ -94,7 +84,7 @@ export function isEventStream(req: IncomingMessage, upstream: Upstream): boolean
  * failures into problems that name the service, never its host: 502 when it cannot be reached,
  * 504 when it does not answer within `timeoutMs`.
  *
- * Event streams (issue #14, docs/gateway.md "Live streams") never share the bounded socket
+ * Event streams (issue #14, docs/identity.md "Live streams") never share the bounded socket
  * pool of ordinary requests: they hold a connection for as long as the client watches, and 256
  * of them used to leave no socket for anything else. They get their own unbounded agent (their
  * number is bounded by {@link StreamCaps} instead: per client address, per user and in all,
@@ -109,21 +99,26 @@ export function proxyTo(upstream: Upstream, deps: ProxyDeps): RequestHandler {
   );
   const streamAgent = new Agent({ keepAlive: false, maxSockets: Infinity });
   const streams = proxyWith(upstream, deps, streamAgent);
-  const shared = new SharedStreams({
-    agent: streamAgent,
-    timeoutMs: deps.timeoutMs,
-    writesPerSecond: deps.streamWritesPerSecond,
-    logger: deps.logger,
-  });
+  const shared = upstream.snapshotStreams
+    ? new SharedStreams({
+        service: upstream.name,
+        agent: streamAgent,
+        timeoutMs: deps.timeoutMs,
+        writesPerSecond: deps.streamWritesPerSecond,
+        logger: deps.logger,
+      })
+    : undefined;
 
   return (req, res, next) => {
     const length = Number(req.headers['content-length'] ?? 0);
     if (length > limit) return next(payloadTooLarge());
-    const stream = isEventStream(req, upstream);
+    const streamPath = upstream.streams?.test(req.path) ?? false;
+    const stream = isEventStream(req, upstream, streamPath);
     let release: (() => void) | undefined;
     if (stream) {
       try {
-        release = deps.streamCaps.acquire(req.ip ?? '', req.identity.user?.id ?? null);
+        // Per address as the rate limits count it (an IPv6 client by its /56 network).
+        release = deps.streamCaps.acquire(ipKeyGenerator(req.ip ?? ''), req.identity.user?.id ?? null);
       } catch (err) {
         return next(err);
       }
@@ -131,7 +126,7 @@ export function proxyTo(upstream: Upstream, deps: ProxyDeps): RequestHandler {
     }
     stripClientHeaders(req);
     const authorization = `Bearer ${deps.tokens.tokenFor(upstream.name, req.identity, req.ip)}`;
-    if (stream && upstream.snapshotStreams && upstream.streams?.test(req.path)) {
+    if (stream && shared && streamPath) {
       const fingerprint = req.headers['x-voter-fingerprint'];
       shared.attach(
         {
@@ -176,25 +171,14 @@ function proxyWith(upstream: Upstream, deps: ProxyDeps, agent: Agent) {
         });
       },
       error: (err: Error & { code?: string }, req: IncomingMessage, res: ServerResponse | Socket) => {
-        const isTimeout = timedOut.has(req) || err.code === 'ETIMEDOUT';
+        const problem = upstreamProblem(upstream.name, err, timedOut.has(req));
         deps.logger.warn('upstream request failed', {
           upstream: upstream.name,
           code: err.code,
-          timeout: isTimeout,
+          timeout: problem.status === 504,
         });
         if (!('writeHead' in res)) return void res.destroy();
         if (res.headersSent) return void res.destroy();
-        const problem = isTimeout
-          ? new ProblemError(
-              504,
-              `The ${upstream.name} service did not answer in time. Please try again later.`,
-              {
-                code: 'upstream_timeout',
-              },
-            )
-          : new ProblemError(502, `The ${upstream.name} service is unavailable. Please try again later.`, {
-              code: UNAVAILABLE_CODES.has(err.code ?? '') ? 'upstream_unavailable' : 'bad_gateway',
-            });
         sendProblem(res as unknown as Parameters<typeof sendProblem>[0], problem);
       },
     },

@@ -32,13 +32,25 @@ export interface BaseAppOptions {
 
 /**
  * Refuses a query string holding a value no database can store as text (`?search=%00`):
- * 422 naming the parameter as `query.<name>`. Runs on every request of every app.
+ * 422 naming the parameter as `query.<name>`. Runs on every request of every app, but parses
+ * the query (Express parses it again on each read of `req.query`) only when it holds `%00`:
+ * the query parser keeps any undecodable sequence (`%ED%A0%80`) as the raw, well-formed text,
+ * so an escaped NUL is the only way a query value becomes unstorable.
  */
 const storableQuery: RequestHandler = (req, _res, next) => {
-  if (!req.url.includes('?')) return next();
+  if (!req.url.includes('%00')) return next();
   assertStorableText(req.query, 'query');
   next();
 };
+
+/**
+ * Whether a JSON body may hold an unstorable string: in UTF-8 JSON, a NUL or an unpaired
+ * surrogate can only come as a `\u0000` or `\uD800`-`\uDFFF` escape (a raw control character
+ * is invalid JSON, and bytes that are not UTF-8 decode to U+FFFD); other encodings are checked
+ * whole. Matching escapes of valid surrogate pairs too only costs a walk.
+ */
+const MAY_BE_UNSTORABLE = /\\u(0000|d[89a-f])/i;
+const suspectBodies = new WeakSet<object>();
 
 /** Logs one `http` line per request: method, path, status, duration in ms. */
 function accessLog(logger: Logger): RequestHandler {
@@ -73,9 +85,9 @@ export function createBaseApp(opts: BaseAppOptions): { app: Express; lifecycle: 
   app.set('query parser', 'extended');
   app.use(requestId);
   app.use(helmet(opts.helmet));
-  app.use(storableQuery);
   app.use(accessLog(opts.logger));
   app.use(metricsMiddleware(opts.routeLabel));
+  app.use(storableQuery);
   if (opts.operationalRoutes !== false) {
     app.use(healthRouter(opts.readiness ?? [], () => lifecycle.shuttingDown));
   }
@@ -95,12 +107,19 @@ export function finishApp(app: Express, logger: Logger): Express {
  * unpaired surrogate, anywhere, keys included) a 422 naming the field (problem's `assertStorableText`).
  */
 export function jsonBody(limit: string): RequestHandler {
-  const parse = express.json({ limit, type: ['application/json', 'application/*+json'] });
+  const parse = express.json({
+    limit,
+    type: ['application/json', 'application/*+json'],
+    // Looks at the raw bytes once, so that bodies without a suspicious escape are not walked.
+    verify: (req, _res, buf, encoding) => {
+      if (encoding !== 'utf-8' || MAY_BE_UNSTORABLE.test(buf.toString('latin1'))) suspectBodies.add(req);
+    },
+  });
   return (req, res, next) =>
     parse(req, res, (err?: unknown) => {
       if (err) return next(err);
       try {
-        assertStorableText(req.body);
+        if (suspectBodies.has(req)) assertStorableText(req.body);
       } catch (e) {
         return next(e);
       }

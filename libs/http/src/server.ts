@@ -2,6 +2,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@fieldhouse/logger';
 import type { Lifecycle } from './app.ts';
+import { startMetricsServer, type MetricsServer } from './metrics-server.ts';
 
 export interface ServerOptions {
   port: number;
@@ -14,6 +15,12 @@ export interface ServerOptions {
   onShutdown?: Array<() => Promise<unknown>>;
   /** Stop on SIGTERM/SIGINT (main.ts sets it; tests call `stop()` themselves). */
   handleSignals?: boolean;
+  /**
+   * The internal metrics port (`METRICS_PORT`, `METRICS_HOST`): started after the API listens,
+   * stopped after the shutdown hooks ({@link startMetricsServer}: a port that cannot be bound
+   * is logged, not fatal).
+   */
+  metrics?: { port: number; host: string };
 }
 
 export interface RunningServer {
@@ -23,6 +30,8 @@ export interface RunningServer {
   url: string;
   /** Graceful stop: refuse new connections, let in-flight requests finish, then run the shutdown hooks. */
   stop: () => Promise<void>;
+  /** The metrics server, when `metrics` was given and its port could be bound. */
+  metrics: MetricsServer | undefined;
 }
 
 /**
@@ -41,6 +50,9 @@ export async function startServer(app: RequestListener, opts: ServerOptions): Pr
   server.headersTimeout = 66_000;
   const { port } = server.address() as AddressInfo;
   const host = !opts.host || opts.host === '0.0.0.0' || opts.host === '::' ? '127.0.0.1' : opts.host;
+  const metrics = opts.metrics
+    ? await startMetricsServer({ ...opts.metrics, logger: opts.logger })
+    : undefined;
 
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> =>
@@ -63,6 +75,7 @@ export async function startServer(app: RequestListener, opts: ServerOptions): Pr
           opts.logger.error('shutdown hook failed', { err });
         }
       }
+      await metrics?.stop();
       opts.logger.info('stopped');
     })());
 
@@ -74,5 +87,5 @@ export async function startServer(app: RequestListener, opts: ServerOptions): Pr
     }
   }
   opts.logger.info(`listening on http://${host}:${port}`);
-  return { server, port, url: `http://${host}:${port}`, stop };
+  return { server, port, url: `http://${host}:${port}`, stop, metrics };
 }

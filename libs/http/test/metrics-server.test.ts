@@ -7,12 +7,19 @@ import { testLogger } from '@fieldhouse/testkit';
 describe('http: the internal metrics port', () => {
   const logger = testLogger('http');
 
-  it('serves the process metrics there while the API app answers /metrics 404', async () => {
+  it('serves the process metrics there while the API app answers /metrics 404, and stops with the API', async () => {
     const { app, lifecycle } = createBaseApp({ logger });
     app.get('/hello', (_req, res) => void res.json({ hi: true }));
     finishApp(app, logger);
-    const api = await startServer(app, { port: 0, host: '127.0.0.1', logger, lifecycle });
-    const metrics = (await startMetricsServer({ port: 0, host: '127.0.0.1', logger }))!;
+    const api = await startServer(app, {
+      port: 0,
+      host: '127.0.0.1',
+      logger,
+      lifecycle,
+      metrics: { port: 0, host: '127.0.0.1' },
+    });
+    const metrics = api.metrics!;
+    let stopped = false;
     try {
       await fetch(`${api.url}/hello`);
       const onApi = await fetch(`${api.url}/metrics`);
@@ -23,9 +30,13 @@ describe('http: the internal metrics port', () => {
       expect(await res.text()).to.match(/http_request_duration_seconds_count\{[^}]*route="\/hello"/);
       const other = await fetch(`${metrics.url}/hello`);
       expect(other.status).to.equal(404);
-    } finally {
-      await metrics.stop();
       await api.stop();
+      stopped = true;
+      let refused = false;
+      await fetch(`${metrics.url}/metrics`).catch(() => (refused = true));
+      expect(refused).to.equal(true);
+    } finally {
+      if (!stopped) await api.stop();
     }
   });
 

@@ -1,5 +1,5 @@
 import { createKnex } from '@fieldhouse/db';
-import { startMetricsServer, startServer } from '@fieldhouse/http';
+import { startServer } from '@fieldhouse/http';
 import { jwksKeyResolver } from '@fieldhouse/internal-auth';
 import { createLogger } from '@fieldhouse/logger';
 import { Broker, OutboxRelay } from '@fieldhouse/messaging';
@@ -29,19 +29,13 @@ const { app, lifecycle } = createCollectionApp({
   photoMaxBytes: config.PHOTO_MAX_BYTES,
   outboxWritten: () => relay.kick(),
 });
-const metrics = await startMetricsServer({ port: config.METRICS_PORT, host: config.METRICS_HOST, logger });
 await startServer(app, {
   port: config.PORT,
   host: config.HOST,
   logger,
   lifecycle,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-  onShutdown: [
-    async () => metrics?.stop(),
-    () => users.close(),
-    () => relay.stop(),
-    () => broker.close(),
-    () => db.destroy(),
-  ],
+  onShutdown: [() => users.close(), () => relay.stop(), () => broker.close(), () => db.destroy()],
   handleSignals: true,
+  metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST },
 });

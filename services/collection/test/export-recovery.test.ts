@@ -9,7 +9,7 @@ import { backingUrl, eventually, randomPrefix, testLogger } from '@fieldhouse/te
 import { FileBlobStore, type BlobStore } from '../src/blob/blob-store.ts';
 import { loadCollectionConfig } from '../src/config.ts';
 import {
-  EXPORT_QUEUE,
+  EXPORT_DEAD_LETTERS,
   EXPORT_REQUESTED,
   queueExport,
   startExportWorker,
@@ -185,7 +185,7 @@ describe('collection: export recovery (lease, killed worker process, dead letter
       .update({ status: 'running', attempts: 1, lease_until: new Date(Date.now() + 60_000) });
     for (const id of [queued, abandoned, live])
       await broker.sendToQueue(
-        `${broker.name(EXPORT_QUEUE)}.dlq`,
+        broker.name(EXPORT_DEAD_LETTERS),
         Buffer.from(JSON.stringify(envelope(Exchanges.collection, EXPORT_REQUESTED, { export_id: id }))),
         { headers: { 'x-error': 'the database was away', 'x-attempt': 3 } },
       );

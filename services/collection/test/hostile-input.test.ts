@@ -93,11 +93,25 @@ describe('collection: inputs PostgreSQL cannot take are 4xx problems naming the 
       422,
       'collector_id',
     );
+    // A sync item is answered on its own: rejected, naming the field.
     const sync = await h
       .as(1)
       .post('/api/v1/sync')
-      .send({ submissions: [{ ...body(form), form_version_id: 2 ** 31, uuid: crypto.randomUUID() }] });
-    expect(sync.status, JSON.stringify(sync.body)).to.be.within(200, 499);
+      .send({
+        device_id: 'hostile-device',
+        submissions: [
+          {
+            ...body(form),
+            local_id: 'l1',
+            client_updated_at: new Date().toISOString(),
+            form_version_id: 2 ** 31,
+          },
+        ],
+      })
+      .expect(200);
+    const [item] = sync.body.data.results as Array<{ status: string; errors?: Record<string, string[]> }>;
+    expect(item!.status, JSON.stringify(sync.body)).to.equal('rejected');
+    expect(item!.errors).to.have.property('form_version_id');
   });
 
   it('draws a histogram of decimals spanning more than float8 can subtract (1e308 and -1e308)', async () => {

@@ -1,5 +1,5 @@
 import { MongoClient } from 'mongodb';
-import { startMetricsServer, startServer } from '@fieldhouse/http';
+import { startServer } from '@fieldhouse/http';
 import { jwksKeyResolver } from '@fieldhouse/internal-auth';
 import { createLogger } from '@fieldhouse/logger';
 import { Broker } from '@fieldhouse/messaging';
@@ -38,19 +38,13 @@ const polls = createPollsApp({
     reconcileGraceMs: config.RECONCILE_GRACE_MS,
   },
 });
-const metrics = await startMetricsServer({ port: config.METRICS_PORT, host: config.METRICS_HOST, logger });
 await startServer(polls.app, {
   port: config.PORT,
   host: config.HOST,
   logger,
   lifecycle: polls.lifecycle,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-  onShutdown: [
-    async () => metrics?.stop(),
-    () => polls.close(),
-    () => broker.close(),
-    () => mongo.close(),
-    () => redis.close(),
-  ],
+  onShutdown: [() => polls.close(), () => broker.close(), () => mongo.close(), () => redis.close()],
   handleSignals: true,
+  metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST },
 });

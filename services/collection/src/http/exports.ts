@@ -1,3 +1,4 @@
+import { isUuid } from '@fieldhouse/http';
 import { randomUUID } from 'node:crypto';
 import { Router, type Request } from 'express';
 import Joi from 'joi';
@@ -40,10 +41,7 @@ const exportSchema = Joi.object({
 async function visibleExport(ctx: CollectionContext, req: Request): Promise<ExportJobRow> {
   const userId = userIdOf(req);
   const id = req.params.jobId;
-  const job =
-    typeof id === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id)
-      ? await findExport(ctx.db, id)
-      : undefined;
+  const job = isUuid(id) ? await findExport(ctx.db, id) : undefined;
   if (!job) throw notFound('Export not found.');
   if (job.requested_by === userId) return job;
   const role = await roleIn(ctx.db, job.workspace_id, userId);

@@ -1,3 +1,4 @@
+import { isUuid } from '@fieldhouse/http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import {
@@ -222,8 +223,7 @@ export async function startExportWorker(opts: {
   const delays = opts.retryDelaysMs ?? [1_000, 5_000, 30_000];
   const exportIdOf = (message: Envelope) => {
     const id = (message.data as { export_id?: unknown }).export_id;
-    if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/.test(id))
-      throw new PermanentError('export job without a valid export_id');
+    if (!isUuid(id)) throw new PermanentError('export job without a valid export_id');
     return id;
   };
   const jobs = await startConsumer(opts.broker, {

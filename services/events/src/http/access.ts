@@ -1,13 +1,9 @@
 import type { Request, RequestHandler } from 'express';
+import { isUuid } from '@fieldhouse/http';
 import { forbidden, notFound, unauthenticated } from '@fieldhouse/problem';
 import { findEventFor, type EventRole, type EventRow } from '../data/events.ts';
 import { upsertCaller } from '../data/users.ts';
 import type { EventsContext } from './context.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Whether `value` is a UUID (any version); ids that are not are simply not found. */
-export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
 
 /** The signed-in caller's user id (routes run after {@link callerProjection}). */
 export const userIdOf = (req: Request): number => req.caller.userId!;

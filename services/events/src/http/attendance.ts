@@ -5,7 +5,8 @@ import { scanGroupCommit } from '../data/scan-batch.ts';
 import { checkinAnswer, type CheckinAnswer } from '../domain/checkin.ts';
 import { normalizeCode } from '../domain/codes.ts';
 import { presenceMessage } from '../domain/presence.ts';
-import { eventOf, isUuid } from './access.ts';
+import { isUuid } from '@fieldhouse/http';
+import { eventOf } from './access.ts';
 import type { EventsContext } from './context.ts';
 import { batchSchema, presenceSchema, scanContext, scanSchema } from './schemas.ts';
 

@@ -13,7 +13,8 @@ import {
 } from '../data/invites.ts';
 import { DEFAULT_INVITE_TYPE } from '../domain/invite-types.ts';
 import { qrPng, qrSvg } from '../domain/qr.ts';
-import { eventOf, isUuid, ownedEventOf } from './access.ts';
+import { isUuid } from '@fieldhouse/http';
+import { eventOf, ownedEventOf } from './access.ts';
 import type { EventsContext } from './context.ts';
 import { createInvite, emailTakenProblem } from './invite-create.ts';
 import { createInviteSchema, listInvitesSchema, updateInviteSchema } from './schemas.ts';
