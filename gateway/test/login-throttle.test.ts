@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { sleep, testLogger } from '@fieldhouse/testkit';
+import { backingUrl, sleep, testLogger } from '@fieldhouse/testkit';
 import { LoginThrottle } from '../src/identity/login-throttle.ts';
-import { createRedis } from '../src/redis.ts';
+import { createRedis, readyOrTimeout } from '../src/redis.ts';
 import { startTestGateway, type TestGateway } from './support.ts';
 
 const PASSWORD = 'correct horse battery';
@@ -51,6 +51,35 @@ describe('gateway: per-account login throttling with backoff (real Redis, real P
     // even checked: the answer says nothing about the password).
     const right = await login(email, PASSWORD);
     expect(right.status).to.equal(429);
+  });
+
+  it('lets no more than the threshold of parallel guesses check a password', async () => {
+    const email = await newUser();
+    const statuses = (
+      await Promise.all(Array.from({ length: 12 }, () => login(email, 'wrong password')))
+    ).map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).to.have.length(5);
+    expect(statuses.filter((s) => s === 429)).to.have.length(7);
+  });
+
+  it('forgets a known address once its own last sign-in is older than the lifetime', async () => {
+    const email = await newUser();
+    const home = freshAddress();
+    await login(email, PASSWORD, home).expect(200);
+    for (let i = 0; i < 5; i++) await login(email, 'wrong password').expect(401);
+    await login(email, PASSWORD, home).expect(200); // known: let in during the block
+    for (let i = 0; i < 5; i++) await login(email, 'wrong password').expect(401);
+    // Its last sign-in moved back past the 30 days of LOGIN_KNOWN_ADDRESS_DAYS.
+    const redis = createRedis(await backingUrl('redis'), testLogger());
+    try {
+      await readyOrTimeout(redis, 5_000);
+      for (const key of await redis.keys(`${gw.config.REDIS_PREFIX}login:known:*`))
+        if ((await redis.zScore(key, home)) !== null)
+          await redis.zAdd(key, { score: Date.now() - 31 * 86_400_000, value: home });
+    } finally {
+      redis.destroy();
+    }
+    await login(email, PASSWORD, home).expect(429);
   });
 
   it('lets the right password in once the delay is over, and the delay doubles with each failure', async () => {
@@ -109,9 +138,8 @@ describe('gateway: per-account login throttling with backoff (real Redis, real P
       testLogger(),
     );
     try {
-      await throttle.failed('a@example.test');
-      await throttle.failed('a@example.test');
-      expect(await throttle.check('a@example.test', '192.0.2.1')).to.deep.equal({ allowed: true });
+      for (let i = 0; i < 3; i++)
+        expect(await throttle.attempt('a@example.test', '192.0.2.1')).to.deep.equal({ allowed: true });
       await throttle.succeeded('a@example.test', '192.0.2.1');
     } finally {
       redis.destroy();

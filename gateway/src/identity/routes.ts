@@ -106,7 +106,7 @@ export function identityRoutes(deps: IdentityRoutesDeps): Router {
     const body = validate(loginSchema, req.body);
     if (passwordTooLong(body.password)) throw tooLong();
     const address = req.ip ?? 'unknown';
-    const decision = await deps.loginThrottle.check(body.email, address);
+    const decision = await deps.loginThrottle.attempt(body.email, address);
     if (!decision.allowed) {
       const after = decision.retryAfterSeconds;
       throw new ProblemError(429, `Too many failed logins for this account. Retry after ${after} seconds.`, {
@@ -116,7 +116,7 @@ export function identityRoutes(deps: IdentityRoutesDeps): Router {
     }
     const user = await identity.verifyCredentials(body.email, body.password);
     if (!user) {
-      await deps.loginThrottle.failed(body.email);
+      // Counted already by attempt().
       throw unauthenticated('These credentials do not match our records.', { code: 'invalid_credentials' });
     }
     await deps.loginThrottle.succeeded(body.email, address);
