@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { provideBackingServices } from './lib/backing.ts';
+import { runMocha } from './lib/mocha.ts';
 
 /**
  * `npm run fuzz [-- --runs N --seed S]`: the API fuzzer (e2e/test/fuzz.test.ts) for longer
@@ -17,22 +16,10 @@ const { values } = parseArgs({
 const runs = values.runs ?? process.env.FUZZ_RUNS ?? '5000';
 const seed = values.seed ?? process.env.FUZZ_SEED ?? String(Date.now() % 2 ** 31);
 console.log(`npm run fuzz: ${runs} runs, seed ${seed}`);
-const { started } = await provideBackingServices(root);
-const mocha = spawn(join(root, 'node_modules', '.bin', 'mocha'), ['--grep', 'API fuzzer', '--timeout', '0'], {
-  cwd: root,
-  stdio: 'inherit',
-  env: {
-    ...process.env,
-    FUZZ_RUNS: runs,
-    FUZZ_SEED: seed,
-    FUZZ_PROGRESS: process.env.FUZZ_PROGRESS ?? '500',
-    FUZZ_TIMEOUT_MS: '0',
-    FUZZ_PER_OPERATION: '1',
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --conditions=source`.trim(),
-  },
-});
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => mocha.kill(signal));
-mocha.on('exit', (code, signal) => {
-  started.forEach((c) => c.kill('SIGTERM'));
-  process.exit(code ?? (signal ? 1 : 0));
+await runMocha(root, ['--grep', 'API fuzzer'], {
+  FUZZ_RUNS: runs,
+  FUZZ_SEED: seed,
+  FUZZ_PROGRESS: process.env.FUZZ_PROGRESS ?? '500',
+  FUZZ_TIMEOUT_MS: '0',
+  FUZZ_PER_OPERATION: '1',
 });

@@ -11,7 +11,6 @@
  * duration. Exit 1 when the target is missed. Backing services: POSTGRES_URL, AMQP_URL, else
  * the local defaults.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { bulkLoad, submissionBody } from '../collection/data.ts';
 import { publishBenchForm, startInProcessCollection } from '../collection/in-process.ts';
+import { eventually, startNodeProcess, type TestProcess } from '@fieldhouse/testkit';
 import { benchBacking } from '../lib/backing.ts';
 
 const { values: args } = parseArgs({ options: { rows: { type: 'string', default: '20000' } } });
@@ -38,42 +38,25 @@ const { url, db, call, stopListening, close } = await startInProcessCollection({
 });
 const blobDir = await mkdtemp(join(tmpdir(), 'bench-export-recovery-'));
 const prefix = `bench-exprec.${randomBytes(3).toString('hex')}.`;
-const children: ChildProcess[] = [];
-
-/** Starts a worker process; resolves once it logged that it started. */
-async function startWorker(name: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--conditions=source', workerMain], {
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      AMQP_URL: backing.amqp,
-      AMQP_PREFIX: prefix,
-      BLOB_DIR: blobDir,
-      LOG_LEVEL: 'info',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
+const workers: TestProcess[] = [];
+/** Starts a real worker process (workers/main.ts); resolves once it consumes. */
+async function startWorker(name: string): Promise<TestProcess> {
+  const worker = startNodeProcess(workerMain, {
+    DATABASE_URL: url,
+    AMQP_URL: backing.amqp,
+    AMQP_PREFIX: prefix,
+    BLOB_DIR: blobDir,
+    LOG_LEVEL: 'info',
   });
-  children.push(child);
-  let output = '';
-  await new Promise<void>((ok, fail) => {
-    child.stdout!.on('data', (c: Buffer) => {
-      output += c.toString();
-      if (output.includes('collection worker started')) ok();
-    });
-    child.once('exit', (code) => fail(new Error(`worker ${name} exited (${code}) before starting`)));
-  });
-  return child;
+  workers.push(worker);
+  await eventually(async () => {
+    if (worker.child.exitCode !== null)
+      throw new Error(`worker ${name} exited before starting:\n${worker.output()}`);
+    return worker.output().includes('collection worker started');
+  }, 30_000);
+  return worker;
 }
 
-const until = async <T>(probe: () => Promise<T | undefined>, timeoutMs: number): Promise<T> => {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
 const job = (id: string) =>
   db('exports').where({ id }).first() as Promise<{
     status: string;
@@ -94,18 +77,18 @@ try {
     format: 'csv',
   })) as { job_id: string };
   stopListening();
-  await until(async () => ((await job(id)).status === 'running' ? true : undefined), 30_000);
+  await eventually(async () => (await job(id)).status === 'running', 30_000);
   await startWorker('B');
-  const exited = new Promise((r) => a.once('exit', r));
-  a.kill('SIGKILL');
+  const exited = new Promise((r) => a.child.once('exit', r));
+  a.child.kill('SIGKILL');
   await exited;
   const killedAt = Date.now();
   await lock.commit();
-  const taken = await until(async () => {
-    const j = await job(id);
-    return j.attempts >= 2 ? Date.now() : undefined;
-  }, 120_000);
-  const done = await until(async () => {
+  const taken = await eventually(
+    async () => ((await job(id)).attempts >= 2 ? Date.now() : undefined),
+    120_000,
+  );
+  const done = await eventually(async () => {
     const j = await job(id);
     return j.status === 'completed' || j.status === 'failed' ? j : undefined;
   }, 120_000);
@@ -122,7 +105,7 @@ try {
   );
   failed = done.status !== 'completed' || total > 60;
 } finally {
-  for (const c of children) c.kill('SIGKILL');
+  for (const w of workers) w.child.kill('SIGKILL');
   await close();
   await rm(blobDir, { recursive: true, force: true });
 }

@@ -6,6 +6,7 @@
  * benches reach; wrk measured the same.
  */
 import { autocannon, type AutocannonInstance } from './autocannon.ts';
+import { percentile } from './percentile.ts';
 
 export interface LoadSpec {
   url: string;
@@ -51,11 +52,7 @@ export function stopLoad(): void {
   stopCurrent?.();
 }
 
-/** Nearest-rank percentile `p` (0-100) of sorted values; NaN when there are none. */
-export const percentile = (sorted: ArrayLike<number>, p: number) =>
-  sorted.length
-    ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
-    : NaN;
+export { percentile };
 
 /** Runs one load (see {@link LoadSpec}); rejects when the generator itself fails. */
 export function load(spec: LoadSpec): Promise<LoadResult> {

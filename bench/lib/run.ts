@@ -3,27 +3,10 @@
  * reverse order at the end, on failure or on SIGINT/SIGTERM (which also stops the load in
  * progress); failures of a step are reported and the others still run.
  */
+import { cleanUp, onCleanup } from '../../scripts/lib/cleanup.ts';
 import { stopLoad } from './load.ts';
 
-const steps: Array<{ name: string; run: () => Promise<unknown> }> = [];
-let cleaning: Promise<void> | undefined;
-
-/** Registers a clean-up step (stop a process, drop a database...). */
-export function onCleanup(name: string, run: () => Promise<unknown>): void {
-  steps.push({ name, run });
-}
-
-function cleanUp(): Promise<void> {
-  return (cleaning ??= (async () => {
-    for (const step of [...steps].reverse()) {
-      try {
-        await step.run();
-      } catch (err) {
-        console.error(`clean-up: ${step.name} failed: ${String(err)}`);
-      }
-    }
-  })());
-}
+export { onCleanup };
 
 /**
  * Runs a bench's `main`, then cleans up and exits: 130 on a signal, 1 when `main` threw (its

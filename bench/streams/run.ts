@@ -19,7 +19,6 @@
  * Options (environment): BENCH_STREAMS (10000), BENCH_ADDRESSES (40), BENCH_DURATION (20 s),
  * BENCH_VOTE_RATE (20/s), BENCH_READ_RATE (50/s). Backing services as for bench:polls.
  */
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -27,6 +26,7 @@ import { MongoClient } from 'mongodb';
 import { createClient } from 'redis';
 import { dropDatabase } from '@fieldhouse/db';
 import { provideBackingServices } from '../../scripts/lib/backing.ts';
+import { raiseFdLimit } from '../../scripts/lib/limits.ts';
 import {
   Child,
   freePort,
@@ -60,12 +60,9 @@ interface Report {
   maxTotal: number;
 }
 
-/** Raises a process's open-file limit (each stream is a socket, the gateway holds two). */
+/** Raises a process's open-file limit (each stream is a socket), or says it could not. */
 function raiseFileLimit(pid: number | undefined, name: string): void {
-  if (!pid) return;
-  const r = spawnSync('prlimit', ['--pid', String(pid), '--nofile=200000:200000']);
-  if (r.status !== 0)
-    console.warn(`could not raise the open-file limit of ${name}: ${r.stderr.toString().trim()}`);
+  if (pid && !raiseFdLimit(200_000, pid)) console.warn(`could not raise the open-file limit of ${name}`);
 }
 
 /** Opens `count` streams in a worker thread; resolves with a handle once all are open. */

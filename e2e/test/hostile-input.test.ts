@@ -1,15 +1,8 @@
 import { expect } from 'chai';
+import { expectProblemNaming } from '@fieldhouse/testkit';
 import request from 'supertest';
 import { startStack, type TestStack } from './support/stack.ts';
 import { gatewayClient, registerUser } from './support/users.ts';
-
-/** A 4xx problem document whose `errors` names `field` (issue 14, item 5). */
-function expectProblemNaming(res: request.Response, status: number, field: string) {
-  expect(res.status, `${res.status} ${JSON.stringify(res.body)}`).to.equal(status);
-  expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
-  expect(res.body).to.include({ status });
-  expect(res.body.errors, JSON.stringify(res.body)).to.have.property(field);
-}
 
 /**
  * Issue 14, item 5 through the gateway: NUL bytes, unpaired surrogates, ids past the integer

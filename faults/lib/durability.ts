@@ -6,7 +6,7 @@
 import { MongoClient, type Db } from 'mongodb';
 import { createKnex, type Knex } from '@fieldhouse/db';
 import type { Api } from './http.ts';
-import { sleep } from './life.ts';
+import { sleep } from '@fieldhouse/testkit';
 import type { ScenarioReport } from './report.ts';
 import { Stream } from './load.ts';
 

@@ -1,35 +1,10 @@
 /**
- * The life of the fault suite's process: clean-up steps registered as things are created (a
- * database, a vhost, a process...), run once in reverse order at the end, on failure, or on
- * SIGINT/SIGTERM. A failing step is reported and the others still run.
+ * The life of the fault suite's process: clean-up steps (scripts/lib/cleanup.ts, shared with
+ * the benches) run once in reverse order at the end, on failure, or on SIGINT/SIGTERM.
  */
-const steps: Array<{ name: string; run: () => Promise<unknown> }> = [];
-let cleaning: Promise<void> | undefined;
-
-/** Registers a clean-up step; steps run last-registered first. */
-export function onCleanup(name: string, run: () => Promise<unknown>): void {
-  steps.push({ name, run });
-}
-
-/** Runs every clean-up step once (later calls wait for the first). */
-export function cleanUp(): Promise<void> {
-  return (cleaning ??= (async () => {
-    for (const step of [...steps].reverse()) {
-      try {
-        await step.run();
-      } catch (err) {
-        console.error(`clean-up: ${step.name} failed: ${String(err)}`);
-      }
-    }
-  })());
-}
+export { cleanUp, onCleanup } from '../../scripts/lib/cleanup.ts';
 
 /** Calls `onSignal` (once) on SIGINT or SIGTERM. */
 export function onInterrupt(onSignal: (signal: NodeJS.Signals) => void): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => onSignal(signal));
 }
-
-export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/** Milliseconds since `t0` (a `performance.now()` reading), rounded. */
-export const since = (t0: number) => Math.round(performance.now() - t0);

@@ -5,7 +5,7 @@
  * status, `Retry-After`, latency, transport error.
  */
 import type { Api, Json } from './http.ts';
-import { sleep } from './life.ts';
+import { sleep } from '@fieldhouse/testkit';
 
 /** One request of a stream. */
 export interface Shot {

@@ -1,15 +1,10 @@
-/** The SMTP sink's messages (`GET /messages`), as the e-mail checks need them. */
-export interface SunkMessage {
-  envelope: { from: string | null; to: string[] };
-  subject: string;
-  text: string;
-}
+import type { SinkMessage } from '@fieldhouse/testkit';
 
 /** Every message the sink has received so far. */
-export async function sunkMessages(mailApiUrl: string): Promise<SunkMessage[]> {
+export async function sunkMessages(mailApiUrl: string): Promise<SinkMessage[]> {
   const res = await fetch(`${mailApiUrl}/messages`, { signal: AbortSignal.timeout(30_000) });
   if (!res.ok) throw new Error(`SMTP sink: ${res.status}`);
-  return (await res.json()) as SunkMessage[];
+  return (await res.json()) as SinkMessage[];
 }
 
 /** How many messages went to each of `addresses` (lower case). */

@@ -8,7 +8,7 @@
 import type { WorkerName } from './stack.ts';
 import type { ScenarioContext } from './scenario.ts';
 import { deliveriesTo } from './mail.ts';
-import { sleep } from './life.ts';
+import { sleep } from '@fieldhouse/testkit';
 
 let probeCount = 0;
 

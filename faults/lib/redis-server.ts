@@ -47,7 +47,17 @@ export class OwnRedis {
       ],
       { stdio: 'ignore' },
     );
-    await waitForPort(this.port, 10_000);
+    // A missing binary or a server that dies at once fails here, not after the port wait.
+    const child = this.child;
+    await Promise.race([
+      waitForPort(this.port, 10_000),
+      new Promise<never>((_, reject) => {
+        child.once('error', reject);
+        child.once('exit', (code) =>
+          reject(new Error(`redis-server exited with code ${String(code)} at start`)),
+        );
+      }),
+    ]);
   }
 
   /** Sends `SHUTDOWN NOSAVE` (every key is lost) and resolves once the process has exited. */

@@ -7,7 +7,6 @@
  * Every child's output goes to `<logDir>/<name>.log`. Everything started is registered for
  * clean-up (lib/life.ts).
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, type WriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,7 +23,9 @@ import {
   type StackPorts,
   type StackProcessName,
 } from '../../scripts/lib/stack-def.ts';
-import { onCleanup, sleep } from './life.ts';
+import { sleep } from '@fieldhouse/testkit';
+import { onCleanup } from './life.ts';
+import { withDatabase } from '../../bench/lib/backing.ts';
 import { addVhost, deleteVhost, vhostUrl } from './rabbit.ts';
 import { OwnRedis } from './redis-server.ts';
 
@@ -40,22 +41,6 @@ export interface UnexpectedExit {
   code: number | null;
   signal: NodeJS.Signals | null;
   at: Date;
-}
-
-const withDatabase = (base: string, name: string) =>
-  Object.assign(new URL(base), { pathname: `/${name}` }).toString();
-
-/**
- * Raises the open-file limit of process `pid` (this one by default) to `n` with `prlimit`
- * (children inherit it); false when that is not allowed (not root): then `ulimit -n` applies.
- */
-export function raiseFdLimit(n: number, pid = process.pid): boolean {
-  try {
-    execFileSync('prlimit', ['--pid', String(pid), `--nofile=${n}:${n}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export class FaultStack {
@@ -112,13 +97,9 @@ export class FaultStack {
 
   /**
    * Creates the backing resources, migrates, starts every process and waits until each service
-   * answers `/readyz`. `gatewayEnv` is added to the gateway's environment (stream caps...).
+   * answers `/readyz`.
    */
-  static async start(
-    root: string,
-    opts: { logDir: string; gatewayEnv?: Record<string, string>; log?: (line: string) => void },
-  ): Promise<FaultStack> {
-    const log = opts.log ?? console.log;
+  static async start(root: string, opts: { logDir: string }): Promise<FaultStack> {
     const id = randomBytes(4).toString('hex');
     const tmp = mkdtempSync(join(tmpdir(), `fh-faults-${id}-`));
     onCleanup('remove the temporary folder', async () => rmSync(tmp, { recursive: true, force: true }));
@@ -204,12 +185,12 @@ export class FaultStack {
         },
         envOf: {
           // The load comes from one address and one user: the limiters run, but never refuse.
-          gateway: { RATE_LIMIT_IP: '100000000', RATE_LIMIT_USER: '100000000', ...opts.gatewayEnv },
+          gateway: { RATE_LIMIT_IP: '100000000', RATE_LIMIT_USER: '100000000' },
         },
       },
     );
     onCleanup('stop the stack', () => stack.stopAll());
-    log(`stack ${id}: migrating (PostgreSQL faults_*_${id}, MongoDB ${mongoDb}, vhost ${vhost})`);
+    console.log(`stack ${id}: migrating (PostgreSQL faults_*_${id}, MongoDB ${mongoDb}, vhost ${vhost})`);
     await Promise.all(
       migrations.map((m) => runNode(m.name, m.script, m.env, root, { output: stack.output })),
     );
@@ -218,7 +199,9 @@ export class FaultStack {
       stack.launch(p.name as StackProcessName);
     }
     await Promise.all(SERVICES.map((s) => stack.waitReady(s, 90_000)));
-    log(`stack ${id}: ready (gateway ${stack.gatewayUrl}, redis ${redis.url}, logs in ${opts.logDir})`);
+    console.log(
+      `stack ${id}: ready (gateway ${stack.gatewayUrl}, redis ${redis.url}, logs in ${opts.logDir})`,
+    );
     return stack;
   }
 

@@ -10,7 +10,7 @@
  */
 import { checkPollCounts, checkStream } from '../lib/durability.ts';
 import { createEvent, importInvites } from '../lib/fixtures.ts';
-import { sleep } from '../lib/life.ts';
+import { sleep } from '@fieldhouse/testkit';
 import { retryUnacknowledged, SteadyLoad, Stream } from '../lib/load.ts';
 import { probeWorker } from '../lib/probes.ts';
 import { secs } from '../lib/report.ts';

@@ -6,7 +6,7 @@
  * sink exactly once, and so does each finished export's e-mail to its requester.
  */
 import { createEvent } from '../lib/fixtures.ts';
-import { sleep } from '../lib/life.ts';
+import { sleep } from '@fieldhouse/testkit';
 import { deliveriesTo, sunkMessages } from '../lib/mail.ts';
 import { requestExport, waitExportFinal } from '../lib/probes.ts';
 import { closeAllConnections } from '../lib/rabbit.ts';

@@ -9,7 +9,7 @@
  */
 import { checkPollCounts, checkStream } from '../lib/durability.ts';
 import { Api } from '../lib/http.ts';
-import { sleep } from '../lib/life.ts';
+import { sleep } from '@fieldhouse/testkit';
 import { retryUnacknowledged, SteadyLoad, Stream, type Attempt } from '../lib/load.ts';
 import { secs } from '../lib/report.ts';
 import type { Scenario } from '../lib/scenario.ts';

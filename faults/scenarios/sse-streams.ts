@@ -11,9 +11,10 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { sleep } from '../lib/life.ts';
+import { sleep } from '@fieldhouse/testkit';
 import { SteadyLoad, Stream, type Stream as LoadStream } from '../lib/load.ts';
 import { secs } from '../lib/report.ts';
+import { percentile } from '../../bench/lib/percentile.ts';
 import type { Scenario } from '../lib/scenario.ts';
 import { settings } from '../lib/settings.ts';
 import { resultsReadStream, voteStream } from '../lib/streams.ts';
@@ -36,15 +37,12 @@ function ask<T>(child: ChildProcess, msg: object, type: string, timeoutMs: numbe
   });
 }
 
-/** Nearest-rank percentile `p` (0-100) of the latency (ms) of a stream's acknowledged requests. */
-const percentile = (s: LoadStream, p: number) => {
-  const ms = s.attempts
+/** The latencies (ms) of a stream's acknowledged requests, sorted. */
+const latencies = (s: LoadStream) =>
+  s.attempts
     .filter((a) => a.acked)
     .map((a) => a.doneAt - a.sentAt)
     .sort((a, b) => a - b);
-  return ms.length ? ms[Math.min(ms.length - 1, Math.max(0, Math.ceil((p / 100) * ms.length) - 1))]! : NaN;
-};
-const p99 = (s: LoadStream) => percentile(s, 99);
 
 export const sseStreams: Scenario = {
   name: 'sse-streams',
@@ -113,9 +111,11 @@ export const sseStreams: Scenario = {
           ok === s.attempts.length,
           `${s.spec.name} with the streams open: ${ok} of ${s.attempts.length} ok at ${s.spec.rate}/s (answers ${Stream.statusSummary(s.attempts)})`,
         );
+        const ms = latencies(s);
+        const p99 = percentile(ms, 99);
         report.info(
-          `${s.spec.name} latency: p50 ${percentile(s, 50).toFixed(1)} ms, p99 ${p99(s).toFixed(1)} ms ` +
-            `(target ≤ ${settings.sseP99TargetMs} ms, judged by npm run bench:streams${p99(s) <= settings.sseP99TargetMs ? '; met here too' : '; not met in this run'})`,
+          `${s.spec.name} latency: p50 ${percentile(ms, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms ` +
+            `(target ≤ ${settings.sseP99TargetMs} ms, judged by npm run bench:streams${p99 <= settings.sseP99TargetMs ? '; met here too' : '; not met in this run'})`,
         );
       }
     } finally {

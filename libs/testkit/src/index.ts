@@ -6,6 +6,7 @@ export * from './postgres.ts';
 export * from './issuer.ts';
 export * from './process.ts';
 export * from './sse.ts';
+export * from './problem-assert.ts';
 export { startSmtpSink, type SmtpSink, type SinkMessage } from '@fieldhouse/smtp-sink';
 
 /** A logger that writes nothing unless `TEST_LOG_LEVEL` is set. */

@@ -1,11 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { Exchanges, envelope } from '@fieldhouse/contracts';
 import { Broker, OutboxRelay } from '@fieldhouse/messaging';
-import { backingUrl, eventually, randomPrefix, testLogger } from '@fieldhouse/testkit';
+import {
+  backingUrl,
+  eventually,
+  randomPrefix,
+  startNodeProcess,
+  testLogger,
+  type TestProcess,
+} from '@fieldhouse/testkit';
 import { FileBlobStore, type BlobStore } from '../src/blob/blob-store.ts';
 import { loadCollectionConfig } from '../src/config.ts';
 import {
@@ -16,21 +22,6 @@ import {
   type ExportSettings,
 } from '../src/workers/exports.ts';
 import { body, makeForm, startHarness, type Form, type Harness } from './helpers.ts';
-
-/** The URL of the harness's database, for a child process. */
-function databaseUrl(h: Harness): string {
-  const c = h.db.client.connectionSettings as {
-    user: string;
-    password?: string;
-    host: string;
-    port?: number;
-    database: string;
-  };
-  const auth = c.password
-    ? `${encodeURIComponent(c.user)}:${encodeURIComponent(c.password)}`
-    : encodeURIComponent(c.user);
-  return `postgres://${auth}@${c.host}:${c.port ?? 5432}/${c.database}`;
-}
 
 const workerMain = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'workers', 'main.ts');
 
@@ -55,7 +46,7 @@ describe('collection: export recovery (lease, killed worker process, dead letter
   let broker: Broker;
   let relay: OutboxRelay;
   let worker: { close: () => Promise<void> } | undefined;
-  let child: ChildProcess | undefined;
+  let workerProcess: TestProcess | undefined;
 
   before(async () => {
     h = await startHarness();
@@ -73,8 +64,8 @@ describe('collection: export recovery (lease, killed worker process, dead letter
     }
   });
   afterEach(async () => {
-    child?.kill('SIGKILL');
-    child = undefined;
+    workerProcess?.child.kill('SIGKILL');
+    workerProcess = undefined;
     await worker?.close();
     worker = undefined;
   });
@@ -122,25 +113,21 @@ describe('collection: export recovery (lease, killed worker process, dead letter
     const locker = await h.db.transaction();
     try {
       await locker.raw('LOCK TABLE submissions IN ACCESS EXCLUSIVE MODE');
-      child = spawn(process.execPath, ['--conditions=source', workerMain], {
-        env: {
-          ...process.env,
-          DATABASE_URL: databaseUrl(h),
-          AMQP_URL: amqpUrl,
-          AMQP_PREFIX: prefix,
-          BLOB_DIR: h.blobDir,
-          EXPORT_LEASE_SECONDS: '1',
-          EXPORT_SWEEP_SECONDS: '1',
-          LOG_LEVEL: 'info',
+      workerProcess = startNodeProcess(workerMain, {
+        DATABASE_URL: h.databaseUrl,
+        AMQP_URL: amqpUrl,
+        AMQP_PREFIX: prefix,
+        BLOB_DIR: h.blobDir,
+        EXPORT_LEASE_SECONDS: '1',
+        EXPORT_SWEEP_SECONDS: '1',
+        LOG_LEVEL: 'info',
+      });
+      const started = workerProcess;
+      await eventually(async () => started.output().includes('collection worker started'), 20_000).catch(
+        () => {
+          throw new Error(`the worker process did not start:\n${started.output()}`);
         },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-      child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-      await eventually(async () => output.includes('collection worker started'), 20_000).catch(() => {
-        throw new Error(`the worker process did not start:\n${output}`);
-      });
+      );
       const jobId = await requestExport();
       await relay.drain();
       const running = await eventually(async () => {
@@ -150,10 +137,10 @@ describe('collection: export recovery (lease, killed worker process, dead letter
       expect(running.attempts).to.equal(1);
       // A second worker is up; then the first one dies (SIGKILL: no cleanup, no ack).
       await startWorker();
-      const killed = new Promise((ok) => child!.once('exit', ok));
-      child.kill('SIGKILL');
+      const killed = new Promise((ok) => started.child.once('exit', ok));
+      started.child.kill('SIGKILL');
       await killed;
-      child = undefined;
+      workerProcess = undefined;
       const killedAt = Date.now();
       await locker.commit();
       // Promise with these settings: lease (1 s) + the redelivery; 10 s of slack for a busy machine.

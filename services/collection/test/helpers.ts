@@ -11,6 +11,8 @@ import { FileBlobStore } from '../src/blob/blob-store.ts';
 export interface Harness {
   app: Express;
   db: Knex;
+  /** URL of the harness's database (for a child process: the real worker, say). */
+  databaseUrl: string;
   blobDir: string;
   outboxKicks: number;
   /** Authorization header value for user `id` (anonymous when undefined). */
@@ -52,6 +54,7 @@ export async function startHarness(photoMaxBytes = 64 * 1024): Promise<Harness> 
   return Object.assign(h, {
     app,
     db,
+    databaseUrl: tdb.url,
     blobDir,
     auth,
     as: (id: number | undefined) => ({

@@ -1,14 +1,6 @@
 import { expect } from 'chai';
-import type request from 'supertest';
+import { expectProblemNaming } from '@fieldhouse/testkit';
 import { body, makeForm, seen, startHarness, type Form, type Harness } from './helpers.ts';
-
-/** A 4xx problem document whose `errors` names `field` (issue 14, item 5). */
-function expectProblemNaming(res: request.Response, status: number, field: string) {
-  expect(res.status, JSON.stringify(res.body)).to.equal(status);
-  expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
-  expect(res.body).to.include({ status });
-  expect(res.body.errors, JSON.stringify(res.body)).to.have.property(field);
-}
 
 describe('collection: inputs PostgreSQL cannot take are 4xx problems naming the field, never 500', () => {
   let h: Harness;

@@ -1,14 +1,7 @@
 import { expect } from 'chai';
+import { expectProblemNaming } from '@fieldhouse/testkit';
 import request from 'supertest';
 import { alice, bob, startService, type ServiceHarness } from './support.ts';
-
-/** A 4xx problem document whose `errors` names `field` (issue 14, item 5). */
-function expectProblemNaming(res: request.Response, status: number, field: string) {
-  expect(res.status, JSON.stringify(res.body)).to.equal(status);
-  expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
-  expect(res.body).to.include({ status });
-  expect(res.body.errors, JSON.stringify(res.body)).to.have.property(field);
-}
 
 describe('events service: inputs PostgreSQL cannot take are 4xx problems naming the field, never 500', () => {
   let h: ServiceHarness;

@@ -2,14 +2,13 @@ import { Router, type Request } from 'express';
 import Joi from 'joi';
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
-import { paginated, parsePageQuery } from '@fieldhouse/http';
+import { idParam, paginated, parsePageQuery } from '@fieldhouse/http';
 import { notFound, validate, validationFailed, type FieldErrors } from '@fieldhouse/problem';
 import { CHART_KINDS, KIND_FIELD_TYPES, vegaLiteSpec, type ChartDef } from '../domain/charts.ts';
 import { analysisJson, chartData, fieldsByName, findAnalysis, type AnalysisRow } from '../data/analyses.ts';
 import { projectFor } from './access.ts';
 import type { CollectionContext } from './context.ts';
 import { parseListFilters } from './list-filters.ts';
-import { idParam } from './params.ts';
 
 const chartSchema = Joi.object({
   title: Joi.string().trim().min(1).max(200).required(),

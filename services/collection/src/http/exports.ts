@@ -1,4 +1,4 @@
-import { isUuid } from '@fieldhouse/http';
+import { idParam, isUuid } from '@fieldhouse/http';
 import { randomUUID } from 'node:crypto';
 import { Router, type Request } from 'express';
 import Joi from 'joi';
@@ -19,7 +19,6 @@ import { projectFor, userIdOf } from './access.ts';
 import type { CollectionContext } from './context.ts';
 import { sendBlob } from './send-blob.ts';
 import { parseListFilters } from './list-filters.ts';
-import { idParam } from './params.ts';
 
 /** Body of `POST /projects/{id}/submissions/export` (spec 2.1 "Export request"). */
 const exportSchema = Joi.object({

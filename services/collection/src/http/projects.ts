@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
 import Joi from 'joi';
-import { parsePageQuery, paginated } from '@fieldhouse/http';
+import { idParam, paginated, parsePageQuery } from '@fieldhouse/http';
 import { notFound, validate, validationFailed } from '@fieldhouse/problem';
 import { mergeSettings, settingsSchema, type PublicationSettings } from '../domain/publication.ts';
 import {
@@ -15,7 +15,6 @@ import {
 import { projectStats } from '../data/stats.ts';
 import { projectFor, projectForCollector, workspaceFor } from './access.ts';
 import type { CollectionContext } from './context.ts';
-import { idParam } from './params.ts';
 
 const projectBody = Joi.object({
   name: Joi.string().trim().min(1).max(200).required(),

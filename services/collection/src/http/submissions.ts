@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
 import Joi from 'joi';
-import { paginated, parsePageQuery } from '@fieldhouse/http';
+import { idParam, paginated, parsePageQuery } from '@fieldhouse/http';
 import { forbidden, notFound, validate, validationFailed } from '@fieldhouse/problem';
 import { can, maySeeSubmission } from '../domain/roles.ts';
 import { searchTextOf, type DataEntry } from '../domain/submission-validation.ts';
@@ -12,7 +12,6 @@ import { listSubmissions } from '../data/submission-list.ts';
 import { projectForCollector, userIdOf } from './access.ts';
 import type { CollectionContext } from './context.ts';
 import { readMultipart } from './multipart.ts';
-import { idParam } from './params.ts';
 import { parseListFilters } from './list-filters.ts';
 import { intakePhotos, type PendingPhoto } from './photo-intake.ts';
 import {

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import Joi from 'joi';
-import { parsePageQuery, paginated } from '@fieldhouse/http';
+import { idParam, paginated, parsePageQuery } from '@fieldhouse/http';
 import { conflict, notFound, validate, validationFailed } from '@fieldhouse/problem';
 import { fieldCreateSchema, fieldShapeErrors, fieldUpdateSchema } from '../domain/field-definition.ts';
 import { SELECT_TYPES } from '../domain/fields.ts';
@@ -22,7 +22,6 @@ import {
 } from '../data/versions.ts';
 import { projectFor, versionFor } from './access.ts';
 import type { CollectionContext } from './context.ts';
-import { idParam } from './params.ts';
 
 const versionBody = Joi.object({ copy_last_published: Joi.boolean().default(false) });
 

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import Joi from 'joi';
-import { parsePageQuery, paginated, idSchema } from '@fieldhouse/http';
+import { idParam, idSchema, paginated, parsePageQuery } from '@fieldhouse/http';
 import { forbidden, notFound, unprocessable, validate, validationFailed } from '@fieldhouse/problem';
 import { mayManageRole, ROLES, type Role } from '../domain/roles.ts';
 import {
@@ -17,7 +17,6 @@ import {
 import { findUserByEmail, findUserById } from '../data/users.ts';
 import { userIdOf, workspaceFor } from './access.ts';
 import type { CollectionContext } from './context.ts';
-import { idParam } from './params.ts';
 
 const workspaceBody = Joi.object({
   name: Joi.string().trim().min(1).max(200).required(),

@@ -1,0 +1,5 @@
+/** Nearest-rank percentile `p` (0-100) of sorted values; NaN when there are none. */
+export const percentile = (sorted: ArrayLike<number>, p: number) =>
+  sorted.length
+    ? sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!
+    : NaN;
