@@ -4,21 +4,21 @@
  */
 
 /** Deeply nested JSON: `[[[...]]]` `depth` levels deep (PostgreSQL's jsonb parser and recursive walkers choke). */
-export const deepArray = (depth: number): unknown => {
+const deepArray = (depth: number): unknown => {
   let v: unknown = 0;
   for (let i = 0; i < depth; i++) v = [v];
   return v;
 };
 
 /** Deeply nested objects: `{a: {a: ...}}`. */
-export const deepObject = (depth: number): unknown => {
+const deepObject = (depth: number): unknown => {
   let v: unknown = 'x';
   for (let i = 0; i < depth; i++) v = { a: v };
   return v;
 };
 
 /** `n` distinct words separated by spaces: long text whose derived data (search vectors) grows fastest. */
-export const distinctWords = (n: number): string =>
+const distinctWords = (n: number): string =>
   Array.from({ length: n }, (_, i) => `w${i.toString(36)}x${(i * 7919).toString(36)}`).join(' ');
 
 /** Strings no database should see raw: NUL, unpaired surrogates, empty, huge, injections, lookalikes. */

@@ -14,7 +14,7 @@ export { createFixtures } from './fixtures.ts';
 export { operationsOf } from './operations.ts';
 
 /** The components whose documents the gateway serves under `/docs/<name>.json`. */
-export const COMPONENTS = ['gateway', 'collection', 'polls', 'events'] as const;
+const COMPONENTS = ['gateway', 'collection', 'polls', 'events'] as const;
 
 /** The OpenAPI document of each component, as the gateway serves them under `/docs/<name>.json`. */
 export async function loadDocuments(gatewayUrl: string): Promise<Record<string, unknown>> {

@@ -58,7 +58,7 @@ export const sometimes = <T>(arb: fc.Arbitrary<T>, rest: number): fc.Arbitrary<T
   fc.oneof({ weight: rest, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: arb });
 
 /** One hostile value from the catalogue (any type: the point is the wrong one). */
-export const hostileValue = (): fc.Arbitrary<unknown> => fc.constantFrom(...HOSTILE_VALUES);
+const hostileValue = (): fc.Arbitrary<unknown> => fc.constantFrom(...HOSTILE_VALUES);
 
 const FORMATS: Record<string, fc.Arbitrary<string>> = {
   uuid: fc.uuid(),

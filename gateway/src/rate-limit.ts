@@ -9,7 +9,7 @@ import {
 } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import type { Logger } from '@fieldhouse/logger';
-import { ProblemError } from '@fieldhouse/problem';
+import { tooManyRequests } from '@fieldhouse/problem';
 import type { RedisClient } from './redis.ts';
 import { WriteBehindRedisStore } from './rate-limit-store.ts';
 
@@ -111,12 +111,7 @@ export function createRateLimiters(redis: RedisClient, s: RateLimitSettings, log
         const reset =
           (req as AugmentedRequest).rateLimit?.resetTime?.getTime() ?? Date.now() + s.windowSeconds * 1000;
         const retryAfter = Math.max(1, Math.ceil((reset - Date.now()) / 1000));
-        next(
-          new ProblemError(429, `Too many requests. Retry after ${retryAfter} seconds.`, {
-            code: 'rate_limited',
-            headers: { 'Retry-After': String(retryAfter) },
-          }),
-        );
+        next(tooManyRequests(`Too many requests. Retry after ${retryAfter} seconds.`, retryAfter));
       },
       ...extra,
     });

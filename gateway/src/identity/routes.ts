@@ -2,7 +2,7 @@ import { Router, type RequestHandler } from 'express';
 import Joi from 'joi';
 import { jsonBody, paginated, parseId, parsePageQuery } from '@fieldhouse/http';
 import {
-  ProblemError,
+  tooManyRequests,
   forbidden,
   notFound,
   unauthenticated,
@@ -109,10 +109,7 @@ export function identityRoutes(deps: IdentityRoutesDeps): Router {
     const decision = await deps.loginThrottle.attempt(body.email, address);
     if (!decision.allowed) {
       const after = decision.retryAfterSeconds;
-      throw new ProblemError(429, `Too many failed logins for this account. Retry after ${after} seconds.`, {
-        code: 'rate_limited',
-        headers: { 'Retry-After': String(after) },
-      });
+      throw tooManyRequests(`Too many failed logins for this account. Retry after ${after} seconds.`, after);
     }
     const user = await identity.verifyCredentials(body.email, body.password);
     if (!user) {

@@ -25,7 +25,8 @@ interface Shared {
   upstream: ClientRequest;
   /** Clients waiting for the upstream's answer. */
   pending: Set<ServerResponse>;
-  clients: Map<ServerResponse, { waiting: string | null }>;
+  /** Each client, and the newest snapshot held back until its socket drains. */
+  clients: Map<ServerResponse, { waiting: Buffer | null }>;
   /** Whether the upstream answered 200 (clients are started at once from then on). */
   streaming: boolean;
   /** The preamble (`retry:`) and the newest snapshot event, replayed to each new client. */
@@ -43,9 +44,8 @@ const SLICE = 250;
 /** One event on its way to the clients of a stream (as they were when it came). */
 interface WriteJob {
   shared: Shared;
-  clients: Array<[ServerResponse, { waiting: string | null }]>;
+  clients: Array<[ServerResponse, { waiting: Buffer | null }]>;
   bytes: Buffer;
-  event: string;
   comment: boolean;
   /** Index of the next client to write. */
   next: number;
@@ -237,7 +237,6 @@ export class SharedStreams {
       shared,
       clients: [...shared.clients],
       bytes: Buffer.from(event),
-      event,
       comment,
       next: 0,
     };
@@ -270,7 +269,7 @@ export class SharedStreams {
       const [res, state] = job.clients[i]!;
       if (res.writableEnded || res.destroyed) continue;
       if (res.writableNeedDrain) {
-        if (!job.comment) state.waiting = job.event;
+        if (!job.comment) state.waiting = job.bytes;
         continue;
       }
       res.write(job.bytes);
@@ -281,7 +280,7 @@ export class SharedStreams {
 
   private start(shared: Shared, res: ServerResponse): void {
     if (res.destroyed) return;
-    const state = { waiting: null as string | null };
+    const state = { waiting: null as Buffer | null };
     shared.clients.set(res, state);
     this.clientCount++;
     res.on('drain', () => {

@@ -1,4 +1,4 @@
-import { ProblemError } from '@fieldhouse/problem';
+import { tooManyRequests } from '@fieldhouse/problem';
 
 /** Caps on open event streams (docs/identity.md, "Live streams"). */
 export interface StreamCapsConfig {
@@ -36,11 +36,11 @@ export class StreamCaps {
   acquire(address: string, userId: number | null): () => void {
     const { perAddress, perUser, total, retryAfterSeconds } = this.config;
     const refuse = (which: string, cap: number) =>
-      new ProblemError(429, `Too many open live streams ${which} (at most ${cap}). Close one and retry.`, {
-        code: 'too_many_streams',
-        headers: { 'Retry-After': String(retryAfterSeconds) },
-        extensions: { limit: cap },
-      });
+      tooManyRequests(
+        `Too many open live streams ${which} (at most ${cap}). Close one and retry.`,
+        retryAfterSeconds,
+        { code: 'too_many_streams', extensions: { limit: cap } },
+      );
     if (this.open >= total) throw refuse('on this server', total);
     if ((this.byAddress.get(address) ?? 0) >= perAddress) throw refuse('from this address', perAddress);
     if (userId !== null && (this.byUser.get(userId) ?? 0) >= perUser) throw refuse('for this user', perUser);

@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { notFound } from '@fieldhouse/problem';
 
 /** Largest value of a PostgreSQL `integer` (`serial`, `increments`) column: 2^31 - 1. */
-export const PG_INTEGER_MAX = 2_147_483_647;
+const PG_INTEGER_MAX = 2_147_483_647;
 
 /**
  * The range of an id by the column that stores it: `int` for PostgreSQL `integer`/`serial`

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
  * process registry) and a 404 problem for anything else. It has no health routes: probes stay
  * on the API port, where the orchestrators look for them.
  */
-export function createMetricsApp(logger: Logger): Express {
+function createMetricsApp(logger: Logger): Express {
   const app = express();
   app.disable('x-powered-by');
   app.get('/metrics', metricsHandler);

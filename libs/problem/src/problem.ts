@@ -91,6 +91,13 @@ export const conflict = (detail: string, init?: ProblemInit) =>
   new ProblemError(409, detail, { code: 'conflict', ...init });
 export const payloadTooLarge = (detail = 'The request body is too large.', init?: ProblemInit) =>
   new ProblemError(413, detail, { code: 'payload_too_large', ...init });
+/** 429 with `Retry-After` (whole seconds, at least 1); code `rate_limited` unless `init` says. */
+export const tooManyRequests = (detail: string, retryAfterSeconds: number, init?: ProblemInit) =>
+  new ProblemError(429, detail, {
+    code: 'rate_limited',
+    ...init,
+    headers: { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))), ...init?.headers },
+  });
 
 /**
  * 422 with Laravel's `errors` map. The detail is the first message, followed by

@@ -154,7 +154,7 @@ export async function writeExportFile(
 }
 
 /** The job's lease lapsed while this worker wrote it, and another worker (or the sweep) took it. */
-export class LeaseLostError extends Error {
+class LeaseLostError extends Error {
   override name = 'LeaseLostError';
   constructor(exportId: string) {
     super(`export ${exportId}: this worker's lease lapsed and the job was taken over`);

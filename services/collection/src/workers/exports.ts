@@ -94,7 +94,7 @@ type JobDeps = {
  * transaction (docs/reliability.md, "Exports"). Resolves with whether it did (false: finished,
  * missing, or held by a live worker, which ends it itself).
  */
-export async function failAbandonedJob(deps: JobDeps, exportId: string, reason: string): Promise<boolean> {
+async function failAbandonedJob(deps: JobDeps, exportId: string, reason: string): Promise<boolean> {
   const failed = await deps.db.transaction(async (trx) => {
     const job = await failAbandonedExport(trx, exportId, reason);
     if (job) await notifyRequester(trx, deps.settings.publicUrl, job, 'failed', reason.slice(0, 500));

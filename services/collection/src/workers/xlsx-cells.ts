@@ -11,7 +11,7 @@ const UNSAFE = /[\u0000-\u0008\u000B\u000C\u000D\u000E-\u001F\uFFFE\uFFFF]/g;
  * So a cell reads exactly the answer that was stored, and a stray control character cannot make
  * the file unreadable.
  */
-export function ooxmlText(text: string): string {
+function ooxmlText(text: string): string {
   return text
     .replace(/_(x[0-9A-Fa-f]{4}_)/g, '_x005F_$1')
     .replace(UNSAFE, (c) => `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`);
