@@ -24,24 +24,10 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { MongoClient } from 'mongodb';
 import { createClient } from 'redis';
-import { dropDatabase } from '@fieldhouse/db';
-import { provideBackingServices } from '../../scripts/lib/backing.ts';
-import {
-  Child,
-  cpuMeter,
-  cpuProfileArgs,
-  pidListeningOn,
-  printCpuTable,
-  freePort,
-  gatewayChild,
-  registerUser,
-  ROOT,
-  SERVER_ENV,
-  waitReady,
-} from '../lib/child.ts';
+import { cpuMeter, pidListeningOn, printCpuTable } from '../lib/child.ts';
 import { load, type LoadSpec } from '../lib/load.ts';
-import { benchBacking, signingKeyPem, withDatabase } from '../lib/backing.ts';
-import { onCleanup, runBench } from '../lib/run.ts';
+import { startPollsStack } from '../lib/polls-stack.ts';
+import { runBench } from '../lib/run.ts';
 
 const { values } = parseArgs({
   options: {
@@ -98,105 +84,15 @@ async function rawInsertRate(mongoUrl: string, dbName: string, seconds: number) 
 const fmt = (v: number, d = 1) => v.toFixed(d);
 
 async function main() {
-  const { started } = await provideBackingServices(ROOT);
-  const suffix = randomBytes(4).toString('hex');
-  const backing = benchBacking();
-  const identityUrl = withDatabase(backing.postgres, `bench_pidentity_${suffix}`);
-  const redisUrl = backing.redis;
-  const mongoUrl = process.env.MONGO_URL!;
-  const mongoDb = `bench_polls_${suffix}`;
-  const prefix = `bench:${suffix}:`;
-  const amqpUrl = backing.amqp;
-  const pem = signingKeyPem();
-  const [gwPort, pollsPort] = [await freePort(), await freePort()];
-  const gatewayUrl = `http://127.0.0.1:${gwPort}`;
-  const common = SERVER_ENV;
-  const pollsEnv = {
-    ...common,
-    PORT: String(pollsPort),
-    MONGO_URL: mongoUrl,
-    MONGO_DB: mongoDb,
-    REDIS_URL: redisUrl,
-    REDIS_PREFIX: prefix,
-    AMQP_URL: amqpUrl,
-    AMQP_PREFIX: `bench.${suffix}.`,
-    GATEWAY_JWKS_URL: `${gatewayUrl}/.well-known/jwks.json`,
-  };
-  // Run in reverse: the children stop first (registered as they start), then what they used.
-  onCleanup('stop the MongoDB-compatible store', async () => {
-    for (const p of started) p.kill('SIGTERM');
-  });
-  onCleanup('drop the identity database', () => dropDatabase(identityUrl));
-  onCleanup('drop the MongoDB database', async () => {
-    const m = await MongoClient.connect(mongoUrl);
-    try {
-      await m.db(mongoDb).dropDatabase();
-    } finally {
-      await m.close();
-    }
-  });
-  onCleanup('delete the Redis keys', async () => {
-    const redis = createClient({ url: redisUrl });
-    await redis.connect();
-    try {
-      const keys = await redis.keys(`${prefix}*`);
-      if (keys.length) await redis.del(keys);
-    } finally {
-      await redis.close();
-    }
-  });
-  const migrations = [
-    new Child('gateway migrate', 'gateway/src/migrate.ts', {
-      ...common,
-      DATABASE_URL: identityUrl,
-    }),
-    new Child('polls migrate', 'services/polls/src/migrate.ts', {
-      ...common,
-      MONGO_URL: mongoUrl,
-      MONGO_DB: mongoDb,
-    }),
-  ];
-  await Promise.all(migrations.map((m) => m.succeeded()));
-  const polls = new Child('polls', 'services/polls/src/main.ts', pollsEnv, cpuProfileArgs('polls'));
-  onCleanup('stop polls', () => polls.stop(5_000));
-  const gateway = gatewayChild({
-    port: gwPort,
-    databaseUrl: identityUrl,
-    redisUrl: redisUrl,
-    amqpUrl,
-    prefix: `bench.${suffix}.`,
-    upstreams: { POLLS_URL: `http://127.0.0.1:${pollsPort}` },
-    privateKeyPem: pem,
-  });
-  onCleanup('stop gateway', () => gateway.stop(5_000));
-  await waitReady(polls, `http://127.0.0.1:${pollsPort}/readyz`);
-  await waitReady(gateway, `${gatewayUrl}/readyz`);
-
-  const email = `bench-${suffix}@example.test`;
-  const { token } = await registerUser(gatewayUrl, {
-    name: 'Bench',
-    email,
-    password: 'bench password 123',
-  });
-  const created = await fetch(`${gatewayUrl}/api/polls`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({
+  const { gatewayUrl, polls, gateway, mongoUrl, mongoDb, redisUrl, prefix, suffix, poll } =
+    await startPollsStack('polls', {
       title: 'Bench poll',
       sections: [
         { title: 'A', options: [{ label: 'a1' }, { label: 'a2' }, { label: 'a3' }] },
         { title: 'B', options: [{ label: 'b1' }, { label: 'b2' }] },
         { title: 'C', options: [{ label: 'c1' }, { label: 'c2' }, { label: 'c3' }, { label: 'c4' }] },
       ],
-    }),
-  });
-  if (created.status !== 201)
-    throw new Error(`poll creation failed: ${created.status} ${await created.text()}`);
-  const poll = (
-    (await created.json()) as {
-      data: { id: string; sections: Array<{ id: string; options: Array<{ id: string }> }> };
-    }
-  ).data;
+    });
 
   console.log(
     `Node ${process.version}, ${availableParallelism()} CPUs; ${CONNECTIONS} connections, ${DURATION} s per run`,

@@ -19,27 +19,14 @@
  * Options (environment): BENCH_STREAMS (10000), BENCH_ADDRESSES (40), BENCH_DURATION (20 s),
  * BENCH_VOTE_RATE (20/s), BENCH_READ_RATE (50/s). Backing services as for bench:polls.
  */
-import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { MongoClient } from 'mongodb';
 import { createClient } from 'redis';
-import { dropDatabase } from '@fieldhouse/db';
-import { provideBackingServices } from '../../scripts/lib/backing.ts';
 import { raiseFdLimit } from '../../scripts/lib/limits.ts';
-import {
-  Child,
-  freePort,
-  gatewayChild,
-  registerUser,
-  ROOT,
-  SERVER_ENV,
-  cpuMeter,
-  sleep,
-  waitReady,
-} from '../lib/child.ts';
+import { cpuMeter, sleep } from '../lib/child.ts';
 import { load } from '../lib/load.ts';
-import { benchBacking, signingKeyPem, withDatabase } from '../lib/backing.ts';
+import { startPollsStack } from '../lib/polls-stack.ts';
 import { onCleanup, runBench } from '../lib/run.ts';
 
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 10_000);
@@ -109,91 +96,20 @@ const merge = (rs: Report[]): Report => ({
 });
 
 async function main() {
-  const { started } = await provideBackingServices(ROOT);
-  const suffix = randomBytes(4).toString('hex');
-  const backing = benchBacking();
-  const identityUrl = withDatabase(backing.postgres, `bench_sidentity_${suffix}`);
-  const mongoUrl = process.env.MONGO_URL!;
-  const mongoDb = `bench_streams_${suffix}`;
-  const prefix = `bench:${suffix}:`;
-  const [gwPort, pollsPort] = [await freePort(), await freePort()];
-  const gatewayUrl = `http://127.0.0.1:${gwPort}`;
-  onCleanup('stop the MongoDB-compatible store', async () => {
-    for (const p of started) p.kill('SIGTERM');
-  });
-  onCleanup('drop the identity database', () => dropDatabase(identityUrl));
-  onCleanup('drop the MongoDB database', async () => {
-    const m = await MongoClient.connect(mongoUrl);
-    await m.db(mongoDb).dropDatabase();
-    await m.close();
-  });
-  onCleanup('delete the Redis keys', async () => {
-    const redis = createClient({ url: backing.redis });
-    await redis.connect();
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(keys);
-    await redis.close();
-  });
-  await Promise.all([
-    new Child('gateway migrate', 'gateway/src/migrate.ts', {
-      ...SERVER_ENV,
-      DATABASE_URL: identityUrl,
-    }).succeeded(),
-    new Child('polls migrate', 'services/polls/src/migrate.ts', {
-      ...SERVER_ENV,
-      MONGO_URL: mongoUrl,
-      MONGO_DB: mongoDb,
-    }).succeeded(),
-  ]);
-  const polls = new Child('polls', 'services/polls/src/main.ts', {
-    ...SERVER_ENV,
-    PORT: String(pollsPort),
-    MONGO_URL: mongoUrl,
-    MONGO_DB: mongoDb,
-    REDIS_URL: backing.redis,
-    REDIS_PREFIX: prefix,
-    AMQP_URL: backing.amqp,
-    AMQP_PREFIX: `bench.${suffix}.`,
-    GATEWAY_JWKS_URL: `${gatewayUrl}/.well-known/jwks.json`,
-  });
-  onCleanup('stop polls', () => polls.stop(5_000));
-  const gateway = gatewayChild({
-    port: gwPort,
-    databaseUrl: identityUrl,
-    redisUrl: backing.redis,
-    amqpUrl: backing.amqp,
-    prefix: `bench.${suffix}.`,
-    upstreams: { POLLS_URL: `http://127.0.0.1:${pollsPort}` },
-    privateKeyPem: signingKeyPem(),
-  });
-  onCleanup('stop gateway', () => gateway.stop(5_000));
-  raiseFileLimit(polls.pid, 'polls');
-  raiseFileLimit(gateway.pid, 'gateway');
-  raiseFileLimit(process.pid, 'the bench');
-  await waitReady(polls, `http://127.0.0.1:${pollsPort}/readyz`);
-  await waitReady(gateway, `${gatewayUrl}/readyz`);
-
-  const { token } = await registerUser(gatewayUrl, {
-    name: 'Bench',
-    email: `bench-${suffix}@example.test`,
-    password: 'bench password 123',
-  });
-  const created = await fetch(`${gatewayUrl}/api/polls`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({
-      title: 'Live audience',
-      sections: [{ title: 'Pick one', options: [{ label: 'a' }, { label: 'b' }, { label: 'c' }] }],
-      settings: { max_votes_per_voter: 1 },
-    }),
-  });
-  if (created.status !== 201)
-    throw new Error(`poll creation failed: ${created.status} ${await created.text()}`);
-  const poll = (
-    (await created.json()) as {
-      data: { id: string; sections: Array<{ id: string; options: Array<{ id: string }> }> };
-    }
-  ).data;
+  const { gatewayUrl, polls, gateway, mongoUrl, mongoDb, redisUrl, prefix, suffix, poll } =
+    await startPollsStack(
+      'streams',
+      {
+        title: 'Live audience',
+        sections: [{ title: 'Pick one', options: [{ label: 'a' }, { label: 'b' }, { label: 'c' }] }],
+        settings: { max_votes_per_voter: 1 },
+      },
+      (children) => {
+        raiseFileLimit(children.polls.pid, 'polls');
+        raiseFileLimit(children.gateway.pid, 'gateway');
+        raiseFileLimit(process.pid, 'the bench');
+      },
+    );
   const section = poll.sections[0]!;
 
   console.log(
@@ -249,7 +165,7 @@ async function main() {
 
   const cpu = meter.perRequest(Date.now() - loadStart);
   await sleep(2_000); // the last votes' answers and pushes
-  const redis = createClient({ url: backing.redis });
+  const redis = createClient({ url: redisUrl });
   await redis.connect();
   const total = Number(await redis.hGet(`${prefix}c:${poll.id}`, 'total'));
   await redis.close();
