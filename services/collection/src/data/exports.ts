@@ -23,7 +23,6 @@ export interface ExportJobRow {
   attempts: number;
   error: string | null;
   blob_key: string | null;
-  heartbeat_at: Date | null;
   /** Until when the worker running it holds it (renewed while it runs); null unless running. */
   lease_until: Date | null;
   created_at: Date;
@@ -37,7 +36,7 @@ export const findExport = (db: Knex | Knex.Transaction, id: string): Promise<Exp
   db('exports').where({ id }).first();
 
 /** `lease_until` has passed (or was never set): whoever held the job stopped renewing it. */
-const LEASE_LAPSED = `coalesce(lease_until, heartbeat_at, '-infinity') < now()`;
+const LEASE_LAPSED = `coalesce(lease_until, '-infinity') < now()`;
 const leaseLapsed = (db: Knex | Knex.Transaction) => db.raw(LEASE_LAPSED);
 
 /** A job nobody works on: `queued`, or `running` under a lapsed lease. */
@@ -73,7 +72,6 @@ export async function claimExport(
     .andWhere('attempts', '<', maxAttempts)
     .update({
       status: 'running',
-      heartbeat_at: db.fn.now(),
       lease_until: db.raw(`now() + make_interval(secs => ?)`, [leaseMs / 1000]),
       started_at: db.fn.now(),
       attempts: db.raw('attempts + 1'),
@@ -112,7 +110,6 @@ export async function renewExportLease(
     .where({ id: job.id, status: 'running', attempts: job.attempts })
     .update({
       rows_written: rowsWritten,
-      heartbeat_at: db.fn.now(),
       lease_until: db.raw(`now() + make_interval(secs => ?)`, [leaseMs / 1000]),
     });
   return n === 1;
