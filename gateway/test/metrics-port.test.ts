@@ -1,19 +1,16 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { migrateLatest } from '@fieldhouse/db';
 import {
   acceptsConnections,
   backingUrl,
-  createTestDatabase,
-  freeTcpPort,
   randomPrefix,
-  startNodeProcess,
-  waitForListening,
-  type TestDatabase,
   type TestProcess,
+  startServiceProcess,
+  type ServiceProcess,
 } from '@fieldhouse/testkit';
 import { migrations } from '../src/migrations/index.ts';
 
@@ -25,36 +22,45 @@ const externalAddress = () =>
     .flat()
     .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
 
+/** The IPv4 addresses a socket listens on at `port`, from the kernel's /proc/net/tcp. */
+async function listeningAddresses(port: number): Promise<string[]> {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  return (await readFile('/proc/net/tcp', 'utf8'))
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim().split(/\s+/))
+    .filter((cols) => cols[3] === '0A' && cols[1]?.endsWith(`:${hexPort}`))
+    .map((cols) => {
+      const ip = cols[1]!.split(':')[0]!;
+      return [6, 4, 2, 0].map((i) => parseInt(ip.slice(i, i + 2), 16)).join('.');
+    });
+}
+
 describe('gateway process: /metrics on its internal port only (real gateway process)', () => {
-  let db: TestDatabase;
+  let service: ServiceProcess;
   let proc: TestProcess;
   let port: number;
   let metricsPort: number;
 
   before(async () => {
-    db = await createTestDatabase('gateway_metrics');
-    await migrateLatest(db.url, migrations);
-    [port, metricsPort] = [await freeTcpPort(), await freeTcpPort()];
-    proc = startNodeProcess(MAIN, {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      PORT: String(port),
-      METRICS_PORT: String(metricsPort),
-      DATABASE_URL: db.url,
-      REDIS_URL: await backingUrl('redis'),
-      REDIS_PREFIX: randomPrefix('gwm').replaceAll('.', ':'),
-      AMQP_URL: await backingUrl('amqp'),
-      AMQP_PREFIX: randomPrefix('gwm'),
-      INTERNAL_JWT_PRIVATE_KEY: generateKeyPairSync('ec', { namedCurve: 'P-256' })
-        .privateKey.export({ format: 'pem', type: 'pkcs8' })
-        .toString(),
+    service = await startServiceProcess(MAIN, {
+      label: 'gateway_metrics',
+      migrations,
+      env: {
+        LOG_LEVEL: 'info',
+        REDIS_URL: await backingUrl('redis'),
+        REDIS_PREFIX: randomPrefix('gwm').replaceAll('.', ':'),
+        AMQP_URL: await backingUrl('amqp'),
+        AMQP_PREFIX: randomPrefix('gwm'),
+        INTERNAL_JWT_PRIVATE_KEY: generateKeyPairSync('ec', { namedCurve: 'P-256' })
+          .privateKey.export({ format: 'pem', type: 'pkcs8' })
+          .toString(),
+      },
     });
-    await waitForListening(proc, port);
-    await waitForListening(proc, metricsPort);
+    ({ proc, port, metricsPort } = service);
   });
   after(async () => {
-    await proc?.stop();
-    await db?.drop();
+    await service?.stop();
   });
 
   it('answers /metrics on the public port with a 404 problem; probes stay there', async () => {
@@ -80,6 +86,9 @@ describe('gateway process: /metrics on its internal port only (real gateway proc
 
   it('binds both ports to loopback by default (HOST, METRICS_HOST)', async () => {
     expect(proc.output()).to.contain(`metrics on http://127.0.0.1:${metricsPort}/metrics`);
+    // The kernel's table of listening IPv4 sockets: both ports on 127.0.0.1 only.
+    expect(await listeningAddresses(port)).to.deep.equal(['127.0.0.1']);
+    expect(await listeningAddresses(metricsPort)).to.deep.equal(['127.0.0.1']);
     const external = externalAddress();
     if (external) {
       expect(await acceptsConnections(port, external)).to.equal(false);

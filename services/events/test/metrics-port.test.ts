@@ -1,47 +1,31 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { migrateLatest } from '@fieldhouse/db';
-import {
-  backingUrl,
-  createTestDatabase,
-  freeTcpPort,
-  randomPrefix,
-  startNodeProcess,
-  waitForListening,
-  type TestDatabase,
-  type TestProcess,
-} from '@fieldhouse/testkit';
+import { backingUrl, randomPrefix, startServiceProcess, type ServiceProcess } from '@fieldhouse/testkit';
 import { migrations } from '../src/migrations/index.ts';
 
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'main.ts');
 
 describe('events process: /metrics on its internal port, the API port without it (real process)', () => {
-  let db: TestDatabase;
-  let proc: TestProcess;
+  let service: ServiceProcess;
   let port: number;
   let metricsPort: number;
 
   before(async () => {
-    db = await createTestDatabase('events_metrics');
-    await migrateLatest(db.url, migrations);
-    [port, metricsPort] = [await freeTcpPort(), await freeTcpPort()];
-    proc = startNodeProcess(MAIN, {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      PORT: String(port),
-      METRICS_PORT: String(metricsPort),
-      DATABASE_URL: db.url,
-      AMQP_URL: await backingUrl('amqp'),
-      AMQP_PREFIX: randomPrefix('evm'),
-      GATEWAY_JWKS_URL: 'http://127.0.0.1:1/.well-known/jwks.json',
+    service = await startServiceProcess(MAIN, {
+      label: 'events_metrics',
+      migrations,
+      env: {
+        LOG_LEVEL: 'warn',
+        AMQP_URL: await backingUrl('amqp'),
+        AMQP_PREFIX: randomPrefix('evm'),
+        GATEWAY_JWKS_URL: 'http://127.0.0.1:1/.well-known/jwks.json',
+      },
     });
-    await waitForListening(proc, port);
-    await waitForListening(proc, metricsPort);
+    ({ port, metricsPort } = service);
   });
   after(async () => {
-    await proc?.stop();
-    await db?.drop();
+    await service?.stop();
   });
 
   it('serves metrics on the metrics port only; the API port keeps /healthz and /openapi.json', async () => {
