@@ -49,3 +49,20 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * ids with it before a query (36 hex digits and dashes in the wrong places are not one).
  */
 export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
+
+/**
+ * The joi schema of an integer id in a path (`/forms/{form_id}`): decimal digits without sign,
+ * exponent or leading zero, from 1 to the kind's maximum, converted to a number (as
+ * {@link parseId}). Routes declare it in `params`; a bad one is a 404.
+ */
+export const pathIdSchema = (kind: IdKind = 'int') =>
+  Joi.string()
+    .pattern(/^[1-9]\d{0,15}$/, 'decimal id')
+    .custom(
+      (raw: string, helpers) => parseId(raw, kind) ?? helpers.error('number.max', { limit: ID_MAX[kind] }),
+    )
+    .messages({ 'number.max': `{{#label}} must be an integer from 1 to ${ID_MAX[kind]}` })
+    .description(`Integer id from 1 to ${ID_MAX[kind]}`);
+
+/** The joi schema of a UUID in a path (`/events/{event_id}`); a bad one is a 404. */
+export const pathUuidSchema = () => Joi.string().pattern(UUID, 'uuid').meta({ format: 'uuid' });

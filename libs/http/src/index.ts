@@ -8,3 +8,4 @@ export * from './pagination.ts';
 export * from './service-app.ts';
 export * from './openapi.ts';
 export * from './ids.ts';
+export * from './contract/index.ts';

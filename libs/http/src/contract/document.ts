@@ -1,0 +1,131 @@
+import { sharedOpenApiSchemas } from '../openapi.ts';
+import { objectMembers, toJsonSchema, type JsonSchema } from './json-schema.ts';
+import type { AnyRouteSpec, ResponseSpec } from './route.ts';
+
+/** What a service says about itself in its document, besides its routes. */
+export interface DocumentOptions {
+  title: string;
+  version?: string;
+  description: string;
+  routes: AnyRouteSpec[];
+  /**
+   * Problem statuses any route may answer before its handler runs (401 from the gateway's
+   * token check, 413 from the body parser, 503 while a store is down...), with their meaning.
+   */
+  commonProblems?: Record<number, string>;
+  /** `components.securitySchemes`; default: the bearer token the gateway checks. */
+  securitySchemes?: Record<string, JsonSchema>;
+  /** Extra component schemas referenced by hand-written schemas. */
+  schemas?: Record<string, JsonSchema>;
+}
+
+/** An OpenAPI 3.1 document as generated here (typed loosely: it is served as JSON). */
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: { title: string; version: string; description: string };
+  paths: Record<string, Record<string, JsonSchema>>;
+  components: { schemas: Record<string, JsonSchema>; securitySchemes: Record<string, JsonSchema> };
+  [key: string]: unknown;
+}
+
+const PROBLEM_MEDIA_TYPE = 'application/problem+json';
+const problemResponse = (description: string) => ({
+  description,
+  content: { [PROBLEM_MEDIA_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } },
+});
+
+function responseObject(spec: ResponseSpec, components: Record<string, JsonSchema>): JsonSchema {
+  const content: Record<string, JsonSchema> = {};
+  if (spec.body) content['application/json'] = { schema: toJsonSchema(spec.body, components) };
+  for (const [type, schema] of Object.entries(spec.content ?? {}))
+    content[type] = schema ? { schema: toJsonSchema(schema, components) } : {};
+  return {
+    description: spec.description,
+    ...(spec.headers ? { headers: spec.headers } : {}),
+    ...(Object.keys(content).length ? { content } : {}),
+  };
+}
+
+function operation(
+  route: AnyRouteSpec,
+  common: Record<number, string>,
+  components: Record<string, JsonSchema>,
+) {
+  const parameters = [
+    ...(route.params
+      ? objectMembers(route.params, components).map((m) => ({ in: 'path', ...m, required: true }))
+      : []),
+    ...(route.query ? objectMembers(route.query, components).map((m) => ({ in: 'query', ...m })) : []),
+    ...Object.entries(route.headers ?? {}).map(([name, h]) => ({
+      in: 'header',
+      name,
+      description: h.description,
+      required: h.required ?? false,
+      schema: h.schema ?? { type: 'string' },
+    })),
+  ];
+  const requestContent: Record<string, JsonSchema> = {};
+  if (route.body) requestContent['application/json'] = { schema: toJsonSchema(route.body, components) };
+  for (const [type, schema] of Object.entries(route.requestContent ?? {})) requestContent[type] = { schema };
+  const responses: Record<string, JsonSchema> = {};
+  for (const [status, spec] of Object.entries(route.responses))
+    responses[status] = responseObject(spec, components);
+  for (const [status, description] of Object.entries({ ...common, ...route.problems }))
+    responses[status] = problemResponse(description);
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    ...(route.tags ? { tags: route.tags } : {}),
+    ...(route.access === 'public' ? { security: [] } : {}),
+    ...(route.access === 'optional' ? { security: [{}, { bearer: [] }] } : {}),
+    ...(parameters.length ? { parameters } : {}),
+    ...(Object.keys(requestContent).length
+      ? {
+          requestBody: {
+            required: route.bodyRequired ?? true,
+            content: requestContent,
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+/**
+ * Generates a service's OpenAPI 3.1 document from its route declarations: one operation per
+ * route with its parameters (path, query, header), request body, answers and problem answers
+ * (each referencing the one `Problem` schema). Named joi schemas become `components.schemas`.
+ *
+ * @throws Error when two routes share a method and path or an operationId (a declaration bug).
+ */
+export function openApiDocument(opts: DocumentOptions): OpenApiDocument {
+  const components: Record<string, JsonSchema> = {};
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  const ids = new Set<string>();
+  for (const route of opts.routes) {
+    const item = (paths[route.path] ??= {});
+    if (item[route.method]) throw new Error(`two routes declare ${route.method.toUpperCase()} ${route.path}`);
+    if (ids.has(route.operationId)) throw new Error(`two routes declare operationId ${route.operationId}`);
+    ids.add(route.operationId);
+    item[route.method] = operation(route, opts.commonProblems ?? {}, components);
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: opts.title, version: opts.version ?? '1.0.0', description: opts.description },
+    servers: [{ url: '/' }],
+    security: [{ bearer: [] }],
+    paths,
+    components: {
+      securitySchemes: opts.securitySchemes ?? {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'A personal access token `<id>|<secret>` or the session cookie, checked by the gateway.',
+        },
+      },
+      schemas: { ...sharedOpenApiSchemas, ...opts.schemas, ...components },
+    },
+  };
+}

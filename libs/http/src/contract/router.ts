@@ -1,0 +1,51 @@
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { joiErrors, notFound, validate } from '@fieldhouse/problem';
+import { ContractChecker, contractCheckEnabled } from './conformance.ts';
+import type { OpenApiDocument } from './document.ts';
+import { expressPath, type AnyRouteSpec, type Reply } from './route.ts';
+
+/** Sends a handler's {@link Reply}: status (default 200, or 204 without a body), headers, JSON body. */
+export function sendReply(res: Response, reply: Reply): void {
+  res.status(reply.status ?? (reply.body === undefined ? 204 : 200));
+  if (reply.headers) res.set(reply.headers);
+  if (reply.body === undefined) res.end();
+  else res.json(reply.body);
+}
+
+/**
+ * The path parameters parsed by the route's schema.
+ * @throws ProblemError 404 (`not_found`, detail `route.notFound`) naming each bad parameter.
+ */
+function parseParams(route: AnyRouteSpec, req: Request): unknown {
+  const { error, value } = route.params!.validate(req.params, { abortEarly: false });
+  if (error) throw notFound(route.notFound ?? 'Not found.', { errors: joiErrors(error) });
+  return value;
+}
+
+/** Express handler running one route: parse params, query and body with its schemas, call, send. */
+function runRoute<C>(route: AnyRouteSpec<C>, ctx: C): RequestHandler {
+  return async (req, res) => {
+    const params = route.params ? parseParams(route, req) : req.params;
+    const query = route.query ? validate(route.query, req.query) : req.query;
+    const body = route.body ? validate(route.body, req.body) : req.body;
+    const reply = await route.handler({ params, query, body }, ctx, req, res);
+    if (reply && !res.headersSent) sendReply(res, reply);
+  };
+}
+
+/**
+ * An Express router answering `routes` in order, their handlers getting `ctx`. With `FIELDHOUSE_CONTRACT_CHECK=1` (tests),
+ * every answer is also checked against `document` and violations are recorded for the test
+ * kit to fail the test (conformance.ts).
+ */
+export function contractRouter<C>(routes: AnyRouteSpec<C>[], ctx: C, document?: OpenApiDocument): Router {
+  const router = Router();
+  const checker = document && contractCheckEnabled() ? new ContractChecker(document) : undefined;
+  for (const route of routes) {
+    const path = expressPath(route.path);
+    const run = runRoute(route, ctx);
+    if (checker) router[route.method](path, checker.middleware(route.method, route.path), run);
+    else router[route.method](path, run);
+  }
+  return router;
+}
