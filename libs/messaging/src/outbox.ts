@@ -169,3 +169,42 @@ export class OutboxRelay {
     this.timer.unref();
   }
 }
+
+/** The outbox of one unit of work: each message added is written in the unit's transaction. */
+export interface OutboxWriter {
+  /** Queues `message` for `exchange`; published if and only if the transaction commits. */
+  add(exchange: string, message: Envelope): Promise<void>;
+}
+
+/**
+ * Runs `work` in one transaction together with the outbox messages it adds, then calls
+ * `written` (the relay's kick) when the commit wrote any message. Resolves with what `work`
+ * resolves; a throw rolls back the writes and the messages alike.
+ */
+export type InTransaction = <T>(
+  work: (trx: Knex.Transaction, outbox: OutboxWriter) => Promise<T>,
+) => Promise<T>;
+
+/**
+ * The one way a PostgreSQL service runs a use case with its outbox messages (design.md:
+ * nothing lost between the write and the publish): `inTransactionWith(db, 'outbox', kick)`.
+ */
+export function inTransactionWith(
+  knex: Knex,
+  table: string,
+  written: () => void = () => undefined,
+): InTransaction {
+  return async (work) => {
+    let wrote = false;
+    const result = await knex.transaction((trx) =>
+      work(trx, {
+        add: async (exchange, message) => {
+          wrote = true;
+          await writeOutbox(trx, table, exchange, message);
+        },
+      }),
+    );
+    if (wrote) written();
+    return result;
+  };
+}

@@ -8,6 +8,7 @@ import {
   countMessages,
   defineOutboxTable,
   defineProcessedMessagesTable,
+  inTransactionWith,
   processOnce,
   replayDeadLetters,
   startConsumer,
@@ -146,6 +147,33 @@ describe('messaging (real RabbitMQ and PostgreSQL)', () => {
     const left = await knex('outbox').count<{ count: number }[]>({ count: '*' });
     expect(Number(left[0]!.count)).to.equal(0);
     await consumer.close();
+  });
+
+  it('inTransactionWith writes a use case and its outbox messages together, and kicks the relay only after a commit that wrote', async () => {
+    let kicks = 0;
+    const inTransaction = inTransactionWith(knex, 'outbox', () => void kicks++);
+    await knex('outbox').delete();
+    await inTransaction(async (trx, outbox) => {
+      await trx('effects').insert({ message_id: 'rolled-back' });
+      await outbox.add('collection', envelope('collection', 'unit.rolled-back', {}));
+      throw new Error('rollback');
+    }).catch(() => undefined);
+    expect(await knex('effects').where('message_id', 'rolled-back')).to.have.length(0);
+    expect(await knex('outbox')).to.have.length(0);
+    expect(kicks).to.equal(0);
+    const answer = await inTransaction(async (trx, outbox) => {
+      await trx('effects').insert({ message_id: 'committed' });
+      await outbox.add('collection', envelope('collection', 'unit.committed', {}));
+      return 'done';
+    });
+    expect(answer).to.equal('done');
+    expect(await knex('effects').where('message_id', 'committed')).to.have.length(1);
+    const rows = await knex('outbox').select('message');
+    expect(rows.map((r: { message: Envelope }) => r.message.type)).to.deep.equal(['unit.committed']);
+    expect(kicks).to.equal(1);
+    await inTransaction(async (trx) => trx('effects').insert({ message_id: 'no-message' }));
+    expect(kicks).to.equal(1);
+    await knex('outbox').delete();
   });
 
   it('processes a message id once per consumer, even when redelivered', async () => {

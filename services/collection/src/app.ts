@@ -8,8 +8,8 @@ import type { Logger } from '@fieldhouse/logger';
 import { FileBlobStore, type BlobStore } from './blob/blob-store.ts';
 import { projectLookups } from './data/projects.ts';
 import { submissionGroupCommit } from './data/submission-batch.ts';
-import { collectionRoutes } from './http/routes.ts';
-import { openApi } from './openapi.ts';
+import { collectionDocument } from './http/document.ts';
+import { collectionRouter } from './http/router.ts';
 
 export interface CollectionAppDeps {
   logger: Logger;
@@ -41,8 +41,8 @@ export function createCollectionApp(deps: CollectionAppDeps): { app: Express; li
     bodyLimit: deps.bodyLimit,
     prefix: '/api/v1',
     authenticate: requireGateway({ audience: 'collection', issuer: deps.issuer, keys: deps.keys }),
-    openApi,
-    routes: collectionRoutes({
+    openApi: collectionDocument,
+    routes: collectionRouter({
       db: deps.db,
       logger: deps.logger,
       blobs: deps.blobs ?? new FileBlobStore(join(tmpdir(), 'fieldhouse-blobs')),

@@ -49,7 +49,7 @@ export class ContractChecker {
 
   constructor(document: OpenApiDocument) {
     this.document = document;
-    this.id = `urn:fieldhouse:document:${document.info.title}`;
+    this.id = `urn:fieldhouse:document:${document.info.title.replace(/[^A-Za-z0-9]+/g, '-')}`;
     this.ajv.addSchema(document as object, this.id);
   }
 

@@ -1,29 +1,6 @@
-import { Router } from 'express';
-import { whoamiHandler } from '@fieldhouse/internal-auth';
-import { callerSync } from './caller-sync.ts';
+import type { AnyRouteSpec } from '@fieldhouse/http';
 import type { CollectionContext } from './context.ts';
-import { photoRoutes } from './photos.ts';
-import { projectRoutes } from './projects.ts';
-import { analysisRoutes } from './analyses.ts';
-import { exportRoutes } from './exports.ts';
-import { submissionRoutes } from './submissions.ts';
-import { syncRoutes } from './sync.ts';
-import { versionRoutes } from './versions.ts';
-import { workspaceRoutes } from './workspaces.ts';
+import { submissionRoutes } from './submission-routes.ts';
 
-/** The collection service's HTTP routes (full paths under /api/v1). */
-export function collectionRoutes(ctx: CollectionContext): Router {
-  const router = Router();
-  /** GET /api/v1/_whoami: the caller as the gateway's JWT describes it. */
-  router.get('/api/v1/_whoami', whoamiHandler);
-  router.use(callerSync(ctx.db));
-  router.use(workspaceRoutes(ctx));
-  router.use(projectRoutes(ctx));
-  router.use(versionRoutes(ctx));
-  router.use(analysisRoutes(ctx));
-  router.use(exportRoutes(ctx));
-  router.use(submissionRoutes(ctx));
-  router.use(syncRoutes(ctx));
-  router.use(photoRoutes(ctx));
-  return router;
-}
+/** Every declared route of the collection service, in matching order. */
+export const collectionRouteSpecs: AnyRouteSpec<CollectionContext>[] = [...submissionRoutes];
