@@ -2,7 +2,7 @@ import { Router } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import { ProblemError } from '@fieldhouse/problem';
 import type { Upstream } from '../proxy/upstreams.ts';
-import { gatewayOpenApi } from './openapi.ts';
+import { gatewayDocument } from './document.ts';
 
 /**
  * `/docs`: Swagger UI with one document per component: `/docs/gateway.json` (identity) and
@@ -11,7 +11,7 @@ import { gatewayOpenApi } from './openapi.ts';
 export function docsRoutes(upstreams: Upstream[]): Router {
   const router = Router();
   router.get('/docs/gateway.json', (_req, res) => {
-    res.json(gatewayOpenApi);
+    res.json(gatewayDocument);
   });
   for (const u of upstreams) {
     router.get(`/docs/${u.name}.json`, async (_req, res) => {
