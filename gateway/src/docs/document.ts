@@ -13,6 +13,10 @@ export const gatewayDocument = openApiDocument({
     'the collection service, `/api/polls*` to polls, `/api/events*` to events (see their documents). Errors are ' +
     'RFC 9457 problem documents with Laravel-compatible `message` and `errors`.',
   routes: [...identityRoutes, jwksRoute],
+  commonProblems: {
+    401: 'A token or session that is not valid (malformed, expired, revoked)',
+    429: 'Too many requests (`rate_limited`; `Retry-After` in seconds)',
+  },
   security: [{ bearer: [] }, { session: [] }],
   securitySchemes: {
     bearer: { type: 'http', scheme: 'bearer', description: 'Personal access token `<id>|<secret>`.' },
