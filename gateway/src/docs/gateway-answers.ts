@@ -4,7 +4,7 @@
  */
 export const GATEWAY_ANSWERS: Record<string, string> = {
   401: 'Not signed in, or a token or session that is not valid (malformed, expired, revoked) — from the gateway',
-  403: 'A session without the X-XSRF-TOKEN header matching its cookie on an unsafe method (`csrf_mismatch`) — from the gateway',
+  403: 'A session without the X-XSRF-TOKEN header matching its cookie on an unsafe method (`csrf_token_mismatch`) — from the gateway',
   413: 'The body is over the gateway limit (`payload_too_large`)',
   429: 'Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway',
   502: 'The service is unavailable (`upstream_unavailable`) — from the gateway',

@@ -226,7 +226,10 @@ export const identityRoutes: AnyRouteSpec<IdentityContext>[] = [
     tags: ['identity'],
     middleware: signedIn,
     responses: { 204: { description: 'Signed out' } },
-    problems: { 401: 'Not signed in', 403: 'Session without a valid X-XSRF-TOKEN header (`csrf_mismatch`)' },
+    problems: {
+      401: 'Not signed in',
+      403: 'Session without a valid X-XSRF-TOKEN header (`csrf_token_mismatch`)',
+    },
     handler: async (_input, ctx, req, res) => {
       if (req.identity.tokenId) {
         await ctx.identity.tokens.deleteForUser(req.identity.user!.id, req.identity.tokenId);
