@@ -9,6 +9,7 @@ import {
   jsonBody,
   openApiDocument,
   pathIdSchema,
+  pathUuidSchema,
   takeContractViolations,
   type AnyRouteSpec,
 } from '@fieldhouse/http';
@@ -92,6 +93,27 @@ describe('http contract: routes declared once, documents generated, answers chec
     expect(document.components.schemas.Note).to.include({ additionalProperties: false });
     const get = document.paths['/notes/{note_id}']!.get as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- reading the generated document
     expect(get.parameters[0]).to.include({ in: 'path', name: 'note_id', required: true });
+  });
+
+  it('documents path parameter patterns as plain JSON Schema regular expressions (no flags)', () => {
+    const routes = [
+      defineRoute({
+        method: 'get',
+        path: '/things/{thing_id}',
+        operationId: 'getThing',
+        summary: 'A thing',
+        params: Joi.object({ thing_id: pathUuidSchema() }),
+        responses: { 200: { description: 'The thing' } },
+        handler: () => ({ status: 200 }),
+      }),
+    ];
+    const document = openApiDocument({ title: 'Things', description: 'Test', routes });
+    const [param] = (
+      document.paths['/things/{thing_id}']!.get as { parameters: { schema: { pattern: string } }[] }
+    ).parameters;
+    const pattern = new RegExp(param!.schema.pattern);
+    expect(pattern.test('0F8FAD5B-D9CB-469F-A165-70867728950E')).to.equal(true);
+    expect(pattern.test('0f8fad5b-d9cb-469f-a165-7086772895')).to.equal(false);
   });
 
   it('parses the body with its schema: unknown members dropped, a bad one is a 422 naming the field', async () => {
