@@ -2,8 +2,7 @@ import { notFound } from '@fieldhouse/problem';
 import { findSubmission, listHistory, type HistoryRow, type SubmissionRow } from '../data/submissions.ts';
 import { listSubmissions as listPage, type ListFilters } from '../data/submission-list.ts';
 import { can, maySeeSubmission } from './roles.ts';
-import type { ProjectAccess } from './submission-deps.ts';
-import type { SubmissionDeps } from './submission-deps.ts';
+import type { ProjectAccess, SubmissionDeps } from './submission-deps.ts';
 
 export type { ListFilters };
 

@@ -79,7 +79,13 @@ export const updateSubmissionBody = Joi.object<SubmissionChange>({
   .prefs({ convert: false });
 
 /** Query of `GET /projects/{project_id}/submissions`: the page and the list filters (spec 4.1). */
-export const listSubmissionsQuery = listFiltersSchema.keys(pageQuerySchema);
+export const listSubmissionsQuery = listFiltersSchema
+  .keys(pageQuerySchema)
+  .fork(['date_from', 'date_to'], (day) => day.description('Inclusive UTC day, YYYY-MM-DD'))
+  .fork(['search'], (search) =>
+    search.description('Words of text and choice values; each must start a word, all are required'),
+  )
+  .fork(['collector_id'], (id) => id.description('Only the submissions of this collector'));
 
 const utc = Joi.string()
   .isoDate()
