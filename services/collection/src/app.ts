@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import { createServiceApp, type Lifecycle } from '@fieldhouse/http';
 import { requireGateway, type KeyResolver } from '@fieldhouse/internal-auth';
 import type { Logger } from '@fieldhouse/logger';
+import { inTransactionWith } from '@fieldhouse/messaging';
 import { FileBlobStore, type BlobStore } from './blob/blob-store.ts';
 import { projectLookups } from './data/projects.ts';
 import { submissionGroupCommit } from './data/submission-batch.ts';
@@ -48,6 +49,7 @@ export function createCollectionApp(deps: CollectionAppDeps): { app: Express; li
       blobs: deps.blobs ?? new FileBlobStore(join(tmpdir(), 'fieldhouse-blobs')),
       photoMaxBytes,
       outboxWritten: deps.outboxWritten ?? (() => undefined),
+      inTransaction: inTransactionWith(deps.db, 'outbox', deps.outboxWritten),
       insertSubmission: submissionGroupCommit(deps.db, deps.logger),
       findProjectWithRole: projectLookups(deps.db),
     }),

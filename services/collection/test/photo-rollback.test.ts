@@ -2,8 +2,8 @@ import { readdir } from 'node:fs/promises';
 import { expect } from 'chai';
 import { testLogger } from '@fieldhouse/testkit';
 import { FileBlobStore } from '../src/blob/blob-store.ts';
-import type { CollectionContext } from '../src/http/context.ts';
-import { photoTransaction, storePhotos } from '../src/http/submission-create.ts';
+import { inTransactionWith } from '@fieldhouse/messaging';
+import { photoTransaction, storePhotos } from '../src/domain/photo-store.ts';
 import { startHarness, type Harness } from './helpers.ts';
 
 /** Every file under `dir`, recursively. */
@@ -39,11 +39,7 @@ describe('collection: photos of a rolled-back submission (real PostgreSQL, file 
       await put(key, bytes);
       written.push(key);
     };
-    const ctx = {
-      db: h.db,
-      blobs,
-      logger: testLogger('collection'),
-    } as Partial<CollectionContext> as CollectionContext;
+    const ctx = { inTransaction: inTransactionWith(h.db, 'outbox'), blobs, logger: testLogger('collection') };
     const photos = [
       photo('11111111-1111-4111-8111-111111111111'),
       photo('22222222-2222-4222-8222-222222222222'),

@@ -65,6 +65,29 @@ describe('collection: offline synchronisation (POST /sync)', () => {
     expect(stored.body.data.data[0].value).to.equal('Second');
   });
 
+  it('resubmits a submission sent back for correction when a newer item says submitted, as PUT would', async () => {
+    const created = await sync([item('r1', '2026-04-01T08:00:00Z', 'Draft answer')]).expect(200);
+    const id = created.body.data.results[0].id as number;
+    const url = `/api/v1/projects/${form.projectId}/submissions/${id}`;
+    await h.as(1).put(url).send({ status: 'requires_correction', comment: 'fix the name' }).expect(200);
+    const fixed = await sync([item('r1', '2026-04-01T09:00:00Z', 'Fixed answer')]).expect(200);
+    expect(fixed.body.data.results[0]).to.include({ id, status: 'updated' });
+    const stored = await h.as(2).get(url).expect(200);
+    expect(stored.body.data).to.include({ status: 'submitted' });
+    expect(stored.body.data.data[0].value).to.equal('Fixed answer');
+    expect(
+      stored.body.data.history.map((e: { to_status: string; user_id: number; comment: string | null }) => [
+        e.to_status,
+        e.user_id,
+        e.comment,
+      ]),
+    ).to.deep.equal([
+      ['submitted', 2, null],
+      ['requires_correction', 1, 'fix the name'],
+      ['submitted', 2, null],
+    ]);
+  });
+
   it('refuses an update when the project does not allow edits of submitted data', async () => {
     const f = await makeForm(h, 1, {});
     await addMember(h, 1, f.workspaceId, 2, 'collector');

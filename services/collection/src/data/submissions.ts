@@ -46,35 +46,6 @@ export const SUBMISSION_COLUMNS = [
   'submitted_at',
 ];
 
-/** API shape of a submission; the detail adds its status `history`. */
-export const submissionJson = (s: SubmissionRow, history?: HistoryRow[]) => ({
-  id: s.id,
-  project_id: s.project_id,
-  form_version_id: s.form_version_id,
-  collector_id: s.collector_id,
-  status: s.status,
-  latitude: s.latitude,
-  longitude: s.longitude,
-  altitude: s.altitude,
-  precision: s.precision,
-  consent: s.consent,
-  data: s.data,
-  created_at: s.created_at,
-  updated_at: s.updated_at,
-  submitted_at: s.submitted_at,
-  ...(history
-    ? {
-        history: history.map((h) => ({
-          from_status: h.from_status,
-          to_status: h.to_status,
-          user_id: h.user_id,
-          comment: h.comment,
-          created_at: h.created_at,
-        })),
-      }
-    : {}),
-});
-
 /** A submission to insert: its row without what the database sets, plus its search text. */
 export type NewSubmission = Omit<SubmissionRow, 'id' | 'created_at' | 'updated_at' | 'submitted_at'> & {
   search_text: string;

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from '@fieldhouse/logger';
+import type { InTransaction } from '@fieldhouse/messaging';
 import type { BlobStore } from '../blob/blob-store.ts';
 import type { findProjectWithRole } from '../data/projects.ts';
 import type { SubmissionWriter } from '../data/submission-batch.ts';
@@ -13,6 +14,8 @@ export interface CollectionContext {
   photoMaxBytes: number;
   /** Called after a commit that wrote to the outbox (the relay publishes sooner). */
   outboxWritten: () => void;
+  /** Runs a use case and its outbox messages in one transaction (outbox table `outbox`). */
+  inTransaction: InTransaction;
   /** Inserts a plain submission, group-committed (data/submission-batch.ts). */
   insertSubmission: SubmissionWriter;
   /** {@link findProjectWithRole}, batched with the lookups arriving meanwhile (data/projects.ts). */

@@ -4,13 +4,10 @@ import { whoamiHandler } from '@fieldhouse/internal-auth';
 import { callerSync } from './caller-sync.ts';
 import type { CollectionContext } from './context.ts';
 import { collectionDocument } from './document.ts';
-import { photoRoutes } from './photos.ts';
 import { projectRoutes } from './projects.ts';
 import { analysisRoutes } from './analyses.ts';
 import { exportRoutes } from './exports.ts';
 import { collectionRouteSpecs } from './routes.ts';
-import { submissionRoutes as legacySubmissionRoutes } from './submissions.ts';
-import { syncRoutes } from './sync.ts';
 import { versionRoutes } from './versions.ts';
 import { workspaceRoutes } from './workspaces.ts';
 
@@ -30,8 +27,5 @@ export function collectionRouter(ctx: CollectionContext): Router {
   router.use(versionRoutes(ctx));
   router.use(analysisRoutes(ctx));
   router.use(exportRoutes(ctx));
-  router.use(legacySubmissionRoutes(ctx));
-  router.use(syncRoutes(ctx));
-  router.use(photoRoutes(ctx));
   return router;
 }

@@ -1,5 +1,189 @@
-import type { AnyRouteSpec } from '@fieldhouse/http';
+import type { Request } from 'express';
+import { paginated, toJsonSchema, type AnyRouteSpec } from '@fieldhouse/http';
+import { validate } from '@fieldhouse/problem';
+import { assertAccepting, createSubmission, creationHistory } from '../domain/submission-create.ts';
+import { getSubmission, listSubmissions } from '../domain/submission-read.ts';
+import { changeSubmission } from '../domain/submission-update.ts';
+import { projectForCollector, userIdOf } from './access.ts';
 import type { CollectionContext } from './context.ts';
+import { parseListFilters } from './list-filters.ts';
+import { readMultipart } from './multipart.ts';
+import { photoRoutes } from './photo-routes.ts';
+import { route } from './route.ts';
+import {
+  createSubmissionBody,
+  listSubmissionsQuery,
+  projectParams,
+  submissionBody,
+  submissionEnvelope,
+  submissionPage,
+  submissionParams,
+  updateSubmissionBody,
+} from './submission-schemas.ts';
+import { syncRoutes } from './sync-routes.ts';
 
-/** Submissions, offline sync and photos (spec 2.1, 4.1). */
-export const submissionRoutes: AnyRouteSpec<CollectionContext>[] = [];
+const tags = ['Submissions'];
+const projectNotFound = 'Project not found.';
+
+/** The body of a create as JSON or as multipart (a `submission` JSON part plus photo files). */
+async function readSubmissionBody(ctx: CollectionContext, req: Request) {
+  if (req.is('multipart/form-data')) return readMultipart(req, ctx.photoMaxBytes);
+  return { body: req.body as unknown, files: new Map<string, Buffer>() };
+}
+
+/**
+ * GET /projects/{project_id}/submissions: a page of the project's submissions, newest first,
+ * filtered (spec 4.1 "Submissions").
+ */
+const listSubmissionsRoute = route({
+  method: 'get',
+  path: '/api/v1/projects/{project_id}/submissions',
+  operationId: 'listSubmissions',
+  summary: 'Submissions, newest first (collectors see their own)',
+  description:
+    'Pagination envelope of spec 2.1 (`per_page` 1-100, default 15). Filters: `status`, `date_from`/`date_to` ' +
+    '(inclusive UTC days, YYYY-MM-DD), `collector_id`, `search` (words of text and choice values, each a word ' +
+    'prefix, all required). Roles with submission.view_all see every submission; collectors only their own.',
+  tags,
+  params: projectParams,
+  notFound: projectNotFound,
+  query: listSubmissionsQuery,
+  responses: { 200: { description: 'Pagination envelope (spec 2.1)', body: submissionPage } },
+  problems: {
+    404: 'Unknown project, or the caller is not a member',
+    422: 'Bad page or filter (errors by parameter; `date_to` before `date_from`)',
+  },
+  handler: async ({ params, query }, ctx, req) => {
+    const userId = userIdOf(req);
+    const access = await projectForCollector(ctx, req, params.project_id);
+    const { page, per_page, ...rawFilters } = query as { page: number; per_page: number };
+    const filters = parseListFilters(rawFilters, { convert: true });
+    const { rows, total } = await listSubmissions(ctx, { access, userId, filters, page, perPage: per_page });
+    return {
+      body: paginated(
+        rows.map((s) => submissionBody(s)),
+        { page, per_page },
+        total,
+      ),
+    };
+  },
+});
+
+/** POST /projects/{project_id}/submissions: submit data (spec 2.1 body, JSON or multipart). */
+const createSubmissionRoute = route({
+  method: 'post',
+  path: '/api/v1/projects/{project_id}/submissions',
+  operationId: 'createSubmission',
+  summary: 'Submit data (JSON, or multipart: `submission` JSON part + photo files named by field uuid)',
+  description:
+    'The body of spec 2.1 plus `status` (`draft` or `submitted`, default submitted) and `consent`. Photos come ' +
+    'as base64 values, or as multipart files named by their photo field uuid (their entries may omit the value). ' +
+    'Members whose role may submit, and anyone the project lets in by its `collect_access` (public forms: ' +
+    'anonymous callers too). Refusals: unpublished (`project_not_published`), outside the collection window, ' +
+    'limit reached (`submission_limit_reached`), second submission (`already_submitted`), missing consent ' +
+    '(`consent_required`), draft or foreign version, bad entries: 422; photo too large (`photo_too_large`): 413.',
+  tags,
+  access: 'optional',
+  params: projectParams,
+  notFound: projectNotFound,
+  requestContent: {
+    'application/json': toJsonSchema(createSubmissionBody, {}),
+    'multipart/form-data': {
+      type: 'object',
+      required: ['submission'],
+      properties: { submission: { type: 'string', description: 'JSON of the submission body' } },
+      additionalProperties: { type: 'string', format: 'binary' },
+    },
+  },
+  responses: { 201: { description: 'Created, with its history', body: submissionEnvelope } },
+  problems: {
+    400: 'Malformed multipart body, or a `submission` part missing or not JSON (`invalid_json`)',
+    403: 'The role may not submit data',
+    404: 'Unknown project, or not open to the caller',
+    413: 'A photo larger than the limit (`photo_too_large`), or too many parts',
+    422: 'Refused by a publication rule (its `code`) or invalid (errors by field)',
+  },
+  handler: async ({ params }, ctx, req) => {
+    const access = await projectForCollector(ctx, req, params.project_id);
+    const caller = { userId: req.caller.userId };
+    // Publication refusals come before the body is read.
+    assertAccepting(access, caller);
+    const { body, files } = await readSubmissionBody(ctx, req);
+    const values = validate(createSubmissionBody, body);
+    const created = await createSubmission(ctx, { access, caller, values, photos: files });
+    return { status: 201, body: { data: submissionBody(created, creationHistory(created)) } };
+  },
+});
+
+/** GET /projects/{project_id}/submissions/{submission_id}: one submission with its history. */
+const getSubmissionRoute = route({
+  method: 'get',
+  path: '/api/v1/projects/{project_id}/submissions/{submission_id}',
+  operationId: 'getSubmission',
+  summary: 'Submission with its status history',
+  description: 'Visible to roles with submission.view_all and to its own collector.',
+  tags,
+  params: submissionParams,
+  notFound: 'Submission not found.',
+  responses: { 200: { description: 'The submission with its `history`', body: submissionEnvelope } },
+  problems: { 404: 'Unknown project or submission, or not visible to the caller' },
+  handler: async ({ params }, ctx, req) => {
+    const userId = userIdOf(req);
+    const access = await projectForCollector(ctx, req, params.project_id);
+    const { submission, history } = await getSubmission(ctx, {
+      access,
+      userId,
+      submissionId: params.submission_id,
+    });
+    return { body: { data: submissionBody(submission, history) } };
+  },
+});
+
+/** PUT /projects/{project_id}/submissions/{submission_id}: a status change and/or new data. */
+const updateSubmissionRoute = route({
+  method: 'put',
+  path: '/api/v1/projects/{project_id}/submissions/{submission_id}',
+  operationId: 'updateSubmission',
+  summary: 'Change status (transition table) and/or data',
+  description:
+    'A status change along the transition table (docs/collection.md, "Status transitions"): an illegal one is a ' +
+    '422 `illegal_transition` naming `current_status` and `requested_status`; one the caller may not make is a ' +
+    '403. New data or coordinates only from its collector, while the submission is a draft, sent back ' +
+    '(`requires_correction`), or submitted in a project that allows edits (else 403 `edits_not_allowed`).',
+  tags,
+  params: submissionParams,
+  notFound: 'Submission not found.',
+  requestContent: { 'application/json': toJsonSchema(updateSubmissionBody, {}) },
+  responses: { 200: { description: 'The updated submission with its `history`', body: submissionEnvelope } },
+  problems: {
+    403: 'Not the collector (data), edits not allowed (`edits_not_allowed`), or a transition the caller may not make',
+    404: 'Unknown project or submission, or not visible to the caller',
+    413: 'A photo larger than the limit (`photo_too_large`)',
+    422: 'Illegal transition (`illegal_transition`) or invalid data (errors by field)',
+  },
+  handler: async ({ params }, ctx, req) => {
+    const userId = userIdOf(req);
+    const access = await projectForCollector(ctx, req, params.project_id);
+    const { submission, history } = await changeSubmission(ctx, {
+      access,
+      userId,
+      submissionId: params.submission_id,
+      // Parsed once the submission is found: an unknown one is a 404 whatever the body.
+      readChange: () => validate(updateSubmissionBody, req.body),
+    });
+    return { body: { data: submissionBody(submission, history) } };
+  },
+});
+
+/**
+ * Submissions, offline sync and photos (spec 2.1, 4.1; rules in docs/collection.md), in
+ * matching order.
+ */
+export const submissionRoutes: AnyRouteSpec<CollectionContext>[] = [
+  listSubmissionsRoute,
+  createSubmissionRoute,
+  getSubmissionRoute,
+  updateSubmissionRoute,
+  ...syncRoutes,
+  ...photoRoutes,
+];

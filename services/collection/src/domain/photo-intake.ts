@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { payloadTooLarge, validationFailed, type FieldErrors } from '@fieldhouse/problem';
-import { sniffPhoto } from '../domain/photos.ts';
-import type { DataEntry, PhotoRef } from '../domain/submission-validation.ts';
-import { stripDataUrl } from '../domain/value-validators.ts';
+import { sniffPhoto } from './photos.ts';
+import type { DataEntry, PhotoRef } from './submission-validation.ts';
+import { stripDataUrl } from './value-validators.ts';
 
 /** A photo ready to store: its row (without submission id) and bytes. */
 export interface PendingPhoto {
@@ -24,7 +24,7 @@ export const photoUrl = (id: string) => `/api/v1/photos/${id}`;
  */
 export async function intakePhotos(
   entries: DataEntry[],
-  files: Map<string, Buffer>,
+  files: ReadonlyMap<string, Buffer>,
   projectId: number,
   maxBytes: number,
 ): Promise<{ entries: DataEntry[]; photos: PendingPhoto[] }> {

@@ -1,0 +1,178 @@
+import type { Knex } from 'knex';
+import { EMAIL_REQUESTED, Exchanges, envelope, type EmailRequested } from '@fieldhouse/contracts';
+import { forbidden, validationFailed } from '@fieldhouse/problem';
+import { settingsOf, type ProjectRow } from '../data/projects.ts';
+import {
+  collectorHasSubmission,
+  countProjectSubmissions,
+  insertSubmission,
+  type HistoryRow,
+  type SubmissionRow,
+} from '../data/submissions.ts';
+import { openToCaller } from './collect-access.ts';
+import { intakePhotos } from './photo-intake.ts';
+import { photoTransaction, storePhotos } from './photo-store.ts';
+import { windowProblem, type PublicationSettings } from './publication.ts';
+import { can } from './roles.ts';
+import { checkEntries, publishedFields } from './submission-entries.ts';
+import type { Caller, ProjectAccess, SubmissionDeps } from './submission-deps.ts';
+import { searchTextOf } from './submission-validation.ts';
+
+/** Location of a submission (degrees, metres); null clears a value. */
+export interface SubmissionCoords {
+  latitude?: number | null;
+  longitude?: number | null;
+  altitude?: number | null;
+  precision?: number | null;
+}
+
+/** The values of a new submission (spec 2.1 body, parsed), with `status` and `consent`. */
+export interface SubmissionValues extends SubmissionCoords {
+  form_version_id: number;
+  /** Data entries, validated against the version's fields by the use case. */
+  data: unknown[];
+  /** `draft` (required fields not enforced) or `submitted`. */
+  status: 'draft' | 'submitted';
+  /** Required `true` when the project requires consent. */
+  consent?: boolean;
+}
+
+/** Command of {@link createSubmission}. */
+export interface CreateSubmission {
+  access: ProjectAccess;
+  caller: Caller;
+  values: SubmissionValues;
+  /** Uploaded photos (multipart) by photo field uuid; empty for JSON bodies (base64 photos). */
+  photos: ReadonlyMap<string, Buffer>;
+  /**
+   * Runs in the submission's transaction after its insert (sync records its item identity
+   * there); if it throws, nothing is written.
+   */
+  afterInsert?: (trx: Knex.Transaction, s: SubmissionRow) => Promise<void>;
+}
+
+/**
+ * The project's settings when it accepts a submission from this caller now (docs/collection.md,
+ * "Publication"): published, open to the caller (a role that may submit, or a `collect_access`
+ * letting non-members in), inside its collection window.
+ * @throws ProblemError 422 `project_not_published`, 403 role may not submit, 422
+ *   `collection_not_started`/`collection_ended` (the window).
+ */
+export function assertAccepting({ project, role }: ProjectAccess, caller: Caller): PublicationSettings {
+  const open = openToCaller(project, caller.userId);
+  if (!project.is_published)
+    throw validationFailed(
+      { project: ['This project is not published: it accepts no submissions.'] },
+      { code: 'project_not_published' },
+    );
+  if (!open && !(role && can(role, 'submission.create')))
+    throw forbidden(`Your role in this workspace (${role}) may not submit data.`);
+  const settings = settingsOf(project);
+  const closed = windowProblem(settings, new Date());
+  if (closed) throw validationFailed({ project: [closed.message] }, { code: closed.code });
+  return settings;
+}
+
+/** The e-mail job of `notify_on_submission` (spec 6). */
+function notification(project: ProjectRow, s: SubmissionRow, settings: PublicationSettings): EmailRequested {
+  return {
+    to: settings.notification_emails,
+    subject: `New submission to ${project.name}`,
+    text:
+      `A new submission (#${s.id}, status ${s.status}) was received for project "${project.name}" ` +
+      `at ${s.created_at.toISOString()}.`,
+    reason: 'submission-created',
+  };
+}
+
+/**
+ * Creates one submission under every publication rule (spec 2.1, 8; docs/collection.md,
+ * "Submissions"): used by `POST /projects/{project_id}/submissions` and by each item of
+ * `POST /sync`, so both accept and refuse exactly the same things. A plain submission (no
+ * limit, no one-per-collector rule, no photo, no e-mail) is one group-committed statement;
+ * otherwise one transaction locks the project, checks the limits, stores photos and queues
+ * the `notify_on_submission` e-mail in the outbox.
+ * @returns the stored submission (its first history entry is its creation).
+ * @throws ProblemError 422 (unpublished, closed window, `submission_limit_reached`,
+ *   `already_submitted`, `consent_required`, draft or foreign version, bad entries), 413
+ *   (`photo_too_large`), 403 (the role may not submit).
+ */
+export async function createSubmission(deps: SubmissionDeps, cmd: CreateSubmission): Promise<SubmissionRow> {
+  const { project } = cmd.access;
+  const settings = assertAccepting(cmd.access, cmd.caller);
+  const values = cmd.values;
+  if (settings.require_consent && values.consent !== true)
+    throw validationFailed(
+      { consent: ['This project requires consent: send "consent": true after showing consent_text.'] },
+      { code: 'consent_required' },
+    );
+  const fields = await publishedFields(deps.db, project, values.form_version_id);
+  const checked = checkEntries(values.data, fields, cmd.photos, values.status === 'submitted');
+  const { entries, photos } = await intakePhotos(checked, cmd.photos, project.id, deps.photoMaxBytes);
+  const collectorId = cmd.caller.userId;
+
+  const row = {
+    project_id: project.id,
+    form_version_id: values.form_version_id,
+    collector_id: collectorId,
+    status: values.status,
+    latitude: values.latitude ?? null,
+    longitude: values.longitude ?? null,
+    altitude: values.altitude ?? null,
+    precision: values.precision ?? null,
+    data: entries,
+    search_text: searchTextOf(entries, fields),
+    consent: values.consent ?? null,
+  };
+  const notify = settings.notify_on_submission && settings.notification_emails.length > 0;
+  const mustLock =
+    settings.submission_limit !== null || (!settings.allow_multiple_submissions && collectorId !== null);
+  // The common case (no limit to check, no photo, no e-mail) is one atomic statement,
+  // group-committed with the submissions arriving meanwhile.
+  if (!mustLock && !notify && photos.length === 0 && !cmd.afterInsert) return deps.insertSubmission(row);
+  return photoTransaction(deps, photos, async (trx, outbox) => {
+    if (mustLock) await trx('projects').where({ id: project.id }).forUpdate().first('id');
+    if (
+      settings.submission_limit !== null &&
+      (await countProjectSubmissions(trx, project.id)) >= settings.submission_limit
+    )
+      throw validationFailed(
+        { project: [`This project has reached its submission limit (${settings.submission_limit}).`] },
+        { code: 'submission_limit_reached' },
+      );
+    if (
+      !settings.allow_multiple_submissions &&
+      collectorId !== null &&
+      (await collectorHasSubmission(trx, project.id, collectorId))
+    )
+      throw validationFailed(
+        { project: ['This project accepts one submission per collector, and you have already submitted.'] },
+        { code: 'already_submitted' },
+      );
+    const s = await insertSubmission(trx, row);
+    await storePhotos(deps, trx, s.id, photos);
+    if (notify)
+      await outbox.add(
+        Exchanges.collection,
+        envelope(Exchanges.collection, EMAIL_REQUESTED, notification(project, s, settings)),
+      );
+    if (cmd.afterInsert) await cmd.afterInsert(trx, s);
+    return s;
+  });
+}
+
+/**
+ * The first entry of a new submission's status history (written with it by the insert):
+ * created by its collector with its status. Lets the create answer show the history without
+ * reading it back.
+ */
+export const creationHistory = (s: SubmissionRow): HistoryRow[] => [
+  {
+    id: 0,
+    from_status: null,
+    to_status: s.status,
+    user_id: s.collector_id,
+    comment: null,
+    created_at: s.created_at,
+  },
+];

@@ -1,0 +1,75 @@
+import type { Knex } from 'knex';
+import { validationFailed, type FieldErrors } from '@fieldhouse/problem';
+import type { ProjectRow } from '../data/projects.ts';
+import { findVersion, listFields, type FieldRow } from '../data/versions.ts';
+import type { SubmissionRow } from '../data/submissions.ts';
+import { validateEntries, type DataEntry } from './submission-validation.ts';
+
+/** Fields of published versions by version id, for one database. */
+type PublishedCache = Map<number, { projectId: number; fields: FieldRow[] }>;
+
+/**
+ * One cache per database (so two services in one process, as in tests, never share one): a
+ * published version never changes, so its fields are kept (at most 1,000 versions; cleared
+ * when full).
+ */
+const caches = new WeakMap<Knex, PublishedCache>();
+
+/**
+ * The fields of the published version `versionId` of `project`.
+ * @throws ProblemError 422 (`form_version_id`) for a version of another project or a draft.
+ */
+export async function publishedFields(db: Knex, project: ProjectRow, versionId: number): Promise<FieldRow[]> {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map()));
+  const cached = cache.get(versionId);
+  if (cached && cached.projectId === project.id) return cached.fields;
+  const v = await findVersion(db, versionId);
+  if (!v || v.project_id !== project.id)
+    throw validationFailed({ form_version_id: ['This form version does not belong to this project.'] });
+  if (v.status !== 'published')
+    throw validationFailed({
+      form_version_id: ['This form version is a draft; submit to a published version.'],
+    });
+  const fields = await listFields(db, v.id);
+  if (cache.size >= 1000) cache.clear();
+  cache.set(v.id, { projectId: project.id, fields });
+  return fields;
+}
+
+/**
+ * Validates entries (spec 2.1; domain/submission-validation.ts) and uploaded photo files
+ * (`files`: bytes by photo field uuid) together.
+ * @param enforceRequired false for drafts, which may be incomplete.
+ * @param keptPhotoIds photos already stored for the submission, which an entry may keep.
+ * @throws ProblemError 422 listing every bad entry (`data.3.value`...) and file (`files.<uuid>`).
+ */
+export function checkEntries(
+  data: unknown,
+  fields: FieldRow[],
+  files: ReadonlyMap<string, Buffer>,
+  enforceRequired: boolean,
+  keptPhotoIds?: Set<string>,
+): DataEntry[] {
+  const photoUuids = new Set(fields.filter((f) => f.type === 'photo').map((f) => f.uuid));
+  const errors: FieldErrors = {};
+  for (const name of files.keys())
+    if (!photoUuids.has(name))
+      errors[`files.${name}`] = ['no photo field of this form version has this uuid'];
+  const result = validateEntries(data, fields, {
+    enforceRequired,
+    uploadedPhotos: new Set(files.keys()),
+    ...(keptPhotoIds ? { keptPhotoIds } : {}),
+  });
+  Object.assign(errors, result.errors);
+  if (Object.keys(errors).length) throw validationFailed(errors);
+  return result.entries;
+}
+
+/** Ids of the photos a submission holds (entries of its data may keep them). */
+export const storedPhotoIds = (s: SubmissionRow): Set<string> =>
+  new Set(
+    s.data
+      .filter((e) => e.type === 'photo' && e.value && typeof e.value === 'object')
+      .map((e) => (e.value as { photo_id: string }).photo_id),
+  );

@@ -1,0 +1,62 @@
+import { notFound } from '@fieldhouse/problem';
+import { findSubmission, listHistory, type HistoryRow, type SubmissionRow } from '../data/submissions.ts';
+import { listSubmissions as listPage, type ListFilters } from '../data/submission-list.ts';
+import { can, maySeeSubmission } from './roles.ts';
+import type { ProjectAccess, SubmissionDeps } from './submission-deps.ts';
+
+export type { ListFilters };
+
+/** Command of {@link listSubmissions}. */
+export interface ListSubmissions {
+  access: ProjectAccess;
+  /** The signed-in caller. */
+  userId: number;
+  filters: ListFilters;
+  /** Page number from 1, and rows per page (1-100). */
+  page: number;
+  perPage: number;
+}
+
+/**
+ * One page of a project's submissions, newest first, with the total (spec 4.1). Members with
+ * `submission.view_all` see all; a collector sees only their own (asking for another
+ * collector's gives an empty page).
+ * @throws ProblemError 404 for a caller who is not a member (a public form gives no reading).
+ */
+export async function listSubmissions(
+  deps: Pick<SubmissionDeps, 'db'>,
+  cmd: ListSubmissions,
+): Promise<{ rows: SubmissionRow[]; total: number }> {
+  const { project, role } = cmd.access;
+  if (!role) throw notFound('Project not found.');
+  const filters = { ...cmd.filters };
+  if (!can(role, 'submission.view_all')) {
+    if (filters.collector_id !== undefined && filters.collector_id !== cmd.userId)
+      return { rows: [], total: 0 };
+    filters.collector_id = cmd.userId;
+  }
+  return listPage(deps.db, project.id, filters, cmd.page, cmd.perPage);
+}
+
+/** Command of {@link getSubmission}. */
+export interface GetSubmission {
+  access: ProjectAccess;
+  /** The signed-in caller. */
+  userId: number;
+  submissionId: number;
+}
+
+/**
+ * A submission with its status history (oldest first).
+ * @throws ProblemError 404 unknown, or not visible to the caller (its collector, or a role
+ *   with `submission.view_all`).
+ */
+export async function getSubmission(
+  deps: Pick<SubmissionDeps, 'db'>,
+  cmd: GetSubmission,
+): Promise<{ submission: SubmissionRow; history: HistoryRow[] }> {
+  const { project, role } = cmd.access;
+  const s = await findSubmission(deps.db, project.id, cmd.submissionId);
+  if (!s || !maySeeSubmission(role, s, cmd.userId)) throw notFound('Submission not found.');
+  return { submission: s, history: await listHistory(deps.db, s.id) };
+}

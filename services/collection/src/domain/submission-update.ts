@@ -1,0 +1,167 @@
+import type { Knex } from 'knex';
+import { forbidden, notFound, validationFailed } from '@fieldhouse/problem';
+import { settingsOf, type ProjectRow } from '../data/projects.ts';
+import { listFields } from '../data/versions.ts';
+import {
+  findSubmission,
+  listHistory,
+  updateSubmission as writeChange,
+  type HistoryRow,
+  type SubmissionRow,
+} from '../data/submissions.ts';
+import { intakePhotos, type PendingPhoto } from './photo-intake.ts';
+import { photoTransaction, storePhotos } from './photo-store.ts';
+import { can, maySeeSubmission, type Role } from './roles.ts';
+import type { SubmissionCoords } from './submission-create.ts';
+import type { ProjectAccess, SubmissionDeps } from './submission-deps.ts';
+import { checkEntries, storedPhotoIds } from './submission-entries.ts';
+import { searchTextOf, type DataEntry } from './submission-validation.ts';
+import { checkTransition, type Actor, type Status } from './transitions.ts';
+
+const COORDS = ['latitude', 'longitude', 'altitude', 'precision'] as const;
+
+/** A change to a submission: a status (with its comment) and/or new data and coordinates. */
+export interface SubmissionChange extends SubmissionCoords {
+  status?: Status;
+  /** Recorded in the status history with a status change. */
+  comment?: string | null;
+  /** The full new data entries (replacing the old ones); photos kept by `{photo_id...}`. */
+  data?: unknown[];
+}
+
+/** Command of {@link updateSubmission}. */
+export interface UpdateSubmission {
+  submission: SubmissionRow;
+  project: ProjectRow;
+  /** The signed-in caller (its collector, or a reviewer). */
+  userId: number;
+  /** The caller's role in the workspace; null counts the caller only as the collector. */
+  role: Role | null;
+  change: SubmissionChange;
+  /**
+   * Runs first in the update's transaction; resolving false abandons the update (rolled back,
+   * result null). Sync moves its item's `client_updated_at` forward there.
+   */
+  guard?: (trx: Knex.Transaction) => Promise<boolean>;
+}
+
+/**
+ * Changes a submission (docs/collection.md, "Status transitions" and "Submissions"): the one
+ * update of `PUT /projects/{project_id}/submissions/{submission_id}` and of a newer item of
+ * `POST /sync`.
+ * - New data or coordinates only from its collector, and only while the submission may still
+ *   be edited: a draft, one sent back (`requires_correction`), or a submitted one when the
+ *   project has `allow_edits`.
+ * - A status change along the transition table, by whom the table names (the collector, or
+ *   a role with `submission.review`); it is recorded in the history with `comment`.
+ * - Data is validated against the submission's form version (required fields when the result
+ *   is `submitted`; submitting a draft checks its stored data); base64 photos are stored.
+ * @returns the updated submission, or null when `guard` abandoned the update.
+ * @throws ProblemError 403 (not the collector, `edits_not_allowed`, a transition the caller may
+ *   not make), 422 (`illegal_transition` with `current_status` and `requested_status`, already
+ *   in that status, bad entries), 413 (`photo_too_large`).
+ */
+export async function updateSubmission(
+  deps: SubmissionDeps,
+  cmd: UpdateSubmission,
+): Promise<SubmissionRow | null> {
+  const { submission: s0, change, userId } = cmd;
+  const isCollector = s0.collector_id === userId;
+  const actors: Actor[] = [];
+  if (isCollector) actors.push('collector');
+  if (cmd.role && can(cmd.role, 'submission.review')) actors.push('reviewer');
+  const changesData = change.data !== undefined || COORDS.some((k) => k in change);
+  if (changesData) {
+    const editable =
+      s0.status === 'draft' ||
+      s0.status === 'requires_correction' ||
+      (s0.status === 'submitted' && settingsOf(cmd.project).allow_edits);
+    if (!isCollector) throw forbidden('Only the collector of a submission may change its data.');
+    if (!editable)
+      throw forbidden(
+        `The data of a ${s0.status} submission cannot be changed${s0.status === 'submitted' ? ' (this project does not allow edits)' : ''}.`,
+        { code: 'edits_not_allowed' },
+      );
+  }
+  const newStatus = change.status && change.status !== s0.status ? change.status : undefined;
+  if (change.status && !newStatus && !changesData)
+    throw validationFailed(
+      { status: [`The submission is already ${s0.status}.`] },
+      { code: 'illegal_transition' },
+    );
+  if (newStatus && checkTransition(s0.status, newStatus, actors) === 'forbidden')
+    throw forbidden(`You may not move this submission from ${s0.status} to ${newStatus}.`);
+
+  let entries: DataEntry[] | undefined;
+  let search: string | undefined;
+  let photos: PendingPhoto[] = [];
+  const finalStatus = newStatus ?? s0.status;
+  if (change.data !== undefined || newStatus === 'submitted') {
+    const fields = await listFields(deps.db, s0.form_version_id);
+    const checked = checkEntries(
+      change.data ?? s0.data,
+      fields,
+      new Map(),
+      finalStatus === 'submitted',
+      storedPhotoIds(s0),
+    );
+    if (change.data !== undefined) {
+      ({ entries, photos } = await intakePhotos(checked, new Map(), s0.project_id, deps.photoMaxBytes));
+      search = searchTextOf(entries, fields);
+    }
+  }
+  const coords: SubmissionCoords = {};
+  for (const k of COORDS) if (k in change) coords[k] = change[k] ?? null;
+  return photoTransaction(deps, photos, async (trx) => {
+    if (cmd.guard && !(await cmd.guard(trx))) return null;
+    const row = await writeChange(trx, s0, {
+      ...(newStatus ? { status: newStatus } : {}),
+      ...(entries ? { data: entries, search_text: search ?? '' } : {}),
+      coords,
+      userId,
+      comment: change.comment || null,
+    });
+    await storePhotos(deps, trx, s0.id, photos);
+    return row;
+  });
+}
+
+/** Command of {@link changeSubmission}. */
+export interface ChangeSubmission {
+  access: ProjectAccess;
+  /** The signed-in caller. */
+  userId: number;
+  submissionId: number;
+  /**
+   * Reads the requested change (the route parses its body there): called once the submission
+   * is found and visible, so an unknown submission is a 404 whatever the body says.
+   */
+  readChange: () => SubmissionChange;
+}
+
+/**
+ * `PUT /projects/{project_id}/submissions/{submission_id}`: the submission the caller may see,
+ * changed by {@link updateSubmission}.
+ * @returns the updated submission and its status history (oldest first).
+ * @throws ProblemError 404 unknown or not visible to the caller (its collector, or a role
+ *   with `submission.view_all`), whatever `readChange` throws (422), and every refusal of
+ *   {@link updateSubmission}.
+ */
+export async function changeSubmission(
+  deps: SubmissionDeps,
+  cmd: ChangeSubmission,
+): Promise<{ submission: SubmissionRow; history: HistoryRow[] }> {
+  const { project, role } = cmd.access;
+  const s0 = await findSubmission(deps.db, project.id, cmd.submissionId);
+  if (!s0 || !maySeeSubmission(role, s0, cmd.userId)) throw notFound('Submission not found.');
+  const updated = await updateSubmission(deps, {
+    submission: s0,
+    project,
+    userId: cmd.userId,
+    role,
+    change: cmd.readChange(),
+  });
+  // Without a guard the update is never abandoned.
+  const submission = updated ?? s0;
+  return { submission, history: await listHistory(deps.db, s0.id) };
+}
