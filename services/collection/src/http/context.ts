@@ -1,20 +1,2 @@
-import type { Knex } from 'knex';
-import type { Logger } from '@fieldhouse/logger';
-import type { BlobStore } from '../blob/blob-store.ts';
-import type { findProjectWithRole } from '../data/projects.ts';
-import type { SubmissionWriter } from '../data/submission-batch.ts';
-
-/** What the route handlers need, built once by createCollectionApp. */
-export interface CollectionContext {
-  db: Knex;
-  logger: Logger;
-  blobs: BlobStore;
-  /** Largest photo accepted, in bytes (413 above). */
-  photoMaxBytes: number;
-  /** Called after a commit that wrote to the outbox (the relay publishes sooner). */
-  outboxWritten: () => void;
-  /** Inserts a plain submission, group-committed (data/submission-batch.ts). */
-  insertSubmission: SubmissionWriter;
-  /** {@link findProjectWithRole}, batched with the lookups arriving meanwhile (data/projects.ts). */
-  findProjectWithRole: (projectId: number, userId: number | null) => ReturnType<typeof findProjectWithRole>;
-}
+/** TRANSITION: the context moved to domain/context.ts; this path stays for the submission routes until they move. */
+export type { CollectionContext } from '../domain/context.ts';
