@@ -4,6 +4,7 @@ import { Exchanges, envelope } from '@fieldhouse/contracts';
 import { inTransactionWith } from '@fieldhouse/messaging';
 import { notFound, ProblemError } from '@fieldhouse/problem';
 import {
+  EXPORT_FORMATS,
   exportJson,
   findExport,
   insertExport,
@@ -18,6 +19,9 @@ import type { Actor, BodyReader, CollectionContext } from './context.ts';
 import type { ExportOptions } from './export-columns.ts';
 import { parseListFilters } from './list-filters.ts';
 import { can } from './roles.ts';
+
+/** Formats an export may have (docs/collection.md, "Exports"). */
+export { EXPORT_FORMATS };
 
 /** A UUID a PostgreSQL `uuid` column accepts (any other job id finds nothing). */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,6 +1,5 @@
 import type { Request } from 'express';
 import * as access from '../domain/access.ts';
-import type { ProjectRow } from '../data/projects.ts';
 import type { CollectionContext } from '../domain/context.ts';
 
 /*
@@ -13,8 +12,10 @@ import type { CollectionContext } from '../domain/context.ts';
 export const userIdOf = (req: Request): number => access.userIdOf(req.caller);
 
 /** {@link access.openToNonMembers} for the request's caller. */
-export const openToNonMembers = (project: ProjectRow, req: Request): boolean =>
-  access.openToNonMembers(project, req.caller);
+export const openToNonMembers = (
+  project: Parameters<typeof access.openToNonMembers>[0],
+  req: Request,
+): boolean => access.openToNonMembers(project, req.caller);
 
 /** {@link access.projectForCollector} for the request's caller. */
 export const projectForCollector = (ctx: CollectionContext, req: Request, projectId: number) =>

@@ -1,8 +1,7 @@
 import Joi from 'joi';
 import { pathUuidSchema } from '@fieldhouse/http';
-import { EXPORT_FORMATS } from '../data/exports.ts';
 import { EXPORT_HEADERS } from '../domain/export-columns.ts';
-import type { ExportInput } from '../domain/exports.ts';
+import { EXPORT_FORMATS, type ExportInput } from '../domain/exports.ts';
 import { pathIdParam } from './path-ids.ts';
 import { listFiltersSchema } from '../domain/list-filters.ts';
 import { dateTime } from './common-schemas.ts';
