@@ -169,3 +169,29 @@ export async function chartData(
     }
   }
 }
+
+/** Inserts an analysis (filters and charts as JSON). */
+export async function insertAnalysis(
+  db: Knex,
+  a: Pick<AnalysisRow, 'project_id' | 'name' | 'description' | 'filters' | 'charts' | 'created_by'>,
+): Promise<AnalysisRow> {
+  const [row] = (await db('analyses')
+    .insert({ ...a, filters: JSON.stringify(a.filters), charts: JSON.stringify(a.charts) })
+    .returning('*')) as [AnalysisRow];
+  return row;
+}
+
+/** One page of a project's analyses, newest first, with their number. */
+export async function listAnalyses(db: Knex, projectId: number, page: number, perPage: number) {
+  const [{ n }] = (await db('analyses').where({ project_id: projectId }).count({ n: '*' })) as [
+    { n: string },
+  ];
+  const rows = (await db('analyses')
+    .where({ project_id: projectId })
+    .orderBy('id', 'desc')
+    .limit(perPage)
+    .offset((page - 1) * perPage)) as AnalysisRow[];
+  return { rows, total: Number(n) };
+}
+
+export const deleteAnalysis = (db: Knex, id: number) => db('analyses').where({ id }).delete();

@@ -32,6 +32,22 @@ export interface ExportJobRow {
   file_deleted_at: Date | null;
 }
 
+/** Inserts a queued export job (filters and options as JSON), in the caller's transaction. */
+export async function insertExport(
+  trx: Knex | Knex.Transaction,
+  job: Pick<
+    ExportJobRow,
+    'id' | 'project_id' | 'workspace_id' | 'requested_by' | 'format' | 'filters' | 'options'
+  >,
+): Promise<void> {
+  await trx('exports').insert({
+    ...job,
+    filters: JSON.stringify(job.filters),
+    options: JSON.stringify(job.options),
+    status: 'queued',
+  });
+}
+
 export const findExport = (db: Knex | Knex.Transaction, id: string): Promise<ExportJobRow | undefined> =>
   db('exports').where({ id }).first();
 

@@ -9,7 +9,7 @@ import {
   type HistoryRow,
   type SubmissionRow,
 } from '../data/submissions.ts';
-import { openToCaller } from './collect-access.ts';
+import { openToNonMembers } from './access.ts';
 import { intakePhotos } from './photo-intake.ts';
 import { photoTransaction, storePhotos } from './photo-store.ts';
 import { windowProblem, type PublicationSettings } from './publication.ts';
@@ -59,7 +59,7 @@ export interface CreateSubmission {
  *   `collection_not_started`/`collection_ended` (the window).
  */
 export function assertAccepting({ project, role }: ProjectAccess, caller: Caller): PublicationSettings {
-  const open = openToCaller(project, caller.userId);
+  const open = openToNonMembers(project, caller);
   if (!project.is_published)
     throw validationFailed(
       { project: ['This project is not published: it accepts no submissions.'] },

@@ -2,7 +2,7 @@ import { payloadTooLarge, ProblemError, validationFailed, type FieldErrors } fro
 import { findVersion } from '../data/versions.ts';
 import { findSubmission, type SubmissionRow } from '../data/submissions.ts';
 import { advanceSyncItem, findSyncItem, insertSyncItem, type SyncItemRow } from '../data/sync-items.ts';
-import { openToCaller } from './collect-access.ts';
+import { openToNonMembers } from './access.ts';
 import type { Role } from './roles.ts';
 import { createSubmission, type SubmissionValues } from './submission-create.ts';
 import type { ProjectAccess, SubmissionDeps } from './submission-deps.ts';
@@ -136,7 +136,9 @@ async function projectOf(batch: Batch, projectId: number): Promise<ProjectAccess
     const role = (found?.role ?? null) as Role | null;
     batch.projects.set(
       projectId,
-      found && (role || openToCaller(found.project, batch.userId)) ? { project: found.project, role } : null,
+      found && (role || openToNonMembers(found.project, { userId: batch.userId }))
+        ? { project: found.project, role }
+        : null,
     );
   }
   return batch.projects.get(projectId) ?? null;

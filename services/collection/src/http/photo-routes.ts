@@ -1,8 +1,8 @@
 import type { AnyRouteSpec } from '@fieldhouse/http';
 import { PHOTO_TYPES } from '../domain/photos.ts';
 import { readPhoto } from '../domain/photo-read.ts';
-import { userIdOf } from './access.ts';
-import type { CollectionContext } from './context.ts';
+import { userIdOf } from '../domain/access.ts';
+import type { CollectionContext } from '../domain/context.ts';
 import { route } from './route.ts';
 import { sendBlob } from './send-blob.ts';
 import { photoParams } from './submission-schemas.ts';
@@ -36,7 +36,7 @@ const getPhotoRoute = route({
   },
   problems: { 404: 'Unknown photo, or its submission is not visible to the caller' },
   handler: async ({ params }, ctx, req, res) => {
-    const userId = userIdOf(req);
+    const userId = userIdOf(req.caller);
     const photo = await readPhoto(ctx, { photoId: params.photo_id, userId });
     await sendBlob(res, photo, {
       'Content-Type': photo.contentType,

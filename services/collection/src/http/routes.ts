@@ -1,6 +1,23 @@
 import type { AnyRouteSpec } from '@fieldhouse/http';
-import type { CollectionContext } from './context.ts';
+import type { CollectionContext } from '../domain/context.ts';
+import { analysisRoutes } from './analysis-routes.ts';
+import { callerRoutes } from './caller-routes.ts';
+import { exportRoutes } from './export-routes.ts';
+import { projectRoutes } from './project-routes.ts';
 import { submissionRoutes } from './submission-routes.ts';
+import { versionRoutes } from './version-routes.ts';
+import { workspaceRoutes } from './workspace-routes.ts';
 
-/** Every declared route of the collection service, in matching order. */
-export const collectionRouteSpecs: AnyRouteSpec<CollectionContext>[] = [...submissionRoutes];
+/**
+ * Every declared route of the collection service, in matching order (the order the routers
+ * were mounted in before the declarations: no path of one shadows a path of a later one).
+ */
+export const collectionRouteSpecs: AnyRouteSpec<CollectionContext>[] = [
+  ...callerRoutes,
+  ...workspaceRoutes,
+  ...projectRoutes,
+  ...versionRoutes,
+  ...analysisRoutes,
+  ...exportRoutes,
+  ...submissionRoutes,
+];

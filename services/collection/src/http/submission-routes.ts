@@ -4,9 +4,9 @@ import { validate } from '@fieldhouse/problem';
 import { assertAccepting, createSubmission, creationHistory } from '../domain/submission-create.ts';
 import { getSubmission, listSubmissions } from '../domain/submission-read.ts';
 import { changeSubmission } from '../domain/submission-update.ts';
-import { projectForCollector, userIdOf } from './access.ts';
-import type { CollectionContext } from './context.ts';
-import { parseListFilters } from './list-filters.ts';
+import { projectForCollector, userIdOf } from '../domain/access.ts';
+import type { CollectionContext } from '../domain/context.ts';
+import { parseListFilters } from '../domain/list-filters.ts';
 import { readMultipart } from './multipart.ts';
 import { photoRoutes } from './photo-routes.ts';
 import { route } from './route.ts';
@@ -54,8 +54,8 @@ const listSubmissionsRoute = route({
     422: 'Bad page or filter (errors by parameter; `date_to` before `date_from`)',
   },
   handler: async ({ params, query }, ctx, req) => {
-    const userId = userIdOf(req);
-    const access = await projectForCollector(ctx, req, params.project_id);
+    const userId = userIdOf(req.caller);
+    const access = await projectForCollector(ctx, req.caller, params.project_id);
     const { page, per_page, ...rawFilters } = query as { page: number; per_page: number };
     const filters = parseListFilters(rawFilters, { convert: true });
     const { rows, total } = await listSubmissions(ctx, { access, userId, filters, page, perPage: per_page });
@@ -104,7 +104,7 @@ const createSubmissionRoute = route({
     422: 'Refused by a publication rule (its `code`) or invalid (errors by field)',
   },
   handler: async ({ params }, ctx, req) => {
-    const access = await projectForCollector(ctx, req, params.project_id);
+    const access = await projectForCollector(ctx, req.caller, params.project_id);
     const caller = { userId: req.caller.userId };
     // Publication refusals come before the body is read.
     assertAccepting(access, caller);
@@ -128,8 +128,8 @@ const getSubmissionRoute = route({
   responses: { 200: { description: 'The submission with its `history`', body: submissionEnvelope } },
   problems: { 404: 'Unknown project or submission, or not visible to the caller' },
   handler: async ({ params }, ctx, req) => {
-    const userId = userIdOf(req);
-    const access = await projectForCollector(ctx, req, params.project_id);
+    const userId = userIdOf(req.caller);
+    const access = await projectForCollector(ctx, req.caller, params.project_id);
     const { submission, history } = await getSubmission(ctx, {
       access,
       userId,
@@ -162,8 +162,8 @@ const updateSubmissionRoute = route({
     422: 'Illegal transition (`illegal_transition`) or invalid data (errors by field)',
   },
   handler: async ({ params }, ctx, req) => {
-    const userId = userIdOf(req);
-    const access = await projectForCollector(ctx, req, params.project_id);
+    const userId = userIdOf(req.caller);
+    const access = await projectForCollector(ctx, req.caller, params.project_id);
     const { submission, history } = await changeSubmission(ctx, {
       access,
       userId,

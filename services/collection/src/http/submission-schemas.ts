@@ -5,7 +5,7 @@ import type { HistoryRow, SubmissionRow } from '../domain/submission-deps.ts';
 import type { SyncResult } from '../domain/submission-sync.ts';
 import type { SubmissionChange } from '../domain/submission-update.ts';
 import { STATUSES } from '../domain/transitions.ts';
-import { listFiltersSchema } from './list-filters.ts';
+import { listFiltersSchema } from '../domain/list-filters.ts';
 
 // ---- path parameters -------------------------------------------------------------------
 

@@ -7,8 +7,8 @@ import {
   type ParsedSyncItem,
   type SyncItem,
 } from '../domain/submission-sync.ts';
-import { userIdOf } from './access.ts';
-import type { CollectionContext } from './context.ts';
+import { userIdOf } from '../domain/access.ts';
+import type { CollectionContext } from '../domain/context.ts';
 import { route } from './route.ts';
 import {
   syncBatchBody,
@@ -65,7 +65,7 @@ const syncRoute = route({
     422: 'Bad envelope (device_id, submissions)',
   },
   handler: async (_input, ctx, req) => {
-    const userId = userIdOf(req);
+    const userId = userIdOf(req.caller);
     const raw = req.body as { submissions?: unknown } | undefined;
     if (Array.isArray(raw?.submissions)) assertSyncBatchSize(raw.submissions.length);
     const batch = validate(syncBatchBody, raw);

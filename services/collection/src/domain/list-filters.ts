@@ -1,8 +1,8 @@
 import Joi from 'joi';
 import { idSchema } from '@fieldhouse/http';
 import { validate, validationFailed } from '@fieldhouse/problem';
-import { STATUSES } from '../domain/transitions.ts';
-import { isCalendarDate } from '../domain/value-validators.ts';
+import { STATUSES } from './transitions.ts';
+import { isCalendarDate } from './value-validators.ts';
 import type { ListFilters } from '../data/submission-list.ts';
 
 /** The filters of `GET /projects/{id}/submissions` (spec 4.1), also the `filters` of an export. */

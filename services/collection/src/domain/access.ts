@@ -1,17 +1,16 @@
-import type { Request } from 'express';
-import { forbidden, notFound, unauthenticated } from '@fieldhouse/problem';
-import { can, type Action, type Role } from '../domain/roles.ts';
+import { forbidden, notFound, ProblemError, unauthenticated } from '@fieldhouse/problem';
+import { can, type Action, type Role } from './roles.ts';
 import { findWorkspace, roleIn, type WorkspaceRow } from '../data/workspaces.ts';
 import { settingsOf, type ProjectRow } from '../data/projects.ts';
 import { findVersion, type VersionRow } from '../data/versions.ts';
-import type { CollectionContext } from './context.ts';
+import type { Actor, CollectionContext } from './context.ts';
 
 /**
  * The signed-in caller's id.
  * @throws ProblemError 401 for anonymous callers.
  */
-export function userIdOf(req: Request): number {
-  const id = req.caller.userId;
+export function userIdOf(caller: Actor): number {
+  const id = caller.userId;
   if (id === null) throw unauthenticated();
   return id;
 }
@@ -20,17 +19,26 @@ export function userIdOf(req: Request): number {
 const denied = (role: Role, action: Action) =>
   forbidden(`Your role in this workspace (${role}) does not allow this action (${action}).`);
 
+/** Runs `work`, turning its 404 into a 404 with `detail` (the thing asked for is what is "not found"). */
+export async function renamingNotFound<T>(detail: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw err instanceof ProblemError && err.status === 404 ? notFound(detail) : err;
+  }
+}
+
 /**
- * Loads a workspace for a member allowed to perform `action`.
+ * Loads a workspace for a member allowed to perform `action` (roles: domain/roles.ts).
  * @throws 401 anonymous, 404 unknown or not a member (nothing leaks), 403 role lacks the action.
  */
 export async function workspaceFor(
   ctx: CollectionContext,
-  req: Request,
+  caller: Actor,
   workspaceId: number,
   action: Action,
 ): Promise<{ workspace: WorkspaceRow; role: Role }> {
-  const userId = userIdOf(req);
+  const userId = userIdOf(caller);
   const role = await roleIn(ctx.db, workspaceId, userId);
   const workspace = role ? await findWorkspace(ctx.db, workspaceId) : undefined;
   if (!role || !workspace) throw notFound('Workspace not found.');
@@ -38,11 +46,14 @@ export async function workspaceFor(
   return { workspace, role };
 }
 
-/** Whether a project's published form is open to this caller without membership (public forms). */
-export function openToNonMembers(project: ProjectRow, req: Request): boolean {
+/**
+ * Whether a project's published form is open to this caller without membership (spec 2.1
+ * publication settings: `collect_access` `public`, or `authenticated` for a signed-in caller).
+ */
+export function openToNonMembers(project: ProjectRow, caller: Actor): boolean {
   if (!project.is_published) return false;
   const access = settingsOf(project).collect_access;
-  return access === 'public' || (access === 'authenticated' && req.caller.userId !== null);
+  return access === 'public' || (access === 'authenticated' && caller.userId !== null);
 }
 
 /**
@@ -51,11 +62,11 @@ export function openToNonMembers(project: ProjectRow, req: Request): boolean {
  */
 export async function projectFor(
   ctx: CollectionContext,
-  req: Request,
+  caller: Actor,
   projectId: number,
   action: Action,
 ): Promise<{ project: ProjectRow; role: Role }> {
-  const userId = userIdOf(req);
+  const userId = userIdOf(caller);
   const found = await ctx.findProjectWithRole(projectId, userId);
   const role = found?.role as Role | null | undefined;
   if (!found || !role) throw notFound('Project not found.');
@@ -70,16 +81,16 @@ export async function projectFor(
  */
 export async function projectForCollector(
   ctx: CollectionContext,
-  req: Request,
+  caller: Actor,
   projectId: number,
 ): Promise<{ project: ProjectRow; role: Role | null }> {
-  const userId = req.caller.userId;
+  const userId = caller.userId;
   const found = await ctx.findProjectWithRole(projectId, userId);
   if (!found) throw notFound('Project not found.');
   const { project } = found;
   const role = found.role as Role | null;
   if (role) return { project, role };
-  if (openToNonMembers(project, req)) return { project, role: null };
+  if (openToNonMembers(project, caller)) return { project, role: null };
   if (userId === null) throw unauthenticated();
   throw notFound('Project not found.');
 }
@@ -88,33 +99,28 @@ export async function projectForCollector(
  * Loads a form version for a member allowed to perform `action` on its project; read access
  * (`workspace.view`) to a published version is also open to non-members when its project's
  * form is open to them.
+ * @throws 401 anonymous (unless open), 404 `Form version not found.`, 403 role lacks the action.
  */
 export async function versionFor(
   ctx: CollectionContext,
-  req: Request,
+  caller: Actor,
   versionId: number,
   action: Action,
 ): Promise<{ version: VersionRow; project: ProjectRow; role: Role | null }> {
   const version = await findVersion(ctx.db, versionId);
   if (!version) {
-    userIdOf(req);
+    userIdOf(caller);
     throw notFound('Form version not found.');
   }
   if (action === 'workspace.view') {
-    const { project, role } = await projectForCollector(ctx, req, version.project_id).catch(
-      (err: unknown) => {
-        throw err instanceof Error && 'status' in err && err.status === 404
-          ? notFound('Form version not found.')
-          : err;
-      },
+    const { project, role } = await renamingNotFound('Form version not found.', () =>
+      projectForCollector(ctx, caller, version.project_id),
     );
     if (role === null && version.status !== 'published') throw notFound('Form version not found.');
     return { version, project, role };
   }
-  const { project, role } = await projectFor(ctx, req, version.project_id, action).catch((err: unknown) => {
-    throw err instanceof Error && 'status' in err && err.status === 404
-      ? notFound('Form version not found.')
-      : err;
-  });
+  const { project, role } = await renamingNotFound('Form version not found.', () =>
+    projectFor(ctx, caller, version.project_id, action),
+  );
   return { version, project, role };
 }

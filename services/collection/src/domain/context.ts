@@ -5,7 +5,7 @@ import type { BlobStore } from '../blob/blob-store.ts';
 import type { findProjectWithRole } from '../data/projects.ts';
 import type { SubmissionWriter } from '../data/submission-batch.ts';
 
-/** What the route handlers need, built once by createCollectionApp. */
+/** What the use cases need (the service's dependencies), built once by createCollectionApp. */
 export interface CollectionContext {
   db: Knex;
   logger: Logger;
@@ -21,3 +21,18 @@ export interface CollectionContext {
   /** {@link findProjectWithRole}, batched with the lookups arriving meanwhile (data/projects.ts). */
   findProjectWithRole: (projectId: number, userId: number | null) => ReturnType<typeof findProjectWithRole>;
 }
+
+/**
+ * Who runs a use case: the caller as the gateway's JWT describes it (`req.caller` satisfies it);
+ * `userId` is null for an anonymous caller.
+ */
+export interface Actor {
+  userId: number | null;
+}
+
+/**
+ * A request body, read and validated when the use case calls it: after the use case's access
+ * checks, so a caller without access gets 401, 404 or 403 before any 422 about the body.
+ * @throws ProblemError 422 `validation_failed` naming each bad field.
+ */
+export type BodyReader<T> = () => T;

@@ -1,0 +1,164 @@
+import type { PageRequest } from '@fieldhouse/http';
+import { notFound, validationFailed, type FieldErrors } from '@fieldhouse/problem';
+import {
+  analysisJson,
+  chartData,
+  deleteAnalysis as removeAnalysis,
+  fieldsByName,
+  findAnalysis,
+  insertAnalysis,
+  listAnalyses as selectAnalyses,
+  type AnalysisRow,
+} from '../data/analyses.ts';
+import { projectFor, renamingNotFound, userIdOf } from './access.ts';
+import { renderSvg } from './chart-svg.ts';
+import { KIND_FIELD_TYPES, vegaLiteSpec, type ChartDef } from './charts.ts';
+import type { Actor, BodyReader, CollectionContext } from './context.ts';
+import { parseListFilters } from './list-filters.ts';
+
+/** An analysis as the API shows it. */
+export type AnalysisView = ReturnType<typeof analysisJson>;
+
+/** `POST /projects/{project_id}/analyses`: what to chart, over which submissions. */
+export interface AnalysisInput {
+  name: string;
+  description?: string | null;
+  /** The list filters of `GET /projects/{id}/submissions` (checked here). */
+  filters: unknown;
+  charts: ChartDef[];
+}
+
+/** Create an analysis of a project's submissions. */
+export interface CreateAnalysisCommand {
+  projectId: number;
+  analysis: BodyReader<AnalysisInput>;
+}
+
+/** Per chart: its field exists in a published version with a type the kind takes; `split_by` a select_one field. */
+function chartErrors(charts: ChartDef[], fields: Map<string, { type: string }>): FieldErrors {
+  const errors: FieldErrors = {};
+  charts.forEach((c, i) => {
+    const types = KIND_FIELD_TYPES[c.kind];
+    if (types) {
+      const f = c.field ? fields.get(c.field) : undefined;
+      if (!c.field)
+        errors[`charts.${i}.field`] = [`A ${c.kind} chart needs a field (${types.join(' or ')}).`];
+      else if (!f || !types.includes(f.type))
+        errors[`charts.${i}.field`] = [
+          `${c.field} is not a ${types.join(' or ')} field of a published version.`,
+        ];
+    } else if (c.field) errors[`charts.${i}.field`] = [`A ${c.kind} chart takes no field.`];
+    if (c.split_by) {
+      if (c.kind !== 'choice_counts' && c.kind !== 'over_time')
+        errors[`charts.${i}.split_by`] = ['Only choice_counts and over_time charts can be split.'];
+      else if (fields.get(c.split_by)?.type !== 'select_one')
+        errors[`charts.${i}.split_by`] = [`${c.split_by} is not a select_one field of a published version.`];
+    }
+    if (c.bins !== undefined && c.kind !== 'histogram')
+      errors[`charts.${i}.bins`] = ['Only a histogram has bins.'];
+  });
+  return errors;
+}
+
+/**
+ * Creates an analysis (owner, admin, manager; docs/collection.md "Analyses and charts").
+ * @throws 422 on bad filters or charts (errors keyed `charts.<i>.<key>`); 404, 403 access.
+ */
+export async function createAnalysis(
+  ctx: CollectionContext,
+  caller: Actor,
+  command: CreateAnalysisCommand,
+): Promise<AnalysisView> {
+  const { project } = await projectFor(ctx, caller, command.projectId, 'project.manage');
+  const input = command.analysis();
+  const filters = parseListFilters(input.filters, { convert: false });
+  const errors = chartErrors(input.charts, await fieldsByName(ctx.db, project.id));
+  if (Object.keys(errors).length) throw validationFailed(errors);
+  const row = await insertAnalysis(ctx.db, {
+    project_id: project.id,
+    name: input.name,
+    description: input.description || null,
+    filters,
+    charts: input.charts,
+    created_by: userIdOf(caller),
+  });
+  return analysisJson(row);
+}
+
+/** One page of a project's analyses, newest first (roles with stats.view). @throws 404, 403. */
+export async function listAnalyses(
+  ctx: CollectionContext,
+  caller: Actor,
+  command: { projectId: number; page: PageRequest },
+): Promise<{ items: AnalysisView[]; total: number }> {
+  const { project } = await projectFor(ctx, caller, command.projectId, 'stats.view');
+  const { rows, total } = await selectAnalyses(ctx.db, project.id, command.page.page, command.page.per_page);
+  return { items: rows.map(analysisJson), total };
+}
+
+/** The analysis when the caller may view (or, with `manage`, manage) its project. @throws 404, 403. */
+async function analysisFor(
+  ctx: CollectionContext,
+  caller: Actor,
+  analysisId: number,
+  manage: boolean,
+): Promise<AnalysisRow> {
+  const a = await findAnalysis(ctx.db, analysisId);
+  if (!a) throw notFound('Analysis not found.');
+  await renamingNotFound('Analysis not found.', () =>
+    projectFor(ctx, caller, a.project_id, manage ? 'project.manage' : 'stats.view'),
+  );
+  return a;
+}
+
+/** The analysis (roles with stats.view). @throws 404, 403. */
+export async function getAnalysis(ctx: CollectionContext, caller: Actor, analysisId: number) {
+  return analysisJson(await analysisFor(ctx, caller, analysisId, false));
+}
+
+/** Deletes an analysis (owner, admin, manager). @throws 404, 403. */
+export async function deleteAnalysis(ctx: CollectionContext, caller: Actor, analysisId: number) {
+  const a = await analysisFor(ctx, caller, analysisId, true);
+  await removeAnalysis(ctx.db, a.id);
+}
+
+/**
+ * Every chart of an analysis: its rows aggregated in PostgreSQL (data/analyses.ts), its
+ * Vega-Lite specification with the rows inline, and the URL of its server-rendered SVG.
+ */
+export async function analysisCharts(ctx: CollectionContext, caller: Actor, analysisId: number) {
+  const a = await analysisFor(ctx, caller, analysisId, false);
+  const fields = await fieldsByName(ctx.db, a.project_id);
+  const out = [];
+  for (const [index, chart] of a.charts.entries()) {
+    const data = await chartData(ctx.db, a.project_id, a.filters, chart, fields);
+    out.push({
+      index,
+      chart,
+      data,
+      vega_lite: vegaLiteSpec(chart, data),
+      svg_url: `/api/v1/analyses/${a.id}/charts/${index}.svg`,
+    });
+  }
+  return out;
+}
+
+/** One chart rendered as SVG text. @throws 404 `Chart not found.` for an index it does not have. */
+export async function chartSvg(
+  ctx: CollectionContext,
+  caller: Actor,
+  command: { analysisId: number; index: string },
+): Promise<string> {
+  const a = await analysisFor(ctx, caller, command.analysisId, false);
+  const index = Number(command.index);
+  const chart = Number.isInteger(index) ? a.charts[index] : undefined;
+  if (!chart) throw notFound('Chart not found.');
+  const data = await chartData(
+    ctx.db,
+    a.project_id,
+    a.filters,
+    chart,
+    await fieldsByName(ctx.db, a.project_id),
+  );
+  return renderSvg(vegaLiteSpec(chart, data));
+}

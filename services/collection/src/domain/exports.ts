@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { Exchanges, envelope } from '@fieldhouse/contracts';
+import { inTransactionWith } from '@fieldhouse/messaging';
+import { notFound, ProblemError } from '@fieldhouse/problem';
+import {
+  EXPORT_FORMATS,
+  exportJson,
+  findExport,
+  insertExport,
+  type ExportFormat,
+  type ExportJobRow,
+} from '../data/exports.ts';
+import { roleIn } from '../data/workspaces.ts';
+import { FORMAT_FILES } from '../workers/export-file.ts';
+import { EXPORT_REQUESTED } from '../workers/exports.ts';
+import { projectFor, userIdOf } from './access.ts';
+import type { Actor, BodyReader, CollectionContext } from './context.ts';
+import type { ExportOptions } from './export-columns.ts';
+import { parseListFilters } from './list-filters.ts';
+import { can } from './roles.ts';
+
+/** Formats an export may have (docs/collection.md, "Exports"). */
+export { EXPORT_FORMATS };
+
+/** A UUID a PostgreSQL `uuid` column accepts (any other job id finds nothing). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An export job as the API shows it (status, progress from 0 to 1, expiry, download URL). */
+export type ExportView = ReturnType<typeof exportJson>;
+
+/** Spec 2.1 "Export request": the format, the list filters and the file options. */
+export interface ExportInput {
+  format: ExportFormat;
+  /** The list filters of `GET /projects/{id}/submissions` (checked here). */
+  filters: unknown;
+  options: Partial<ExportOptions>;
+}
+
+/** Export a project's submissions. */
+export interface RequestExportCommand {
+  projectId: number;
+  request: BodyReader<ExportInput>;
+}
+
+/** The list filters, their errors named by their place in the body (`filters.<name>`). */
+function exportFilters(raw: unknown) {
+  try {
+    return parseListFilters(raw, { convert: false });
+  } catch (err) {
+    if (err instanceof ProblemError && err.errors)
+      throw new ProblemError(422, err.message, {
+        code: 'validation_failed',
+        errors: Object.fromEntries(Object.entries(err.errors).map(([k, v]) => [`filters.${k}`, v])),
+      });
+    throw err;
+  }
+}
+
+/**
+ * Queues an export of a project's submissions (roles with submission.view_all: owner, admin,
+ * manager, viewer). The job row and its RabbitMQ message (through the outbox) are written in
+ * one transaction, so a job is never queued without its message nor the reverse.
+ * @returns the job id and a message telling where to follow it.
+ * @throws 422 on bad filters (errors keyed `filters.<name>`); 404, 403 access; 401 anonymous.
+ */
+export async function requestExport(
+  ctx: CollectionContext,
+  caller: Actor,
+  command: RequestExportCommand,
+): Promise<{ job_id: string; message: string }> {
+  const userId = userIdOf(caller);
+  const { project } = await projectFor(ctx, caller, command.projectId, 'submission.view_all');
+  const input = command.request();
+  const filters = exportFilters(input.filters);
+  const jobId = randomUUID();
+  await inTransactionWith(
+    ctx.db,
+    'outbox',
+    ctx.outboxWritten,
+  )(async (trx, outbox) => {
+    await insertExport(trx, {
+      id: jobId,
+      project_id: project.id,
+      workspace_id: project.workspace_id,
+      requested_by: userId,
+      format: input.format,
+      filters,
+      options: input.options,
+    });
+    await outbox.add(
+      Exchanges.collection,
+      envelope(Exchanges.collection, EXPORT_REQUESTED, { export_id: jobId }),
+    );
+  });
+  return {
+    job_id: jobId,
+    message: `Export queued. Follow it at /api/v1/exports/${jobId}; you will get an e-mail when it is ready.`,
+  };
+}
+
+/**
+ * The job when the caller is its requester or an owner, admin or manager of its workspace.
+ * @throws ProblemError 404 otherwise (unknown and forbidden look the same), 401 anonymous.
+ */
+async function visibleExport(ctx: CollectionContext, caller: Actor, jobId: string): Promise<ExportJobRow> {
+  const userId = userIdOf(caller);
+  const job = UUID.test(jobId) ? await findExport(ctx.db, jobId) : undefined;
+  if (!job) throw notFound('Export not found.');
+  if (job.requested_by === userId) return job;
+  const role = await roleIn(ctx.db, job.workspace_id, userId);
+  if (!role || !can(role, 'export.view_all')) throw notFound('Export not found.');
+  return job;
+}
+
+/** An export job's state. @throws 404 unless visible to the caller. */
+export async function getExport(ctx: CollectionContext, caller: Actor, jobId: string): Promise<ExportView> {
+  return exportJson(await visibleExport(ctx, caller, jobId));
+}
+
+/** A finished export's file: its bytes, size, content type and attachment name. */
+export interface ExportFile {
+  stream: Readable;
+  size: number;
+  contentType: string;
+  filename: string;
+}
+
+/**
+ * The file of a completed export.
+ * @throws 404 unless visible, 409 `export_not_ready` before completion, 410 `export_expired`
+ * once its file was deleted or expired.
+ */
+export async function exportFile(ctx: CollectionContext, caller: Actor, jobId: string): Promise<ExportFile> {
+  const job = await visibleExport(ctx, caller, jobId);
+  const view = exportJson(job);
+  if (job.status !== 'completed')
+    throw new ProblemError(409, `This export is ${job.status}; it has no file to download.`, {
+      code: 'export_not_ready',
+    });
+  const blob = view.download_url && job.blob_key ? await ctx.blobs.getStream(job.blob_key) : undefined;
+  if (!blob)
+    throw new ProblemError(410, 'This export has expired; request a new one.', { code: 'export_expired' });
+  const file = FORMAT_FILES[job.format];
+  return {
+    stream: blob.stream,
+    size: blob.size,
+    contentType: file.contentType,
+    filename: `export-${job.project_id}-${job.id}.${file.ext}`,
+  };
+}

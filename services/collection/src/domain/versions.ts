@@ -1,0 +1,173 @@
+import type { PageRequest } from '@fieldhouse/http';
+import { conflict, notFound, validationFailed } from '@fieldhouse/problem';
+import {
+  countFields,
+  createVersion,
+  deleteField,
+  fieldJson,
+  findField,
+  insertField,
+  lastPublishedVersion,
+  listFields,
+  listVersions,
+  publishVersion,
+  updateField,
+  versionJson,
+  type FieldInput,
+  type VersionRow,
+} from '../data/versions.ts';
+import { projectFor, versionFor } from './access.ts';
+import type { Actor, BodyReader, CollectionContext } from './context.ts';
+import { fieldShapeErrors } from './field-definition.ts';
+import { SELECT_TYPES } from './fields.ts';
+
+/** A form version as the API shows it (`field_count` when counted). */
+export type VersionView = ReturnType<typeof versionJson>;
+/** A field as the API shows it. */
+export type FieldView = ReturnType<typeof fieldJson>;
+export type { FieldInput };
+
+/** 409 `version_frozen` for any change to a published (frozen) version. */
+function assertDraft(v: VersionRow): void {
+  if (v.status !== 'draft')
+    throw conflict(
+      `Form version ${v.number} is published and frozen: its fields cannot change. Create a new version (copy_last_published: true) instead.`,
+      { code: 'version_frozen' },
+    );
+}
+
+/** A duplicate field name in a version (unique index) as a 422 `duplicate_name` on `name`. */
+async function uniqueName<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if ((err as { code?: string }).code === '23505')
+      throw validationFailed(
+        { name: ['Another field of this version already has this name.'] },
+        { code: 'duplicate_name' },
+      );
+    throw err;
+  }
+}
+
+/** One page of a project's form versions, newest first, with `field_count`. @throws 404 non-members. */
+export async function listFormVersions(
+  ctx: CollectionContext,
+  caller: Actor,
+  command: { projectId: number; page: PageRequest },
+): Promise<{ items: VersionView[]; total: number }> {
+  const { project } = await projectFor(ctx, caller, command.projectId, 'workspace.view');
+  const { rows, total } = await listVersions(ctx.db, project.id, command.page.page, command.page.per_page);
+  return { items: rows.map((v) => versionJson(v, v.field_count)), total };
+}
+
+/**
+ * Creates a draft version (`form.edit`); with `copyLastPublished` it starts with the fields of
+ * the last published version.
+ * @throws 422 on `copy_last_published` when there is none; 404, 403 access.
+ */
+export async function createFormVersion(
+  ctx: CollectionContext,
+  caller: Actor,
+  command: { projectId: number; input: BodyReader<{ copy_last_published: boolean }> },
+): Promise<VersionView> {
+  const { project } = await projectFor(ctx, caller, command.projectId, 'form.edit');
+  let copyFrom: number | null = null;
+  if (command.input().copy_last_published) {
+    const last = await lastPublishedVersion(ctx.db, project.id);
+    if (!last)
+      throw validationFailed({ copy_last_published: ['This project has no published version to copy.'] });
+    copyFrom = last.id;
+  }
+  const v = await createVersion(ctx.db, project.id, copyFrom);
+  return versionJson(v, await countFields(ctx.db, v.id));
+}
+
+/** The version with its fields in form order (published ones also to collectors of an open form). @throws 404. */
+export async function getFormVersion(ctx: CollectionContext, caller: Actor, versionId: number) {
+  const { version } = await versionFor(ctx, caller, versionId, 'workspace.view');
+  const fields = await listFields(ctx.db, version.id);
+  return { ...versionJson(version, fields.length), fields: fields.map(fieldJson) };
+}
+
+/** One page of a version's fields in form order, and their number. @throws 404. */
+export async function listVersionFields(
+  ctx: CollectionContext,
+  caller: Actor,
+  command: { versionId: number; page: PageRequest },
+): Promise<{ items: FieldView[]; total: number }> {
+  const { version } = await versionFor(ctx, caller, command.versionId, 'workspace.view');
+  const all = await listFields(ctx.db, version.id);
+  const { page, per_page } = command.page;
+  return { items: all.slice((page - 1) * per_page, page * per_page).map(fieldJson), total: all.length };
+}
+
+/**
+ * Adds a field to a draft version (`form.edit`); choices and constraints must fit the type.
+ * @throws 409 `version_frozen` on a published version, 422 on a bad shape or a duplicate name
+ * (`duplicate_name`); 404, 403 access.
+ */
+export async function addField(
+  ctx: CollectionContext,
+  caller: Actor,
+  command: { versionId: number; field: BodyReader<FieldInput> },
+): Promise<FieldView> {
+  const { version } = await versionFor(ctx, caller, command.versionId, 'form.edit');
+  assertDraft(version);
+  const field = command.field();
+  const errors = fieldShapeErrors(field);
+  if (Object.keys(errors).length) throw validationFailed(errors);
+  const input = { ...field, choices: field.choices?.length ? field.choices : null };
+  return fieldJson(await uniqueName(() => insertField(ctx.db, version.id, input)));
+}
+
+/**
+ * Changes a field of a draft version (partial; its uuid stays); changing to a non-select type
+ * drops its choices.
+ * @throws 404 `Field not found.`, 409 `version_frozen`, 422 bad shape or `duplicate_name`.
+ */
+export async function changeField(
+  ctx: CollectionContext,
+  caller: Actor,
+  command: { versionId: number; fieldId: number; patch: BodyReader<Partial<FieldInput>> },
+): Promise<FieldView> {
+  const { version } = await versionFor(ctx, caller, command.versionId, 'form.edit');
+  const field = await findField(ctx.db, version.id, command.fieldId);
+  if (!field) throw notFound('Field not found.');
+  assertDraft(version);
+  const patch = command.patch();
+  const errors = fieldShapeErrors({ ...field, ...patch });
+  if (Object.keys(errors).length) throw validationFailed(errors);
+  if (patch.type && !SELECT_TYPES.includes(patch.type)) patch.choices = null;
+  return fieldJson(await uniqueName(() => updateField(ctx.db, field.id, patch)));
+}
+
+/** Deletes a field of a draft version. @throws 404 `Field not found.`, 409 `version_frozen`. */
+export async function removeField(
+  ctx: CollectionContext,
+  caller: Actor,
+  command: { versionId: number; fieldId: number },
+): Promise<void> {
+  const { version } = await versionFor(ctx, caller, command.versionId, 'form.edit');
+  const field = await findField(ctx.db, version.id, command.fieldId);
+  if (!field) throw notFound('Field not found.');
+  assertDraft(version);
+  await deleteField(ctx.db, field.id);
+}
+
+/**
+ * Publishes (freezes) a draft and makes it the project's current version, the one collectors get.
+ * @throws 409 `version_published` when already published, 422 without fields; 404, 403 access.
+ */
+export async function publishFormVersion(
+  ctx: CollectionContext,
+  caller: Actor,
+  versionId: number,
+): Promise<VersionView> {
+  const { version } = await versionFor(ctx, caller, versionId, 'form.edit');
+  if (version.status !== 'draft')
+    throw conflict(`Form version ${version.number} is already published.`, { code: 'version_published' });
+  const n = await countFields(ctx.db, version.id);
+  if (!n) throw validationFailed({ fields: ['A version needs at least one field to be published.'] });
+  return versionJson(await publishVersion(ctx.db, version), n);
+}

@@ -1,0 +1,169 @@
+import type { PageRequest } from '@fieldhouse/http';
+import { forbidden, notFound, unprocessable, validationFailed } from '@fieldhouse/problem';
+import {
+  createWorkspace as insertWorkspace,
+  deleteWorkspace as removeWorkspace,
+  listMembers,
+  listWorkspaces as selectWorkspaces,
+  memberJson,
+  removeMember as deleteMember,
+  setMember,
+  updateWorkspace as saveWorkspace,
+  workspaceJson,
+} from '../data/workspaces.ts';
+import { findUserByEmail, findUserById } from '../data/users.ts';
+import { userIdOf, workspaceFor } from './access.ts';
+import type { Actor, BodyReader, CollectionContext } from './context.ts';
+import { mayManageRole, type Role } from './roles.ts';
+
+/** A workspace as the API shows it: with the caller's `role` and, when loaded, its `members`. */
+export type WorkspaceView = ReturnType<typeof workspaceJson>;
+/** A member as the API shows it (`joined_at`: when they joined). */
+export type MemberView = ReturnType<typeof memberJson>;
+
+/** `{name, description?}` of a new workspace (`description` empty or null: none). */
+export interface WorkspaceInput {
+  name: string;
+  description?: string | null;
+}
+
+/** One page of the caller's workspaces (newest first), each with the caller's role, and the total. */
+export async function listWorkspaces(
+  ctx: CollectionContext,
+  caller: Actor,
+  page: PageRequest,
+): Promise<{ items: WorkspaceView[]; total: number }> {
+  const { rows, total } = await selectWorkspaces(ctx.db, userIdOf(caller), page.page, page.per_page);
+  return { items: rows.map((w) => workspaceJson(w, w.role)), total };
+}
+
+/** Creates a workspace whose owner is the caller; returns it with its members. @throws 401 anonymous. */
+export async function createWorkspace(
+  ctx: CollectionContext,
+  caller: Actor,
+  input: BodyReader<WorkspaceInput>,
+): Promise<WorkspaceView> {
+  const userId = userIdOf(caller);
+  const w = await insertWorkspace(ctx.db, input(), userId);
+  return workspaceJson(w, 'owner', await listMembers(ctx.db, w.id));
+}
+
+/** The workspace with the caller's role and its members. @throws 404 to non-members. */
+export async function getWorkspace(ctx: CollectionContext, caller: Actor, workspaceId: number) {
+  const { workspace, role } = await workspaceFor(ctx, caller, workspaceId, 'workspace.view');
+  return workspaceJson(workspace, role, await listMembers(ctx.db, workspace.id));
+}
+
+/** Renames or redescribes a workspace (owner, admin). @throws 404 non-member, 403 other roles. */
+export async function updateWorkspace(
+  ctx: CollectionContext,
+  caller: Actor,
+  command: { workspaceId: number; patch: BodyReader<Partial<WorkspaceInput>> },
+): Promise<WorkspaceView> {
+  const { workspace, role } = await workspaceFor(ctx, caller, command.workspaceId, 'workspace.update');
+  const w = await saveWorkspace(ctx.db, workspace.id, command.patch());
+  return workspaceJson(w, role, await listMembers(ctx.db, w.id));
+}
+
+/** Deletes a workspace with its projects and submissions (owner only). @throws 404, 403. */
+export async function deleteWorkspace(ctx: CollectionContext, caller: Actor, workspaceId: number) {
+  const { workspace } = await workspaceFor(ctx, caller, workspaceId, 'workspace.delete');
+  await removeWorkspace(ctx.db, workspace.id);
+}
+
+/** One page of a workspace's members (by join date) and their number. @throws 404 to non-members. */
+export async function listWorkspaceMembers(
+  ctx: CollectionContext,
+  caller: Actor,
+  command: { workspaceId: number; page: PageRequest },
+): Promise<{ items: MemberView[]; total: number }> {
+  const { workspace } = await workspaceFor(ctx, caller, command.workspaceId, 'workspace.view');
+  const all = await listMembers(ctx.db, workspace.id);
+  const { page, per_page } = command.page;
+  return { items: all.slice((page - 1) * per_page, page * per_page).map(memberJson), total: all.length };
+}
+
+/** Who to add (by id or e-mail, exactly one) and with which role. */
+export interface MemberInput {
+  user_id?: number;
+  email?: string;
+  role: Role;
+}
+
+/** Add a member to a workspace or change their role. */
+export interface SetMemberCommand {
+  workspaceId: number;
+  member: BodyReader<MemberInput>;
+}
+
+const ownerOnly = () => forbidden('Only an owner may grant, change or remove the owner role.');
+
+/**
+ * Adds a registered user to a workspace or changes a member's role (`members.manage`).
+ * @returns the member and whether it was `created` (else its role changed).
+ * @throws 422 `unknown_user` (no such registered user), 403 when a non-owner grants, changes or
+ * removes the owner role, 422 `last_owner` when it would demote the last owner; 404, 403 access.
+ */
+export async function setWorkspaceMember(
+  ctx: CollectionContext,
+  caller: Actor,
+  command: SetMemberCommand,
+): Promise<{ member: MemberView; created: boolean }> {
+  const { workspace, role: actorRole } = await workspaceFor(
+    ctx,
+    caller,
+    command.workspaceId,
+    'members.manage',
+  );
+  const input = command.member();
+  const user = input.user_id
+    ? await findUserById(ctx.db, input.user_id)
+    : await findUserByEmail(ctx.db, input.email!);
+  if (!user)
+    throw unprocessable(
+      input.user_id ? 'user_id' : 'email',
+      'No registered user has this ' + (input.user_id ? 'id.' : 'e-mail address.'),
+      { code: 'unknown_user' },
+    );
+  const members = await listMembers(ctx.db, workspace.id);
+  const current = members.find((m) => m.user_id === user.id)?.role;
+  if (!mayManageRole(actorRole, input.role) || (current && !mayManageRole(actorRole, current)))
+    throw ownerOnly();
+  const outcome = await setMember(ctx.db, workspace.id, user.id, input.role);
+  if (outcome === 'last_owner')
+    throw validationFailed(
+      { role: ['The last owner of a workspace cannot be demoted; make another member owner first.'] },
+      { code: 'last_owner' },
+    );
+  const member = (await listMembers(ctx.db, workspace.id)).find((m) => m.user_id === user.id)!;
+  return { member: memberJson(member), created: outcome === 'created' };
+}
+
+/**
+ * Removes a member: any member may leave; removing another needs `members.manage` (and the
+ * owner role to remove an owner).
+ * @throws 404 when not a member, 422 `last_owner` for the last owner, 403 role.
+ */
+export async function removeWorkspaceMember(
+  ctx: CollectionContext,
+  caller: Actor,
+  command: { workspaceId: number; userId: number },
+): Promise<void> {
+  const self = command.userId === caller.userId;
+  const { workspace, role: actorRole } = await workspaceFor(
+    ctx,
+    caller,
+    command.workspaceId,
+    self ? 'workspace.view' : 'members.manage',
+  );
+  const target = (await listMembers(ctx.db, workspace.id)).find((m) => m.user_id === command.userId);
+  if (!target) throw notFound('This user is not a member of the workspace.');
+  if (!self && !mayManageRole(actorRole, target.role)) throw ownerOnly();
+  const outcome = await deleteMember(ctx.db, workspace.id, command.userId);
+  if (outcome === 'last_owner')
+    throw validationFailed(
+      { user_id: ['The last owner of a workspace cannot be removed; make another member owner first.'] },
+      { code: 'last_owner' },
+    );
+  if (outcome === 'not_member') throw notFound('This user is not a member of the workspace.');
+}

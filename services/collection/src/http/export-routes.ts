@@ -1,0 +1,97 @@
+import { exportFile, getExport, requestExport } from '../domain/exports.ts';
+import { bodyReader, envelope, jsonRequest } from './common-schemas.ts';
+import { pathId } from './path-ids.ts';
+import {
+  exportBody,
+  exportBodyDocument,
+  exportJobSchema,
+  exportParams,
+  exportProjectParams,
+  exportQueuedSchema,
+} from './export-schemas.ts';
+import { route } from './route.ts';
+import { sendBlob } from './send-blob.ts';
+
+const tags = ['Exports'];
+
+/** Exports (spec 2.1 "Export request", 4.1; docs/collection.md, "Exports"). */
+export const exportRoutes = [
+  route({
+    method: 'post',
+    path: '/api/v1/projects/{project_id}/submissions/export',
+    operationId: 'requestExport',
+    summary: 'Queue an export of the submissions (CSV, xlsx, GeoJSON), with the list filters',
+    description:
+      'The job row and its RabbitMQ message (through the outbox) are written in one transaction; the requester gets an e-mail when the file is ready. Roles with submission.view_all (owner, admin, manager, viewer).',
+    tags,
+    params: exportProjectParams,
+    requestContent: jsonRequest(exportBodyDocument),
+    responses: { 202: { description: 'Queued (spec 2.1 export response)', body: exportQueuedSchema } },
+    problems: {
+      403: 'Role may not see every submission',
+      404: 'Unknown project or not a member',
+      422: 'Bad format or filters (errors keyed filters.<name>)',
+    },
+    handler: async ({ params, body }, ctx, req) => ({
+      status: 202,
+      body: {
+        status: 'success',
+        data: await requestExport(ctx, req.caller, {
+          projectId: pathId(params.project_id, 'projectId'),
+          request: bodyReader(exportBody, body),
+        }),
+      },
+    }),
+  }),
+  route({
+    method: 'get',
+    path: '/api/v1/exports/{job_id}',
+    operationId: 'getExport',
+    summary: 'Status of an export: requester and workspace owners, admins, managers',
+    description: 'Status, rows written, progress (0 to 1), error, expiry and download URL.',
+    tags,
+    params: exportParams,
+    responses: { 200: { description: 'The export job', body: envelope(exportJobSchema) } },
+    problems: { 404: 'Unknown or not visible' },
+    handler: async ({ params }, ctx, req) => ({
+      body: { data: await getExport(ctx, req.caller, params.job_id) },
+    }),
+  }),
+  route({
+    method: 'get',
+    path: '/api/v1/exports/{job_id}/download',
+    operationId: 'downloadExport',
+    summary: 'The export file (attachment)',
+    description: 'CSV, xlsx or GeoJSON as requested, streamed with its Content-Length.',
+    tags,
+    params: exportParams,
+    responses: {
+      200: {
+        description: 'The file',
+        headers: {
+          'Content-Disposition': { description: 'attachment; filename="export-<project_id>-<job_id>.<ext>"' },
+        },
+        content: {
+          'text/csv': { type: 'string' },
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
+            type: 'string',
+            format: 'binary',
+          },
+          'application/geo+json': { type: 'object' },
+        },
+      },
+    },
+    problems: {
+      404: 'Unknown or not visible',
+      409: 'Not completed (export_not_ready)',
+      410: 'File expired and deleted (export_expired)',
+    },
+    handler: async ({ params }, ctx, req, res) => {
+      const file = await exportFile(ctx, req.caller, params.job_id);
+      await sendBlob(res, file, {
+        'Content-Type': file.contentType,
+        'Content-Disposition': `attachment; filename="${file.filename}"`,
+      });
+    },
+  }),
+];

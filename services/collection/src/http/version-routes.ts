@@ -1,0 +1,189 @@
+import { paginated } from '@fieldhouse/http';
+import {
+  addField,
+  changeField,
+  createFormVersion,
+  getFormVersion,
+  listFormVersions,
+  listVersionFields,
+  publishFormVersion,
+  removeField,
+} from '../domain/versions.ts';
+import { bodyReader, envelope, jsonRequest, pageQuery, paged } from './common-schemas.ts';
+import { pathId } from './path-ids.ts';
+import { projectParams } from './project-schemas.ts';
+import { route } from './route.ts';
+import {
+  fieldBody,
+  fieldParams,
+  fieldPatch,
+  fieldSchema,
+  versionBody,
+  versionParams,
+  versionSchema,
+  versionWithFieldsSchema,
+} from './version-schemas.ts';
+
+const tags = ['Form versions'];
+const memberOnly = 'Unknown, or the caller is not a member';
+const frozen = 'The version is published and frozen (version_frozen)';
+const write = {
+  403: 'The role does not allow it',
+  404: memberOnly,
+  422: 'Validation failed (errors by field)',
+};
+
+/** Form versions and their fields (spec 4.1 "Versions and fields"). */
+export const versionRoutes = [
+  route({
+    method: 'get',
+    path: '/api/v1/projects/{project_id}/versions',
+    operationId: 'listFormVersions',
+    summary: 'Form versions, newest first',
+    description: 'Pagination envelope, each version with its `field_count`.',
+    tags,
+    params: projectParams,
+    query: pageQuery,
+    responses: { 200: { description: 'Pagination envelope (spec 2.1)', body: paged(versionSchema) } },
+    problems: { 404: memberOnly, 422: 'Bad page or per_page' },
+    handler: async ({ params, query }, ctx, req) => {
+      const { items, total } = await listFormVersions(ctx, req.caller, {
+        projectId: pathId(params.project_id, 'projectId'),
+        page: query,
+      });
+      return { body: paginated(items, query, total) };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api/v1/projects/{project_id}/versions',
+    operationId: 'createFormVersion',
+    summary: 'New draft version, optionally a copy of the last published one',
+    description:
+      'With `copy_last_published: true` the draft starts with the fields of the last published version (422 when there is none).',
+    tags,
+    params: projectParams,
+    requestContent: jsonRequest(versionBody),
+    bodyRequired: false,
+    responses: { 201: { description: 'Created', body: envelope(versionSchema) } },
+    problems: write,
+    handler: async ({ params, body }, ctx, req) => ({
+      status: 201,
+      body: {
+        data: await createFormVersion(ctx, req.caller, {
+          projectId: pathId(params.project_id, 'projectId'),
+          input: bodyReader(versionBody, body),
+        }),
+      },
+    }),
+  }),
+  route({
+    method: 'get',
+    path: '/api/v1/versions/{version_id}',
+    operationId: 'getFormVersion',
+    summary: 'Version with its fields',
+    description: 'Published versions are also open to non-members when the project’s form is open to them.',
+    tags,
+    params: versionParams,
+    access: 'optional',
+    responses: { 200: { description: 'The version', body: envelope(versionWithFieldsSchema) } },
+    problems: { 404: memberOnly },
+    handler: async ({ params }, ctx, req) => ({
+      body: { data: await getFormVersion(ctx, req.caller, pathId(params.version_id, 'versionId')) },
+    }),
+  }),
+  route({
+    method: 'get',
+    path: '/api/v1/versions/{version_id}/fields',
+    operationId: 'listVersionFields',
+    summary: 'Fields in form order',
+    description: 'Pagination envelope (per_page up to 100).',
+    tags,
+    params: versionParams,
+    access: 'optional',
+    query: pageQuery,
+    responses: { 200: { description: 'Pagination envelope (spec 2.1)', body: paged(fieldSchema) } },
+    problems: { 404: memberOnly, 422: 'Bad page or per_page' },
+    handler: async ({ params, query }, ctx, req) => {
+      const { items, total } = await listVersionFields(ctx, req.caller, {
+        versionId: pathId(params.version_id, 'versionId'),
+        page: query,
+      });
+      return { body: paginated(items, query, total) };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api/v1/versions/{version_id}/fields',
+    operationId: 'addField',
+    summary: 'Add a field (drafts only: 409 otherwise)',
+    description:
+      'Choices for (and only for) select types; `min`/`max` for integer and decimal; `max_length`/`pattern` for text. A duplicate name is 422 `duplicate_name`.',
+    tags,
+    params: versionParams,
+    requestContent: jsonRequest(fieldBody),
+    responses: { 201: { description: 'Created', body: envelope(fieldSchema) } },
+    problems: { ...write, 409: frozen },
+    handler: async ({ params, body }, ctx, req) => ({
+      status: 201,
+      body: {
+        data: await addField(ctx, req.caller, {
+          versionId: pathId(params.version_id, 'versionId'),
+          field: bodyReader(fieldBody, body),
+        }),
+      },
+    }),
+  }),
+  route({
+    method: 'put',
+    path: '/api/v1/versions/{version_id}/fields/{field_id}',
+    operationId: 'updateField',
+    summary: 'Update a field (drafts only)',
+    description: 'Partial update; the field keeps its uuid.',
+    tags,
+    params: fieldParams,
+    requestContent: jsonRequest(fieldPatch),
+    responses: { 200: { description: 'The updated field', body: envelope(fieldSchema) } },
+    problems: { ...write, 409: frozen },
+    handler: async ({ params, body }, ctx, req) => ({
+      body: {
+        data: await changeField(ctx, req.caller, {
+          versionId: pathId(params.version_id, 'versionId'),
+          fieldId: pathId(params.field_id, 'fieldId'),
+          patch: bodyReader(fieldPatch, body),
+        }),
+      },
+    }),
+  }),
+  route({
+    method: 'delete',
+    path: '/api/v1/versions/{version_id}/fields/{field_id}',
+    operationId: 'deleteField',
+    summary: 'Delete a field (drafts only)',
+    tags,
+    params: fieldParams,
+    responses: { 204: { description: 'Deleted' } },
+    problems: { 403: 'The role does not allow it', 404: memberOnly, 409: frozen },
+    handler: async ({ params }, ctx, req) => {
+      await removeField(ctx, req.caller, {
+        versionId: pathId(params.version_id, 'versionId'),
+        fieldId: pathId(params.field_id, 'fieldId'),
+      });
+      return { status: 204 };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api/v1/versions/{version_id}/publish',
+    operationId: 'publishFormVersion',
+    summary: 'Publish (freeze) a version; it becomes the current form',
+    description: 'Already published 409 `version_published`; a version without fields 422.',
+    tags,
+    params: versionParams,
+    responses: { 200: { description: 'The published version', body: envelope(versionSchema) } },
+    problems: { ...write, 409: 'Already published (version_published)' },
+    handler: async ({ params }, ctx, req) => ({
+      body: { data: await publishFormVersion(ctx, req.caller, pathId(params.version_id, 'versionId')) },
+    }),
+  }),
+];
