@@ -20,7 +20,7 @@ import {
 import { actorOf, userIdOf } from './caller.ts';
 import { eventParams } from './event-schemas.ts';
 import { inviteParams } from './invite-schemas.ts';
-import { route } from './route.ts';
+import { notModified, route } from './route.ts';
 
 const tags = ['Attendance'];
 const NOT_VISIBLE = 'Unknown event, or the caller is neither its owner nor its staff';
@@ -170,6 +170,7 @@ export const attendanceRoutes = [
     params: eventParams,
     notFound: NO_EVENT,
     responses: {
+      ...notModified,
       200: { description: 'taux = floor(100 * present / total), 0 without invites', body: Stats },
     },
     problems: { 404: NOT_VISIBLE },

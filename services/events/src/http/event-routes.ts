@@ -11,7 +11,7 @@ import {
   listEventsSchema,
   updateEventSchema,
 } from './event-schemas.ts';
-import { route } from './route.ts';
+import { notModified, route } from './route.ts';
 
 /** The list item of spec 4.3: `{id, name, start_date, location}`. */
 const summary = (e: EventRow) => ({ id: e.id, name: e.name, start_date: e.start_date, location: e.location });
@@ -67,7 +67,10 @@ export const eventRoutes = [
       '`upcoming`: not ended yet (end_date, else start_date, at or after now UTC); `past`: ended before now.',
     tags,
     query: listEventsSchema,
-    responses: { 200: { description: 'JSON array of events', body: Joi.array().items(EventSummary) } },
+    responses: {
+      ...notModified,
+      200: { description: 'JSON array of events', body: Joi.array().items(EventSummary) },
+    },
     problems: { 422: 'Unknown `when`' },
     handler: async ({ query }, ctx, req) => ({
       body: (await listEvents(ctx, { userId: userIdOf(req), when: query.when })).map(summary),
@@ -102,7 +105,10 @@ export const eventRoutes = [
     tags,
     params: eventParams,
     notFound: NO_EVENT,
-    responses: { 200: { description: 'The event', body: Event } },
+    responses: {
+      ...notModified,
+      200: { description: 'The event', body: Event },
+    },
     problems: { 404: NOT_VISIBLE },
     handler: async ({ params }, ctx, req) => ({
       body: detail(await getEvent(ctx, { userId: userIdOf(req), eventId: params.event_id })),

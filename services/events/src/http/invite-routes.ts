@@ -22,7 +22,7 @@ import {
   listInvitesSchema,
   updateInviteSchema,
 } from './invite-schemas.ts';
-import { route } from './route.ts';
+import { notModified, route } from './route.ts';
 
 const tags = ['Invites'];
 const NOT_VISIBLE = 'Unknown event, or the caller is neither its owner nor its staff';
@@ -71,6 +71,7 @@ const qrRoute = (format: 'png' | 'svg') => {
     params: inviteParams,
     notFound: NO_EVENT,
     responses: {
+      ...notModified,
       200: {
         description: format === 'png' ? 'PNG image' : 'SVG document',
         content: { [type]: null },
@@ -137,7 +138,10 @@ export const inviteRoutes = [
     params: eventParams,
     notFound: NO_EVENT,
     query: listInvitesSchema,
-    responses: { 200: { description: 'One page of invites', body: InvitePage } },
+    responses: {
+      ...notModified,
+      200: { description: 'One page of invites', body: InvitePage },
+    },
     problems: { 404: NOT_VISIBLE, 422: 'Invalid query parameter' },
     handler: async ({ params, query }, ctx, req) => {
       const { page, per_page, ...filter } = query;
@@ -160,7 +164,10 @@ export const inviteRoutes = [
     tags,
     params: inviteParams,
     notFound: NO_EVENT,
-    responses: { 200: { description: 'The invite', body: Invite } },
+    responses: {
+      ...notModified,
+      200: { description: 'The invite', body: Invite },
+    },
     problems: { 404: NO_INVITE },
     handler: async ({ params }, ctx, req) => ({
       body: await getInvite(ctx, {
@@ -204,7 +211,10 @@ export const inviteRoutes = [
     tags,
     params: inviteParams,
     notFound: NO_EVENT,
-    responses: { 200: { description: 'The history', body: Joi.array().items(HistoryEntry) } },
+    responses: {
+      ...notModified,
+      200: { description: 'The history', body: Joi.array().items(HistoryEntry) },
+    },
     problems: { 404: NO_INVITE },
     handler: async ({ params }, ctx, req) => ({
       body: await inviteHistory(ctx, {

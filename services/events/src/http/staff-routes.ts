@@ -4,7 +4,7 @@ import { NO_EVENT } from '../domain/access.ts';
 import { grantStaff, listStaff, revokeStaff } from '../domain/staff.ts';
 import { userIdOf } from './caller.ts';
 import { eventParams } from './event-schemas.ts';
-import { route } from './route.ts';
+import { notModified, route } from './route.ts';
 import { Staff, staffMemberParams, staffSchema } from './staff-schemas.ts';
 
 const tags = ['Staff'];
@@ -23,7 +23,10 @@ export const staffRoutes = [
     tags,
     params: eventParams,
     notFound: NO_EVENT,
-    responses: { 200: { description: 'The staff', body: Joi.array().items(Staff) } },
+    responses: {
+      ...notModified,
+      200: { description: 'The staff', body: Joi.array().items(Staff) },
+    },
     problems: { 403: STAFF_ONLY, 404: NOT_VISIBLE },
     handler: async ({ params }, ctx, req) => ({
       body: await listStaff(ctx, { userId: userIdOf(req), eventId: params.event_id }),

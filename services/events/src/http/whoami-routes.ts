@@ -1,5 +1,5 @@
 import { Joi } from '@fieldhouse/config';
-import { route } from './route.ts';
+import { notModified, route } from './route.ts';
 
 /** The caller as the gateway's JWT describes them (internal-auth's `Caller`). */
 const Caller = Joi.object({
@@ -27,6 +27,7 @@ export const whoamiRoutes = [
     tags: ['Diagnostics'],
     access: 'optional',
     responses: {
+      ...notModified,
       200: { description: 'The caller', body: Joi.object({ data: Caller.required() }).id('Whoami') },
     },
     handler: (_input, _ctx, req) => ({ body: { data: req.caller } }),
