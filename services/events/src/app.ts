@@ -21,14 +21,24 @@ export interface EventsAppDeps {
   outboxWritten?: () => void;
 }
 
-/** The events service's Express app, built from its dependencies (supertest uses it directly). */
-export function createEventsApp(deps: EventsAppDeps): { app: Express; lifecycle: Lifecycle } {
-  const ctx: EventsContext = {
+/**
+ * The use cases' context: the database, the outbox-bound transaction runner (invitation
+ * e-mails are written with their invite, then the relay is kicked) and the scanner group commit.
+ */
+export function createEventsContext(
+  deps: Pick<EventsAppDeps, 'db' | 'logger' | 'outboxWritten'>,
+): EventsContext {
+  return {
     db: deps.db,
     logger: deps.logger,
     inTransaction: inTransactionWith(deps.db, 'outbox', deps.outboxWritten),
     hotScans: scanGroupCommit(deps.db, deps.logger),
   };
+}
+
+/** The events service's Express app, built from its dependencies (supertest uses it directly). */
+export function createEventsApp(deps: EventsAppDeps): { app: Express; lifecycle: Lifecycle } {
+  const ctx = createEventsContext(deps);
   return createServiceApp({
     logger: deps.logger,
     ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}),

@@ -20,10 +20,9 @@ import {
 import { actorOf, userIdOf } from './caller.ts';
 import { eventParams } from './event-schemas.ts';
 import { inviteParams } from './invite-schemas.ts';
-import { notModified, route } from './route.ts';
+import { NO_INVITE, NOT_VISIBLE, notModified, route } from './route.ts';
 
 const tags = ['Attendance'];
-const NOT_VISIBLE = 'Unknown event, or the caller is neither its owner nor its staff';
 
 /** Parses each item of an offline batch with the scan schema: a scan, or its errors (and nonce when readable). */
 function batchItem(item: unknown): BatchItem {
@@ -57,7 +56,7 @@ export const attendanceRoutes = [
       200: { description: 'success true and a message naming the invitee', body: PresenceResult },
     },
     problems: {
-      404: 'Unknown event or invite, or the caller is neither owner nor staff',
+      404: NO_INVITE,
       409: 'Revoked invite marked present (code revoked)',
       422: 'Invalid body',
     },

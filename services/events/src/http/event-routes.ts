@@ -11,7 +11,7 @@ import {
   listEventsSchema,
   updateEventSchema,
 } from './event-schemas.ts';
-import { notModified, route } from './route.ts';
+import { NOT_VISIBLE, notModified, route, STAFF_ONLY } from './route.ts';
 
 /** The list item of spec 4.3: `{id, name, start_date, location}`. */
 const summary = (e: EventRow) => ({ id: e.id, name: e.name, start_date: e.start_date, location: e.location });
@@ -27,8 +27,6 @@ const detail = (e: EventRow) => ({
 });
 
 const tags = ['Events'];
-const NOT_VISIBLE = 'Unknown event, or the caller is neither its owner nor its staff';
-const STAFF_ONLY = 'The caller is staff of the event, not its owner';
 
 /**
  * PUT and PATCH /api/events/{event_id}: the same update (the fields given, at least one).

@@ -6,7 +6,7 @@ import { readCsvUpload } from './csv-upload.ts';
 import { eventParams } from './event-schemas.ts';
 import { ImportResult, importRequestContent } from './import-schemas.ts';
 import { createInviteSchema } from './invite-schemas.ts';
-import { route } from './route.ts';
+import { NOT_VISIBLE, route, STAFF_ONLY } from './route.ts';
 
 const tags = ['Invites'];
 
@@ -41,8 +41,8 @@ export const importRoutes = [
     responses: { 200: { description: 'Per-row results', body: ImportResult } },
     problems: {
       400: 'No CSV in the request, or an unreadable upload',
-      403: 'The caller is staff of the event, not its owner',
-      404: 'Unknown event, or the caller is neither its owner nor its staff',
+      403: STAFF_ONLY,
+      404: NOT_VISIBLE,
       413: 'CSV over 5 MB',
       422: 'Unusable file: no header with nom and email, broken quoting, over 5000 rows',
     },

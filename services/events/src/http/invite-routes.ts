@@ -22,12 +22,9 @@ import {
   listInvitesSchema,
   updateInviteSchema,
 } from './invite-schemas.ts';
-import { notModified, route } from './route.ts';
+import { NO_INVITE, NOT_VISIBLE, notModified, route, STAFF_ONLY } from './route.ts';
 
 const tags = ['Invites'];
-const NOT_VISIBLE = 'Unknown event, or the caller is neither its owner nor its staff';
-const NO_INVITE = 'Unknown event or invite, or the caller is neither owner nor staff';
-const STAFF_ONLY = 'The caller is staff of the event, not its owner';
 
 /** The same update under PUT and PATCH. */
 const updateRoute = (method: 'put' | 'patch', operationId: string, summary: string) =>

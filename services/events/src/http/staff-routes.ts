@@ -4,12 +4,10 @@ import { NO_EVENT } from '../domain/access.ts';
 import { grantStaff, listStaff, revokeStaff } from '../domain/staff.ts';
 import { userIdOf } from './caller.ts';
 import { eventParams } from './event-schemas.ts';
-import { notModified, route } from './route.ts';
+import { NOT_VISIBLE, notModified, route, STAFF_ONLY } from './route.ts';
 import { Staff, staffMemberParams, staffSchema } from './staff-schemas.ts';
 
 const tags = ['Staff'];
-const NOT_VISIBLE = 'Unknown event, or the caller is neither its owner nor its staff';
-const STAFF_ONLY = 'The caller is staff of the event, not its owner';
 
 /** The check-in role: the owner lets other users see the event and its invites and scan codes. */
 export const staffRoutes = [
