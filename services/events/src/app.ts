@@ -3,8 +3,11 @@ import type { Knex } from 'knex';
 import { createServiceApp, type Lifecycle } from '@fieldhouse/http';
 import { requireGateway, type KeyResolver } from '@fieldhouse/internal-auth';
 import type { Logger } from '@fieldhouse/logger';
-import { eventsRoutes } from './http/routes.ts';
-import { openApi } from './openapi.ts';
+import { inTransactionWith } from '@fieldhouse/messaging';
+import { scanGroupCommit } from './data/scan-batch.ts';
+import type { EventsContext } from './domain/context.ts';
+import { eventsDocument } from './http/document.ts';
+import { eventsRouter } from './http/router.ts';
 
 export interface EventsAppDeps {
   logger: Logger;
@@ -18,8 +21,24 @@ export interface EventsAppDeps {
   outboxWritten?: () => void;
 }
 
+/**
+ * The use cases' context: the database, the outbox-bound transaction runner (invitation
+ * e-mails are written with their invite, then the relay is kicked) and the scanner group commit.
+ */
+export function createEventsContext(
+  deps: Pick<EventsAppDeps, 'db' | 'logger' | 'outboxWritten'>,
+): EventsContext {
+  return {
+    db: deps.db,
+    logger: deps.logger,
+    inTransaction: inTransactionWith(deps.db, 'outbox', deps.outboxWritten),
+    hotScans: scanGroupCommit(deps.db, deps.logger),
+  };
+}
+
 /** The events service's Express app, built from its dependencies (supertest uses it directly). */
 export function createEventsApp(deps: EventsAppDeps): { app: Express; lifecycle: Lifecycle } {
+  const ctx = createEventsContext(deps);
   return createServiceApp({
     logger: deps.logger,
     ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}),
@@ -27,11 +46,7 @@ export function createEventsApp(deps: EventsAppDeps): { app: Express; lifecycle:
     bodyLimit: deps.bodyLimit,
     prefix: '/api/events',
     authenticate: requireGateway({ audience: 'events', issuer: deps.issuer, keys: deps.keys }),
-    openApi,
-    routes: eventsRoutes({
-      db: deps.db,
-      logger: deps.logger,
-      outboxWritten: deps.outboxWritten ?? (() => {}),
-    }),
+    openApi: eventsDocument,
+    routes: eventsRouter(ctx),
   });
 }

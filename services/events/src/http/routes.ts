@@ -1,19 +1,26 @@
-import { Router } from 'express';
-import { whoamiHandler } from '@fieldhouse/internal-auth';
-import { callerProjection } from './access.ts';
-import { attendanceRoutes } from './attendance.ts';
-import type { EventsContext } from './context.ts';
-import { eventRoutes } from './events.ts';
-import { importRoutes } from './import.ts';
-import { inviteRoutes } from './invites.ts';
-import { staffRoutes } from './staff.ts';
+import type { AnyRouteSpec } from '@fieldhouse/http';
+import type { EventsContext } from '../domain/context.ts';
+import { attendanceRoutes } from './attendance-routes.ts';
+import { eventRoutes } from './event-routes.ts';
+import { importRoutes } from './import-routes.ts';
+import { inviteRoutes } from './invite-routes.ts';
+import { staffRoutes } from './staff-routes.ts';
+import { whoamiRoutes } from './whoami-routes.ts';
 
-/** The events service's HTTP routes (full paths under /api/events); every one needs a signed-in user. */
-export function eventsRoutes(ctx: EventsContext): Router {
-  const router = Router();
-  /** GET /api/events/_whoami: the caller as the gateway's JWT describes it. */
-  router.get('/api/events/_whoami', whoamiHandler);
-  router.use(callerProjection(ctx));
-  router.use(eventRoutes(ctx), staffRoutes(ctx), importRoutes(ctx), inviteRoutes(ctx), attendanceRoutes(ctx));
-  return router;
-}
+/** Routes answered before the caller projection (anonymous callers sent by the gateway included). */
+export const eventsOpenRouteSpecs: AnyRouteSpec<EventsContext>[] = [...whoamiRoutes];
+
+/** Routes that need a signed-in caller (spec 5.6), in matching order. */
+export const eventsSignedInRouteSpecs: AnyRouteSpec<EventsContext>[] = [
+  ...eventRoutes,
+  ...staffRoutes,
+  ...importRoutes,
+  ...inviteRoutes,
+  ...attendanceRoutes,
+];
+
+/** Every declared route of the events service, in matching order. */
+export const eventsRouteSpecs: AnyRouteSpec<EventsContext>[] = [
+  ...eventsOpenRouteSpecs,
+  ...eventsSignedInRouteSpecs,
+];

@@ -1,0 +1,188 @@
+import { notFound, ProblemError, problemBody, type FieldErrors } from '@fieldhouse/problem';
+import {
+  checkIn as checkInRow,
+  oncePerNonce,
+  setPresence as setPresenceRow,
+  statsOf,
+  type Scanner,
+} from '../data/attendance.ts';
+import { eventOf } from './access.ts';
+import { checkinAnswer, type CheckinAnswer } from './checkin.ts';
+import { normalizeCode } from './codes.ts';
+import type { Actor, EventsContext } from './context.ts';
+import { isUuid } from './ids.ts';
+import { presenceMessage } from './presence.ts';
+import type { EventStats } from './stats.ts';
+
+/** One scan as the scanner sends it (parsed): the code, and optionally who, where and when. */
+export interface Scan {
+  code_unique: string;
+  /** Client scan id: the same nonce counts once per event. */
+  nonce?: string;
+  scanned_at?: Date;
+  device?: string;
+  scanne_par?: string;
+}
+
+/** What one scan answered, and whether it is the stored answer of an earlier scan with its nonce. */
+export type ScanAnswer = CheckinAnswer & { replayed: boolean };
+
+/** An item of an offline batch: a parsed scan, or the fields that made it invalid. */
+export type BatchItem = { scan: Scan } | { nonce: string | null; errors: FieldErrors };
+
+/** One result of an offline batch: the item's index and nonce, and what the single endpoint would answer. */
+export type BatchResult = { index: number; nonce: string | null; replayed: boolean; status: number } & Record<
+  string,
+  unknown
+>;
+
+const emptyCodeErrors = { code_unique: ['code_unique is empty'] };
+
+/** The scanner of a change: `scanne_par` as given, else the caller's name (or e-mail); device as given, else the User-Agent. */
+function scannerOf(
+  actor: Actor,
+  given: { scanne_par?: string; device?: string; scanned_at?: Date },
+): Scanner {
+  return {
+    scanne_par: given.scanne_par || actor.name || actor.email,
+    userId: actor.userId,
+    userName: actor.name,
+    device: given.device ?? actor.userAgent ?? null,
+    scannedAt: given.scanned_at ?? null,
+  };
+}
+
+/**
+ * Sets an invitee's presence (spec 3: "PUT presence with presence=true → present; response
+ * success=true and a message naming the invitee as present"); every call is kept in the
+ * history. Owner and staff. Resolves with the message.
+ * @throws ProblemError 404 unless owner or staff, or when the event has no such invite; 409
+ * `revoked` when marking a revoked invite present.
+ */
+export async function setPresence(
+  ctx: EventsContext,
+  cmd: {
+    actor: Actor;
+    eventId: string;
+    inviteId: string;
+    presence: { presence: boolean; scanne_par?: string; device?: string; scanned_at?: Date };
+  },
+): Promise<{ message: string }> {
+  const { event } = await eventOf(ctx, cmd.eventId, cmd.actor.userId);
+  const { presence } = cmd.presence;
+  const done = isUuid(cmd.inviteId)
+    ? await setPresenceRow(ctx.db, event.id, cmd.inviteId, presence, scannerOf(cmd.actor, cmd.presence))
+    : undefined;
+  if (!done) throw notFound('No invite with this id in this event.');
+  if (done === 'revoked')
+    throw new ProblemError(409, 'This invite was revoked: it cannot be marked present.', { code: 'revoked' });
+  return { message: presenceMessage(done.nom, presence, done.previous) };
+}
+
+/** One scan of a valid code in an event the caller may scan, once per nonce when it has one. */
+function scanOnce(
+  ctx: EventsContext,
+  actor: Actor,
+  eventId: string,
+  scan: Scan,
+  code: string,
+): Promise<ScanAnswer> {
+  const by = scannerOf(actor, scan);
+  if (!scan.nonce)
+    return checkInRow(ctx.db, eventId, code, by, null).then((o) => ({
+      ...checkinAnswer(o),
+      replayed: false,
+    }));
+  const nonce = scan.nonce;
+  return oncePerNonce(ctx.db, eventId, nonce, async (trx) =>
+    checkinAnswer(await checkInRow(trx, eventId, code, by, nonce)),
+  );
+}
+
+/**
+ * Checks an invitee in by the scanned `code_unique` (docs/events.md, "Check-in"); exactly one
+ * of concurrent scans of one code succeeds. The answer is 200 `checked_in`, or a problem:
+ * 409 `already_checked_in`, 404 `unknown_code`, 422 `wrong_event`, 409 `revoked`
+ * (domain/checkin.ts). A repeated nonce gets the first answer again (`replayed`) and changes
+ * nothing. Hot path: a scan without nonce is group-committed with the scans arriving meanwhile,
+ * its access check in the same statement; anything else, including every refusal, takes the
+ * full path, which says why. Owner and staff.
+ * @throws ProblemError 404 unless owner or staff; 422 when the code is empty once spaces and
+ * dashes are removed.
+ */
+export async function checkIn(
+  ctx: EventsContext,
+  cmd: { actor: Actor; eventId: string; scan: Scan },
+): Promise<ScanAnswer> {
+  const { actor, eventId, scan } = cmd;
+  const code = normalizeCode(scan.code_unique);
+  if (!scan.nonce && code) {
+    const done = await ctx.hotScans.submit({
+      eventId,
+      code,
+      by: scannerOf(actor, scan),
+      staffUserId: actor.userId,
+    });
+    if (done) return { ...checkinAnswer(done), replayed: false };
+  }
+  const { event } = await eventOf(ctx, eventId, actor.userId);
+  if (!code)
+    throw new ProblemError(422, 'code_unique is empty.', {
+      code: 'validation_failed',
+      errors: emptyCodeErrors,
+    });
+  return scanOnce(ctx, actor, event.id, scan, code);
+}
+
+/**
+ * Applies offline scans in order (1 to 500), one result per item: `{index, nonce, replayed,
+ * status, ...body}` where `status` and the body are what {@link checkIn} would answer for that
+ * scan; an invalid item gets status 422, `result: "invalid"` and `errors`. One bad scan never
+ * fails the others. `device` applies to the items that name none. Owner and staff.
+ * @throws ProblemError 404 unless owner or staff.
+ */
+export async function checkInBatch(
+  ctx: EventsContext,
+  cmd: { actor: Actor; eventId: string; device?: string; items: BatchItem[] },
+): Promise<BatchResult[]> {
+  const { event } = await eventOf(ctx, cmd.eventId, cmd.actor.userId);
+  const results: BatchResult[] = [];
+  for (const [index, item] of cmd.items.entries()) {
+    const code = 'scan' in item ? normalizeCode(item.scan.code_unique) : undefined;
+    if (!('scan' in item) || !code) {
+      const nonce = 'scan' in item ? (item.scan.nonce ?? null) : item.nonce;
+      const errors = 'scan' in item ? emptyCodeErrors : item.errors;
+      results.push({
+        index,
+        nonce,
+        replayed: false,
+        ...problemBody(422, 'This scan is invalid.', { code: 'validation_failed', errors }),
+        result: 'invalid',
+      });
+      continue;
+    }
+    const scan = { ...(cmd.device ? { device: cmd.device } : {}), ...item.scan };
+    const answer = await scanOnce(ctx, cmd.actor, event.id, scan, code);
+    results.push({
+      index,
+      nonce: scan.nonce ?? null,
+      replayed: answer.replayed,
+      ...answer.body,
+      status: answer.status,
+    });
+  }
+  return results;
+}
+
+/**
+ * The attendance statistics of spec 2.3 over the active (non-revoked) invites: `{total,
+ * present, absent, taux}`, `taux` = floor(100 * present / total), 0 without invites. Owner and staff.
+ * @throws ProblemError 404 unless owner or staff.
+ */
+export async function eventStats(
+  ctx: EventsContext,
+  cmd: { userId: number; eventId: string },
+): Promise<EventStats> {
+  const { event } = await eventOf(ctx, cmd.eventId, cmd.userId);
+  return statsOf(ctx.db, event.id);
+}

@@ -1,0 +1,90 @@
+import { unprocessable } from '@fieldhouse/problem';
+import {
+  deleteEvent as deleteEventRow,
+  insertEvent,
+  listEventsFor,
+  updateEvent as updateEventRow,
+  type EventInput,
+  type EventRow,
+} from '../data/events.ts';
+import { eventOf, ownedEventOf } from './access.ts';
+import type { EventsContext } from './context.ts';
+import { compareLocal } from './dates.ts';
+
+export type { EventInput, EventRow };
+
+/** Which events a list shows: not ended yet, ended, or all. */
+export type EventWhen = 'upcoming' | 'past' | 'all';
+
+/** @throws ProblemError 422 naming `end_date` when it is before `start_date`. */
+function checkOrder(start: string, end: string | null | undefined): void {
+  if (end && compareLocal(end, start) < 0)
+    throw unprocessable('end_date', 'end_date must not be before start_date');
+}
+
+/** The local (zone-less) date-time now, in UTC, for the `upcoming`/`past` filters. */
+const nowLocal = () => new Date().toISOString().slice(0, 23);
+
+/**
+ * The events `userId` owns or is staff of, ordered by start date then id (spec 4.3).
+ * `upcoming`: not ended yet (end_date, else start_date, at or after now UTC); `past`: ended.
+ */
+export function listEvents(
+  ctx: EventsContext,
+  cmd: { userId: number; when: EventWhen },
+): Promise<EventRow[]> {
+  return listEventsFor(ctx.db, cmd.userId, cmd.when, nowLocal());
+}
+
+/**
+ * Creates an event owned by `userId` (design.md).
+ * @throws ProblemError 422 when `end_date` is before `start_date`.
+ */
+export async function createEvent(
+  ctx: EventsContext,
+  cmd: { userId: number; input: EventInput },
+): Promise<EventRow> {
+  checkOrder(cmd.input.start_date, cmd.input.end_date);
+  return insertEvent(ctx.db, cmd.userId, cmd.input);
+}
+
+/**
+ * The event, for its owner and staff (spec 4.3).
+ * @throws ProblemError 404 unless the caller owns or staffs it.
+ */
+export async function getEvent(
+  ctx: EventsContext,
+  cmd: { userId: number; eventId: string },
+): Promise<EventRow> {
+  return (await eventOf(ctx, cmd.eventId, cmd.userId)).event;
+}
+
+/**
+ * Updates the fields given (at least one; `end_date: null` clears it). Owner only.
+ * @throws ProblemError 404 unless owner or staff; 403 for staff; 422 when the resulting
+ * `end_date` is before the resulting `start_date`.
+ */
+export async function updateEvent(
+  ctx: EventsContext,
+  cmd: { userId: number; eventId: string; patch: Partial<EventInput> },
+): Promise<EventRow> {
+  const event = await ownedEventOf(ctx, cmd.eventId, cmd.userId);
+  const { patch } = cmd;
+  checkOrder(
+    patch.start_date ?? event.start_date,
+    patch.end_date === undefined ? event.end_date : patch.end_date,
+  );
+  return updateEventRow(ctx.db, event.id, patch);
+}
+
+/**
+ * Deletes the event with its staff, invites, history and nonces. Owner only.
+ * @throws ProblemError 404 unless owner or staff; 403 for staff.
+ */
+export async function deleteEvent(
+  ctx: EventsContext,
+  cmd: { userId: number; eventId: string },
+): Promise<void> {
+  const event = await ownedEventOf(ctx, cmd.eventId, cmd.userId);
+  await deleteEventRow(ctx.db, event.id);
+}

@@ -1,0 +1,122 @@
+import { Joi } from '@fieldhouse/config';
+import type { Scan } from '../domain/attendance.ts';
+
+/** Most scans in one offline batch. */
+export const MAX_BATCH = 500;
+
+/** Clock skew allowed on a scan time: at most 5 minutes in the future. */
+const SKEW_MS = 5 * 60_000;
+
+const device = Joi.string().trim().max(255).description('Scanning device; default: the User-Agent');
+const scannePar = Joi.string().trim().max(255).allow('').description('Who scanned; default: the caller name');
+
+/** An ISO 8601 instant with zone; at most 5 minutes in the future (clock skew). */
+const scannedAt = Joi.date()
+  .iso()
+  .custom((v: Date, helpers) => (v.getTime() > Date.now() + SKEW_MS ? helpers.error('date.future') : v))
+  .messages({ 'date.future': '{{#label}} is in the future' })
+  .description('When scanned (offline scans); at most 5 min ahead');
+
+/** Presence (spec 2.3): `{presence, scanne_par}` plus optional `device`, `scanned_at`. */
+export const presenceSchema = Joi.object<{
+  presence: boolean;
+  scanne_par?: string;
+  device?: string;
+  scanned_at?: Date;
+}>({
+  presence: Joi.boolean().strict().required(),
+  scanne_par: scannePar,
+  device,
+  scanned_at: scannedAt,
+}).id('PresenceInput');
+
+/** One scan: `{code_unique, nonce?, scanned_at?, device?, scanne_par?}`. */
+export const scanSchema = Joi.object<Scan>({
+  code_unique: Joi.string()
+    .trim()
+    .min(1)
+    .max(64)
+    .required()
+    .description('Scanned code; case, spaces and dashes ignored'),
+  nonce: Joi.string()
+    .trim()
+    .min(1)
+    .max(128)
+    .description('Client scan id: the same nonce counts once per event'),
+  scanned_at: scannedAt,
+  device,
+  scanne_par: scannePar,
+}).id('Scan');
+
+/** Offline batch: `{scans: [scan, ...], device?}`, 1 to {@link MAX_BATCH} items (each validated on its own). */
+export const batchSchema = Joi.object<{ scans: unknown[]; device?: string }>({
+  scans: Joi.array()
+    .items(Joi.any().description('A scan (see Scan), validated on its own: a bad one fails only its result'))
+    .min(1)
+    .max(MAX_BATCH)
+    .required(),
+  device,
+}).id('ScanBatch');
+
+/** The presence answer of spec 2.3: `{success: true, message}`. */
+export const PresenceResult = Joi.object({
+  success: Joi.boolean().required(),
+  message: Joi.string().required(),
+}).id('PresenceResult');
+
+const scannedInvite = Joi.object({
+  id: Joi.string().uuid().required(),
+  nom: Joi.string().required(),
+  type_invite: Joi.string().required(),
+}).id('ScannedInvite');
+
+/** The check-in answer: `{result: "checked_in", message, invite, checked_in_at, scanne_par}`. */
+export const CheckedIn = Joi.object({
+  result: Joi.string().valid('checked_in').required(),
+  message: Joi.string().required(),
+  invite: scannedInvite.required(),
+  checked_in_at: Joi.string().isoDate().required(),
+  scanne_par: Joi.string().allow(null).required(),
+}).id('CheckedIn');
+
+/**
+ * One result of an offline batch: the item's `index` and `nonce`, `replayed`, and what the
+ * single endpoint would answer (its `status` and body: the check-in, or a problem document
+ * with its `result`; invalid items: status 422, `result: "invalid"`, `errors`).
+ */
+export const BatchScanResult = Joi.object({
+  index: Joi.number().integer().required(),
+  nonce: Joi.string().allow(null).required(),
+  replayed: Joi.boolean().required(),
+  status: Joi.number().integer().required(),
+  result: Joi.string()
+    .valid('checked_in', 'already_checked_in', 'unknown_code', 'wrong_event', 'revoked', 'invalid')
+    .required(),
+  message: Joi.string(),
+  invite: scannedInvite,
+  checked_in_at: Joi.string().isoDate(),
+  scanne_par: Joi.string().allow(null),
+  type: Joi.string(),
+  title: Joi.string(),
+  detail: Joi.string(),
+  code: Joi.string(),
+  errors: Joi.object().unknown().description('Each field mapped to its messages (invalid items)'),
+}).id('BatchScanResult');
+
+/** The batch answer: one result per scan, in order. */
+export const BatchResults = Joi.object({
+  results: Joi.array().items(BatchScanResult).required(),
+}).id('BatchResults');
+
+/** The statistics answer of spec 2.3 over the active (non-revoked) invites. */
+export const Stats = Joi.object({
+  total: Joi.number().integer().required(),
+  present: Joi.number().integer().required(),
+  absent: Joi.number().integer().required(),
+  taux: Joi.number()
+    .integer()
+    .min(0)
+    .max(100)
+    .required()
+    .description('floor(100 * present / total), 0 without invites'),
+}).id('Stats');

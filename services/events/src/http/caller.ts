@@ -1,0 +1,13 @@
+import type { Request } from 'express';
+import type { Actor } from '../domain/context.ts';
+
+/** The signed-in caller's user id (routes run after the caller projection, which refuses anonymous callers). */
+export const userIdOf = (req: Request): number => req.caller.userId!;
+
+/** The caller as use cases see them: id, name and e-mail from the gateway's JWT, and the User-Agent (255 characters at most). */
+export const actorOf = (req: Request): Actor => ({
+  userId: req.caller.userId!,
+  name: req.caller.name,
+  email: req.caller.email,
+  userAgent: req.get('user-agent')?.slice(0, 255) ?? null,
+});

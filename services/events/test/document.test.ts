@@ -1,0 +1,68 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { alice, startService, type ServiceHarness } from './support.ts';
+
+/** Every operation of area C, as `METHOD path` (path parameter names as the spec writes them). */
+const OPERATIONS = [
+  'GET /api/events/_whoami',
+  'GET /api/events',
+  'POST /api/events',
+  'GET /api/events/{event_id}',
+  'PUT /api/events/{event_id}',
+  'PATCH /api/events/{event_id}',
+  'DELETE /api/events/{event_id}',
+  'GET /api/events/{event_id}/staff',
+  'POST /api/events/{event_id}/staff',
+  'DELETE /api/events/{event_id}/staff/{user_id}',
+  'POST /api/events/{event_id}/invites/import',
+  'POST /api/events/{event_id}/invites',
+  'GET /api/events/{event_id}/invites',
+  'GET /api/events/{event_id}/invites/{invite_id}',
+  'PUT /api/events/{event_id}/invites/{invite_id}',
+  'PATCH /api/events/{event_id}/invites/{invite_id}',
+  'DELETE /api/events/{event_id}/invites/{invite_id}',
+  'GET /api/events/{event_id}/invites/{invite_id}/history',
+  'GET /api/events/{event_id}/invites/{invite_id}/qr.png',
+  'GET /api/events/{event_id}/invites/{invite_id}/qr.svg',
+  'PUT /api/events/{event_id}/invites/{invite_id}/presence',
+  'POST /api/events/{event_id}/checkin',
+  'POST /api/events/{event_id}/checkin/batch',
+  'GET /api/events/{event_id}/stats',
+];
+
+describe('events service: the OpenAPI document generated from the route declarations', () => {
+  let h: ServiceHarness;
+  before(async () => {
+    h = await startService('events_document');
+  });
+  after(async () => h?.close());
+
+  it('serves at /openapi.json one operation per route of area C, each with a unique operationId', async () => {
+    const { body } = await request(h.app).get('/openapi.json').expect(200);
+    const paths = body.paths as Record<string, Record<string, { operationId: string }>>;
+    const operations = Object.entries(paths).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(operations).to.have.members(OPERATIONS);
+    const ids = Object.values(paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+    expect(new Set(ids).size).to.equal(OPERATIONS.length);
+  });
+
+  it('describes the answers by named schemas and every problem by the one Problem schema', async () => {
+    const { body } = await request(h.app).get('/openapi.json').expect(200);
+    const create = body.paths['/api/events/{event_id}/invites'].post;
+    expect(create.responses['201'].content['application/json'].schema).to.deep.equal({
+      $ref: '#/components/schemas/InviteCreated',
+    });
+    for (const status of ['401', '403', '404', '413', '422'])
+      expect(create.responses[status].content['application/problem+json'].schema).to.deep.equal({
+        $ref: '#/components/schemas/Problem',
+      });
+    expect(body.components.schemas.Invite.required).to.include.members(['id', 'code_unique', 'revoked_at']);
+  });
+
+  it('answers the whoami route with the caller the gateway signed', async () => {
+    const res = await request(h.app).get('/api/events/_whoami').set(h.auth(alice)).expect(200);
+    expect(res.body.data).to.include({ userId: alice.id, name: alice.name, email: alice.email });
+  });
+});

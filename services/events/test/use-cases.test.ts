@@ -1,0 +1,70 @@
+import { expect } from 'chai';
+import { ProblemError } from '@fieldhouse/problem';
+import { testLogger } from '@fieldhouse/testkit';
+import { createEventsContext } from '../src/app.ts';
+import type { EventsContext } from '../src/domain/context.ts';
+import { deleteEvent, getEvent } from '../src/domain/events.ts';
+import { createInvite } from '../src/domain/invites.ts';
+import { alice, bob, carol, startService, type ServiceHarness } from './support.ts';
+
+/** The status of the problem `work` fails with. */
+async function problemStatus(work: Promise<unknown>): Promise<number> {
+  const err = await work.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).to.be.instanceOf(ProblemError);
+  return (err as ProblemError).status;
+}
+
+describe('events service: use cases called without HTTP (typed commands, domain errors)', () => {
+  let h: ServiceHarness;
+  let ctx: EventsContext;
+  let eventId: string;
+  let kicks = 0;
+  before(async () => {
+    h = await startService('events_use_cases');
+    ctx = createEventsContext({ db: h.db, logger: testLogger('events'), outboxWritten: () => kicks++ });
+    eventId = await h.event(alice);
+    await h.addStaff(alice, eventId, bob);
+  });
+  after(async () => h?.close());
+
+  it('shows the event to its owner and staff, and answers 404 to anyone else', async () => {
+    expect((await getEvent(ctx, { userId: alice.id, eventId })).id).to.equal(eventId);
+    expect((await getEvent(ctx, { userId: bob.id, eventId })).id).to.equal(eventId);
+    expect(await problemStatus(getEvent(ctx, { userId: carol.id, eventId }))).to.equal(404);
+  });
+
+  it('refuses an owner-only action to staff with 403 and to an outsider with 404', async () => {
+    expect(await problemStatus(deleteEvent(ctx, { userId: bob.id, eventId }))).to.equal(403);
+    expect(await problemStatus(deleteEvent(ctx, { userId: carol.id, eventId }))).to.equal(404);
+  });
+
+  it('writes the invite and its invitation e-mail in one transaction, then kicks the relay once', async () => {
+    const before = kicks;
+    const invite = await createInvite(ctx, {
+      userId: alice.id,
+      eventId,
+      invite: { nom: 'Ada', email: 'ada@example.test' },
+    });
+    expect(invite.type_invite).to.equal('standard');
+    const queued = await h.db('outbox').select('message');
+    expect(queued.map((r) => r.message.data.to[0])).to.include('ada@example.test');
+    expect(kicks).to.equal(before + 1);
+  });
+
+  it('queues no e-mail and kicks nothing when the invite is refused (email_taken)', async () => {
+    const outboxSize = async () => Number((await h.db('outbox').count({ n: '*' }))[0]!.n);
+    const queued = await outboxSize();
+    const before = kicks;
+    const refused = createInvite(ctx, {
+      userId: alice.id,
+      eventId,
+      invite: { nom: 'Ada', email: 'ADA@example.test' },
+    });
+    expect(await problemStatus(refused)).to.equal(422);
+    expect(await outboxSize()).to.equal(queued);
+    expect(kicks).to.equal(before);
+  });
+});
