@@ -1,19 +1,9 @@
 import type { Knex } from 'knex';
-import { usersProjection, type ProjectedUser, type UserVersion } from '@fieldhouse/users-projection';
+import type { ProjectedUser, UserVersion } from '@fieldhouse/users-projection';
+import { users } from '../users-projection.ts';
 
 /** A user as the collection service knows it (projection of the gateway's users). */
 export type UserRow = ProjectedUser;
-
-/**
- * Collection's users projection (`users`, messages recorded in `processed_messages` as
- * `collection.users`), with the rules of `@fieldhouse/users-projection`: newest `updated_at`
- * wins, ties and replays change nothing, e-mail stored lower-cased.
- */
-export const users = usersProjection({
-  usersTable: 'users',
-  processedMessagesTable: 'processed_messages',
-  consumer: 'collection.users',
-});
 
 /** Writes a user's version when it is newer than the stored one (replays change nothing). */
 export const upsertUser = (db: Knex | Knex.Transaction, u: UserVersion): Promise<boolean> =>

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
 import { callerSync as usersCallerSync } from '@fieldhouse/users-projection';
-import { users } from '../data/users.ts';
+import { users } from '../users-projection.ts';
 
 /**
  * Keeps the users projection current from the caller's JWT claims (name, e-mail), through the

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from '@fieldhouse/logger';
 import { startUserEventsConsumer, type Broker } from '@fieldhouse/messaging';
-import { users } from '../data/users.ts';
+import { users } from '../users-projection.ts';
 
 /**
  * Keeps the users projection (members are added by `user_id` or `email`) current from the
