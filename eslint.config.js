@@ -1,6 +1,9 @@
 // @ts-check
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+
+const services = ['collection', 'polls', 'events'];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '.tools/**', '.local/**'] },
@@ -16,5 +19,72 @@ export default tseslint.config(
   {
     files: ['**/test/**/*.ts', '**/*.test.ts'],
     rules: { '@typescript-eslint/no-unused-expressions': 'off' },
+  },
+  // Imports: no cycles anywhere. Workspace packages (`@fieldhouse/*`) resolve to their sources
+  // (the `source` condition), so a cycle through a package is seen too.
+  {
+    files: ['**/*.ts', '**/*.js'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js', '.mjs', '.cjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+          conditionNames: ['source', 'import', 'default'],
+        }),
+      ],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      // Boundaries (docs/architecture.md), on resolved paths, so `@fieldhouse/<pkg>` counts too.
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          basePath: import.meta.dirname,
+          zones: [
+            {
+              target: './libs',
+              from: ['./gateway', './services'],
+              message: 'libs/ hold generic code only: a lib may not import the gateway or a service.',
+            },
+            {
+              target: './services',
+              from: './gateway',
+              message: 'A service may not import the gateway (talk to it over HTTP or messages).',
+            },
+            ...services.map((svc) => ({
+              target: `./services/${svc}`,
+              from: services.filter((other) => other !== svc).map((other) => `./services/${other}`),
+              message: 'A service may not import another service (share code through libs/).',
+            })),
+            ...services.map((svc) => ({
+              target: `./services/${svc}/src/http`,
+              from: `./services/${svc}/src/data`,
+              message: 'http/ may not import data/: call a use case of domain/ instead.',
+            })),
+          ],
+        },
+      ],
+    },
+  },
+  // domain/ holds use cases: no Express (types included).
+  {
+    files: ['services/*/src/domain/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'express',
+              message: 'domain/ may not use Express: take a typed command, throw ProblemErrors.',
+            },
+            { name: 'express-serve-static-core', message: 'domain/ may not use Express types.' },
+          ],
+          patterns: [{ group: ['express/*'], message: 'domain/ may not use Express.' }],
+        },
+      ],
+    },
   },
 );

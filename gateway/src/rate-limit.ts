@@ -4,60 +4,14 @@ import {
   ipKeyGenerator,
   type AugmentedRequest,
   type Options,
-  type ClientRateLimitInfo,
   type Store,
 } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import type { Logger } from '@fieldhouse/logger';
 import { tooManyRequests } from '@fieldhouse/problem';
 import type { RedisClient } from './redis.ts';
+import { FailOpenStore } from './fail-open-store.ts';
 import { WriteBehindRedisStore } from './rate-limit-store.ts';
-
-/**
- * A Redis store that fails open by itself: while Redis is unreachable a hit counts as the
- * first of its window (so requests pass) and a warning is logged at most every 10 s. It also
- * reloads rate-limit-redis's Lua scripts after a failure: the library loads them once, and if
- * Redis was down at that moment they would stay unloaded for good.
- */
-class FailOpenRedisStore extends RedisStore {
-  onFailure: (err: unknown) => void = () => undefined;
-
-  override async init(options: Options): Promise<void> {
-    await super.init(options).catch((err: unknown) => this.recover(err));
-  }
-
-  override async increment(key: string): Promise<ClientRateLimitInfo> {
-    try {
-      return await super.increment(key);
-    } catch (err) {
-      this.recover(err);
-      // Counted as the first hit of a fresh window: the request passes.
-      return { totalHits: 1, resetTime: new Date(Date.now() + this.windowMs) };
-    }
-  }
-
-  override async get(key: string): Promise<ClientRateLimitInfo | undefined> {
-    try {
-      return await super.get(key);
-    } catch (err) {
-      this.recover(err);
-      return undefined;
-    }
-  }
-
-  override async decrement(key: string): Promise<void> {
-    await super.decrement(key).catch((err: unknown) => this.recover(err));
-  }
-
-  private recover(err: unknown): void {
-    this.onFailure(err);
-    this.incrementScriptSha = this.loadIncrementScript();
-    this.getScriptSha = this.loadGetScript();
-    // Awaited on the next call; swallowed here so a failed reload is no unhandled rejection.
-    this.incrementScriptSha.catch(() => undefined);
-    this.getScriptSha.catch(() => undefined);
-  }
-}
 
 export interface RateLimitSettings {
   /** Prefix of the counters' Redis keys (`<prefix>rl:<limiter>:<key>`). */
@@ -84,7 +38,7 @@ const loginKey = (req: Request) =>
  * `perIp` and `perUser` run on every request: their counters are written behind every
  * `syncMs` ({@link WriteBehindRedisStore}), so a request costs no Redis round trip; while Redis
  * is down they hold per replica. `login` is exact across replicas (one round trip per failed
- * login, rate-limit-redis) and fails open while Redis is down.
+ * login, rate-limit-redis) and fails open while Redis is down ({@link FailOpenStore}).
  * Over a limit: 429 problem with `Retry-After` and the standard `RateLimit` headers (draft 8).
  * `close()` writes the pending counts (call it before closing Redis).
  */
@@ -124,11 +78,15 @@ export function createRateLimiters(redis: RedisClient, s: RateLimitSettings, log
     });
   const ipStore = writeBehind('ip');
   const userStore = writeBehind('user');
-  const loginStore = new FailOpenRedisStore({
-    prefix: `${s.keyPrefix}rl:login:`,
-    sendCommand: (...args: string[]) => redis.sendCommand(args) as Promise<never>,
+  // Exact across replicas (rate-limit-redis), failing open while Redis is down (FailOpenStore).
+  const loginStore = new FailOpenStore({
+    create: () =>
+      new RedisStore({
+        prefix: `${s.keyPrefix}rl:login:`,
+        sendCommand: (...args: string[]) => redis.sendCommand(args) as Promise<never>,
+      }),
+    onFailure: warn,
   });
-  loginStore.onFailure = warn;
 
   return {
     perIp: make(s.perIp, ipStore, { identifier: 'ip' }),

@@ -9,3 +9,4 @@ export * from './service-app.ts';
 export * from './openapi.ts';
 export * from './ids.ts';
 export * from './contract/index.ts';
+export * from './multipart.ts';

@@ -1,31 +1,18 @@
 import type { Knex } from 'knex';
+import type { ProjectedUser, UserVersion } from '@fieldhouse/users-projection';
+import { users } from '../users-projection.ts';
 
 /** A user as the collection service knows it (projection of the gateway's users). */
-export interface UserRow {
-  id: number;
-  name: string;
-  email: string;
-  updated_at: Date;
-}
+export type UserRow = ProjectedUser;
 
-/**
- * Inserts or updates a user; keeps the newest version (by `updated_at`), so replayed or
- * out-of-order events change nothing.
- */
-export async function upsertUser(
-  db: Knex | Knex.Transaction,
-  u: { id: number; name: string; email: string; updated_at: string | Date },
-): Promise<void> {
-  await db.raw(
-    `INSERT INTO users (id, name, email, updated_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (id) DO UPDATE SET name = excluded.name, email = excluded.email, updated_at = excluded.updated_at
-     WHERE users.updated_at <= excluded.updated_at`,
-    [u.id, u.name, u.email, u.updated_at],
-  );
-}
+/** Writes a user's version when it is newer than the stored one (replays change nothing). */
+export const upsertUser = (db: Knex | Knex.Transaction, u: UserVersion): Promise<boolean> =>
+  users.upsertVersion(db, u);
 
+/** The user with this id, or undefined. */
 export const findUserById = (db: Knex | Knex.Transaction, id: number): Promise<UserRow | undefined> =>
-  db('users').where({ id }).first();
+  users.findById(db, id);
 
-export const findUserByEmail = (db: Knex, email: string): Promise<UserRow | undefined> =>
-  db('users').whereRaw('lower(email) = lower(?)', [email]).orderBy('updated_at', 'desc').first();
+/** The user with this e-mail (case-insensitive; the newest version if two ids share it), or undefined. */
+export const findUserByEmail = (db: Knex | Knex.Transaction, email: string): Promise<UserRow | undefined> =>
+  users.findByEmail(db, email);

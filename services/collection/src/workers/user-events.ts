@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from '@fieldhouse/logger';
-import { processOnce, startUserEventsConsumer, type Broker } from '@fieldhouse/messaging';
-import { upsertUser } from '../data/users.ts';
+import { startUserEventsConsumer, type Broker } from '@fieldhouse/messaging';
+import { users } from '../users-projection.ts';
 
 /**
  * Keeps the users projection (members are added by `user_id` or `email`) current from the
@@ -13,9 +13,7 @@ export function startUsersProjection(broker: Broker, db: Knex, logger: Logger) {
     logger,
     queue: 'collection.users',
     apply: async (messageId, user) => {
-      await processOnce(db, 'processed_messages', 'collection.users', messageId, (trx) =>
-        upsertUser(trx, user),
-      );
+      await users.applyEvent(db, messageId, user);
     },
   });
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { UserPayload } from '@fieldhouse/contracts';
-import { processOnce } from '@fieldhouse/messaging';
+import { usersProjection, type ProjectedUser } from '@fieldhouse/users-projection';
 
 /** A user of the projection (fed by the gateway's user events and the callers' JWT claims). */
 export interface UserRow {
@@ -10,19 +10,25 @@ export interface UserRow {
 }
 
 /**
+ * Events' users projection (`users`, messages recorded in `processed_messages` as
+ * `events.users`), with the rules of `@fieldhouse/users-projection`: newest `updated_at` wins,
+ * ties, duplicates and replays change nothing, e-mail stored lower-cased.
+ */
+export const users = usersProjection({
+  usersTable: 'users',
+  processedMessagesTable: 'processed_messages',
+  consumer: 'events.users',
+});
+
+const row = (u: ProjectedUser | undefined): UserRow | undefined =>
+  u && { id: u.id, name: u.name, email: u.email };
+
+/**
  * Applies a `user.created`/`user.updated` event once per message id, keeping the version with
  * the latest `updated_at` (replays and out-of-order deliveries change nothing).
  */
 export async function applyUserEvent(db: Knex, messageId: string, user: UserPayload): Promise<void> {
-  await processOnce(db, 'processed_messages', 'events.users', messageId, async (trx) => {
-    await trx.raw(
-      `INSERT INTO users (id, name, email, updated_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET name = excluded.name, email = excluded.email,
-         updated_at = excluded.updated_at
-       WHERE users.updated_at < excluded.updated_at`,
-      [user.id, user.name, user.email.toLowerCase(), user.updated_at],
-    );
-  });
+  await users.applyEvent(db, messageId, user);
 }
 
 /**
@@ -31,24 +37,15 @@ export async function applyUserEvent(db: Knex, messageId: string, user: UserPayl
  * Writes only when something changed.
  */
 export async function upsertCaller(db: Knex, user: UserRow): Promise<void> {
-  await db.raw(
-    `INSERT INTO users (id, name, email, updated_at) VALUES (?, ?, ?, now())
-     ON CONFLICT (id) DO UPDATE SET name = excluded.name, email = excluded.email, updated_at = now()
-     WHERE users.name <> excluded.name OR users.email <> excluded.email`,
-    [user.id, user.name, user.email.toLowerCase()],
-  );
+  await users.recordCaller(db, user);
 }
 
 /** The user with this id, or undefined. */
 export async function findUserById(db: Knex, id: number): Promise<UserRow | undefined> {
-  return db<UserRow>('users').select('id', 'name', 'email').where({ id }).first();
+  return row(await users.findById(db, id));
 }
 
 /** The user with this e-mail (case-insensitive), or undefined. */
 export async function findUserByEmail(db: Knex, email: string): Promise<UserRow | undefined> {
-  return db<UserRow>('users')
-    .select('id', 'name', 'email')
-    .whereRaw('lower(email) = ?', [email.toLowerCase()])
-    .orderBy('updated_at', 'desc')
-    .first();
+  return row(await users.findByEmail(db, email));
 }

@@ -1,0 +1,2 @@
+export * from './projection.ts';
+export * from './caller-sync.ts';
