@@ -1,5 +1,5 @@
-import express, { type Request, type RequestHandler, type Response } from 'express';
-import multer from 'multer';
+import express, { type Request, type Response } from 'express';
+import { readMultipartBody } from '@fieldhouse/http';
 import { badRequest, payloadTooLarge } from '@fieldhouse/problem';
 
 /** Largest CSV accepted, as a body or an uploaded file. */
@@ -8,37 +8,28 @@ const MAX_CSV_BYTES = 5 * 1024 * 1024;
 /** `text/csv` (or `text/plain`, `application/csv`) bodies as a string. */
 const csvBody = express.text({ type: ['text/csv', 'text/plain', 'application/csv'], limit: MAX_CSV_BYTES });
 
-/** A `multipart/form-data` upload in the field `file`; multer's errors become problems. */
-const upload: RequestHandler = (req, res, next) => {
-  multer({ storage: multer.memoryStorage(), limits: { fileSize: MAX_CSV_BYTES, files: 1 } }).single('file')(
-    req,
-    res,
-    (err: unknown) => {
-      if (!err) return next();
-      const code = (err as { code?: string }).code;
-      next(
-        code === 'LIMIT_FILE_SIZE'
-          ? payloadTooLarge('The CSV file is larger than 5 MB.')
-          : badRequest(`The upload cannot be read: ${(err as Error).message}`),
-      );
-    },
-  );
-};
-
-const run = (handler: RequestHandler, req: Request, res: Response) =>
+const readTextBody = (req: Request, res: Response) =>
   new Promise<void>((resolve, reject) => {
-    void handler(req, res, (err?: unknown) => (err ? reject(err) : resolve()));
+    csvBody(req, res, (err?: unknown) => (err ? reject(err) : resolve()));
   });
 
 /**
- * The CSV of an import request: a `text/csv` body or the `file` field of a
- * `multipart/form-data` upload (multer), at most 5 MB; undefined when the request holds neither.
- * TRANSITION: the lead swaps it for the shared multipart helper at merge.
- * @throws ProblemError 413 over 5 MB; 400 when the upload cannot be read.
+ * The CSV of an import request: a `text/csv` body, or the `file` field of a
+ * `multipart/form-data` upload (the one multipart intake of libs/http), at most 5 MB; undefined
+ * when the request holds neither.
+ * @throws ProblemError 413 over 5 MB; 400 when the upload cannot be read (no boundary, cut short,
+ * another file field, more than one file or 100 text fields).
  */
 export async function readCsvUpload(req: Request, res: Response): Promise<string | undefined> {
-  await run(csvBody, req, res);
-  await run(upload, req, res);
-  if (req.file) return req.file.buffer.toString('utf8');
+  if (req.is('multipart/form-data')) {
+    const { files } = await readMultipartBody(req, {
+      limits: { fileBytes: MAX_CSV_BYTES, files: 1, fields: 100 },
+      fileFields: ['file'],
+      fileTooLarge: () => payloadTooLarge('The CSV file is larger than 5 MB.'),
+      tooManyParts: () => badRequest('The upload cannot be read: send one file, in the field "file".'),
+    });
+    return files[0]?.data.toString('utf8');
+  }
+  await readTextBody(req, res);
   return typeof req.body === 'string' ? req.body : undefined;
 }
