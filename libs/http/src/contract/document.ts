@@ -111,12 +111,30 @@ function operation(
   };
 }
 
+/** The `$ref`s of `node` (any depth) that do not point at an existing `#/components/schemas/<name>`. */
+function danglingRefs(
+  node: unknown,
+  schemas: Record<string, unknown>,
+  found: Set<string> = new Set(),
+): Set<string> {
+  if (Array.isArray(node)) for (const item of node) danglingRefs(item, schemas, found);
+  else if (node && typeof node === 'object')
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') {
+        const name = value.startsWith('#/components/schemas/') ? value.slice(21) : undefined;
+        if (name === undefined || !Object.hasOwn(schemas, name)) found.add(value);
+      } else danglingRefs(value, schemas, found);
+    }
+  return found;
+}
+
 /**
  * Generates a service's OpenAPI 3.1 document from its route declarations: one operation per
  * route with its parameters (path, query, header), request body, answers and problem answers
  * (each referencing the one `Problem` schema). Named joi schemas become `components.schemas`.
  *
- * @throws Error when two routes share a method and path or an operationId (a declaration bug).
+ * @throws Error when two routes share a method and path or an operationId, or a `$ref` points
+ *   at no component schema (declaration bugs, found when the service starts).
  */
 export function openApiDocument(opts: DocumentOptions): OpenApiDocument {
   const components: Record<string, JsonSchema> = {};
@@ -130,7 +148,7 @@ export function openApiDocument(opts: DocumentOptions): OpenApiDocument {
     ids.add(route.operationId);
     item[route.method] = operation(route, opts.commonProblems ?? {}, components, security);
   }
-  return {
+  const document: OpenApiDocument = {
     openapi: '3.1.0',
     info: { title: opts.title, version: opts.version ?? '1.0.0', description: opts.description },
     servers: [{ url: '/' }],
@@ -148,4 +166,7 @@ export function openApiDocument(opts: DocumentOptions): OpenApiDocument {
       schemas: { ...sharedOpenApiSchemas, ...opts.schemas, ...components },
     },
   };
+  const dangling = danglingRefs({ paths, schemas: document.components.schemas }, document.components.schemas);
+  if (dangling.size) throw new Error(`${opts.title}: references to no schema: ${[...dangling].join(', ')}`);
+  return document;
 }

@@ -26,11 +26,23 @@ export interface HeaderSpec {
   schema?: JsonSchema;
 }
 
-/** What a route's handler gets: the path parameters, query and JSON body, each parsed by its schema. */
+/**
+ * A request body read and validated when called (memoised): given to a use case that must check
+ * access first, so a caller without access gets 401, 404 or 403 before any 422 about the body.
+ * @throws ProblemError 422 `validation_failed` naming each bad field.
+ */
+export type BodyReader<T> = () => T;
+
+/**
+ * What a route's handler gets: the path parameters, query and JSON body, each parsed by its
+ * schema. With `parseBody: 'by-use-case'`, `body` is undefined and `readBody` parses it.
+ */
 export interface RouteInput<P, Q, B> {
   params: P;
   query: Q;
   body: B;
+  /** The body parsed by the route's schema, on first call (the parsed `body` otherwise). */
+  readBody: BodyReader<B>;
 }
 
 /** What a handler returns for the router to send: `res.status(status).set(headers).json(body)`. */
@@ -71,6 +83,11 @@ export interface RouteSpec<
   query?: Joi.ObjectSchema<Q>;
   /** The `application/json` request body. */
   body?: Joi.Schema<B>;
+  /**
+   * When the body is parsed: `before-handler` (default: a 422 comes before anything else), or
+   * `by-use-case` (the handler passes `readBody` to a use case that checks access first).
+   */
+  parseBody?: 'before-handler' | 'by-use-case';
   /** Request bodies in other media types (multipart, CSV), parsed by the handler. */
   requestContent?: Record<string, JsonSchema>;
   /** Whether a body is required (default: when `body` or `requestContent` is given). */

@@ -22,13 +22,27 @@ function parseParams(route: AnyRouteSpec, req: Request): unknown {
   return value;
 }
 
+/** The `body` and `readBody` of a route's input (see {@link RouteInput}). */
+function bodyOf(route: AnyRouteSpec, raw: unknown): { body: unknown; readBody: () => unknown } {
+  if (!route.body) return { body: raw, readBody: () => raw };
+  if (route.parseBody !== 'by-use-case') {
+    const body = validate(route.body, raw);
+    return { body, readBody: () => body };
+  }
+  let parsed: { value: unknown } | undefined;
+  return {
+    body: undefined,
+    readBody: () => (parsed ??= { value: validate(route.body!, raw) }).value,
+  };
+}
+
 /** Express handler running one route: parse params, query and body with its schemas, call, send. */
 function runRoute<C>(route: AnyRouteSpec<C>, ctx: C): RequestHandler {
   return async (req, res) => {
     const params = route.params ? parseParams(route, req) : req.params;
     const query = route.query ? validate(route.query, req.query) : req.query;
-    const body = route.body ? validate(route.body, req.body) : req.body;
-    const reply = await route.handler({ params, query, body }, ctx, req, res);
+    const input = { params, query, ...bodyOf(route, req.body) };
+    const reply = await route.handler(input, ctx, req, res);
     if (reply && !res.headersSent) sendReply(res, reply);
   };
 }

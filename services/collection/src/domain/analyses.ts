@@ -13,7 +13,8 @@ import {
 import { projectFor, renamingNotFound, userIdOf } from './access.ts';
 import { renderSvg } from './chart-svg.ts';
 import { KIND_FIELD_TYPES, vegaLiteSpec, type ChartDef } from './charts.ts';
-import type { Actor, BodyReader, CollectionContext } from './context.ts';
+import type { Actor, CollectionContext } from './context.ts';
+import type { BodyReader } from '@fieldhouse/http';
 import { parseListFilters } from './list-filters.ts';
 
 /** An analysis as the API shows it. */

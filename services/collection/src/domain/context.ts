@@ -29,10 +29,3 @@ export interface CollectionContext {
 export interface Actor {
   userId: number | null;
 }
-
-/**
- * A request body, read and validated when the use case calls it: after the use case's access
- * checks, so a caller without access gets 401, 404 or 403 before any 422 about the body.
- * @throws ProblemError 422 `validation_failed` naming each bad field.
- */
-export type BodyReader<T> = () => T;

@@ -11,7 +11,8 @@ import {
 } from '../data/projects.ts';
 import { projectStats } from '../data/stats.ts';
 import { projectFor, projectForCollector, userIdOf, workspaceFor } from './access.ts';
-import type { Actor, BodyReader, CollectionContext } from './context.ts';
+import type { Actor, CollectionContext } from './context.ts';
+import type { BodyReader } from '@fieldhouse/http';
 import { mergeSettings, type PublicationSettings } from './publication.ts';
 
 /** A project as the API shows it: publication state, `current_version_id`, settings, `consent_text`. */

@@ -17,7 +17,8 @@ import {
   type VersionRow,
 } from '../data/versions.ts';
 import { projectFor, versionFor } from './access.ts';
-import type { Actor, BodyReader, CollectionContext } from './context.ts';
+import type { Actor, CollectionContext } from './context.ts';
+import type { BodyReader } from '@fieldhouse/http';
 import { fieldShapeErrors } from './field-definition.ts';
 import { SELECT_TYPES } from './fields.ts';
 

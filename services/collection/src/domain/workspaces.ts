@@ -13,7 +13,8 @@ import {
 } from '../data/workspaces.ts';
 import { findUserByEmail, findUserById } from '../data/users.ts';
 import { userIdOf, workspaceFor } from './access.ts';
-import type { Actor, BodyReader, CollectionContext } from './context.ts';
+import type { Actor, CollectionContext } from './context.ts';
+import type { BodyReader } from '@fieldhouse/http';
 import { mayManageRole, type Role } from './roles.ts';
 
 /** A workspace as the API shows it: with the caller's `role` and, when loaded, its `members`. */

@@ -14,7 +14,7 @@ import {
   chartParams,
   chartViewSchema,
 } from './analysis-schemas.ts';
-import { bodyReader, envelope, jsonRequest, pageQuery, paged } from './common-schemas.ts';
+import { envelope, pageQuery, paged } from './common-schemas.ts';
 import { pathId } from './path-ids.ts';
 import { projectParams } from './project-schemas.ts';
 import { route } from './route.ts';
@@ -33,19 +33,20 @@ export const analysisRoutes = [
       'Each chart’s field must exist in a published version with a type its kind accepts; `split_by` a select_one field.',
     tags,
     params: projectParams,
-    requestContent: jsonRequest(analysisBody),
+    body: analysisBody,
+    parseBody: 'by-use-case',
     responses: { 201: { description: 'Created', body: envelope(analysisSchema) } },
     problems: {
       403: 'Role may not manage the project',
       404: 'Not found',
       422: 'Bad chart, field or filters (errors keyed charts.<i>.<key>)',
     },
-    handler: async ({ params, body }, ctx, req) => ({
+    handler: async ({ params, readBody }, ctx, req) => ({
       status: 201,
       body: {
         data: await createAnalysis(ctx, req.caller, {
           projectId: pathId(params.project_id, 'projectId'),
-          analysis: bodyReader(analysisBody, body),
+          analysis: readBody,
         }),
       },
     }),

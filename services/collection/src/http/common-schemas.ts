@@ -1,7 +1,5 @@
 import Joi from 'joi';
-import { pageQuerySchema, toJsonSchema } from '@fieldhouse/http';
-import { validate } from '@fieldhouse/problem';
-import type { BodyReader } from '../domain/context.ts';
+import { pageQuerySchema } from '@fieldhouse/http';
 
 /** `?page&per_page` of the list endpoints (spec 2.1 pagination: per_page 1 to 100, default 15). */
 export const pageQuery = Joi.object<{ page: number; per_page: number }>(pageQuerySchema);
@@ -25,15 +23,3 @@ export const paged = (item: Joi.Schema) =>
       .id('Pagination')
       .required(),
   });
-
-/** The `application/json` request content of a body the use case reads (see {@link bodyReader}). */
-export const jsonRequest = (schema: Joi.Schema) => ({ 'application/json': toJsonSchema(schema, {}) });
-
-/**
- * The use case's reader of a request body (domain/context.ts `BodyReader`): validates `raw`
- * with `schema` when called (unknown members dropped).
- */
-export const bodyReader =
-  <T>(schema: Joi.Schema<T>, raw: unknown): BodyReader<T> =>
-  () =>
-    validate(schema, raw);

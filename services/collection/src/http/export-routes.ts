@@ -1,9 +1,8 @@
 import { exportFile, getExport, requestExport } from '../domain/exports.ts';
-import { bodyReader, envelope, jsonRequest } from './common-schemas.ts';
+import { envelope } from './common-schemas.ts';
 import { pathId } from './path-ids.ts';
 import {
   exportBody,
-  exportBodyDocument,
   exportJobSchema,
   exportParams,
   exportProjectParams,
@@ -25,20 +24,21 @@ export const exportRoutes = [
       'The job row and its RabbitMQ message (through the outbox) are written in one transaction; the requester gets an e-mail when the file is ready. Roles with submission.view_all (owner, admin, manager, viewer).',
     tags,
     params: exportProjectParams,
-    requestContent: jsonRequest(exportBodyDocument),
+    body: exportBody,
+    parseBody: 'by-use-case',
     responses: { 202: { description: 'Queued (spec 2.1 export response)', body: exportQueuedSchema } },
     problems: {
       403: 'Role may not see every submission',
       404: 'Unknown project or not a member',
       422: 'Bad format or filters (errors keyed filters.<name>)',
     },
-    handler: async ({ params, body }, ctx, req) => ({
+    handler: async ({ params, readBody }, ctx, req) => ({
       status: 202,
       body: {
         status: 'success',
         data: await requestExport(ctx, req.caller, {
           projectId: pathId(params.project_id, 'projectId'),
-          request: bodyReader(exportBody, body),
+          request: readBody,
         }),
       },
     }),

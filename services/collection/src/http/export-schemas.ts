@@ -3,7 +3,6 @@ import { pathUuidSchema } from '@fieldhouse/http';
 import { EXPORT_HEADERS } from '../domain/export-columns.ts';
 import { EXPORT_FORMATS, type ExportInput } from '../domain/exports.ts';
 import { pathIdParam } from './path-ids.ts';
-import { listFiltersSchema } from '../domain/list-filters.ts';
 import { dateTime } from './common-schemas.ts';
 
 /** `{project_id}` of `POST /projects/{project_id}/submissions/export`. */
@@ -40,9 +39,6 @@ export const exportBody = Joi.object<ExportInput>({
     .description('The list filters, checked by the use case (errors keyed filters.<name>)'),
   options: Joi.object(exportOptionsKeys).default({}),
 }).prefs({ convert: false });
-
-/** {@link exportBody} as documented: its filters are those of `GET /projects/{project_id}/submissions`. */
-export const exportBodyDocument = exportBody.keys({ filters: listFiltersSchema });
 
 /** The 202 answer of an export request (spec 2.1 export response). */
 export const exportQueuedSchema = Joi.object({

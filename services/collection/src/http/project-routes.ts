@@ -9,7 +9,7 @@ import {
   unpublishProject,
   updateProject,
 } from '../domain/projects.ts';
-import { bodyReader, envelope, jsonRequest, pageQuery, paged } from './common-schemas.ts';
+import { envelope, pageQuery, paged } from './common-schemas.ts';
 import { pathId } from './path-ids.ts';
 import {
   projectBody,
@@ -64,15 +64,16 @@ export const projectRoutes = [
     description: 'Unpublished; owner, admin, manager.',
     tags,
     params: workspaceParams,
-    requestContent: jsonRequest(projectBody),
+    body: projectBody,
+    parseBody: 'by-use-case',
     responses: { 201: { description: 'Created', body: envelope(projectSchema) } },
     problems: write,
-    handler: async ({ params, body }, ctx, req) => ({
+    handler: async ({ params, readBody }, ctx, req) => ({
       status: 201,
       body: {
         data: await createProject(ctx, req.caller, {
           workspaceId: pathId(params.workspace_id, 'workspaceId'),
-          input: bodyReader(projectBody, body),
+          input: readBody,
         }),
       },
     }),
@@ -85,16 +86,17 @@ export const projectRoutes = [
     description: 'The settings of spec 2.1, merged into the current ones; needs a published form version.',
     tags,
     params: workspaceProjectParams,
-    requestContent: jsonRequest(publicationSettingsBody),
+    body: publicationSettingsBody,
+    parseBody: 'by-use-case',
     bodyRequired: false,
     responses: { 200: { description: 'The published project', body: envelope(projectSchema) } },
     problems: publishProblems,
-    handler: async ({ params, body }, ctx, req) => ({
+    handler: async ({ params, readBody }, ctx, req) => ({
       body: {
         data: await publishProject(ctx, req.caller, {
           projectId: pathId(params.project_id, 'projectId'),
           workspaceId: params.workspace_id,
-          settings: bodyReader(publicationSettingsBody, body),
+          settings: readBody,
         }),
       },
     }),
@@ -123,14 +125,15 @@ export const projectRoutes = [
     description: 'Owner, admin, manager.',
     tags,
     params: projectParams,
-    requestContent: jsonRequest(projectPatch),
+    body: projectPatch,
+    parseBody: 'by-use-case',
     responses: { 200: { description: 'The updated project', body: envelope(projectSchema) } },
     problems: write,
-    handler: async ({ params, body }, ctx, req) => ({
+    handler: async ({ params, readBody }, ctx, req) => ({
       body: {
         data: await updateProject(ctx, req.caller, {
           projectId: pathId(params.project_id, 'projectId'),
-          patch: bodyReader(projectPatch, body),
+          patch: readBody,
         }),
       },
     }),
@@ -171,15 +174,16 @@ export const projectRoutes = [
     summary: 'Publish (optional settings body; needs a published version)',
     tags,
     params: projectParams,
-    requestContent: jsonRequest(publicationSettingsBody),
+    body: publicationSettingsBody,
+    parseBody: 'by-use-case',
     bodyRequired: false,
     responses: { 200: { description: 'The published project', body: envelope(projectSchema) } },
     problems: publishProblems,
-    handler: async ({ params, body }, ctx, req) => ({
+    handler: async ({ params, readBody }, ctx, req) => ({
       body: {
         data: await publishProject(ctx, req.caller, {
           projectId: pathId(params.project_id, 'projectId'),
-          settings: bodyReader(publicationSettingsBody, body),
+          settings: readBody,
         }),
       },
     }),

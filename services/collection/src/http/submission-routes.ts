@@ -153,7 +153,8 @@ const updateSubmissionRoute = route({
   tags,
   params: submissionParams,
   notFound: 'Submission not found.',
-  requestContent: { 'application/json': toJsonSchema(updateSubmissionBody, {}) },
+  body: updateSubmissionBody,
+  parseBody: 'by-use-case',
   responses: { 200: { description: 'The updated submission with its `history`', body: submissionEnvelope } },
   problems: {
     403: 'Not the collector (data), edits not allowed (`edits_not_allowed`), or a transition the caller may not make',
@@ -161,7 +162,7 @@ const updateSubmissionRoute = route({
     413: 'A photo larger than the limit (`photo_too_large`)',
     422: 'Illegal transition (`illegal_transition`) or invalid data (errors by field)',
   },
-  handler: async ({ params }, ctx, req) => {
+  handler: async ({ params, readBody }, ctx, req) => {
     const userId = userIdOf(req.caller);
     const access = await projectForCollector(ctx, req.caller, params.project_id);
     const { submission, history } = await changeSubmission(ctx, {
@@ -169,7 +170,7 @@ const updateSubmissionRoute = route({
       userId,
       submissionId: params.submission_id,
       // Parsed once the submission is found: an unknown one is a 404 whatever the body.
-      readChange: () => validate(updateSubmissionBody, req.body),
+      readChange: readBody,
     });
     return { body: { data: submissionBody(submission, history) } };
   },

@@ -9,7 +9,7 @@ import {
   publishFormVersion,
   removeField,
 } from '../domain/versions.ts';
-import { bodyReader, envelope, jsonRequest, pageQuery, paged } from './common-schemas.ts';
+import { envelope, pageQuery, paged } from './common-schemas.ts';
 import { pathId } from './path-ids.ts';
 import { projectParams } from './project-schemas.ts';
 import { route } from './route.ts';
@@ -63,16 +63,17 @@ export const versionRoutes = [
       'With `copy_last_published: true` the draft starts with the fields of the last published version (422 when there is none).',
     tags,
     params: projectParams,
-    requestContent: jsonRequest(versionBody),
+    body: versionBody,
+    parseBody: 'by-use-case',
     bodyRequired: false,
     responses: { 201: { description: 'Created', body: envelope(versionSchema) } },
     problems: write,
-    handler: async ({ params, body }, ctx, req) => ({
+    handler: async ({ params, readBody }, ctx, req) => ({
       status: 201,
       body: {
         data: await createFormVersion(ctx, req.caller, {
           projectId: pathId(params.project_id, 'projectId'),
-          input: bodyReader(versionBody, body),
+          input: readBody,
         }),
       },
     }),
@@ -121,15 +122,16 @@ export const versionRoutes = [
       'Choices for (and only for) select types; `min`/`max` for integer and decimal; `max_length`/`pattern` for text. A duplicate name is 422 `duplicate_name`.',
     tags,
     params: versionParams,
-    requestContent: jsonRequest(fieldBody),
+    body: fieldBody,
+    parseBody: 'by-use-case',
     responses: { 201: { description: 'Created', body: envelope(fieldSchema) } },
     problems: { ...write, 409: frozen },
-    handler: async ({ params, body }, ctx, req) => ({
+    handler: async ({ params, readBody }, ctx, req) => ({
       status: 201,
       body: {
         data: await addField(ctx, req.caller, {
           versionId: pathId(params.version_id, 'versionId'),
-          field: bodyReader(fieldBody, body),
+          field: readBody,
         }),
       },
     }),
@@ -142,15 +144,16 @@ export const versionRoutes = [
     description: 'Partial update; the field keeps its uuid.',
     tags,
     params: fieldParams,
-    requestContent: jsonRequest(fieldPatch),
+    body: fieldPatch,
+    parseBody: 'by-use-case',
     responses: { 200: { description: 'The updated field', body: envelope(fieldSchema) } },
     problems: { ...write, 409: frozen },
-    handler: async ({ params, body }, ctx, req) => ({
+    handler: async ({ params, readBody }, ctx, req) => ({
       body: {
         data: await changeField(ctx, req.caller, {
           versionId: pathId(params.version_id, 'versionId'),
           fieldId: pathId(params.field_id, 'fieldId'),
-          patch: bodyReader(fieldPatch, body),
+          patch: readBody,
         }),
       },
     }),

@@ -9,7 +9,7 @@ import {
   setWorkspaceMember,
   updateWorkspace,
 } from '../domain/workspaces.ts';
-import { bodyReader, envelope, jsonRequest, pageQuery, paged } from './common-schemas.ts';
+import { envelope, pageQuery, paged } from './common-schemas.ts';
 import { pathId } from './path-ids.ts';
 import { route } from './route.ts';
 import {
@@ -47,12 +47,13 @@ export const workspaceRoutes = [
     operationId: 'createWorkspace',
     summary: 'Create a workspace (caller becomes owner)',
     tags,
-    requestContent: jsonRequest(workspaceBody),
+    body: workspaceBody,
+    parseBody: 'by-use-case',
     responses: { 201: { description: 'Created, with its members', body: envelope(workspaceSchema) } },
     problems: { 422: 'Validation failed (errors by field)' },
-    handler: async ({ body }, ctx, req) => ({
+    handler: async ({ readBody }, ctx, req) => ({
       status: 201,
-      body: { data: await createWorkspace(ctx, req.caller, bodyReader(workspaceBody, body)) },
+      body: { data: await createWorkspace(ctx, req.caller, readBody) },
     }),
   }),
   route({
@@ -75,18 +76,19 @@ export const workspaceRoutes = [
     summary: 'Update (owner, admin)',
     tags,
     params: workspaceParams,
-    requestContent: jsonRequest(workspacePatch),
+    body: workspacePatch,
+    parseBody: 'by-use-case',
     responses: { 200: { description: 'The updated workspace', body: envelope(workspaceSchema) } },
     problems: {
       403: 'The role does not allow it',
       404: 'Unknown, or the caller is not a member',
       422: 'Validation failed (errors by field)',
     },
-    handler: async ({ params, body }, ctx, req) => ({
+    handler: async ({ params, readBody }, ctx, req) => ({
       body: {
         data: await updateWorkspace(ctx, req.caller, {
           workspaceId: pathId(params.workspace_id, 'workspaceId'),
-          patch: bodyReader(workspacePatch, body),
+          patch: readBody,
         }),
       },
     }),
@@ -134,7 +136,8 @@ export const workspaceRoutes = [
       'Adds a registered user (by `user_id` or `email`) or changes an existing member’s role. Only owners grant or change the owner role (403); demoting the last owner is 422 `last_owner`; an unknown user 422 `unknown_user`.',
     tags,
     params: workspaceParams,
-    requestContent: jsonRequest(memberBody),
+    body: memberBody,
+    parseBody: 'by-use-case',
     responses: {
       200: { description: 'Role changed', body: envelope(memberSchema) },
       201: { description: 'Added', body: envelope(memberSchema) },
@@ -144,10 +147,10 @@ export const workspaceRoutes = [
       404: 'Unknown, or the caller is not a member',
       422: 'Validation failed, unknown_user or last_owner',
     },
-    handler: async ({ params, body }, ctx, req) => {
+    handler: async ({ params, readBody }, ctx, req) => {
       const { member, created } = await setWorkspaceMember(ctx, req.caller, {
         workspaceId: pathId(params.workspace_id, 'workspaceId'),
-        member: bodyReader(memberBody, body),
+        member: readBody,
       });
       return { status: created ? 201 : 200, body: { data: member } };
     },
