@@ -1,27 +1,6 @@
 import type { Collections } from './collections.ts';
 import { isDuplicateKey } from './collections.ts';
-
-/**
- * A vote held until the voter gives the one-time password (docs/polls.md). `_id` is
- * `<poll id>:<voter key>`, so a voter has at most one; `code` (the `verification_code` of the
- * vote answer) names it publicly. Only a SHA-256 of the password is stored.
- */
-export interface PendingVoteDoc {
-  _id: string;
-  code: string;
-  poll_id: string;
-  voter_key: string;
-  user_id: number | null;
-  email: string;
-  choices: Record<string, string>;
-  voter_name: string | null;
-  time_spent: number | null;
-  password_hash: string;
-  attempts: number;
-  state: 'pending' | 'verified';
-  expires_at: string;
-  created_at: string;
-}
+import type { PendingVoteDoc } from './documents.ts';
 
 /** Pending votes waiting for their one-time password. */
 export class PendingRepo {
