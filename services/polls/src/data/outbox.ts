@@ -13,6 +13,18 @@ const outboxDoc = (exchange: string, message: Envelope): OutboxDoc => ({
   attempts: 0,
 });
 
+/**
+ * The index of the first message an ordered `insertMany` refused (the ones before it were
+ * written, the ones after it were not tried), or undefined when the error does not say (the
+ * store is unreachable: any of them may have been written).
+ */
+function firstFailedIndex(err: unknown): number | undefined {
+  const writeErrors = (err as { writeErrors?: { index: number } | Array<{ index: number }> }).writeErrors;
+  if (!writeErrors) return undefined;
+  const list = Array.isArray(writeErrors) ? writeErrors : [writeErrors];
+  return list.length ? Math.min(...list.map((e) => e.index)) : undefined;
+}
+
 /** What a polls use case gets from {@link MongoInTransaction}: its outbox and its undo list. */
 export interface MongoUnitOfWork {
   /** Messages of the unit: written to the outbox once the work resolved, after its documents. */
@@ -43,8 +55,8 @@ export type MongoInTransaction = <T>(work: (unit: MongoUnitOfWork) => Promise<T>
  * 2. when the work throws, the undo steps run and the error is rethrown: nothing is queued;
  * 3. when it resolves, its messages are written to the `outbox` collection (one ordered
  *    `insertMany`, after the documents, so the relay never publishes a message whose documents
- *    are not written yet); if that write fails, the messages it may have written are deleted,
- *    the undo steps run, and the error is rethrown;
+ *    are not written yet); if that write fails, the messages it wrote (all it may have written
+ *    when the store does not say) are deleted, the undo steps run, and the error is rethrown;
  * 4. once messages are written, `written` (the relay's kick) is called.
  *
  * The one window left is a store that fails during the clean-up itself (the outbox write
@@ -79,7 +91,9 @@ export function mongoInTransaction(
     try {
       await c.outbox.insertMany(messages, { ordered: true });
     } catch (err) {
-      await c.outbox.deleteMany({ _id: { $in: messages.map((m) => m._id) } }).catch(() => undefined);
+      const written = messages.slice(0, firstFailedIndex(err) ?? messages.length);
+      if (written.length)
+        await c.outbox.deleteMany({ _id: { $in: written.map((m) => m._id) } }).catch(() => undefined);
       await rollback();
       throw err;
     }
