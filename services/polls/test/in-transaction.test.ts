@@ -64,7 +64,7 @@ describe('polls inTransaction: a use case with its outbox messages on MongoDB wi
     const inTransaction = mongoInTransaction(c, () => kicks++);
     const message = mail('alice@example.test');
     const out = await inTransaction(async ({ outbox, onRollback }) => {
-      await pending.put(pendingVote('alice'), {});
+      await pending.put(pendingVote('alice'), new Date().toISOString());
       onRollback(() => pending.remove('p1:alice'));
       await outbox.add(Exchanges.polls, message);
       return 'done';
@@ -80,7 +80,7 @@ describe('polls inTransaction: a use case with its outbox messages on MongoDB wi
     const inTransaction = mongoInTransaction(c, () => kicks++);
     const message = mail('bob@example.test');
     const failing = inTransaction(async ({ outbox, onRollback }) => {
-      await pending.put(pendingVote('bob'), {});
+      await pending.put(pendingVote('bob'), new Date().toISOString());
       onRollback(() => pending.remove('p1:bob'));
       await outbox.add(Exchanges.polls, message);
       throw new Error('refused after the write');
@@ -105,7 +105,7 @@ describe('polls inTransaction: a use case with its outbox messages on MongoDB wi
       attempts: 0,
     });
     const failing = inTransaction(async ({ outbox, onRollback }) => {
-      await pending.put(pendingVote('carol'), {});
+      await pending.put(pendingVote('carol'), new Date().toISOString());
       onRollback(() => pending.remove('p1:carol'));
       await outbox.add(Exchanges.polls, message);
     });

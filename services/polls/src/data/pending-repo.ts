@@ -1,3 +1,4 @@
+import type { Filter } from 'mongodb';
 import type { Collections } from './collections.ts';
 import { isDuplicateKey } from './collections.ts';
 import type { PendingVoteDoc } from './documents.ts';
@@ -15,10 +16,14 @@ export class PendingRepo {
   }
 
   /**
-   * Stores a new pending vote, replacing one that can no longer be verified (verified, expired
-   * or locked, per `replaceable`). Resolves false when a live one exists (the voter must verify).
+   * Stores a new pending vote, replacing the voter's previous one when it can no longer be
+   * verified at `nowIso`: verified, or expired (a locked one stays locked until it expires).
+   * Resolves false when a live one exists (the voter must verify it first).
    */
-  async put(doc: PendingVoteDoc, replaceable: object): Promise<boolean> {
+  async put(doc: PendingVoteDoc, nowIso: string): Promise<boolean> {
+    const replaceable: Filter<PendingVoteDoc> = {
+      $or: [{ state: 'verified' }, { expires_at: { $lte: nowIso } }],
+    };
     try {
       await this.c.pending.insertOne(doc);
       return true;

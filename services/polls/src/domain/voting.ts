@@ -151,9 +151,6 @@ function countedAnswer(
   };
 }
 
-/** Replaceable pending votes: verified or expired (a locked one stays locked until it expires). */
-const replaceable = (nowIso: string) => ({ $or: [{ state: 'verified' }, { expires_at: { $lte: nowIso } }] });
-
 /**
  * Holds a vote until its one-time password is given, and queues the e-mail: the pending vote
  * and its e-mail message in one unit of work (`ctx.inTransaction`: the pending vote is taken
@@ -204,7 +201,7 @@ async function holdForVerification(
     reason: 'vote-verification',
   };
   await ctx.inTransaction(async ({ outbox, onRollback }) => {
-    if (!(await ctx.pending.put(doc, replaceable(now.toISOString()))))
+    if (!(await ctx.pending.put(doc, now.toISOString())))
       throw forbidden(
         'A one-time password is required: confirm your pending vote with the password sent by e-mail ' +
           '(POST /api/polls/{poll_id}/verify) before voting again.',
@@ -375,8 +372,10 @@ export interface VerifyVote {
 /**
  * `POST /polls/{poll_id}/verify` `{verification_code, password}` (`code` is accepted for
  * `verification_code`): counts the pending vote when the password is right (201, the vote
- * answer). 404 unknown code; 422 `otp_expired`, `otp_locked`, `otp_invalid` (with
- * `attempts_left`), `otp_used`.
+ * answer).
+ * @throws ProblemError 404 unknown poll or code; 422 `otp_expired`, `otp_locked`,
+ *   `otp_invalid` (with `attempts_left`), `otp_used`, `poll_not_open`, `vote_limit_reached`;
+ *   409 `concurrent_vote`.
  */
 export async function verifyVote(ctx: PollsContext, command: VerifyVote): Promise<VoteResult> {
   const poll = await findPoll(ctx, command.pollId);

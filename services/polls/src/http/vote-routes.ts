@@ -40,7 +40,8 @@ export const voteRoutes = [
       'The voter is the signed-in user, else `voter_fingerprint` with the client IP. 201 counted; 202 held for a ' +
       'one-time password (polls with `settings.require_verification`: a 6-digit password is e-mailed to the voter, ' +
       'the signed-in user or `voter_email`; `POST /api/polls/{poll_id}/verify` counts the vote). Voting again ' +
-      'while a live pending vote exists is 403 `otp_required`.',
+      'while a live pending vote exists is 403 `otp_required` (spec 5.7: "An unauthenticated request yields 401, ' +
+      'and a request needing a one-time password or lacking permission yields 403").',
     tags: TAGS,
     access: 'optional',
     params: pollParams,
