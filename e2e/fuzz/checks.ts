@@ -1,4 +1,5 @@
 import { Ajv } from 'ajv';
+import { ContractChecker, type OpenApiDocument } from '@fieldhouse/http';
 import type { FuzzResponse } from './send.ts';
 
 /** RFC 9457 as libs/problem promises it: `type`, `title`, `status` (equal to the HTTP status), `detail`. */
@@ -45,49 +46,33 @@ export function violation(res: FuzzResponse, method = 'GET'): string | undefined
 }
 
 /**
- * The documents' own promises about successful answers: `conformance(op).check(status, body)`
- * validates a 2xx JSON body against the response schema the operation declares for that
- * status (references into the document resolved by ajv). Returns what differs, or undefined
- * when it matches or nothing is declared.
+ * The documents' promises about every answer: `check(component, method, path, status,
+ * contentType, body)` says what is wrong with one answer of the operation `method path` of
+ * the component's document — a status it does not declare, a content type it does not
+ * declare, or a JSON body (success or problem) that fails the declared schema — or undefined.
+ * One checker of libs/http (the one the in-process tests use) per document.
  */
-export class ResponseConformance {
-  private readonly ajv = new Ajv({ allErrors: false, strict: false, validateFormats: false });
-  private readonly loaded = new Set<string>();
-
+export class DocumentConformance {
+  private readonly checkers = new Map<string, ContractChecker>();
   private readonly docs: Record<string, unknown>;
 
   constructor(docs: Record<string, unknown>) {
     this.docs = docs;
   }
 
-  check(component: string, method: string, path: string, status: number, body: unknown): string | undefined {
-    if (!this.loaded.has(component)) {
-      this.ajv.addSchema(this.docs[component] as object, component);
-      this.loaded.add(component);
+  check(
+    component: string,
+    method: string,
+    path: string,
+    status: number,
+    contentType: string,
+    body: string | undefined,
+  ): string | undefined {
+    let checker = this.checkers.get(component);
+    if (!checker) {
+      checker = new ContractChecker(this.docs[component] as OpenApiDocument);
+      this.checkers.set(component, checker);
     }
-    const doc = this.docs[component] as {
-      paths: Record<
-        string,
-        Record<string, { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }> }>
-      >;
-    };
-    const schema =
-      doc.paths[path]?.[method]?.responses?.[String(status)]?.content?.['application/json']?.schema;
-    if (!schema) return undefined;
-    const pointer = [
-      'paths',
-      path,
-      method,
-      'responses',
-      String(status),
-      'content',
-      'application/json',
-      'schema',
-    ]
-      .map((p) => encodeURIComponent(p.replaceAll('~', '~0').replaceAll('/', '~1')))
-      .join('/');
-    const validate = this.ajv.getSchema(`${component}#/${pointer}`);
-    if (!validate || validate(body)) return undefined;
-    return this.ajv.errorsText(validate.errors);
+    return checker.check(method, path, status, contentType, body);
   }
 }

@@ -2,20 +2,29 @@ import type { RequestListener } from 'node:http';
 import cookieParser from 'cookie-parser';
 import cors from 'cors';
 import type { Knex } from 'knex';
-import { createBaseApp, finishApp, type Lifecycle, type ReadinessCheck } from '@fieldhouse/http';
+import {
+  contractRouter,
+  createBaseApp,
+  finishApp,
+  type Lifecycle,
+  type ReadinessCheck,
+} from '@fieldhouse/http';
 import type { Logger } from '@fieldhouse/logger';
 import type { GatewayConfig } from './config.ts';
+import { gatewayDocument } from './docs/document.ts';
 import { docsRoutes } from './docs/routes.ts';
 import { authenticate } from './identity/authenticate.ts';
 import type { IdentityService } from './identity/identity-service.ts';
 import { LoginThrottle } from './identity/login-throttle.ts';
-import { identityRoutes, isIdentityPath } from './identity/routes.ts';
+import { isIdentityPath } from './identity/paths.ts';
+import { identityRouter } from './identity/router.ts';
 import type { SessionsRepo } from './identity/sessions-repo.ts';
 import type { TokenCache } from './identity/token-cache.ts';
 import { StreamCaps } from './proxy/stream-caps.ts';
 import { proxyTo, underPrefix, type Upstream } from './proxy/upstreams.ts';
 import type { SigningKey } from './proxy/signing-key.ts';
 import { InternalTokenIssuer } from './proxy/internal-token.ts';
+import { jwksRoute } from './proxy/jwks-route.ts';
 import { createRateLimiters } from './rate-limit.ts';
 import type { RedisClient } from './redis.ts';
 
@@ -134,13 +143,11 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
   const own = base(true);
   own.use(corsHandler);
   const jwks = { keys: [deps.signingKey.publicJwk, ...(deps.extraPublicKeys ?? [])] };
-  own.get('/.well-known/jwks.json', (_req, res) => {
-    res.set('Cache-Control', 'public, max-age=300').json(jwks);
-  });
+  own.use(contractRouter([jwksRoute], { jwks }, gatewayDocument));
   own.use(docsRoutes(upstreams));
   own.use(...caller);
   own.use(
-    identityRoutes({
+    identityRouter({
       identity: deps.identity,
       sessions: deps.sessions,
       tokenCache: deps.tokenCache,

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { isIdentityPath } from '../src/identity/routes.ts';
+import { isIdentityPath } from '../src/identity/paths.ts';
 
 describe('gateway: which paths under a service prefix the gateway answers itself', () => {
   it('keeps the identity routes, in any case and with one trailing slash', () => {

@@ -2,16 +2,18 @@ import { Router } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import { ProblemError } from '@fieldhouse/problem';
 import type { Upstream } from '../proxy/upstreams.ts';
-import { gatewayOpenApi } from './openapi.ts';
+import { gatewayDocument } from './document.ts';
+import { withGatewayAnswers } from './gateway-answers.ts';
 
 /**
  * `/docs`: Swagger UI with one document per component: `/docs/gateway.json` (identity) and
- * `/docs/<service>.json`, fetched from each service's `/openapi.json` (502 while it is down).
+ * `/docs/<service>.json`, fetched from each service's `/openapi.json` (502 while it is down)
+ * with what the gateway itself may answer added to every operation (gateway-answers.ts).
  */
 export function docsRoutes(upstreams: Upstream[]): Router {
   const router = Router();
   router.get('/docs/gateway.json', (_req, res) => {
-    res.json(gatewayOpenApi);
+    res.json(gatewayDocument);
   });
   for (const u of upstreams) {
     router.get(`/docs/${u.name}.json`, async (_req, res) => {
@@ -22,7 +24,7 @@ export function docsRoutes(upstreams: Upstream[]): Router {
         throw new ProblemError(502, `The ${u.name} service document is unavailable.`, {
           code: 'upstream_unavailable',
         });
-      res.json(await answer.json());
+      res.json(withGatewayAnswers((await answer.json()) as object));
     });
   }
   const urls = [

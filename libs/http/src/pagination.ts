@@ -38,3 +38,15 @@ export function paginated<T>(data: T[], page: PageRequest, total: number): Pagin
     },
   };
 }
+
+/** The `pagination` object of spec 2.1 as a named response schema (`components.schemas.Pagination`). */
+export const paginationSchema = Joi.object({
+  current_page: Joi.number().integer().min(1).required(),
+  last_page: Joi.number().integer().min(1).required(),
+  per_page: Joi.number().integer().min(1).max(100).required(),
+  total: Joi.number().integer().min(0).required(),
+}).id('Pagination');
+
+/** The response schema of a page of `item`s: `{data: [item], pagination}` (spec 2.1). */
+export const pageOf = (item: Joi.Schema) =>
+  Joi.object({ data: Joi.array().items(item).required(), pagination: paginationSchema.required() });

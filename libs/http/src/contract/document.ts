@@ -13,6 +13,8 @@ export interface DocumentOptions {
    * token check, 413 from the body parser, 503 while a store is down...), with their meaning.
    */
   commonProblems?: Record<number, string>;
+  /** Requirements of routes not `public` (default: the bearer scheme). */
+  security?: Record<string, string[]>[];
   /** `components.securitySchemes`; default: the bearer token the gateway checks. */
   securitySchemes?: Record<string, JsonSchema>;
   /** Extra component schemas referenced by hand-written schemas. */
@@ -50,6 +52,7 @@ function operation(
   route: AnyRouteSpec,
   common: Record<number, string>,
   components: Record<string, JsonSchema>,
+  security: Record<string, string[]>[],
 ) {
   const parameters = [
     ...(route.params
@@ -68,9 +71,25 @@ function operation(
   if (route.body) requestContent['application/json'] = { schema: toJsonSchema(route.body, components) };
   for (const [type, schema] of Object.entries(route.requestContent ?? {})) requestContent[type] = { schema };
   const responses: Record<string, JsonSchema> = {};
+  // What Express, the router and the body parser answer on their own: a conditional GET whose
+  // ETag still matches, a path parameter that fails its schema, a body that cannot be read.
+  if (route.method === 'get')
+    responses['304'] = { description: 'Not modified: If-None-Match matches the ETag' };
+  const framework: Record<number, string> = route.params
+    ? {
+        400: 'The path is not valid percent-encoded UTF-8 (`bad_request`)',
+        404: route.notFound ?? 'Not found.',
+      }
+    : {};
+  if (route.body)
+    Object.assign(framework, {
+      400: 'The body is not valid JSON (`invalid_json`)',
+      413: 'The body is over the size limit (`payload_too_large`)',
+      415: 'The body encoding is not supported (`unsupported_encoding`)',
+    });
   for (const [status, spec] of Object.entries(route.responses))
     responses[status] = responseObject(spec, components);
-  for (const [status, description] of Object.entries({ ...common, ...route.problems }))
+  for (const [status, description] of Object.entries({ ...framework, ...common, ...route.problems }))
     responses[status] = problemResponse(description);
   return {
     operationId: route.operationId,
@@ -78,7 +97,7 @@ function operation(
     ...(route.description ? { description: route.description } : {}),
     ...(route.tags ? { tags: route.tags } : {}),
     ...(route.access === 'public' ? { security: [] } : {}),
-    ...(route.access === 'optional' ? { security: [{}, { bearer: [] }] } : {}),
+    ...(route.access === 'optional' ? { security: [{}, ...security] } : {}),
     ...(parameters.length ? { parameters } : {}),
     ...(Object.keys(requestContent).length
       ? {
@@ -103,18 +122,19 @@ export function openApiDocument(opts: DocumentOptions): OpenApiDocument {
   const components: Record<string, JsonSchema> = {};
   const paths: Record<string, Record<string, JsonSchema>> = {};
   const ids = new Set<string>();
+  const security = opts.security ?? [{ bearer: [] }];
   for (const route of opts.routes) {
     const item = (paths[route.path] ??= {});
     if (item[route.method]) throw new Error(`two routes declare ${route.method.toUpperCase()} ${route.path}`);
     if (ids.has(route.operationId)) throw new Error(`two routes declare operationId ${route.operationId}`);
     ids.add(route.operationId);
-    item[route.method] = operation(route, opts.commonProblems ?? {}, components);
+    item[route.method] = operation(route, opts.commonProblems ?? {}, components, security);
   }
   return {
     openapi: '3.1.0',
     info: { title: opts.title, version: opts.version ?? '1.0.0', description: opts.description },
     servers: [{ url: '/' }],
-    security: [{ bearer: [] }],
+    security,
     paths,
     components: {
       securitySchemes: opts.securitySchemes ?? {

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type Joi from 'joi';
 import type { JsonSchema, SchemaSource } from './json-schema.ts';
 
@@ -80,6 +80,11 @@ export interface RouteSpec<
   problems?: Record<number, string>;
   /** The 404 detail when a path parameter fails its schema (default `Not found.`). */
   notFound?: string;
+  /**
+   * Express middleware to run before parsing (a body parser, a rate limiter, a sign-in check),
+   * built once from the context when the router is made.
+   */
+  middleware?: (ctx: C) => RequestHandler[];
   /** `public`: no authentication (documented with `security: []`). */
   access?: 'authenticated' | 'public' | 'optional';
   /**

@@ -43,9 +43,9 @@ export function contractRouter<C>(routes: AnyRouteSpec<C>[], ctx: C, document?: 
   const checker = document && contractCheckEnabled() ? new ContractChecker(document) : undefined;
   for (const route of routes) {
     const path = expressPath(route.path);
-    const run = runRoute(route, ctx);
-    if (checker) router[route.method](path, checker.middleware(route.method, route.path), run);
-    else router[route.method](path, run);
+    const handlers = [...(route.middleware?.(ctx) ?? []), runRoute(route, ctx)];
+    if (checker) handlers.unshift(checker.middleware(route.method, route.path));
+    router[route.method](path, ...handlers);
   }
   return router;
 }
