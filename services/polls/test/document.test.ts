@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { requireUser } from '@fieldhouse/internal-auth';
 import { pollsDocument } from '../src/http/document.ts';
+import { pollsRouteSpecs } from '../src/http/routes.ts';
 
 type Operation = { responses: Record<string, { headers?: Record<string, unknown> }>; parameters?: unknown[] };
 const operations = () =>
@@ -22,5 +24,13 @@ describe('polls OpenAPI document (generated from the route declarations)', () =>
     const json = JSON.stringify(pollsDocument);
     expect(json).to.contain('patternProperties');
     expect(json).to.not.match(/"\/[^"]*\/":/);
+  });
+
+  it('runs the sign-in check first on every route not open to anonymous callers', () => {
+    for (const spec of pollsRouteSpecs) {
+      const signedInOnly = (spec.access ?? 'authenticated') === 'authenticated';
+      const checks = spec.middleware?.(undefined as never) ?? [];
+      expect(checks[0] === requireUser, `${spec.method} ${spec.path}`).to.equal(signedInOnly);
+    }
   });
 });

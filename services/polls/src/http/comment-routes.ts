@@ -2,7 +2,7 @@ import { paginated } from '@fieldhouse/http';
 import { addComment, deleteComment, listComments } from '../domain/comments.ts';
 import { CommentAnswer, CommentInput, CommentList, CommentParams } from './comment-schemas.ts';
 import { PageQuery } from './polls-schemas.ts';
-import { route } from './route.ts';
+import { route, signedIn } from './route.ts';
 import { pollParams } from './shared-schemas.ts';
 
 const TAGS = ['Comments'];
@@ -67,6 +67,7 @@ export const commentRoutes = [
     operationId: 'deleteComment',
     summary: 'Delete a comment and its replies (poll owner, or the author)',
     tags: TAGS,
+    middleware: signedIn,
     params: CommentParams,
     notFound: 'No comment of this poll has this id.',
     responses: { 204: { description: 'Deleted' } },

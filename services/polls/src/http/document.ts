@@ -51,10 +51,16 @@ export const pollsDocument: OpenApiDocument = openApiDocument({
     '`OTP_TTL_SECONDS` (600 s) it is 422 `otp_expired` and a new vote sends a new password. Voting again while a ' +
     'live pending vote exists is 403 `otp_required` ("a one-time password is required").',
   routes: pollsRouteSpecs,
+  // What the app answers before any route (the JWT check, the body parser, the storable-text
+  // checks of body and query) and the store-unavailable handler after any route.
   commonProblems: {
     400: '`invalid_json`: the body is not JSON; `bad_request`: the path is not valid percent-encoded UTF-8',
     401: 'Not signed in (spec 5.7: "An unauthenticated request yields 401"), or not through the gateway',
     413: '`payload_too_large`: the body is over `BODY_LIMIT`',
+    415: '`unsupported_encoding`: the body encoding is not supported',
+    422:
+      '`validation_failed`: a string no store can hold (the NUL character, an unpaired surrogate) in the ' +
+      'body or the query, named in `errors`',
     503: '`store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2)',
   },
 });

@@ -10,7 +10,7 @@ import {
 } from '../domain/manage.ts';
 import { pollView } from '../domain/views.ts';
 import { PageQuery, PollAnswer, PollCreate, PollList, PollUpdate } from './polls-schemas.ts';
-import { route } from './route.ts';
+import { route, signedIn } from './route.ts';
 import { pollParams } from './shared-schemas.ts';
 import type { PollsContext } from '../domain/context.ts';
 import type { Request } from 'express';
@@ -18,7 +18,7 @@ import type { Request } from 'express';
 const TAGS = ['Polls'];
 const NO_POLL = 'No poll has this id.';
 
-/** The signed-in caller's id (routes without `access` run after `requireUser`: router.ts). */
+/** The signed-in caller's id (routes with `middleware: signedIn` run after `requireUser`). */
 const userIdOf = (req: Request): number => req.caller.userId!;
 
 /** PATCH and PUT: the same update (PUT takes the same partial body). */
@@ -44,6 +44,7 @@ export const pollsRoutes = [
       'Sections of 2 to 50 options each; settings default as docs/polls.md, "Settings", says. The answer has the ' +
       'poll with its sections and options and their new ids, and `Location: /api/polls/{poll_id}`.',
     tags: TAGS,
+    middleware: signedIn,
     body: PollCreate,
     responses: {
       201: {
@@ -68,6 +69,7 @@ export const pollsRoutes = [
     operationId: 'listMyPolls',
     summary: "The caller's own polls, newest first (paginated)",
     tags: TAGS,
+    middleware: signedIn,
     query: PageQuery,
     responses: { 200: { description: '`{data: Poll[], pagination, message}`', body: PollList } },
     problems: { 422: '`page` or `per_page` out of range' },
@@ -105,6 +107,7 @@ export const pollsRoutes = [
       '`sections` is the full new list: give `id` to keep a section or option. An option with counted votes ' +
       'cannot be removed (422 naming it); votes already counted keep their counts.',
     tags: TAGS,
+    middleware: signedIn,
     params: pollParams,
     notFound: NO_POLL,
     body: PollUpdate,
@@ -122,6 +125,7 @@ export const pollsRoutes = [
     operationId: 'replacePoll',
     summary: 'Update a poll (owner): the same as PATCH',
     tags: TAGS,
+    middleware: signedIn,
     params: pollParams,
     notFound: NO_POLL,
     body: PollUpdate,
@@ -139,6 +143,7 @@ export const pollsRoutes = [
     operationId: 'closePoll',
     summary: 'Close a poll: no more votes (owner)',
     tags: TAGS,
+    middleware: signedIn,
     params: pollParams,
     notFound: NO_POLL,
     responses: { 200: { description: 'The poll', body: PollAnswer } },
@@ -154,6 +159,7 @@ export const pollsRoutes = [
     operationId: 'reopenPoll',
     summary: 'Reopen a closed poll (owner)',
     tags: TAGS,
+    middleware: signedIn,
     params: pollParams,
     notFound: NO_POLL,
     responses: { 200: { description: 'The poll', body: PollAnswer } },
@@ -169,6 +175,7 @@ export const pollsRoutes = [
     operationId: 'deletePoll',
     summary: 'Delete a poll with its votes, reactions and comments (owner)',
     tags: TAGS,
+    middleware: signedIn,
     params: pollParams,
     notFound: NO_POLL,
     responses: { 204: { description: 'Deleted' } },

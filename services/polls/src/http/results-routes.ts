@@ -40,7 +40,6 @@ export const resultsRoutes = [
         body: ResultsAnswer,
         headers: { ETag: { description: 'Changes when the answer changes.' } },
       },
-      304: { description: 'Not modified (`If-None-Match` names the current `ETag`)' },
     },
     problems: { 404: 'Unknown poll' },
     handler: async ({ params, query }, ctx, req, res) => {

@@ -1,8 +1,9 @@
 import { Joi } from '@fieldhouse/config';
+import { pageOf } from '@fieldhouse/http';
 
 /**
  * Schemas every polls resource shares: the `{poll_id}` path parameter, the `{data, message}`
- * envelope, the pagination object and string-keyed maps.
+ * envelope, the list envelope and string-keyed maps.
  */
 
 /** `{poll_id}`: polls have string ids (UUIDs); an unknown one is a 404 from the use case. */
@@ -18,25 +19,12 @@ export const pollParams = Joi.object<{ poll_id: string }>({ poll_id: pollIdSchem
  */
 export const mapOf = (value: Joi.Schema) => Joi.object().pattern(/^/, value);
 
-/** The pagination object of spec 2.1 (`last_page` at least 1). */
-export const Pagination = Joi.object({
-  current_page: Joi.number().integer().required(),
-  last_page: Joi.number().integer().required(),
-  per_page: Joi.number().integer().required(),
-  total: Joi.number().integer().required(),
-}).id('Pagination');
-
 /** The answer envelope of area B (spec 2.2): `{data, message}`. */
 export const envelope = (data: Joi.Schema) =>
   Joi.object({ data: data.required(), message: Joi.string().required() });
 
 /** The list envelope: `{data: [...], pagination, message}` (spec 2.1's pagination object). */
-export const listEnvelope = (item: Joi.Schema) =>
-  Joi.object({
-    data: Joi.array().items(item).required(),
-    pagination: Pagination.required(),
-    message: Joi.string().required(),
-  });
+export const listEnvelope = (item: Joi.Schema) => pageOf(item).keys({ message: Joi.string().required() });
 
 /** An ISO 8601 UTC time as the service writes it (`2025-01-31T14:05:00.000Z`). */
 export const isoTime = () => Joi.string().description('ISO 8601 UTC time');
