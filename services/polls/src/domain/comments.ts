@@ -1,6 +1,6 @@
 import type { Caller } from '@fieldhouse/internal-auth';
 import { forbidden, notFound, unprocessable } from '@fieldhouse/problem';
-import type { PollsContext } from './context.ts';
+import type { BodyReader, PollsContext } from './context.ts';
 import { newId } from './ids.ts';
 import { findPoll } from './manage.ts';
 import { limitVoter } from './rate-limit.ts';
@@ -9,15 +9,20 @@ import type { CommentDoc } from './types.ts';
 import { commentView, type CommentView } from './views.ts';
 import { identifyVoter } from './voter.ts';
 
-/** Command of {@link addComment}: the poll, the caller and the validated comment body. */
+/** The comment body (http/comment-schemas.ts validates it). */
+export interface CommentInput {
+  /** Plain text, 1 to 2,000 characters, trimmed. */
+  content: string;
+  parent_id: string | null;
+  author_name?: string;
+  voter_fingerprint?: string;
+}
+
+/** Command of {@link addComment}: the poll, the caller and the comment body (read once the poll is known). */
 export interface AddComment {
   pollId: string;
   caller: Caller;
-  /** Plain text, 1 to 2,000 characters, trimmed (http/comment-schemas.ts checks it). */
-  content: string;
-  parentId: string | null;
-  authorName?: string;
-  voterFingerprint?: string;
+  input: BodyReader<CommentInput>;
 }
 
 /**
@@ -25,18 +30,19 @@ export interface AddComment {
  * characters of plain text (stored as given after trimming; never interpreted as HTML);
  * `parent_id` is a comment of the same poll or null. Resolves the comment (201 `{data:
  * comment, message}`).
- * @throws ProblemError 404 unknown poll; 401 anonymous caller on an `authenticated` poll; 403
+ * @throws ProblemError 404 unknown poll; 422 bad body; 401 anonymous caller on an `authenticated` poll; 403
  *   `comments_disabled`; 422 `parent_id` not a comment of this poll, anonymous caller without
  *   fingerprint; 429 `rate_limited` (per voter and poll, with `Retry-After`).
  */
 export async function addComment(ctx: PollsContext, command: AddComment): Promise<CommentView> {
   const poll = await findPoll(ctx, command.pollId);
-  const voter = identifyVoter(poll, command.caller, command.voterFingerprint);
+  const input = command.input();
+  const voter = identifyVoter(poll, command.caller, input.voter_fingerprint);
   if (!poll.settings.allow_comments)
     throw forbidden('Comments are turned off on this poll.', { code: 'comments_disabled' });
   let ancestors: string[] = [];
-  if (command.parentId !== null) {
-    const parent = await ctx.comments.inPoll(poll._id, command.parentId);
+  if (input.parent_id !== null) {
+    const parent = await ctx.comments.inPoll(poll._id, input.parent_id);
     if (!parent) throw unprocessable('parent_id', 'The parent_id must be a comment of this poll, or null.');
     ancestors = [...parent.ancestors, parent._id];
   }
@@ -46,11 +52,11 @@ export async function addComment(ctx: PollsContext, command: AddComment): Promis
   const doc: CommentDoc = {
     _id: id,
     poll_id: poll._id,
-    parent_id: command.parentId,
+    parent_id: input.parent_id,
     root_id: ancestors[0] ?? id,
     ancestors,
-    content: command.content,
-    author_name: command.authorName || voter.name,
+    content: input.content,
+    author_name: input.author_name || voter.name,
     user_id: voter.userId,
     voter_key: voter.key,
     created_at: new Date().toISOString(),

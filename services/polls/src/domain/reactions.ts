@@ -1,18 +1,23 @@
 import type { Caller } from '@fieldhouse/internal-auth';
 import { forbidden } from '@fieldhouse/problem';
-import type { PollsContext } from './context.ts';
+import type { BodyReader, PollsContext } from './context.ts';
 import { findPoll } from './manage.ts';
 import { limitVoter } from './rate-limit.ts';
 import { reactionsSummary } from './results.ts';
 import { REACTION_TYPES, type ReactionType } from './types.ts';
 import { identifyVoter } from './voter.ts';
 
-/** Command of {@link react}: the poll, the caller, and the validated `{reaction_type, voter_fingerprint?}`. */
+/** The reaction body: `{reaction_type, voter_fingerprint?}` (http/reaction-schemas.ts validates it). */
+export interface ReactionInput {
+  reaction_type: ReactionType;
+  voter_fingerprint?: string;
+}
+
+/** Command of {@link react}: the poll, the caller, and the reaction body (read once the poll is known). */
 export interface React {
   pollId: string;
   caller: Caller;
-  reactionType: ReactionType;
-  voterFingerprint?: string;
+  input: BodyReader<ReactionInput>;
 }
 
 /** The result of {@link react}: whether it was the voter's first reaction (201) or not (200). */
@@ -33,21 +38,22 @@ export interface ReactResult {
  * type again changes nothing. Answer (docs/polls.md, "Reactions"): 201 for a first reaction,
  * 200 otherwise, `{data: {reaction_type, previous_reaction_type, reactions_summary,
  * reactions_total}, message}`.
- * @throws ProblemError 404 unknown poll; 401 anonymous caller on an `authenticated` poll; 422
- *   anonymous caller without `voter_fingerprint`; 403 `reactions_disabled`; 429 `rate_limited`
+ * @throws ProblemError 404 unknown poll; 422 bad body; 401 anonymous caller on an `authenticated`
+ *   poll; 422 anonymous caller without `voter_fingerprint`; 403 `reactions_disabled`; 429 `rate_limited`
  *   (per voter and poll, with `Retry-After`).
  */
 export async function react(ctx: PollsContext, command: React): Promise<ReactResult> {
   const poll = await findPoll(ctx, command.pollId);
-  const voter = identifyVoter(poll, command.caller, command.voterFingerprint);
+  const input = command.input();
+  const voter = identifyVoter(poll, command.caller, input.voter_fingerprint);
   if (!poll.settings.allow_reactions)
     throw forbidden('Reactions are turned off on this poll.', { code: 'reactions_disabled' });
   await limitVoter(ctx, 'reaction', poll._id, voter.key, ctx.settings.reactionsPerMinute);
   const gen = await ctx.counters.generation(poll._id);
-  const previous = await ctx.reactions.set(poll._id, voter.key, command.reactionType);
+  const previous = await ctx.reactions.set(poll._id, voter.key, input.reaction_type);
   let snapshot = null;
-  if (previous !== command.reactionType) {
-    const deltas: Record<string, number> = { [`r:${command.reactionType}`]: 1 };
+  if (previous !== input.reaction_type) {
+    const deltas: Record<string, number> = { [`r:${input.reaction_type}`]: 1 };
     if (previous) deltas[`r:${previous}`] = -1;
     snapshot = await ctx.counters.apply(
       poll._id,
@@ -63,11 +69,11 @@ export async function react(ctx: PollsContext, command: React): Promise<ReactRes
     message:
       previous === null
         ? 'Your reaction was added.'
-        : previous === command.reactionType
+        : previous === input.reaction_type
           ? 'Your reaction is unchanged.'
-          : `Your reaction was changed from ${previous} to ${command.reactionType}.`,
+          : `Your reaction was changed from ${previous} to ${input.reaction_type}.`,
     data: {
-      reaction_type: command.reactionType,
+      reaction_type: input.reaction_type,
       previous_reaction_type: previous,
       reactions_summary: summary,
       reactions_total: Object.values(summary).reduce((a, b) => a + b, 0),

@@ -3,7 +3,7 @@ import { EMAIL_REQUESTED, Exchanges, envelope, type EmailRequested } from '@fiel
 import type { Caller } from '@fieldhouse/internal-auth';
 import { ProblemError, conflict, forbidden, notFound, unprocessable } from '@fieldhouse/problem';
 import type { PendingVoteDoc } from '../data/documents.ts';
-import type { PollsContext } from './context.ts';
+import type { BodyReader, PollsContext } from './context.ts';
 import type { CounterFields, CounterSnapshot, Reservation } from './counters.ts';
 import { hourOf, newId } from './ids.ts';
 import { hashPassword, newPassword, newVerificationCode, passwordMatches } from './otp.ts';
@@ -274,11 +274,11 @@ async function replayedAnswer(
   };
 }
 
-/** Command of {@link castVote}: the poll, the caller, the validated vote body and its key. */
+/** Command of {@link castVote}: the poll, the caller, the vote body (read once the poll is known) and its key. */
 export interface CastVote {
   pollId: string;
   caller: Caller;
-  input: VoteInput;
+  input: BodyReader<VoteInput>;
   /** The `Idempotency-Key` header (1 to 255 visible ASCII characters), when sent. */
   idempotencyKey?: string;
 }
@@ -296,7 +296,7 @@ export interface CastVote {
  * with this key, the answer is that vote again (`replayed`: 201 with `Idempotent-Replayed`)
  * instead of a new vote or "limit reached", whether the first answer reached the client or not.
  * @throws ProblemError 404 unknown poll; 401 anonymous caller on an `authenticated` poll; 403
- *   `otp_required`; 409 `concurrent_vote`; 422 bad fingerprint, sections or e-mail,
+ *   `otp_required`; 409 `concurrent_vote`; 422 bad body, fingerprint, sections or e-mail,
  *   `poll_not_open`, `vote_limit_reached`, `idempotency_key_reused`.
  */
 export async function castVote(ctx: PollsContext, command: CastVote): Promise<VoteResult> {
@@ -319,9 +319,10 @@ export async function castVote(ctx: PollsContext, command: CastVote): Promise<Vo
 async function voteOnPoll(
   ctx: PollsContext,
   poll: PollDoc,
-  { caller, input, idempotencyKey }: CastVote,
+  { caller, input: readInput, idempotencyKey }: CastVote,
   reservedVote: ReservedVote | undefined,
 ): Promise<VoteResult> {
+  const input = readInput();
   const voter = identifyVoter(poll, caller, input.voter_fingerprint);
   const key = idempotencyKey;
   // A keyed vote's id comes from (poll, voter, key): its retry collides with it on `_id`, and
@@ -362,11 +363,10 @@ async function voteOnPoll(
 export const keyedVoteId = (pollId: string, voterKey: string, key: string): string =>
   `k${createHash('sha256').update(`${pollId}\n${voterKey}\n${key}`).digest('base64url')}`;
 
-/** Command of {@link verifyVote}: the poll and the validated `{verification_code, password}`. */
+/** Command of {@link verifyVote}: the poll and its `{verification_code, password}` body (read once the poll is known). */
 export interface VerifyVote {
   pollId: string;
-  verificationCode: string;
-  password: string;
+  input: BodyReader<{ verification_code: string; password: string }>;
 }
 
 /**
@@ -379,7 +379,7 @@ export interface VerifyVote {
  */
 export async function verifyVote(ctx: PollsContext, command: VerifyVote): Promise<VoteResult> {
   const poll = await findPoll(ctx, command.pollId);
-  const input = { verification_code: command.verificationCode, password: command.password };
+  const input = command.input();
   const pending = await ctx.pending.byCode(poll._id, input.verification_code);
   if (!pending) throw notFound('No pending vote has this verification code.');
   const max = ctx.settings.otpMaxAttempts;

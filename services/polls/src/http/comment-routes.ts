@@ -3,7 +3,7 @@ import { addComment, deleteComment, listComments } from '../domain/comments.ts';
 import { CommentAnswer, CommentInput, CommentList, CommentParams } from './comment-schemas.ts';
 import { PageQuery } from './polls-schemas.ts';
 import { route, signedIn } from './route.ts';
-import { pollParams } from './shared-schemas.ts';
+import { bodyReader, jsonRequest, pollParams } from './shared-schemas.ts';
 
 const TAGS = ['Comments'];
 
@@ -18,7 +18,7 @@ export const commentRoutes = [
     access: 'optional',
     params: pollParams,
     notFound: 'No poll has this id.',
-    body: CommentInput,
+    requestContent: jsonRequest(CommentInput),
     responses: { 201: { description: 'The comment', body: CommentAnswer } },
     problems: {
       401: 'The poll is for signed-in users',
@@ -31,10 +31,7 @@ export const commentRoutes = [
       const comment = await addComment(ctx, {
         pollId: params.poll_id,
         caller: req.caller,
-        content: body.content,
-        parentId: body.parent_id,
-        ...(body.author_name !== undefined ? { authorName: body.author_name } : {}),
-        ...(body.voter_fingerprint !== undefined ? { voterFingerprint: body.voter_fingerprint } : {}),
+        input: bodyReader(CommentInput, body),
       });
       return { status: 201, body: { data: comment, message: 'Your comment was added.' } };
     },

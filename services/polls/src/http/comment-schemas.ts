@@ -1,4 +1,5 @@
 import { Joi } from '@fieldhouse/config';
+import type { CommentInput as CommentInputType } from '../domain/comments.ts';
 import { envelope, isoTime, listEnvelope, pollIdSchema } from './shared-schemas.ts';
 
 /** Comments (spec 2.2 "comment body"; docs/polls.md, "Comments"). */
@@ -8,12 +9,7 @@ import { envelope, isoTime, listEnvelope, pollIdSchema } from './shared-schemas.
 const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
 
 /** The comment body: plain text, a parent comment of the same poll or null, optional author name. */
-export const CommentInput = Joi.object<{
-  content: string;
-  parent_id: string | null;
-  author_name?: string;
-  voter_fingerprint?: string;
-}>({
+export const CommentInput = Joi.object<CommentInputType>({
   content: Joi.string()
     .trim()
     .min(1)
@@ -29,7 +25,7 @@ export const CommentInput = Joi.object<{
     .description('A comment of the same poll to reply to, or null.'),
   author_name: Joi.string().trim().max(100).allow(''),
   voter_fingerprint: Joi.string().min(8).max(200).description('Required for anonymous callers.'),
-}).id('CommentInput');
+});
 
 /** `{poll_id}` and `{comment_id}`. */
 export const CommentParams = Joi.object<{ poll_id: string; comment_id: string }>({

@@ -1,7 +1,7 @@
 import { react } from '../domain/reactions.ts';
 import { ReactionAnswerEnvelope, ReactionInput } from './reaction-schemas.ts';
 import { route } from './route.ts';
-import { pollParams } from './shared-schemas.ts';
+import { bodyReader, jsonRequest, pollParams } from './shared-schemas.ts';
 
 /** Reactions (spec 2.2 and 4.2; docs/polls.md, "Reactions"). */
 export const reactionRoutes = [
@@ -17,7 +17,7 @@ export const reactionRoutes = [
     access: 'optional',
     params: pollParams,
     notFound: 'No poll has this id.',
-    body: ReactionInput,
+    requestContent: jsonRequest(ReactionInput),
     responses: {
       200: { description: 'Replaced or unchanged', body: ReactionAnswerEnvelope },
       201: { description: 'First reaction of this voter', body: ReactionAnswerEnvelope },
@@ -33,8 +33,7 @@ export const reactionRoutes = [
       const out = await react(ctx, {
         pollId: params.poll_id,
         caller: req.caller,
-        reactionType: body.reaction_type,
-        ...(body.voter_fingerprint !== undefined ? { voterFingerprint: body.voter_fingerprint } : {}),
+        input: bodyReader(ReactionInput, body),
       });
       return { status: out.created ? 201 : 200, body: { data: out.data, message: out.message } };
     },

@@ -1,17 +1,18 @@
 import { Joi } from '@fieldhouse/config';
-import { REACTION_TYPES, type ReactionType } from '../domain/types.ts';
+import type { ReactionInput as ReactionInputType } from '../domain/reactions.ts';
+import { REACTION_TYPES } from '../domain/types.ts';
 import { envelope } from './shared-schemas.ts';
 
 /** Reactions (spec 2.2 "reaction body"; docs/polls.md, "Reactions"). */
 
 /** The reaction body: `{reaction_type, voter_fingerprint?}`. */
-export const ReactionInput = Joi.object<{ reaction_type: ReactionType; voter_fingerprint?: string }>({
+export const ReactionInput = Joi.object<ReactionInputType>({
   reaction_type: Joi.string()
     .valid(...REACTION_TYPES)
     .required()
     .messages({ 'any.only': `The reaction_type must be one of: ${REACTION_TYPES.join(', ')}.` }),
   voter_fingerprint: Joi.string().min(8).max(200).description('Required for anonymous callers.'),
-}).id('ReactionInput');
+});
 
 /** Reaction type to count, all eight types present. */
 export const ReactionsSummary = Joi.object(

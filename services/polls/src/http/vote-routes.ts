@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { ProblemError } from '@fieldhouse/problem';
 import { castVote, verifyVote, type VoteResult } from '../domain/voting.ts';
 import { route } from './route.ts';
-import { pollParams } from './shared-schemas.ts';
+import { bodyReader, jsonRequest, pollParams } from './shared-schemas.ts';
 import { VerifyInput, VoteAnswerEnvelope, VoteInput } from './vote-schemas.ts';
 
 const TAGS = ['Voting'];
@@ -55,7 +55,7 @@ export const voteRoutes = [
         schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
       },
     },
-    body: VoteInput,
+    requestContent: jsonRequest(VoteInput),
     responses: {
       201: {
         description: 'Counted (or, with `Idempotent-Replayed: true`, counted before with this key)',
@@ -84,7 +84,7 @@ export const voteRoutes = [
       const result = await castVote(ctx, {
         pollId: params.poll_id,
         caller: req.caller,
-        input: body,
+        input: bodyReader(VoteInput, body),
         ...(idempotencyKey ? { idempotencyKey } : {}),
       });
       return voteReply(result);
@@ -103,7 +103,7 @@ export const voteRoutes = [
     access: 'optional',
     params: pollParams,
     notFound: 'No poll has this id.',
-    body: VerifyInput,
+    requestContent: jsonRequest(VerifyInput),
     responses: { 201: { description: 'Counted', body: VoteAnswerEnvelope } },
     problems: {
       404: 'Unknown poll, or no pending vote has this code',
@@ -111,12 +111,6 @@ export const voteRoutes = [
       422: '`otp_invalid` (with `attempts_left`), `otp_locked`, `otp_expired`, `otp_used`, poll not open, vote limit',
     },
     handler: async ({ params, body }, ctx) =>
-      voteReply(
-        await verifyVote(ctx, {
-          pollId: params.poll_id,
-          verificationCode: body.verification_code,
-          password: body.password,
-        }),
-      ),
+      voteReply(await verifyVote(ctx, { pollId: params.poll_id, input: bodyReader(VerifyInput, body) })),
   }),
 ];

@@ -24,7 +24,7 @@ export const VoteInput = Joi.object<VoteInputType>({
     .max(604_800)
     .allow(null)
     .description('Seconds the voter spent before voting.'),
-}).id('VoteInput');
+});
 
 /** `POST /api/polls/{poll_id}/verify`: `{verification_code, password}` (`code` accepted for `verification_code`). */
 export const VerifyInput = Joi.object<{ verification_code: string; password: string }>({
@@ -35,8 +35,7 @@ export const VerifyInput = Joi.object<{ verification_code: string; password: str
   password: Joi.string().max(20).required().description('The 6 digits from the e-mail.'),
 })
   .rename('code', 'verification_code', { ignoreUndefined: true })
-  .unknown(false)
-  .id('VerifyInput');
+  .unknown(false);
 
 /** The `vote` object of the vote answer: `status` is `counted`, or `pending` until its password is given. */
 const Vote = Joi.object({
