@@ -6,9 +6,11 @@ import type { Logger } from '@fieldhouse/logger';
 import type { Broker } from '@fieldhouse/messaging';
 import { collections } from './data/collections.ts';
 import { OutboxRelay } from '@fieldhouse/messaging';
-import { MongoOutboxStore } from './data/outbox.ts';
+import { CommentsRepo } from './data/comments-repo.ts';
+import { MongoOutboxStore, mongoInTransaction } from './data/outbox.ts';
 import { PendingRepo } from './data/pending-repo.ts';
 import { PollsRepo } from './data/polls-repo.ts';
+import { ReactionsRepo } from './data/reactions-repo.ts';
 import { recountFrom } from './data/recount.ts';
 import type { Redis } from './data/redis.ts';
 import { VotesRepo } from './data/votes-repo.ts';
@@ -16,10 +18,10 @@ import { DEFAULT_POLLS_SETTINGS, type PollsContext, type PollsSettings } from '.
 import { Counters } from './domain/counters.ts';
 import { startVoteReconciler } from './domain/reconcile-votes.ts';
 import { ResultsCache } from './domain/results-cache.ts';
-import { pollsRoutes } from './http/routes.ts';
+import { pollsDocument } from './http/document.ts';
+import { pollsRouter } from './http/router.ts';
 import { LiveResults } from './live/live-results.ts';
 import { ResultsStreams } from './live/results-streams.ts';
-import { openApi } from './openapi.ts';
 
 export interface PollsAppDeps {
   logger: Logger;
@@ -51,7 +53,8 @@ export function createPollsApp(deps: PollsAppDeps): {
   const relay = deps.broker
     ? new OutboxRelay({ store: new MongoOutboxStore(c), broker: deps.broker, logger: deps.logger })
     : undefined;
-  const context: PollsContext = {
+  const settings = { ...DEFAULT_POLLS_SETTINGS, ...deps.settings };
+  const context = {
     logger: deps.logger,
     c,
     redis: deps.redis,
@@ -59,17 +62,20 @@ export function createPollsApp(deps: PollsAppDeps): {
     polls: new PollsRepo(c, deps.redis, prefix),
     votes: new VotesRepo(c),
     pending: new PendingRepo(c),
+    comments: new CommentsRepo(c),
+    reactions: new ReactionsRepo(c),
     counters: new Counters(deps.redis, prefix, recountFrom(c)),
     resultsCache: new ResultsCache(),
     live: new LiveResults(deps.redis, prefix, deps.logger),
-    relay,
-    settings: { ...DEFAULT_POLLS_SETTINGS, ...deps.settings },
-  };
-  relay?.start();
-  const streams = new ResultsStreams(context, {
-    heartbeatMs: context.settings.sseHeartbeatMs,
-    writesPerSecond: context.settings.sseWritesPerSecond,
+    inTransaction: mongoInTransaction(c, () => relay?.kick()),
+    settings,
+  } satisfies Omit<PollsContext, 'streams'> as PollsContext;
+  // The streams read results through the context they belong to.
+  context.streams = new ResultsStreams(context, {
+    heartbeatMs: settings.sseHeartbeatMs,
+    writesPerSecond: settings.sseWritesPerSecond,
   });
+  relay?.start();
   const stopReconciler =
     context.settings.reconcileIntervalMs > 0
       ? startVoteReconciler(context, {
@@ -87,8 +93,8 @@ export function createPollsApp(deps: PollsAppDeps): {
     bodyLimit: deps.bodyLimit,
     prefix: '/api/polls',
     authenticate: requireGateway({ audience: 'polls', issuer: deps.issuer, keys: deps.keys }),
-    openApi,
-    routes: pollsRoutes(context, streams),
+    openApi: pollsDocument,
+    routes: pollsRouter(context),
   });
   return {
     app,

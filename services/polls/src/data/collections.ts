@@ -1,23 +1,6 @@
 import type { Collection, Db } from 'mongodb';
 import type { CommentDoc, PollDoc, VoteDoc } from '../domain/types.ts';
-import type { PendingVoteDoc } from './pending-repo.ts';
-import type { OutboxDoc } from './outbox.ts';
-
-/** A voter's current reaction on a poll (`_id` is `<poll id>:<voter key>`). */
-export interface ReactionDoc {
-  _id: string;
-  poll_id: string;
-  voter_key: string;
-  reaction_type: string;
-  updated_at: string;
-}
-
-/** Sent e-mail ids of the mail worker (docs/polls.md, "One-time passwords"). */
-export interface SentMailDoc {
-  _id: string;
-  state: 'sending' | 'sent';
-  claimed_at: Date;
-}
+import type { OutboxDoc, PendingVoteDoc, ReactionDoc, SentMailDoc } from './documents.ts';
 
 /** The polls database's collections, typed. */
 export function collections(db: Db) {

@@ -1,29 +1,105 @@
 import type { Envelope } from '@fieldhouse/contracts';
-import type { Broker, OutboxStore } from '@fieldhouse/messaging';
+import type { Broker, OutboxStore, OutboxWriter } from '@fieldhouse/messaging';
 import type { Collections } from './collections.ts';
+import type { OutboxDoc } from './documents.ts';
 
-/** A message waiting in the MongoDB outbox (`_id` is the envelope id). */
-export interface OutboxDoc {
-  _id: string;
-  exchange: string;
-  message: Envelope;
-  created_at: Date;
-  /** Until when a relay holds it (a relay that died lets it go after this time). */
-  claimed_until: Date;
-  attempts: number;
-  last_error?: string;
+/** The outbox document of `message` for `exchange`, ready for the relay. */
+const outboxDoc = (exchange: string, message: Envelope): OutboxDoc => ({
+  _id: message.id,
+  exchange,
+  message,
+  created_at: new Date(),
+  claimed_until: new Date(0),
+  attempts: 0,
+});
+
+/**
+ * The index of the first message an ordered `insertMany` refused (the ones before it were
+ * written, the ones after it were not tried), or undefined when the error does not say (the
+ * store is unreachable: any of them may have been written).
+ */
+function firstFailedIndex(err: unknown): number | undefined {
+  const writeErrors = (err as { writeErrors?: { index: number } | Array<{ index: number }> }).writeErrors;
+  if (!writeErrors) return undefined;
+  const list = Array.isArray(writeErrors) ? writeErrors : [writeErrors];
+  return list.length ? Math.min(...list.map((e) => e.index)) : undefined;
 }
 
-/** Writes a message to the outbox collection (published by {@link MongoOutboxStore}). */
-export async function writeOutbox(c: Collections, exchange: string, message: Envelope): Promise<void> {
-  await c.outbox.insertOne({
-    _id: message.id,
-    exchange,
-    message,
-    created_at: new Date(),
-    claimed_until: new Date(0),
-    attempts: 0,
-  });
+/** What a polls use case gets from {@link MongoInTransaction}: its outbox and its undo list. */
+export interface MongoUnitOfWork {
+  /** Messages of the unit: written to the outbox once the work resolved, after its documents. */
+  outbox: OutboxWriter;
+  /**
+   * Registers how to take back a document the work wrote (delete it), run (newest first) when
+   * the work throws afterwards or its messages cannot be written. Undo steps that fail are
+   * ignored: the document stays, as a failed rollback would leave it.
+   */
+  onRollback(undo: () => Promise<unknown>): void;
+}
+
+/**
+ * Runs a use case with the outbox messages it adds (the MongoDB counterpart of messaging's
+ * `InTransaction`); resolves with what the work resolves.
+ */
+export type MongoInTransaction = <T>(work: (unit: MongoUnitOfWork) => Promise<T>) => Promise<T>;
+
+/**
+ * The one way the polls service runs a use case together with its outbox messages
+ * (`ctx.inTransaction`), built on what the store allows. FerretDB (the polls store) has no
+ * multi-document transactions, so a unit of work cannot commit its documents and its messages
+ * atomically; instead it keeps the guarantee the one-time password flow needs, "no message
+ * without its documents, and no documents left behind without their message":
+ *
+ * 1. the work writes its documents (each single-document write is atomic) and registers an
+ *    undo for each with `onRollback`; messages it adds are only buffered;
+ * 2. when the work throws, the undo steps run and the error is rethrown: nothing is queued;
+ * 3. when it resolves, its messages are written to the `outbox` collection (one ordered
+ *    `insertMany`, after the documents, so the relay never publishes a message whose documents
+ *    are not written yet); if that write fails, the messages it wrote (all it may have written
+ *    when the store does not say) are deleted, the undo steps run, and the error is rethrown;
+ * 4. once messages are written, `written` (the relay's kick) is called.
+ *
+ * The one window left is a store that fails during the clean-up itself (the outbox write
+ * answered an error yet wrote, and the delete fails too): the message stays and is sent
+ * (at-least-once, as before this helper), or the document stays until it expires.
+ */
+export function mongoInTransaction(
+  c: Collections,
+  written: () => void = () => undefined,
+): MongoInTransaction {
+  return async (work) => {
+    const messages: OutboxDoc[] = [];
+    const undo: Array<() => Promise<unknown>> = [];
+    const rollback = async () => {
+      for (const step of undo.reverse()) await step().catch(() => undefined);
+    };
+    let result;
+    try {
+      result = await work({
+        outbox: {
+          add: async (exchange, message) => {
+            messages.push(outboxDoc(exchange, message));
+          },
+        },
+        onRollback: (step) => undo.push(step),
+      });
+    } catch (err) {
+      await rollback();
+      throw err;
+    }
+    if (!messages.length) return result;
+    try {
+      await c.outbox.insertMany(messages, { ordered: true });
+    } catch (err) {
+      const written = messages.slice(0, firstFailedIndex(err) ?? messages.length);
+      if (written.length)
+        await c.outbox.deleteMany({ _id: { $in: written.map((m) => m._id) } }).catch(() => undefined);
+      await rollback();
+      throw err;
+    }
+    written();
+    return result;
+  };
 }
 
 /**

@@ -1,27 +1,7 @@
+import type { Filter } from 'mongodb';
 import type { Collections } from './collections.ts';
 import { isDuplicateKey } from './collections.ts';
-
-/**
- * A vote held until the voter gives the one-time password (docs/polls.md). `_id` is
- * `<poll id>:<voter key>`, so a voter has at most one; `code` (the `verification_code` of the
- * vote answer) names it publicly. Only a SHA-256 of the password is stored.
- */
-export interface PendingVoteDoc {
-  _id: string;
-  code: string;
-  poll_id: string;
-  voter_key: string;
-  user_id: number | null;
-  email: string;
-  choices: Record<string, string>;
-  voter_name: string | null;
-  time_spent: number | null;
-  password_hash: string;
-  attempts: number;
-  state: 'pending' | 'verified';
-  expires_at: string;
-  created_at: string;
-}
+import type { PendingVoteDoc } from './documents.ts';
 
 /** Pending votes waiting for their one-time password. */
 export class PendingRepo {
@@ -36,10 +16,14 @@ export class PendingRepo {
   }
 
   /**
-   * Stores a new pending vote, replacing one that can no longer be verified (verified, expired
-   * or locked, per `replaceable`). Resolves false when a live one exists (the voter must verify).
+   * Stores a new pending vote, replacing the voter's previous one when it can no longer be
+   * verified at `nowIso`: verified, or expired (a locked one stays locked until it expires).
+   * Resolves false when a live one exists (the voter must verify it first).
    */
-  async put(doc: PendingVoteDoc, replaceable: object): Promise<boolean> {
+  async put(doc: PendingVoteDoc, nowIso: string): Promise<boolean> {
+    const replaceable: Filter<PendingVoteDoc> = {
+      $or: [{ state: 'verified' }, { expires_at: { $lte: nowIso } }],
+    };
     try {
       await this.c.pending.insertOne(doc);
       return true;

@@ -1,51 +1,48 @@
 import type { Caller } from '@fieldhouse/internal-auth';
-import { Joi } from '@fieldhouse/config';
-import { forbidden, notFound, unprocessable, validate } from '@fieldhouse/problem';
-import { paginated, parsePageQuery } from '@fieldhouse/http';
-import type { PollsContext } from './context.ts';
+import { forbidden, notFound, unprocessable } from '@fieldhouse/problem';
+import type { BodyReader, PollsContext } from './context.ts';
 import { newId } from './ids.ts';
+import { findPoll } from './manage.ts';
 import { limitVoter } from './rate-limit.ts';
 import { recentKey, recordReachedMilestone } from './results.ts';
-import type { CommentDoc, PollDoc } from './types.ts';
+import type { CommentDoc } from './types.ts';
 import { commentView, type CommentView } from './views.ts';
 import { identifyVoter } from './voter.ts';
 
-// Plain text: any character but control characters other than tab, line feed, carriage return.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
-
-const schema = Joi.object<{
+/** The comment body (http/comment-schemas.ts validates it). */
+export interface CommentInput {
+  /** Plain text, 1 to 2,000 characters, trimmed. */
   content: string;
   parent_id: string | null;
   author_name?: string;
   voter_fingerprint?: string;
-}>({
-  content: Joi.string()
-    .trim()
-    .min(1)
-    .max(2000)
-    .required()
-    .custom((v: string, h) => (CONTROL.test(v) ? h.error('string.control') : v))
-    .messages({ 'string.control': 'The content must be plain text without control characters.' }),
-  parent_id: Joi.string().max(64).allow(null).default(null),
-  author_name: Joi.string().trim().max(100).allow(''),
-  voter_fingerprint: Joi.string().min(8).max(200),
-});
+}
+
+/** Command of {@link addComment}: the poll, the caller and the comment body (read once the poll is known). */
+export interface AddComment {
+  pollId: string;
+  caller: Caller;
+  input: BodyReader<CommentInput>;
+}
 
 /**
  * `POST /polls/{poll_id}/comment` `{content, parent_id}` (spec 2.2, 4.2): content is 1 to 2,000
  * characters of plain text (stored as given after trimming; never interpreted as HTML);
- * `parent_id` is a comment of the same poll or null, else 422. Answers 201 `{data: comment,
- * message}`. 403 when comments are off, 429 over the rate limit.
+ * `parent_id` is a comment of the same poll or null. Resolves the comment (201 `{data:
+ * comment, message}`).
+ * @throws ProblemError 404 unknown poll; 422 bad body; 401 anonymous caller on an `authenticated` poll; 403
+ *   `comments_disabled`; 422 `parent_id` not a comment of this poll, anonymous caller without
+ *   fingerprint; 429 `rate_limited` (per voter and poll, with `Retry-After`).
  */
-export async function addComment(ctx: PollsContext, poll: PollDoc, caller: Caller, body: unknown) {
-  const input = validate(schema, body);
-  const voter = identifyVoter(poll, caller, input.voter_fingerprint);
+export async function addComment(ctx: PollsContext, command: AddComment): Promise<CommentView> {
+  const poll = await findPoll(ctx, command.pollId);
+  const input = command.input();
+  const voter = identifyVoter(poll, command.caller, input.voter_fingerprint);
   if (!poll.settings.allow_comments)
     throw forbidden('Comments are turned off on this poll.', { code: 'comments_disabled' });
   let ancestors: string[] = [];
   if (input.parent_id !== null) {
-    const parent = await ctx.c.comments.findOne({ _id: input.parent_id, poll_id: poll._id });
+    const parent = await ctx.comments.inPoll(poll._id, input.parent_id);
     if (!parent) throw unprocessable('parent_id', 'The parent_id must be a comment of this poll, or null.');
     ancestors = [...parent.ancestors, parent._id];
   }
@@ -64,63 +61,66 @@ export async function addComment(ctx: PollsContext, poll: PollDoc, caller: Calle
     voter_key: voter.key,
     created_at: new Date().toISOString(),
   };
-  await ctx.c.comments.insertOne(doc);
+  await ctx.comments.insert(doc);
   const applied = await ctx.counters.apply(poll._id, gen, { comments: 1 }, ['comments']);
   if (applied) await recordReachedMilestone(ctx, poll, 'comments', applied.comments, doc.created_at);
   await ctx.redis.del(recentKey(ctx, poll._id));
-  return { status: 201, message: 'Your comment was added.', data: commentView(doc) };
+  return commentView(doc);
 }
 
+/** Command of {@link listComments}: the poll and the page asked for (`page` from 1). */
+export interface ListComments {
+  pollId: string;
+  page: number;
+  perPage: number;
+}
+
+/** A comment with its whole thread nested in `replies`. */
+export type CommentThread = CommentView & { replies: CommentThread[] };
+
 /**
- * `GET /polls/{poll_id}/comments?page&per_page`: top-level comments, newest first, paginated
- * (per_page 1 to 100, default 15), each with its whole thread nested in `replies` (oldest first).
+ * `GET /polls/{poll_id}/comments?page&per_page`: top-level comments, newest first, one page
+ * (per_page 1 to 100, default 15), each with its whole thread nested in `replies` (oldest
+ * first), and the number of top-level comments.
+ * @throws ProblemError 404 unknown poll.
  */
-export async function listComments(ctx: PollsContext, poll: PollDoc, query: unknown) {
-  const page = parsePageQuery(query);
-  const filter = { poll_id: poll._id, parent_id: null };
-  const [roots, total] = await Promise.all([
-    ctx.c.comments
-      .find(filter)
-      .sort({ created_at: -1, _id: 1 })
-      .skip((page.page - 1) * page.per_page)
-      .limit(page.per_page)
-      .toArray(),
-    ctx.c.comments.countDocuments(filter),
-  ]);
-  const replies = roots.length
-    ? await ctx.c.comments
-        .find({ poll_id: poll._id, root_id: { $in: roots.map((r) => r._id) }, parent_id: { $ne: null } })
-        .sort({ created_at: 1, _id: 1 })
-        .toArray()
-    : [];
-  const views = new Map<string, CommentView>();
+export async function listComments(
+  ctx: PollsContext,
+  { pollId, page, perPage }: ListComments,
+): Promise<{ items: CommentThread[]; total: number }> {
+  const poll = await findPoll(ctx, pollId);
+  const { roots, total } = await ctx.comments.pageOfRoots(poll._id, (page - 1) * perPage, perPage);
+  const replies = await ctx.comments.repliesOf(
+    poll._id,
+    roots.map((r) => r._id),
+  );
+  const views = new Map<string, CommentThread>();
   for (const c of [...roots, ...replies]) views.set(c._id, { ...commentView(c), replies: [] });
-  for (const c of replies) views.get(c.parent_id!)?.replies!.push(views.get(c._id)!);
-  return {
-    ...paginated(
-      roots.map((r) => views.get(r._id)!),
-      page,
-      total,
-    ),
-    message: 'Comments of the poll.',
-  };
+  for (const c of replies) views.get(c.parent_id!)?.replies.push(views.get(c._id)!);
+  return { items: roots.map((r) => views.get(r._id)!), total };
+}
+
+/** Command of {@link deleteComment}: the poll, the comment and who asks. */
+export interface DeleteComment {
+  pollId: string;
+  commentId: string;
+  caller: Caller;
 }
 
 /**
  * `DELETE /polls/{poll_id}/comments/{comment_id}`: the poll's owner (or the comment's author)
- * deletes a comment and its replies. 204; 403 for anyone else; 404 unknown comment.
+ * deletes a comment and its replies.
+ * @throws ProblemError 404 unknown poll or comment; 403 for anyone else.
  */
-export async function deleteComment(ctx: PollsContext, poll: PollDoc, caller: Caller, commentId: string) {
-  const comment = await ctx.c.comments.findOne({ _id: commentId, poll_id: poll._id });
+export async function deleteComment(ctx: PollsContext, { pollId, commentId, caller }: DeleteComment) {
+  const poll = await findPoll(ctx, pollId);
+  const comment = await ctx.comments.inPoll(poll._id, commentId);
   if (!comment) throw notFound('No comment of this poll has this id.');
   const isOwner = caller.userId !== null && caller.userId === poll.owner_id;
   const isAuthor = caller.userId !== null && caller.userId === comment.user_id;
   if (!isOwner && !isAuthor) throw forbidden('Only the owner of the poll can delete its comments.');
   const gen = await ctx.counters.generation(poll._id);
-  const { deletedCount } = await ctx.c.comments.deleteMany({
-    poll_id: poll._id,
-    $or: [{ _id: commentId }, { ancestors: commentId }],
-  });
-  await ctx.counters.apply(poll._id, gen, { comments: -deletedCount }, []);
+  const deleted = await ctx.comments.deleteWithReplies(poll._id, commentId);
+  await ctx.counters.apply(poll._id, gen, { comments: -deleted }, []);
   await ctx.redis.del(recentKey(ctx, poll._id));
 }

@@ -1,13 +1,33 @@
+import type { ServerResponse } from 'node:http';
 import type { Logger } from '@fieldhouse/logger';
 import type { Collections } from '../data/collections.ts';
-import type { OutboxRelay } from '@fieldhouse/messaging';
+import type { CommentsRepo } from '../data/comments-repo.ts';
+import type { MongoInTransaction } from '../data/outbox.ts';
 import type { PendingRepo } from '../data/pending-repo.ts';
+import type { ReactionsRepo } from '../data/reactions-repo.ts';
 import type { PollsRepo } from '../data/polls-repo.ts';
 import type { Redis } from '../data/redis.ts';
 import type { VotesRepo } from '../data/votes-repo.ts';
 import type { Counters } from './counters.ts';
 import type { ResultsCache } from './results-cache.ts';
 import type { LiveResults } from '../live/live-results.ts';
+import type { Voter } from './types.ts';
+
+/** The live-results streams of this process (live/results-streams.ts, `ResultsStreams`). */
+export interface ResultsStreamsPort {
+  /**
+   * Adds an SSE response whose headers are sent: it gets the current results at once, then
+   * every change, until the client goes away or the poll is deleted.
+   */
+  open(pollId: string, reader: Voter | null, res: ServerResponse): Promise<void>;
+}
+
+/**
+ * A request body, read and validated when the use case calls it: after the poll is known, so an
+ * unknown poll is a 404 before any 422 about the body (as the routes always answered).
+ * @throws ProblemError 422 `validation_failed` naming each bad field.
+ */
+export type BodyReader<T> = () => T;
 
 /** Tunables of the polls service (config.ts gives them from the environment). */
 export interface PollsSettings {
@@ -40,9 +60,10 @@ export const DEFAULT_POLLS_SETTINGS: PollsSettings = {
   reconcileGraceMs: 30_000,
 };
 
-/** Everything the domain services use, built once by app.ts. */
+/** Everything the use cases use (and the routes get), built once by app.ts. */
 export interface PollsContext {
   logger: Logger;
+  /** The collections themselves: for repositories and tests; use cases go through the repositories. */
   c: Collections;
   redis: Redis;
   /** Prefix of every Redis key of the service (`polls:`). */
@@ -50,11 +71,19 @@ export interface PollsContext {
   polls: PollsRepo;
   votes: VotesRepo;
   pending: PendingRepo;
+  comments: CommentsRepo;
+  reactions: ReactionsRepo;
   counters: Counters;
   /** Parsed results inputs per poll, checked against Redis on every read. */
   resultsCache: ResultsCache;
   live: LiveResults;
-  /** Present when a broker is wired: relays the outbox (one-time password e-mails). */
-  relay: OutboxRelay | undefined;
+  streams: ResultsStreamsPort;
+  /**
+   * Runs a use case with the outbox messages it adds (one-time password e-mails): documents
+   * first, messages once the work resolved, undo steps when they cannot be written
+   * (data/outbox.ts, `mongoInTransaction`, says why and what it guarantees without MongoDB
+   * transactions). Kicks the outbox relay when a message was written.
+   */
+  inTransaction: MongoInTransaction;
   settings: PollsSettings;
 }

@@ -4,15 +4,21 @@ import { newId, shortId } from './ids.ts';
 import { DEFAULT_SETTINGS, mergeSettings, type PollInput, type SectionInput } from './poll-input.ts';
 import type { PollDoc, SectionDoc } from './types.ts';
 
-/** The poll, or 404. */
+/**
+ * The poll, or 404 (`GET /api/polls/{poll_id}`: anyone may read a poll).
+ * @throws ProblemError 404 `not_found` when no poll has this id.
+ */
 export async function findPoll(ctx: PollsContext, id: string): Promise<PollDoc> {
   const poll = await ctx.polls.get(id);
   if (!poll) throw notFound('No poll has this id.');
   return poll;
 }
 
-/** The poll when the caller owns it: 404 when missing, 403 when someone else's. */
-export async function ownedPoll(ctx: PollsContext, id: string, userId: number): Promise<PollDoc> {
+/**
+ * The poll when the caller owns it (docs/polls.md, "Polls": only the owner changes a poll).
+ * @throws ProblemError 404 when missing, 403 `forbidden` when someone else's.
+ */
+async function ownedPoll(ctx: PollsContext, id: string, userId: number): Promise<PollDoc> {
   const poll = await findPoll(ctx, id);
   if (poll.owner_id !== userId) throw forbidden('Only the owner of this poll can manage it.');
   return poll;
@@ -43,8 +49,18 @@ function buildSections(input: SectionInput[], existing: SectionDoc[]): SectionDo
   return sections;
 }
 
-/** Creates a poll owned by `ownerId` (design.md's creation body; settings default per docs). */
-export async function createPoll(ctx: PollsContext, ownerId: number, input: PollInput): Promise<PollDoc> {
+/** Command of {@link createPoll}: the signed-in user and the validated creation body. */
+export interface CreatePoll {
+  ownerId: number;
+  input: PollInput;
+}
+
+/**
+ * Creates a poll owned by `ownerId` (design.md's creation body; settings default per
+ * docs/polls.md, "Settings"), with new ids for its sections and options.
+ * @throws ProblemError 422 when `settings.ends_at` is not after `starts_at`.
+ */
+export async function createPoll(ctx: PollsContext, { ownerId, input }: CreatePoll): Promise<PollDoc> {
   const now = new Date().toISOString();
   const poll: PollDoc = {
     _id: newId(),
@@ -66,12 +82,37 @@ export async function createPoll(ctx: PollsContext, ownerId: number, input: Poll
   return poll;
 }
 
+/** The caller's own polls, one page of them (newest first), and how many they have. */
+export interface ListOwnPolls {
+  ownerId: number;
+  page: number;
+  perPage: number;
+}
+
+/** `GET /api/polls?page&per_page`: the caller's polls, newest first, and their total. */
+export function listOwnPolls(
+  ctx: PollsContext,
+  { ownerId, page, perPage }: ListOwnPolls,
+): Promise<{ items: PollDoc[]; total: number }> {
+  return ctx.polls.listByOwner(ownerId, (page - 1) * perPage, perPage);
+}
+
+/** Command of {@link updatePoll}: which poll, who asks, and the validated changes. */
+export interface UpdatePoll {
+  pollId: string;
+  userId: number;
+  input: PollInput;
+}
+
 /**
  * Updates title, description, sections (the full new list: give `id` to keep a section or an
- * option) and settings. An option or section that has counted votes cannot be removed (422
- * naming it). Votes already counted keep their counts.
+ * option) and settings; owner only. An option or section that has counted votes cannot be
+ * removed (422 naming it). Votes already counted keep their counts.
+ * @throws ProblemError 404 unknown poll; 403 not the owner; 422 unknown section or option id,
+ *   an option with votes removed, `ends_at` not after `starts_at`.
  */
-export async function updatePoll(ctx: PollsContext, poll: PollDoc, input: PollInput): Promise<PollDoc> {
+export async function updatePoll(ctx: PollsContext, { pollId, userId, input }: UpdatePoll): Promise<PollDoc> {
+  const poll = await ownedPoll(ctx, pollId, userId);
   const next: PollDoc = { ...poll, updated_at: new Date().toISOString() };
   if (input.title !== undefined) next.title = input.title;
   if (input.description !== undefined) next.description = input.description || null;
@@ -99,8 +140,20 @@ export async function updatePoll(ctx: PollsContext, poll: PollDoc, input: PollIn
   return next;
 }
 
-/** Closes (no more votes) or reopens a poll. */
-export async function setClosed(ctx: PollsContext, poll: PollDoc, closed: boolean): Promise<PollDoc> {
+/** Command of {@link setClosed}: which poll, who asks, and whether it closes or reopens. */
+export interface SetClosed {
+  pollId: string;
+  userId: number;
+  closed: boolean;
+}
+
+/**
+ * Closes (no more votes) or reopens a poll; owner only. Open live-results streams get the new
+ * state at once.
+ * @throws ProblemError 404 unknown poll; 403 not the owner.
+ */
+export async function setClosed(ctx: PollsContext, { pollId, userId, closed }: SetClosed): Promise<PollDoc> {
+  const poll = await ownedPoll(ctx, pollId, userId);
   const now = new Date().toISOString();
   const next: PollDoc = { ...poll, closed, closed_at: closed ? now : null, updated_at: now };
   await ctx.polls.save(next);
@@ -108,8 +161,18 @@ export async function setClosed(ctx: PollsContext, poll: PollDoc, closed: boolea
   return next;
 }
 
-/** Deletes a poll, its votes, pending votes, reactions, comments and counters. */
-export async function deletePoll(ctx: PollsContext, poll: PollDoc): Promise<void> {
+/** Command of {@link deletePoll}: which poll and who asks. */
+export interface DeletePoll {
+  pollId: string;
+  userId: number;
+}
+
+/**
+ * Deletes a poll, its votes, pending votes, reactions, comments and counters; owner only.
+ * @throws ProblemError 404 unknown poll; 403 not the owner.
+ */
+export async function deletePoll(ctx: PollsContext, { pollId, userId }: DeletePoll): Promise<void> {
+  const poll = await ownedPoll(ctx, pollId, userId);
   await ctx.polls.delete(poll._id);
   await ctx.counters.drop(poll._id);
   // Open result streams (on every replica) re-read the poll and end with `event: deleted`.

@@ -1,5 +1,4 @@
-import { Joi } from '@fieldhouse/config';
-import { validate, validationFailed } from '@fieldhouse/problem';
+import { validationFailed } from '@fieldhouse/problem';
 import type { PollSettings } from './types.ts';
 
 /** Defaults of a new poll's settings (docs/polls.md, "Settings"). */
@@ -14,32 +13,14 @@ export const DEFAULT_SETTINGS: PollSettings = {
   allow_reactions: true,
 };
 
-const option = Joi.object({
-  id: Joi.string().max(64),
-  label: Joi.string().trim().min(1).max(200).required(),
-});
-const section = Joi.object({
-  id: Joi.string().max(64),
-  title: Joi.string().trim().min(1).max(200).required(),
-  options: Joi.array().items(option).min(2).max(50).required(),
-});
-const settings = Joi.object({
-  starts_at: Joi.date().iso().allow(null),
-  ends_at: Joi.date().iso().allow(null),
-  max_votes_per_voter: Joi.number().integer().min(1).max(1000),
-  access: Joi.string().valid('public', 'authenticated'),
-  require_verification: Joi.boolean(),
-  show_stats_public: Joi.boolean(),
-  allow_comments: Joi.boolean(),
-  allow_reactions: Joi.boolean(),
-});
-
+/** A section of a creation or update body (http/polls-schemas.ts parses it); `id` keeps an existing one. */
 export interface SectionInput {
   id?: string;
   title: string;
   options: Array<{ id?: string; label: string }>;
 }
 
+/** The creation or update body of a poll, validated (http/polls-schemas.ts: `PollCreate`, `PollUpdate`). */
 export interface PollInput {
   title?: string;
   description?: string | null;
@@ -49,30 +30,6 @@ export interface PollInput {
     ends_at?: Date | null;
   };
 }
-
-const createSchema = Joi.object<PollInput>({
-  title: Joi.string().trim().min(1).max(200).required(),
-  description: Joi.string().trim().max(5000).allow('', null),
-  sections: Joi.array().items(section).min(1).max(20).required(),
-  settings,
-});
-
-const updateSchema = Joi.object<PollInput>({
-  title: Joi.string().trim().min(1).max(200),
-  description: Joi.string().trim().max(5000).allow('', null),
-  sections: Joi.array().items(section).min(1).max(20),
-  settings,
-}).min(1);
-
-/**
- * Validates the body of `POST /api/polls` (design.md: `{title, description?, sections:
- * [{title, options: [{label}]}], settings?}`). Each section needs 2 to 50 options.
- * @throws ProblemError 422 naming each bad field.
- */
-export const parseCreatePoll = (body: unknown): PollInput => validate(createSchema, body);
-
-/** Validates the body of `PATCH /api/polls/{id}` (any subset of the creation fields). */
-export const parseUpdatePoll = (body: unknown): PollInput => validate(updateSchema, body);
 
 /** Merges settings input over `base`, checking that `ends_at` is after `starts_at` (422 otherwise). */
 export function mergeSettings(base: PollSettings, input: PollInput['settings']): PollSettings {

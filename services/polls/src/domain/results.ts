@@ -28,11 +28,7 @@ export const recentKey = (ctx: PollsContext, pollId: string) => `${ctx.prefix}rc
 
 /** The five newest comments from MongoDB; cached in Redis until a comment is added or deleted. */
 async function loadRecentComments(ctx: PollsContext, pollId: string): Promise<CommentView[]> {
-  const docs = await ctx.c.comments
-    .find({ poll_id: pollId })
-    .sort({ created_at: -1, _id: 1 })
-    .limit(5)
-    .toArray();
+  const docs = await ctx.comments.newest(pollId, 5);
   const list = docs.map(commentView);
   await ctx.redis.set(recentKey(ctx, pollId), JSON.stringify(list), { EX: 300 });
   return list;
@@ -150,14 +146,7 @@ async function recordMilestones(ctx: PollsContext, poll: PollDoc, s: CounterSnap
     const at =
       m.of === 'votes'
         ? await ctx.votes.timeOfNth(poll._id, m.n)
-        : ((
-            await ctx.c.comments
-              .find({ poll_id: poll._id })
-              .sort({ created_at: 1, _id: 1 })
-              .skip(m.n - 1)
-              .limit(1)
-              .next()
-          )?.created_at ?? null);
+        : await ctx.comments.timeOfNth(poll._id, m.n);
     if (!at) continue;
     await ctx.polls.recordAchievement(poll._id, m.key, at);
     achievements[m.key] = at;

@@ -1,8 +1,10 @@
-import { Joi } from '@fieldhouse/config';
-import { validate, validationFailed, ProblemError } from '@fieldhouse/problem';
+import { validationFailed, ProblemError } from '@fieldhouse/problem';
 import type { PollDoc } from './types.ts';
 
-/** The vote request of spec 2.2, plus `voter_email` for the one-time password of anonymous voters. */
+/**
+ * The vote request of spec 2.2, plus `voter_email` for the one-time password of anonymous voters
+ * (validated by http/vote-schemas.ts, `VoteInput`).
+ */
 export interface VoteInput {
   votes: Record<string, string>;
   voter_name?: string | null;
@@ -11,17 +13,6 @@ export interface VoteInput {
   /** Seconds (docs/polls.md): the spec leaves the unit open. */
   time_spent?: number | null;
 }
-
-const schema = Joi.object<VoteInput>({
-  votes: Joi.object().pattern(Joi.string().max(64), Joi.string().max(64)).min(1).max(20).required(),
-  voter_name: Joi.string().trim().max(100).allow('', null),
-  voter_fingerprint: Joi.string().min(8).max(200),
-  voter_email: Joi.string().email({ tlds: false }).max(254),
-  time_spent: Joi.number().integer().min(0).max(604_800).allow(null),
-});
-
-/** Validates a vote body (422 naming bad fields). */
-export const parseVote = (body: unknown): VoteInput => validate(schema, body);
 
 /**
  * Checks that `votes` names exactly one option for each section of the poll, each option of

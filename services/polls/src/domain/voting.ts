@@ -1,19 +1,28 @@
 import { createHash } from 'node:crypto';
 import { EMAIL_REQUESTED, Exchanges, envelope, type EmailRequested } from '@fieldhouse/contracts';
 import type { Caller } from '@fieldhouse/internal-auth';
-import { Joi } from '@fieldhouse/config';
-import { ProblemError, conflict, forbidden, notFound, unprocessable, validate } from '@fieldhouse/problem';
-import { writeOutbox } from '../data/outbox.ts';
-import type { PendingVoteDoc } from '../data/pending-repo.ts';
-import type { PollsContext } from './context.ts';
+import { ProblemError, conflict, forbidden, notFound, unprocessable } from '@fieldhouse/problem';
+import type { PendingVoteDoc } from '../data/documents.ts';
+import type { BodyReader, PollsContext } from './context.ts';
 import type { CounterFields, CounterSnapshot, Reservation } from './counters.ts';
 import { hourOf, newId } from './ids.ts';
 import { hashPassword, newPassword, newVerificationCode, passwordMatches } from './otp.ts';
 import { optionCounts, recordReachedMilestone, seesStats } from './results.ts';
 import type { PollDoc, VoteDoc, Voter } from './types.ts';
 import { identifyVoter } from './voter.ts';
-import { assertOpen, checkChoices, parseVote, voteLimitReached, type VoteInput } from './vote-rules.ts';
+import { findPoll } from './manage.ts';
+import { assertOpen, checkChoices, voteLimitReached, type VoteInput } from './vote-rules.ts';
 import { voteView } from './views.ts';
+
+/** What a vote came to: counted now, held for its one-time password, or counted before (a retry). */
+export type VoteOutcome = 'counted' | 'pending' | 'replayed';
+
+/** The result of {@link castVote} and {@link verifyVote}: the outcome, the answer's `data` and `message`. */
+export interface VoteResult {
+  outcome: VoteOutcome;
+  data: VoteAnswer;
+  message: string;
+}
 
 /** The `data` of the vote answer (spec 2.2). */
 export interface VoteAnswer {
@@ -127,9 +136,9 @@ function countedAnswer(
   counted: Awaited<ReturnType<typeof countVote>>,
   optionIds: string[],
   message: string,
-): { status: number; data: VoteAnswer; message: string } {
+): VoteResult {
   return {
-    status: 201,
+    outcome: 'counted',
     message,
     data: {
       vote: voteView({ ...counted.vote, id: counted.vote._id }, 'counted'),
@@ -142,16 +151,17 @@ function countedAnswer(
   };
 }
 
-/** Replaceable pending votes: verified or expired (a locked one stays locked until it expires). */
-const replaceable = (nowIso: string) => ({ $or: [{ state: 'verified' }, { expires_at: { $lte: nowIso } }] });
-
-/** Holds a vote until its one-time password is given, and queues the e-mail (outbox). */
+/**
+ * Holds a vote until its one-time password is given, and queues the e-mail: the pending vote
+ * and its e-mail message in one unit of work (`ctx.inTransaction`: the pending vote is taken
+ * back when the message cannot be queued, so no vote waits for a password never sent).
+ */
 async function holdForVerification(
   ctx: PollsContext,
   poll: PollDoc,
   voter: Voter,
   input: VoteInput,
-): Promise<{ status: number; data: VoteAnswer; message: string }> {
+): Promise<VoteResult> {
   const email = voter.email ?? input.voter_email;
   if (!email)
     throw unprocessable(
@@ -180,12 +190,6 @@ async function holdForVerification(
     expires_at: new Date(now.getTime() + ctx.settings.otpTtlSeconds * 1000).toISOString(),
     created_at: now.toISOString(),
   };
-  if (!(await ctx.pending.put(doc, replaceable(now.toISOString()))))
-    throw forbidden(
-      'A one-time password is required: confirm your pending vote with the password sent by e-mail ' +
-        '(POST /api/polls/{poll_id}/verify) before voting again.',
-      { code: 'otp_required' },
-    );
   const minutes = Math.round(ctx.settings.otpTtlSeconds / 60);
   const mail: EmailRequested = {
     to: [email],
@@ -196,16 +200,19 @@ async function holdForVerification(
       `Verification code: ${code}\n`,
     reason: 'vote-verification',
   };
-  try {
-    await writeOutbox(ctx.c, Exchanges.polls, envelope(Exchanges.polls, EMAIL_REQUESTED, mail));
-  } catch (err) {
-    await ctx.pending.remove(doc._id).catch(() => undefined);
-    throw err;
-  }
-  ctx.relay?.kick();
+  await ctx.inTransaction(async ({ outbox, onRollback }) => {
+    if (!(await ctx.pending.put(doc, now.toISOString())))
+      throw forbidden(
+        'A one-time password is required: confirm your pending vote with the password sent by e-mail ' +
+          '(POST /api/polls/{poll_id}/verify) before voting again.',
+        { code: 'otp_required' },
+      );
+    onRollback(() => ctx.pending.remove(doc._id));
+    await outbox.add(Exchanges.polls, envelope(Exchanges.polls, EMAIL_REQUESTED, mail));
+  });
   const s = await ctx.counters.read(poll._id);
   return {
-    status: 202,
+    outcome: 'pending',
     message: `A one-time password was sent to ${email}. Confirm the vote with it before ${doc.expires_at}.`,
     data: {
       vote: voteView({ ...doc, id: code, choices: doc.choices }, 'pending'),
@@ -219,11 +226,11 @@ async function holdForVerification(
 }
 
 /**
- * A vote id reserved for counting before the vote is handled (the HTTP layer reserves it
+ * A vote id reserved for counting before the vote is handled ({@link castVote} reserves it
  * together with loading the poll: one round trip). `taken` turns true once {@link countVote}
  * owns the reservation; until then the caller releases it if the vote fails.
  */
-export interface ReservedVote {
+interface ReservedVote {
   voteId: string;
   reservation: Reservation;
   taken: boolean;
@@ -240,7 +247,7 @@ async function replayedAnswer(
   voter: Voter,
   original: VoteDoc,
   choices: Record<string, string>,
-): Promise<{ status: number; data: VoteAnswer; message: string; replayed: true }> {
+): Promise<VoteResult> {
   const same =
     Object.keys(choices).length === Object.keys(original.choices).length &&
     Object.entries(choices).every(([k, v]) => original.choices[k] === v);
@@ -263,36 +270,66 @@ async function replayedAnswer(
       original.option_ids,
       'This vote was already counted (same Idempotency-Key).',
     ),
-    status: 201,
-    replayed: true,
+    outcome: 'replayed',
   };
 }
 
+/** Command of {@link castVote}: the poll, the caller, the vote body (read once the poll is known) and its key. */
+export interface CastVote {
+  pollId: string;
+  caller: Caller;
+  input: BodyReader<VoteInput>;
+  /** The `Idempotency-Key` header (1 to 255 visible ASCII characters), when sent. */
+  idempotencyKey?: string;
+}
+
 /**
- * `POST /polls/{poll_id}/vote` (spec 2.2, 4.2): validates, identifies the voter, checks the
- * poll is open and the choices, then counts the vote (201) or holds it for its one-time
- * password (202, `requires_verification: true`).
+ * `POST /polls/{poll_id}/vote` (spec 2.2, 4.2): "A voter picks one option per section and gets
+ * back aggregated results." Identifies the voter, checks the poll is open and the choices, then
+ * counts the vote (`counted`: 201) or holds it for its one-time password (`pending`: 202,
+ * `requires_verification: true`).
  *
- * `idempotencyKey` (the `Idempotency-Key` header, docs/polls.md "Retrying a vote"): when this
- * voter already has a counted vote with this key, the answer is that vote again (201,
- * `replayed: true`) instead of a new vote or "limit reached", whether the first answer reached
- * the client or not.
+ * The poll is read together with the vote's reservation for counting (one round trip); a
+ * reservation the vote did not take is released whatever happens.
+ *
+ * `idempotencyKey` (docs/polls.md "Retrying a vote"): when this voter already has a counted vote
+ * with this key, the answer is that vote again (`replayed`: 201 with `Idempotent-Replayed`)
+ * instead of a new vote or "limit reached", whether the first answer reached the client or not.
+ * @throws ProblemError 404 unknown poll; 401 anonymous caller on an `authenticated` poll; 403
+ *   `otp_required`; 409 `concurrent_vote`; 422 bad body, fingerprint, sections or e-mail,
+ *   `poll_not_open`, `vote_limit_reached`, `idempotency_key_reused`.
  */
-export async function castVote(
+export async function castVote(ctx: PollsContext, command: CastVote): Promise<VoteResult> {
+  const voteId = newId();
+  // The poll and the vote's reservation in parallel; no counters yet: countVote reserves.
+  const [poll, reservation] = await Promise.all([
+    ctx.polls.get(command.pollId),
+    ctx.counters.tryReserve(command.pollId, voteId),
+  ]);
+  const reserved: ReservedVote | undefined = reservation ? { voteId, reservation, taken: false } : undefined;
+  try {
+    if (!poll) throw notFound('No poll has this id.');
+    return await voteOnPoll(ctx, poll, command, reserved);
+  } finally {
+    if (reserved && !reserved.taken) await ctx.counters.release(reserved.reservation).catch(() => undefined);
+  }
+}
+
+/** {@link castVote} once the poll is known (`reserved`: the vote's reservation, if one was made). */
+async function voteOnPoll(
   ctx: PollsContext,
   poll: PollDoc,
-  caller: Caller,
-  body: unknown,
-  opts: { reserved?: ReservedVote; idempotencyKey?: string } = {},
-): Promise<{ status: number; data: VoteAnswer; message: string; replayed?: true }> {
-  const input = parseVote(body);
+  { caller, input: readInput, idempotencyKey }: CastVote,
+  reservedVote: ReservedVote | undefined,
+): Promise<VoteResult> {
+  const input = readInput();
   const voter = identifyVoter(poll, caller, input.voter_fingerprint);
-  const key = opts.idempotencyKey;
+  const key = idempotencyKey;
   // A keyed vote's id comes from (poll, voter, key): its retry collides with it on `_id`, and
   // the original is then one lookup by `_id` away (no read before the insert: FerretDB scans a
   // collection for any filter but `_id`). It reserves its own counting under that id.
   const keyedId = key ? keyedVoteId(poll._id, voter.key, key) : undefined;
-  const reserved = keyedId ? undefined : opts.reserved;
+  const reserved = keyedId ? undefined : reservedVote;
   try {
     assertOpen(poll);
     const optionIds = checkChoices(poll, input.votes);
@@ -326,21 +363,23 @@ export async function castVote(
 export const keyedVoteId = (pollId: string, voterKey: string, key: string): string =>
   `k${createHash('sha256').update(`${pollId}\n${voterKey}\n${key}`).digest('base64url')}`;
 
-const verifySchema = Joi.object<{ verification_code: string; password: string }>({
-  verification_code: Joi.string().max(100).required(),
-  password: Joi.string().max(20).required(),
-})
-  .rename('code', 'verification_code', { ignoreUndefined: true })
-  .unknown(false);
+/** Command of {@link verifyVote}: the poll and its `{verification_code, password}` body (read once the poll is known). */
+export interface VerifyVote {
+  pollId: string;
+  input: BodyReader<{ verification_code: string; password: string }>;
+}
 
 /**
  * `POST /polls/{poll_id}/verify` `{verification_code, password}` (`code` is accepted for
  * `verification_code`): counts the pending vote when the password is right (201, the vote
- * answer). 404 unknown code; 422 `otp_expired`, `otp_locked`, `otp_invalid` (with
- * `attempts_left`), `otp_used`.
+ * answer).
+ * @throws ProblemError 404 unknown poll or code; 422 `otp_expired`, `otp_locked`,
+ *   `otp_invalid` (with `attempts_left`), `otp_used`, `poll_not_open`, `vote_limit_reached`;
+ *   409 `concurrent_vote`.
  */
-export async function verifyVote(ctx: PollsContext, poll: PollDoc, body: unknown) {
-  const input = validate(verifySchema, body, { stripUnknown: true });
+export async function verifyVote(ctx: PollsContext, command: VerifyVote): Promise<VoteResult> {
+  const poll = await findPoll(ctx, command.pollId);
+  const input = command.input();
   const pending = await ctx.pending.byCode(poll._id, input.verification_code);
   if (!pending) throw notFound('No pending vote has this verification code.');
   const max = ctx.settings.otpMaxAttempts;

@@ -1,67 +1,188 @@
-import { Router, type Request, type Response } from 'express';
-import { paginated, parsePageQuery } from '@fieldhouse/http';
-import { requireUser } from '@fieldhouse/internal-auth';
-import type { PollsContext } from '../domain/context.ts';
-import { createPoll, deletePoll, findPoll, ownedPoll, setClosed, updatePoll } from '../domain/manage.ts';
-import { parseCreatePoll, parseUpdatePoll } from '../domain/poll-input.ts';
+import { paginated } from '@fieldhouse/http';
+import {
+  createPoll,
+  deletePoll,
+  findPoll,
+  listOwnPolls,
+  setClosed,
+  updatePoll,
+  type UpdatePoll,
+} from '../domain/manage.ts';
 import { pollView } from '../domain/views.ts';
+import { PageQuery, PollAnswer, PollCreate, PollList, PollUpdate } from './polls-schemas.ts';
+import { route, signedIn } from './route.ts';
+import { pollParams } from './shared-schemas.ts';
+import type { PollsContext } from '../domain/context.ts';
+import type { Request } from 'express';
+
+const TAGS = ['Polls'];
+const NO_POLL = 'No poll has this id.';
+
+/** The signed-in caller's id (routes with `middleware: signedIn` run after `requireUser`). */
+const userIdOf = (req: Request): number => req.caller.userId!;
+
+/** PATCH and PUT: the same update (PUT takes the same partial body). */
+const update = async (
+  { params, body }: { params: { poll_id: string }; body: UpdatePoll['input'] },
+  ctx: PollsContext,
+  req: Request,
+) => ({
+  body: {
+    data: pollView(await updatePoll(ctx, { pollId: params.poll_id, userId: userIdOf(req), input: body })),
+    message: 'Poll updated.',
+  },
+});
 
 /** Poll management (docs/polls.md, "Polls"): signed-in users only; only the owner changes a poll. */
-export function pollsManagementRoutes(ctx: PollsContext): Router {
-  const r = Router();
-  const uid = (req: { caller: { userId: number | null } }) => req.caller.userId!;
-
-  /** POST /api/polls: creates a poll. 201 `{data: poll (with sections and options), message}`; 401; 422. */
-  r.post('/api/polls', requireUser, async (req, res) => {
-    const poll = await createPoll(ctx, uid(req), parseCreatePoll(req.body));
-    res
-      .status(201)
-      .location(`/api/polls/${poll._id}`)
-      .json({ data: pollView(poll), message: 'Poll created.' });
-  });
-
-  /** GET /api/polls?page&per_page: the caller's own polls, newest first (pagination envelope). */
-  r.get('/api/polls', requireUser, async (req, res) => {
-    const page = parsePageQuery(req.query);
-    const { items, total } = await ctx.polls.listByOwner(
-      uid(req),
-      (page.page - 1) * page.per_page,
-      page.per_page,
-    );
-    res.json({ ...paginated(items.map(pollView), page, total), message: 'Your polls.' });
-  });
-
-  /** GET /api/polls/{poll_id}: one poll with sections and options; anyone may read it. 404. */
-  r.get('/api/polls/:id', async (req, res) => {
-    const poll = await findPoll(ctx, req.params.id);
-    res.json({ data: pollView(poll), message: 'Poll.' });
-  });
-
-  /** PATCH (or PUT) /api/polls/{poll_id}: owner only; 422 when removing an option with votes. */
-  const update = async (req: Request, res: Response) => {
-    const input = parseUpdatePoll(req.body);
-    const poll = await ownedPoll(ctx, req.params.id as string, uid(req));
-    res.json({ data: pollView(await updatePoll(ctx, poll, input)), message: 'Poll updated.' });
-  };
-  r.patch('/api/polls/:id', requireUser, update);
-  r.put('/api/polls/:id', requireUser, update);
-
-  /** POST /api/polls/{poll_id}/close and /reopen: owner only; 200 with the poll. */
-  for (const [action, closed] of [
-    ['close', true],
-    ['reopen', false],
-  ] as const) {
-    r.post(`/api/polls/:id/${action}`, requireUser, async (req, res) => {
-      const poll = await ownedPoll(ctx, req.params.id as string, uid(req));
-      const next = await setClosed(ctx, poll, closed);
-      res.json({ data: pollView(next), message: closed ? 'Poll closed.' : 'Poll reopened.' });
-    });
-  }
-
-  /** DELETE /api/polls/{poll_id}: owner only; 204; votes, reactions, comments go with it. */
-  r.delete('/api/polls/:id', requireUser, async (req, res) => {
-    await deletePoll(ctx, await ownedPoll(ctx, req.params.id as string, uid(req)));
-    res.status(204).end();
-  });
-  return r;
-}
+export const pollsRoutes = [
+  route({
+    method: 'post',
+    path: '/api/polls',
+    operationId: 'createPoll',
+    summary: 'Create a poll (signed-in users)',
+    description:
+      'Sections of 2 to 50 options each; settings default as docs/polls.md, "Settings", says. The answer has the ' +
+      'poll with its sections and options and their new ids, and `Location: /api/polls/{poll_id}`.',
+    tags: TAGS,
+    middleware: signedIn,
+    body: PollCreate,
+    responses: {
+      201: {
+        description: 'The poll with its sections and options and their ids',
+        body: PollAnswer,
+        headers: { Location: { description: 'The poll: `/api/polls/{poll_id}`.' } },
+      },
+    },
+    problems: { 422: 'Invalid body (`errors` names each field); `ends_at` not after `starts_at`' },
+    handler: async ({ body }, ctx, req) => {
+      const poll = await createPoll(ctx, { ownerId: userIdOf(req), input: body });
+      return {
+        status: 201,
+        headers: { Location: `/api/polls/${poll._id}` },
+        body: { data: pollView(poll), message: 'Poll created.' },
+      };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/polls',
+    operationId: 'listMyPolls',
+    summary: "The caller's own polls, newest first (paginated)",
+    tags: TAGS,
+    middleware: signedIn,
+    query: PageQuery,
+    responses: { 200: { description: '`{data: Poll[], pagination, message}`', body: PollList } },
+    problems: { 422: '`page` or `per_page` out of range' },
+    handler: async ({ query }, ctx, req) => {
+      const page = { page: query.page, per_page: query.per_page };
+      const { items, total } = await listOwnPolls(ctx, {
+        ownerId: userIdOf(req),
+        page: page.page,
+        perPage: page.per_page,
+      });
+      return { body: { ...paginated(items.map(pollView), page, total), message: 'Your polls.' } };
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/polls/{poll_id}',
+    operationId: 'getPoll',
+    summary: 'One poll with its sections and options (anyone)',
+    tags: TAGS,
+    access: 'optional',
+    params: pollParams,
+    notFound: NO_POLL,
+    responses: { 200: { description: 'The poll', body: PollAnswer } },
+    problems: { 404: 'Unknown poll' },
+    handler: async ({ params }, ctx) => ({
+      body: { data: pollView(await findPoll(ctx, params.poll_id)), message: 'Poll.' },
+    }),
+  }),
+  route({
+    method: 'patch',
+    path: '/api/polls/{poll_id}',
+    operationId: 'updatePoll',
+    summary: 'Update a poll (owner)',
+    description:
+      '`sections` is the full new list: give `id` to keep a section or option. An option with counted votes ' +
+      'cannot be removed (422 naming it); votes already counted keep their counts.',
+    tags: TAGS,
+    middleware: signedIn,
+    params: pollParams,
+    notFound: NO_POLL,
+    body: PollUpdate,
+    responses: { 200: { description: 'The updated poll', body: PollAnswer } },
+    problems: {
+      403: 'Not the owner',
+      404: 'Unknown poll',
+      422: 'Invalid body, an unknown section or option id, or an option with votes would be removed',
+    },
+    handler: update,
+  }),
+  route({
+    method: 'put',
+    path: '/api/polls/{poll_id}',
+    operationId: 'replacePoll',
+    summary: 'Update a poll (owner): the same as PATCH',
+    tags: TAGS,
+    middleware: signedIn,
+    params: pollParams,
+    notFound: NO_POLL,
+    body: PollUpdate,
+    responses: { 200: { description: 'The updated poll', body: PollAnswer } },
+    problems: {
+      403: 'Not the owner',
+      404: 'Unknown poll',
+      422: 'Invalid body, an unknown section or option id, or an option with votes would be removed',
+    },
+    handler: update,
+  }),
+  route({
+    method: 'post',
+    path: '/api/polls/{poll_id}/close',
+    operationId: 'closePoll',
+    summary: 'Close a poll: no more votes (owner)',
+    tags: TAGS,
+    middleware: signedIn,
+    params: pollParams,
+    notFound: NO_POLL,
+    responses: { 200: { description: 'The poll', body: PollAnswer } },
+    problems: { 403: 'Not the owner', 404: 'Unknown poll' },
+    handler: async ({ params }, ctx, req) => {
+      const poll = await setClosed(ctx, { pollId: params.poll_id, userId: userIdOf(req), closed: true });
+      return { body: { data: pollView(poll), message: 'Poll closed.' } };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api/polls/{poll_id}/reopen',
+    operationId: 'reopenPoll',
+    summary: 'Reopen a closed poll (owner)',
+    tags: TAGS,
+    middleware: signedIn,
+    params: pollParams,
+    notFound: NO_POLL,
+    responses: { 200: { description: 'The poll', body: PollAnswer } },
+    problems: { 403: 'Not the owner', 404: 'Unknown poll' },
+    handler: async ({ params }, ctx, req) => {
+      const poll = await setClosed(ctx, { pollId: params.poll_id, userId: userIdOf(req), closed: false });
+      return { body: { data: pollView(poll), message: 'Poll reopened.' } };
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/api/polls/{poll_id}',
+    operationId: 'deletePoll',
+    summary: 'Delete a poll with its votes, reactions and comments (owner)',
+    tags: TAGS,
+    middleware: signedIn,
+    params: pollParams,
+    notFound: NO_POLL,
+    responses: { 204: { description: 'Deleted' } },
+    problems: { 403: 'Not the owner', 404: 'Unknown poll' },
+    handler: async ({ params }, ctx, req) => {
+      await deletePoll(ctx, { pollId: params.poll_id, userId: userIdOf(req) });
+      return { status: 204 };
+    },
+  }),
+];

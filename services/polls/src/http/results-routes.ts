@@ -1,56 +1,104 @@
-import { Router, type Request } from 'express';
-import type { PollsContext } from '../domain/context.ts';
-import { findPoll } from '../domain/manage.ts';
-import { readResults } from '../domain/results.ts';
-import { readerOf } from '../domain/voter.ts';
-import type { ResultsStreams } from '../live/results-streams.ts';
-import { notFound } from '@fieldhouse/problem';
+import type { Request } from 'express';
+import { getResults, watchResults } from '../domain/results-queries.ts';
+import { ResultsAnswer, ResultsQuery, fingerprintHeader } from './results-schemas.ts';
+import { route } from './route.ts';
+import { pollParams } from './shared-schemas.ts';
 
-const fingerprintOf = (req: Request): string | undefined => {
-  const q = req.query.voter_fingerprint;
+const TAGS = ['Results'];
+
+/**
+ * An anonymous reader's fingerprint: `?voter_fingerprint=`, else the `X-Voter-Fingerprint`
+ * header; used when it is a string of at most 200 characters, otherwise ignored.
+ */
+const fingerprintOf = (query: { voter_fingerprint?: unknown }, req: Request): string | undefined => {
+  const q = query.voter_fingerprint;
   const h = req.headers['x-voter-fingerprint'];
   const v = typeof q === 'string' ? q : typeof h === 'string' ? h : undefined;
   return v && v.length <= 200 ? v : undefined;
 };
 
 /** Results and live results (spec 2.2 and 4.2; docs/polls.md, "Results" and "Live results"). */
-export function resultsRoutes(ctx: PollsContext, streams: ResultsStreams): Router {
-  const r = Router();
-
-  /**
-   * GET /api/polls/{poll_id}/results[?voter_fingerprint=]: `{data: results, message}` (spec 2.2),
-   * from the Redis counters (rebuilt from MongoDB when lost). 404 unknown poll.
-   */
-  r.get('/api/polls/:id/results', async (req, res) => {
-    const results = await readResults(ctx, req.params.id, readerOf(req.caller, fingerprintOf(req)));
-    if (!results) throw notFound('No poll has this id.');
-    // The ETag Express would compute, once per rendered answer (a cached answer reuses it).
-    const etagOf = req.app.get('etag fn') as ((body: Buffer, encoding: string) => string) | undefined;
-    if (etagOf) res.set('ETag', (results.etag ??= etagOf(results.body, 'utf8')));
-    res.type('application/json; charset=utf-8').send(results.body);
-  });
-
-  /**
-   * GET /api/polls/{poll_id}/results/stream: Server-Sent Events (docs/polls.md, "Live
-   * results"). A `results` event (data: the results object of spec 2.2) at once, then after
-   * each change: counted votes (spaced out: LiveResults.voteCounted and the fan-out budget of
-   * ResultsStreams), close or reopen, from any replica (Redis pub/sub); a `: heartbeat` comment
-   * every SSE_HEARTBEAT_MS; `deleted` when the poll is deleted. 404 unknown poll.
-   */
-  r.get('/api/polls/:id/results/stream', async (req, res) => {
-    const id = req.params.id;
-    await findPoll(ctx, id);
-    const reader = readerOf(req.caller, fingerprintOf(req));
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache, no-transform',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-    });
-    // A HEAD gets the headers only: a stream without a body would never send or end them.
-    if (req.method === 'HEAD') return void res.end();
-    res.write('retry: 3000\n\n');
-    await streams.open(id, reader, res);
-  });
-  return r;
-}
+export const resultsRoutes = [
+  route({
+    method: 'get',
+    path: '/api/polls/{poll_id}/results',
+    operationId: 'getResults',
+    summary: 'Results (spec 2.2)',
+    description:
+      'From the Redis counters (rebuilt from MongoDB when lost). Unchanged results keep their `ETag`: ' +
+      '`If-None-Match` answers 304. When `show_stats_public` is false and the caller is not the owner, only ' +
+      "the caller's own choices are shown (`stats_hidden: true`, `my_vote`).",
+    tags: TAGS,
+    access: 'optional',
+    params: pollParams,
+    notFound: 'No poll has this id.',
+    query: ResultsQuery,
+    headers: fingerprintHeader,
+    responses: {
+      200: {
+        description: 'Results',
+        body: ResultsAnswer,
+        headers: { ETag: { description: 'Changes when the answer changes.' } },
+      },
+    },
+    problems: { 404: 'Unknown poll' },
+    handler: async ({ params, query }, ctx, req, res) => {
+      const results = await getResults(ctx, {
+        pollId: params.poll_id,
+        caller: req.caller,
+        fingerprint: fingerprintOf(query, req),
+      });
+      // The ETag Express would compute, once per rendered answer (a cached answer reuses it).
+      const etagOf = req.app.get('etag fn') as ((body: Buffer, encoding: string) => string) | undefined;
+      if (etagOf) res.set('ETag', (results.etag ??= etagOf(results.body, 'utf8')));
+      res.type('application/json; charset=utf-8').send(results.body);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/polls/{poll_id}/results/stream',
+    operationId: 'streamResults',
+    summary: 'Live results as Server-Sent Events',
+    description:
+      'A `results` event (data: the Results object) at once, after counted votes (at most one event per 100 ms ' +
+      'while votes keep coming, fewer with a large audience; always one after the last), close or reopen, from ' +
+      'any replica; a `: heartbeat` comment every 15 s (`SSE_HEARTBEAT_MS`); a `deleted` event when the poll is ' +
+      'deleted, then the stream ends. The gateway caps open streams per client address and per user: 429 ' +
+      '`too_many_streams` with `Retry-After` above a cap.',
+    tags: TAGS,
+    access: 'optional',
+    params: pollParams,
+    notFound: 'No poll has this id.',
+    query: ResultsQuery,
+    headers: fingerprintHeader,
+    responses: {
+      200: { description: 'The event stream', content: { 'text/event-stream': null } },
+    },
+    problems: {
+      404: 'Unknown poll',
+      429: '`too_many_streams` (from the gateway): a stream cap is reached (see `Retry-After`)',
+    },
+    handler: async ({ params, query }, ctx, req, res) => {
+      await watchResults(ctx, {
+        pollId: params.poll_id,
+        caller: req.caller,
+        fingerprint: fingerprintOf(query, req),
+        start: () => {
+          res.writeHead(200, {
+            'Content-Type': 'text/event-stream; charset=utf-8',
+            'Cache-Control': 'no-cache, no-transform',
+            Connection: 'keep-alive',
+            'X-Accel-Buffering': 'no',
+          });
+          // A HEAD gets the headers only: a stream without a body would never send or end them.
+          if (req.method === 'HEAD') {
+            res.end();
+            return null;
+          }
+          res.write('retry: 3000\n\n');
+          return res;
+        },
+      });
+    },
+  }),
+];

@@ -1,9 +1,11 @@
-import { Router, type Request } from 'express';
-import type { PollsContext } from '../domain/context.ts';
-import { newId } from '../domain/ids.ts';
-import { findPoll } from '../domain/manage.ts';
-import { castVote, verifyVote, type ReservedVote } from '../domain/voting.ts';
-import { ProblemError, notFound } from '@fieldhouse/problem';
+import type { Request } from 'express';
+import { ProblemError } from '@fieldhouse/problem';
+import { castVote, verifyVote, type VoteResult } from '../domain/voting.ts';
+import { route } from './route.ts';
+import { bodyReader, jsonRequest, pollParams } from './shared-schemas.ts';
+import { VerifyInput, VoteAnswerEnvelope, VoteInput } from './vote-schemas.ts';
+
+const TAGS = ['Voting'];
 
 /**
  * The `Idempotency-Key` header of a vote (docs/polls.md, "Retrying a vote"): 1 to 255 visible
@@ -20,48 +22,95 @@ function idempotencyKeyOf(req: Request): string | undefined {
   });
 }
 
-/** Voting and the one-time password flow (spec 2.2 and 4.2; docs/polls.md, "Voting"). */
-export function voteRoutes(ctx: PollsContext): Router {
-  const r = Router();
+/** The answer of a vote result: 202 while it waits for its password, else 201 (`Idempotent-Replayed` for a retry). */
+const voteReply = (result: VoteResult) => ({
+  status: result.outcome === 'pending' ? 202 : 201,
+  ...(result.outcome === 'replayed' ? { headers: { 'Idempotent-Replayed': 'true' } } : {}),
+  body: { data: result.data, message: result.message },
+});
 
-  /**
-   * POST /api/polls/{poll_id}/vote: 201 counted, 202 held for a one-time password; `{data:
-   * {vote, requires_verification, verification_code, results, total_votes, remaining_votes},
-   * message}`. Optional `Idempotency-Key` header: a retry answers the original vote (201, with
-   * `Idempotent-Replayed: true`). 400 bad `Idempotency-Key`, 401 (authenticated polls), 403
-   * `otp_required`, 404, 409 `concurrent_vote`, 422 (bad sections, poll not open, vote limit,
-   * `idempotency_key_reused`), 503 with `Retry-After` while the counters' store is unreachable.
-   */
-  r.post('/api/polls/:id/vote', async (req, res) => {
-    const idempotencyKey = idempotencyKeyOf(req);
-    const voteId = newId();
-    // The poll and the vote's reservation in parallel; no counters yet: countVote reserves.
-    const [poll, reservation] = await Promise.all([
-      ctx.polls.get(req.params.id),
-      ctx.counters.tryReserve(req.params.id, voteId),
-    ]);
-    const reserved: ReservedVote | undefined = reservation
-      ? { voteId, reservation, taken: false }
-      : undefined;
-    try {
-      if (!poll) throw notFound('No poll has this id.');
-      const out = await castVote(ctx, poll, req.caller, req.body, {
-        ...(reserved ? { reserved } : {}),
+/** Voting and the one-time password flow (spec 2.2 and 4.2; docs/polls.md, "Voting"). */
+export const voteRoutes = [
+  route({
+    method: 'post',
+    path: '/api/polls/{poll_id}/vote',
+    operationId: 'vote',
+    summary: 'Vote: exactly one option per section (spec 2.2)',
+    description:
+      'The voter is the signed-in user, else `voter_fingerprint` with the client IP. 201 counted; 202 held for a ' +
+      'one-time password (polls with `settings.require_verification`: a 6-digit password is e-mailed to the voter, ' +
+      'the signed-in user or `voter_email`; `POST /api/polls/{poll_id}/verify` counts the vote). Voting again ' +
+      'while a live pending vote exists is 403 `otp_required` (spec 5.7: "An unauthenticated request yields 401, ' +
+      'and a request needing a one-time password or lacking permission yields 403").',
+    tags: TAGS,
+    access: 'optional',
+    params: pollParams,
+    notFound: 'No poll has this id.',
+    headers: {
+      'Idempotency-Key': {
+        description:
+          'A key per vote (a UUID): a retry with the same key by the same voter answers the original vote ' +
+          '(201, `Idempotent-Replayed: true`) instead of a second vote or `vote_limit_reached` ' +
+          '(docs/polls.md, "Retrying a vote").',
+        schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+      },
+    },
+    requestContent: jsonRequest(VoteInput),
+    responses: {
+      201: {
+        description: 'Counted (or, with `Idempotent-Replayed: true`, counted before with this key)',
+        body: VoteAnswerEnvelope,
+        headers: {
+          'Idempotent-Replayed': {
+            description: '`true` when this answers a retry: the vote was counted before with this key.',
+            schema: { type: 'string', enum: ['true'] },
+          },
+        },
+      },
+      202: { description: 'Held until the one-time password is given', body: VoteAnswerEnvelope },
+    },
+    problems: {
+      400: '`invalid_idempotency_key`: the Idempotency-Key header is malformed',
+      401: 'The poll is for signed-in users',
+      403: '`otp_required`: a one-time password is required (a pending vote awaits it)',
+      404: 'Unknown poll',
+      409: '`concurrent_vote`: another vote of this voter was being counted (votes remain)',
+      422:
+        'Bad body or sections (`errors` has `votes.<section id>`), poll not open (`poll_not_open`), vote limit ' +
+        '(`vote_limit_reached`), `idempotency_key_reused` (same key, other choices)',
+    },
+    handler: async ({ params, body }, ctx, req) => {
+      const idempotencyKey = idempotencyKeyOf(req);
+      const result = await castVote(ctx, {
+        pollId: params.poll_id,
+        caller: req.caller,
+        input: bodyReader(VoteInput, body),
         ...(idempotencyKey ? { idempotencyKey } : {}),
       });
-      if (out.replayed) res.set('Idempotent-Replayed', 'true');
-      res.status(out.status).json({ data: out.data, message: out.message });
-    } finally {
-      if (reserved && !reserved.taken)
-        await ctx.counters.release(reserved.reservation).catch(() => undefined);
-    }
-  });
-
-  /** POST /api/polls/{poll_id}/verify `{verification_code, password}`: counts a pending vote (201). */
-  r.post('/api/polls/:id/verify', async (req, res) => {
-    const poll = await findPoll(ctx, req.params.id);
-    const out = await verifyVote(ctx, poll, req.body);
-    res.status(out.status).json({ data: out.data, message: out.message });
-  });
-  return r;
-}
+      return voteReply(result);
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api/polls/{poll_id}/verify',
+    operationId: 'verifyVote',
+    summary: 'Confirm a pending vote with its one-time password',
+    description:
+      'A wrong password is 422 `otp_invalid` with `attempts_left`; after `OTP_MAX_ATTEMPTS` (5) wrong ones the ' +
+      'pending vote is locked (422 `otp_locked`) until it expires; after `OTP_TTL_SECONDS` (600 s) it is 422 ' +
+      '`otp_expired` and a new vote sends a new password; a confirmed one is 422 `otp_used`.',
+    tags: TAGS,
+    access: 'optional',
+    params: pollParams,
+    notFound: 'No poll has this id.',
+    requestContent: jsonRequest(VerifyInput),
+    responses: { 201: { description: 'Counted', body: VoteAnswerEnvelope } },
+    problems: {
+      404: 'Unknown poll, or no pending vote has this code',
+      409: '`concurrent_vote`: another vote of this voter was being counted',
+      422: '`otp_invalid` (with `attempts_left`), `otp_locked`, `otp_expired`, `otp_used`, poll not open, vote limit',
+    },
+    handler: async ({ params, body }, ctx) =>
+      voteReply(await verifyVote(ctx, { pollId: params.poll_id, input: bodyReader(VerifyInput, body) })),
+  }),
+];

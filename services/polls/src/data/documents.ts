@@ -1,0 +1,57 @@
+import type { Envelope } from '@fieldhouse/contracts';
+
+/**
+ * The stored shapes of the polls database that belong to the data layer only (polls, votes and
+ * comments are domain types: domain/types.ts). One module without imports of its own, so that
+ * collections.ts and the repositories share them without importing each other.
+ */
+
+/** A voter's current reaction on a poll (`_id` is `<poll id>:<voter key>`). */
+export interface ReactionDoc {
+  _id: string;
+  poll_id: string;
+  voter_key: string;
+  reaction_type: string;
+  updated_at: string;
+}
+
+/** Sent e-mail ids of the mail worker (docs/polls.md, "One-time passwords"). */
+export interface SentMailDoc {
+  _id: string;
+  state: 'sending' | 'sent';
+  claimed_at: Date;
+}
+
+/** A message waiting in the MongoDB outbox (`_id` is the envelope id). */
+export interface OutboxDoc {
+  _id: string;
+  exchange: string;
+  message: Envelope;
+  created_at: Date;
+  /** Until when a relay holds it (a relay that died lets it go after this time). */
+  claimed_until: Date;
+  attempts: number;
+  last_error?: string;
+}
+
+/**
+ * A vote held until the voter gives the one-time password (docs/polls.md). `_id` is
+ * `<poll id>:<voter key>`, so a voter has at most one; `code` (the `verification_code` of the
+ * vote answer) names it publicly. Only a SHA-256 of the password is stored.
+ */
+export interface PendingVoteDoc {
+  _id: string;
+  code: string;
+  poll_id: string;
+  voter_key: string;
+  user_id: number | null;
+  email: string;
+  choices: Record<string, string>;
+  voter_name: string | null;
+  time_spent: number | null;
+  password_hash: string;
+  attempts: number;
+  state: 'pending' | 'verified';
+  expires_at: string;
+  created_at: string;
+}

@@ -1,0 +1,109 @@
+import { Joi } from '@fieldhouse/config';
+import { pageQuerySchema } from '@fieldhouse/http';
+import type { PollInput } from '../domain/poll-input.ts';
+import { envelope, isoTime, listEnvelope } from './shared-schemas.ts';
+
+/** Poll management schemas (docs/polls.md, "Polls", "Settings", "Poll object"). */
+
+const optionInput = Joi.object({
+  id: Joi.string().max(64).description('Keeps an existing option (updates only).'),
+  label: Joi.string().trim().min(1).max(200).required(),
+});
+
+const sectionInput = Joi.object({
+  id: Joi.string().max(64).description('Keeps an existing section (updates only).'),
+  title: Joi.string().trim().min(1).max(200).required(),
+  options: Joi.array().items(optionInput).min(2).max(50).required(),
+});
+
+/** Settings in a creation or update body: each one optional (defaults: docs/polls.md, "Settings"). */
+const SettingsInput = Joi.object({
+  starts_at: Joi.date().iso().allow(null).description('Votes are taken from this time (null: at once).'),
+  ends_at: Joi.date().iso().allow(null).description('Votes are taken until this time (after starts_at).'),
+  max_votes_per_voter: Joi.number().integer().min(1).max(1000).description('Default 1.'),
+  access: Joi.string()
+    .valid('public', 'authenticated')
+    .description('Who may vote, react and comment (default public).'),
+  require_verification: Joi.boolean().description(
+    'Votes are confirmed by a one-time password (default false).',
+  ),
+  show_stats_public: Joi.boolean().description('Everyone sees full results (default true).'),
+  allow_comments: Joi.boolean().description('Default true.'),
+  allow_reactions: Joi.boolean().description('Default true.'),
+}).id('SettingsInput');
+
+/**
+ * `POST /api/polls` (design.md: `{title, description?, sections: [{title, options: [{label}]}],
+ * settings?}`): 1 to 20 sections of 2 to 50 options each.
+ */
+export const PollCreate = Joi.object<PollInput>({
+  title: Joi.string().trim().min(1).max(200).required(),
+  description: Joi.string().trim().max(5000).allow('', null),
+  sections: Joi.array().items(sectionInput).min(1).max(20).required(),
+  settings: SettingsInput,
+}).id('PollCreate');
+
+/**
+ * `PATCH /api/polls/{poll_id}`: any non-empty subset of the creation fields; `sections` is the
+ * full new list (give `id` to keep a section or an option).
+ */
+export const PollUpdate = Joi.object<PollInput>({
+  title: Joi.string().trim().min(1).max(200),
+  description: Joi.string().trim().max(5000).allow('', null),
+  sections: Joi.array().items(sectionInput).min(1).max(20),
+  settings: SettingsInput,
+})
+  .min(1)
+  .id('PollUpdate');
+
+/** `?page&per_page` of the lists (spec 8: per_page 1 to 100, default 15). */
+export const PageQuery = Joi.object<{ page: number; per_page: number }>(pageQuerySchema);
+
+/** A poll's settings as stored and shown (every one present). */
+export const Settings = Joi.object({
+  starts_at: isoTime().allow(null).required(),
+  ends_at: isoTime().allow(null).required(),
+  max_votes_per_voter: Joi.number().integer().min(1).required(),
+  access: Joi.string().valid('public', 'authenticated').required(),
+  require_verification: Joi.boolean().required(),
+  show_stats_public: Joi.boolean().required(),
+  allow_comments: Joi.boolean().required(),
+  allow_reactions: Joi.boolean().required(),
+}).id('Settings');
+
+/** A section with its options, in order, each with its 0-based position. */
+export const Section = Joi.object({
+  id: Joi.string().required(),
+  title: Joi.string().required(),
+  position: Joi.number().integer().required(),
+  options: Joi.array()
+    .items(
+      Joi.object({
+        id: Joi.string().required(),
+        label: Joi.string().required(),
+        position: Joi.number().integer().required(),
+      }),
+    )
+    .required(),
+}).id('Section');
+
+/** The public shape of a poll (docs/polls.md, "Poll object"): ids are strings. */
+export const Poll = Joi.object({
+  id: Joi.string().required(),
+  title: Joi.string().required(),
+  description: Joi.string().allow(null).required(),
+  owner_id: Joi.number().integer().required(),
+  status: Joi.string().valid('open', 'closed', 'not_open').required(),
+  is_open: Joi.boolean().required(),
+  settings: Settings.required(),
+  sections: Joi.array().items(Section).required(),
+  closed_at: isoTime().allow(null).required(),
+  created_at: isoTime().required(),
+  updated_at: isoTime().required(),
+}).id('Poll');
+
+/** `{data: Poll, message}`. */
+export const PollAnswer = envelope(Poll);
+
+/** `{data: Poll[], pagination, message}`. */
+export const PollList = listEnvelope(Poll);

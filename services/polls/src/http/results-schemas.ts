@@ -1,0 +1,84 @@
+import { Joi } from '@fieldhouse/config';
+import { Comment } from './comment-schemas.ts';
+import { Poll, Section } from './polls-schemas.ts';
+import { ReactionsSummary } from './reaction-schemas.ts';
+import { isoTime, mapOf } from './shared-schemas.ts';
+
+/** Results and live results (spec 2.2 "results response"; docs/polls.md, "Results"). */
+
+/**
+ * `?voter_fingerprint=`: an anonymous reader's fingerprint, to show their own vote when
+ * statistics are hidden. Used when it is one string of at most 200 characters; anything else
+ * is ignored (never an error), as the `X-Voter-Fingerprint` header is.
+ */
+export const ResultsQuery = Joi.object<{ voter_fingerprint?: unknown }>({
+  voter_fingerprint: Joi.alternatives()
+    .try(Joi.string(), Joi.any().strip())
+    .description(
+      'Anonymous readers: shows their own vote when statistics are hidden (ignored unless a string of at most 200 characters).',
+    ),
+});
+
+/** The `X-Voter-Fingerprint` request header: the same as `?voter_fingerprint=` (the query wins). */
+export const fingerprintHeader = {
+  'X-Voter-Fingerprint': {
+    description: 'Anonymous readers: the fingerprint they vote with, when not given in the query.',
+    schema: { type: 'string', maxLength: 200 },
+  },
+};
+
+/** The `analytics` object (docs/polls.md, "Analytics"); empty when statistics are hidden. */
+const Analytics = Joi.object({
+  votes_per_hour: Joi.array()
+    .items(Joi.object({ hour: isoTime().required(), votes: Joi.number().integer().required() }))
+    .description('Votes per UTC hour, oldest first (the last 48 hours with votes).'),
+  mean_time_spent: Joi.number().allow(null).description('Seconds.'),
+  median_time_spent: Joi.number().allow(null).description('Seconds (lower median).'),
+  top_options: Joi.array().items(
+    Joi.object({
+      section_id: Joi.string().required(),
+      option_id: Joi.string().allow(null).required(),
+      label: Joi.string().allow(null).required(),
+      votes: Joi.number().integer().required(),
+    }),
+  ),
+}).id('Analytics');
+
+/** A milestone reached (docs/polls.md, "Achievements"). */
+const Achievement = Joi.object({
+  key: Joi.string()
+    .valid('first_vote', 'votes_10', 'votes_100', 'votes_1000', 'most_discussed', 'trending')
+    .required(),
+  title: Joi.string().required(),
+  description: Joi.string().required(),
+  achieved_at: isoTime().required(),
+}).id('Achievement');
+
+/**
+ * The results of spec 2.2. When `show_stats_public` is false and the caller is not the owner:
+ * `results` has only the options of the caller's own latest vote, `analytics` is empty,
+ * `achievements` is empty, `stats_hidden` is true and `my_vote` is present.
+ */
+export const Results = Joi.object({
+  poll: Poll.required(),
+  sections: Joi.array().items(Section).required(),
+  results: mapOf(Joi.number().integer()).required().description('Option id to votes.'),
+  total_votes: Joi.number().integer().required(),
+  unique_voters: Joi.number().integer().required(),
+  reactions_total: Joi.number().integer().required(),
+  comments_total: Joi.number().integer().required(),
+  reactions_summary: ReactionsSummary.required(),
+  recent_comments: Joi.array().items(Comment).required().description('The five newest.'),
+  show_stats_public: Joi.boolean().required(),
+  stats_hidden: Joi.boolean().required(),
+  my_vote: mapOf(Joi.string())
+    .allow(null)
+    .description(
+      'Only when statistics are hidden: the caller’s latest vote (section id to option id), or null.',
+    ),
+  analytics: Analytics.required(),
+  achievements: Joi.array().items(Achievement).required(),
+}).id('Results');
+
+/** `{data: Results, message}` (spec 2.2 "results response"). */
+export const ResultsAnswer = Joi.object({ data: Results.required(), message: Joi.string().required() });
