@@ -174,6 +174,7 @@ describe('messaging (real RabbitMQ and PostgreSQL)', () => {
     await inTransaction(async (trx) => trx('effects').insert({ message_id: 'no-message' }));
     expect(kicks).to.equal(1);
     await knex('outbox').delete();
+    await knex('effects').whereIn('message_id', ['committed', 'no-message']).delete();
   });
 
   it('processes a message id once per consumer, even when redelivered', async () => {

@@ -71,22 +71,18 @@ function operation(
   if (route.body) requestContent['application/json'] = { schema: toJsonSchema(route.body, components) };
   for (const [type, schema] of Object.entries(route.requestContent ?? {})) requestContent[type] = { schema };
   const responses: Record<string, JsonSchema> = {};
-  // What Express, the router and the body parser answer on their own: a conditional GET whose
-  // ETag still matches, a path parameter that fails its schema, a body that cannot be read.
+  // A conditional GET whose ETag still matches: Express answers 304 by itself.
   if (route.method === 'get')
     responses['304'] = { description: 'Not modified: If-None-Match matches the ETag' };
-  const framework: Record<number, string> = route.params
-    ? {
-        400: 'The path is not valid percent-encoded UTF-8 (`bad_request`)',
-        404: route.notFound ?? 'Not found.',
-      }
-    : {};
-  if (route.body)
-    Object.assign(framework, {
-      400: 'The body is not valid JSON (`invalid_json`)',
-      413: 'The body is over the size limit (`payload_too_large`)',
-      415: 'The body encoding is not supported (`unsupported_encoding`)',
-    });
+  // What the base app answers for any route: a request it cannot read (the JSON body parser runs
+  // for every route, even a GET; the router decodes the path), and text no store can keep.
+  const framework: Record<number, string> = {
+    400: 'The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload',
+    413: 'The body is over the size limit (`payload_too_large`)',
+    415: 'The body encoding is not supported (`unsupported_encoding`)',
+    422: 'Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates)',
+  };
+  if (route.params) framework[404] = route.notFound ?? 'Not found.';
   for (const [status, spec] of Object.entries(route.responses))
     responses[status] = responseObject(spec, components);
   for (const [status, description] of Object.entries({ ...framework, ...common, ...route.problems }))

@@ -22,12 +22,7 @@ export interface ResultsStreamsPort {
   open(pollId: string, reader: Voter | null, res: ServerResponse): Promise<void>;
 }
 
-/**
- * A request body, read and validated when the use case calls it: after the poll is known, so an
- * unknown poll is a 404 before any 422 about the body (as the routes always answered).
- * @throws ProblemError 422 `validation_failed` naming each bad field.
- */
-export type BodyReader<T> = () => T;
+export type { BodyReader } from '@fieldhouse/http';
 
 /** Tunables of the polls service (config.ts gives them from the environment). */
 export interface PollsSettings {

@@ -3,7 +3,7 @@ import { addComment, deleteComment, listComments } from '../domain/comments.ts';
 import { CommentAnswer, CommentInput, CommentList, CommentParams } from './comment-schemas.ts';
 import { PageQuery } from './polls-schemas.ts';
 import { route, signedIn } from './route.ts';
-import { bodyReader, jsonRequest, pollParams } from './shared-schemas.ts';
+import { pollParams } from './shared-schemas.ts';
 
 const TAGS = ['Comments'];
 
@@ -18,7 +18,8 @@ export const commentRoutes = [
     access: 'optional',
     params: pollParams,
     notFound: 'No poll has this id.',
-    requestContent: jsonRequest(CommentInput),
+    body: CommentInput,
+    parseBody: 'by-use-case',
     responses: { 201: { description: 'The comment', body: CommentAnswer } },
     problems: {
       401: 'The poll is for signed-in users',
@@ -27,11 +28,11 @@ export const commentRoutes = [
       422: 'Bad content or parent_id, or an anonymous caller without `voter_fingerprint`',
       429: '`rate_limited`: too many comments (per voter and poll; see `Retry-After`)',
     },
-    handler: async ({ params, body }, ctx, req) => {
+    handler: async ({ params, readBody }, ctx, req) => {
       const comment = await addComment(ctx, {
         pollId: params.poll_id,
         caller: req.caller,
-        input: bodyReader(CommentInput, body),
+        input: readBody,
       });
       return { status: 201, body: { data: comment, message: 'Your comment was added.' } };
     },

@@ -1,7 +1,7 @@
 import { react } from '../domain/reactions.ts';
 import { ReactionAnswerEnvelope, ReactionInput } from './reaction-schemas.ts';
 import { route } from './route.ts';
-import { bodyReader, jsonRequest, pollParams } from './shared-schemas.ts';
+import { pollParams } from './shared-schemas.ts';
 
 /** Reactions (spec 2.2 and 4.2; docs/polls.md, "Reactions"). */
 export const reactionRoutes = [
@@ -17,7 +17,8 @@ export const reactionRoutes = [
     access: 'optional',
     params: pollParams,
     notFound: 'No poll has this id.',
-    requestContent: jsonRequest(ReactionInput),
+    body: ReactionInput,
+    parseBody: 'by-use-case',
     responses: {
       200: { description: 'Replaced or unchanged', body: ReactionAnswerEnvelope },
       201: { description: 'First reaction of this voter', body: ReactionAnswerEnvelope },
@@ -29,11 +30,11 @@ export const reactionRoutes = [
       422: 'Unknown reaction type, or an anonymous caller without `voter_fingerprint`',
       429: '`rate_limited`: too many reactions (per voter and poll; see `Retry-After`)',
     },
-    handler: async ({ params, body }, ctx, req) => {
+    handler: async ({ params, readBody }, ctx, req) => {
       const out = await react(ctx, {
         pollId: params.poll_id,
         caller: req.caller,
-        input: bodyReader(ReactionInput, body),
+        input: readBody,
       });
       return { status: out.created ? 201 : 200, body: { data: out.data, message: out.message } };
     },

@@ -1,7 +1,5 @@
 import { Joi } from '@fieldhouse/config';
-import { pageOf, toJsonSchema } from '@fieldhouse/http';
-import { validate } from '@fieldhouse/problem';
-import type { BodyReader } from '../domain/context.ts';
+import { pageOf } from '@fieldhouse/http';
 
 /**
  * Schemas every polls resource shares: the `{poll_id}` path parameter, the `{data, message}`
@@ -30,18 +28,3 @@ export const listEnvelope = (item: Joi.Schema) => pageOf(item).keys({ message: J
 
 /** An ISO 8601 UTC time as the service writes it (`2025-01-31T14:05:00.000Z`). */
 export const isoTime = () => Joi.string().description('ISO 8601 UTC time');
-
-/**
- * The `application/json` request content of a body its use case reads ({@link bodyReader}):
- * documented from the same joi schema (give it no `.id()`: it is written inline).
- */
-export const jsonRequest = (schema: Joi.Schema) => ({ 'application/json': toJsonSchema(schema, {}) });
-
-/**
- * The use case's reader of a request body (domain/context.ts `BodyReader`): validates `raw` with
- * `schema` when called (unknown members dropped), so the use case decides when a 422 comes.
- */
-export const bodyReader =
-  <T>(schema: Joi.Schema<T>, raw: unknown): BodyReader<T> =>
-  () =>
-    validate(schema, raw);

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { ProblemError } from '@fieldhouse/problem';
 import { castVote, verifyVote, type VoteResult } from '../domain/voting.ts';
 import { route } from './route.ts';
-import { bodyReader, jsonRequest, pollParams } from './shared-schemas.ts';
+import { pollParams } from './shared-schemas.ts';
 import { VerifyInput, VoteAnswerEnvelope, VoteInput } from './vote-schemas.ts';
 
 const TAGS = ['Voting'];
@@ -55,7 +55,8 @@ export const voteRoutes = [
         schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
       },
     },
-    requestContent: jsonRequest(VoteInput),
+    body: VoteInput,
+    parseBody: 'by-use-case',
     responses: {
       201: {
         description: 'Counted (or, with `Idempotent-Replayed: true`, counted before with this key)',
@@ -79,12 +80,12 @@ export const voteRoutes = [
         'Bad body or sections (`errors` has `votes.<section id>`), poll not open (`poll_not_open`), vote limit ' +
         '(`vote_limit_reached`), `idempotency_key_reused` (same key, other choices)',
     },
-    handler: async ({ params, body }, ctx, req) => {
+    handler: async ({ params, readBody }, ctx, req) => {
       const idempotencyKey = idempotencyKeyOf(req);
       const result = await castVote(ctx, {
         pollId: params.poll_id,
         caller: req.caller,
-        input: bodyReader(VoteInput, body),
+        input: readBody,
         ...(idempotencyKey ? { idempotencyKey } : {}),
       });
       return voteReply(result);
@@ -103,14 +104,15 @@ export const voteRoutes = [
     access: 'optional',
     params: pollParams,
     notFound: 'No poll has this id.',
-    requestContent: jsonRequest(VerifyInput),
+    body: VerifyInput,
+    parseBody: 'by-use-case',
     responses: { 201: { description: 'Counted', body: VoteAnswerEnvelope } },
     problems: {
       404: 'Unknown poll, or no pending vote has this code',
       409: '`concurrent_vote`: another vote of this voter was being counted',
       422: '`otp_invalid` (with `attempts_left`), `otp_locked`, `otp_expired`, `otp_used`, poll not open, vote limit',
     },
-    handler: async ({ params, body }, ctx) =>
-      voteReply(await verifyVote(ctx, { pollId: params.poll_id, input: bodyReader(VerifyInput, body) })),
+    handler: async ({ params, readBody }, ctx) =>
+      voteReply(await verifyVote(ctx, { pollId: params.poll_id, input: readBody })),
   }),
 ];
