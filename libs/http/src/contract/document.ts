@@ -31,8 +31,20 @@ export interface OpenApiDocument {
 }
 
 const PROBLEM_MEDIA_TYPE = 'application/problem+json';
-const problemResponse = (description: string) => ({
+/** Problems that always carry `Retry-After` (libs/problem `tooManyRequests`, stores unavailable). */
+const RETRY_AFTER_STATUSES = new Set(['429', '503']);
+const problemResponse = (status: string, description: string) => ({
   description,
+  ...(RETRY_AFTER_STATUSES.has(status)
+    ? {
+        headers: {
+          'Retry-After': {
+            description: 'Seconds to wait before retrying',
+            schema: { type: 'integer', minimum: 1 },
+          },
+        },
+      }
+    : {}),
   content: { [PROBLEM_MEDIA_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } },
 });
 
@@ -86,7 +98,7 @@ function operation(
   for (const [status, spec] of Object.entries(route.responses))
     responses[status] = responseObject(spec, components);
   for (const [status, description] of Object.entries({ ...framework, ...common, ...route.problems }))
-    responses[status] = problemResponse(description);
+    responses[status] = problemResponse(status, description);
   return {
     operationId: route.operationId,
     summary: route.summary,

@@ -24,7 +24,24 @@ export function toJsonSchema(source: SchemaSource, components: Record<string, Js
   if (!Joi.isSchema(source)) return source;
   const out = parse(source, 'open-api-3.1', components);
   delete out.schemas;
+  dropRegExpProperties(out);
+  for (const component of Object.values(components)) dropRegExpProperties(component);
   return out;
+}
+
+/**
+ * joi-to-json writes a RegExp key pattern (`Joi.object().pattern(/^\d+$/, value)`) both as
+ * `patternProperties` and as a stray property named after the RegExp (`"/^\d+$/"`): the stray
+ * one goes, so maps keyed by ids are documented as what they are.
+ */
+function dropRegExpProperties(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(dropRegExpProperties);
+  if (!node || typeof node !== 'object') return;
+  const schema = node as JsonSchema;
+  const patterns = schema.patternProperties as Record<string, unknown> | undefined;
+  const properties = schema.properties as Record<string, unknown> | undefined;
+  if (patterns && properties) for (const p of Object.keys(patterns)) delete properties[`/${p}/`];
+  Object.values(schema).forEach(dropRegExpProperties);
 }
 
 /** The keys of a joi object schema with their JSON Schemas and whether each is required. */
