@@ -101,8 +101,3 @@ export function requireGateway(options: GatewayAuthOptions): RequestHandler {
 export const requireUser: RequestHandler = (req, _res, next) => {
   next(req.caller?.userId == null ? unauthenticated() : undefined);
 };
-
-/** `GET .../_whoami`: the caller as the gateway JWT describes it. */
-export const whoamiHandler: RequestHandler = (req, res) => {
-  res.json({ data: req.caller });
-};

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ProblemError } from '@fieldhouse/problem';
+import { ProblemError, validationFailed } from '@fieldhouse/problem';
 import { testLogger } from '@fieldhouse/testkit';
 import { createEventsContext } from '../src/app.ts';
 import type { EventsContext } from '../src/domain/context.ts';
@@ -41,12 +41,27 @@ describe('events service: use cases called without HTTP (typed commands, domain 
     expect(await problemStatus(deleteEvent(ctx, { userId: carol.id, eventId }))).to.equal(404);
   });
 
+  it('checks access before reading the body: a stranger gets 404 and staff 403, never the 422 of a bad body', async () => {
+    const badBody = () => {
+      throw validationFailed({ email: ['The email must be a valid email.'] });
+    };
+    expect(await problemStatus(createInvite(ctx, { userId: carol.id, eventId, invite: badBody }))).to.equal(
+      404,
+    );
+    expect(await problemStatus(createInvite(ctx, { userId: bob.id, eventId, invite: badBody }))).to.equal(
+      403,
+    );
+    expect(await problemStatus(createInvite(ctx, { userId: alice.id, eventId, invite: badBody }))).to.equal(
+      422,
+    );
+  });
+
   it('writes the invite and its invitation e-mail in one transaction, then kicks the relay once', async () => {
     const before = kicks;
     const invite = await createInvite(ctx, {
       userId: alice.id,
       eventId,
-      invite: { nom: 'Ada', email: 'ada@example.test' },
+      invite: () => ({ nom: 'Ada', email: 'ada@example.test' }),
     });
     expect(invite.type_invite).to.equal('standard');
     const queued = await h.db('outbox').select('message');
@@ -61,7 +76,7 @@ describe('events service: use cases called without HTTP (typed commands, domain 
     const refused = createInvite(ctx, {
       userId: alice.id,
       eventId,
-      invite: { nom: 'Ada', email: 'ADA@example.test' },
+      invite: () => ({ nom: 'Ada', email: 'ADA@example.test' }),
     });
     expect(await problemStatus(refused)).to.equal(422);
     expect(await outboxSize()).to.equal(queued);

@@ -1,4 +1,4 @@
-import { paginated } from '@fieldhouse/http';
+import { paginated, pageOf } from '@fieldhouse/http';
 import {
   analysisCharts,
   chartSvg,
@@ -14,7 +14,7 @@ import {
   chartParams,
   chartViewSchema,
 } from './analysis-schemas.ts';
-import { envelope, pageQuery, paged } from './common-schemas.ts';
+import { envelope, pageQuery } from './common-schemas.ts';
 import { pathId } from './path-ids.ts';
 import { projectParams } from './project-schemas.ts';
 import { route } from './route.ts';
@@ -60,7 +60,7 @@ export const analysisRoutes = [
     tags,
     params: projectParams,
     query: pageQuery,
-    responses: { 200: { description: 'Pagination envelope (spec 2.1)', body: paged(analysisSchema) } },
+    responses: { 200: { description: 'Pagination envelope (spec 2.1)', body: pageOf(analysisSchema) } },
     problems: { 403: 'Role may not view stats', 404: 'Not found', 422: 'Bad page or per_page' },
     handler: async ({ params, query }, ctx, req) => {
       const { items, total } = await listAnalyses(ctx, req.caller, {

@@ -9,17 +9,3 @@ export const dateTime = () => Joi.date().iso();
 
 /** The spec 2.1 envelope of one resource: `{data: <item>}`. */
 export const envelope = (item: Joi.Schema) => Joi.object({ data: item.required() });
-
-/** The spec 2.1 pagination envelope: `{data: [<item>], pagination: {current_page, last_page, per_page, total}}`. */
-export const paged = (item: Joi.Schema) =>
-  Joi.object({
-    data: Joi.array().items(item).required(),
-    pagination: Joi.object({
-      current_page: Joi.number().integer().required(),
-      last_page: Joi.number().integer().required(),
-      per_page: Joi.number().integer().required(),
-      total: Joi.number().integer().required(),
-    })
-      .id('Pagination')
-      .required(),
-  });

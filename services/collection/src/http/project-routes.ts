@@ -1,4 +1,4 @@
-import { paginated } from '@fieldhouse/http';
+import { paginated, pageOf } from '@fieldhouse/http';
 import {
   createProject,
   deleteProject,
@@ -9,7 +9,7 @@ import {
   unpublishProject,
   updateProject,
 } from '../domain/projects.ts';
-import { envelope, pageQuery, paged } from './common-schemas.ts';
+import { envelope, pageQuery } from './common-schemas.ts';
 import { pathId } from './path-ids.ts';
 import {
   projectBody,
@@ -46,7 +46,7 @@ export const projectRoutes = [
     tags,
     params: workspaceParams,
     query: pageQuery,
-    responses: { 200: { description: 'Pagination envelope (spec 2.1)', body: paged(projectSchema) } },
+    responses: { 200: { description: 'Pagination envelope (spec 2.1)', body: pageOf(projectSchema) } },
     problems: { 404: memberOnly, 422: 'Bad page or per_page' },
     handler: async ({ params, query }, ctx, req) => {
       const { items, total } = await listProjects(ctx, req.caller, {

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { idSchema, pageQuerySchema, pathIdSchema, pathUuidSchema } from '@fieldhouse/http';
+import { idSchema, pageQuerySchema, pathIdSchema, pathUuidSchema, pageOf } from '@fieldhouse/http';
 import type { SubmissionValues } from '../domain/submission-create.ts';
 import type { HistoryRow, SubmissionRow } from '../domain/submission-deps.ts';
 import type { SyncResult } from '../domain/submission-sync.ts';
@@ -169,15 +169,7 @@ export const Submission = Joi.object({
 export const submissionEnvelope = Joi.object({ data: Submission.required() });
 
 /** The pagination envelope of spec 2.1 over submissions. */
-export const submissionPage = Joi.object({
-  data: Joi.array().items(Submission).required(),
-  pagination: Joi.object({
-    current_page: Joi.number().integer().required(),
-    last_page: Joi.number().integer().required(),
-    per_page: Joi.number().integer().required(),
-    total: Joi.number().integer().required(),
-  }).required(),
-});
+export const submissionPage = pageOf(Submission);
 
 /** Result of one sync item (docs/collection.md, "Offline synchronisation"). */
 const SyncResultSchema = Joi.object({

@@ -1,4 +1,4 @@
-import { paginated } from '@fieldhouse/http';
+import { paginated, pageOf } from '@fieldhouse/http';
 import {
   addField,
   changeField,
@@ -9,7 +9,7 @@ import {
   publishFormVersion,
   removeField,
 } from '../domain/versions.ts';
-import { envelope, pageQuery, paged } from './common-schemas.ts';
+import { envelope, pageQuery } from './common-schemas.ts';
 import { pathId } from './path-ids.ts';
 import { projectParams } from './project-schemas.ts';
 import { route } from './route.ts';
@@ -44,7 +44,7 @@ export const versionRoutes = [
     tags,
     params: projectParams,
     query: pageQuery,
-    responses: { 200: { description: 'Pagination envelope (spec 2.1)', body: paged(versionSchema) } },
+    responses: { 200: { description: 'Pagination envelope (spec 2.1)', body: pageOf(versionSchema) } },
     problems: { 404: memberOnly, 422: 'Bad page or per_page' },
     handler: async ({ params, query }, ctx, req) => {
       const { items, total } = await listFormVersions(ctx, req.caller, {
@@ -103,7 +103,7 @@ export const versionRoutes = [
     params: versionParams,
     access: 'optional',
     query: pageQuery,
-    responses: { 200: { description: 'Pagination envelope (spec 2.1)', body: paged(fieldSchema) } },
+    responses: { 200: { description: 'Pagination envelope (spec 2.1)', body: pageOf(fieldSchema) } },
     problems: { 404: memberOnly, 422: 'Bad page or per_page' },
     handler: async ({ params, query }, ctx, req) => {
       const { items, total } = await listVersionFields(ctx, req.caller, {

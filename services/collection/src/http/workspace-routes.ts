@@ -1,4 +1,4 @@
-import { paginated } from '@fieldhouse/http';
+import { paginated, pageOf } from '@fieldhouse/http';
 import {
   createWorkspace,
   deleteWorkspace,
@@ -9,7 +9,7 @@ import {
   setWorkspaceMember,
   updateWorkspace,
 } from '../domain/workspaces.ts';
-import { envelope, pageQuery, paged } from './common-schemas.ts';
+import { envelope, pageQuery } from './common-schemas.ts';
 import { pathId } from './path-ids.ts';
 import { route } from './route.ts';
 import {
@@ -34,7 +34,7 @@ export const workspaceRoutes = [
     description: "Pagination envelope, newest first; each workspace carries the caller's `role`.",
     tags,
     query: pageQuery,
-    responses: { 200: { description: 'Pagination envelope (spec 2.1)', body: paged(workspaceSchema) } },
+    responses: { 200: { description: 'Pagination envelope (spec 2.1)', body: pageOf(workspaceSchema) } },
     problems: { 422: 'Bad page or per_page' },
     handler: async ({ query }, ctx, req) => {
       const { items, total } = await listWorkspaces(ctx, req.caller, query);
@@ -117,7 +117,7 @@ export const workspaceRoutes = [
     tags,
     params: workspaceParams,
     query: pageQuery,
-    responses: { 200: { description: 'Pagination envelope (spec 2.1)', body: paged(memberSchema) } },
+    responses: { 200: { description: 'Pagination envelope (spec 2.1)', body: pageOf(memberSchema) } },
     problems: { 404: 'Unknown, or the caller is not a member', 422: 'Bad page or per_page' },
     handler: async ({ params, query }, ctx, req) => {
       const { items, total } = await listWorkspaceMembers(ctx, req.caller, {

@@ -1,3 +1,4 @@
+import type { BodyReader } from '@fieldhouse/http';
 import { notFound, ProblemError, problemBody, type FieldErrors } from '@fieldhouse/problem';
 import {
   checkIn as checkInRow,
@@ -65,18 +66,28 @@ export async function setPresence(
     actor: Actor;
     eventId: string;
     inviteId: string;
-    presence: { presence: boolean; scanne_par?: string; device?: string; scanned_at?: Date };
+    presence: BodyReader<{ presence: boolean; scanne_par?: string; device?: string; scanned_at?: Date }>;
   },
 ): Promise<{ message: string }> {
   const { event } = await eventOf(ctx, cmd.eventId, cmd.actor.userId);
-  const { presence } = cmd.presence;
+  const body = cmd.presence();
+  const { presence } = body;
   const done = isUuid(cmd.inviteId)
-    ? await setPresenceRow(ctx.db, event.id, cmd.inviteId, presence, scannerOf(cmd.actor, cmd.presence))
+    ? await setPresenceRow(ctx.db, event.id, cmd.inviteId, presence, scannerOf(cmd.actor, body))
     : undefined;
   if (!done) throw notFound('No invite with this id in this event.');
   if (done === 'revoked')
     throw new ProblemError(409, 'This invite was revoked: it cannot be marked present.', { code: 'revoked' });
   return { message: presenceMessage(done.nom, presence, done.previous) };
+}
+
+/** What `read` answers, or undefined when it throws (the body is invalid). */
+function validOrUndefined<T>(read: BodyReader<T>): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
 }
 
 /** One scan of a valid code in an event the caller may scan, once per nonce when it has one. */
@@ -112,20 +123,25 @@ function scanOnce(
  */
 export async function checkIn(
   ctx: EventsContext,
-  cmd: { actor: Actor; eventId: string; scan: Scan },
+  cmd: { actor: Actor; eventId: string; scan: BodyReader<Scan> },
 ): Promise<ScanAnswer> {
-  const { actor, eventId, scan } = cmd;
-  const code = normalizeCode(scan.code_unique);
-  if (!scan.nonce && code) {
+  const { actor, eventId } = cmd;
+  // A valid scan without nonce takes the hot path, its access check in the same statement; an
+  // invalid one is told 404 before 422 when the caller cannot see the event.
+  const valid = validOrUndefined(cmd.scan);
+  const hotCode = valid && !valid.nonce ? normalizeCode(valid.code_unique) : undefined;
+  if (valid && hotCode) {
     const done = await ctx.hotScans.submit({
       eventId,
-      code,
-      by: scannerOf(actor, scan),
+      code: hotCode,
+      by: scannerOf(actor, valid),
       staffUserId: actor.userId,
     });
     if (done) return { ...checkinAnswer(done), replayed: false };
   }
   const { event } = await eventOf(ctx, eventId, actor.userId);
+  const scan = cmd.scan();
+  const code = normalizeCode(scan.code_unique);
   if (!code)
     throw new ProblemError(422, 'code_unique is empty.', {
       code: 'validation_failed',
@@ -143,11 +159,12 @@ export async function checkIn(
  */
 export async function checkInBatch(
   ctx: EventsContext,
-  cmd: { actor: Actor; eventId: string; device?: string; items: BatchItem[] },
+  cmd: { actor: Actor; eventId: string; batch: BodyReader<{ device?: string; items: BatchItem[] }> },
 ): Promise<BatchResult[]> {
   const { event } = await eventOf(ctx, cmd.eventId, cmd.actor.userId);
+  const batch = cmd.batch();
   const results: BatchResult[] = [];
-  for (const [index, item] of cmd.items.entries()) {
+  for (const [index, item] of batch.items.entries()) {
     const code = 'scan' in item ? normalizeCode(item.scan.code_unique) : undefined;
     if (!('scan' in item) || !code) {
       const nonce = 'scan' in item ? (item.scan.nonce ?? null) : item.nonce;
@@ -161,7 +178,7 @@ export async function checkInBatch(
       });
       continue;
     }
-    const scan = { ...(cmd.device ? { device: cmd.device } : {}), ...item.scan };
+    const scan = { ...(batch.device ? { device: batch.device } : {}), ...item.scan };
     const answer = await scanOnce(ctx, cmd.actor, event.id, scan, code);
     results.push({
       index,

@@ -1,3 +1,4 @@
+import type { BodyReader } from '@fieldhouse/http';
 import { unprocessable } from '@fieldhouse/problem';
 import {
   deleteEvent as deleteEventRow,
@@ -66,10 +67,10 @@ export async function getEvent(
  */
 export async function updateEvent(
   ctx: EventsContext,
-  cmd: { userId: number; eventId: string; patch: Partial<EventInput> },
+  cmd: { userId: number; eventId: string; patch: BodyReader<Partial<EventInput>> },
 ): Promise<EventRow> {
   const event = await ownedEventOf(ctx, cmd.eventId, cmd.userId);
-  const { patch } = cmd;
+  const patch = cmd.patch();
   checkOrder(
     patch.start_date ?? event.start_date,
     patch.end_date === undefined ? event.end_date : patch.end_date,

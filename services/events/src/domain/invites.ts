@@ -1,4 +1,5 @@
 import { EMAIL_REQUESTED, envelope, Exchanges } from '@fieldhouse/contracts';
+import type { BodyReader } from '@fieldhouse/http';
 import { notFound, validationFailed } from '@fieldhouse/problem';
 import { inviteHistory as historyRows, type HistoryEntry } from '../data/attendance.ts';
 import type { EventRow } from '../data/events.ts';
@@ -75,10 +76,10 @@ export async function addInvite(ctx: EventsContext, event: EventRow, input: NewI
  */
 export async function createInvite(
   ctx: EventsContext,
-  cmd: { userId: number; eventId: string; invite: NewInvite },
+  cmd: { userId: number; eventId: string; invite: BodyReader<NewInvite> },
 ): Promise<Invite> {
   const event = await ownedEventOf(ctx, cmd.eventId, cmd.userId);
-  return addInvite(ctx, event, cmd.invite);
+  return addInvite(ctx, event, cmd.invite());
 }
 
 /**
@@ -110,12 +111,13 @@ export async function getInvite(ctx: EventsContext, cmd: InviteRef): Promise<Inv
  */
 export async function updateInvite(
   ctx: EventsContext,
-  cmd: InviteRef & { patch: InvitePatch },
+  cmd: InviteRef & { patch: BodyReader<InvitePatch> },
 ): Promise<Invite> {
   const event = await ownedEventOf(ctx, cmd.eventId, cmd.userId);
   const { id } = await inviteOf(ctx, event.id, cmd.inviteId);
+  const patch = cmd.patch();
   try {
-    const updated = await updateInviteRow(ctx.db, event.id, id, cmd.patch);
+    const updated = await updateInviteRow(ctx.db, event.id, id, patch);
     if (!updated) throw notFound('No invite with this id in this event.');
     return updated;
   } catch (err) {

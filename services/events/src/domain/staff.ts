@@ -1,3 +1,4 @@
+import type { BodyReader } from '@fieldhouse/http';
 import { notFound, unprocessable } from '@fieldhouse/problem';
 import {
   grantStaff as grantStaffRow,
@@ -35,14 +36,15 @@ export async function listStaff(
  */
 export async function grantStaff(
   ctx: EventsContext,
-  cmd: { userId: number; eventId: string; staff: { user_id: number } | { email: string } },
+  cmd: { userId: number; eventId: string; staff: BodyReader<{ user_id: number } | { email: string }> },
 ): Promise<StaffRow> {
   const event = await ownedEventOf(ctx, cmd.eventId, cmd.userId);
-  const byId = 'user_id' in cmd.staff;
+  const staff = cmd.staff();
+  const byId = 'user_id' in staff;
   const user =
-    'user_id' in cmd.staff
-      ? await findUserById(ctx.db, cmd.staff.user_id)
-      : await findUserByEmail(ctx.db, cmd.staff.email);
+    'user_id' in staff
+      ? await findUserById(ctx.db, staff.user_id)
+      : await findUserByEmail(ctx.db, staff.email);
   const field = byId ? 'user_id' : 'email';
   if (!user) throw unprocessable(field, `No user with this ${byId ? 'id' : 'e-mail'} is known.`);
   if (user.id === event.owner_id)

@@ -52,6 +52,7 @@ export const attendanceRoutes = [
     params: inviteParams,
     notFound: NO_EVENT,
     body: presenceSchema,
+    parseBody: 'by-use-case',
     responses: {
       200: { description: 'success true and a message naming the invitee', body: PresenceResult },
     },
@@ -60,12 +61,12 @@ export const attendanceRoutes = [
       409: 'Revoked invite marked present (code revoked)',
       422: 'Invalid body',
     },
-    handler: async ({ params, body }, ctx, req) => {
+    handler: async ({ params, readBody }, ctx, req) => {
       const { message } = await setPresence(ctx, {
         actor: actorOf(req),
         eventId: params.event_id,
         inviteId: params.invite_id,
-        presence: body,
+        presence: readBody,
       });
       return { body: { success: true, message } };
     },
@@ -92,6 +93,7 @@ export const attendanceRoutes = [
     params: eventParams,
     notFound: NO_EVENT,
     body: scanSchema,
+    parseBody: 'by-use-case',
     responses: {
       200: {
         description: 'result checked_in',
@@ -109,8 +111,8 @@ export const attendanceRoutes = [
       409: 'result already_checked_in (with checked_in_at, scanne_par, invite) or revoked (with invite)',
       422: 'result wrong_event (code of another event), or an invalid body',
     },
-    handler: async ({ params, body }, ctx, req) => {
-      const answer = await checkIn(ctx, { actor: actorOf(req), eventId: params.event_id, scan: body });
+    handler: async ({ params, readBody }, ctx, req) => {
+      const answer = await checkIn(ctx, { actor: actorOf(req), eventId: params.event_id, scan: readBody });
       return {
         status: answer.status,
         body: answer.body,
@@ -142,15 +144,18 @@ export const attendanceRoutes = [
     params: eventParams,
     notFound: NO_EVENT,
     body: batchSchema,
+    parseBody: 'by-use-case',
     responses: { 200: { description: 'One result per scan, in order', body: BatchResults } },
     problems: { 404: NOT_VISIBLE, 422: 'Invalid body (no scans, more than 500)' },
-    handler: async ({ params, body }, ctx, req) => ({
+    handler: async ({ params, readBody }, ctx, req) => ({
       body: {
         results: await checkInBatch(ctx, {
           actor: actorOf(req),
           eventId: params.event_id,
-          ...(body.device ? { device: body.device } : {}),
-          items: body.scans.map(batchItem),
+          batch: () => {
+            const body = readBody();
+            return { ...(body.device ? { device: body.device } : {}), items: body.scans.map(batchItem) };
+          },
         }),
       },
     }),

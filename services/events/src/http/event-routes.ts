@@ -43,10 +43,13 @@ const updateRoute = (method: 'put' | 'patch', operationId: string, summaryText: 
     params: eventParams,
     notFound: NO_EVENT,
     body: updateEventSchema,
+    parseBody: 'by-use-case',
     responses: { 200: { description: 'The event as updated', body: Event } },
     problems: { 403: STAFF_ONLY, 404: NOT_VISIBLE, 422: 'Invalid field, or end_date before start_date' },
-    handler: async ({ params, body }, ctx, req) => ({
-      body: detail(await updateEvent(ctx, { userId: userIdOf(req), eventId: params.event_id, patch: body })),
+    handler: async ({ params, readBody }, ctx, req) => ({
+      body: detail(
+        await updateEvent(ctx, { userId: userIdOf(req), eventId: params.event_id, patch: readBody }),
+      ),
     }),
   });
 

@@ -39,18 +39,19 @@ const updateRoute = (method: 'put' | 'patch', operationId: string, summary: stri
     params: inviteParams,
     notFound: NO_EVENT,
     body: updateInviteSchema,
+    parseBody: 'by-use-case',
     responses: { 200: { description: 'The invite as updated', body: Invite } },
     problems: {
       403: STAFF_ONLY,
       404: NO_INVITE,
       422: 'Invalid field, or e-mail already invited (code email_taken)',
     },
-    handler: async ({ params, body }, ctx, req) => ({
+    handler: async ({ params, readBody }, ctx, req) => ({
       body: await updateInvite(ctx, {
         userId: userIdOf(req),
         eventId: params.event_id,
         inviteId: params.invite_id,
-        patch: body,
+        patch: readBody,
       }),
     }),
   });
@@ -104,17 +105,18 @@ export const inviteRoutes = [
     params: eventParams,
     notFound: NO_EVENT,
     body: createInviteSchema,
+    parseBody: 'by-use-case',
     responses: { 201: { description: 'Exactly {id, nom, code_unique}', body: InviteCreated } },
     problems: {
       403: STAFF_ONLY,
       404: NOT_VISIBLE,
       422: 'Invalid field, unknown type_invite, or e-mail already invited to this event (code email_taken)',
     },
-    handler: async ({ params, body }, ctx, req) => {
+    handler: async ({ params, readBody }, ctx, req) => {
       const invite = await createInvite(ctx, {
         userId: userIdOf(req),
         eventId: params.event_id,
-        invite: body,
+        invite: readBody,
       });
       return { status: 201, body: { id: invite.id, nom: invite.nom, code_unique: invite.code_unique } };
     },

@@ -1,5 +1,5 @@
 import { Joi } from '@fieldhouse/config';
-import { pageQuerySchema, pathUuidSchema } from '@fieldhouse/http';
+import { pageQuerySchema, pathUuidSchema, pageOf } from '@fieldhouse/http';
 import type { InviteFilter, InvitePatch, NewInvite } from '../domain/invites.ts';
 import { INVITE_TYPES } from '../domain/invite-types.ts';
 import { emailSchema } from './staff-schemas.ts';
@@ -82,15 +82,7 @@ export const Invite = Joi.object({
 }).id('Invite');
 
 /** The pagination envelope of spec 2.1 around invites. */
-export const InvitePage = Joi.object({
-  data: Joi.array().items(Invite).required(),
-  pagination: Joi.object({
-    current_page: Joi.number().integer().required(),
-    last_page: Joi.number().integer().required(),
-    per_page: Joi.number().integer().required(),
-    total: Joi.number().integer().required(),
-  }).required(),
-}).id('InvitePage');
+export const InvitePage = pageOf(Invite).id('InvitePage');
 
 /** One presence change or check-in of an invite. */
 export const HistoryEntry = Joi.object({

@@ -48,11 +48,12 @@ export const staffRoutes = [
     params: eventParams,
     notFound: NO_EVENT,
     body: staffSchema,
+    parseBody: 'by-use-case',
     responses: { 201: { description: 'Granted', body: Staff } },
     problems: { 403: STAFF_ONLY, 404: NOT_VISIBLE, 422: 'Invalid body, unknown user, or the owner' },
-    handler: async ({ params, body }, ctx, req) => ({
+    handler: async ({ params, readBody }, ctx, req) => ({
       status: 201,
-      body: await grantStaff(ctx, { userId: userIdOf(req), eventId: params.event_id, staff: body }),
+      body: await grantStaff(ctx, { userId: userIdOf(req), eventId: params.event_id, staff: readBody }),
     }),
   }),
 
