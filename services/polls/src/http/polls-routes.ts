@@ -33,6 +33,25 @@ const update = async (
   },
 });
 
+/** `POST /api/polls/{poll_id}/close` or `/reopen` (owner): the poll, closed or reopened. */
+const setClosedRoute = (action: 'close' | 'reopen', operationId: string, summary: string, closed: boolean) =>
+  route({
+    method: 'post',
+    path: `/api/polls/{poll_id}/${action}`,
+    operationId,
+    summary,
+    tags: TAGS,
+    middleware: signedIn,
+    params: pollParams,
+    notFound: NO_POLL,
+    responses: { 200: { description: 'The poll', body: PollAnswer } },
+    problems: { 403: 'Not the owner', 404: 'Unknown poll' },
+    handler: async ({ params }, ctx, req) => {
+      const poll = await setClosed(ctx, { pollId: params.poll_id, userId: userIdOf(req), closed });
+      return { body: { data: pollView(poll), message: closed ? 'Poll closed.' : 'Poll reopened.' } };
+    },
+  });
+
 /** Poll management (docs/polls.md, "Polls"): signed-in users only; only the owner changes a poll. */
 export const pollsRoutes = [
   route({
@@ -137,38 +156,8 @@ export const pollsRoutes = [
     },
     handler: update,
   }),
-  route({
-    method: 'post',
-    path: '/api/polls/{poll_id}/close',
-    operationId: 'closePoll',
-    summary: 'Close a poll: no more votes (owner)',
-    tags: TAGS,
-    middleware: signedIn,
-    params: pollParams,
-    notFound: NO_POLL,
-    responses: { 200: { description: 'The poll', body: PollAnswer } },
-    problems: { 403: 'Not the owner', 404: 'Unknown poll' },
-    handler: async ({ params }, ctx, req) => {
-      const poll = await setClosed(ctx, { pollId: params.poll_id, userId: userIdOf(req), closed: true });
-      return { body: { data: pollView(poll), message: 'Poll closed.' } };
-    },
-  }),
-  route({
-    method: 'post',
-    path: '/api/polls/{poll_id}/reopen',
-    operationId: 'reopenPoll',
-    summary: 'Reopen a closed poll (owner)',
-    tags: TAGS,
-    middleware: signedIn,
-    params: pollParams,
-    notFound: NO_POLL,
-    responses: { 200: { description: 'The poll', body: PollAnswer } },
-    problems: { 403: 'Not the owner', 404: 'Unknown poll' },
-    handler: async ({ params }, ctx, req) => {
-      const poll = await setClosed(ctx, { pollId: params.poll_id, userId: userIdOf(req), closed: false });
-      return { body: { data: pollView(poll), message: 'Poll reopened.' } };
-    },
-  }),
+  setClosedRoute('close', 'closePoll', 'Close a poll: no more votes (owner)', true),
+  setClosedRoute('reopen', 'reopenPoll', 'Reopen a closed poll (owner)', false),
   route({
     method: 'delete',
     path: '/api/polls/{poll_id}',
