@@ -1,6 +1,10 @@
 import { expect } from 'chai';
 import { allOperations, createFixtures, loadDocuments } from '../fuzz/index.ts';
 import { DocumentConformance } from '../fuzz/checks.ts';
+import { collectionDocument } from '@fieldhouse/collection';
+import { eventsDocument } from '@fieldhouse/events';
+import { gatewayDocument } from '@fieldhouse/gateway';
+import { pollsDocument } from '@fieldhouse/polls';
 import { startStack, type TestStack } from './support/stack.ts';
 import { registerUser } from './support/users.ts';
 
@@ -18,6 +22,20 @@ describe('e2e: documented GET answers match their OpenAPI response schemas', () 
   });
   after(async () => {
     await stack?.stop();
+  });
+
+  it('serves under /docs the documents generated from the declarations, with what the gateway answers itself', async () => {
+    const docs = (await loadDocuments(stack.gatewayUrl)) as Record<string, { paths: Record<string, object> }>;
+    const generated = {
+      gateway: gatewayDocument,
+      collection: collectionDocument,
+      polls: pollsDocument,
+      events: eventsDocument,
+    };
+    for (const [name, document] of Object.entries(generated))
+      expect(Object.keys(docs[name]!.paths), name).to.deep.equal(Object.keys(document.paths));
+    const vote = docs.polls!.paths['/api/polls/{poll_id}/vote'] as Record<string, { responses: object }>;
+    expect(vote.post!.responses).to.include.keys('201', '202', '429', '502', '504');
   });
 
   it('every GET with a JSON response schema answers a body that passes it', async function () {

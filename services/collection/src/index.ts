@@ -4,3 +4,4 @@ export { migrations } from './migrations/index.ts';
 export { FileBlobStore, type BlobStore } from './blob/blob-store.ts';
 export { startCollectionEmailWorker } from './workers/email.ts';
 export { startExportWorker, sweepExports, type ExportSettings } from './workers/exports.ts';
+export { collectionDocument } from './http/document.ts';

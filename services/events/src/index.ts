@@ -4,3 +4,4 @@ export { migrations } from './migrations/index.ts';
 export { startEventsEmailWorker } from './workers/email.ts';
 export { applyUserEvent } from './data/users.ts';
 export { insertInvitesBulk } from './data/invites.ts';
+export { eventsDocument } from './http/document.ts';
