@@ -68,9 +68,11 @@ export interface UsersProjection {
    */
   upsertVersion(db: Db, user: UserVersion): Promise<boolean>;
   /**
-   * Records a caller from their JWT claims: inserts an unknown user (version: now), or updates a
-   * known user's name / e-mail when they differ, keeping the stored version. Resolves true when a
-   * row was written.
+   * Records a caller from their JWT claims: inserts an unknown user (version: now), so a user
+   * who called once can be found by e-mail before their `user.created` arrives. A known user is
+   * never changed by claims: the gateway's events own every change, and a claim minted before a
+   * change (a request in flight) must not revert a newer event that a replay could not repair.
+   * Resolves true when a row was written.
    */
   recordCaller(db: Db, caller: CallerClaims): Promise<boolean>;
   /** The user with this id, or undefined. */
@@ -108,10 +110,9 @@ export function usersProjection(options: UsersProjectionOptions): UsersProjectio
     async recordCaller(db, caller) {
       const { rows } = await db.raw<{ rows: unknown[] }>(
         `INSERT INTO ?? (id, name, email, updated_at) VALUES (?, ?, lower(?), now())
-         ON CONFLICT (id) DO UPDATE SET name = excluded.name, email = excluded.email
-           WHERE ??.name IS DISTINCT FROM excluded.name OR ??.email IS DISTINCT FROM excluded.email
+         ON CONFLICT (id) DO NOTHING
          RETURNING id`,
-        [table, caller.id, caller.name, caller.email, table, table],
+        [table, caller.id, caller.name, caller.email],
       );
       return rows.length > 0;
     },

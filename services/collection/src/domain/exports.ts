@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { Exchanges, envelope } from '@fieldhouse/contracts';
-import { inTransactionWith } from '@fieldhouse/messaging';
 import { notFound, ProblemError } from '@fieldhouse/problem';
 import {
   EXPORT_FORMATS,
@@ -75,11 +74,7 @@ export async function requestExport(
   const input = command.request();
   const filters = exportFilters(input.filters);
   const jobId = randomUUID();
-  await inTransactionWith(
-    ctx.db,
-    'outbox',
-    ctx.outboxWritten,
-  )(async (trx, outbox) => {
+  await ctx.inTransaction(async (trx, outbox) => {
     await insertExport(trx, {
       id: jobId,
       project_id: project.id,

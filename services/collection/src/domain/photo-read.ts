@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { isUuid } from '@fieldhouse/http';
 import { notFound } from '@fieldhouse/problem';
 import { findPhotoForCaller } from '../data/photos.ts';
 import { maySeeSubmission, type Role } from './roles.ts';
@@ -28,6 +29,7 @@ export async function readPhoto(
   deps: Pick<SubmissionDeps, 'db' | 'blobs'>,
   cmd: ReadPhoto,
 ): Promise<PhotoFile> {
+  if (!isUuid(cmd.photoId)) throw notFound('Photo not found.');
   const photo = await findPhotoForCaller(deps.db, cmd.photoId, cmd.userId);
   if (!photo || !maySeeSubmission(photo.role as Role | null, photo, cmd.userId))
     throw notFound('Photo not found.');

@@ -4,7 +4,7 @@ import { callerRoutes } from './caller-routes.ts';
 import { callerSync } from './caller-sync.ts';
 import type { CollectionContext } from '../domain/context.ts';
 import { collectionDocument } from './document.ts';
-import { collectionRouteSpecs } from './routes.ts';
+import { signedInRouteSpecs } from './routes.ts';
 
 /**
  * The collection service's Express router (full paths under /api/v1): `_whoami`, the caller's
@@ -15,6 +15,6 @@ export function collectionRouter(ctx: CollectionContext): Router {
   // GET /api/v1/_whoami answers before the user copy is refreshed, as it always has.
   router.use(contractRouter(callerRoutes, ctx, collectionDocument));
   router.use(callerSync(ctx.db));
-  router.use(contractRouter(collectionRouteSpecs, ctx, collectionDocument));
+  router.use(contractRouter(signedInRouteSpecs, ctx, collectionDocument));
   return router;
 }

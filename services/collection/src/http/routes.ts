@@ -9,15 +9,20 @@ import { versionRoutes } from './version-routes.ts';
 import { workspaceRoutes } from './workspace-routes.ts';
 
 /**
- * Every declared route of the collection service, in matching order (the order the routers
- * were mounted in before the declarations: no path of one shadows a path of a later one).
+ * The routes answered after the caller's user copy is refreshed, in matching order (the order
+ * the routers were mounted in before the declarations: no path of one shadows a later one).
  */
-export const collectionRouteSpecs: AnyRouteSpec<CollectionContext>[] = [
-  ...callerRoutes,
+export const signedInRouteSpecs: AnyRouteSpec<CollectionContext>[] = [
   ...workspaceRoutes,
   ...projectRoutes,
   ...versionRoutes,
   ...analysisRoutes,
   ...exportRoutes,
   ...submissionRoutes,
+];
+
+/** Every declared route of the collection service (the document): `_whoami` first. */
+export const collectionRouteSpecs: AnyRouteSpec<CollectionContext>[] = [
+  ...callerRoutes,
+  ...signedInRouteSpecs,
 ];

@@ -5,6 +5,7 @@ import { assertAccepting, createSubmission, creationHistory } from '../domain/su
 import { getSubmission, listSubmissions } from '../domain/submission-read.ts';
 import { changeSubmission } from '../domain/submission-update.ts';
 import { projectForCollector, userIdOf } from '../domain/access.ts';
+import { pathId } from './path-ids.ts';
 import type { CollectionContext } from '../domain/context.ts';
 import { parseListFilters } from '../domain/list-filters.ts';
 import { readMultipart } from './multipart.ts';
@@ -55,7 +56,7 @@ const listSubmissionsRoute = route({
   },
   handler: async ({ params, query }, ctx, req) => {
     const userId = userIdOf(req.caller);
-    const access = await projectForCollector(ctx, req.caller, params.project_id);
+    const access = await projectForCollector(ctx, req.caller, pathId(params.project_id, 'projectId'));
     const { page, per_page, ...rawFilters } = query as { page: number; per_page: number };
     const filters = parseListFilters(rawFilters, { convert: true });
     const { rows, total } = await listSubmissions(ctx, { access, userId, filters, page, perPage: per_page });
@@ -104,7 +105,7 @@ const createSubmissionRoute = route({
     422: 'Refused by a publication rule (its `code`) or invalid (errors by field)',
   },
   handler: async ({ params }, ctx, req) => {
-    const access = await projectForCollector(ctx, req.caller, params.project_id);
+    const access = await projectForCollector(ctx, req.caller, pathId(params.project_id, 'projectId'));
     const caller = { userId: req.caller.userId };
     // Publication refusals come before the body is read.
     assertAccepting(access, caller);
@@ -129,11 +130,11 @@ const getSubmissionRoute = route({
   problems: { 404: 'Unknown project or submission, or not visible to the caller' },
   handler: async ({ params }, ctx, req) => {
     const userId = userIdOf(req.caller);
-    const access = await projectForCollector(ctx, req.caller, params.project_id);
+    const access = await projectForCollector(ctx, req.caller, pathId(params.project_id, 'projectId'));
     const { submission, history } = await getSubmission(ctx, {
       access,
       userId,
-      submissionId: params.submission_id,
+      submissionId: pathId(params.submission_id, 'submissionId', 'bigint'),
     });
     return { body: { data: submissionBody(submission, history) } };
   },
@@ -164,11 +165,11 @@ const updateSubmissionRoute = route({
   },
   handler: async ({ params, readBody }, ctx, req) => {
     const userId = userIdOf(req.caller);
-    const access = await projectForCollector(ctx, req.caller, params.project_id);
+    const access = await projectForCollector(ctx, req.caller, pathId(params.project_id, 'projectId'));
     const { submission, history } = await changeSubmission(ctx, {
       access,
       userId,
-      submissionId: params.submission_id,
+      submissionId: pathId(params.submission_id, 'submissionId', 'bigint'),
       // Parsed once the submission is found: an unknown one is a 404 whatever the body.
       readChange: readBody,
     });

@@ -1,5 +1,6 @@
 import Joi from 'joi';
-import { idSchema, pageQuerySchema, pathIdSchema, pathUuidSchema, pageOf } from '@fieldhouse/http';
+import { idSchema, pageQuerySchema, pathUuidSchema, pageOf } from '@fieldhouse/http';
+import { pathIdParam } from './path-ids.ts';
 import type { SubmissionValues } from '../domain/submission-create.ts';
 import type { HistoryRow, SubmissionRow } from '../domain/submission-deps.ts';
 import type { SyncResult } from '../domain/submission-sync.ts';
@@ -9,36 +10,17 @@ import { listFiltersSchema } from '../domain/list-filters.ts';
 
 // ---- path parameters -------------------------------------------------------------------
 
-/** The names the 404 of a bad path id has always used in its `errors` (public API, kept). */
-const ERROR_NAMES: Record<string, string> = { project_id: 'projectId', submission_id: 'submissionId' };
+/** `{project_id}` of the submission routes (a bad one: {@link pathId}'s 404, `errors.projectId`). */
+export const projectParams = Joi.object<{ project_id: number }>({ project_id: pathIdParam() });
 
-/**
- * Names a bad path parameter in the problem's `errors` as before the declarations
- * (`submissionId`, not `submission_id`): clients read these keys.
- */
-const keepErrorNames = (errors: Joi.ErrorReport[]) =>
-  errors.map((e) => {
-    const name = typeof e.path[0] === 'string' ? ERROR_NAMES[e.path[0]] : undefined;
-    if (name) {
-      e.path = [name, ...e.path.slice(1)];
-      e.local = { ...e.local, label: name, key: name };
-    }
-    return e;
-  });
-
-/** `{project_id}` of the submission routes. */
-export const projectParams = Joi.object<{ project_id: number }>({
-  project_id: pathIdSchema().description('The project (integer id)'),
-}).error((errors) => keepErrorNames(errors as Joi.ErrorReport[]));
-
-/** `{project_id}/submissions/{submission_id}` (submission ids are bigint). */
+/** `{project_id}/submissions/{submission_id}` (submission ids are bigint; bad ones: `errors.submissionId`). */
 export const submissionParams = Joi.object<{ project_id: number; submission_id: number }>({
-  project_id: pathIdSchema().description('The project (integer id)'),
-  submission_id: pathIdSchema('bigint').description('The submission (integer id)'),
-}).error((errors) => keepErrorNames(errors as Joi.ErrorReport[]));
+  project_id: pathIdParam(),
+  submission_id: pathIdParam('bigint'),
+});
 
 /** `{photo_id}`: the UUID of a stored photo (the `photo_id` of a photo value). */
-export const photoParams = Joi.object<{ photo_id: string }>({ photo_id: pathUuidSchema() });
+export const photoParams = Joi.object<{ photo_id: string }>({ photo_id: pathUuidSchema().failover('-') });
 
 // ---- requests ----------------------------------------------------------------------------
 

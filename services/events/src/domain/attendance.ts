@@ -70,11 +70,11 @@ export async function setPresence(
   },
 ): Promise<{ message: string }> {
   const { event } = await eventOf(ctx, cmd.eventId, cmd.actor.userId);
+  // An invite id that cannot exist is a 404 before any 422 about the body, as it always was.
+  if (!isUuid(cmd.inviteId)) throw notFound('No invite with this id in this event.');
   const body = cmd.presence();
   const { presence } = body;
-  const done = isUuid(cmd.inviteId)
-    ? await setPresenceRow(ctx.db, event.id, cmd.inviteId, presence, scannerOf(cmd.actor, body))
-    : undefined;
+  const done = await setPresenceRow(ctx.db, event.id, cmd.inviteId, presence, scannerOf(cmd.actor, body));
   if (!done) throw notFound('No invite with this id in this event.');
   if (done === 'revoked')
     throw new ProblemError(409, 'This invite was revoked: it cannot be marked present.', { code: 'revoked' });
