@@ -1,6 +1,6 @@
 import busboy from 'busboy';
 import type { Request } from 'express';
-import { badRequest, payloadTooLarge, type ProblemError } from '@fieldhouse/problem';
+import { badRequest, payloadTooLarge, ProblemError } from '@fieldhouse/problem';
 
 /** Limits of one `multipart/form-data` body (busboy's, named for what they bound). */
 export interface MultipartLimits {
@@ -122,6 +122,12 @@ export function readMultipartBody(req: Request, options: MultipartOptions): Prom
       );
     bb.on('error', () => reject(badRequest('The multipart body is malformed.')));
     bb.on('close', () => (failure ? reject(failure) : resolve({ fields, files })));
+    // A client gone mid-upload: settle now instead of leaving the request's handler waiting.
+    req.once('aborted', () => {
+      req.unpipe(bb);
+      bb.destroy();
+      reject(new ProblemError(400, 'The request was aborted by the client.', { code: 'request_aborted' }));
+    });
     req.pipe(bb);
   });
 }

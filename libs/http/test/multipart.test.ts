@@ -1,8 +1,11 @@
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import express from 'express';
 import request from 'supertest';
 import { readMultipartBody, type MultipartOptions } from '@fieldhouse/http';
-import { errorMiddleware, payloadTooLarge } from '@fieldhouse/problem';
+import { errorMiddleware, payloadTooLarge, ProblemError } from '@fieldhouse/problem';
 import { testLogger } from '@fieldhouse/testkit';
 
 /** An app answering what readMultipartBody read (files as text) or its problem. */
@@ -119,5 +122,33 @@ describe('http multipart intake (readMultipartBody)', () => {
       .set('content-type', 'multipart/form-data; boundary=XYZ')
       .send('--XYZ\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\nabc')
       .expect(400);
+  });
+});
+
+describe('http multipart intake: a client gone mid-upload', () => {
+  it('settles with 400 request_aborted instead of leaving the handler waiting', async () => {
+    let settled!: (outcome: unknown) => void;
+    const outcome = new Promise<unknown>((resolve) => (settled = resolve));
+    const server = createServer((req, res) => {
+      readMultipartBody(req as express.Request, { limits: { fileBytes: 1024 * 1024, files: 1 } }).then(
+        (body) => settled(body),
+        (err: unknown) => settled(err),
+      );
+      res.on('close', () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const socket = connect(port, '127.0.0.1');
+    await once(socket, 'connect');
+    socket.write(
+      'POST / HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000\r\n\r\n' +
+        '--b\r\nContent-Disposition: form-data; name="file"; filename="a.csv"\r\n\r\nnom,email\r\n',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    const err = (await outcome) as ProblemError;
+    server.close();
+    expect(err).to.be.instanceOf(ProblemError);
+    expect(err).to.include({ status: 400, code: 'request_aborted' });
   });
 });
