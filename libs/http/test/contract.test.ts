@@ -13,6 +13,7 @@ import {
   takeContractViolations,
   type AnyRouteSpec,
 } from '@fieldhouse/http';
+import { forbidden } from '@fieldhouse/problem';
 import { testLogger } from '@fieldhouse/testkit';
 
 interface NewNote {
@@ -132,6 +133,44 @@ describe('http contract: routes declared once, documents generated, answers chec
     expect(res.body.errors).to.have.property('note_id');
     const ok = await request(app).get('/notes/7').expect(200);
     expect(ok.body.id).to.equal(7);
+    expect(takeContractViolations()).to.deep.equal([]);
+  });
+
+  it('parses a by-use-case query and body only when read: a caller refused first never gets the 422', async () => {
+    const logger = testLogger('contract');
+    const routes = [
+      defineRoute({
+        method: 'put',
+        path: '/boxes/{box_id}',
+        operationId: 'putBox',
+        summary: 'A box only its owner may fill',
+        params: Joi.object({ box_id: pathIdSchema() }),
+        query: Joi.object({ page: Joi.number().integer().min(1).default(1) }),
+        parseQuery: 'by-use-case',
+        body: Joi.object({ label: Joi.string().required() }),
+        parseBody: 'by-use-case',
+        responses: {
+          200: {
+            description: 'The box',
+            body: Joi.object({ page: Joi.number().required(), label: Joi.string().required() }),
+          },
+        },
+        problems: { 403: 'Not the owner', 422: 'Bad page or label' },
+        handler: ({ params, readQuery, readBody }) => {
+          if (params.box_id !== 1) throw forbidden('Not your box.');
+          return { body: { page: readQuery().page, label: readBody().label } };
+        },
+      }),
+    ];
+    const document = openApiDocument({ title: 'Boxes', description: 'Test', routes });
+    const { app } = createBaseApp({ logger });
+    app.use(jsonBody('16kb'), contractRouter(routes, undefined, document));
+    const served = finishApp(app, logger);
+    await request(served).put('/boxes/2?page=0').send({}).expect(403);
+    const bad = await request(served).put('/boxes/1?page=0').send({}).expect(422);
+    expect(bad.body.errors).to.have.property('page');
+    const ok = await request(served).put('/boxes/1').send({ label: 'tools' }).expect(200);
+    expect(ok.body).to.deep.equal({ page: 1, label: 'tools' });
     expect(takeContractViolations()).to.deep.equal([]);
   });
 

@@ -35,7 +35,8 @@ export type BodyReader<T> = () => T;
 
 /**
  * What a route's handler gets: the path parameters, query and JSON body, each parsed by its
- * schema. With `parseBody: 'by-use-case'`, `body` is undefined and `readBody` parses it.
+ * schema. With `parseBody: 'by-use-case'`, `body` is undefined and `readBody` parses it;
+ * likewise `query` and `readQuery` with `parseQuery: 'by-use-case'`.
  */
 export interface RouteInput<P, Q, B> {
   params: P;
@@ -43,6 +44,8 @@ export interface RouteInput<P, Q, B> {
   body: B;
   /** The body parsed by the route's schema, on first call (the parsed `body` otherwise). */
   readBody: BodyReader<B>;
+  /** The query parsed by the route's schema, on first call (the parsed `query` otherwise). */
+  readQuery: BodyReader<Q>;
 }
 
 /** What a handler returns for the router to send: `res.status(status).set(headers).json(body)`. */
@@ -88,6 +91,8 @@ export interface RouteSpec<
    * `by-use-case` (the handler passes `readBody` to a use case that checks access first).
    */
   parseBody?: 'before-handler' | 'by-use-case';
+  /** When the query is parsed: as {@link parseBody} (`by-use-case`: `query` is undefined, `readQuery` parses). */
+  parseQuery?: 'before-handler' | 'by-use-case';
   /** Request bodies in other media types (multipart, CSV), parsed by the handler. */
   requestContent?: Record<string, JsonSchema>;
   /** Whether a body is required (default: when `body` or `requestContent` is given). */

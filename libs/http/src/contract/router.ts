@@ -1,4 +1,5 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
+import type Joi from 'joi';
 import { joiErrors, notFound, validate } from '@fieldhouse/problem';
 import { ContractChecker, contractCheckEnabled } from './conformance.ts';
 import type { OpenApiDocument } from './document.ts';
@@ -22,26 +23,37 @@ function parseParams(route: AnyRouteSpec, req: Request): unknown {
   return value;
 }
 
-/** The `body` and `readBody` of a route's input (see {@link RouteInput}). */
-function bodyOf(route: AnyRouteSpec, raw: unknown): { body: unknown; readBody: () => unknown } {
-  if (!route.body) return { body: raw, readBody: () => raw };
-  if (route.parseBody !== 'by-use-case') {
-    const body = validate(route.body, raw);
-    return { body, readBody: () => body };
+/**
+ * A part of the input (body or query) parsed by its schema now, or (`by-use-case`) on the first
+ * call of its reader, memoised; without a schema, the raw value.
+ */
+function partOf(
+  schema: Joi.Schema | undefined,
+  when: 'before-handler' | 'by-use-case' | undefined,
+  raw: unknown,
+): { value: unknown; read: () => unknown } {
+  if (!schema) return { value: raw, read: () => raw };
+  if (when !== 'by-use-case') {
+    const value = validate(schema, raw);
+    return { value, read: () => value };
   }
   let parsed: { value: unknown } | undefined;
-  return {
-    body: undefined,
-    readBody: () => (parsed ??= { value: validate(route.body!, raw) }).value,
-  };
+  return { value: undefined, read: () => (parsed ??= { value: validate(schema, raw) }).value };
 }
 
 /** Express handler running one route: parse params, query and body with its schemas, call, send. */
 function runRoute<C>(route: AnyRouteSpec<C>, ctx: C): RequestHandler {
   return async (req, res) => {
     const params = route.params ? parseParams(route, req) : req.params;
-    const query = route.query ? validate(route.query, req.query) : req.query;
-    const input = { params, query, ...bodyOf(route, req.body) };
+    const query = partOf(route.query, route.parseQuery, req.query);
+    const body = partOf(route.body, route.parseBody, req.body);
+    const input = {
+      params,
+      query: query.value,
+      readQuery: query.read,
+      body: body.value,
+      readBody: body.read,
+    };
     const reply = await route.handler(input, ctx, req, res);
     if (reply && !res.headersSent) sendReply(res, reply);
   };

@@ -1,4 +1,4 @@
-import type { PageRequest } from '@fieldhouse/http';
+import type { BodyReader, PageRequest } from '@fieldhouse/http';
 import { notFound, validationFailed, type FieldErrors } from '@fieldhouse/problem';
 import {
   analysisJson,
@@ -14,7 +14,6 @@ import { projectFor, renamingNotFound, userIdOf } from './access.ts';
 import { renderSvg } from './chart-svg.ts';
 import { KIND_FIELD_TYPES, vegaLiteSpec, type ChartDef } from './charts.ts';
 import type { Actor, CollectionContext } from './context.ts';
-import type { BodyReader } from '@fieldhouse/http';
 import { parseListFilters } from './list-filters.ts';
 
 /** An analysis as the API shows it. */
@@ -90,10 +89,15 @@ export async function createAnalysis(
 export async function listAnalyses(
   ctx: CollectionContext,
   caller: Actor,
-  command: { projectId: number; page: PageRequest },
+  command: { projectId: number; page: BodyReader<PageRequest> },
 ): Promise<{ items: AnalysisView[]; total: number }> {
   const { project } = await projectFor(ctx, caller, command.projectId, 'stats.view');
-  const { rows, total } = await selectAnalyses(ctx.db, project.id, command.page.page, command.page.per_page);
+  const { rows, total } = await selectAnalyses(
+    ctx.db,
+    project.id,
+    command.page().page,
+    command.page().per_page,
+  );
   return { items: rows.map(analysisJson), total };
 }
 

@@ -1,4 +1,4 @@
-import type { PageRequest } from '@fieldhouse/http';
+import type { BodyReader, PageRequest } from '@fieldhouse/http';
 import { notFound, validationFailed } from '@fieldhouse/problem';
 import {
   createProject as insertProject,
@@ -12,7 +12,6 @@ import {
 import { projectStats } from '../data/stats.ts';
 import { projectFor, projectForCollector, userIdOf, workspaceFor } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
-import type { BodyReader } from '@fieldhouse/http';
 import { mergeSettings, type PublicationSettings } from './publication.ts';
 
 /** A project as the API shows it: publication state, `current_version_id`, settings, `consent_text`. */
@@ -34,14 +33,14 @@ const publicProjectJson = (p: ProjectRow): ProjectView => {
 export async function listProjects(
   ctx: CollectionContext,
   caller: Actor,
-  command: { workspaceId: number; page: PageRequest },
+  command: { workspaceId: number; page: BodyReader<PageRequest> },
 ): Promise<{ items: ProjectView[]; total: number }> {
   const { workspace } = await workspaceFor(ctx, caller, command.workspaceId, 'workspace.view');
   const { rows, total } = await selectProjects(
     ctx.db,
     workspace.id,
-    command.page.page,
-    command.page.per_page,
+    command.page().page,
+    command.page().per_page,
   );
   return { items: rows.map(projectJson), total };
 }

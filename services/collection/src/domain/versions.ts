@@ -1,4 +1,4 @@
-import type { PageRequest } from '@fieldhouse/http';
+import type { BodyReader, PageRequest } from '@fieldhouse/http';
 import { conflict, notFound, validationFailed } from '@fieldhouse/problem';
 import {
   countFields,
@@ -18,7 +18,6 @@ import {
 } from '../data/versions.ts';
 import { projectFor, versionFor } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
-import type { BodyReader } from '@fieldhouse/http';
 import { fieldShapeErrors } from './field-definition.ts';
 import { SELECT_TYPES } from './fields.ts';
 
@@ -55,10 +54,15 @@ async function uniqueName<T>(work: () => Promise<T>): Promise<T> {
 export async function listFormVersions(
   ctx: CollectionContext,
   caller: Actor,
-  command: { projectId: number; page: PageRequest },
+  command: { projectId: number; page: BodyReader<PageRequest> },
 ): Promise<{ items: VersionView[]; total: number }> {
   const { project } = await projectFor(ctx, caller, command.projectId, 'workspace.view');
-  const { rows, total } = await listVersions(ctx.db, project.id, command.page.page, command.page.per_page);
+  const { rows, total } = await listVersions(
+    ctx.db,
+    project.id,
+    command.page().page,
+    command.page().per_page,
+  );
   return { items: rows.map((v) => versionJson(v, v.field_count)), total };
 }
 
@@ -95,11 +99,11 @@ export async function getFormVersion(ctx: CollectionContext, caller: Actor, vers
 export async function listVersionFields(
   ctx: CollectionContext,
   caller: Actor,
-  command: { versionId: number; page: PageRequest },
+  command: { versionId: number; page: BodyReader<PageRequest> },
 ): Promise<{ items: FieldView[]; total: number }> {
   const { version } = await versionFor(ctx, caller, command.versionId, 'workspace.view');
   const all = await listFields(ctx.db, version.id);
-  const { page, per_page } = command.page;
+  const { page, per_page } = command.page();
   return { items: all.slice((page - 1) * per_page, page * per_page).map(fieldJson), total: all.length };
 }
 

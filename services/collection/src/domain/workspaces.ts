@@ -1,4 +1,4 @@
-import type { PageRequest } from '@fieldhouse/http';
+import type { BodyReader, PageRequest } from '@fieldhouse/http';
 import { forbidden, notFound, unprocessable, validationFailed } from '@fieldhouse/problem';
 import {
   createWorkspace as insertWorkspace,
@@ -14,7 +14,6 @@ import {
 import { findUserByEmail, findUserById } from '../data/users.ts';
 import { userIdOf, workspaceFor } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
-import type { BodyReader } from '@fieldhouse/http';
 import { mayManageRole, type Role } from './roles.ts';
 
 /** A workspace as the API shows it: with the caller's `role` and, when loaded, its `members`. */
@@ -32,9 +31,9 @@ export interface WorkspaceInput {
 export async function listWorkspaces(
   ctx: CollectionContext,
   caller: Actor,
-  page: PageRequest,
+  page: BodyReader<PageRequest>,
 ): Promise<{ items: WorkspaceView[]; total: number }> {
-  const { rows, total } = await selectWorkspaces(ctx.db, userIdOf(caller), page.page, page.per_page);
+  const { rows, total } = await selectWorkspaces(ctx.db, userIdOf(caller), page().page, page().per_page);
   return { items: rows.map((w) => workspaceJson(w, w.role)), total };
 }
 
@@ -76,11 +75,11 @@ export async function deleteWorkspace(ctx: CollectionContext, caller: Actor, wor
 export async function listWorkspaceMembers(
   ctx: CollectionContext,
   caller: Actor,
-  command: { workspaceId: number; page: PageRequest },
+  command: { workspaceId: number; page: BodyReader<PageRequest> },
 ): Promise<{ items: MemberView[]; total: number }> {
   const { workspace } = await workspaceFor(ctx, caller, command.workspaceId, 'workspace.view');
   const all = await listMembers(ctx.db, workspace.id);
-  const { page, per_page } = command.page;
+  const { page, per_page } = command.page();
   return { items: all.slice((page - 1) * per_page, page * per_page).map(memberJson), total: all.length };
 }
 

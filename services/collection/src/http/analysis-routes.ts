@@ -60,14 +60,15 @@ export const analysisRoutes = [
     tags,
     params: projectParams,
     query: pageQuery,
+    parseQuery: 'by-use-case',
     responses: { 200: { description: 'Pagination envelope (spec 2.1)', body: pageOf(analysisSchema) } },
     problems: { 403: 'Role may not view stats', 404: 'Not found', 422: 'Bad page or per_page' },
-    handler: async ({ params, query }, ctx, req) => {
+    handler: async ({ params, readQuery }, ctx, req) => {
       const { items, total } = await listAnalyses(ctx, req.caller, {
         projectId: pathId(params.project_id, 'projectId'),
-        page: query,
+        page: readQuery,
       });
-      return { body: paginated(items, query, total) };
+      return { body: paginated(items, readQuery(), total) };
     },
   }),
   route({

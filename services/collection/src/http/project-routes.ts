@@ -46,14 +46,15 @@ export const projectRoutes = [
     tags,
     params: workspaceParams,
     query: pageQuery,
+    parseQuery: 'by-use-case',
     responses: { 200: { description: 'Pagination envelope (spec 2.1)', body: pageOf(projectSchema) } },
     problems: { 404: memberOnly, 422: 'Bad page or per_page' },
-    handler: async ({ params, query }, ctx, req) => {
+    handler: async ({ params, readQuery }, ctx, req) => {
       const { items, total } = await listProjects(ctx, req.caller, {
         workspaceId: pathId(params.workspace_id, 'workspaceId'),
-        page: query,
+        page: readQuery,
       });
-      return { body: paginated(items, query, total) };
+      return { body: paginated(items, readQuery(), total) };
     },
   }),
   route({

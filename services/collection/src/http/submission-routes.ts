@@ -49,15 +49,17 @@ const listSubmissionsRoute = route({
   params: projectParams,
   notFound: projectNotFound,
   query: listSubmissionsQuery,
+  parseQuery: 'by-use-case',
   responses: { 200: { description: 'Pagination envelope (spec 2.1)', body: submissionPage } },
   problems: {
     404: 'Unknown project, or the caller is not a member',
     422: 'Bad page or filter (errors by parameter; `date_to` before `date_from`)',
   },
-  handler: async ({ params, query }, ctx, req) => {
+  handler: async ({ params, readQuery }, ctx, req) => {
     const userId = userIdOf(req.caller);
     const access = await projectForCollector(ctx, req.caller, pathId(params.project_id, 'projectId'));
-    const { page, per_page, ...rawFilters } = query as { page: number; per_page: number };
+    // Read once the caller may see the project: 401/404 come before any 422 about the query.
+    const { page, per_page, ...rawFilters } = readQuery() as { page: number; per_page: number };
     const filters = parseListFilters(rawFilters, { convert: true });
     const { rows, total } = await listSubmissions(ctx, { access, userId, filters, page, perPage: per_page });
     return {

@@ -44,14 +44,15 @@ export const versionRoutes = [
     tags,
     params: projectParams,
     query: pageQuery,
+    parseQuery: 'by-use-case',
     responses: { 200: { description: 'Pagination envelope (spec 2.1)', body: pageOf(versionSchema) } },
     problems: { 404: memberOnly, 422: 'Bad page or per_page' },
-    handler: async ({ params, query }, ctx, req) => {
+    handler: async ({ params, readQuery }, ctx, req) => {
       const { items, total } = await listFormVersions(ctx, req.caller, {
         projectId: pathId(params.project_id, 'projectId'),
-        page: query,
+        page: readQuery,
       });
-      return { body: paginated(items, query, total) };
+      return { body: paginated(items, readQuery(), total) };
     },
   }),
   route({
@@ -103,14 +104,15 @@ export const versionRoutes = [
     params: versionParams,
     access: 'optional',
     query: pageQuery,
+    parseQuery: 'by-use-case',
     responses: { 200: { description: 'Pagination envelope (spec 2.1)', body: pageOf(fieldSchema) } },
     problems: { 404: memberOnly, 422: 'Bad page or per_page' },
-    handler: async ({ params, query }, ctx, req) => {
+    handler: async ({ params, readQuery }, ctx, req) => {
       const { items, total } = await listVersionFields(ctx, req.caller, {
         versionId: pathId(params.version_id, 'versionId'),
-        page: query,
+        page: readQuery,
       });
-      return { body: paginated(items, query, total) };
+      return { body: paginated(items, readQuery(), total) };
     },
   }),
   route({

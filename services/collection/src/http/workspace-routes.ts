@@ -34,11 +34,12 @@ export const workspaceRoutes = [
     description: "Pagination envelope, newest first; each workspace carries the caller's `role`.",
     tags,
     query: pageQuery,
+    parseQuery: 'by-use-case',
     responses: { 200: { description: 'Pagination envelope (spec 2.1)', body: pageOf(workspaceSchema) } },
     problems: { 422: 'Bad page or per_page' },
-    handler: async ({ query }, ctx, req) => {
-      const { items, total } = await listWorkspaces(ctx, req.caller, query);
-      return { body: paginated(items, query, total) };
+    handler: async ({ readQuery }, ctx, req) => {
+      const { items, total } = await listWorkspaces(ctx, req.caller, readQuery);
+      return { body: paginated(items, readQuery(), total) };
     },
   }),
   route({
@@ -117,14 +118,15 @@ export const workspaceRoutes = [
     tags,
     params: workspaceParams,
     query: pageQuery,
+    parseQuery: 'by-use-case',
     responses: { 200: { description: 'Pagination envelope (spec 2.1)', body: pageOf(memberSchema) } },
     problems: { 404: 'Unknown, or the caller is not a member', 422: 'Bad page or per_page' },
-    handler: async ({ params, query }, ctx, req) => {
+    handler: async ({ params, readQuery }, ctx, req) => {
       const { items, total } = await listWorkspaceMembers(ctx, req.caller, {
         workspaceId: pathId(params.workspace_id, 'workspaceId'),
-        page: query,
+        page: readQuery,
       });
-      return { body: paginated(items, query, total) };
+      return { body: paginated(items, readQuery(), total) };
     },
   }),
   route({

@@ -89,10 +89,16 @@ export async function createInvite(
  */
 export async function listInvites(
   ctx: EventsContext,
-  cmd: { userId: number; eventId: string; filter: InviteFilter; page: { page: number; per_page: number } },
+  cmd: {
+    userId: number;
+    eventId: string;
+    /** The filters and page, read once the caller may see the event (404 before any 422). */
+    query: BodyReader<InviteFilter & { page: number; per_page: number }>;
+  },
 ): Promise<{ data: Invite[]; total: number }> {
   const { event } = await eventOf(ctx, cmd.eventId, cmd.userId);
-  return listInviteRows(ctx.db, event.id, cmd.filter, cmd.page);
+  const { page, per_page, ...filter } = cmd.query();
+  return listInviteRows(ctx.db, event.id, filter, { page, per_page });
 }
 
 /**

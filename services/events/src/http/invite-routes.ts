@@ -137,19 +137,19 @@ export const inviteRoutes = [
     params: eventParams,
     notFound: NO_EVENT,
     query: listInvitesSchema,
+    parseQuery: 'by-use-case',
     responses: {
       ...notModified,
       200: { description: 'One page of invites', body: InvitePage },
     },
     problems: { 404: NOT_VISIBLE, 422: 'Invalid query parameter' },
-    handler: async ({ params, query }, ctx, req) => {
-      const { page, per_page, ...filter } = query;
+    handler: async ({ params, readQuery }, ctx, req) => {
       const { data, total } = await listInvites(ctx, {
         userId: userIdOf(req),
         eventId: params.event_id,
-        filter,
-        page: { page, per_page },
+        query: readQuery,
       });
+      const { page, per_page } = readQuery();
       return { body: paginated(data, { page, per_page }, total) };
     },
   }),

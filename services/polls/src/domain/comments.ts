@@ -71,8 +71,8 @@ export async function addComment(ctx: PollsContext, command: AddComment): Promis
 /** Command of {@link listComments}: the poll and the page asked for (`page` from 1). */
 export interface ListComments {
   pollId: string;
-  page: number;
-  perPage: number;
+  /** The page asked for, read once the poll is found (an unknown poll is a 404 before any 422). */
+  page: BodyReader<{ page: number; per_page: number }>;
 }
 
 /** A comment with its whole thread nested in `replies`. */
@@ -86,9 +86,10 @@ export type CommentThread = CommentView & { replies: CommentThread[] };
  */
 export async function listComments(
   ctx: PollsContext,
-  { pollId, page, perPage }: ListComments,
+  { pollId, page: readPage }: ListComments,
 ): Promise<{ items: CommentThread[]; total: number }> {
   const poll = await findPoll(ctx, pollId);
+  const { page, per_page: perPage } = readPage();
   const { roots, total } = await ctx.comments.pageOfRoots(poll._id, (page - 1) * perPage, perPage);
   const replies = await ctx.comments.repliesOf(
     poll._id,

@@ -47,16 +47,13 @@ export const commentRoutes = [
     params: pollParams,
     notFound: 'No poll has this id.',
     query: PageQuery,
+    parseQuery: 'by-use-case',
     responses: { 200: { description: '`{data: CommentThread[], pagination, message}`', body: CommentList } },
     problems: { 404: 'Unknown poll', 422: '`page` or `per_page` out of range' },
-    handler: async ({ params, query }, ctx) => {
-      const page = { page: query.page, per_page: query.per_page };
-      const { items, total } = await listComments(ctx, {
-        pollId: params.poll_id,
-        page: page.page,
-        perPage: page.per_page,
-      });
-      return { body: { ...paginated(items, page, total), message: 'Comments of the poll.' } };
+    handler: async ({ params, readQuery }, ctx) => {
+      const { items, total } = await listComments(ctx, { pollId: params.poll_id, page: readQuery });
+      const { page, per_page } = readQuery();
+      return { body: { ...paginated(items, { page, per_page }, total), message: 'Comments of the poll.' } };
     },
   }),
   route({
