@@ -59,9 +59,12 @@ export type MongoInTransaction = <T>(work: (unit: MongoUnitOfWork) => Promise<T>
  *    when the store does not say) are deleted, the undo steps run, and the error is rethrown;
  * 4. once messages are written, `written` (the relay's kick) is called.
  *
- * The one window left is a store that fails during the clean-up itself (the outbox write
- * answered an error yet wrote, and the delete fails too): the message stays and is sent
- * (at-least-once, as before this helper), or the document stays until it expires.
+ * Two windows are left. While step 3 cleans up after a partial `insertMany`, the relay may
+ * already have published a message that was written, just before it is deleted and its
+ * documents undone: a one-time password e-mail for a pending vote that no longer exists (the
+ * voter then votes again and gets a new one). And a store that fails during the clean-up itself
+ * (the delete fails too) leaves the message to be sent (at-least-once, as before this helper),
+ * or the document until it expires.
  */
 export function mongoInTransaction(
   c: Collections,
