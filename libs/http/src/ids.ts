@@ -30,17 +30,23 @@ export function parseId(raw: unknown, kind: IdKind = 'int'): number | undefined 
 }
 
 /**
+ * The id a {@link pathIdParam} parsed (0 when the path held none).
+ * @throws ProblemError 404 (nothing can have that id) naming the parameter by `name`, the name
+ * the answers use (`projectId`, `token_id`...: clients read `errors` by it).
+ */
+export function pathId(value: number, name: string, kind: IdKind = 'int'): number {
+  if (value > 0) return value;
+  throw notFound(`Nothing has this ${name}: ids are integers from 1 to ${ID_MAX[kind]}.`, {
+    errors: { [name]: [`The ${name} must be an integer from 1 to ${ID_MAX[kind]}.`] },
+  });
+}
+
+/**
  * A positive integer path parameter (ids of spec 4.1) within the kind's range.
  * @throws ProblemError 404 naming the parameter when it is not one (nothing can have that id).
  */
-export function idParam(req: Request, name: string, kind: IdKind = 'int'): number {
-  const n = parseId(req.params[name], kind);
-  if (n === undefined)
-    throw notFound(`Nothing has this ${name}: ids are integers from 1 to ${ID_MAX[kind]}.`, {
-      errors: { [name]: [`The ${name} must be an integer from 1 to ${ID_MAX[kind]}.`] },
-    });
-  return n;
-}
+export const idParam = (req: Request, name: string, kind: IdKind = 'int'): number =>
+  pathId(parseId(req.params[name], kind) ?? 0, name, kind);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -63,6 +69,13 @@ export const pathIdSchema = (kind: IdKind = 'int') =>
     )
     .messages({ 'number.max': `{{#label}} must be an integer from 1 to ${ID_MAX[kind]}` })
     .description(`Integer id from 1 to ${ID_MAX[kind]}`);
+
+/**
+ * {@link pathIdSchema} for a route whose use case decides when a bad id is answered: parsed to
+ * the id, or to 0 when it is not one, so that {@link pathId} answers it at the right moment
+ * (after the caller's sign-in check, say) with the parameter's public name.
+ */
+export const pathIdParam = (kind: IdKind = 'int') => pathIdSchema(kind).failover(0);
 
 /** The joi schema of a UUID in a path (`/events/{event_id}`); a bad one is a 404. */
 export const pathUuidSchema = () =>

@@ -59,6 +59,14 @@ function runRoute<C>(route: AnyRouteSpec<C>, ctx: C): RequestHandler {
   };
 }
 
+/** One checker per document, however many routers serve it (each compiles the document once). */
+const checkers = new WeakMap<OpenApiDocument, ContractChecker>();
+function checkerOf(document: OpenApiDocument): ContractChecker {
+  let checker = checkers.get(document);
+  if (!checker) checkers.set(document, (checker = new ContractChecker(document)));
+  return checker;
+}
+
 /**
  * An Express router answering `routes` in order, their handlers getting `ctx`. With `FIELDHOUSE_CONTRACT_CHECK=1` (tests),
  * every answer is also checked against `document` and violations are recorded for the test
@@ -66,7 +74,7 @@ function runRoute<C>(route: AnyRouteSpec<C>, ctx: C): RequestHandler {
  */
 export function contractRouter<C>(routes: AnyRouteSpec<C>[], ctx: C, document?: OpenApiDocument): Router {
   const router = Router();
-  const checker = document && contractCheckEnabled() ? new ContractChecker(document) : undefined;
+  const checker = document && contractCheckEnabled() ? checkerOf(document) : undefined;
   for (const route of routes) {
     const path = expressPath(route.path);
     const handlers = [...(route.middleware?.(ctx) ?? []), runRoute(route, ctx)];

@@ -1,4 +1,4 @@
-import { paginated, pageOf } from '@fieldhouse/http';
+import { paginated, pageOf, pathId } from '@fieldhouse/http';
 import {
   analysisCharts,
   chartSvg,
@@ -15,7 +15,6 @@ import {
   chartViewSchema,
 } from './analysis-schemas.ts';
 import { envelope, pageQuery } from './common-schemas.ts';
-import { pathId } from './path-ids.ts';
 import { projectParams } from './project-schemas.ts';
 import { route } from './route.ts';
 import Joi from 'joi';

@@ -1,5 +1,5 @@
+import { pathIdParam } from '@fieldhouse/http';
 import Joi from 'joi';
-import { pathIdParam } from './path-ids.ts';
 import { CHART_KINDS } from '../domain/charts.ts';
 import type { AnalysisInput } from '../domain/analyses.ts';
 import { dateTime } from './common-schemas.ts';

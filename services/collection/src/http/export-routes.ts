@@ -1,6 +1,6 @@
+import { pathId } from '@fieldhouse/http';
 import { exportFile, getExport, requestExport } from '../domain/exports.ts';
 import { envelope } from './common-schemas.ts';
-import { pathId } from './path-ids.ts';
 import {
   exportBody,
   exportJobSchema,

@@ -1,8 +1,7 @@
 import Joi from 'joi';
-import { pathUuidSchema } from '@fieldhouse/http';
+import { pathUuidSchema, pathIdParam } from '@fieldhouse/http';
 import { EXPORT_HEADERS } from '../domain/export-columns.ts';
 import { EXPORT_FORMATS, type ExportInput } from '../domain/exports.ts';
-import { pathIdParam } from './path-ids.ts';
 import { dateTime } from './common-schemas.ts';
 
 /** `{project_id}` of `POST /projects/{project_id}/submissions/export`. */

@@ -1,4 +1,4 @@
-import { paginated, pageOf } from '@fieldhouse/http';
+import { paginated, pageOf, pathId } from '@fieldhouse/http';
 import {
   createProject,
   deleteProject,
@@ -10,7 +10,6 @@ import {
   updateProject,
 } from '../domain/projects.ts';
 import { envelope, pageQuery } from './common-schemas.ts';
-import { pathId } from './path-ids.ts';
 import {
   projectBody,
   projectParams,

@@ -1,5 +1,5 @@
+import { pathIdParam } from '@fieldhouse/http';
 import Joi from 'joi';
-import { pathIdParam } from './path-ids.ts';
 import { COLLECT_ACCESS, settingsSchema } from '../domain/publication.ts';
 import type { ProjectInput } from '../domain/projects.ts';
 import { dateTime } from './common-schemas.ts';

@@ -1,11 +1,10 @@
 import type { Request } from 'express';
-import { paginated, toJsonSchema, type AnyRouteSpec } from '@fieldhouse/http';
+import { paginated, toJsonSchema, type AnyRouteSpec, pathId } from '@fieldhouse/http';
 import { validate } from '@fieldhouse/problem';
 import { assertAccepting, createSubmission, creationHistory } from '../domain/submission-create.ts';
 import { getSubmission, listSubmissions } from '../domain/submission-read.ts';
 import { changeSubmission } from '../domain/submission-update.ts';
 import { projectForCollector, userIdOf } from '../domain/access.ts';
-import { pathId } from './path-ids.ts';
 import type { CollectionContext } from '../domain/context.ts';
 import { parseListFilters } from '../domain/list-filters.ts';
 import { readMultipart } from './multipart.ts';

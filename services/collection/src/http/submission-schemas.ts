@@ -1,6 +1,5 @@
 import Joi from 'joi';
-import { idSchema, pageQuerySchema, pathUuidSchema, pageOf } from '@fieldhouse/http';
-import { pathIdParam } from './path-ids.ts';
+import { idSchema, pageQuerySchema, pathUuidSchema, pageOf, pathIdParam } from '@fieldhouse/http';
 import type { SubmissionValues } from '../domain/submission-create.ts';
 import type { HistoryRow, SubmissionRow } from '../domain/submission-deps.ts';
 import type { SyncResult } from '../domain/submission-sync.ts';

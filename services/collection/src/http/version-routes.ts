@@ -1,4 +1,4 @@
-import { paginated, pageOf } from '@fieldhouse/http';
+import { paginated, pageOf, pathId } from '@fieldhouse/http';
 import {
   addField,
   changeField,
@@ -10,7 +10,6 @@ import {
   removeField,
 } from '../domain/versions.ts';
 import { envelope, pageQuery } from './common-schemas.ts';
-import { pathId } from './path-ids.ts';
 import { projectParams } from './project-schemas.ts';
 import { route } from './route.ts';
 import {

@@ -1,5 +1,5 @@
+import { pathIdParam } from '@fieldhouse/http';
 import Joi from 'joi';
-import { pathIdParam } from './path-ids.ts';
 import { fieldCreateSchema, fieldUpdateSchema } from '../domain/field-definition.ts';
 import { FIELD_TYPES } from '../domain/fields.ts';
 import type { FieldInput } from '../domain/versions.ts';

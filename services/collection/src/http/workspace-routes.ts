@@ -1,4 +1,4 @@
-import { paginated, pageOf } from '@fieldhouse/http';
+import { paginated, pageOf, pathId } from '@fieldhouse/http';
 import {
   createWorkspace,
   deleteWorkspace,
@@ -10,7 +10,6 @@ import {
   updateWorkspace,
 } from '../domain/workspaces.ts';
 import { envelope, pageQuery } from './common-schemas.ts';
-import { pathId } from './path-ids.ts';
 import { route } from './route.ts';
 import {
   memberBody,

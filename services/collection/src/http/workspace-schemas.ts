@@ -1,6 +1,5 @@
 import Joi from 'joi';
-import { idSchema } from '@fieldhouse/http';
-import { pathIdParam } from './path-ids.ts';
+import { idSchema, pathIdParam } from '@fieldhouse/http';
 import { ROLES } from '../domain/roles.ts';
 import type { MemberInput, WorkspaceInput } from '../domain/workspaces.ts';
 import { dateTime } from './common-schemas.ts';

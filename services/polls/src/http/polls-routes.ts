@@ -33,6 +33,33 @@ const update = async (
   },
 });
 
+/** `PATCH` and `PUT /api/polls/{poll_id}` (owner): the same update under both methods. */
+const updatePollRoute = (
+  method: 'patch' | 'put',
+  operationId: string,
+  summary: string,
+  description?: string,
+) =>
+  route({
+    method,
+    path: '/api/polls/{poll_id}',
+    operationId,
+    summary,
+    ...(description ? { description } : {}),
+    tags: TAGS,
+    middleware: signedIn,
+    params: pollParams,
+    notFound: NO_POLL,
+    body: PollUpdate,
+    responses: { 200: { description: 'The updated poll', body: PollAnswer } },
+    problems: {
+      403: 'Not the owner',
+      404: 'Unknown poll',
+      422: 'Invalid body, an unknown section or option id, or an option with votes would be removed',
+    },
+    handler: update,
+  });
+
 /** `POST /api/polls/{poll_id}/close` or `/reopen` (owner): the poll, closed or reopened. */
 const setClosedRoute = (action: 'close' | 'reopen', operationId: string, summary: string, closed: boolean) =>
   route({
@@ -117,45 +144,14 @@ export const pollsRoutes = [
       body: { data: pollView(await findPoll(ctx, params.poll_id)), message: 'Poll.' },
     }),
   }),
-  route({
-    method: 'patch',
-    path: '/api/polls/{poll_id}',
-    operationId: 'updatePoll',
-    summary: 'Update a poll (owner)',
-    description:
-      '`sections` is the full new list: give `id` to keep a section or option. An option with counted votes ' +
+  updatePollRoute(
+    'patch',
+    'updatePoll',
+    'Update a poll (owner)',
+    '`sections` is the full new list: give `id` to keep a section or option. An option with counted votes ' +
       'cannot be removed (422 naming it); votes already counted keep their counts.',
-    tags: TAGS,
-    middleware: signedIn,
-    params: pollParams,
-    notFound: NO_POLL,
-    body: PollUpdate,
-    responses: { 200: { description: 'The updated poll', body: PollAnswer } },
-    problems: {
-      403: 'Not the owner',
-      404: 'Unknown poll',
-      422: 'Invalid body, an unknown section or option id, or an option with votes would be removed',
-    },
-    handler: update,
-  }),
-  route({
-    method: 'put',
-    path: '/api/polls/{poll_id}',
-    operationId: 'replacePoll',
-    summary: 'Update a poll (owner): the same as PATCH',
-    tags: TAGS,
-    middleware: signedIn,
-    params: pollParams,
-    notFound: NO_POLL,
-    body: PollUpdate,
-    responses: { 200: { description: 'The updated poll', body: PollAnswer } },
-    problems: {
-      403: 'Not the owner',
-      404: 'Unknown poll',
-      422: 'Invalid body, an unknown section or option id, or an option with votes would be removed',
-    },
-    handler: update,
-  }),
+  ),
+  updatePollRoute('put', 'replacePoll', 'Update a poll (owner): the same as PATCH'),
   setClosedRoute('close', 'closePoll', 'Close a poll: no more votes (owner)', true),
   setClosedRoute('reopen', 'reopenPoll', 'Reopen a closed poll (owner)', false),
   route({
