@@ -2,11 +2,12 @@
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 const services = ['collection', 'polls', 'events'];
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '.tools/**', '.local/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '.tools/**', '.local/**', 'console/src/api/generated/**'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -23,14 +24,14 @@ export default tseslint.config(
   // Imports: no cycles anywhere. Workspace packages (`@fieldhouse/*`) resolve to their sources
   // (the `source` condition), so a cycle through a package is seen too.
   {
-    files: ['**/*.ts', '**/*.js'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.js'],
     plugins: { 'import-x': importX },
     settings: {
-      'import-x/extensions': ['.ts', '.js', '.mjs', '.cjs'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs', '.cjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
       'import-x/resolver-next': [
         createNodeResolver({
-          extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+          extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
           conditionNames: ['source', 'import', 'default'],
         }),
       ],
@@ -63,6 +64,25 @@ export default tseslint.config(
               from: `./services/${svc}/src/data`,
               message: 'http/ may not import data/: call a use case of domain/ instead.',
             })),
+          ],
+        },
+      ],
+    },
+  },
+  // The console (React): hooks rules; it talks to the API over HTTP only, never through server code.
+  {
+    files: ['console/src/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@fieldhouse/*'],
+              message: 'The console is a client of the public API: use src/api/client.ts, not server code.',
+            },
           ],
         },
       ],

@@ -5,6 +5,7 @@ import { ensureSigningKey } from './lib/keys.ts';
 import { freePort, isListening } from './lib/net.ts';
 import { runNode, startNode, stopAll, Supervisor } from './lib/processes.ts';
 import { stackProcesses } from './lib/stack-def.ts';
+import { ensureConsoleBuilt } from '@fieldhouse/console/ensure-built';
 
 /**
  * `npm start`: the whole stack on this machine. Backing services come from their variables or
@@ -55,6 +56,9 @@ const database = (name: string) => {
 const key = ensureSigningKey(join(local, 'keys', 'internal-jwt.pem'));
 if (key.created) console.log(`generated the gateway signing key in ${key.path}`);
 
+// The web console, served by the gateway at `/` (docs/console.md): built once when missing or stale.
+const consoleDir = await ensureConsoleBuilt();
+
 const { migrations, processes } = stackProcesses(
   root,
   ports,
@@ -70,7 +74,11 @@ const { migrations, processes } = stackProcesses(
     amqpUrl: process.env.AMQP_URL!,
     keyFile: key.path,
   },
-  { nodeEnv: process.env.NODE_ENV ?? 'development', metricsPorts },
+  {
+    nodeEnv: process.env.NODE_ENV ?? 'development',
+    metricsPorts,
+    envOf: { gateway: { CONSOLE_DIR: consoleDir } },
+  },
 );
 
 const running: Supervisor[] = [];

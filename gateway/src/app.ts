@@ -11,6 +11,7 @@ import {
 } from '@fieldhouse/http';
 import type { Logger } from '@fieldhouse/logger';
 import type { GatewayConfig } from './config.ts';
+import { consoleRoutes } from './console/console-routes.ts';
 import { gatewayDocument } from './docs/document.ts';
 import { docsRoutes } from './docs/routes.ts';
 import { authenticate } from './identity/authenticate.ts';
@@ -145,6 +146,8 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
   const jwks = { keys: [deps.signingKey.publicJwk, ...(deps.extraPublicKeys ?? [])] };
   own.use(contractRouter([jwksRoute], { jwks }, gatewayDocument));
   own.use(docsRoutes(upstreams));
+  // The console's files are public and immutable: no rate limit or identity lookup per asset.
+  if (c.CONSOLE_DIR) own.use(consoleRoutes(c.CONSOLE_DIR));
   own.use(...caller);
   own.use(
     identityRouter({

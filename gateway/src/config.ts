@@ -78,6 +78,11 @@ const schema = Joi.object({
    * for Redis, exact across replicas). See docs/identity.md, "Rate limits".
    */
   RATE_LIMIT_SYNC_MS: Joi.number().integer().min(0).max(10_000).default(100),
+  /**
+   * The built web console (`console/dist`) served at `/`, or empty for none (docs/console.md).
+   * `npm start` builds the console when it is missing or stale and sets this.
+   */
+  CONSOLE_DIR: Joi.string().allow('').default(''),
 }).oxor('INTERNAL_JWT_PRIVATE_KEY', 'INTERNAL_JWT_PRIVATE_KEY_FILE');
 
 /** The gateway's environment after validation (names and defaults as in the schema above). */
@@ -128,6 +133,7 @@ interface GatewayVars {
   LOGIN_BACKOFF_MAX_SECONDS: number;
   LOGIN_KNOWN_ADDRESS_DAYS: number;
   RATE_LIMIT_SYNC_MS: number;
+  CONSOLE_DIR: string;
 }
 
 export type GatewayConfig = GatewayVars & { privateKeyPem: string; cookieSecure: boolean };

@@ -1,0 +1,57 @@
+import { Suspense, useEffect, useState } from 'react';
+import { createTheme, MantineProvider } from '@mantine/core';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { BrowserRouter, useLocation, useNavigate } from 'react-router';
+import { signInPathFor } from '../auth/sign-in-path.ts';
+import { ME_KEY } from '../auth/me-key.ts';
+import { PageLoader } from '../components/PageLoader.tsx';
+import { RouteError } from '../pages/RouteError.tsx';
+import { ErrorBoundary } from './ErrorBoundary.tsx';
+import { createQueryClient, setUnauthenticatedHandler } from './query-client.ts';
+import { AppRoutes } from './routes.tsx';
+
+const theme = createTheme({ primaryColor: 'blue', defaultRadius: 'md' });
+
+/** Sends the user to sign-in, then back to the page they were on, when any call answers 401. */
+function SignInOn401({ queryClient }: { queryClient: QueryClient }) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  useEffect(() => {
+    setUnauthenticatedHandler(() => {
+      if (location.pathname === '/sign-in') return;
+      queryClient.setQueryData(ME_KEY, null);
+      void navigate(signInPathFor(location), { replace: true });
+    });
+  }, [navigate, location, queryClient]);
+  return null;
+}
+
+function Pages() {
+  const location = useLocation();
+  return (
+    <ErrorBoundary resetKey={location.pathname} fallback={(error) => <RouteError error={error} />}>
+      <Suspense fallback={<PageLoader />}>
+        <AppRoutes />
+      </Suspense>
+    </ErrorBoundary>
+  );
+}
+
+/**
+ * The console: Mantine (theme; light/dark from the system unless chosen), TanStack Query for
+ * server state, React Router. A 401 from any call sends the user to the sign-in page with the
+ * page they were on as `next`.
+ */
+export function App() {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <MantineProvider theme={theme} defaultColorScheme="auto">
+      <QueryClientProvider client={queryClient}>
+        <BrowserRouter>
+          <SignInOn401 queryClient={queryClient} />
+          <Pages />
+        </BrowserRouter>
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}

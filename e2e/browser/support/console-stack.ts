@@ -1,0 +1,77 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ensureConsoleBuilt } from '@fieldhouse/console/ensure-built';
+import { createMailer } from '@fieldhouse/mail';
+import { startPollsEmailWorker } from '@fieldhouse/polls';
+import { startSmtpSink, testLogger, type SmtpSink } from '@fieldhouse/testkit';
+import { startStack, type TestStack } from '../../test/support/stack.ts';
+import { launchChromium } from './chromium.ts';
+import { VIEWPORTS } from './screenshots.ts';
+
+/** The whole stack with the built console behind its gateway, an SMTP sink, and Chromium. */
+export interface ConsoleStack {
+  stack: TestStack;
+  /** The gateway's URL: the console's origin. */
+  baseUrl: string;
+  /** Where the polls e-mail worker delivers (one-time passwords). */
+  sink: SmtpSink;
+  browser: Browser;
+  /** A fresh browser context (own cookies and storage) at the desktop viewport, English. */
+  newContext: (opts?: { locale?: string; phone?: boolean }) => Promise<BrowserContext>;
+  /** A page of a fresh context. */
+  newPage: (opts?: { locale?: string; phone?: boolean }) => Promise<Page>;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Builds the console if stale, starts the stack (gateway serving it, the three services, the
+ * polls e-mail worker writing to an SMTP sink) and launches Chromium. `gatewayEnv` overrides
+ * gateway settings (rate limits default high; a test of 429 sets its own).
+ */
+export async function startConsoleStack(gatewayEnv: Record<string, string> = {}): Promise<ConsoleStack> {
+  const consoleDir = await ensureConsoleBuilt(() => undefined);
+  const stack = await startStack({
+    gatewayEnv: {
+      CONSOLE_DIR: consoleDir,
+      RATE_LIMIT_IP: '100000',
+      RATE_LIMIT_USER: '100000',
+      ...gatewayEnv,
+    },
+  });
+  const sink = await startSmtpSink();
+  const mailer = createMailer(`smtp://127.0.0.1:${sink.smtpPort}`, 'Polls <polls@example.test>');
+  const worker = await startPollsEmailWorker({
+    broker: stack.polls.broker,
+    mailer,
+    db: stack.polls.db,
+    logger: testLogger('polls-worker'),
+  });
+  const browser = await launchChromium();
+  const contexts: BrowserContext[] = [];
+  const newContext = async (opts: { locale?: string; phone?: boolean } = {}) => {
+    const context = await browser.newContext({
+      baseURL: stack.gatewayUrl,
+      locale: opts.locale ?? 'en-GB',
+      viewport: opts.phone ? VIEWPORTS.phone : VIEWPORTS.desktop,
+      ...(opts.phone ? { isMobile: true, hasTouch: true } : {}),
+    });
+    context.setDefaultTimeout(10_000);
+    contexts.push(context);
+    return context;
+  };
+  return {
+    stack,
+    baseUrl: stack.gatewayUrl,
+    sink,
+    browser,
+    newContext,
+    newPage: async (opts) => (await newContext(opts)).newPage(),
+    stop: async () => {
+      await Promise.all(contexts.map((c) => c.close().catch(() => undefined)));
+      await browser.close();
+      await worker.close();
+      mailer.close();
+      await sink.close();
+      await stack.stop();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+
+/** The two viewports every page is shown in (docs/console.md). */
+export const VIEWPORTS = {
+  desktop: { width: 1280, height: 800 },
+  phone: { width: 390, height: 844 },
+} as const;
+
+/**
+ * Where screenshots go: `docs/console/` when UPDATE_SCREENSHOTS=1 (then commit them), else a
+ * temporary directory, so an ordinary `npm test` still takes them but leaves the tree clean.
+ */
+const DIR =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? join(import.meta.dirname, '..', '..', '..', 'docs', 'console')
+    : join(tmpdir(), 'fieldhouse-console-screenshots');
+
+/**
+ * Saves `<name>-desktop.png` and `<name>-phone.png` of the page as it is now (full page), then
+ * restores its viewport. Returns the two paths.
+ */
+export async function screenshotBoth(page: Page, name: string): Promise<string[]> {
+  mkdirSync(DIR, { recursive: true });
+  const before = page.viewportSize();
+  const paths: string[] = [];
+  for (const [kind, size] of Object.entries(VIEWPORTS)) {
+    await page.setViewportSize(size);
+    await page.waitForTimeout(150); // layout settles (Mantine's responsive props use media queries)
+    const path = join(DIR, `${name}-${kind}.png`);
+    await page.screenshot({ path, fullPage: true, animations: 'disabled' });
+    paths.push(path);
+  }
+  if (before) await page.setViewportSize(before);
+  return paths;
+}

@@ -1,0 +1,48 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import express, { Router } from 'express';
+
+/** Paths that belong to the APIs and the gateway itself, never to the console's client routes. */
+const NOT_CONSOLE = /^\/(?:api|docs|sanctum|\.well-known|healthz|readyz|metrics)(?:\/|$)/i;
+
+/** One year: hashed assets never change under their name. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * The web console (docs/console.md), served from `dir` (Vite's `console/dist`) on the gateway's
+ * origin:
+ * - `/assets/*` (content-hashed names): `Cache-Control: public, max-age=31536000, immutable`;
+ * - other files of `dir` (favicon...): revalidated on each use;
+ * - any other GET/HEAD that accepts `text/html` and is not an API, `/docs` or operational path:
+ *   `index.html` with `Cache-Control: no-cache`, so a new deployment is picked up at the next
+ *   navigation and client routes (`/polls`, `/p/{poll_id}`...) survive a reload.
+ *
+ * Anything else falls through to the gateway's 404 problem. Throws at start-up when `dir` has
+ * no `index.html` (a console that was not built).
+ */
+export function consoleRoutes(dir: string): Router {
+  const indexFile = join(dir, 'index.html');
+  if (!existsSync(indexFile))
+    throw new Error(
+      `CONSOLE_DIR=${dir} has no index.html: build the console (npm run build -w @fieldhouse/console)`,
+    );
+  const indexHtml = readFileSync(indexFile);
+  const router = Router();
+  router.use(
+    '/assets',
+    express.static(join(dir, 'assets'), {
+      index: false,
+      fallthrough: true,
+      setHeaders: (res) => res.setHeader('Cache-Control', IMMUTABLE),
+    }),
+  );
+  router.use(express.static(dir, { index: false, maxAge: 0 }));
+  router.use((req, res, next) => {
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || NOT_CONSOLE.test(req.path) || !req.accepts('html'))
+      return next();
+    if (req.path.startsWith('/assets/')) return next();
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('html').send(indexHtml);
+  });
+  return router;
+}
