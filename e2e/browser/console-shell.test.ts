@@ -22,6 +22,12 @@ describe('console: served by the gateway (browser)', function () {
     expect(js.status).to.equal(200);
     expect(js.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
     expect(js.headers.get('content-type')).to.match(/javascript/);
+    expect(js.headers.get('content-encoding'), 'assets are served gzip').to.equal('gzip');
+    const apiAnswer = await fetch(`${c.baseUrl}/api/v1/me`, { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(
+      apiAnswer.headers.get('content-encoding'),
+      'API answers are not compressed by the console',
+    ).to.equal(null);
 
     const missingAsset = await fetch(`${c.baseUrl}/assets/nope-123.js`, { headers: { Accept: 'text/html' } });
     expect(missingAsset.status).to.equal(404);

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import compression from 'compression';
 import express, { Router } from 'express';
 
 /** Paths that belong to the APIs and the gateway itself, never to the console's client routes. */
@@ -11,7 +12,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /**
  * The web console (docs/console.md), served from `dir` (Vite's `console/dist`) on the gateway's
  * origin:
- * - `/assets/*` (content-hashed names): `Cache-Control: public, max-age=31536000, immutable`;
+ * - `/assets/*` (content-hashed names): `Cache-Control: public, max-age=31536000, immutable`,
+ *   gzip-compressed when the browser accepts it (the `compression` middleware, on these paths only);
  * - other files of `dir` (favicon...): revalidated on each use;
  * - any other GET/HEAD that accepts `text/html` and is not an API, `/docs` or operational path:
  *   `index.html` with `Cache-Control: no-cache`, so a new deployment is picked up at the next
@@ -28,21 +30,26 @@ export function consoleRoutes(dir: string): Router {
     );
   const indexHtml = readFileSync(indexFile);
   const router = Router();
+  // gzip for the console's files only (never on API answers that pass through this router).
+  const compress = compression();
   router.use(
     '/assets',
+    compress,
     express.static(join(dir, 'assets'), {
       index: false,
       fallthrough: true,
       setHeaders: (res) => res.setHeader('Cache-Control', IMMUTABLE),
     }),
   );
-  router.use(express.static(dir, { index: false, maxAge: 0 }));
+  router.use(express.static(dir, { index: false, maxAge: 0, dotfiles: 'ignore' }));
   router.use((req, res, next) => {
     if ((req.method !== 'GET' && req.method !== 'HEAD') || NOT_CONSOLE.test(req.path) || !req.accepts('html'))
       return next();
     if (req.path.startsWith('/assets/')) return next();
-    res.setHeader('Cache-Control', 'no-cache');
-    res.type('html').send(indexHtml);
+    compress(req, res, () => {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.type('html').send(indexHtml);
+    });
   });
   return router;
 }
