@@ -39,6 +39,9 @@ RUN --mount=type=cache,target=/root/.npm \
 COPY tsconfig.base.json ./
 COPY libs ./libs
 COPY ${WORKSPACE} ./${WORKSPACE}
+# The gateway also serves the web console (docs/console.md): Vite builds it into console/dist.
+COPY console ./console
+RUN if [ "${WORKSPACE}" = gateway ]; then cd console && node ../node_modules/vite/bin/vite.js build; fi
 # tsc -b follows the project references: builds the libs the workspace uses, then the workspace.
 # Run tsc with the image's node directly (not through npx/.bin).
 RUN node node_modules/typescript/bin/tsc -b "${WORKSPACE}"
@@ -47,6 +50,7 @@ RUN mkdir /out \
     && for d in libs/* "${WORKSPACE}"; do \
          if [ -d "$d/dist" ]; then mkdir -p "/out/$d" && cp -R "$d/dist" "/out/$d/"; fi; \
        done \
+    && if [ "${WORKSPACE}" = gateway ]; then mkdir -p /out/console && cp -R console/dist /out/console/; fi \
     && find /out \( -name '*.tsbuildinfo' -o -name '*.d.ts' -o -name '*.d.ts.map' \) -delete
 
 # --- prod-deps: production dependencies of the workspace and the libs it links, nothing else --
