@@ -118,6 +118,7 @@ try {
 console.log(`
   Fieldhouse is running.
     Gateway (the only URL clients need):  http://127.0.0.1:${ports.gateway}
+    Web console:                          http://127.0.0.1:${ports.gateway}/
     API documents:                        http://127.0.0.1:${ports.gateway}/docs
     E-mails sent (SMTP sink):             http://127.0.0.1:${ports.mailApi}/messages
     Metrics (internal ports):             ${Object.entries(metricsPorts)
