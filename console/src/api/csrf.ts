@@ -27,3 +27,13 @@ export async function xsrfToken(): Promise<string | undefined> {
   await starting;
   return readXsrfCookie();
 }
+
+/**
+ * Starts a fresh browser session (`GET /api/v1/csrf-cookie`) whatever cookies the browser holds,
+ * before signing in or registering: a session ended elsewhere ("sign out everywhere else",
+ * expiry) may have left stale cookies that the gateway no longer knows, and a login through
+ * such a session would sign in no session at all.
+ */
+export async function renewBrowserSession(): Promise<void> {
+  await fetch(CSRF_COOKIE_PATH, { credentials: 'same-origin' });
+}
