@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * `npm run bench:console`: how soon the public voting page shows a poll's options on a slow
  * phone (issue #16: within 1.5 s of navigation, with Chromium's CPU throttled 4×, on loopback).
@@ -49,9 +50,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 await runBench(async () => {
   const root = join(import.meta.dirname, '..', '..');
   const { started } = await provideBackingServices(root);
-  onCleanup(async () => started.forEach((p) => p.kill('SIGTERM')));
+  onCleanup('backing services', async () => started.forEach((p) => p.kill('SIGTERM')));
   const c = await startConsoleStack();
-  onCleanup(() => c.stop());
+  onCleanup('stack and browser', () => c.stop());
 
   const email = `bench${Date.now()}@example.test`;
   const password = 'correct horse battery';

@@ -66,6 +66,30 @@ describe('browser sessions with CSRF (through the gateway)', () => {
     await agent.get('/api/v1/me').expect(401);
   });
 
+  it('signs a SPA in at registration too, under a new session id', async () => {
+    const agent = request.agent(stack.gatewayUrl);
+    const csrf = await agent.get('/api/v1/csrf-cookie').expect(204);
+    const guestXsrf = cookieValue(csrf, 'XSRF-TOKEN');
+    const guestSession = cookieValue(csrf, 'fieldhouse_session');
+    const email = `spa${Date.now()}@example.test`;
+    const registered = await agent
+      .post('/api/v1/register')
+      .set('X-XSRF-TOKEN', guestXsrf!)
+      .send({ name: 'Spa', email, password: 'correct horse battery' })
+      .expect(201);
+    expect(registered.body.user.email).to.equal(email);
+    const session = cookieValue(registered, 'fieldhouse_session');
+    expect(session, 'a new session id').to.be.a('string').and.not.equal(guestSession);
+    const me = await agent.get('/api/v1/me').expect(200);
+    expect(me.body.data.email).to.equal(email);
+    // Registering with a bearer client (no session) sets no cookie.
+    const plain = await request(stack.gatewayUrl)
+      .post('/api/v1/register')
+      .send({ name: 'Api', email: `api${Date.now()}@example.test`, password: 'correct horse battery' })
+      .expect(201);
+    expect(setCookies(plain)).to.deep.equal([]);
+  });
+
   it('needs no CSRF header for bearer-token requests, even with a stale cookie', async () => {
     const u = await registerUser(stack.gatewayUrl);
     await request(stack.gatewayUrl)

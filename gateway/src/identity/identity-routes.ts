@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import Joi from 'joi';
 import {
   pageOf,
@@ -59,6 +59,18 @@ const SESSION_OR_TOKEN = 'Signed in with a personal access token or the session 
 const tooLong = () =>
   unprocessable('password', `The password may not be greater than ${MAX_PASSWORD_BYTES} bytes.`);
 
+/**
+ * Signs the caller's browser session in as `userId`, if the request came with one (an SPA after
+ * `GET /api/v1/csrf-cookie`): the guest session is ended and a new one, under a new id (no
+ * session fixation), gets the cookies. Bearer-token clients have no session: nothing happens.
+ */
+async function signInSession(ctx: IdentityContext, req: Request, res: Response, userId: number) {
+  if (!req.identity.sessionIdHash) return;
+  await ctx.sessions.destroy(req.identity.sessionIdHash);
+  const s = await ctx.sessions.create(userId, { ip: req.ip, userAgent: req.get('user-agent') });
+  setSessionCookies(res, ctx.cookies, s.cookie, s.csrfToken);
+}
+
 /** `{id, name, email}`: the user object of the login response (spec 2.1). */
 const loginUser = (u: UserRow) => ({ id: u.id, name: u.name, email: u.email });
 
@@ -106,11 +118,7 @@ const loginRoute = (path: string, operationId: string, summary: string) =>
         throw unauthenticated('These credentials do not match our records.', { code: 'invalid_credentials' });
       await ctx.loginThrottle.succeeded(body.email, address);
       const { plainText } = await ctx.identity.issueToken(user.id, body.device_name ?? 'login');
-      if (req.identity.sessionIdHash) {
-        await ctx.sessions.destroy(req.identity.sessionIdHash);
-        const s = await ctx.sessions.create(user.id, { ip: req.ip, userAgent: req.get('user-agent') });
-        setSessionCookies(res, ctx.cookies, s.cookie, s.csrfToken);
-      }
+      await signInSession(ctx, req, res, user.id);
       return { status: 200, body: { token: plainText, user: loginUser(user) } };
     },
   });
@@ -167,7 +175,8 @@ export const identityRoutes: AnyRouteSpec<IdentityContext>[] = [
     operationId: 'register',
     summary: 'Create an account and sign in',
     description:
-      'Can be turned off by the operator (REGISTRATION_ENABLED=false): 403 `registration_disabled`.',
+      'Can be turned off by the operator (REGISTRATION_ENABLED=false): 403 `registration_disabled`. A browser ' +
+      'session (after GET /api/v1/csrf-cookie) is signed in too, under a new session id, as by login.',
     tags: ['identity'],
     access: 'public',
     middleware: (ctx) => [
@@ -185,13 +194,14 @@ export const identityRoutes: AnyRouteSpec<IdentityContext>[] = [
       403: 'Registration is turned off (`registration_disabled`)',
       422: 'Bad field, e-mail already taken, or the confirmation differs',
     },
-    handler: async ({ body }, ctx) => {
+    handler: async ({ body }, ctx, req, res) => {
       if (passwordTooLong(body.password)) throw tooLong();
       if (body.password_confirmation !== undefined && body.password_confirmation !== body.password)
         throw validationFailed({ password: ['The password confirmation does not match.'] });
       const user = await ctx.identity.register(body);
       if (!user) throw validationFailed({ email: ['The email has already been taken.'] });
       const { plainText } = await ctx.identity.issueToken(user.id, 'register');
+      await signInSession(ctx, req, res, user.id);
       return { status: 201, body: { token: plainText, user: loginUser(user) } };
     },
   }),

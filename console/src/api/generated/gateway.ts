@@ -124,7 +124,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account and sign in
-         * @description Can be turned off by the operator (REGISTRATION_ENABLED=false): 403 `registration_disabled`.
+         * @description Can be turned off by the operator (REGISTRATION_ENABLED=false): 403 `registration_disabled`. A browser session (after GET /api/v1/csrf-cookie) is signed in too, under a new session id, as by login.
          */
         post: operations["register"];
         delete?: never;

@@ -1,6 +1,90 @@
-import { Title } from '@mantine/core';
+import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { nextPathOf } from '../../auth/sign-in-path.ts';
+import { useRegister } from '../../auth/sign-in.ts';
+import { fieldErrorsOf } from '../../components/field-errors.ts';
+import { ProblemAlert } from '../../components/ProblemAlert.tsx';
+import { AuthCard } from './AuthCard.tsx';
+import { emailRule, MIN_PASSWORD_LENGTH, nameRule, passwordRule } from './rules.ts';
 
-/** Placeholder: built in this issue. */
+/**
+ * `/register`: name, e-mail, password and its confirmation, checked here with the gateway's
+ * rules; the gateway's 422 (e-mail taken...) shows under its field with everything typed kept;
+ * 403 when the operator turned registration off. Signed in on success, then to `next` or `/`.
+ */
 export function RegisterPage() {
-  return <Title order={1}>RegisterPage</Title>;
+  const { t } = useTranslation('auth');
+  const location = useLocation();
+  const navigate = useNavigate();
+  const register = useRegister();
+  const form = useForm({
+    mode: 'uncontrolled',
+    initialValues: { name: '', email: '', password: '', password_confirmation: '' },
+    validate: {
+      name: nameRule(t),
+      email: emailRule(t),
+      password: passwordRule(t, MIN_PASSWORD_LENGTH),
+      password_confirmation: (value, values) => (value === values.password ? null : t('errors.confirmation')),
+    },
+  });
+
+  return (
+    <AuthCard title={t('register.title')}>
+      <form
+        noValidate
+        onSubmit={form.onSubmit((values) =>
+          register.mutate(values, {
+            onSuccess: () => void navigate(nextPathOf(location.search), { replace: true }),
+            onError: (err) => form.setErrors(fieldErrorsOf(err)),
+          }),
+        )}
+      >
+        <Stack gap="sm">
+          <TextInput
+            label={t('fields.name')}
+            autoComplete="name"
+            required
+            autoFocus
+            key={form.key('name')}
+            {...form.getInputProps('name')}
+          />
+          <TextInput
+            label={t('fields.email')}
+            type="email"
+            autoComplete="email"
+            required
+            key={form.key('email')}
+            {...form.getInputProps('email')}
+          />
+          <PasswordInput
+            label={t('fields.password')}
+            description={t('register.passwordHint', { min: MIN_PASSWORD_LENGTH })}
+            autoComplete="new-password"
+            required
+            key={form.key('password')}
+            {...form.getInputProps('password')}
+          />
+          <PasswordInput
+            label={t('fields.confirmation')}
+            autoComplete="new-password"
+            required
+            key={form.key('password_confirmation')}
+            {...form.getInputProps('password_confirmation')}
+          />
+          <Button type="submit" loading={register.isPending} fullWidth>
+            {t('register.submit')}
+          </Button>
+          <ProblemAlert error={register.error} />
+          <Text size="sm" ta="center">
+            {t('register.haveAccount')}{' '}
+            <Anchor component={Link} to={`/sign-in${location.search}`}>
+              {t('register.signIn')}
+            </Anchor>
+          </Text>
+        </Stack>
+      </form>
+    </AuthCard>
+  );
 }
