@@ -63,6 +63,7 @@ export function ConsoleLayout() {
             label={t(item.label)}
             leftSection={<item.icon size={18} aria-hidden />}
             active={location.pathname.startsWith(item.to)}
+            aria-current={location.pathname.startsWith(item.to) ? 'page' : undefined}
             onClick={close}
           />
         ))}
