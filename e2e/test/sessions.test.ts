@@ -90,6 +90,55 @@ describe('browser sessions with CSRF (through the gateway)', () => {
     expect(setCookies(plain)).to.deep.equal([]);
   });
 
+  it("lists the caller's browser sessions and ends one, or every other one", async () => {
+    const u = await registerUser(stack.gatewayUrl);
+    const signIn = async () => {
+      const agent = request.agent(stack.gatewayUrl);
+      const csrf = await agent.get('/api/v1/csrf-cookie').set('User-Agent', 'Browser A').expect(204);
+      const login = await agent
+        .post('/api/v1/login')
+        .set('X-XSRF-TOKEN', cookieValue(csrf, 'XSRF-TOKEN')!)
+        .set('User-Agent', 'Browser A')
+        .send({ email: u.email, password: u.password })
+        .expect(200);
+      return { agent, xsrf: cookieValue(login, 'XSRF-TOKEN')! };
+    };
+    const [a, b, c] = [await signIn(), await signIn(), await signIn()];
+    const listed = await a.agent.get('/api/v1/sessions').expect(200);
+    expect(listed.body.pagination.total).to.equal(3);
+    const sessions = listed.body.data as Array<{ id: string; current: boolean; user_agent: string }>;
+    expect(sessions.filter((s) => s.current)).to.have.length(1);
+    expect(sessions[0]!.user_agent).to.equal('Browser A');
+    for (const s of sessions) expect(s.id).to.match(/^[0-9a-f]{24}$/);
+    // Never the cookie or its hash.
+    expect(JSON.stringify(listed.body)).to.not.contain(cookieValue(listed, 'fieldhouse_session') ?? '\u0000');
+
+    // End one other session by id: that agent is signed out, the others are not.
+    const bId = ((await b.agent.get('/api/v1/sessions').expect(200)).body.data as typeof sessions).find(
+      (s) => s.current,
+    )!.id;
+    await a.agent.delete(`/api/v1/sessions/${bId}`).expect(403); // the CSRF header is required
+    await a.agent.delete(`/api/v1/sessions/${bId}`).set('X-XSRF-TOKEN', a.xsrf).expect(204);
+    await b.agent.get('/api/v1/me').expect(401);
+    await c.agent.get('/api/v1/me').expect(200);
+    await a.agent.delete(`/api/v1/sessions/${bId}`).set('X-XSRF-TOKEN', a.xsrf).expect(404);
+    await a.agent.delete('/api/v1/sessions/not-an-id').set('X-XSRF-TOKEN', a.xsrf).expect(404);
+
+    // Sign out everywhere else: c ends, a stays.
+    await a.agent.delete('/api/v1/sessions/others').set('X-XSRF-TOKEN', a.xsrf).expect(204);
+    await c.agent.get('/api/v1/me').expect(401);
+    await a.agent.get('/api/v1/me').expect(200);
+    const left = await a.agent.get('/api/v1/sessions').expect(200);
+    expect(left.body.data).to.have.length(1);
+    expect(left.body.data[0].current).to.equal(true);
+    // Another user's session id is unknown to this one.
+    const other = await registerUser(stack.gatewayUrl);
+    await request(stack.gatewayUrl)
+      .delete(`/api/v1/sessions/${left.body.data[0].id}`)
+      .auth(other.token, { type: 'bearer' })
+      .expect(404);
+  });
+
   it('needs no CSRF header for bearer-token requests, even with a stale cookie', async () => {
     const u = await registerUser(stack.gatewayUrl);
     await request(stack.gatewayUrl)

@@ -17,6 +17,9 @@ describe('gateway: which paths under a service prefix the gateway answers itself
       '/api/v1/tokens/',
       '/api/v1/tokens/42',
       '/api/v1/tokens/42/',
+      '/api/v1/sessions',
+      '/api/v1/sessions/others',
+      '/api/v1/sessions/0a1b2c3d4e5f60718293a4b5',
     ])
       expect(isIdentityPath(p), p).to.equal(true);
   });
@@ -24,6 +27,7 @@ describe('gateway: which paths under a service prefix the gateway answers itself
   it('lets everything else go to the services, deeper token paths included', () => {
     for (const p of [
       '/api/v1/tokens/42/extra',
+      '/api/v1/sessions/others/extra',
       '/api/v1/me//',
       '/api/v1/projects/1',
       '/api/v1/_whoami',

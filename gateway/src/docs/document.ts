@@ -1,5 +1,6 @@
 import { openApiDocument } from '@fieldhouse/http';
 import { identityRoutes } from '../identity/identity-routes.ts';
+import { sessionRoutes } from '../identity/session-routes.ts';
 import { jwksRoute } from '../proxy/jwks-route.ts';
 
 /**
@@ -12,7 +13,7 @@ export const gatewayDocument = openApiDocument({
     'Users, personal access tokens and browser sessions. Every other `/api` route is proxied: `/api/v1/*` to ' +
     'the collection service, `/api/polls*` to polls, `/api/events*` to events (see their documents). Errors are ' +
     'RFC 9457 problem documents with Laravel-compatible `message` and `errors`.',
-  routes: [...identityRoutes, jwksRoute],
+  routes: [...identityRoutes, ...sessionRoutes, jwksRoute],
   commonProblems: {
     401: 'A token or session that is not valid (malformed, expired, revoked)',
     429: 'Too many requests (`rate_limited`; `Retry-After` in seconds)',

@@ -9,22 +9,23 @@ export const IdentityPaths = {
   me: '/api/v1/me',
   logout: '/api/v1/logout',
   tokens: '/api/v1/tokens',
+  sessions: '/api/v1/sessions',
 } as const;
 
 const OWN_PATHS = new Set<string>(Object.values(IdentityPaths).flat());
-const TOKEN_PATH_PREFIX = `${IdentityPaths.tokens}/`;
+/** Collections whose members the gateway serves too: `<prefix><id>` (one segment). */
+const MEMBER_PREFIXES = [`${IdentityPaths.tokens}/`, `${IdentityPaths.sessions}/`];
 
 /**
- * Whether the gateway itself answers `path` (no query string): one of {@link IdentityPaths}, or
- * `/api/v1/tokens/<token_id>`. Like Express's router, it ignores case and one trailing slash.
+ * Whether the gateway itself answers `path` (no query string): one of {@link IdentityPaths},
+ * `/api/v1/tokens/<token_id>` or `/api/v1/sessions/<session_id>`. Like Express's router, it
+ * ignores case and one trailing slash.
  */
 export function isIdentityPath(path: string): boolean {
   let p = path.toLowerCase();
   if (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1);
   if (OWN_PATHS.has(p)) return true;
-  return (
-    p.startsWith(TOKEN_PATH_PREFIX) &&
-    p.length > TOKEN_PATH_PREFIX.length &&
-    !p.includes('/', TOKEN_PATH_PREFIX.length)
+  return MEMBER_PREFIXES.some(
+    (prefix) => p.startsWith(prefix) && p.length > prefix.length && !p.includes('/', prefix.length),
   );
 }

@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import { contractRouter, jsonBody } from '@fieldhouse/http';
 import { gatewayDocument } from '../docs/document.ts';
 import { identityRoutes, type IdentityContext } from './identity-routes.ts';
+import { sessionRoutes } from './session-routes.ts';
 
 export interface IdentityRouterDeps extends Omit<IdentityContext, 'json'> {
   /** Largest JSON body of the identity routes (BODY_LIMIT). */
@@ -10,5 +11,9 @@ export interface IdentityRouterDeps extends Omit<IdentityContext, 'json'> {
 
 /** The identity routes as an Express router (answers checked against the gateway's document in tests). */
 export function identityRouter(deps: IdentityRouterDeps): Router {
-  return contractRouter(identityRoutes, { ...deps, json: jsonBody(deps.bodyLimit) }, gatewayDocument);
+  return contractRouter(
+    [...identityRoutes, ...sessionRoutes],
+    { ...deps, json: jsonBody(deps.bodyLimit) },
+    gatewayDocument,
+  );
 }

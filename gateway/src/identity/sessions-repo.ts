@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 import { hashSecret } from './token-format.ts';
 
@@ -11,6 +11,24 @@ export interface SessionWithUser {
   user_name: string | null;
   user_email: string | null;
 }
+
+/** A signed-in browser session as its user may see it (never its cookie or the cookie's hash). */
+export interface SessionListing {
+  /** 24 hex characters derived from the stored hash: names the session in the API only. */
+  id: string;
+  ip: string | null;
+  user_agent: string | null;
+  created_at: Date;
+  last_activity_at: Date;
+  expires_at: Date;
+}
+
+/**
+ * The public id of a session: the first 24 hex characters of SHA-256 over a label and the
+ * stored hash. It cannot be turned back into the hash, let alone the cookie.
+ */
+export const publicSessionId = (idHash: string) =>
+  createHash('sha256').update(`fieldhouse-session:${idHash}`).digest('hex').slice(0, 24);
 
 /** A random URL-safe value of 256 bits (session ids, CSRF tokens). */
 export const randomToken = () => randomBytes(32).toString('base64url');
@@ -73,6 +91,30 @@ export class SessionsRepo {
 
   destroy(idHash: string): Promise<unknown> {
     return this.db('sessions').where('id_hash', idHash).delete();
+  }
+
+  /** The live sessions of a user, most recently active first, each with its public id. */
+  async listForUser(userId: number): Promise<Array<SessionListing & { id_hash: string }>> {
+    const rows: Array<Omit<SessionListing, 'id'> & { id_hash: string }> = await this.db('sessions')
+      .where('user_id', userId)
+      .andWhere('expires_at', '>', this.db.fn.now())
+      .orderBy('last_activity_at', 'desc')
+      .select('id_hash', 'ip', 'user_agent', 'created_at', 'last_activity_at', 'expires_at');
+    return rows.map((r) => ({ ...r, id: publicSessionId(r.id_hash) }));
+  }
+
+  /** Ends every session of a user but `keepIdHash` (if given); resolves with how many ended. */
+  destroyOthers(userId: number, keepIdHash: string | undefined): Promise<number> {
+    const q = this.db('sessions').where('user_id', userId);
+    return (keepIdHash ? q.andWhereNot('id_hash', keepIdHash) : q).delete();
+  }
+
+  /** Ends the session of a user whose public id is `id`; resolves with whether there was one. */
+  async destroyByPublicId(userId: number, id: string): Promise<boolean> {
+    const found = (await this.listForUser(userId)).find((s) => s.id === id);
+    if (!found) return false;
+    await this.destroy(found.id_hash);
+    return true;
   }
 
   /** Deletes expired sessions; resolves with how many. */
