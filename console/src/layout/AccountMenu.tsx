@@ -1,6 +1,6 @@
-import { Avatar, Button, Menu, Text } from '@mantine/core';
+import { Button, Menu, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { IconKey, IconLogout } from '@tabler/icons-react';
+import { IconKey, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { call, gatewayApi } from '../api/client.ts';
@@ -25,7 +25,7 @@ export function AccountMenu({ account }: { account: Account }) {
         <Menu.Target>
           <Button
             variant="subtle"
-            leftSection={<Avatar size={24} name={account.name} color="initials" />}
+            leftSection={<IconUserCircle size={22} aria-hidden />}
             aria-label={t('account.menu', { name: account.name })}
           >
             <Text size="sm" visibleFrom="sm">

@@ -12,9 +12,10 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
     .analyze();
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const report = bad
-    .map(
-      (v) => `${v.impact} ${v.id}: ${v.help}\n    ${v.nodes.map((n) => n.target.join(' ')).join('\n    ')}`,
-    )
+    .map((v) => {
+      const nodes = v.nodes.map((n) => `${n.target.join(' ')}: ${n.html.slice(0, 240)}`);
+      return `${v.impact} ${v.id}: ${v.help}\n    ${nodes.join('\n    ')}`;
+    })
     .join('\n');
   expect(bad, `axe-core on ${label}:\n${report}`).to.have.length(0);
 }

@@ -51,6 +51,8 @@ export async function startConsoleStack(gatewayEnv: Record<string, string> = {})
     const context = await browser.newContext({
       baseURL: stack.gatewayUrl,
       locale: opts.locale ?? 'en-GB',
+      // Reduced motion: no transitions, so axe and screenshots see pages at rest.
+      reducedMotion: 'reduce',
       viewport: opts.phone ? VIEWPORTS.phone : VIEWPORTS.desktop,
       ...(opts.phone ? { isMobile: true, hasTouch: true } : {}),
     });
