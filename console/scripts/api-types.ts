@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { format, resolveConfig } from 'prettier';
 import { gatewayDocument, withGatewayAnswers } from '@fieldhouse/gateway';
 import { collectionDocument } from '@fieldhouse/collection';
 import { pollsDocument } from '@fieldhouse/polls';
@@ -26,11 +28,14 @@ const HEADER =
  */
 export async function generateApiTypes(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
+  // Formatted as the repository formats TypeScript, so `prettier --write` never changes them.
+  const style = await resolveConfig(join(import.meta.dirname, '..', 'src', 'api', 'generated', 'x.ts'));
   for (const [name, document] of Object.entries(DOCUMENTS)) {
     const ast = await openapiTS(structuredClone(document) as unknown as Parameters<typeof openapiTS>[0], {
       alphabetize: true,
     });
-    files.set(`${name}.ts`, HEADER.replace('%s', name) + astToString(ast));
+    const text = HEADER.replace('%s', name) + astToString(ast);
+    files.set(`${name}.ts`, await format(text, { ...style, parser: 'typescript' }));
   }
   return files;
 }
