@@ -56,7 +56,9 @@ describe('console: served by the gateway (browser)', function () {
     await page.getByRole('radio', { name: 'EN' }).waitFor({ state: 'attached' });
     expect(await page.locator('html').getAttribute('lang')).to.equal('fr');
     await page.getByText('EN', { exact: true }).click();
-    await page.waitForFunction(() => document.documentElement.lang === 'en');
+    for (let i = 0; i < 50 && (await page.locator('html').getAttribute('lang')) !== 'en'; i++)
+      await page.waitForTimeout(100);
+    expect(await page.locator('html').getAttribute('lang')).to.equal('en');
     await expectAccessible(page, 'sign-in page');
   });
 });

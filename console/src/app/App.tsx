@@ -23,11 +23,16 @@ const theme = createTheme({
 const contrast: CSSVariablesResolver = (t) => ({
   variables: {},
   light: {
-    // Green text on green-1 (light alerts, badges) misses 4.5:1 even at shade 9: a darker green.
+    // Green, yellow and orange text on their shade 1 (light alerts, badges) misses 4.5:1 even at
+    // shade 9: darker ones.
     '--mantine-color-green-light-color': '#1e6b2f',
     '--mantine-color-green-text': '#1e6b2f',
+    '--mantine-color-yellow-light-color': '#6b4200',
+    '--mantine-color-yellow-text': '#6b4200',
+    '--mantine-color-orange-light-color': '#8a3c00',
+    '--mantine-color-orange-text': '#8a3c00',
     '--mantine-color-dimmed': t.colors.gray[7]!,
-    '--mantine-color-error': t.colors.red[8]!,
+    '--mantine-color-error': t.colors.red[9]!,
     '--mantine-color-placeholder': t.colors.gray[7]!,
   },
   dark: {

@@ -1,0 +1,92 @@
+import { NumberInput, SegmentedControl, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
+import type { UseFormReturnType } from '@mantine/form';
+import { useTranslation } from 'react-i18next';
+import { fromLocalInput, LIMITS, type PollFormValues } from './poll-form.ts';
+
+type Form = UseFormReturnType<PollFormValues>;
+
+/** A local date-time field that also shows the instant in UTC (what the service stores). */
+function InstantField({ form, path, label }: { form: Form; path: 'starts_at' | 'ends_at'; label: string }) {
+  const { t } = useTranslation('polls');
+  const value = form.values.settings[path];
+  const utc = fromLocalInput(value);
+  return (
+    <TextInput
+      type="datetime-local"
+      label={label}
+      description={
+        utc ? t('settings.utc', { utc: utc.slice(0, 16).replace('T', ' ') }) : t('settings.noDate')
+      }
+      key={form.key(`settings.${path}`)}
+      {...form.getInputProps(`settings.${path}`)}
+    />
+  );
+}
+
+/**
+ * Every setting the polls service has (docs/polls.md, "Settings"): the voting window (in the
+ * user's time zone, shown with UTC), votes per voter, who may vote, one-time-password
+ * verification, public statistics, comments and reactions.
+ */
+export function SettingsFields({ form }: { form: Form }) {
+  const { t } = useTranslation('polls');
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return (
+    <Stack gap="md">
+      <Text size="sm" c="dimmed">
+        {t('settings.zone', { zone })}
+      </Text>
+      <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <InstantField form={form} path="starts_at" label={t('settings.startsAt')} />
+        <InstantField form={form} path="ends_at" label={t('settings.endsAt')} />
+      </SimpleGrid>
+      <NumberInput
+        label={t('settings.maxVotes')}
+        description={t('settings.maxVotesHint')}
+        min={LIMITS.votes.min}
+        max={LIMITS.votes.max}
+        allowDecimal={false}
+        maw={240}
+        key={form.key('settings.max_votes_per_voter')}
+        {...form.getInputProps('settings.max_votes_per_voter')}
+      />
+      <Stack gap={4}>
+        <Text size="sm" fw={500} id="access-label">
+          {t('settings.access')}
+        </Text>
+        <SegmentedControl
+          aria-labelledby="access-label"
+          data={[
+            { value: 'public', label: t('settings.accessPublic') },
+            { value: 'authenticated', label: t('settings.accessAuthenticated') },
+          ]}
+          key={form.key('settings.access')}
+          {...form.getInputProps('settings.access')}
+          style={{ alignSelf: 'flex-start' }}
+        />
+      </Stack>
+      <Switch
+        label={t('settings.verification')}
+        description={t('settings.verificationHint')}
+        key={form.key('settings.require_verification')}
+        {...form.getInputProps('settings.require_verification', { type: 'checkbox' })}
+      />
+      <Switch
+        label={t('settings.publicStats')}
+        description={t('settings.publicStatsHint')}
+        key={form.key('settings.show_stats_public')}
+        {...form.getInputProps('settings.show_stats_public', { type: 'checkbox' })}
+      />
+      <Switch
+        label={t('settings.comments')}
+        key={form.key('settings.allow_comments')}
+        {...form.getInputProps('settings.allow_comments', { type: 'checkbox' })}
+      />
+      <Switch
+        label={t('settings.reactions')}
+        key={form.key('settings.allow_reactions')}
+        {...form.getInputProps('settings.allow_reactions', { type: 'checkbox' })}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,155 @@
+import { randomId } from '@mantine/hooks';
+import type { TFunction } from 'i18next';
+import type { Poll, PollCreate } from './use-polls.ts';
+
+/**
+ * The poll editor's values. Sections and options carry a client `key` (React lists) and, when
+ * they already exist, their `id`, which the update sends back so they keep their votes
+ * (docs/polls.md, "Update"). Dates are `datetime-local` strings in the user's time zone.
+ */
+export interface PollFormValues {
+  title: string;
+  description: string;
+  sections: Array<{
+    key: string;
+    id?: string;
+    title: string;
+    options: Array<{ key: string; id?: string; label: string }>;
+  }>;
+  settings: {
+    starts_at: string;
+    ends_at: string;
+    max_votes_per_voter: number;
+    access: 'public' | 'authenticated';
+    require_verification: boolean;
+    show_stats_public: boolean;
+    allow_comments: boolean;
+    allow_reactions: boolean;
+  };
+}
+
+/** The polls service's limits (services/polls/src/http/polls-schemas.ts). */
+export const LIMITS = {
+  title: 200,
+  description: 5000,
+  sections: { min: 1, max: 20 },
+  options: { min: 2, max: 50 },
+  label: 200,
+  votes: { min: 1, max: 1000 },
+} as const;
+
+export const newOption = (label = '') => ({ key: randomId(), label });
+export const newSection = () => ({ key: randomId(), title: '', options: [newOption(), newOption()] });
+
+/** A new poll's starting values: one section of two options, the service's default settings. */
+export const emptyPoll = (): PollFormValues => ({
+  title: '',
+  description: '',
+  sections: [newSection()],
+  settings: {
+    starts_at: '',
+    ends_at: '',
+    max_votes_per_voter: 1,
+    access: 'public',
+    require_verification: false,
+    show_stats_public: true,
+    allow_comments: true,
+    allow_reactions: true,
+  },
+});
+
+const pad = (n: number) => String(n).padStart(2, '0');
+/** An ISO instant as a `datetime-local` value in this browser's time zone ('' for null). */
+export function toLocalInput(iso: string | null): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+/** A `datetime-local` value (local time) as an ISO instant, or null when empty. */
+export const fromLocalInput = (value: string): string | null =>
+  value ? new Date(value).toISOString() : null;
+
+/** The editor's values of an existing poll. */
+export const fromPoll = (poll: Poll): PollFormValues => ({
+  title: poll.title,
+  description: poll.description ?? '',
+  sections: poll.sections.map((s) => ({
+    key: s.id,
+    id: s.id,
+    title: s.title,
+    options: s.options.map((o) => ({ key: o.id, id: o.id, label: o.label })),
+  })),
+  settings: {
+    ...poll.settings,
+    starts_at: toLocalInput(poll.settings.starts_at),
+    ends_at: toLocalInput(poll.settings.ends_at),
+  },
+});
+
+/** The request body of create (and of update: the same fields, with the ids kept). */
+export const toBody = (v: PollFormValues): PollCreate => ({
+  title: v.title.trim(),
+  description: v.description.trim() || null,
+  sections: v.sections.map((s) => ({
+    ...(s.id ? { id: s.id } : {}),
+    title: s.title.trim(),
+    options: s.options.map((o) => ({ ...(o.id ? { id: o.id } : {}), label: o.label.trim() })),
+  })),
+  settings: {
+    ...v.settings,
+    starts_at: fromLocalInput(v.settings.starts_at),
+    ends_at: fromLocalInput(v.settings.ends_at),
+  },
+});
+
+const text =
+  (t: TFunction, max: number, required = true) =>
+  (value: string) =>
+    required && !value.trim()
+      ? t('errors.required')
+      : value.trim().length > max
+        ? t('errors.tooLong', { max })
+        : null;
+
+/** The service's rules, checked before sending (Mantine form `validate`). */
+export const pollRules = (t: TFunction) => ({
+  title: text(t, LIMITS.title),
+  description: text(t, LIMITS.description, false),
+  sections: {
+    title: text(t, LIMITS.label),
+    options: {
+      label: text(t, LIMITS.label),
+    },
+  },
+  settings: {
+    max_votes_per_voter: (v: number) =>
+      Number.isInteger(v) && v >= LIMITS.votes.min && v <= LIMITS.votes.max
+        ? null
+        : t('errors.votes', { min: LIMITS.votes.min, max: LIMITS.votes.max }),
+    ends_at: (v: string, values: PollFormValues) =>
+      v && values.settings.starts_at && new Date(v) <= new Date(values.settings.starts_at)
+        ? t('errors.endsBeforeStart')
+        : null,
+  },
+});
+
+/**
+ * The service's 422 `errors` as the editor's field paths: joi paths by index are the same
+ * (`sections.0.options.1.label`); a refused removal names ids (`sections.<section id>.options.<option
+ * id>`, an option with counted votes) and goes under that section's title, since the option is
+ * gone from the form. Unknown keys are returned under `_rest` to be shown with the problem.
+ */
+export function formErrorsOf(
+  errors: Record<string, string[]>,
+  values: PollFormValues,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, messages] of Object.entries(errors)) {
+    const message = messages[0] ?? '';
+    const byId = /^sections\.([^.]+)\.options\.([^.]+)$/.exec(key);
+    const sectionIndex = byId ? values.sections.findIndex((s) => s.id === byId[1]) : -1;
+    if (byId && sectionIndex >= 0) out[`sections.${sectionIndex}.title`] = message;
+    else out[key] = message;
+  }
+  return out;
+}
