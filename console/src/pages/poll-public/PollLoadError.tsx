@@ -7,7 +7,15 @@ import { ProblemAlert } from '../../components/ProblemAlert.tsx';
  * A poll that could not be loaded, instead of a blank page: "no such poll" for a 404, else
  * the problem with a button to try again. `ns`: the page's namespace, which has `load.*`.
  */
-export function PollLoadError({ error, ns, onRetry }: { error: unknown; ns: 'vote' | 'results'; onRetry: () => void }) {
+export function PollLoadError({
+  error,
+  ns,
+  onRetry,
+}: {
+  error: unknown;
+  ns: 'vote' | 'results';
+  onRetry: () => void;
+}) {
   const { t } = useTranslation(ns);
   if (error instanceof ApiError && error.status === 404)
     return (

@@ -28,17 +28,22 @@ const DEAD = new Set(['otp_expired', 'otp_used']);
  * service allows only once this one expired (before that, 403 `otp_required`): the button is
  * enabled then, or at once after 422 `otp_expired`.
  */
-export function OtpStep({ pending, verifying, verifyError, onVerify, resending, resendError, onResend }: Props) {
+export function OtpStep({
+  pending,
+  verifying,
+  verifyError,
+  onVerify,
+  resending,
+  resendError,
+  onResend,
+}: Props) {
   const { t, i18n } = useTranslation('vote');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | undefined>();
   const expiresAt = pending.sentAt + OTP_TTL_MS;
   const [expired, setExpired] = useState(() => Date.now() >= expiresAt);
   useEffect(() => {
-    const wait = expiresAt - Date.now();
-    if (wait <= 0) return setExpired(true);
-    setExpired(false);
-    const timer = setTimeout(() => setExpired(true), wait);
+    const timer = setTimeout(() => setExpired(true), Math.max(0, expiresAt - Date.now()));
     return () => clearTimeout(timer);
   }, [expiresAt]);
 
@@ -80,7 +85,11 @@ export function OtpStep({ pending, verifying, verifyError, onVerify, resending, 
           />
           <VoteProblem error={verifyError} />
           {problem?.code === 'otp_locked' ? (
-            <Text size="sm">{t('otp.locked', { time: formatDateTime(new Date(expiresAt).toISOString(), i18n.resolvedLanguage) })}</Text>
+            <Text size="sm">
+              {t('otp.locked', {
+                time: formatDateTime(new Date(expiresAt).toISOString(), i18n.resolvedLanguage),
+              })}
+            </Text>
           ) : null}
           <Button type="submit" size="md" loading={verifying} fullWidth>
             {t('otp.verify')}

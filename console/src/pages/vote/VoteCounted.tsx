@@ -20,7 +20,13 @@ export function VoteCounted({
   const remaining = answer.remaining_votes;
   return (
     <Stack gap="md">
-      <Alert color="green" variant="light" title={t('counted.title')} role="status" data-testid="vote-counted">
+      <Alert
+        color="green"
+        variant="light"
+        title={t('counted.title')}
+        role="status"
+        data-testid="vote-counted"
+      >
         <Text size="sm">
           {remaining > 0 ? t('counted.remaining', { count: remaining }) : t('counted.noneLeft')}
         </Text>

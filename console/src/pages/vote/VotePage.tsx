@@ -18,7 +18,8 @@ import { useVerify, useVote } from './use-vote.ts';
 import { VoteCounted } from './VoteCounted.tsx';
 import { VoteForm, type VoteFormValues } from './VoteForm.tsx';
 
-type Step = { step: 'form' } | { step: 'otp'; pending: PendingVote } | { step: 'counted'; answer: VoteAnswer };
+type Step =
+  { step: 'form' } | { step: 'otp'; pending: PendingVote } | { step: 'counted'; answer: VoteAnswer };
 
 /**
  * `/p/:pollId`: the public voting page, what voters reach from a shared link (mobile first, its
@@ -33,7 +34,13 @@ export function VotePage() {
   const poll = usePublicPoll(pollId);
   const settings = poll.data?.settings;
   const needsMe = !!settings && (settings.require_verification || settings.access === 'authenticated');
-  const me = useQuery({ queryKey: ME_KEY, queryFn: fetchMe, enabled: needsMe, staleTime: 60_000, retry: false });
+  const me = useQuery({
+    queryKey: ME_KEY,
+    queryFn: fetchMe,
+    enabled: needsMe,
+    staleTime: 60_000,
+    retry: false,
+  });
   const vote = useVote(pollId);
   const verify = useVerify(pollId);
   const [step, setStep] = useState<Step>(() => {
@@ -97,6 +104,7 @@ export function VotePage() {
   else if (step.step === 'otp')
     body = (
       <OtpStep
+        key={step.pending.code}
         pending={step.pending}
         verifying={verify.isPending}
         verifyError={verify.error}
@@ -114,11 +122,16 @@ export function VotePage() {
         resending={vote.isPending}
         resendError={vote.error}
         onResend={() =>
-          send({ votes: step.pending.votes, voterName: step.pending.voterName, voterEmail: step.pending.email ?? '' })
+          send({
+            votes: step.pending.votes,
+            voterName: step.pending.voterName,
+            voterEmail: step.pending.email ?? '',
+          })
         }
       />
     );
-  else if (availability.kind !== 'open') body = <PollUnavailable availability={availability} pollId={pollId} />;
+  else if (availability.kind !== 'open')
+    body = <PollUnavailable availability={availability} pollId={pollId} />;
   else if (data.settings.access === 'authenticated' && signedOut)
     body = (
       <Alert color="blue" variant="light" title={t('signedInOnly.title')}>
