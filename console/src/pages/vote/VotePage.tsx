@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';
 import { fetchMe, ME_KEY } from '../../auth/session.ts';
 import { signInPathFor } from '../../auth/sign-in-path.ts';
+import contrast from '../poll-public/contrast.module.css';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { availabilityOf } from '../poll-public/availability.ts';
 import { usePublicPoll } from '../poll-public/poll-query.ts';
@@ -156,7 +157,7 @@ export function VotePage() {
     );
 
   return (
-    <Stack gap="xl">
+    <Stack gap="xl" className={contrast.page}>
       <PollHeader poll={data} />
       {body}
     </Stack>
