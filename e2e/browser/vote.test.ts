@@ -173,6 +173,9 @@ describe('console: voting page (browser)', function () {
     await page.getByText('This poll is closed').waitFor();
     await page.getByRole('link', { name: 'See the results' }).waitFor();
     expect(await page.getByRole('button', { name: 'Vote', exact: true }).count()).to.equal(0);
+    const fr = await c.newPage({ locale: 'fr-FR' });
+    await fr.goto(`/p/${closed.id}`);
+    await fr.getByText('Ce sondage est clos').waitFor();
 
     const starts = new Date(Date.UTC(2031, 0, 15, 9, 30)).toISOString();
     const later = await createPoll(c.baseUrl, owner.token, twoSectionPoll({ starts_at: starts }));

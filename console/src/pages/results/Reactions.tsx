@@ -1,5 +1,15 @@
 import { useState } from 'react';
-import { Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import {
+  IconConfetti,
+  IconFlame,
+  IconHeart,
+  IconMoodAngry,
+  IconMoodSad,
+  IconMoodSurprised,
+  IconMoodXd,
+  IconThumbUp,
+} from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { call, pollsApi } from '../../api/client.ts';
@@ -9,16 +19,19 @@ import { voterFingerprint } from '../poll-public/voter.ts';
 import { myReactions } from './my-reaction.ts';
 import { resultsKey } from './use-results.ts';
 
-/** The eight reaction types of docs/polls.md, in the API's order, with their emoji. */
-const REACTIONS: ReadonlyArray<[ReactionType, string]> = [
-  ['like', '👍'],
-  ['love', '❤️'],
-  ['haha', '😂'],
-  ['wow', '😮'],
-  ['sad', '😢'],
-  ['angry', '😠'],
-  ['fire', '🔥'],
-  ['clap', '👏'],
+/**
+ * The eight reaction types of docs/polls.md, in the API's order, with their icons (icons rather
+ * than emoji: they look the same on every device, with or without an emoji font).
+ */
+const REACTIONS: ReadonlyArray<[ReactionType, typeof IconThumbUp]> = [
+  ['like', IconThumbUp],
+  ['love', IconHeart],
+  ['haha', IconMoodXd],
+  ['wow', IconMoodSurprised],
+  ['sad', IconMoodSad],
+  ['angry', IconMoodAngry],
+  ['fire', IconFlame],
+  ['clap', IconConfetti],
 ];
 
 /**
@@ -69,7 +82,7 @@ export function Reactions({ results, pollId }: { results: Results; pollId: strin
         </Text>
       ) : null}
       <Group gap="xs" role="group" aria-labelledby="reactions-title">
-        {REACTIONS.map(([type, emoji]) => {
+        {REACTIONS.map(([type, Icon]) => {
           const count = results.reactions_summary[type];
           return (
             <Button
@@ -78,14 +91,15 @@ export function Reactions({ results, pollId }: { results: Results; pollId: strin
               radius="xl"
               size="compact-md"
               aria-pressed={mine === type}
-              aria-label={t('reactions.label', { name: t(`reactions.types.${type}`), count })}
+              title={t(`reactions.types.${type}`)}
               disabled={!enabled}
               loading={react.isPending && react.variables === type}
               onClick={() => react.mutate(type)}
               data-testid={`reaction-${type}`}
             >
-              <span aria-hidden>{emoji}</span>
-              <Text span ml={6} size="sm" fw={600} aria-hidden>
+              <VisuallyHidden>{t(`reactions.types.${type}`)} </VisuallyHidden>
+              <Icon size={18} aria-hidden stroke={1.8} />
+              <Text span ml={6} size="sm" fw={600}>
                 {count}
               </Text>
             </Button>
