@@ -13,6 +13,10 @@ type User = Awaited<ReturnType<typeof registerUser>>;
 const figuresOf = (page: Page, optionId: string) =>
   page.getByTestId(`option-${optionId}`).getByTestId('option-figures');
 
+/** A browser-side test that the option's figures read `text` (a string: these tests have no DOM types). */
+const figuresAre = (optionId: string, text: string) =>
+  `document.querySelector('[data-testid="option-${optionId}"] [data-testid="option-figures"]')?.textContent === ${JSON.stringify(text)}`;
+
 /** Waits until the live stream is connected. */
 const untilLive = (page: Page) => page.locator('[data-testid="live-status"][data-state="live"]').waitFor();
 
@@ -43,7 +47,7 @@ describe('console: live results page (browser)', function () {
     await watcher.goto(`/p/${poll.id}/results`);
     await untilLive(watcher);
     await watcher.getByText('No votes yet', { exact: false }).waitFor();
-    await watcher.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+    await watcher.evaluate('window.sameDocument = true'); // gone if the page reloads
 
     const voter = await c.newPage();
     await voter.goto(`/p/${poll.id}`);
@@ -56,17 +60,9 @@ describe('console: live results page (browser)', function () {
     expect((await answered).status()).to.equal(201);
     const from = Date.now();
     const noodles = poll.sections[0]!.options[1]!.id;
-    await watcher.waitForFunction(
-      (id) =>
-        document.querySelector(`[data-testid="option-${id}"] [data-testid="option-figures"]`)?.textContent ===
-        '1 vote · 100%',
-      noodles,
-      { timeout: 2000 },
-    );
+    await watcher.waitForFunction(figuresAre(noodles, '1 vote · 100%'), undefined, { timeout: 2000 });
     expect(Date.now() - from).to.be.below(2000);
-    expect(
-      await watcher.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument),
-    ).to.equal(true);
+    expect(await watcher.evaluate('window.sameDocument')).to.equal(true);
     expect(await watcher.getByTestId('total-totalVotes').textContent()).to.contain('1');
     expect(await watcher.getByRole('progressbar', { name: 'Noodle bar: 1 vote, 100%' }).count()).to.equal(1);
   });
@@ -97,7 +93,7 @@ describe('console: live results page (browser)', function () {
     await reply.getByRole('textbox', { name: 'Your reply' }).fill('Noodles, then.');
     await reply.getByRole('button', { name: 'Reply' }).click();
     await comment.getByTestId('comment').getByText('Noodles, then.').waitFor();
-    await page.getByRole('heading', { name: 'Comments (1)' }).waitFor();
+    await page.getByRole('heading', { name: 'Comments (2)' }).waitFor();
 
     const like = page.getByTestId('reaction-like');
     const love = page.getByTestId('reaction-love');
@@ -161,13 +157,9 @@ describe('console: live results page (browser)', function () {
     await untilLive(page);
     expect(refused).to.be.at.least(2);
     await voteByApi(c, poll, 'fp-after-reconnect');
-    await page.waitForFunction(
-      (id) =>
-        document.querySelector(`[data-testid="option-${id}"] [data-testid="option-figures"]`)?.textContent ===
-        '1 vote · 100%',
-      poll.sections[0]!.options[0]!.id,
-      { timeout: 5000 },
-    );
+    await page.waitForFunction(figuresAre(poll.sections[0]!.options[0]!.id, '1 vote · 100%'), undefined, {
+      timeout: 5000,
+    });
   });
 
   it('explains an unknown poll and a deleted one', async () => {

@@ -77,10 +77,9 @@ describe('console: voting page (browser)', function () {
     await page.goto(`/p/${poll.id}`);
     await page.getByRole('group', { name: 'Where' }).waitFor();
     const focused = () =>
-      page.evaluate(() => {
-        const el = document.activeElement as HTMLInputElement | null;
-        return { name: el?.name ?? '', type: el?.type ?? '', tag: el?.tagName ?? '' };
-      });
+      page.evaluate<{ name: string; type: string; tag: string }>(
+        `({ name: document.activeElement?.name ?? '', type: document.activeElement?.type ?? '', tag: document.activeElement?.tagName ?? '' })`,
+      );
     const tabTo = async (test: (f: { name: string; type: string; tag: string }) => boolean) => {
       for (let i = 0; i < 20; i++) {
         await page.keyboard.press('Tab');

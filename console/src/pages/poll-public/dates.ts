@@ -4,3 +4,7 @@
  */
 export const formatDateTime = (iso: string, lng: string | undefined) =>
   new Intl.DateTimeFormat(lng, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+
+/** An ISO time as an hour and minute in the reader's language, e.g. "14:05" or "2:05 PM". */
+export const formatTime = (iso: string, lng: string | undefined) =>
+  new Intl.DateTimeFormat(lng, { timeStyle: 'short' }).format(new Date(iso));

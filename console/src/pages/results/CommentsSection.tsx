@@ -6,17 +6,25 @@ import { CommentItem } from './CommentItem.tsx';
 import { useComments } from './use-comments.ts';
 
 /**
- * The discussion: a form for a new comment (unless the owner turned comments off), then the
+ * The discussion (`total`: comments and replies, from the results): a form for a new comment (unless the owner turned comments off), then the
  * threads, newest first, with their replies, a page at a time.
  */
-export function CommentsSection({ pollId, allowed }: { pollId: string; allowed: boolean }) {
+export function CommentsSection({
+  pollId,
+  allowed,
+  total,
+}: {
+  pollId: string;
+  allowed: boolean;
+  total: number;
+}) {
   const { t } = useTranslation('results');
   const comments = useComments(pollId);
   return (
     <Stack gap="md" component="section" aria-labelledby="comments-title" id="comments">
       <Title order={2} size="h3" id="comments-title">
         {t('comments.title')}
-        {comments.data ? ` (${comments.data.total})` : ''}
+        {` (${total})`}
       </Title>
       {allowed ? (
         <CommentForm pollId={pollId} parentId={null} />

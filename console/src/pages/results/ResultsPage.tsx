@@ -80,7 +80,7 @@ export function ResultsPage() {
       <Achievements results={r} />
       <Divider />
       <Reactions results={r} pollId={pollId} />
-      <CommentsSection pollId={pollId} allowed={poll.settings.allow_comments} />
+      <CommentsSection pollId={pollId} allowed={poll.settings.allow_comments} total={r.comments_total} />
     </Stack>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Alert, Button, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/problem.ts';
-import { formatDateTime } from '../poll-public/dates.ts';
+import { formatTime } from '../poll-public/dates.ts';
 import { OTP_TTL_MS, type PendingVote } from './pending-vote.ts';
 import { TextField } from './TextField.tsx';
 import { VoteProblem } from './VoteProblem.tsx';
@@ -87,7 +87,7 @@ export function OtpStep({
           {problem?.code === 'otp_locked' ? (
             <Text size="sm">
               {t('otp.locked', {
-                time: formatDateTime(new Date(expiresAt).toISOString(), i18n.resolvedLanguage),
+                time: formatTime(new Date(expiresAt).toISOString(), i18n.resolvedLanguage),
               })}
             </Text>
           ) : null}
@@ -102,7 +102,7 @@ export function OtpStep({
             {canResend
               ? t('otp.resendNow')
               : t('otp.resendLater', {
-                  time: formatDateTime(new Date(expiresAt).toISOString(), i18n.resolvedLanguage),
+                  time: formatTime(new Date(expiresAt).toISOString(), i18n.resolvedLanguage),
                 })}
           </Text>
           <VoteProblem error={resendError} />
