@@ -1,6 +1,8 @@
+import { useEffect } from 'react';
 import { Alert, Button, Divider, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
+import { ApiError } from '../../api/problem.ts';
 import contrast from '../poll-public/contrast.module.css';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { PollLoadError } from '../poll-public/PollLoadError.tsx';
@@ -25,7 +27,14 @@ export function ResultsPage() {
   const { pollId = '' } = useParams();
   const { t } = useTranslation('results');
   const results = useResults(pollId);
-  const live = useLiveResults(pollId);
+  const unknown = results.error instanceof ApiError && results.error.status === 404;
+  const live = useLiveResults(pollId, !unknown);
+  const loaded = !!results.data;
+  const { hash } = useLocation();
+  useEffect(() => {
+    // "Comment and react" from the voting page: React Router does not scroll to the fragment.
+    if (loaded && hash === '#comments') document.getElementById('comments')?.scrollIntoView();
+  }, [loaded, hash]);
 
   if (live === 'deleted')
     return (

@@ -16,13 +16,14 @@ const retryDelay = (failures: number) => Math.min(30_000, 2_000 * 2 ** failures)
  * reload is needed; `deleted` ends it. EventSource reconnects by itself after a drop (the
  * service asks for 3 s with `retry:`) and the service sends the current results at once on each
  * connection, so a missed event is never needed again — which is why the stream needs no `id:`
- * lines and no `Last-Event-ID`. When the browser gives up (an HTTP error such as 429
+ * lines and no `Last-Event-ID`. Not opened while `enabled` is false (an unknown poll). When the browser gives up (an HTTP error such as 429
  * `too_many_streams` closes an EventSource for good), a new one is opened after a growing wait.
  */
-export function useLiveResults(pollId: string): LiveState {
+export function useLiveResults(pollId: string, enabled = true): LiveState {
   const client = useQueryClient();
   const [state, setState] = useState<LiveState>('connecting');
   useEffect(() => {
+    if (!enabled) return;
     let source: EventSource | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let failures = 0;
@@ -54,6 +55,6 @@ export function useLiveResults(pollId: string): LiveState {
       clearTimeout(timer);
       source?.close();
     };
-  }, [client, pollId]);
+  }, [client, pollId, enabled]);
   return state;
 }
