@@ -19,6 +19,25 @@ async function ballot(page: Page, labels: string[]) {
 const nextVoteAnswer = (page: Page) =>
   page.waitForResponse((r) => r.request().method() === 'POST' && /\/api\/polls\/[^/]+\/vote$/.test(r.url()));
 
+/**
+ * Signs `user` in within the page's browser session as the console does (csrf-cookie, then login
+ * with the `X-XSRF-TOKEN` header), so the session cookie is the page's. (A string: no DOM types here.)
+ */
+async function signInSession(page: Page, user: { email: string; password: string }) {
+  const status = await page.evaluate<number>(`(async () => {
+    await fetch('/api/v1/csrf-cookie');
+    const cookie = document.cookie.split('; ').find((c) => c.startsWith('XSRF-TOKEN='));
+    const res = await fetch('/api/v1/login', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json',
+        'X-XSRF-TOKEN': decodeURIComponent(cookie.split('=')[1]) },
+      body: JSON.stringify(${JSON.stringify({ email: user.email, password: user.password })}),
+    });
+    return res.status;
+  })()`);
+  expect(status).to.equal(200);
+}
+
 describe('console: voting page (browser)', function () {
   this.timeout(120_000);
   let c: ConsoleStack;
@@ -159,6 +178,33 @@ describe('console: voting page (browser)', function () {
     await page.getByTestId('vote-counted').waitFor();
     const results = await request(c.baseUrl).get(`/api/polls/${poll.id}/results`).expect(200);
     expect(results.body.data.total_votes).to.equal(1);
+  });
+
+  it('lets a signed-in voter vote on a poll for signed-in users, and sends their code to their account', async () => {
+    const voter = await registerUser(c.baseUrl, 'Signed Voter');
+    const members = await createPoll(
+      c.baseUrl,
+      owner.token,
+      twoSectionPoll({ access: 'authenticated', require_verification: true }),
+    );
+    const page = await c.newPage();
+    await page.goto(`/p/${members.id}`);
+    await page.getByRole('link', { name: 'Sign in to vote' }).waitFor();
+    await signInSession(page, voter);
+    await page.reload();
+    await page.getByRole('group', { name: 'Where' }).waitFor();
+    expect(await page.getByRole('textbox', { name: /Your e-mail/ }).count(), 'no e-mail asked').to.equal(0);
+    const answer = nextVoteAnswer(page);
+    await ballot(page, ['Salad place', '1 pm']);
+    const held = await answer;
+    expect(held.status()).to.equal(202);
+    const code = ((await held.json()) as { data: { verification_code: string } }).data.verification_code;
+    await page.getByText(`We sent a 6-digit code to ${voter.email}.`).waitFor();
+    await page
+      .getByRole('textbox', { name: /Code from the e-mail/ })
+      .fill(await otpPasswordFor(c.sink, code));
+    await page.getByRole('button', { name: 'Confirm my vote' }).click();
+    await page.getByTestId('vote-counted').waitFor();
   });
 
   it('explains a poll that takes no votes (closed, not yet open), an unknown poll, and one for signed-in users', async () => {
