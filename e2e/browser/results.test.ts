@@ -13,9 +13,11 @@ type User = Awaited<ReturnType<typeof registerUser>>;
 const figuresOf = (page: Page, optionId: string) =>
   page.getByTestId(`option-${optionId}`).getByTestId('option-figures');
 
-/** A browser-side test that the option's figures read `text` (a string: these tests have no DOM types). */
-const figuresAre = (optionId: string, text: string) =>
-  `document.querySelector('[data-testid="option-${optionId}"] [data-testid="option-figures"]')?.textContent === ${JSON.stringify(text)}`;
+/** Waits until the option's figures read exactly `text` (polling the page, no reload). */
+const untilFigures = (page: Page, optionId: string, text: string, timeout: number) =>
+  figuresOf(page, optionId)
+    .filter({ hasText: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) })
+    .waitFor({ timeout });
 
 /** Waits until the live stream is connected. */
 const untilLive = (page: Page) => page.locator('[data-testid="live-status"][data-state="live"]').waitFor();
@@ -60,7 +62,7 @@ describe('console: live results page (browser)', function () {
     expect((await answered).status()).to.equal(201);
     const from = Date.now();
     const noodles = poll.sections[0]!.options[1]!.id;
-    await watcher.waitForFunction(figuresAre(noodles, '1 vote · 100%'), undefined, { timeout: 2000 });
+    await untilFigures(watcher, noodles, '1 vote · 100%', 2000);
     expect(Date.now() - from).to.be.below(2000);
     expect(await watcher.evaluate('window.sameDocument')).to.equal(true);
     expect(await watcher.getByTestId('total-totalVotes').textContent()).to.contain('1');
@@ -112,6 +114,9 @@ describe('console: live results page (browser)', function () {
     await untilLive(page);
     await expectAccessible(page, 'results page');
     await screenshotBoth(page, 'results');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.locator('html[data-mantine-color-scheme="dark"]').waitFor({ state: 'attached' });
+    await expectAccessible(page, 'results page, dark');
   });
 
   it('shows only the reader their own vote when the owner hides the statistics; says when comments and reactions are off', async () => {
@@ -157,9 +162,7 @@ describe('console: live results page (browser)', function () {
     await untilLive(page);
     expect(refused).to.be.at.least(2);
     await voteByApi(c, poll, 'fp-after-reconnect');
-    await page.waitForFunction(figuresAre(poll.sections[0]!.options[0]!.id, '1 vote · 100%'), undefined, {
-      timeout: 5000,
-    });
+    await untilFigures(page, poll.sections[0]!.options[0]!.id, '1 vote · 100%', 5000);
   });
 
   it('explains an unknown poll and a deleted one', async () => {

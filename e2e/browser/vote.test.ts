@@ -70,6 +70,10 @@ describe('console: voting page (browser)', function () {
     await page.getByTestId('vote-counted').getByText('You can vote 1 more time.').waitFor();
     await expectAccessible(page, 'voting page: vote counted');
     await screenshotBoth(page, 'vote-counted');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.locator('html[data-mantine-color-scheme="dark"]').waitFor({ state: 'attached' });
+    await expectAccessible(page, 'voting page: vote counted, dark');
+    await page.emulateMedia({ colorScheme: 'light' });
 
     await page.getByRole('button', { name: 'Vote again' }).click();
     const again = nextVoteAnswer(page);
