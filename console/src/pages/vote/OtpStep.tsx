@@ -49,7 +49,8 @@ export function OtpStep({
 
   const problem = verifyError instanceof ApiError ? verifyError.problem : undefined;
   const attemptsLeft = problem?.code === 'otp_invalid' ? Number(problem.attempts_left) : undefined;
-  const canResend = expired || DEAD.has(problem?.code ?? '');
+  // A 404: no pending vote has this code any more (expired and cleaned up): a new one may be asked for.
+  const canResend = expired || DEAD.has(problem?.code ?? '') || problem?.status === 404;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

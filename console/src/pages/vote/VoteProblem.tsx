@@ -8,7 +8,7 @@ import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 /**
  * A refused vote or verification, shown next to its button: the service's `detail` (with the
  * wait of a 429), plus what the voter can do — sign in (401: the poll is for signed-in users),
- * look at the results (the poll is not open, no votes remain), read the e-mail already sent
+ * look at the results (the poll is not open, no votes remain, the password was used already), read the e-mail already sent
  * (403 `otp_required`). Renders nothing without an error.
  */
 export function VoteProblem({ error }: { error: unknown }) {
@@ -27,7 +27,7 @@ export function VoteProblem({ error }: { error: unknown }) {
         </Anchor>
       ) : null}
       {code === 'otp_required' ? <Text size="sm">{t('problem.otpRequired')}</Text> : null}
-      {code === 'poll_not_open' || code === 'vote_limit_reached' ? (
+      {code === 'poll_not_open' || code === 'vote_limit_reached' || code === 'otp_used' ? (
         <Anchor component={Link} to={`/p/${encodeURIComponent(pollId)}/results`}>
           {t('links.results')}
         </Anchor>
