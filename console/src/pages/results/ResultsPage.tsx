@@ -1,6 +1,95 @@
-import { Title } from '@mantine/core';
+import { useEffect } from 'react';
+import { Alert, Button, Divider, Group, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useParams } from 'react-router';
+import { ApiError } from '../../api/problem.ts';
+import contrast from '../poll-public/contrast.module.css';
+import { PageLoader } from '../../components/PageLoader.tsx';
+import { PollLoadError } from '../poll-public/PollLoadError.tsx';
+import { Achievements } from './Achievements.tsx';
+import { AnalyticsPanel } from './AnalyticsPanel.tsx';
+import { CommentsSection } from './CommentsSection.tsx';
+import { LiveStatus } from './LiveStatus.tsx';
+import { OwnVote } from './OwnVote.tsx';
+import { Reactions } from './Reactions.tsx';
+import { SectionResults } from './SectionResults.tsx';
+import { Totals } from './Totals.tsx';
+import { useLiveResults } from './use-live-results.ts';
+import { useResults } from './use-results.ts';
 
-/** Placeholder: built in this issue. */
+/**
+ * `/p/:pollId/results`: the live results anyone may read. The first results come from
+ * `GET .../results`, then every `results` event of the stream replaces them without a reload.
+ * Bars per option (or only the reader's own vote when the owner hides statistics), totals,
+ * analytics and achievements for those who may see them, reactions and the comment threads.
+ */
 export function ResultsPage() {
-  return <Title order={1}>ResultsPage</Title>;
+  const { pollId = '' } = useParams();
+  const { t } = useTranslation('results');
+  const results = useResults(pollId);
+  const unknown = results.error instanceof ApiError && results.error.status === 404;
+  const live = useLiveResults(pollId, !unknown);
+  const loaded = !!results.data;
+  const { hash } = useLocation();
+  useEffect(() => {
+    // "Comment and react" from the voting page: React Router does not scroll to the fragment.
+    if (loaded && hash === '#comments') document.getElementById('comments')?.scrollIntoView();
+  }, [loaded, hash]);
+
+  if (live === 'deleted')
+    return (
+      <Alert className={contrast.page} color="red" variant="light" title={t('deleted.title')} role="alert">
+        {t('deleted.body')}
+      </Alert>
+    );
+  if (results.isPending) return <PageLoader />;
+  if (results.error)
+    return <PollLoadError error={results.error} ns="results" onRetry={() => void results.refetch()} />;
+  const r = results.data;
+  const poll = r.poll;
+  return (
+    <Stack gap="xl" className={contrast.page}>
+      <Stack gap="xs">
+        <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
+          <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
+            {poll.title}
+          </Title>
+          <LiveStatus state={live} />
+        </Group>
+        <Text size="sm" c="dimmed">
+          {t(`status.${poll.status}`)}
+        </Text>
+        {poll.is_open ? (
+          <Group>
+            <Button component={Link} to={`/p/${encodeURIComponent(pollId)}`} variant="light">
+              {t('vote')}
+            </Button>
+          </Group>
+        ) : null}
+      </Stack>
+      <Totals results={r} />
+      {r.stats_hidden ? (
+        <OwnVote results={r} />
+      ) : (
+        <Stack gap="xl" component="section" aria-labelledby="bars-title">
+          <Title order={2} size="h3" id="bars-title">
+            {t('bars.title')}
+          </Title>
+          {r.total_votes === 0 ? (
+            <Text size="sm" c="dimmed">
+              {t('bars.none')}
+            </Text>
+          ) : null}
+          {r.sections.map((section) => (
+            <SectionResults key={section.id} section={section} counts={r.results} />
+          ))}
+        </Stack>
+      )}
+      <AnalyticsPanel results={r} />
+      <Achievements results={r} />
+      <Divider />
+      <Reactions results={r} pollId={pollId} />
+      <CommentsSection pollId={pollId} allowed={poll.settings.allow_comments} total={r.comments_total} />
+    </Stack>
+  );
 }

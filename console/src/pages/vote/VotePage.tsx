@@ -1,6 +1,165 @@
-import { Title } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import { Alert, Button, Stack } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useParams } from 'react-router';
+import { fetchMe, ME_KEY } from '../../auth/session.ts';
+import { signInPathFor } from '../../auth/sign-in-path.ts';
+import contrast from '../poll-public/contrast.module.css';
+import { PageLoader } from '../../components/PageLoader.tsx';
+import { availabilityOf } from '../poll-public/availability.ts';
+import { usePublicPoll } from '../poll-public/poll-query.ts';
+import { PollLoadError } from '../poll-public/PollLoadError.tsx';
+import type { VoteAnswer } from '../poll-public/types.ts';
+import { OtpStep } from './OtpStep.tsx';
+import { pendingVotes, type PendingVote } from './pending-vote.ts';
+import { PollHeader } from './PollHeader.tsx';
+import { PollUnavailable } from './PollUnavailable.tsx';
+import { useVerify, useVote } from './use-vote.ts';
+import { VoteCounted } from './VoteCounted.tsx';
+import { VoteForm, type VoteFormValues } from './VoteForm.tsx';
 
-/** Placeholder: built in this issue. */
+type Step =
+  { step: 'form' } | { step: 'otp'; pending: PendingVote } | { step: 'counted'; answer: VoteAnswer };
+
+/**
+ * `/p/:pollId`: the public voting page, what voters reach from a shared link (mobile first, its
+ * initial JavaScript within the budget of scripts/vote-budget.ts). Shows the poll, then the
+ * ballot → (on polls requiring verification) the one-time-password step → "vote counted" with
+ * the votes left and a link to the live results. Every refusal appears next to its button.
+ */
 export function VotePage() {
-  return <Title order={1}>VotePage</Title>;
+  const { pollId = '' } = useParams();
+  const { t } = useTranslation('vote');
+  const location = useLocation();
+  const poll = usePublicPoll(pollId);
+  const settings = poll.data?.settings;
+  const needsMe = !!settings && (settings.require_verification || settings.access === 'authenticated');
+  const me = useQuery({
+    queryKey: ME_KEY,
+    queryFn: fetchMe,
+    enabled: needsMe,
+    staleTime: 60_000,
+    retry: false,
+  });
+  const vote = useVote(pollId);
+  const verify = useVerify(pollId);
+  const [step, setStep] = useState<Step>(() => {
+    const pending = pendingVotes.load(pollId);
+    return pending ? { step: 'otp', pending } : { step: 'form' };
+  });
+  const [values, setValues] = useState<VoteFormValues>({ votes: {}, voterName: '', voterEmail: '' });
+  const shownAt = useRef(0);
+  const formVisible = step.step === 'form' && !!poll.data;
+  useEffect(() => {
+    if (formVisible) shownAt.current = Date.now();
+  }, [formVisible]);
+
+  if (poll.isPending || (needsMe && me.isPending)) return <PageLoader />;
+  if (poll.error) return <PollLoadError error={poll.error} ns="vote" onRetry={() => void poll.refetch()} />;
+  const data = poll.data;
+  const availability = availabilityOf(data);
+  const signedOut = me.data === null;
+  const needsEmail = data.settings.require_verification && signedOut;
+
+  const held = (answer: VoteAnswer, sent: VoteFormValues) => {
+    const pending: PendingVote = {
+      code: answer.verification_code ?? '',
+      email: needsEmail ? sent.voterEmail.trim() : (me.data?.email ?? undefined),
+      sentAt: Date.now(),
+      votes: sent.votes,
+      voterName: sent.voterName,
+    };
+    pendingVotes.save(pollId, pending);
+    verify.reset();
+    setStep({ step: 'otp', pending });
+  };
+  const send = (sent: VoteFormValues) => {
+    setValues(sent);
+    vote.mutate(
+      {
+        votes: sent.votes,
+        voterName: sent.voterName,
+        voterEmail: needsEmail ? sent.voterEmail : undefined,
+        timeSpent: (Date.now() - shownAt.current) / 1000,
+      },
+      {
+        onSuccess: (answer) =>
+          answer.requires_verification ? held(answer, sent) : setStep({ step: 'counted', answer }),
+      },
+    );
+  };
+
+  let body;
+  if (step.step === 'counted')
+    body = (
+      <VoteCounted
+        answer={step.answer}
+        pollId={pollId}
+        onVoteAgain={() => {
+          vote.reset();
+          setStep({ step: 'form' });
+        }}
+      />
+    );
+  else if (step.step === 'otp')
+    body = (
+      <OtpStep
+        key={step.pending.code}
+        pending={step.pending}
+        verifying={verify.isPending}
+        verifyError={verify.error}
+        onVerify={(password) =>
+          verify.mutate(
+            { code: step.pending.code, password },
+            {
+              onSuccess: (answer) => {
+                pendingVotes.clear(pollId);
+                setStep({ step: 'counted', answer });
+              },
+            },
+          )
+        }
+        resending={vote.isPending}
+        resendError={vote.error}
+        onResend={() =>
+          send({
+            votes: step.pending.votes,
+            voterName: step.pending.voterName,
+            voterEmail: step.pending.email ?? '',
+          })
+        }
+      />
+    );
+  else if (availability.kind !== 'open')
+    body = <PollUnavailable availability={availability} pollId={pollId} />;
+  else if (data.settings.access === 'authenticated' && signedOut)
+    body = (
+      <Alert color="blue" variant="light" title={t('signedInOnly.title')}>
+        <Stack gap="sm" align="flex-start">
+          {t('signedInOnly.body')}
+          <Button component={Link} to={signInPathFor(location)}>
+            {t('problem.signIn')}
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  else
+    body = (
+      <VoteForm
+        poll={data}
+        needsEmail={needsEmail}
+        initial={values}
+        pending={vote.isPending}
+        error={vote.error}
+        onVote={send}
+      />
+    );
+
+  return (
+    <Stack gap="xl" className={contrast.page}>
+      <PollHeader poll={data} />
+      {body}
+    </Stack>
+  );
 }
