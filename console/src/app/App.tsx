@@ -36,6 +36,13 @@ const contrast: CSSVariablesResolver = (t) => ({
     '--mantine-color-placeholder': t.colors.gray[7]!,
   },
   dark: {
+    ...Object.fromEntries(
+      ['blue', 'green', 'yellow', 'red', 'gray'].map((c) => [
+        `--mantine-color-${c}-light-color`,
+        t.colors[c]![3]!,
+      ]),
+    ),
+    '--mantine-color-anchor': t.colors.blue[3]!,
     '--mantine-color-dimmed': t.colors.dark[1]!,
     '--mantine-color-error': t.colors.red[4]!,
   },

@@ -2,7 +2,6 @@ import { Alert, Button, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/problem.ts';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
-import contrast from './contrast.module.css';
 
 /**
  * A poll that could not be loaded, instead of a blank page: "no such poll" for a 404, else
@@ -20,18 +19,12 @@ export function PollLoadError({
   const { t } = useTranslation(ns);
   if (error instanceof ApiError && error.status === 404)
     return (
-      <Alert
-        className={contrast.page}
-        color="yellow"
-        variant="light"
-        title={t('load.notFoundTitle')}
-        role="alert"
-      >
+      <Alert color="yellow" variant="light" title={t('load.notFoundTitle')} role="alert">
         {t('load.notFound')}
       </Alert>
     );
   return (
-    <Stack gap="sm" className={contrast.page}>
+    <Stack gap="sm">
       <ProblemAlert error={error} />
       <Button variant="light" onClick={onRetry}>
         {t('load.retry')}

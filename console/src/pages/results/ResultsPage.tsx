@@ -3,7 +3,6 @@ import { Alert, Button, Divider, Group, Stack, Text, Title } from '@mantine/core
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';
 import { ApiError } from '../../api/problem.ts';
-import contrast from '../poll-public/contrast.module.css';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { PollLoadError } from '../poll-public/PollLoadError.tsx';
 import { Achievements } from './Achievements.tsx';
@@ -38,7 +37,7 @@ export function ResultsPage() {
 
   if (live === 'deleted')
     return (
-      <Alert className={contrast.page} color="red" variant="light" title={t('deleted.title')} role="alert">
+      <Alert color="red" variant="light" title={t('deleted.title')} role="alert">
         {t('deleted.body')}
       </Alert>
     );
@@ -48,7 +47,7 @@ export function ResultsPage() {
   const r = results.data;
   const poll = r.poll;
   return (
-    <Stack gap="xl" className={contrast.page}>
+    <Stack gap="xl">
       <Stack gap="xs">
         <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
           <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>

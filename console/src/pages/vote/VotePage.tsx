@@ -5,7 +5,6 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';
 import { fetchMe, ME_KEY } from '../../auth/session.ts';
 import { signInPathFor } from '../../auth/sign-in-path.ts';
-import contrast from '../poll-public/contrast.module.css';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { availabilityOf } from '../poll-public/availability.ts';
 import { usePublicPoll } from '../poll-public/poll-query.ts';
@@ -157,7 +156,7 @@ export function VotePage() {
     );
 
   return (
-    <Stack gap="xl" className={contrast.page}>
+    <Stack gap="xl">
       <PollHeader poll={data} />
       {body}
     </Stack>
