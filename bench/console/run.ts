@@ -83,6 +83,7 @@ await runBench(async () => {
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLE });
+    await cdp.send('Performance.enable');
     await page.addInitScript(watchFor, LAST_OPTION);
     await page.goto(`/p/${pollId}`);
     await page.waitForFunction(
@@ -101,7 +102,24 @@ await runBench(async () => {
         .filter((e) => (e as PerformanceResourceTiming).initiatorType === 'script' || e.name.endsWith('.js'))
         .reduce((sum, e) => sum + (e as PerformanceResourceTiming).encodedBodySize, 0),
     );
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const metric = (name: string) => (metrics.find((m) => m.name === name)?.value ?? 0) * 1000;
+    const busy = ['ScriptDuration', 'RecalcStyleDuration', 'LayoutDuration', 'TaskDuration']
+      .map((m) => `${m.replace('Duration', '')} ${metric(m).toFixed(0)} ms`)
+      .join(', ');
+    const waterfall = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map(
+          (e) =>
+            `${e.startTime.toFixed(0).padStart(5)}-${e.responseEnd.toFixed(0).padStart(5)} ms  ${new URL(e.name).pathname}`,
+        ),
+    );
     await context.close();
+    if (run === RUNS)
+      console.log(
+        `\nlast run: main-thread time (throttled) ${busy}\nrequests (start-end, since navigation):\n  ${waterfall.join('\n  ')}\n`,
+      );
     if (run === 0) {
       console.log(`warm-up: options shown after ${shownAt.toFixed(0)} ms`);
       continue;

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect } from 'react';
 import { createTheme, MantineProvider, type CSSVariablesResolver } from '@mantine/core';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { BrowserRouter, useLocation, useNavigate } from 'react-router';
@@ -7,7 +7,7 @@ import { ME_KEY } from '../auth/me-key.ts';
 import { PageLoader } from '../components/PageLoader.tsx';
 import { RouteError } from '../pages/RouteError.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
-import { createQueryClient, setUnauthenticatedHandler } from './query-client.ts';
+import { setUnauthenticatedHandler } from './query-client.ts';
 import { AppRoutes } from './routes.tsx';
 
 /** Mantine's theme, with shades dark enough for WCAG AA contrast (4.5:1) on both schemes. */
@@ -78,8 +78,7 @@ function Pages() {
  * server state, React Router. A 401 from any call sends the user to the sign-in page with the
  * page they were on as `next`.
  */
-export function App() {
-  const [queryClient] = useState(createQueryClient);
+export function App({ queryClient }: { queryClient: QueryClient }) {
   return (
     <MantineProvider theme={theme} cssVariablesResolver={contrast} defaultColorScheme="auto">
       <QueryClientProvider client={queryClient}>

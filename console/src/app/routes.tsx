@@ -1,31 +1,23 @@
-import { lazy } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { PublicLayout } from '../layout/PublicLayout.tsx';
+import { lazyPage } from './lazy-page.tsx';
 
 // Each page is its own lazy chunk, so the public voting page downloads none of the admin pages
 // (its budget: scripts/vote-budget.ts). React Router runs in declarative mode: the data router
 // would add about 15 KB gzip to the voting page for loaders this console does not use.
-const VotePage = lazy(async () => ({ default: (await import('../pages/vote/VotePage.tsx')).VotePage }));
-const ResultsPage = lazy(async () => ({
-  default: (await import('../pages/results/ResultsPage.tsx')).ResultsPage,
-}));
-const SignInPage = lazy(async () => ({ default: (await import('../pages/auth/SignInPage.tsx')).SignInPage }));
-const RegisterPage = lazy(async () => ({
-  default: (await import('../pages/auth/RegisterPage.tsx')).RegisterPage,
-}));
-const ConsoleLayout = lazy(async () => ({
-  default: (await import('../layout/ConsoleLayout.tsx')).ConsoleLayout,
-}));
-const PollsPage = lazy(async () => ({ default: (await import('../pages/polls/PollsPage.tsx')).PollsPage }));
-const PollEditorPage = lazy(async () => ({
-  default: (await import('../pages/polls/PollEditorPage.tsx')).PollEditorPage,
-}));
-const TokensPage = lazy(async () => ({
-  default: (await import('../pages/tokens/TokensPage.tsx')).TokensPage,
-}));
-const NotFoundPage = lazy(async () => ({
-  default: (await import('../pages/NotFoundPage.tsx')).NotFoundPage,
-}));
+export const VotePage = lazyPage(async () => (await import('../pages/vote/VotePage.tsx')).VotePage);
+export const ResultsPage = lazyPage(
+  async () => (await import('../pages/results/ResultsPage.tsx')).ResultsPage,
+);
+const SignInPage = lazyPage(async () => (await import('../pages/auth/SignInPage.tsx')).SignInPage);
+const RegisterPage = lazyPage(async () => (await import('../pages/auth/RegisterPage.tsx')).RegisterPage);
+const ConsoleLayout = lazyPage(async () => (await import('../layout/ConsoleLayout.tsx')).ConsoleLayout);
+const PollsPage = lazyPage(async () => (await import('../pages/polls/PollsPage.tsx')).PollsPage);
+const PollEditorPage = lazyPage(
+  async () => (await import('../pages/polls/PollEditorPage.tsx')).PollEditorPage,
+);
+const TokensPage = lazyPage(async () => (await import('../pages/tokens/TokensPage.tsx')).TokensPage);
+const NotFoundPage = lazyPage(async () => (await import('../pages/NotFoundPage.tsx')).NotFoundPage);
 
 /**
  * The console's pages: public ones (sign-in, register, voting, live results) in the slim public

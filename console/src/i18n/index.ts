@@ -13,7 +13,8 @@ export type Language = (typeof LANGUAGES)[number];
  * comes from a previous choice (localStorage `fieldhouse.lang`), else from the browser, else
  * English; {@link setLanguage} switches and remembers it.
  */
-void i18n
+/** Settles once i18next is initialised with the detected language and its `common` strings. */
+export const i18nReady: Promise<unknown> = i18n
   .use(LanguageDetector)
   .use(resourcesToBackend((lng: string, ns: string) => import(`../locales/${lng}/${ns}.json`)))
   .use(initReactI18next)

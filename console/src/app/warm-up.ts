@@ -1,0 +1,37 @@
+import type { QueryClient } from '@tanstack/react-query';
+import i18n, { i18nReady } from '../i18n/index.ts';
+import { publicPollQuery } from '../pages/poll-public/poll-query.ts';
+import { ResultsPage, VotePage } from './routes.tsx';
+
+/** `/p/{poll_id}` and `/p/{poll_id}/results`. */
+const PUBLIC_POLL = /^\/p\/([^/]+)(\/results)?\/?$/;
+/** The longest the first render waits for them (a slow API must not keep the page blank). */
+const MAX_WAIT_MS = 2_000;
+
+/**
+ * Fetches at once, in parallel, what the public poll pages need for their first render: the
+ * page's chunk, its strings and the poll. Resolves when all three settled (never rejects: a
+ * failure shows on the page as usual) or after {@link MAX_WAIT_MS}; at once on other pages.
+ *
+ * Why: left to React, they load one after the other (code, then strings, then data) and each
+ * Suspense reveal waits for React's fallback throttle; voters open shared links on phones, where
+ * that chain cost most of the time to show a poll (docs/console.md, "Speed").
+ */
+export function warmUp(queryClient: QueryClient, path = window.location.pathname): Promise<void> {
+  const match = PUBLIC_POLL.exec(path);
+  // Every page: i18next ready, else each translated component suspends on the first render.
+  if (!match)
+    return i18nReady.then(
+      () => undefined,
+      () => undefined,
+    );
+  const pollId = decodeURIComponent(match[1]!);
+  const results = match[2] !== undefined;
+  const needed = Promise.allSettled([
+    i18nReady,
+    (results ? ResultsPage : VotePage).preload(),
+    i18n.loadNamespaces(['common', results ? 'results' : 'vote']),
+    queryClient.prefetchQuery(publicPollQuery(pollId)),
+  ]);
+  return Promise.race([needed.then(() => undefined), new Promise<void>((r) => setTimeout(r, MAX_WAIT_MS))]);
+}
