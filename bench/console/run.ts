@@ -112,7 +112,7 @@ await runBench(async () => {
         .getEntriesByType('resource')
         .map(
           (e) =>
-            `${e.startTime.toFixed(0).padStart(5)}-${e.responseEnd.toFixed(0).padStart(5)} ms  ${new URL(e.name).pathname}`,
+            `${e.startTime.toFixed(0).padStart(5)}-${(e as PerformanceResourceTiming).responseEnd.toFixed(0).padStart(5)} ms  ${new URL(e.name).pathname}`,
         ),
     );
     await context.close();
