@@ -1,4 +1,4 @@
-import '@mantine/core/styles.css';
+import './app/public-styles.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './i18n/index.ts';

@@ -1,3 +1,4 @@
+import '../app/full-styles.ts';
 import { Suspense } from 'react';
 import { AppShell, Burger, Group, NavLink } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';

@@ -1,3 +1,4 @@
+import '../app/full-styles.ts';
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';

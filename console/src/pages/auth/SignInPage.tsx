@@ -1,3 +1,4 @@
+import '../../app/full-styles.ts';
 import { useEffect } from 'react';
 import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';

@@ -1,3 +1,4 @@
+import '../../app/full-styles.ts';
 import { useEffect } from 'react';
 import { Alert, Button, Divider, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
