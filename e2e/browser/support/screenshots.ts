@@ -25,6 +25,10 @@ const DIR =
 export async function screenshotBoth(page: Page, name: string): Promise<string[]> {
   mkdirSync(DIR, { recursive: true });
   const before = page.viewportSize();
+  // A full-page capture repeats fixed bars mid-page: pin them to the top of the document.
+  const pinned = await page.addStyleTag({
+    content: '.mantine-AppShell-header, .mantine-AppShell-navbar { position: absolute !important; }',
+  });
   const paths: string[] = [];
   for (const [kind, size] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(size);
@@ -33,6 +37,7 @@ export async function screenshotBoth(page: Page, name: string): Promise<string[]
     await page.screenshot({ path, fullPage: true, animations: 'disabled' });
     paths.push(path);
   }
+  await pinned.evaluate((style) => style.remove());
   if (before) await page.setViewportSize(before);
   return paths;
 }
