@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Button, Group, Pagination, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageLoader } from '../../components/PageLoader.tsx';
+import { PagePicker } from '../../components/PagePicker.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import { DeletePollModal } from './DeletePollModal.tsx';
 import { PollCard } from './PollCard.tsx';
@@ -47,15 +48,7 @@ export function PollsPage() {
               <PollCard key={poll.id} poll={poll} onShare={setSharing} onDelete={setDeleting} />
             ))}
           </SimpleGrid>
-          {polls.data.pagination.last_page > 1 ? (
-            <Pagination
-              total={polls.data.pagination.last_page}
-              value={page}
-              onChange={setPage}
-              getControlProps={(control) => ({ 'aria-label': t(`list.page.${control}`) })}
-              getItemProps={(p) => ({ 'aria-label': t('list.page.number', { page: p }) })}
-            />
-          ) : null}
+          <PagePicker lastPage={polls.data.pagination.last_page} page={page} onChange={setPage} />
         </>
       )}
       <ShareModal poll={sharing} onClose={() => setSharing(null)} />

@@ -1,5 +1,6 @@
 import { useRef } from 'react';
-import { Button, Code, CopyButton, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { CopyValue } from '../../components/CopyValue.tsx';
 import { QRCodeCanvas, QRCodeSVG } from 'qrcode.react';
 import { useTranslation } from 'react-i18next';
 import { publicLinkOf, type Poll } from './use-polls.ts';
@@ -51,18 +52,12 @@ export function ShareModal({ poll, onClose }: { poll: Poll | null; onClose: () =
             style={{ display: 'none' }}
             aria-hidden
           />
-          <Group gap="xs" wrap="nowrap" w="100%">
-            <Code style={{ flex: 1, wordBreak: 'break-all' }} data-testid="poll-link">
-              {link}
-            </Code>
-            <CopyButton value={link}>
-              {({ copied, copy }) => (
-                <Button size="xs" variant={copied ? 'filled' : 'light'} onClick={copy}>
-                  {copied ? t('share.copied') : t('share.copy')}
-                </Button>
-              )}
-            </CopyButton>
-          </Group>
+          <CopyValue
+            value={link}
+            copyLabel={t('share.copy')}
+            copiedLabel={t('share.copied')}
+            testId="poll-link"
+          />
           <Group>
             <Button
               variant="default"

@@ -1,4 +1,5 @@
-import { Alert, Button, Code, CopyButton, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { CopyValue } from '../../components/CopyValue.tsx';
 import { useForm } from '@mantine/form';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -64,18 +65,12 @@ export function CreateTokenForm() {
             <Text size="sm" fw={600}>
               {t('created.once')}
             </Text>
-            <Group gap="xs" wrap="nowrap" align="center">
-              <Code data-testid="new-token" style={{ wordBreak: 'break-all', flex: 1 }}>
-                {create.data.token}
-              </Code>
-              <CopyButton value={create.data.token}>
-                {({ copied, copy }) => (
-                  <Button size="xs" variant={copied ? 'filled' : 'light'} onClick={copy}>
-                    {copied ? t('created.copied') : t('created.copy')}
-                  </Button>
-                )}
-              </CopyButton>
-            </Group>
+            <CopyValue
+              value={create.data.token}
+              copyLabel={t('created.copy')}
+              copiedLabel={t('created.copied')}
+              testId="new-token"
+            />
             <Button
               size="xs"
               variant="subtle"

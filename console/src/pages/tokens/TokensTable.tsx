@@ -1,8 +1,10 @@
 import { useState } from 'react';
-import { Button, Group, Modal, Pagination, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Button, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useTranslation } from 'react-i18next';
 import { useFormatInstant } from '../../components/format.ts';
 import { PageLoader } from '../../components/PageLoader.tsx';
+import { PagePicker } from '../../components/PagePicker.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import { PER_PAGE, useRevokeToken, useTokens, type Token } from './use-tokens.ts';
 
@@ -67,42 +69,22 @@ export function TokensTable() {
           </Table>
         </Table.ScrollContainer>
       )}
-      {pagination.last_page > 1 ? (
-        <Pagination
-          total={pagination.last_page}
-          value={page}
-          onChange={setPage}
-          getControlProps={(control) => ({ 'aria-label': t(`list.page.${control}`) })}
-          getItemProps={(p) => ({ 'aria-label': t('list.page.number', { page: p }) })}
-        />
-      ) : null}
+      <PagePicker lastPage={pagination.last_page} page={page} onChange={setPage} />
       <Text size="xs" c="dimmed">
         {t('list.count', { count: pagination.total, perPage: PER_PAGE })}
       </Text>
-      <Modal
+      <ConfirmDialog
         opened={revoking !== null}
-        onClose={close}
         title={t('revoke.title')}
-        centered
-        closeButtonProps={{ 'aria-label': t('revoke.close') }}
-      >
-        <Stack gap="sm">
-          <Text>{t('revoke.confirm', { name: revoking?.name ?? '' })}</Text>
-          <ProblemAlert error={revoke.error} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              {t('revoke.cancel')}
-            </Button>
-            <Button
-              color="red"
-              loading={revoke.isPending}
-              onClick={() => revoking && revoke.mutate(revoking.id, { onSuccess: close })}
-            >
-              {t('revoke.confirmButton')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        message={t('revoke.confirm', { name: revoking?.name ?? '' })}
+        confirmLabel={t('revoke.confirmButton')}
+        cancelLabel={t('revoke.cancel')}
+        closeLabel={t('revoke.close')}
+        pending={revoke.isPending}
+        error={revoke.error}
+        onConfirm={() => revoking && revoke.mutate(revoking.id, { onSuccess: close })}
+        onClose={close}
+      />
     </Stack>
   );
 }
