@@ -129,6 +129,8 @@ export async function createFixtures(
     poll_id: [poll.id],
     comment_id: [comment.id],
     photo_id: [photoUrl.split('/').pop()],
+    // The fuzzer signs in with a token, so it has no browser session: a well-formed unknown id (404).
+    session_id: ['0123456789abcdef01234567'],
   };
   const asFixtures = (v: Record<string, unknown[]>): Fixtures =>
     Object.fromEntries(
