@@ -37,7 +37,7 @@ export async function screenshotBoth(page: Page, name: string): Promise<string[]
     await page.screenshot({ path, fullPage: true, animations: 'disabled' });
     paths.push(path);
   }
-  await pinned.evaluate((style) => style.remove());
+  await pinned.evaluate((style) => style.parentNode?.removeChild(style));
   if (before) await page.setViewportSize(before);
   return paths;
 }
