@@ -34,9 +34,46 @@ export function PollCard(props: { poll: Poll; onShare: (p: Poll) => void; onDele
           <Title order={2} size="h4" id={headingId} style={{ wordBreak: 'break-word' }}>
             {poll.title}
           </Title>
-          <Badge color={STATUS_COLOR[poll.status]} variant="light" style={{ flexShrink: 0 }}>
-            {t(`status.${poll.status}`)}
-          </Badge>
+          <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
+            <Badge color={STATUS_COLOR[poll.status]} variant="light">
+              {t(`status.${poll.status}`)}
+            </Badge>
+            <Menu position="bottom-end">
+              <Menu.Target>
+                <Button
+                  size="compact-sm"
+                  variant="default"
+                  aria-label={t('list.more', { title: poll.title })}
+                >
+                  <IconDots size={16} aria-hidden />
+                </Button>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Item
+                  component={Link}
+                  to={`/polls/${poll.id}/edit`}
+                  leftSection={<IconEdit size={14} aria-hidden />}
+                >
+                  {t('list.edit')}
+                </Menu.Item>
+                <Menu.Item
+                  leftSection={
+                    closed ? <IconLockOpen size={14} aria-hidden /> : <IconLock size={14} aria-hidden />
+                  }
+                  onClick={() => setOpen.mutate({ pollId: poll.id, open: closed })}
+                >
+                  {closed ? t('list.reopen') : t('list.close')}
+                </Menu.Item>
+                <Menu.Item
+                  color="red"
+                  leftSection={<IconTrash size={14} aria-hidden />}
+                  onClick={() => props.onDelete(poll)}
+                >
+                  {t('list.delete')}
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+          </Group>
         </Group>
         <Text size="sm" c="dimmed">
           {t('list.meta', {
@@ -78,37 +115,6 @@ export function PollCard(props: { poll: Poll; onShare: (p: Poll) => void; onDele
           >
             {t('list.shareShort')}
           </Button>
-          <Menu position="bottom-end">
-            <Menu.Target>
-              <Button size="xs" variant="default" aria-label={t('list.more', { title: poll.title })}>
-                <IconDots size={16} aria-hidden />
-              </Button>
-            </Menu.Target>
-            <Menu.Dropdown>
-              <Menu.Item
-                component={Link}
-                to={`/polls/${poll.id}/edit`}
-                leftSection={<IconEdit size={14} aria-hidden />}
-              >
-                {t('list.edit')}
-              </Menu.Item>
-              <Menu.Item
-                leftSection={
-                  closed ? <IconLockOpen size={14} aria-hidden /> : <IconLock size={14} aria-hidden />
-                }
-                onClick={() => setOpen.mutate({ pollId: poll.id, open: closed })}
-              >
-                {closed ? t('list.reopen') : t('list.close')}
-              </Menu.Item>
-              <Menu.Item
-                color="red"
-                leftSection={<IconTrash size={14} aria-hidden />}
-                onClick={() => props.onDelete(poll)}
-              >
-                {t('list.delete')}
-              </Menu.Item>
-            </Menu.Dropdown>
-          </Menu>
         </Group>
         <ProblemAlert error={setOpen.error} />
       </Stack>
