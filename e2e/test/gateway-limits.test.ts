@@ -7,7 +7,13 @@ describe('gateway: per-user and per-IP limits on proxied routes, and which paths
   let stack: TestStack;
   before(async () => {
     stack = await startStack({
-      gatewayEnv: { RATE_LIMIT_USER: '4', RATE_LIMIT_IP: '12', RATE_LIMIT_SYNC_MS: '50' },
+      // An hour's window: a minute's fixed window could roll over between two requests of a test.
+      gatewayEnv: {
+        RATE_LIMIT_USER: '4',
+        RATE_LIMIT_IP: '12',
+        RATE_LIMIT_SYNC_MS: '50',
+        RATE_LIMIT_WINDOW_SECONDS: '3600',
+      },
     });
   });
   after(async () => {
