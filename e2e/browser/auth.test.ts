@@ -16,6 +16,7 @@ describe('console: sign-in, register, sign-out (browser)', function () {
   it('registers through the page, lands in the console signed in by its session, and keeps no token', async () => {
     const page = await c.newPage();
     await page.goto('/register');
+    await page.getByRole('button', { name: 'Create the account' }).waitFor(); // the form, not the loader
     await expectAccessible(page, 'register page');
     await screenshotBoth(page, 'register');
     const email = `page${Date.now()}@example.test`;
@@ -119,6 +120,8 @@ describe('console: too many sign-in attempts (browser)', function () {
     const user = await registerUser(c.baseUrl, 'Throttled');
     const page = await c.newPage();
     await page.goto('/sign-in');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor(); // the form, not the loader
+    await expectAccessible(page, 'sign-in page');
     await screenshotBoth(page, 'sign-in');
     await page.getByRole('textbox', { name: 'E-mail' }).fill(user.email);
     for (let i = 0; i < 3; i++) {
