@@ -17,6 +17,26 @@ const PollEditorPage = lazyPage(
   async () => (await import('../pages/polls/PollEditorPage.tsx')).PollEditorPage,
 );
 const TokensPage = lazyPage(async () => (await import('../pages/tokens/TokensPage.tsx')).TokensPage);
+const WorkspacesPage = lazyPage(
+  async () => (await import('../pages/workspaces/WorkspacesPage.tsx')).WorkspacesPage,
+);
+const WorkspacePage = lazyPage(
+  async () => (await import('../pages/workspaces/WorkspacePage.tsx')).WorkspacePage,
+);
+const FormBuilderPage = lazyPage(
+  async () => (await import('../pages/form-builder/FormBuilderPage.tsx')).FormBuilderPage,
+);
+const SubmissionsPage = lazyPage(
+  async () => (await import('../pages/submissions/SubmissionsPage.tsx')).SubmissionsPage,
+);
+const MapPage = lazyPage(async () => (await import('../pages/project-data/MapPage.tsx')).MapPage);
+const ExportsPage = lazyPage(async () => (await import('../pages/project-data/ExportsPage.tsx')).ExportsPage);
+const AnalysesPage = lazyPage(
+  async () => (await import('../pages/project-data/AnalysesPage.tsx')).AnalysesPage,
+);
+export const CollectPage = lazyPage(
+  async () => (await import('../pages/collect/CollectPage.tsx')).CollectPage,
+);
 const NotFoundPage = lazyPage(async () => (await import('../pages/NotFoundPage.tsx')).NotFoundPage);
 
 /**
@@ -29,6 +49,7 @@ export function AppRoutes() {
       <Route element={<PublicLayout />}>
         <Route path="/p/:pollId" element={<VotePage />} />
         <Route path="/p/:pollId/results" element={<ResultsPage />} />
+        <Route path="/f/:projectId" element={<CollectPage />} />
         <Route path="/sign-in" element={<SignInPage />} />
         <Route path="/register" element={<RegisterPage />} />
       </Route>
@@ -37,6 +58,14 @@ export function AppRoutes() {
         <Route path="/polls" element={<PollsPage />} />
         <Route path="/polls/new" element={<PollEditorPage />} />
         <Route path="/polls/:pollId/edit" element={<PollEditorPage />} />
+        <Route path="/workspaces" element={<WorkspacesPage />} />
+        <Route path="/workspaces/:workspaceId" element={<WorkspacePage />} />
+        <Route path="/projects/:projectId" element={<Navigate to="submissions" replace />} />
+        <Route path="/projects/:projectId/form" element={<FormBuilderPage />} />
+        <Route path="/projects/:projectId/submissions" element={<SubmissionsPage />} />
+        <Route path="/projects/:projectId/map" element={<MapPage />} />
+        <Route path="/projects/:projectId/exports" element={<ExportsPage />} />
+        <Route path="/projects/:projectId/analyses" element={<AnalysesPage />} />
         <Route path="/settings/tokens" element={<TokensPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>

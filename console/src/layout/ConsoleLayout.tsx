@@ -4,7 +4,7 @@ import { AppShell, Burger, Group, NavLink } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import '@mantine/notifications/styles.css';
 import { useDisclosure } from '@mantine/hooks';
-import { IconChartBar, IconKey } from '@tabler/icons-react';
+import { IconChartBar, IconFolders, IconKey } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { signInPathFor } from '../auth/sign-in-path.ts';
@@ -18,9 +18,14 @@ import { LanguageSwitch } from './LanguageSwitch.tsx';
 
 /** The console's navigation; later areas add their entries here. */
 const NAV = [
+  { to: '/workspaces', label: 'nav.workspaces', icon: IconFolders, also: '/projects' },
   { to: '/polls', label: 'nav.polls', icon: IconChartBar },
   { to: '/settings/tokens', label: 'nav.tokens', icon: IconKey },
 ] as const;
+
+/** Whether a navigation entry is the current page's (a project's pages belong to workspaces). */
+const isCurrent = (item: (typeof NAV)[number], pathname: string) =>
+  pathname.startsWith(item.to) || ('also' in item && pathname.startsWith(item.also));
 
 /**
  * The frame of the signed-in pages: header (brand, language, colour scheme, account menu),
@@ -63,8 +68,8 @@ export function ConsoleLayout() {
             to={item.to}
             label={t(item.label)}
             leftSection={<item.icon size={18} aria-hidden />}
-            active={location.pathname.startsWith(item.to)}
-            aria-current={location.pathname.startsWith(item.to) ? 'page' : undefined}
+            active={isCurrent(item, location.pathname)}
+            aria-current={isCurrent(item, location.pathname) ? 'page' : undefined}
             onClick={close}
           />
         ))}

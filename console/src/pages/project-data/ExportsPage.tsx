@@ -1,0 +1,6 @@
+import { Title } from '@mantine/core';
+
+/** Placeholder: replaced by the page of issue #17. */
+export function ExportsPage() {
+  return <Title order={1}>ExportsPage</Title>;
+}
