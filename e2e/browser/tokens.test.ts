@@ -58,6 +58,17 @@ describe('console: API tokens and browser sessions (browser)', function () {
     // The token registerUser got through the API is still listed.
     await page.getByRole('row', { name: /^register/ }).waitFor();
     await screenshotBoth(page, 'tokens');
+    // On a phone, the Revoke buttons stay within the screen (the dates move under the name).
+    await page.setViewportSize({ width: 390, height: 844 });
+    const revoke = await page
+      .getByRole('button', { name: /^Revoke the token/ })
+      .first()
+      .boundingBox();
+    expect(revoke!.x + revoke!.width).to.be.at.most(390);
+    await page
+      .getByText(/^Created /)
+      .first()
+      .waitFor();
   });
 
   it('lists the browser sessions and signs out everywhere else', async () => {

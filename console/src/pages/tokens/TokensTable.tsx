@@ -32,13 +32,18 @@ export function TokensTable() {
       {data.length === 0 ? (
         <Text c="dimmed">{t('list.empty')}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={480}>
+        // On a phone the dates go under the name, so the Revoke button stays in view.
+        <Table.ScrollContainer minWidth={0}>
           <Table striped highlightOnHover aria-label={t('list.label')}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th scope="col">{t('list.name')}</Table.Th>
-                <Table.Th scope="col">{t('list.created')}</Table.Th>
-                <Table.Th scope="col">{t('list.lastUsed')}</Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">
+                  {t('list.created')}
+                </Table.Th>
+                <Table.Th scope="col" visibleFrom="sm">
+                  {t('list.lastUsed')}
+                </Table.Th>
                 <Table.Th scope="col">
                   <VisuallyHidden>{t('list.actions')}</VisuallyHidden>
                 </Table.Th>
@@ -49,9 +54,14 @@ export function TokensTable() {
                 <Table.Tr key={token.id}>
                   <Table.Th scope="row" fw={500}>
                     {token.name}
+                    <Text size="xs" c="dimmed" fw={400} hiddenFrom="sm">
+                      {t('list.createdOn', { when: when(token.created_at) })}
+                      <br />
+                      {t('list.lastUsedOn', { when: when(token.last_used_at, t('list.never')) })}
+                    </Text>
                   </Table.Th>
-                  <Table.Td>{when(token.created_at)}</Table.Td>
-                  <Table.Td>{when(token.last_used_at, t('list.never'))}</Table.Td>
+                  <Table.Td visibleFrom="sm">{when(token.created_at)}</Table.Td>
+                  <Table.Td visibleFrom="sm">{when(token.last_used_at, t('list.never'))}</Table.Td>
                   <Table.Td ta="right">
                     <Button
                       size="xs"
