@@ -78,6 +78,12 @@ describe('console: API tokens and browser sessions (browser)', function () {
     await signInThroughPage(elsewhere, user, '/polls');
     await signInThroughPage(here, user, '/settings/tokens');
     await here.getByText('This browser').waitFor();
+    // The device is named as people name it (bowser reads the User-Agent), not its raw text.
+    await here
+      .getByText(/^Chrome \d+ · Linux$/)
+      .first()
+      .waitFor();
+    expect(await here.getByText('Mozilla/5.0').count()).to.equal(0);
     await here.getByText('1 other browser is signed in.').waitFor();
     expect(
       await here.getByRole('list', { name: 'Your signed-in browser sessions' }).getByRole('listitem').count(),

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useFormatInstant } from '../../components/format.ts';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
+import { deviceName } from './device-name.ts';
 import { useEndOtherSessions, useSessions } from './use-tokens.ts';
 
 /**
@@ -32,8 +33,13 @@ export function SessionsList() {
           <Paper component="li" key={s.id} withBorder p="sm">
             <Group justify="space-between" wrap="wrap" gap="xs">
               <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
-                <Text size="sm" fw={500} style={{ wordBreak: 'break-word' }}>
-                  {s.user_agent ?? t('sessions.unknownDevice')}
+                <Text
+                  size="sm"
+                  fw={500}
+                  style={{ wordBreak: 'break-word' }}
+                  title={s.user_agent ?? undefined}
+                >
+                  {deviceName(s.user_agent) ?? t('sessions.unknownDevice')}
                 </Text>
                 <Text size="xs" c="dimmed">
                   {t('sessions.detail', { ip: s.ip ?? '?', when: when(s.last_activity_at) })}
