@@ -33,11 +33,21 @@ export async function screenshotBoth(page: Page, name: string): Promise<string[]
   for (const [kind, size] of Object.entries(VIEWPORTS)) {
     await page.setViewportSize(size);
     await page.waitForTimeout(150); // layout settles (Mantine's responsive props use media queries)
+    // The pinned navigation bar would stop at one screen's height: stretch it down the page.
+    await page.evaluate(() => {
+      const navbar = document.querySelector<HTMLElement>('.mantine-AppShell-navbar');
+      if (!navbar) return;
+      navbar.style.removeProperty('height'); // measure the page without the previous stretch
+      navbar.style.height = `${document.documentElement.scrollHeight - navbar.offsetTop}px`;
+    });
     const path = join(DIR, `${name}-${kind}.png`);
     await page.screenshot({ path, fullPage: true, animations: 'disabled' });
     paths.push(path);
   }
   await pinned.evaluate((style) => style.parentNode?.removeChild(style));
+  await page.evaluate(() =>
+    document.querySelector<HTMLElement>('.mantine-AppShell-navbar')?.style.removeProperty('height'),
+  );
   if (before) await page.setViewportSize(before);
   return paths;
 }
