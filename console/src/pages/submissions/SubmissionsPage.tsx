@@ -1,6 +1,142 @@
-import { Title } from '@mantine/core';
+import { useCallback, useMemo, useState } from 'react';
+import { Button, CopyButton, Stack, Text } from '@mantine/core';
+import { IconLink } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { useParams, useSearchParams } from 'react-router';
+import { PageLoader } from '../../components/PageLoader.tsx';
+import { PagePicker } from '../../components/PagePicker.tsx';
+import { ProblemAlert } from '../../components/ProblemAlert.tsx';
+import { ProjectHeader } from '../collection/ProjectHeader.tsx';
+import { can } from '../collection/roles.ts';
+import type { Project } from '../collection/types.ts';
+import {
+  idParam,
+  useProject,
+  useProjectStats,
+  useVersion,
+  useWorkspaceRole,
+} from '../collection/use-collection.ts';
+import { BulkReviewModal } from './BulkReviewModal.tsx';
+import { FiltersBar } from './FiltersBar.tsx';
+import { filtersOf, readListState, writeListState, type ListState } from './filters.ts';
+import { SelectionBar } from './SelectionBar.tsx';
+import { SubmissionDrawer } from './SubmissionDrawer.tsx';
+import { SubmissionsTable } from './SubmissionsTable.tsx';
+import { useSubmissionsPage } from './use-submissions.ts';
 
-/** Placeholder: replaced by the page of issue #17. */
+/**
+ * `/projects/{id}/submissions`: the project's submissions, newest first (the API's only
+ * order), over the paginated API with every spec filter and the full-text search. The whole
+ * view (filters, page, size, the open submission) lives in the URL, so a link shares it.
+ */
 export function SubmissionsPage() {
-  return <Title order={1}>SubmissionsPage</Title>;
+  const projectId = idParam(useParams().projectId);
+  const project = useProject(projectId);
+  if (project.isPending) return <PageLoader />;
+  if (project.error) return <ProblemAlert error={project.error} />;
+  return <ProjectSubmissions project={project.data} />;
+}
+
+function ProjectSubmissions({ project }: { project: Project }) {
+  const { t } = useTranslation('submissions');
+  const role = useWorkspaceRole(project.workspace_id);
+  const version = useVersion(project.current_version_id);
+  const stats = useProjectStats(project.id, can(role, 'stats.view'));
+  const [params, setParams] = useSearchParams();
+  const state = useMemo(() => readListState(params), [params]);
+  const update = useCallback(
+    (patch: Partial<ListState>) => setParams((prev) => writeListState({ ...readListState(prev), ...patch })),
+    [setParams],
+  );
+  const list = useSubmissionsPage(project.id, state);
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const [reviewing, setReviewing] = useState<readonly number[] | null>(null);
+  const fields = version.data?.fields ?? [];
+  const mayReview = can(role, 'submission.review');
+  const names = useMemo(
+    () => new Map((stats.data?.by_collector ?? []).map((c) => [c.collector_id, c.name])),
+    [stats.data],
+  );
+  const userName = (id: number | null) =>
+    id === null ? t('table.anonymous') : (names.get(id) ?? t('table.user', { id }));
+  const select = (ids: number[], on: boolean) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      ids.forEach((id) => (on ? next.add(id) : next.delete(id)));
+      return next;
+    });
+
+  return (
+    <Stack gap="md">
+      <ProjectHeader
+        project={project}
+        actions={
+          <CopyButton value={window.location.href}>
+            {({ copied, copy }) => (
+              <Button variant="default" leftSection={<IconLink size={16} aria-hidden />} onClick={copy}>
+                {copied ? t('share.copied') : t('share.copy')}
+              </Button>
+            )}
+          </CopyButton>
+        }
+      />
+      <FiltersBar state={state} collectors={stats.data?.by_collector} onChange={update} />
+      {mayReview ? (
+        <SelectionBar
+          projectId={project.id}
+          filters={filtersOf(state)}
+          pageIds={list.data?.data.map((s) => s.id) ?? []}
+          total={list.data?.pagination.total ?? 0}
+          selected={selected}
+          onSelect={setSelected}
+          onReview={() => setReviewing([...selected].sort((a, b) => b - a))}
+        />
+      ) : null}
+      {list.isPending || version.isPending ? (
+        <PageLoader />
+      ) : list.error ? (
+        <ProblemAlert error={list.error} />
+      ) : list.data.data.length === 0 ? (
+        <Text>
+          {filtersOf(state).status || state.search || state.date_from || state.date_to || state.collector_id
+            ? t('table.noMatch')
+            : t('table.empty')}
+        </Text>
+      ) : (
+        <Stack gap="sm" aria-busy={list.isPlaceholderData}>
+          <Text size="sm" c="dimmed" aria-live="polite">
+            {t('table.count', { count: list.data.pagination.total })}
+          </Text>
+          <SubmissionsTable
+            submissions={list.data.data}
+            fields={fields}
+            collectorName={userName}
+            selectable={mayReview}
+            selected={selected}
+            onSelect={select}
+            onOpen={(id) => update({ submission: id })}
+          />
+          <PagePicker
+            lastPage={list.data.pagination.last_page}
+            page={state.page}
+            onChange={(page) => update({ page })}
+          />
+        </Stack>
+      )}
+      <SubmissionDrawer
+        projectId={project.id}
+        submissionId={state.submission}
+        fields={fields}
+        userName={userName}
+        mayReview={mayReview}
+        onClose={() => update({ submission: undefined })}
+      />
+      <BulkReviewModal
+        projectId={project.id}
+        ids={reviewing}
+        onClose={() => setReviewing(null)}
+        onDone={() => setSelected(new Set())}
+      />
+    </Stack>
+  );
 }
