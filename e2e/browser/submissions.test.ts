@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { Page } from 'playwright-core';
 import { gatewayClient, registerUser } from '../test/support/users.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { createCollectionProject, submit, type CollectionProject } from './support/collection-project.ts';
@@ -53,7 +54,7 @@ describe('console: submissions table, detail drawer and review (browser)', funct
   const statusOf = async (id: number) =>
     (await api().get(`/api/v1/projects/${project.projectId}/submissions/${id}`).expect(200)).body.data
       .status as string;
-  const rows = (page: import('playwright-core').Page) => page.locator('tbody tr[data-submission]');
+  const rows = (page: Page) => page.locator('tbody tr[data-submission]');
   const path = () => `/projects/${project.projectId}/submissions`;
 
   it('shows the submissions with a column per field, filters and searches them, and shares the view as a link', async () => {
