@@ -1,6 +1,280 @@
-import { Title } from '@mantine/core';
+import { useState } from 'react';
+import { Alert, Badge, Button, Grid, Group, NativeSelect, Stack, Text, Title } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { useParams, useSearchParams } from 'react-router';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { useFormatInstant } from '../../components/format.ts';
+import { PageLoader } from '../../components/PageLoader.tsx';
+import { ProblemAlert } from '../../components/ProblemAlert.tsx';
+import { ProjectHeader } from '../collection/ProjectHeader.tsx';
+import { can } from '../collection/roles.ts';
+import type { Field, Project } from '../collection/types.ts';
+import {
+  idParam,
+  useProject,
+  useVersion,
+  useVersions,
+  useWorkspaceRole,
+} from '../collection/use-collection.ts';
+import { FieldModal } from './FieldModal.tsx';
+import { FieldsList } from './FieldsList.tsx';
+import { FormPreview } from './FormPreview.tsx';
+import { PublishProjectModal } from './PublishProjectModal.tsx';
+import {
+  useAddField,
+  useCreateVersion,
+  useDeleteField,
+  usePublishProject,
+  usePublishVersion,
+  useUpdateField,
+} from './use-form-builder.ts';
 
-/** Placeholder: replaced by the page of issue #17. */
+/**
+ * `/projects/{id}/form`: the form builder. Versions (a draft is edited; a published one is
+ * read-only, and "new version from the published one" starts a draft with its fields), the
+ * fields of the chosen version (add, edit, reorder, remove), a live preview as collectors will
+ * see it, and the project's publication with its settings. Roles that may not edit forms see
+ * it all read-only, with the reason.
+ */
 export function FormBuilderPage() {
-  return <Title order={1}>FormBuilderPage</Title>;
+  const projectId = idParam(useParams().projectId);
+  const project = useProject(projectId);
+  if (project.isPending) return <PageLoader />;
+  if (project.error) return <ProblemAlert error={project.error} />;
+  return <Builder project={project.data} />;
+}
+
+function Builder({ project }: { project: Project }) {
+  const { t } = useTranslation(['formBuilder', 'collection']);
+  const when = useFormatInstant();
+  const role = useWorkspaceRole(project.workspace_id);
+  const mayEdit = can(role, 'form.edit');
+  const versions = useVersions(project.id);
+  const [params, setParams] = useSearchParams();
+  const list = versions.data?.data ?? [];
+  const chosenId = idParam(params.get('version') ?? undefined) ?? list[0]?.id;
+  const version = useVersion(chosenId);
+  const createVersion = useCreateVersion();
+  const addField = useAddField();
+  const updateField = useUpdateField();
+  const deleteField = useDeleteField();
+  const publishVersion = usePublishVersion();
+  const publishProject = usePublishProject();
+  const [editing, setEditing] = useState<Field | 'new' | null>(null);
+  const [removing, setRemoving] = useState<Field | null>(null);
+  const [publishing, setPublishing] = useState(false);
+  const hasPublished = list.some((v) => v.status === 'published');
+  const draft = version.data?.status === 'draft';
+  const fields = version.data?.fields ?? [];
+  const choose = (id: number) => setParams({ version: String(id) }, { replace: true });
+  const newVersion = (copy: boolean) =>
+    createVersion.mutate({ projectId: project.id, copy }, { onSuccess: (v) => choose(v.id) });
+  const closeField = () => {
+    setEditing(null);
+    addField.reset();
+    updateField.reset();
+  };
+  const fieldMutation = editing === 'new' ? addField : updateField;
+  /**
+   * Moves a field to index `to`: the fields are renumbered 0, 1, 2... in the new order and each
+   * whose position changes gets a `PUT` (positions may tie or have gaps; the service orders by
+   * position, then id).
+   */
+  const move = async (versionId: number, field: Field, to: number) => {
+    const order = fields.filter((f) => f.id !== field.id);
+    order.splice(to, 0, field);
+    try {
+      for (const [i, f] of order.entries())
+        if (f.position !== i)
+          await updateField.mutateAsync({ versionId, fieldId: f.id, body: { position: i } });
+    } catch {
+      // shown next to the list through updateField.error
+    }
+  };
+
+  return (
+    <Stack gap="md">
+      <ProjectHeader
+        project={project}
+        actions={
+          can(role, 'project.manage') ? (
+            <Group gap="xs">
+              {project.is_published ? (
+                <Button
+                  variant="default"
+                  loading={publishProject.isPending && !publishing}
+                  onClick={() => publishProject.mutate({ projectId: project.id, body: null })}
+                >
+                  {t('publish.unpublish')}
+                </Button>
+              ) : null}
+              <Button onClick={() => setPublishing(true)} disabled={!hasPublished}>
+                {project.is_published ? t('publish.settings') : t('publish.open')}
+              </Button>
+            </Group>
+          ) : null
+        }
+      />
+      {!hasPublished && can(role, 'project.manage') ? (
+        <Text size="sm" c="dimmed">
+          {t('publish.needVersion')}
+        </Text>
+      ) : null}
+      {!publishing ? <ProblemAlert error={publishProject.error} /> : null}
+      {!mayEdit && role ? (
+        <Alert variant="light" color="gray">
+          {t('readOnly', { role: t(`collection:roles.${role}`) })}
+        </Alert>
+      ) : null}
+      {versions.isPending ? (
+        <PageLoader />
+      ) : versions.error ? (
+        <ProblemAlert error={versions.error} />
+      ) : (
+        <Grid gap="lg">
+          <Grid.Col span={{ base: 12, md: 7 }}>
+            <Stack gap="md">
+              <Group align="flex-end" gap="sm" wrap="wrap">
+                {list.length ? (
+                  <NativeSelect
+                    label={t('versions.label')}
+                    value={chosenId ? String(chosenId) : ''}
+                    onChange={(e) => choose(Number(e.currentTarget.value))}
+                    data={list.map((v) => ({
+                      value: String(v.id),
+                      label: t(v.status === 'draft' ? 'versions.draft' : 'versions.published', {
+                        number: v.number,
+                      }),
+                    }))}
+                    style={{ flex: '1 1 12rem' }}
+                  />
+                ) : (
+                  <Text>{t('versions.none')}</Text>
+                )}
+                {mayEdit ? (
+                  <>
+                    {hasPublished ? (
+                      <Button
+                        variant="light"
+                        onClick={() => newVersion(true)}
+                        loading={createVersion.isPending}
+                      >
+                        {t('versions.copy')}
+                      </Button>
+                    ) : null}
+                    <Button
+                      variant="default"
+                      onClick={() => newVersion(false)}
+                      loading={createVersion.isPending}
+                    >
+                      {t('versions.new')}
+                    </Button>
+                  </>
+                ) : null}
+              </Group>
+              <ProblemAlert error={createVersion.error} />
+              {version.data ? (
+                <Stack gap="sm" component="section" aria-labelledby="fields-heading">
+                  <Group justify="space-between" wrap="wrap">
+                    <Group gap="xs">
+                      <Title order={2} size="h3" id="fields-heading">
+                        {t('fields.title', { number: version.data.number })}
+                      </Title>
+                      <Badge color={draft ? 'yellow' : 'green'} variant="light">
+                        {draft ? t('versions.draftBadge') : t('versions.publishedBadge')}
+                      </Badge>
+                    </Group>
+                    {draft && mayEdit ? (
+                      <Group gap="xs">
+                        <Button
+                          leftSection={<IconPlus size={16} aria-hidden />}
+                          onClick={() => setEditing('new')}
+                        >
+                          {t('fields.add')}
+                        </Button>
+                        <Button
+                          color="green"
+                          loading={publishVersion.isPending}
+                          onClick={() => publishVersion.mutate(version.data.id)}
+                        >
+                          {t('versions.publish')}
+                        </Button>
+                      </Group>
+                    ) : null}
+                  </Group>
+                  {!draft ? (
+                    <Text size="sm" c="dimmed">
+                      {t('versions.frozen', { when: when(version.data.published_at) })}
+                    </Text>
+                  ) : null}
+                  <ProblemAlert error={publishVersion.error} />
+                  <ProblemAlert error={updateField.isError && editing === null ? updateField.error : null} />
+                  <FieldsList
+                    fields={fields}
+                    editable={draft && mayEdit}
+                    busy={updateField.isPending}
+                    onEdit={setEditing}
+                    onMove={(f, to) => void move(version.data.id, f, to)}
+                    onRemove={setRemoving}
+                  />
+                </Stack>
+              ) : version.error ? (
+                <ProblemAlert error={version.error} />
+              ) : null}
+            </Stack>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, md: 5 }}>
+            <FormPreview fields={fields} />
+          </Grid.Col>
+        </Grid>
+      )}
+      <FieldModal
+        opened={editing !== null}
+        field={editing === 'new' ? null : editing}
+        pending={fieldMutation.isPending}
+        error={fieldMutation.error}
+        onSave={(body) => {
+          if (!version.data) return;
+          if (editing === 'new')
+            addField.mutate({ versionId: version.data.id, body }, { onSuccess: closeField });
+          else if (editing)
+            updateField.mutate(
+              { versionId: version.data.id, fieldId: editing.id, body },
+              { onSuccess: closeField },
+            );
+        }}
+        onClose={closeField}
+      />
+      <ConfirmDialog
+        opened={removing !== null}
+        title={t('fields.removeTitle')}
+        message={t('fields.removeConfirm', { label: removing?.label ?? '' })}
+        confirmLabel={t('fields.removeButton')}
+        cancelLabel={t('field.cancel')}
+        closeLabel={t('field.close')}
+        pending={deleteField.isPending}
+        error={deleteField.error}
+        onConfirm={() =>
+          removing &&
+          version.data &&
+          deleteField.mutate(
+            { versionId: version.data.id, fieldId: removing.id },
+            { onSuccess: () => (setRemoving(null), deleteField.reset()) },
+          )
+        }
+        onClose={() => (setRemoving(null), deleteField.reset())}
+      />
+      <PublishProjectModal
+        project={project}
+        opened={publishing}
+        pending={publishProject.isPending}
+        error={publishProject.error}
+        onPublish={(body) =>
+          publishProject.mutate({ projectId: project.id, body }, { onSuccess: () => setPublishing(false) })
+        }
+        onClose={() => (setPublishing(false), publishProject.reset())}
+      />
+    </Stack>
+  );
 }

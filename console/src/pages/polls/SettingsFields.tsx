@@ -1,24 +1,19 @@
-import { NumberInput, SegmentedControl, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { NumberInput, SegmentedControl, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
-import { fromLocalInput, LIMITS, type PollFormValues } from './poll-form.ts';
+import { InstantInput } from '../../components/InstantInput.tsx';
+import { LIMITS, type PollFormValues } from './poll-form.ts';
 
 type Form = UseFormReturnType<PollFormValues>;
 
 /** A local date-time field that also shows the instant in UTC (what the service stores). */
 function InstantField({ form, path, label }: { form: Form; path: 'starts_at' | 'ends_at'; label: string }) {
-  const { t } = useTranslation('polls');
-  const value = form.values.settings[path];
-  const utc = fromLocalInput(value);
   return (
-    <TextInput
-      type="datetime-local"
+    <InstantInput
       label={label}
-      description={
-        utc ? t('settings.utc', { utc: utc.slice(0, 16).replace('T', ' ') }) : t('settings.noDate')
-      }
       key={form.key(`settings.${path}`)}
       {...form.getInputProps(`settings.${path}`)}
+      value={form.values.settings[path]}
     />
   );
 }

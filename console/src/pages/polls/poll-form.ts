@@ -1,3 +1,4 @@
+import { fromLocalInput, toLocalInput } from '../../components/local-instant.ts';
 import { randomId } from '@mantine/hooks';
 import type { TFunction } from 'i18next';
 import type { Poll, PollCreate } from './use-polls.ts';
@@ -29,6 +30,8 @@ export interface PollFormValues {
 }
 
 /** The polls service's limits (services/polls/src/http/polls-schemas.ts). */
+export { fromLocalInput, toLocalInput };
+
 export const LIMITS = {
   title: 200,
   description: 5000,
@@ -57,17 +60,6 @@ export const emptyPoll = (): PollFormValues => ({
     allow_reactions: true,
   },
 });
-
-const pad = (n: number) => String(n).padStart(2, '0');
-/** An ISO instant as a `datetime-local` value in this browser's time zone ('' for null). */
-export function toLocalInput(iso: string | null): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-/** A `datetime-local` value (local time) as an ISO instant, or null when empty. */
-export const fromLocalInput = (value: string): string | null =>
-  value ? new Date(value).toISOString() : null;
 
 /** The editor's values of an existing poll. */
 export const fromPoll = (poll: Poll): PollFormValues => ({

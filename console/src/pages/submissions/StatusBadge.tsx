@@ -14,7 +14,7 @@ const COLORS: Record<SubmissionStatus, string> = {
 export function StatusBadge({ status }: { status: SubmissionStatus }) {
   const { t } = useTranslation('collection');
   return (
-    <Badge color={COLORS[status]} variant="light" style={{ whiteSpace: 'nowrap' }}>
+    <Badge color={COLORS[status]} variant="light" style={{ whiteSpace: 'nowrap', minWidth: 'max-content' }}>
       {t(`status.${status}`)}
     </Badge>
   );

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/problem.ts';
 import { formatTime } from '../poll-public/dates.ts';
 import { OTP_TTL_MS, type PendingVote } from './pending-vote.ts';
-import { TextField } from './TextField.tsx';
+import { TextField } from '../../components/native/TextField.tsx';
 import { VoteProblem } from './VoteProblem.tsx';
 
 interface Props {

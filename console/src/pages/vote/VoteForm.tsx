@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { fieldErrorsOf } from '../../components/field-errors.ts';
 import type { Poll } from '../poll-public/types.ts';
 import { SectionChoice } from './SectionChoice.tsx';
-import { TextField } from './TextField.tsx';
+import { TextField } from '../../components/native/TextField.tsx';
 import { VoteProblem } from './VoteProblem.tsx';
 
 /** What the form sends: section id to option id, the optional name and e-mail. */

@@ -14,7 +14,8 @@ interface Props extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' |
 /**
  * A labelled text input with its hint and its error tied to it (`aria-describedby`,
  * `aria-invalid`), styled with Mantine's variables. A native element, not Mantine's TextInput:
- * the voting page's JavaScript budget (scripts/vote-budget.ts) has no room for its input stack.
+ * the voting page's and the web form's JavaScript budgets (scripts/vote-budget.ts) have no room
+ * for its input stack.
  */
 export function TextField({ label, description, error, value, onChange, field, required, ...input }: Props) {
   const id = useId();

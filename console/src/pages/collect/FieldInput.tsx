@@ -1,0 +1,91 @@
+import { useTranslation } from 'react-i18next';
+import { TextField } from '../../components/native/TextField.tsx';
+import type { Field } from '../collection/types.ts';
+import type { Answer, GeopointDraft, PhotoDraft } from './answers.ts';
+import { ChoiceInput } from './ChoiceInput.tsx';
+import { GeopointInput } from './GeopointInput.tsx';
+import { PhotoInput } from './PhotoInput.tsx';
+
+/**
+ * The input of one form field as a collector sees it, with native controls: text, number
+ * (integer or decimal keyboard), date, time (with seconds), radio buttons or checkboxes,
+ * geopoint, photo. Used by the web form and, disabled, by the form builder's preview.
+ */
+export function FieldInput(props: {
+  field: Field;
+  value: Answer;
+  error?: string;
+  disabled?: boolean;
+  onChange: (value: Answer) => void;
+}) {
+  const { t } = useTranslation('collect');
+  const { field, value, error, disabled, onChange } = props;
+  const c = field.constraints;
+  switch (field.type) {
+    case 'select_one':
+    case 'select_multiple':
+      return (
+        <ChoiceInput
+          field={field}
+          value={value as string | string[] | null}
+          error={error}
+          disabled={disabled}
+          onChange={onChange}
+        />
+      );
+    case 'geopoint':
+      return (
+        <GeopointInput
+          field={field}
+          value={value as GeopointDraft | null}
+          error={error}
+          disabled={disabled}
+          onChange={onChange}
+        />
+      );
+    case 'photo':
+      return (
+        <PhotoInput
+          field={field}
+          value={value as PhotoDraft | null}
+          error={error}
+          disabled={disabled}
+          onChange={onChange}
+        />
+      );
+    default: {
+      const hint =
+        c.min !== undefined && c.max !== undefined
+          ? t('hints.between', { min: c.min, max: c.max })
+          : c.min !== undefined
+            ? t('hints.min', { min: c.min })
+            : c.max !== undefined
+              ? t('hints.max', { max: c.max })
+              : c.max_length !== undefined
+                ? t('hints.maxLength', { max: c.max_length })
+                : undefined;
+      const kind = {
+        text: { type: 'text' },
+        integer: { type: 'number', inputMode: 'numeric', step: 1 },
+        decimal: { type: 'number', inputMode: 'decimal', step: 'any' },
+        date: { type: 'date' },
+        time: { type: 'time', step: 1 },
+      }[field.type] as Record<string, unknown>;
+      return (
+        <TextField
+          {...kind}
+          label={field.label}
+          description={hint}
+          required={field.required}
+          disabled={disabled}
+          min={c.min}
+          max={c.max}
+          error={error}
+          field={field.uuid}
+          value={typeof value === 'string' ? value : ''}
+          onChange={onChange}
+        />
+      );
+    }
+  }
+}

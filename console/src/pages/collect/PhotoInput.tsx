@@ -1,0 +1,108 @@
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Field } from '../collection/types.ts';
+import type { PhotoDraft } from './answers.ts';
+import classes from './Collect.module.css';
+
+/**
+ * The largest photo sent as is, in bytes. Photos travel base64-encoded inside the JSON of a
+ * submission or a sync batch, whose body the service caps at 1 MB (docs/collection.md,
+ * "Photos"); base64 adds a third. Larger photos are resized on the device first.
+ */
+export const PHOTO_MAX_BYTES = 500_000;
+
+const readAsDataUrl = (blob: Blob) =>
+  new Promise<string>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error('unreadable file'));
+    reader.readAsDataURL(blob);
+  });
+
+/**
+ * A photo from the camera or the gallery (`<input type=file accept=image/* capture>`). A photo
+ * over {@link PHOTO_MAX_BYTES} is resized in the browser (browser-image-compression, loaded on
+ * first use: at most 1,600 px and the byte limit) before it is kept; the thumbnail shows what
+ * will be sent.
+ */
+export function PhotoInput(props: {
+  field: Field;
+  value: PhotoDraft | null;
+  error?: string;
+  disabled?: boolean;
+  onChange: (value: PhotoDraft | null) => void;
+}) {
+  const { t } = useTranslation('collect');
+  const id = useId();
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const choose = async (file: File | undefined) => {
+    if (!file) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      let blob: Blob = file;
+      if (file.size > PHOTO_MAX_BYTES) {
+        const { default: compress } = await import('browser-image-compression');
+        blob = await compress(file, {
+          maxSizeMB: PHOTO_MAX_BYTES / 1_048_576,
+          maxWidthOrHeight: 1600,
+          useWebWorker: false,
+        });
+      }
+      props.onChange({ name: file.name, dataUrl: await readAsDataUrl(blob), size: blob.size });
+    } catch {
+      setFailure(t('photo.failed'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const error = failure ?? props.error;
+  return (
+    <div className={classes.fieldset} data-field={props.field.uuid}>
+      <label htmlFor={id} className={classes.legend}>
+        {props.field.label}
+        {props.field.required ? (
+          <span className={classes.required} aria-hidden>
+            {' *'}
+          </span>
+        ) : null}
+      </label>
+      <input
+        id={id}
+        type="file"
+        accept="image/*"
+        capture="environment"
+        disabled={props.disabled || busy}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-n`}
+        onChange={(e) => void choose(e.currentTarget.files?.[0])}
+      />
+      <p id={`${id}-n`} className={classes.note} aria-live="polite">
+        {busy
+          ? t('photo.resizing')
+          : props.value
+            ? t('photo.chosen', { name: props.value.name, kb: Math.ceil(props.value.size / 1000) })
+            : t('photo.hint', { kb: PHOTO_MAX_BYTES / 1000 })}
+      </p>
+      {props.value ? (
+        <>
+          <img
+            src={props.value.dataUrl}
+            alt={t('photo.preview', { label: props.field.label })}
+            className={classes.thumb}
+          />
+          <button
+            type="button"
+            className={classes.danger}
+            onClick={() => props.onChange(null)}
+            disabled={props.disabled}
+          >
+            {t('photo.remove')}
+          </button>
+        </>
+      ) : null}
+      {error ? <p className={classes.error}>{error}</p> : null}
+    </div>
+  );
+}

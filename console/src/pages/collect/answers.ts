@@ -1,0 +1,144 @@
+import type { Field } from '../collection/types.ts';
+
+/** A geopoint as typed or read from `navigator.geolocation`: degrees and metres, as text. */
+export interface GeopointDraft {
+  latitude: string;
+  longitude: string;
+  altitude: string;
+  accuracy: string;
+}
+
+/** A photo chosen on the device, resized when needed, as a `data:image/...;base64,` URL. */
+export interface PhotoDraft {
+  name: string;
+  dataUrl: string;
+  /** Bytes of the (resized) image. */
+  size: number;
+}
+
+/** What the collector has entered for one field, before it is turned into a value. */
+export type Answer = string | string[] | GeopointDraft | PhotoDraft | null;
+
+/** The answers of one form, by field uuid: what drafts and the queue keep. */
+export type Answers = Record<string, Answer>;
+
+/** A data entry of a submission (spec 2.1): `{field_uuid, type, value}`. */
+export interface DataEntry {
+  field_uuid: string;
+  type: Field['type'];
+  value: unknown;
+}
+
+const DAY = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
+
+/** Whether an answer is empty ("no answer" is `null` in a submission). */
+export const isEmpty = (a: Answer | undefined): boolean =>
+  a === null ||
+  a === undefined ||
+  a === '' ||
+  (Array.isArray(a) && a.length === 0) ||
+  (typeof a === 'object' && !Array.isArray(a) && 'latitude' in a && a.latitude === '' && a.longitude === '');
+
+/** Problems of one answer, as message keys with their values (namespace `collect`). */
+export type Problem = { key: string; values?: Record<string, unknown> };
+
+/**
+ * Turns the answers into the submission's data entries, checking them as the collection service
+ * does (docs/collection.md, "Validation"): required fields, integers and decimals with their
+ * min/max, text length and pattern (the whole text), real calendar days, HH:MM:SS times, choices
+ * among the field's, geopoints in range. Returns the entries, or the problems by field uuid.
+ */
+export function toEntries(
+  fields: readonly Field[],
+  answers: Answers,
+): { entries: DataEntry[]; problems: Record<string, Problem> } {
+  const entries: DataEntry[] = [];
+  const problems: Record<string, Problem> = {};
+  for (const field of fields) {
+    const answer = answers[field.uuid];
+    if (isEmpty(answer)) {
+      if (field.required) problems[field.uuid] = { key: 'errors.required' };
+      continue;
+    }
+    const result = valueOf(field, answer!);
+    if ('problem' in result) problems[field.uuid] = result.problem;
+    else entries.push({ field_uuid: field.uuid, type: field.type, value: result.value });
+  }
+  return { entries, problems };
+}
+
+function valueOf(field: Field, answer: Exclude<Answer, null>): { value: unknown } | { problem: Problem } {
+  const c = field.constraints;
+  const range = (n: number) =>
+    c.min !== undefined && n < c.min
+      ? { problem: { key: 'errors.min', values: { min: c.min } } }
+      : c.max !== undefined && n > c.max
+        ? { problem: { key: 'errors.max', values: { max: c.max } } }
+        : { value: n };
+  switch (field.type) {
+    case 'text': {
+      const text = String(answer);
+      if (c.max_length !== undefined && [...text].length > c.max_length)
+        return { problem: { key: 'errors.maxLength', values: { max: c.max_length } } };
+      if (c.pattern && !new RegExp(`^(?:${c.pattern})$`, 'u').test(text))
+        return { problem: { key: 'errors.pattern' } };
+      return { value: text };
+    }
+    case 'integer': {
+      const n = Number(answer);
+      return String(answer).trim() !== '' && Number.isSafeInteger(n)
+        ? range(n)
+        : { problem: { key: 'errors.integer' } };
+    }
+    case 'decimal': {
+      const n = Number(answer);
+      return String(answer).trim() !== '' && Number.isFinite(n)
+        ? range(n)
+        : { problem: { key: 'errors.decimal' } };
+    }
+    case 'date': {
+      const d = String(answer);
+      const parsed = new Date(`${d}T00:00:00Z`);
+      return DAY.test(d) && parsed.toISOString().startsWith(d)
+        ? { value: d }
+        : { problem: { key: 'errors.date' } };
+    }
+    case 'time': {
+      const t = String(answer);
+      return TIME.test(t) ? { value: t.length === 5 ? `${t}:00` : t } : { problem: { key: 'errors.time' } };
+    }
+    case 'select_one':
+      return field.choices?.some((ch) => ch.value === answer)
+        ? { value: answer }
+        : { problem: { key: 'errors.choice' } };
+    case 'select_multiple': {
+      const values = Array.isArray(answer) ? answer : [];
+      return values.every((v) => field.choices?.some((ch) => ch.value === v))
+        ? { value: values }
+        : { problem: { key: 'errors.choice' } };
+    }
+    case 'geopoint': {
+      const g = answer as GeopointDraft;
+      const lat = Number(g.latitude);
+      const lon = Number(g.longitude);
+      if (g.latitude.trim() === '' || !Number.isFinite(lat) || lat < -90 || lat > 90)
+        return { problem: { key: 'errors.latitude' } };
+      if (g.longitude.trim() === '' || !Number.isFinite(lon) || lon < -180 || lon > 180)
+        return { problem: { key: 'errors.longitude' } };
+      const alt = g.altitude.trim() === '' ? 0 : Number(g.altitude);
+      const acc = g.accuracy.trim() === '' ? 0 : Number(g.accuracy);
+      if (!Number.isFinite(alt)) return { problem: { key: 'errors.altitude' } };
+      if (!Number.isFinite(acc) || acc < 0) return { problem: { key: 'errors.accuracy' } };
+      return { value: [lat, lon, alt, acc] };
+    }
+    case 'photo':
+      return { value: (answer as PhotoDraft).dataUrl };
+  }
+}
+
+/** The field uuid a service error key names: `data.3.value` → the field of entry 3. */
+export function fieldOfErrorKey(key: string, entries: readonly DataEntry[]): string | undefined {
+  const m = /^data\.(\d+)/.exec(key);
+  return m ? entries[Number(m[1])]?.field_uuid : undefined;
+}

@@ -1,0 +1,99 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { call, collectionApi } from '../../api/client.ts';
+import type { operations } from '../../api/generated/collection.ts';
+import { COLLECTION } from '../collection/use-collection.ts';
+
+type Ops = operations;
+/** The body of `POST /versions/{id}/fields`: `{name, label, type, required?, choices?, constraints?, position?}`. */
+export type FieldInput = Ops['addField']['requestBody']['content']['application/json'];
+/** The publication settings body of `POST /projects/{id}/publish` (spec 2.1). */
+export type PublicationInput = NonNullable<
+  Ops['publishProject']['requestBody']
+>['content']['application/json'];
+
+/** Every change to a form refreshes area A's queries (versions, fields, the project). */
+function useFormMutation<V, R>(mutationFn: (vars: V) => Promise<R>) {
+  const client = useQueryClient();
+  return useMutation({ mutationFn, onSuccess: () => client.invalidateQueries({ queryKey: COLLECTION }) });
+}
+
+/**
+ * `POST /api/v1/projects/{id}/versions {copy_last_published}`: a new draft numbered after the
+ * last; with `copy: true` it starts with the last published version's fields (same uuids).
+ * 422 when there is nothing to copy.
+ */
+export const useCreateVersion = () =>
+  useFormMutation(
+    async ({ projectId, copy }: { projectId: number; copy: boolean }) =>
+      (
+        await call(
+          collectionApi.POST('/api/v1/projects/{project_id}/versions', {
+            params: { path: { project_id: String(projectId) } },
+            body: { copy_last_published: copy },
+          }),
+        )
+      ).data,
+  );
+
+/** `POST /api/v1/versions/{id}/fields` (drafts only; 409 `version_frozen` once published, 422 `errors`). */
+export const useAddField = () =>
+  useFormMutation(({ versionId, body }: { versionId: number; body: FieldInput }) =>
+    call(
+      collectionApi.POST('/api/v1/versions/{version_id}/fields', {
+        params: { path: { version_id: String(versionId) } },
+        body,
+      }),
+    ),
+  );
+
+/** `PUT /api/v1/versions/{id}/fields/{field_id}` with the keys to change (a new `position` reorders). */
+export const useUpdateField = () =>
+  useFormMutation(
+    ({ versionId, fieldId, body }: { versionId: number; fieldId: number; body: Partial<FieldInput> }) =>
+      call(
+        collectionApi.PUT('/api/v1/versions/{version_id}/fields/{field_id}', {
+          params: { path: { version_id: String(versionId), field_id: String(fieldId) } },
+          body,
+        }),
+      ),
+  );
+
+/** `DELETE /api/v1/versions/{id}/fields/{field_id}` (drafts only). */
+export const useDeleteField = () =>
+  useFormMutation(({ versionId, fieldId }: { versionId: number; fieldId: number }) =>
+    call(
+      collectionApi.DELETE('/api/v1/versions/{version_id}/fields/{field_id}', {
+        params: { path: { version_id: String(versionId), field_id: String(fieldId) } },
+      }),
+    ),
+  );
+
+/** `POST /api/v1/versions/{id}/publish`: freezes the version and makes it the form collectors get (422 without fields). */
+export const usePublishVersion = () =>
+  useFormMutation((versionId: number) =>
+    call(
+      collectionApi.POST('/api/v1/versions/{version_id}/publish', {
+        params: { path: { version_id: String(versionId) } },
+      }),
+    ),
+  );
+
+/**
+ * `POST /api/v1/projects/{id}/publish` with the publication settings (keys not sent keep their
+ * value) or `POST .../unpublish`. 422 `no_published_version`, `errors` per setting.
+ */
+export const usePublishProject = () =>
+  useFormMutation(({ projectId, body }: { projectId: number; body: PublicationInput | null }) =>
+    body
+      ? call(
+          collectionApi.POST('/api/v1/projects/{project_id}/publish', {
+            params: { path: { project_id: String(projectId) } },
+            body,
+          }),
+        )
+      : call(
+          collectionApi.POST('/api/v1/projects/{project_id}/unpublish', {
+            params: { path: { project_id: String(projectId) } },
+          }),
+        ),
+  );
