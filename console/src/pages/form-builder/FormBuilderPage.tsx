@@ -194,7 +194,6 @@ function Builder({ project }: { project: Project }) {
                           {t('fields.add')}
                         </Button>
                         <Button
-                          color="green"
                           loading={publishVersion.isPending}
                           onClick={() => publishVersion.mutate(version.data.id)}
                         >
