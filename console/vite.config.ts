@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
 import { voteBudget } from './scripts/vote-budget.ts';
 
 /** Where `npm run dev:console` sends API calls: the gateway of `npm start`. */
@@ -7,7 +8,31 @@ const gateway = process.env.GATEWAY_URL ?? 'http://127.0.0.1:8080';
 const toGateway = { target: gateway, changeOrigin: false };
 
 export default defineConfig({
-  plugins: [react(), voteBudget()],
+  plugins: [
+    react(),
+    voteBudget(),
+    // The web form's service worker (src/pages/collect/register-worker.ts): scoped to /f/, it
+    // precaches the app so a web form opens and reloads offline; the API is never cached here
+    // (the form itself is kept in IndexedDB). No manifest: the console is not installable.
+    VitePWA({
+      strategies: 'generateSW',
+      injectRegister: false,
+      registerType: 'autoUpdate',
+      scope: '/f/',
+      filename: 'sw.js',
+      manifest: false,
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,woff2}'],
+        globIgnores: ['**/.vite/**'],
+        navigateFallback: '/index.html',
+        navigateFallbackAllowlist: [/^\/f\//],
+        cleanupOutdatedCaches: true,
+        clientsClaim: true,
+        skipWaiting: true,
+        maximumFileSizeToCacheInBytes: 3_000_000,
+      },
+    }),
+  ],
   server: {
     host: '127.0.0.1',
     port: 5173,

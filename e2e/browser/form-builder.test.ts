@@ -120,7 +120,10 @@ describe('console: form builder and publication (browser)', function () {
     await dialog.getByRole('combobox', { name: 'Type' }).selectOption('integer');
     await dialog.getByRole('button', { name: 'Add the field' }).click();
     await dialog.getByRole('textbox', { name: 'Name' }).and(page.locator('[aria-invalid="true"]')).waitFor();
-    await dialog.getByText(/already has this name/i).first().waitFor();
+    await dialog
+      .getByText(/already has this name/i)
+      .first()
+      .waitFor();
     expect(await dialog.getByRole('textbox', { name: 'Question (label)' }).inputValue()).to.equal(
       'Another age',
     );
