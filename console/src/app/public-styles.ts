@@ -17,8 +17,6 @@ import '@mantine/core/styles/Anchor.css';
 import '@mantine/core/styles/Loader.css';
 import '@mantine/core/styles/Button.css';
 import '@mantine/core/styles/ActionIcon.css';
-import '@mantine/core/styles/SegmentedControl.css';
-import '@mantine/core/styles/FloatingIndicator.css';
 import '@mantine/core/styles/Alert.css';
 import '@mantine/core/styles/CloseButton.css';
 import '@mantine/core/styles/Badge.css';
