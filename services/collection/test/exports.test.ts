@@ -532,6 +532,41 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     );
   });
 
+  it("lists a project's exports newest first: managers every job, a viewer their own, collectors none", async () => {
+    const { jobId: byViewer } = await exportNow({}, 4);
+    const { jobId: byManager } = await exportNow({ status: 'submitted' }, 5, 'geojson');
+    const list = async (user: number, query = '') =>
+      (await h.as(user).get(`/api/v1/projects/${form.projectId}/exports${query}`).expect(200)).body as {
+        data: Array<{
+          id: string;
+          requested_by: number;
+          format: string;
+          status: string;
+          download_url: string | null;
+        }>;
+        pagination: { total: number; per_page: number; last_page: number };
+      };
+    const all = await list(5);
+    const mine = await list(4);
+    expect(all.data[0]!.id).to.equal(byManager);
+    expect(all.data[0]).to.include({ format: 'geojson', status: 'completed', requested_by: 5 });
+    expect(all.data.map((j) => j.id)).to.include(byViewer);
+    expect(all.pagination.total).to.be.greaterThan(mine.pagination.total);
+    expect(mine.data.every((j) => j.requested_by === 4)).to.equal(true);
+    expect(mine.data.map((j) => j.id))
+      .to.include(byViewer)
+      .and.not.include(byManager);
+    expect(all.data.find((j) => j.id === byViewer)!.download_url).to.equal(
+      `/api/v1/exports/${byViewer}/download`,
+    );
+    const firstPage = await list(5, '?per_page=1');
+    expect(firstPage.data.map((j) => j.id)).to.deep.equal([byManager]);
+    expect(firstPage.pagination.last_page).to.equal(all.pagination.total);
+    await h.as(2).get(`/api/v1/projects/${form.projectId}/exports`).expect(403);
+    await h.as(9).get(`/api/v1/projects/${form.projectId}/exports`).expect(404);
+    await h.as(5).get(`/api/v1/projects/${form.projectId}/exports?per_page=500`).expect(422);
+  });
+
   it('deletes expired files in the sweep; the download then answers 410', async () => {
     const { jobId } = await exportNow();
     const row = await h.db('exports').where({ id: jobId }).first();

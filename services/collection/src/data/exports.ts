@@ -149,6 +149,33 @@ export async function failAbandonedExport(
   return rows[0];
 }
 
+/**
+ * A page of a project's export jobs, newest first; with `requestedBy`, only that user's.
+ * Resolves with the rows of the page and the number of jobs in all.
+ */
+export async function listExports(
+  db: Knex,
+  projectId: number,
+  requestedBy: number | undefined,
+  page: number,
+  perPage: number,
+): Promise<{ rows: ExportJobRow[]; total: number }> {
+  const scope = (q: Knex.QueryBuilder) => {
+    q.where({ project_id: projectId });
+    if (requestedBy !== undefined) q.andWhere({ requested_by: requestedBy });
+    return q;
+  };
+  const [{ n }] = (await scope(db('exports').count({ n: '*' }))) as [{ n: string }];
+  const rows = (await scope(db('exports').select('*'))
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(perPage)
+    .offset((page - 1) * perPage)) as ExportJobRow[];
+  return { rows, total: Number(n) };
+}
+
 /** API shape of an export job (`GET /exports/{id}`). */
 export function exportJson(j: ExportJobRow, now = new Date()) {
   const rows = j.rows_written;

@@ -7,6 +7,7 @@ import {
   exportJson,
   findExport,
   insertExport,
+  listExports as selectExports,
   type ExportFormat,
   type ExportJobRow,
 } from '../data/exports.ts';
@@ -15,7 +16,7 @@ import { FORMAT_FILES } from '../workers/export-file.ts';
 import { EXPORT_REQUESTED } from '../workers/exports.ts';
 import { projectFor, userIdOf } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
-import type { BodyReader } from '@fieldhouse/http';
+import type { BodyReader, PageRequest } from '@fieldhouse/http';
 import type { ExportOptions } from './export-columns.ts';
 import { parseListFilters } from './list-filters.ts';
 import { can } from './roles.ts';
@@ -107,6 +108,30 @@ async function visibleExport(ctx: CollectionContext, caller: Actor, jobId: strin
   const role = await roleIn(ctx.db, job.workspace_id, userId);
   if (!role || !can(role, 'export.view_all')) throw notFound('Export not found.');
   return job;
+}
+
+/**
+ * A page of a project's exports, newest first (roles with submission.view_all: owner, admin,
+ * manager, viewer): owners, admins and managers see every job (`export.view_all`), a viewer only
+ * their own, as `GET /exports/{id}` would show them.
+ * @throws 404 (not a member or unknown project), 403 (role), 401 anonymous.
+ */
+export async function listExports(
+  ctx: CollectionContext,
+  caller: Actor,
+  command: { projectId: number; page: BodyReader<PageRequest> },
+): Promise<{ items: ExportView[]; total: number }> {
+  const userId = userIdOf(caller);
+  const { project, role } = await projectFor(ctx, caller, command.projectId, 'submission.view_all');
+  const { page, per_page } = command.page();
+  const { rows, total } = await selectExports(
+    ctx.db,
+    project.id,
+    can(role, 'export.view_all') ? undefined : userId,
+    page,
+    per_page,
+  );
+  return { items: rows.map((r) => exportJson(r)), total };
 }
 
 /** An export job's state. @throws 404 unless visible to the caller. */

@@ -1,6 +1,6 @@
-import { pathId } from '@fieldhouse/http';
-import { exportFile, getExport, requestExport } from '../domain/exports.ts';
-import { envelope } from './common-schemas.ts';
+import { paginated, pageOf, pathId } from '@fieldhouse/http';
+import { exportFile, getExport, listExports, requestExport } from '../domain/exports.ts';
+import { envelope, pageQuery } from './common-schemas.ts';
 import {
   exportBody,
   exportJobSchema,
@@ -42,6 +42,31 @@ export const exportRoutes = [
         }),
       },
     }),
+  }),
+  route({
+    method: 'get',
+    path: '/api/v1/projects/{project_id}/exports',
+    operationId: 'listExports',
+    summary: 'Exports of a project, newest first',
+    description:
+      'Pagination envelope of export jobs as `GET /exports/{job_id}` shows them. Owners, admins and managers see every job of the project; viewers only their own.',
+    tags,
+    params: exportProjectParams,
+    query: pageQuery,
+    parseQuery: 'by-use-case',
+    responses: { 200: { description: 'Pagination envelope (spec 2.1)', body: pageOf(exportJobSchema) } },
+    problems: {
+      403: 'Role may not see every submission',
+      404: 'Unknown project or not a member',
+      422: 'Bad page or per_page',
+    },
+    handler: async ({ params, readQuery }, ctx, req) => {
+      const { items, total } = await listExports(ctx, req.caller, {
+        projectId: pathId(params.project_id, 'projectId'),
+        page: readQuery,
+      });
+      return { body: paginated(items, readQuery(), total) };
+    },
   }),
   route({
     method: 'get',

@@ -9,6 +9,7 @@ import { searchPrefixes } from './007-search-prefixes.ts';
 import { countStatements } from './008-count-statements.ts';
 import { searchVectorLoop } from './009-search-vector-loop.ts';
 import { exportLease } from './010-export-lease.ts';
+import { exportsByProject } from './011-exports-by-project.ts';
 
 /** The collection service's migrations, in order. */
 export const migrations: Migration[] = [
@@ -22,4 +23,5 @@ export const migrations: Migration[] = [
   countStatements,
   searchVectorLoop,
   exportLease,
+  exportsByProject,
 ];
