@@ -1,8 +1,8 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Button, CopyButton, Stack, Text } from '@mantine/core';
-import { IconLink } from '@tabler/icons-react';
+import { Button, CopyButton, Group, Stack, Text } from '@mantine/core';
+import { IconDownload, IconLink } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { PagePicker } from '../../components/PagePicker.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
@@ -71,13 +71,23 @@ function ProjectSubmissions({ project }: { project: Project }) {
       <ProjectHeader
         project={project}
         actions={
-          <CopyButton value={window.location.href}>
-            {({ copied, copy }) => (
-              <Button variant="default" leftSection={<IconLink size={16} aria-hidden />} onClick={copy}>
-                {copied ? t('share.copied') : t('share.copy')}
-              </Button>
-            )}
-          </CopyButton>
+          <Group gap="xs">
+            <Button
+              component={Link}
+              to={`/projects/${project.id}/exports?${writeListState({ ...state, page: 1, submission: undefined }).toString()}`}
+              variant="default"
+              leftSection={<IconDownload size={16} aria-hidden />}
+            >
+              {t('share.export')}
+            </Button>
+            <CopyButton value={window.location.href}>
+              {({ copied, copy }) => (
+                <Button variant="default" leftSection={<IconLink size={16} aria-hidden />} onClick={copy}>
+                  {copied ? t('share.copied') : t('share.copy')}
+                </Button>
+              )}
+            </CopyButton>
+          </Group>
         }
       />
       <FiltersBar state={state} collectors={stats.data?.by_collector} onChange={update} />

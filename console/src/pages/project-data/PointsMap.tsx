@@ -1,0 +1,133 @@
+import { useEffect, useRef } from 'react';
+import 'maplibre-gl/dist/maplibre-gl.css';
+import type { GeoJSONSource, Map as MapLibreMap, StyleSpecification } from 'maplibre-gl';
+import type { MapPoint } from './map-points.ts';
+
+/**
+ * The tile server of the map, a setting of the build: `VITE_MAP_TILE_URL` (an XYZ raster URL
+ * such as `https://tile.example.org/{z}/{x}/{y}.png`). Without one the points show on a plain
+ * background and the map makes no request of its own.
+ */
+const TILE_URL: string | undefined = import.meta.env.VITE_MAP_TILE_URL || undefined;
+
+const style = (): StyleSpecification => ({
+  version: 8,
+  sources: TILE_URL ? { tiles: { type: 'raster', tiles: [TILE_URL], tileSize: 256 } } : {},
+  layers: [
+    { id: 'background', type: 'background', paint: { 'background-color': '#e9eef2' } },
+    ...(TILE_URL ? [{ id: 'tiles', type: 'raster' as const, source: 'tiles' }] : []),
+  ],
+});
+
+const featuresOf = (points: MapPoint[]) => ({
+  type: 'FeatureCollection' as const,
+  features: points.map((p) => ({
+    type: 'Feature' as const,
+    properties: { submission: p.submissionId },
+    geometry: { type: 'Point' as const, coordinates: [p.longitude, p.latitude] },
+  })),
+});
+
+/**
+ * Points on a MapLibre GL map (loaded with the page that shows it), clustered: a cluster is a
+ * circle sized by how many points it holds, and a click zooms into it; a click on a point calls
+ * `onPointClick` with its submission. The view fits the points. `label` names the map region;
+ * pages give a list of the points beside it for keyboard and screen-reader users.
+ */
+export function PointsMap(props: {
+  points: MapPoint[];
+  label: string;
+  height?: number;
+  onPointClick?: (submissionId: number) => void;
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  const map = useRef<MapLibreMap | null>(null);
+  const click = useRef(props.onPointClick);
+  useEffect(() => {
+    click.current = props.onPointClick;
+  });
+  const { points } = props;
+  useEffect(() => {
+    let live = true;
+    void (async () => {
+      const maplibre = await import('maplibre-gl');
+      if (!live || !box.current) return;
+      const m = new maplibre.Map({
+        container: box.current,
+        style: style(),
+        center: [0, 0],
+        zoom: 1,
+        attributionControl: false,
+      });
+      map.current = m;
+      m.addControl(new maplibre.NavigationControl({ showCompass: false }));
+      m.on('load', () => {
+        m.addSource('points', {
+          type: 'geojson',
+          data: featuresOf(points),
+          cluster: true,
+          clusterRadius: 40,
+        });
+        m.addLayer({
+          id: 'clusters',
+          type: 'circle',
+          source: 'points',
+          filter: ['has', 'point_count'],
+          paint: {
+            'circle-color': '#1c7ed6',
+            'circle-opacity': 0.75,
+            'circle-radius': ['step', ['get', 'point_count'], 14, 10, 20, 100, 28],
+            'circle-stroke-width': 2,
+            'circle-stroke-color': '#ffffff',
+          },
+        });
+        m.addLayer({
+          id: 'point',
+          type: 'circle',
+          source: 'points',
+          filter: ['!', ['has', 'point_count']],
+          paint: {
+            'circle-color': '#e8590c',
+            'circle-radius': 7,
+            'circle-stroke-width': 2,
+            'circle-stroke-color': '#fff',
+          },
+        });
+        m.on('click', 'clusters', async (e) => {
+          const feature = e.features?.[0];
+          const source = m.getSource<GeoJSONSource>('points');
+          if (!feature || !source) return;
+          const zoom = await source.getClusterExpansionZoom(feature.properties.cluster_id as number);
+          m.easeTo({ center: (feature.geometry as GeoJSON.Point).coordinates as [number, number], zoom });
+        });
+        m.on('click', 'point', (e) => {
+          const id = e.features?.[0]?.properties.submission as number | undefined;
+          if (id !== undefined) click.current?.(id);
+        });
+        for (const layer of ['clusters', 'point']) {
+          m.on('mouseenter', layer, () => (m.getCanvas().style.cursor = 'pointer'));
+          m.on('mouseleave', layer, () => (m.getCanvas().style.cursor = ''));
+        }
+        if (points.length) {
+          const bounds = new maplibre.LngLatBounds();
+          points.forEach((p) => bounds.extend([p.longitude, p.latitude]));
+          m.fitBounds(bounds, { padding: 40, maxZoom: 14, duration: 0 });
+        }
+      });
+    })();
+    return () => {
+      live = false;
+      map.current?.remove();
+      map.current = null;
+    };
+  }, [points]);
+  return (
+    <div
+      ref={box}
+      role="region"
+      aria-label={props.label}
+      data-testid="points-map"
+      style={{ height: props.height ?? 420, width: '100%', borderRadius: 8, overflow: 'hidden' }}
+    />
+  );
+}
