@@ -54,7 +54,7 @@ function ChartBlock({ chart }: { chart: ChartView }) {
         </Anchor>
         <Button
           size="compact-sm"
-          variant="subtle"
+          variant="default"
           onClick={() => setShowData((v) => !v)}
           aria-expanded={showData}
         >

@@ -40,8 +40,9 @@ export function VegaChart({ spec, title }: { spec: Record<string, unknown>; titl
     };
   }, [spec]);
   return (
-    <figure style={{ margin: 0 }}>
-      <div ref={box} role="img" aria-label={title} data-testid="vega-chart" style={{ width: '100%' }} />
+    // vega-embed sets its own role and label on the element it draws into: the figure names it.
+    <figure style={{ margin: 0 }} role="img" aria-label={title}>
+      <div ref={box} data-testid="vega-chart" style={{ width: '100%' }} />
       {failed ? <Text c="red.8">{t('analyses.chartFailed')}</Text> : null}
     </figure>
   );

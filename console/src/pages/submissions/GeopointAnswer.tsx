@@ -7,7 +7,10 @@ import { geopointText, type GeopointValue } from './values.ts';
 export function GeopointAnswer({ value, label }: { value: GeopointValue; label: string }) {
   const { t, i18n } = useTranslation('submissions');
   const [latitude, longitude] = value;
-  const points = useMemo(() => [{ submissionId: 0, latitude, longitude, label }], [latitude, longitude, label]);
+  const points = useMemo(
+    () => [{ submissionId: 0, latitude, longitude, label }],
+    [latitude, longitude, label],
+  );
   return (
     <>
       <span>{geopointText(value, i18n.resolvedLanguage ?? 'en')}</span>
