@@ -143,7 +143,9 @@ describe('console: exports, analyses and the map of a project (browser)', functi
     const page = await c.newPage();
     await signInThroughPage(page, owner, `/projects/${project.projectId}/map`);
     await page.getByText('10 points from 10 submissions.').waitFor();
-    await page.getByRole('region', { name: "Map of the submissions' locations" }).locator('canvas').waitFor();
+    const map = page.getByRole('region', { name: "Map of the submissions' locations" });
+    await map.locator('canvas').waitFor();
+    await page.locator('[data-testid="points-map"][data-drawn="true"]').waitFor();
     await expectAccessible(page, 'map page');
     await screenshotBoth(page, 'map');
     await page.getByText('The points as a list').click();

@@ -50,8 +50,13 @@ export function PointsMap(props: {
   useEffect(() => {
     let live = true;
     void (async () => {
-      const maplibre = await import('maplibre-gl');
+      const [maplibre, { default: workerUrl }] = await Promise.all([
+        import('maplibre-gl'),
+        import('maplibre-gl/dist/maplibre-gl-worker.mjs?url'),
+      ]);
       if (!live || !box.current) return;
+      // The worker as a file of the build, on this origin (the CSP allows no blob: workers).
+      maplibre.setWorkerUrl(workerUrl);
       const m = new maplibre.Map({
         container: box.current,
         style: style(),
@@ -113,6 +118,8 @@ export function PointsMap(props: {
           points.forEach((p) => bounds.extend([p.longitude, p.latitude]));
           m.fitBounds(bounds, { padding: 40, maxZoom: 14, duration: 0 });
         }
+        // Marks the map as drawn with its points (tests and screenshots wait for it).
+        m.once('idle', () => box.current?.setAttribute('data-drawn', 'true'));
       });
     })();
     return () => {
