@@ -1,7 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
-import { voteBudget } from './scripts/vote-budget.ts';
+import { pageBudgets } from './scripts/page-budget.ts';
 
 /** Where `npm run dev:console` sends API calls: the gateway of `npm start`. */
 const gateway = process.env.GATEWAY_URL ?? 'http://127.0.0.1:8080';
@@ -10,7 +10,7 @@ const toGateway = { target: gateway, changeOrigin: false };
 export default defineConfig({
   plugins: [
     react(),
-    voteBudget(),
+    pageBudgets(),
     // The web form's service worker (src/pages/collect/register-worker.ts): scoped to /f/, it
     // precaches the app so a web form opens and reloads offline; the API is never cached here
     // (the form itself is kept in IndexedDB). No manifest: the console is not installable.
