@@ -1,16 +1,21 @@
 import type { QueryClient } from '@tanstack/react-query';
 import i18n, { i18nReady } from '../i18n/index.ts';
 import { publicPollQuery } from '../pages/poll-public/poll-query.ts';
-import { ResultsPage, VotePage } from './routes.tsx';
+import { fetchMe, ME_KEY } from '../auth/session.ts';
+import { collectFormQuery } from '../pages/collect/use-collect-form.ts';
+import { CollectPage, ResultsPage, VotePage } from './routes.tsx';
 
 /** `/p/{poll_id}` and `/p/{poll_id}/results`. */
 const PUBLIC_POLL = /^\/p\/([^/]+)(\/results)?\/?$/;
+/** `/f/{project_id}`: the collector's web form. */
+const WEB_FORM = /^\/f\/(\d+)\/?$/;
 /** The longest the first render waits for them (a slow API must not keep the page blank). */
 const MAX_WAIT_MS = 2_000;
 
 /**
- * Fetches at once, in parallel, what the public poll pages need for their first render: the
- * page's chunk, its strings and the poll. Resolves when all three settled (never rejects: a
+ * Fetches at once, in parallel, what the public pages need for their first render: the page's
+ * chunk, its strings and its data (the poll; the web form's project, version and who is signed
+ * in). Resolves when all three settled (never rejects: a
  * failure shows on the page as usual) or after {@link MAX_WAIT_MS}; at once on other pages.
  *
  * Why: left to React, they load one after the other (code, then strings, then data) and each
@@ -18,6 +23,15 @@ const MAX_WAIT_MS = 2_000;
  * that chain cost most of the time to show a poll (docs/console.md, "Speed").
  */
 export function warmUp(queryClient: QueryClient, path = window.location.pathname): Promise<void> {
+  const form = WEB_FORM.exec(path);
+  if (form)
+    return settle([
+      i18nReady,
+      CollectPage.preload(),
+      i18n.loadNamespaces(['common', 'collectPage', 'collect']),
+      queryClient.prefetchQuery(collectFormQuery(Number(form[1]))),
+      queryClient.prefetchQuery({ queryKey: ME_KEY, queryFn: fetchMe, retry: false }),
+    ]);
   const match = PUBLIC_POLL.exec(path);
   // Every page: i18next ready, else each translated component suspends on the first render.
   if (!match)
@@ -27,11 +41,16 @@ export function warmUp(queryClient: QueryClient, path = window.location.pathname
     );
   const pollId = decodeURIComponent(match[1]!);
   const results = match[2] !== undefined;
-  const needed = Promise.allSettled([
+  return settle([
     i18nReady,
     (results ? ResultsPage : VotePage).preload(),
     i18n.loadNamespaces(['common', results ? 'results' : 'vote']),
     queryClient.prefetchQuery(publicPollQuery(pollId)),
   ]);
+}
+
+/** Resolves when every step settled, or after {@link MAX_WAIT_MS}. */
+function settle(steps: Promise<unknown>[]): Promise<void> {
+  const needed = Promise.allSettled(steps);
   return Promise.race([needed.then(() => undefined), new Promise<void>((r) => setTimeout(r, MAX_WAIT_MS))]);
 }

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { call, collectionApi } from '../../api/client.ts';
 import { ApiError } from '../../api/problem.ts';
 import { getCachedForm, putCachedForm, type CachedForm } from './offline-store.ts';
@@ -18,9 +18,12 @@ export interface CollectForm extends Omit<CachedForm, 'version'> {
  * project not published) is shown, not hidden behind an old copy.
  */
 export const useCollectForm = (projectId: number | undefined) =>
-  useQuery({
+  useQuery({ ...collectFormQuery(projectId ?? 0), enabled: projectId !== undefined });
+
+/** The query of {@link useCollectForm}, also started ahead of the first render (app/warm-up.ts). */
+export const collectFormQuery = (projectId: number) =>
+  queryOptions({
     queryKey: ['collect', 'form', projectId],
-    enabled: projectId !== undefined,
     retry: false,
     meta: { signInOn401: false },
     queryFn: async (): Promise<CollectForm> => {

@@ -31,7 +31,7 @@ function ProjectMap({ project }: { project: Project }) {
   const points = useQuery({
     queryKey: [...COLLECTION, 'map', project.id, geopoints.map((f) => f.uuid)],
     queryFn: () => loadMapPoints(project.id, geopoints),
-    enabled: !version.isPending,
+    enabled: !version.isLoading,
   });
   const open = (id: number) => navigate(`/projects/${project.id}/submissions?submission=${id}`);
   const deg = (n: number) => n.toLocaleString(i18n.resolvedLanguage ?? 'en', { maximumFractionDigits: 5 });

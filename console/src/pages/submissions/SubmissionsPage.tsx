@@ -32,23 +32,34 @@ import { useSubmissionsPage } from './use-submissions.ts';
 export function SubmissionsPage() {
   const projectId = idParam(useParams().projectId);
   const project = useProject(projectId);
+  const [params, setParams] = useSearchParams();
+  const state = useMemo(() => readListState(params), [params]);
+  // The list starts with the project, not after it: on a large project it is the slower read.
+  const list = useSubmissionsPage(projectId ?? 0, state, projectId !== undefined);
   if (project.isPending) return <PageLoader />;
   if (project.error) return <ProblemAlert error={project.error} />;
-  return <ProjectSubmissions project={project.data} />;
+  return <ProjectSubmissions project={project.data} state={state} setParams={setParams} list={list} />;
 }
 
-function ProjectSubmissions({ project }: { project: Project }) {
+function ProjectSubmissions({
+  project,
+  state,
+  setParams,
+  list,
+}: {
+  project: Project;
+  state: ListState;
+  setParams: ReturnType<typeof useSearchParams>[1];
+  list: ReturnType<typeof useSubmissionsPage>;
+}) {
   const { t } = useTranslation('submissions');
   const role = useWorkspaceRole(project.workspace_id);
   const version = useVersion(project.current_version_id);
   const stats = useProjectStats(project.id, can(role, 'stats.view'));
-  const [params, setParams] = useSearchParams();
-  const state = useMemo(() => readListState(params), [params]);
   const update = useCallback(
     (patch: Partial<ListState>) => setParams((prev) => writeListState({ ...readListState(prev), ...patch })),
     [setParams],
   );
-  const list = useSubmissionsPage(project.id, state);
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [reviewing, setReviewing] = useState<readonly number[] | null>(null);
   const fields = version.data?.fields ?? [];
@@ -102,7 +113,7 @@ function ProjectSubmissions({ project }: { project: Project }) {
           onReview={() => setReviewing([...selected].sort((a, b) => b - a))}
         />
       ) : null}
-      {list.isPending || version.isPending ? (
+      {list.isPending || version.isLoading ? (
         <PageLoader />
       ) : list.error ? (
         <ProblemAlert error={list.error} />

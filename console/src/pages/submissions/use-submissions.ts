@@ -22,24 +22,25 @@ const pageKey = (projectId: number, filters: ListFilters, page: number, perPage:
  * The page of submissions the list state names. The previous page stays on screen while the
  * next one loads, and the page after it is fetched ahead, so "next" usually shows at once.
  */
-export function useSubmissionsPage(projectId: number, state: ListState) {
+export function useSubmissionsPage(projectId: number, state: ListState, enabled = true) {
   const filters = filtersOf(state);
   const client = useQueryClient();
   const query = useQuery({
     queryKey: pageKey(projectId, filters, state.page, state.per_page),
     queryFn: () => fetchPage(projectId, filters, state.page, state.per_page),
     placeholderData: keepPreviousData,
+    enabled,
   });
   const lastPage = query.data?.pagination.last_page ?? 0;
   const filtersKey = JSON.stringify(filters);
   useEffect(() => {
-    if (state.page >= lastPage) return;
+    if (!enabled || state.page >= lastPage) return;
     const next = JSON.parse(filtersKey) as ListFilters;
     void client.prefetchQuery({
       queryKey: pageKey(projectId, next, state.page + 1, state.per_page),
       queryFn: () => fetchPage(projectId, next, state.page + 1, state.per_page),
     });
-  }, [client, projectId, filtersKey, state.page, state.per_page, lastPage]);
+  }, [client, projectId, filtersKey, state.page, state.per_page, lastPage, enabled]);
   return query;
 }
 
