@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { ApiError } from '../api/problem.ts';
 
 /**
@@ -10,4 +11,18 @@ export function fieldErrorsOf(err: unknown): Record<string, string> {
   return Object.fromEntries(
     Object.entries(err.problem.errors).map(([field, messages]) => [field, messages[0] ?? '']),
   );
+}
+
+/**
+ * Puts a refused request's 422 `errors` under the form's fields whenever a new refusal comes
+ * (`form` is a Mantine form, or anything with its `setErrors`).
+ */
+export function useServiceErrors(
+  form: { setErrors: (errors: Record<string, string>) => void },
+  error: unknown,
+) {
+  const { setErrors } = form;
+  useEffect(() => {
+    if (error) setErrors(fieldErrorsOf(error));
+  }, [error, setErrors]);
 }

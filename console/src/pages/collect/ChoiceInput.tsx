@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { Field } from '../collection/types.ts';
 import classes from './Collect.module.css';
+import { FieldLegend } from './FieldLegend.tsx';
 
 /**
  * A single or multiple choice as a native fieldset of radio buttons or checkboxes (arrow keys
@@ -25,14 +26,7 @@ export function ChoiceInput(props: {
       disabled={props.disabled}
       data-field={field.uuid}
     >
-      <legend className={classes.legend}>
-        {field.label}
-        {field.required ? (
-          <span className={classes.required} aria-hidden>
-            {' *'}
-          </span>
-        ) : null}
-      </legend>
+      <FieldLegend field={field} />
       {(field.choices ?? []).map((choice) => (
         <label key={choice.value} className={classes.option}>
           <input

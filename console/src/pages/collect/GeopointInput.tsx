@@ -4,6 +4,7 @@ import { TextField } from '../../components/native/TextField.tsx';
 import type { Field } from '../collection/types.ts';
 import type { GeopointDraft } from './answers.ts';
 import classes from './Collect.module.css';
+import { FieldLegend } from './FieldLegend.tsx';
 
 const EMPTY: GeopointDraft = { latitude: '', longitude: '', altitude: '', accuracy: '' };
 
@@ -47,14 +48,7 @@ export function GeopointInput(props: {
   };
   return (
     <fieldset className={classes.fieldset} disabled={props.disabled} data-field={props.field.uuid}>
-      <legend className={classes.legend}>
-        {props.field.label}
-        {props.field.required ? (
-          <span className={classes.required} aria-hidden>
-            {' *'}
-          </span>
-        ) : null}
-      </legend>
+      <FieldLegend field={props.field} />
       <button type="button" className={classes.button} onClick={locate} disabled={locating}>
         {locating ? t('geo.locating') : t('geo.locate')}
       </button>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { Field } from '../collection/types.ts';
 import type { PhotoDraft } from './answers.ts';
 import classes from './Collect.module.css';
+import { FieldLegend } from './FieldLegend.tsx';
 
 /**
  * The largest photo sent as is, in bytes. Photos travel base64-encoded inside the JSON of a
@@ -60,14 +61,7 @@ export function PhotoInput(props: {
   const error = failure ?? props.error;
   return (
     <div className={classes.fieldset} data-field={props.field.uuid}>
-      <label htmlFor={id} className={classes.legend}>
-        {props.field.label}
-        {props.field.required ? (
-          <span className={classes.required} aria-hidden>
-            {' *'}
-          </span>
-        ) : null}
-      </label>
+      <FieldLegend field={props.field} htmlFor={id} />
       <input
         id={id}
         type="file"

@@ -26,20 +26,22 @@ export const useWorkspaces = (page: number) =>
     placeholderData: (previous) => previous,
   });
 
+/** The query of one workspace: `GET /api/v1/workspaces/{id}`, with the caller's `role` and its `members`. */
+const workspaceQuery = (workspaceId: number | undefined) => ({
+  queryKey: keys.workspace(workspaceId ?? 0),
+  queryFn: async () =>
+    (
+      await call(
+        collectionApi.GET('/api/v1/workspaces/{workspace_id}', {
+          params: { path: { workspace_id: String(workspaceId) } },
+        }),
+      )
+    ).data,
+  enabled: workspaceId !== undefined,
+});
+
 /** `GET /api/v1/workspaces/{id}`: the workspace with the caller's `role` and its `members`. */
-export const useWorkspace = (workspaceId: number | undefined) =>
-  useQuery({
-    queryKey: keys.workspace(workspaceId ?? 0),
-    queryFn: async () =>
-      (
-        await call(
-          collectionApi.GET('/api/v1/workspaces/{workspace_id}', {
-            params: { path: { workspace_id: String(workspaceId) } },
-          }),
-        )
-      ).data,
-    enabled: workspaceId !== undefined,
-  });
+export const useWorkspace = (workspaceId: number | undefined) => useQuery(workspaceQuery(workspaceId));
 
 /** `GET /api/v1/projects/{id}`: members see it; so do callers a public or authenticated project admits. */
 export const useProject = (projectId: number | undefined) =>
@@ -62,20 +64,7 @@ export const useProject = (projectId: number | undefined) =>
  * not shown as an error here.
  */
 export function useWorkspaceRole(workspaceId: number | undefined): Role | undefined {
-  const workspace = useQuery({
-    queryKey: keys.workspace(workspaceId ?? 0),
-    queryFn: async () =>
-      (
-        await call(
-          collectionApi.GET('/api/v1/workspaces/{workspace_id}', {
-            params: { path: { workspace_id: String(workspaceId) } },
-          }),
-        )
-      ).data,
-    enabled: workspaceId !== undefined,
-    retry: false,
-    meta: { signInOn401: false },
-  });
+  const workspace = useQuery({ ...workspaceQuery(workspaceId), retry: false, meta: { signInOn401: false } });
   return workspace.data?.role;
 }
 

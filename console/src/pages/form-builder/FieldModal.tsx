@@ -1,4 +1,4 @@
-import { useEffect, type ChangeEvent } from 'react';
+import type { ChangeEvent } from 'react';
 import {
   ActionIcon,
   Button,
@@ -14,7 +14,7 @@ import {
 import { useForm } from '@mantine/form';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { fieldErrorsOf } from '../../components/field-errors.ts';
+import { useServiceErrors } from '../../components/field-errors.ts';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import { FIELD_TYPES, type Field, type FieldType } from '../collection/types.ts';
 import {
@@ -60,11 +60,7 @@ function FieldForm(props: Parameters<typeof FieldModal>[0]) {
     initialValues: fieldFormValues(props.field ?? undefined),
     validate: (v) => fieldFormErrors(v, (k) => t(k)),
   });
-  const { setErrors } = form;
-  const { error } = props;
-  useEffect(() => {
-    if (error) setErrors(fieldErrorsOf(error));
-  }, [error, setErrors]);
+  useServiceErrors(form, props.error);
   const type = form.values.type;
   /** A constraint box: its value is the editor's, its error the service's key (`constraints.min`...). */
   const constraint = (key: 'min' | 'max' | 'max_length' | 'pattern') => ({

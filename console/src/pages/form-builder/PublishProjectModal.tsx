@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import {
   Button,
   Group,
@@ -12,7 +11,7 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
-import { fieldErrorsOf } from '../../components/field-errors.ts';
+import { useServiceErrors } from '../../components/field-errors.ts';
 import { InstantInput } from '../../components/InstantInput.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import type { Project } from '../collection/types.ts';
@@ -58,11 +57,7 @@ function PublishForm(props: Parameters<typeof PublishProjectModal>[0]) {
     initialValues: publicationValues(props.project),
     validate: (v) => publicationErrors(v, (k) => t(k)),
   });
-  const { setErrors } = form;
-  const { error } = props;
-  useEffect(() => {
-    if (error) setErrors(fieldErrorsOf(error));
-  }, [error, setErrors]);
+  useServiceErrors(form, props.error);
   return (
     <form noValidate onSubmit={form.onSubmit((v) => props.onPublish(publicationInputOf(v)))}>
       <Stack gap="sm">

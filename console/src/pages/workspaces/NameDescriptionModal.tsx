@@ -1,8 +1,7 @@
-import { useEffect } from 'react';
 import { Button, Group, Modal, Stack, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
-import { fieldErrorsOf } from '../../components/field-errors.ts';
+import { useServiceErrors } from '../../components/field-errors.ts';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import type { NameAndDescription } from './use-workspaces.ts';
 
@@ -55,11 +54,7 @@ function NameDescriptionForm(props: Parameters<typeof NameDescriptionModal>[0]) 
         v.length > MAX_DESCRIPTION ? t('form.descriptionLong', { max: MAX_DESCRIPTION }) : null,
     },
   });
-  const { setErrors } = form;
-  const { error } = props;
-  useEffect(() => {
-    if (error) setErrors(fieldErrorsOf(error));
-  }, [error, setErrors]);
+  useServiceErrors(form, props.error);
   return (
     <form
       noValidate
@@ -70,7 +65,7 @@ function NameDescriptionForm(props: Parameters<typeof NameDescriptionModal>[0]) 
       <Stack gap="sm">
         <TextInput label={t('form.name')} required data-autofocus {...form.getInputProps('name')} />
         <Textarea label={t('form.description')} autosize minRows={2} {...form.getInputProps('description')} />
-        <ProblemAlert error={error} />
+        <ProblemAlert error={props.error} />
         <Group justify="flex-end">
           <Button variant="default" onClick={props.onClose}>
             {t('form.cancel')}
