@@ -173,6 +173,14 @@ describe('console: the collector web form, offline queue and drafts (browser)', 
     await page.reload();
     await summary(page).getByText('Everything has been sent.').waitFor();
     expect((await submissions()).length).to.equal(before + 3);
+
+    // The project's manager sees them in the submissions table, once each.
+    const manager = await c.newPage();
+    await signInThroughPage(manager, owner, `/projects/${project.projectId}/submissions?search=offline`);
+    await manager.getByText('3 submissions', { exact: true }).waitFor();
+    const rows = await manager.locator('tbody tr[data-submission]').allInnerTexts();
+    for (const name of ['Offline one', 'Offline two', 'Offline three'])
+      expect(rows.filter((r) => r.includes(name))).to.have.length(1);
   });
 
   it('keeps a refused submission with its reason until it is corrected, and resumes a draft', async () => {
