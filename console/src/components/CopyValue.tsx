@@ -12,7 +12,7 @@ export function CopyValue(props: { value: string; copyLabel: string; copiedLabel
       </Code>
       <CopyButton value={props.value}>
         {({ copied, copy }) => (
-          <Button size="xs" variant={copied ? 'filled' : 'light'} onClick={copy}>
+          <Button size="xs" variant={copied ? 'filled' : 'default'} onClick={copy}>
             {copied ? props.copiedLabel : props.copyLabel}
           </Button>
         )}
