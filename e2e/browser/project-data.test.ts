@@ -100,6 +100,13 @@ describe('console: exports, analyses and the map of a project (browser)', functi
     expect(geo.features).to.have.length(10);
     expect(await page.locator('tr[data-status="completed"]').count()).to.equal(3);
     await screenshotBoth(page, 'exports');
+    // On a phone the download links stay within the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const link = await page
+      .getByRole('link', { name: /^Download the / })
+      .first()
+      .boundingBox();
+    expect(link!.x + link!.width).to.be.at.most(390);
   });
 
   it('creates an analysis and draws its chart from the Vega-Lite specification, with the SVG to download', async () => {

@@ -134,7 +134,6 @@ function ProjectExports({ project }: { project: Project }) {
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th scope="col">{t('exports.requested')}</Table.Th>
-                  <Table.Th scope="col">{t('exports.format')}</Table.Th>
                   <Table.Th scope="col">{t('exports.state')}</Table.Th>
                   <Table.Th scope="col">{t('exports.file')}</Table.Th>
                 </Table.Tr>
@@ -142,15 +141,18 @@ function ProjectExports({ project }: { project: Project }) {
               <Table.Tbody>
                 {exports.data.data.map((job) => (
                   <Table.Tr key={job.id} data-export={job.id} data-status={job.status}>
+                    {/* Three columns, so the download link stays in view on a phone. */}
                     <Table.Td>
+                      <Text size="sm" fw={600}>
+                        {t(`exports.formats.${job.format}`)}
+                      </Text>
                       <Text size="sm">{when(job.created_at)}</Text>
                       <Text size="xs" c="dimmed">
                         {filterText(job.filters)}
                       </Text>
                     </Table.Td>
-                    <Table.Td>{t(`exports.formats.${job.format}`)}</Table.Td>
-                    <Table.Td miw={160}>
-                      <Badge color={STATUS_COLORS[job.status]} variant="light">
+                    <Table.Td>
+                      <Badge color={STATUS_COLORS[job.status]} variant="light" style={{ minWidth: 'max-content' }}>
                         {t(`exports.status.${job.status}`)}
                       </Badge>
                       {job.status === 'running' || job.status === 'queued' ? (
