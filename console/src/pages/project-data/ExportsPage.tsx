@@ -152,7 +152,11 @@ function ProjectExports({ project }: { project: Project }) {
                       </Text>
                     </Table.Td>
                     <Table.Td>
-                      <Badge color={STATUS_COLORS[job.status]} variant="light" style={{ minWidth: 'max-content' }}>
+                      <Badge
+                        color={STATUS_COLORS[job.status]}
+                        variant="light"
+                        style={{ minWidth: 'max-content' }}
+                      >
                         {t(`exports.status.${job.status}`)}
                       </Badge>
                       {job.status === 'running' || job.status === 'queued' ? (
