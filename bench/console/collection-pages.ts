@@ -17,8 +17,7 @@ import { CONSOLE_DIST } from '@fieldhouse/console/ensure-built';
 import type { ConsoleStack } from '../../e2e/browser/support/console-stack.ts';
 import { signInThroughPage } from '../../e2e/browser/support/sign-in.ts';
 import { benchFields, bulkLoad, submissionBody } from '../collection/data.ts';
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+import { median } from '../lib/percentile.ts';
 
 interface Owner {
   email: string;

@@ -24,6 +24,7 @@ import { parseArgs } from 'node:util';
 import { CONSOLE_DIST } from '@fieldhouse/console/ensure-built';
 import { provideBackingServices } from '../../scripts/lib/backing.ts';
 import { startConsoleStack } from '../../e2e/browser/support/console-stack.ts';
+import { median } from '../lib/percentile.ts';
 import { onCleanup, runBench } from '../lib/run.ts';
 import { benchCollectionPages } from './collection-pages.ts';
 
@@ -50,8 +51,6 @@ const watchFor = (label: string) => {
   };
   new MutationObserver(check).observe(document, { childList: true, subtree: true, characterData: true });
 };
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 await runBench(async () => {
   const root = join(import.meta.dirname, '..', '..');

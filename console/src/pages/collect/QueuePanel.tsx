@@ -1,5 +1,6 @@
 import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { useFormatInstant } from '../../components/format.ts';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import type { Field } from '../collection/types.ts';
 import type { QueueItem, QueueStatus } from './offline-store.ts';
@@ -29,12 +30,9 @@ export function QueuePanel(props: {
   onEdit: (item: QueueItem) => void;
   onDelete: (item: QueueItem) => void;
 }) {
-  const { t, i18n } = useTranslation('collectPage');
+  const { t } = useTranslation('collectPage');
+  const when = useFormatInstant();
   const pending = props.items.filter((i) => i.status === 'pending').length;
-  const when = (iso: string) =>
-    new Intl.DateTimeFormat(i18n.resolvedLanguage ?? 'en', { dateStyle: 'short', timeStyle: 'short' }).format(
-      new Date(iso),
-    );
   if (props.items.length === 0) return null;
   return (
     <Stack gap="sm" component="section" aria-labelledby="queue-heading">

@@ -130,7 +130,7 @@ export async function sendOneByOne(items: QueueItem[]): Promise<SendReport> {
             form_version_id: item.form_version_id,
             data: item.entries,
             ...(item.consent !== null ? { consent: item.consent } : {}),
-          } as never,
+          },
         }),
       );
       await putQueueItem({

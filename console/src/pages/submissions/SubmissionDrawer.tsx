@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { Anchor, Divider, Drawer, Group, Image, Stack, Text, Timeline, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useFormatInstant } from '../../components/format.ts';
@@ -29,6 +30,7 @@ export function SubmissionDrawer(props: {
   const locale = i18n.resolvedLanguage ?? 'en';
   const submission = useSubmission(props.projectId, props.submissionId);
   const s = submission.data;
+  const answers = useMemo(() => (s ? answersOf(s) : new Map<string, unknown>()), [s]);
   return (
     <Drawer
       opened={props.submissionId !== undefined}
@@ -52,7 +54,7 @@ export function SubmissionDrawer(props: {
           </Group>
           <Stack gap="sm" component="dl" m={0}>
             {props.fields.map((f) => {
-              const value = answersOf(s).get(f.uuid);
+              const value = answers.get(f.uuid);
               return (
                 <div key={f.uuid}>
                   <Text component="dt" fw={600} size="sm">
