@@ -228,6 +228,7 @@ describe('console: the collector web form, offline queue and drafts (browser)', 
     await page.waitForTimeout(500); // the draft is saved 300 ms after typing stops
     await page.reload();
     await page.getByRole('button', { name: 'Discard the draft' }).click();
+    await page.getByText(/unfinished answers/).waitFor({ state: 'detached' });
     expect(await page.getByRole('textbox', { name: 'Head of household' }).inputValue()).to.equal('');
     await page.reload();
     await page.getByRole('textbox', { name: 'Head of household' }).waitFor();

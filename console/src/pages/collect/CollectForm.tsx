@@ -64,10 +64,10 @@ export function CollectForm(props: {
   };
   const discard = async () => {
     saveDraft.cancel?.();
-    await deleteDraft(project.id);
     setAnswers({});
     setErrors({});
     setRestored(null);
+    await deleteDraft(project.id);
   };
   const submit = async () => {
     const { entries, problems } = toEntries(fields, answers);
