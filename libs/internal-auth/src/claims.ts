@@ -1,5 +1,16 @@
 /** How the gateway authenticated the caller. */
-export type AuthMethod = 'token' | 'session' | 'anonymous';
+export type AuthMethod = 'token' | 'session' | 'anonymous' | 'device' | 'gateway';
+
+/**
+ * The scanner device a request comes from (claim `dev`, with `amr: "device"`): its id, the one
+ * event it may work on, and its scope (`checkin`: scan, offline batch, invite lookup, stats).
+ * The service enforces the scope and checks on every request that the device is not revoked.
+ */
+export interface DeviceClaim {
+  id: string;
+  evt: string;
+  scope: 'checkin';
+}
 
 /**
  * Claims of the short-lived JWT the gateway signs for each proxied request (design.md,
@@ -14,8 +25,10 @@ export interface InternalClaims {
   jti: string;
   /** Personal access token id when the caller used a bearer token. */
   tid?: number;
-  /** How the caller was authenticated. */
+  /** How the caller was authenticated (`gateway`: the gateway itself, for its own service calls). */
   amr: AuthMethod;
+  /** The scanner device, when `amr` is `device`. */
+  dev?: DeviceClaim;
   /** Client IP address as the gateway saw it. */
   ip?: string;
   iat: number;
@@ -30,6 +43,8 @@ export interface Caller {
   email: string | null;
   tokenId: number | null;
   method: AuthMethod;
+  /** The scanner device (`amr: "device"`), else null. */
+  device: { id: string; eventId: string; scope: 'checkin' } | null;
   ip: string | null;
   /** The JWT id, unique per proxied request. */
   requestTokenId: string;
@@ -43,6 +58,7 @@ export function callerFromClaims(c: InternalClaims): Caller {
     email: c.email ?? null,
     tokenId: c.tid ?? null,
     method: c.amr,
+    device: c.amr === 'device' && c.dev ? { id: c.dev.id, eventId: c.dev.evt, scope: c.dev.scope } : null,
     ip: c.ip ?? null,
     requestTokenId: c.jti,
   };

@@ -11,7 +11,15 @@ export const callerSchema = Joi.object({
     .allow(null)
     .required()
     .description('Personal access token id, when one was used'),
-  method: Joi.string().valid('token', 'session', 'anonymous').required(),
+  method: Joi.string().valid('token', 'session', 'anonymous', 'device', 'gateway').required(),
+  device: Joi.object({
+    id: Joi.string().required(),
+    eventId: Joi.string().required(),
+    scope: Joi.string().valid('checkin').required(),
+  })
+    .allow(null)
+    .required()
+    .description('The scanner device, when the caller is one (method device)'),
   ip: Joi.string().allow(null).required().description('The client address the gateway saw'),
   requestTokenId: Joi.string().required().description('The JWT id, unique per proxied request'),
 }).id('Caller');

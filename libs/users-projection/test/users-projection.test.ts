@@ -178,6 +178,7 @@ describe('users projection (real PostgreSQL)', () => {
           name: claims.name ?? null,
           email: claims.email ?? null,
           tokenId: null,
+          device: null,
           method: claims.userId ? 'token' : 'anonymous',
           ip: null,
           requestTokenId: 'jti',

@@ -16,6 +16,8 @@ export interface EventsAppDeps {
   keys: KeyResolver;
   issuer: string;
   bodyLimit: string;
+  /** Base URL of the web console (`PUBLIC_URL`, default `http://localhost:8080`), for scanner devices' setup URLs. */
+  publicUrl?: string;
   lifecycle?: Lifecycle;
   /** Called after a commit that wrote to the outbox (main.ts kicks its OutboxRelay); optional. */
   outboxWritten?: () => void;
@@ -26,11 +28,12 @@ export interface EventsAppDeps {
  * e-mails are written with their invite, then the relay is kicked) and the scanner group commit.
  */
 export function createEventsContext(
-  deps: Pick<EventsAppDeps, 'db' | 'logger' | 'outboxWritten'>,
+  deps: Pick<EventsAppDeps, 'db' | 'logger' | 'outboxWritten' | 'publicUrl'>,
 ): EventsContext {
   return {
     db: deps.db,
     logger: deps.logger,
+    publicUrl: deps.publicUrl ?? 'http://localhost:8080',
     inTransaction: inTransactionWith(deps.db, 'outbox', deps.outboxWritten),
     hotScans: scanGroupCommit(deps.db, deps.logger),
   };

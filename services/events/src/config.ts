@@ -16,6 +16,8 @@ export interface EventsConfig extends ServiceVars {
   SMTP_URL: string;
   /** Sender of the invitation e-mails. */
   MAIL_FROM: string;
+  /** Base URL of the web console (the gateway), for scanner devices' setup URLs. */
+  PUBLIC_URL: string;
 }
 
 const schema = Joi.object<EventsConfig>({
@@ -26,6 +28,9 @@ const schema = Joi.object<EventsConfig>({
   DB_POOL_MAX: Joi.number().integer().min(1).max(200).default(10),
   SMTP_URL: urlOf('smtp', 'smtps').default('smtp://127.0.0.1:1025'),
   MAIL_FROM: Joi.string().default('Fieldhouse <no-reply@fieldhouse.local>'),
+  PUBLIC_URL: urlOf('http', 'https')
+    .default('http://localhost:8080')
+    .custom((v: string) => v.replace(/\/+$/, '')),
 });
 
 /** Reads and validates the events service's environment; fails fast naming each wrong variable. */

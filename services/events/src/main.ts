@@ -29,6 +29,7 @@ const { app, lifecycle } = createEventsApp({
   keys: jwksKeyResolver(config.GATEWAY_JWKS_URL),
   issuer: config.INTERNAL_JWT_ISSUER,
   bodyLimit: config.BODY_LIMIT,
+  publicUrl: config.PUBLIC_URL,
   outboxWritten: () => relay.kick(),
 });
 relay.start();

@@ -12,6 +12,7 @@ describe('events service: group commit of scanner check-ins (real PostgreSQL)', 
   const scanner = (u: TestUser, device = 'gate-1'): Scanner => ({
     scanne_par: u.name,
     userId: u.id,
+    deviceId: null,
     userName: u.name,
     device,
     scannedAt: null,

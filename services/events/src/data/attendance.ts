@@ -6,8 +6,11 @@ import { eventStats, type EventStats } from '../domain/stats.ts';
 export interface Scanner {
   /** `scanne_par` as the client gave it (free text), or the caller's name. */
   scanne_par: string | null;
-  userId: number;
+  /** The signed-in user who scanned, or null for a scanner device. */
+  userId: number | null;
   userName: string | null;
+  /** The scanner device that scanned (docs/events.md, "Scanner devices"), or null for a user. */
+  deviceId: string | null;
   device: string | null;
   /** When the scan happened (client time for offline scans), else now. */
   scannedAt: Date | null;
@@ -42,8 +45,9 @@ export async function markCheckedIn(
        RETURNING id, nom, type_invite, checked_in_at, scanne_par),
      log AS (
        INSERT INTO attendance_log
-         (invite_id, event_id, action, presence, previous, scanne_par, user_id, user_name, device, nonce, scanned_at)
-       SELECT id, ?, 'checkin', true, false, ?, ?, ?, ?, ?, checked_in_at FROM upd)
+         (invite_id, event_id, action, presence, previous, scanne_par, user_id, user_name, scanner_device_id,
+          device, nonce, scanned_at)
+       SELECT id, ?, 'checkin', true, false, ?, ?, ?, ?, ?, ?, checked_in_at FROM upd)
      SELECT * FROM upd`,
     [
       by.scannedAt,
@@ -55,6 +59,7 @@ export async function markCheckedIn(
       by.scanne_par,
       by.userId,
       by.userName,
+      by.deviceId,
       by.device,
       nonce,
     ],
@@ -197,6 +202,7 @@ export async function setPresence(
       scanne_par: by.scanne_par,
       user_id: by.userId,
       user_name: by.userName,
+      scanner_device_id: by.deviceId,
       device: by.device,
       scanned_at: at,
     });
@@ -213,6 +219,8 @@ export interface HistoryEntry {
   scanne_par: string | null;
   user_id: number | null;
   user_name: string | null;
+  /** The scanner device that made the change (null when a user did). */
+  scanner_device: { id: string; name: string } | null;
   device: string | null;
   nonce: string | null;
   scanned_at: string;
@@ -221,24 +229,36 @@ export interface HistoryEntry {
 
 /** The invite's presence changes, oldest first. */
 export async function inviteHistory(db: Knex, inviteId: string): Promise<HistoryEntry[]> {
-  const rows = await db('attendance_log')
+  const rows = (await db('attendance_log as l')
+    .leftJoin('scanner_devices as d', 'd.id', 'l.scanner_device_id')
     .select(
-      'id',
-      'action',
-      'presence',
-      'previous',
-      'scanne_par',
-      'user_id',
-      'user_name',
-      'device',
-      'nonce',
-      'scanned_at',
-      'recorded_at',
+      'l.id',
+      'l.action',
+      'l.presence',
+      'l.previous',
+      'l.scanne_par',
+      'l.user_id',
+      'l.user_name',
+      'l.scanner_device_id',
+      'd.name as scanner_device_name',
+      'l.device',
+      'l.nonce',
+      'l.scanned_at',
+      'l.recorded_at',
     )
-    .where('invite_id', inviteId)
-    .orderBy('id');
-  return rows.map((r: HistoryEntry & { scanned_at: Date; recorded_at: Date }) => ({
+    .where('l.invite_id', inviteId)
+    .orderBy('l.id')) as Array<
+    Omit<HistoryEntry, 'scanner_device' | 'scanned_at' | 'recorded_at'> & {
+      scanner_device_id: string | null;
+      scanner_device_name: string | null;
+      scanned_at: Date;
+      recorded_at: Date;
+    }
+  >;
+  return rows.map(({ scanner_device_id, scanner_device_name, ...r }) => ({
     ...r,
+    id: Number(r.id),
+    scanner_device: scanner_device_id ? { id: scanner_device_id, name: scanner_device_name ?? '' } : null,
     scanned_at: r.scanned_at.toISOString(),
     recorded_at: r.recorded_at.toISOString(),
   }));

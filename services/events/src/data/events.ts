@@ -88,6 +88,11 @@ export async function findEventFor(
   return { event, role: is_owner ? 'owner' : 'staff' };
 }
 
+/** The event with this id, or undefined (no access check: scanner devices, whose event is in their credential). */
+export async function findEvent(db: Knex, eventId: string): Promise<EventRow | undefined> {
+  return (await db('events').select(COLUMNS).where('id', eventId).first()) as EventRow | undefined;
+}
+
 /** Updates the given fields; resolves with the new row. */
 export async function updateEvent(db: Knex, eventId: string, patch: Partial<EventInput>): Promise<EventRow> {
   const [row] = await db('events')

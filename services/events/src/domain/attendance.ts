@@ -7,10 +7,10 @@ import {
   statsOf,
   type Scanner,
 } from '../data/attendance.ts';
-import { eventOf } from './access.ts';
+import { eventOf, scannedEventOf } from './access.ts';
 import { checkinAnswer, type CheckinAnswer } from './checkin.ts';
 import { normalizeCode } from './codes.ts';
-import type { Actor, EventsContext } from './context.ts';
+import { isDevice, type Actor, type EventsContext, type ScanActor } from './context.ts';
 import { isUuid } from './ids.ts';
 import { presenceMessage } from './presence.ts';
 import type { EventStats } from './stats.ts';
@@ -39,15 +39,28 @@ export type BatchResult = { index: number; nonce: string | null; replayed: boole
 
 const emptyCodeErrors = { code_unique: ['code_unique is empty'] };
 
-/** The scanner of a change: `scanne_par` as given, else the caller's name (or e-mail); device as given, else the User-Agent. */
+/**
+ * The scanner of a change: `scanne_par` as given, else the caller's name (or e-mail), or the
+ * scanner device's name; device as given, else the User-Agent (a scanner device's name).
+ */
 function scannerOf(
-  actor: Actor,
+  actor: ScanActor,
   given: { scanne_par?: string; device?: string; scanned_at?: Date },
 ): Scanner {
+  if (isDevice(actor))
+    return {
+      scanne_par: given.scanne_par || actor.device.name,
+      userId: null,
+      userName: null,
+      deviceId: actor.device.id,
+      device: given.device ?? actor.device.name,
+      scannedAt: given.scanned_at ?? null,
+    };
   return {
     scanne_par: given.scanne_par || actor.name || actor.email,
     userId: actor.userId,
     userName: actor.name,
+    deviceId: null,
     device: given.device ?? actor.userAgent ?? null,
     scannedAt: given.scanned_at ?? null,
   };
@@ -93,7 +106,7 @@ function validOrUndefined<T>(read: BodyReader<T>): T | undefined {
 /** One scan of a valid code in an event the caller may scan, once per nonce when it has one. */
 function scanOnce(
   ctx: EventsContext,
-  actor: Actor,
+  actor: ScanActor,
   eventId: string,
   scan: Scan,
   code: string,
@@ -117,20 +130,20 @@ function scanOnce(
  * (domain/checkin.ts). A repeated nonce gets the first answer again (`replayed`) and changes
  * nothing. Hot path: a scan without nonce is group-committed with the scans arriving meanwhile,
  * its access check in the same statement; anything else, including every refusal, takes the
- * full path, which says why. Owner and staff.
- * @throws ProblemError 404 unless owner or staff; 422 when the code is empty once spaces and
- * dashes are removed.
+ * full path, which says why. Owner, staff, and the event's scanner devices (full path).
+ * @throws ProblemError 404 unless owner, staff or a device of the event; 422 when the code is
+ * empty once spaces and dashes are removed.
  */
 export async function checkIn(
   ctx: EventsContext,
-  cmd: { actor: Actor; eventId: string; scan: BodyReader<Scan> },
+  cmd: { actor: ScanActor; eventId: string; scan: BodyReader<Scan> },
 ): Promise<ScanAnswer> {
   const { actor, eventId } = cmd;
   // A valid scan without nonce takes the hot path, its access check in the same statement; an
   // invalid one is told 404 before 422 when the caller cannot see the event.
   const valid = validOrUndefined(cmd.scan);
   const hotCode = valid && !valid.nonce ? normalizeCode(valid.code_unique) : undefined;
-  if (valid && hotCode) {
+  if (valid && hotCode && !isDevice(actor)) {
     const done = await ctx.hotScans.submit({
       eventId,
       code: hotCode,
@@ -139,7 +152,7 @@ export async function checkIn(
     });
     if (done) return { ...checkinAnswer(done), replayed: false };
   }
-  const { event } = await eventOf(ctx, eventId, actor.userId);
+  const event = await scannedEventOf(ctx, eventId, actor);
   const scan = cmd.scan();
   const code = normalizeCode(scan.code_unique);
   if (!code)
@@ -154,14 +167,15 @@ export async function checkIn(
  * Applies offline scans in order (1 to 500), one result per item: `{index, nonce, replayed,
  * status, ...body}` where `status` and the body are what {@link checkIn} would answer for that
  * scan; an invalid item gets status 422, `result: "invalid"` and `errors`. One bad scan never
- * fails the others. `device` applies to the items that name none. Owner and staff.
- * @throws ProblemError 404 unless owner or staff.
+ * fails the others. `device` applies to the items that name none. Owner, staff, and the
+ * event's scanner devices.
+ * @throws ProblemError 404 unless owner, staff or a device of the event.
  */
 export async function checkInBatch(
   ctx: EventsContext,
-  cmd: { actor: Actor; eventId: string; batch: BodyReader<{ device?: string; items: BatchItem[] }> },
+  cmd: { actor: ScanActor; eventId: string; batch: BodyReader<{ device?: string; items: BatchItem[] }> },
 ): Promise<BatchResult[]> {
-  const { event } = await eventOf(ctx, cmd.eventId, cmd.actor.userId);
+  const event = await scannedEventOf(ctx, cmd.eventId, cmd.actor);
   const batch = cmd.batch();
   const results: BatchResult[] = [];
   for (const [index, item] of batch.items.entries()) {
@@ -193,13 +207,14 @@ export async function checkInBatch(
 
 /**
  * The attendance statistics of spec 2.3 over the active (non-revoked) invites: `{total,
- * present, absent, taux}`, `taux` = floor(100 * present / total), 0 without invites. Owner and staff.
- * @throws ProblemError 404 unless owner or staff.
+ * present, absent, taux}`, `taux` = floor(100 * present / total), 0 without invites. Owner,
+ * staff, and the event's scanner devices.
+ * @throws ProblemError 404 unless owner, staff or a device of the event.
  */
 export async function eventStats(
   ctx: EventsContext,
-  cmd: { userId: number; eventId: string },
+  cmd: { actor: ScanActor; eventId: string },
 ): Promise<EventStats> {
-  const { event } = await eventOf(ctx, cmd.eventId, cmd.userId);
+  const event = await scannedEventOf(ctx, cmd.eventId, cmd.actor);
   return statsOf(ctx.db, event.id);
 }

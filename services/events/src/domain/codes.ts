@@ -10,19 +10,19 @@ export const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTWXYZ';
 export const CODE_LENGTH = 22;
 
 /**
- * A fresh `code_unique` from the operating system's CSPRNG (`crypto.randomBytes`), with
+ * A fresh `code_unique` (or, with `length`, a setup code) from the operating system's CSPRNG (`crypto.randomBytes`), with
  * rejection sampling so every symbol is uniformly distributed (no modulo bias).
  * Uniqueness across all events is enforced by a unique index; callers retry on a collision.
  */
-export function generateCode(): string {
+export function generateCode(length = CODE_LENGTH): string {
   const n = CODE_ALPHABET.length;
   const limit = 256 - (256 % n);
   let out = '';
-  while (out.length < CODE_LENGTH) {
-    for (const byte of randomBytes(CODE_LENGTH * 2)) {
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
       if (byte >= limit) continue;
       out += CODE_ALPHABET[byte % n];
-      if (out.length === CODE_LENGTH) break;
+      if (out.length === length) break;
     }
   }
   return out;

@@ -14,6 +14,8 @@ export interface EventsContext {
    * then kicks the outbox relay (`inTransactionWith(db, 'outbox', outboxWritten)`).
    */
   inTransaction: InTransaction;
+  /** Base URL of the web console (`PUBLIC_URL`), for the setup URLs of scanner devices. */
+  publicUrl: string;
   /** Group commit of the scanner hot path (data/scan-batch.ts): one per app. */
   hotScans: GroupCommit<HotScan, CheckedIn | undefined>;
 }
@@ -28,3 +30,23 @@ export interface Actor {
   email: string | null;
   userAgent: string | null;
 }
+
+/** A scanner device, as its request's credential and the devices table describe it. */
+export interface ScannerDevice {
+  id: string;
+  name: string;
+  /** The one event the device works on. */
+  eventId: string;
+}
+
+/** A scanner device making a request (check-in scope only), with its User-Agent. */
+export interface DeviceActor {
+  device: ScannerDevice;
+  userAgent: string | null;
+}
+
+/** Who may scan: a signed-in user (owner or staff of the event) or a scanner device of the event. */
+export type ScanActor = Actor | DeviceActor;
+
+/** Whether the scanning caller is a scanner device. */
+export const isDevice = (actor: ScanActor): actor is DeviceActor => 'device' in actor;

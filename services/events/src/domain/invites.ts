@@ -15,8 +15,8 @@ import {
   type InviteInput,
   type InvitePatch,
 } from '../data/invites.ts';
-import { eventOf, ownedEventOf } from './access.ts';
-import type { EventsContext } from './context.ts';
+import { eventOf, ownedEventOf, scannedEventOf } from './access.ts';
+import type { EventsContext, ScanActor } from './context.ts';
 import { isUuid } from './ids.ts';
 import { invitationEmail } from './invitation-email.ts';
 import { DEFAULT_INVITE_TYPE, type InviteType } from './invite-types.ts';
@@ -84,19 +84,20 @@ export async function createInvite(
 
 /**
  * One page of the event's invites ordered by `nom`, and how many match. `search` matches part of
- * the name or e-mail (case-insensitive) or a whole code. Owner and staff.
- * @throws ProblemError 404 unless owner or staff.
+ * the name or e-mail (case-insensitive) or a whole code. Owner, staff, and the event's scanner
+ * devices (lookup by name or code at the door).
+ * @throws ProblemError 404 unless owner, staff or a device of the event.
  */
 export async function listInvites(
   ctx: EventsContext,
   cmd: {
-    userId: number;
+    actor: ScanActor;
     eventId: string;
     /** The filters and page, read once the caller may see the event (404 before any 422). */
     query: BodyReader<InviteFilter & { page: number; per_page: number }>;
   },
 ): Promise<{ data: Invite[]; total: number }> {
-  const { event } = await eventOf(ctx, cmd.eventId, cmd.userId);
+  const event = await scannedEventOf(ctx, cmd.eventId, cmd.actor);
   const { page, per_page, ...filter } = cmd.query();
   return listInviteRows(ctx.db, event.id, filter, { page, per_page });
 }

@@ -17,7 +17,7 @@ import {
   scanSchema,
   Stats,
 } from './attendance-schemas.ts';
-import { actorOf, userIdOf } from './caller.ts';
+import { actorOf, scanActorOf } from './caller.ts';
 import { eventParams } from './event-schemas.ts';
 import { inviteParams } from './invite-schemas.ts';
 import { NO_INVITE, NOT_VISIBLE, notModified, route } from './route.ts';
@@ -112,7 +112,7 @@ export const attendanceRoutes = [
       422: 'result wrong_event (code of another event), or an invalid body',
     },
     handler: async ({ params, readBody }, ctx, req) => {
-      const answer = await checkIn(ctx, { actor: actorOf(req), eventId: params.event_id, scan: readBody });
+      const answer = await checkIn(ctx, { actor: scanActorOf(req), eventId: params.event_id, scan: readBody });
       return {
         status: answer.status,
         body: answer.body,
@@ -150,7 +150,7 @@ export const attendanceRoutes = [
     handler: async ({ params, readBody }, ctx, req) => ({
       body: {
         results: await checkInBatch(ctx, {
-          actor: actorOf(req),
+          actor: scanActorOf(req),
           eventId: params.event_id,
           batch: () => {
             const body = readBody();
@@ -179,7 +179,7 @@ export const attendanceRoutes = [
     },
     problems: { 404: NOT_VISIBLE },
     handler: async ({ params }, ctx, req) => ({
-      body: await eventStats(ctx, { userId: userIdOf(req), eventId: params.event_id }),
+      body: await eventStats(ctx, { actor: scanActorOf(req), eventId: params.event_id }),
     }),
   }),
 ];

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { Actor } from '../domain/context.ts';
+import type { Actor, ScanActor } from '../domain/context.ts';
 
 /** The signed-in caller's user id (routes run after the caller projection, which refuses anonymous callers). */
 export const userIdOf = (req: Request): number => req.caller.userId!;
@@ -11,3 +11,7 @@ export const actorOf = (req: Request): Actor => ({
   email: req.caller.email,
   userAgent: req.get('user-agent')?.slice(0, 255) ?? null,
 });
+
+/** The scanning caller: the scanner device of the request (set by the device gate), else the user. */
+export const scanActorOf = (req: Request): ScanActor =>
+  req.device ? { device: req.device, userAgent: req.get('user-agent')?.slice(0, 255) ?? null } : actorOf(req);

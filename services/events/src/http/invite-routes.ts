@@ -10,7 +10,7 @@ import {
   listInvites,
   updateInvite,
 } from '../domain/invites.ts';
-import { userIdOf } from './caller.ts';
+import { scanActorOf, userIdOf } from './caller.ts';
 import { eventParams } from './event-schemas.ts';
 import {
   createInviteSchema,
@@ -145,7 +145,7 @@ export const inviteRoutes = [
     problems: { 404: NOT_VISIBLE, 422: 'Invalid query parameter' },
     handler: async ({ params, readQuery }, ctx, req) => {
       const { data, total } = await listInvites(ctx, {
-        userId: userIdOf(req),
+        actor: scanActorOf(req),
         eventId: params.event_id,
         query: readQuery,
       });

@@ -2,18 +2,22 @@ import { Router } from 'express';
 import { contractRouter } from '@fieldhouse/http';
 import type { EventsContext } from '../domain/context.ts';
 import { callerProjection } from './caller-sync.ts';
+import { deviceGate } from './device-gate.ts';
 import { eventsDocument } from './document.ts';
-import { eventsOpenRouteSpecs, eventsSignedInRouteSpecs } from './routes.ts';
+import { eventsGatewayRouteSpecs, eventsOpenRouteSpecs, eventsSignedInRouteSpecs } from './routes.ts';
 
 /**
- * The events service's Express router (full paths under /api/events): `_whoami`, then the
- * caller projection (401 for anonymous callers; the caller's user copy refreshed), then every
- * declared route (parsed and checked against the document).
+ * The events service's Express router (full paths under /api/events): `_whoami` and the
+ * gateway's own calls, then the scanner-device gate (a device's requests: device live, route in
+ * its scope), then the caller projection (401 for anonymous callers; the caller's user copy
+ * refreshed; devices pass), then every declared route (parsed and checked against the document).
  */
 export function eventsRouter(ctx: EventsContext): Router {
   const router = Router();
-  router.use(contractRouter(eventsOpenRouteSpecs, ctx, eventsDocument));
-  router.use(callerProjection(ctx));
+  router.use(contractRouter([...eventsOpenRouteSpecs, ...eventsGatewayRouteSpecs], ctx, eventsDocument));
+  router.use(deviceGate(ctx));
+  const projection = callerProjection(ctx);
+  router.use((req, res, next) => (req.device ? next() : projection(req, res, next)));
   router.use(contractRouter(eventsSignedInRouteSpecs, ctx, eventsDocument));
   return router;
 }

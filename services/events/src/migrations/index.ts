@@ -1,6 +1,7 @@
 import type { Migration } from '@fieldhouse/db';
 import { messaging } from './001-messaging.ts';
 import { eventsSchema } from './002-events.ts';
+import { scannerDevices } from './003-scanner-devices.ts';
 
 /** The events service's migrations, in order. */
-export const migrations: Migration[] = [messaging, eventsSchema];
+export const migrations: Migration[] = [messaging, eventsSchema, scannerDevices];

@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import type { BodyReader } from '@fieldhouse/http';
+import { notFound, ProblemError } from '@fieldhouse/problem';
+import {
+  findDevice,
+  insertDevice,
+  listDevices as listDeviceRows,
+  redeemSetupCode as redeemRow,
+  revokeDevice as revokeRow,
+  type DeviceRow,
+} from '../data/devices.ts';
+import { findEvent } from '../data/events.ts';
+import { ownedEventOf } from './access.ts';
+import { generateCode, normalizeCode } from './codes.ts';
+import type { EventsContext } from './context.ts';
+import { isUuid } from './ids.ts';
+
+/** How long a setup code can be used, once: 24 hours (docs/events.md, "Scanner devices"). */
+export const SETUP_CODE_TTL_MS = 24 * 3600_000;
+
+/** Symbols of a setup code: 16 of the invite-code alphabet, log2(29) * 16 ≈ 78 bits. */
+export const SETUP_CODE_LENGTH = 16;
+
+/** A scanner device as the API shows it (`scans`: history rows it wrote; dates ISO 8601). */
+export interface Device {
+  id: string;
+  event_id: string;
+  name: string;
+  status: 'awaiting_setup' | 'active' | 'revoked';
+  created_at: string;
+  setup_expires_at: string;
+  set_up_at: string | null;
+  last_seen_at: string | null;
+  revoked_at: string | null;
+  scans: number;
+}
+
+/** A new device with its one-time setup code (shown once) and the console URL that uses it. */
+export type NewDevice = Device & { setup_code: string; setup_url: string };
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The API shape of a device row. */
+export function deviceOf(row: DeviceRow): Device {
+  return {
+    id: row.id,
+    event_id: row.event_id,
+    name: row.name,
+    status: row.revoked_at ? 'revoked' : row.set_up_at ? 'active' : 'awaiting_setup',
+    created_at: row.created_at.toISOString(),
+    setup_expires_at: row.setup_expires_at.toISOString(),
+    set_up_at: iso(row.set_up_at),
+    last_seen_at: iso(row.last_seen_at),
+    revoked_at: iso(row.revoked_at),
+    scans: row.scans,
+  };
+}
+
+/** SHA-256 hex of a setup code in canonical form: the only form in which it is stored. */
+const hashSetupCode = (code: string) => createHash('sha256').update(code).digest('hex');
+
+/** A setup code grouped by four for reading aloud or typing (`XXXX-XXXX-XXXX-XXXX`). */
+const grouped = (code: string) => code.match(/.{1,4}/g)!.join('-');
+
+/**
+ * Creates a scanner device for the event, with a setup code that works once within 24 hours.
+ * The answer carries the code (shown once: only its hash is stored) and the console's setup URL,
+ * `<PUBLIC_URL>/scan/setup#code=<code>` (in the fragment, so it reaches no server log). Owner only.
+ * @throws ProblemError 404 unless owner or staff; 403 for staff; 422 for a bad name.
+ */
+export async function createDevice(
+  ctx: EventsContext,
+  cmd: { userId: number; eventId: string; device: BodyReader<{ name: string }> },
+): Promise<NewDevice> {
+  const event = await ownedEventOf(ctx, cmd.eventId, cmd.userId);
+  const { name } = cmd.device();
+  const code = generateCode(SETUP_CODE_LENGTH);
+  const row = await insertDevice(ctx.db, {
+    eventId: event.id,
+    name,
+    createdBy: cmd.userId,
+    setupCodeHash: hashSetupCode(code),
+    setupExpiresAt: new Date(Date.now() + SETUP_CODE_TTL_MS),
+  });
+  return {
+    ...deviceOf(row),
+    setup_code: grouped(code),
+    setup_url: `${ctx.publicUrl}/scan/setup#code=${code}`,
+  };
+}
+
+/**
+ * The event's scanner devices, newest first, with status, last request and scan count. Owner only.
+ * @throws ProblemError 404 unless owner or staff; 403 for staff.
+ */
+export async function listDevices(ctx: EventsContext, cmd: { userId: number; eventId: string }): Promise<Device[]> {
+  const event = await ownedEventOf(ctx, cmd.eventId, cmd.userId);
+  return (await listDeviceRows(ctx.db, event.id)).map(deviceOf);
+}
+
+/**
+ * Revokes a scanner device: its next request is refused (401 `device_revoked`), its unused setup
+ * code too; its history stays. Idempotent. Owner only.
+ * @throws ProblemError 404 unless owner or staff, or when the event has no such device; 403 for staff.
+ */
+export async function revokeDevice(
+  ctx: EventsContext,
+  cmd: { userId: number; eventId: string; deviceId: string },
+): Promise<Device> {
+  const event = await ownedEventOf(ctx, cmd.eventId, cmd.userId);
+  if (!isUuid(cmd.deviceId) || !(await revokeRow(ctx.db, event.id, cmd.deviceId)))
+    throw notFound('No scanner device with this id in this event.');
+  return deviceOf((await findDevice(ctx.db, event.id, cmd.deviceId))!);
+}
+
+const REFUSALS = {
+  unknown: [404, 'setup_code_unknown', 'No scanner device has this setup code.'],
+  used: [410, 'setup_code_used', 'This setup code was already used: ask the event owner for a new device.'],
+  expired: [410, 'setup_code_expired', 'This setup code has expired: ask the event owner for a new device.'],
+  revoked: [410, 'device_revoked', 'This scanner device was revoked.'],
+} as const;
+
+/**
+ * Exchanges a setup code, once, for the device it sets up: `{id, name, event_id}` (the gateway
+ * then issues the device credential). Only the gateway calls this.
+ * @throws ProblemError 404 `setup_code_unknown`; 410 `setup_code_used`, `setup_code_expired`,
+ * `device_revoked`; 422 for a code that cannot be one.
+ */
+export async function redeemSetupCode(
+  ctx: EventsContext,
+  cmd: { setupCode: BodyReader<{ setup_code: string }> },
+): Promise<{ id: string; name: string; event_id: string }> {
+  const code = normalizeCode(cmd.setupCode().setup_code);
+  if (!code || code.length !== SETUP_CODE_LENGTH)
+    throw new ProblemError(422, 'A setup code has 16 letters and digits.', {
+      code: 'validation_failed',
+      errors: { setup_code: ['A setup code has 16 letters and digits (dashes and spaces are ignored).'] },
+    });
+  const done = await redeemRow(ctx.db, hashSetupCode(code));
+  if ('device' in done) return done.device;
+  const [status, problemCode, detail] = REFUSALS[done.refused];
+  throw new ProblemError(status, detail, { code: problemCode });
+}
+
+/**
+ * What a scanner device knows of itself: its id and name, its event (`id`, `name`, dates,
+ * `location`) and how many scans it made.
+ * @throws ProblemError 404 when its event is gone.
+ */
+export async function deviceSelf(
+  ctx: EventsContext,
+  device: { id: string; eventId: string },
+): Promise<{ id: string; name: string; scans: number; event: Record<string, unknown> }> {
+  const [row, event] = await Promise.all([
+    findDevice(ctx.db, device.eventId, device.id),
+    findEvent(ctx.db, device.eventId),
+  ]);
+  if (!row || !event) throw notFound('The event of this scanner device no longer exists.');
+  return {
+    id: row.id,
+    name: row.name,
+    scans: row.scans,
+    event: {
+      id: event.id,
+      name: event.name,
+      start_date: event.start_date,
+      end_date: event.end_date,
+      location: event.location,
+    },
+  };
+}
