@@ -26,6 +26,7 @@ import { proxyTo, underPrefix, type Upstream } from './proxy/upstreams.ts';
 import type { SigningKey } from './proxy/signing-key.ts';
 import { InternalTokenIssuer } from './proxy/internal-token.ts';
 import { jwksRoute } from './proxy/jwks-route.ts';
+import { setupCodeRedeemer } from './proxy/setup-code-redeemer.ts';
 import { createRateLimiters } from './rate-limit.ts';
 import type { RedisClient } from './redis.ts';
 
@@ -133,6 +134,7 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
     cookieParser(),
     authenticate({
       tokens: deps.identity.tokens,
+      devices: deps.identity.devices,
       tokenCache: deps.tokenCache,
       sessions: deps.sessions,
       sessionCookie: c.SESSION_COOKIE,
@@ -141,6 +143,11 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
     limiters.perUser,
   ];
 
+  const internalJwt = {
+    key: deps.signingKey,
+    issuer: c.INTERNAL_JWT_ISSUER,
+    ttlSeconds: c.INTERNAL_JWT_TTL_SECONDS,
+  };
   const own = base(true);
   own.use(corsHandler);
   const jwks = { keys: [deps.signingKey.publicJwk, ...(deps.extraPublicKeys ?? [])] };
@@ -162,6 +169,11 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
       registrationEnabled: c.REGISTRATION_ENABLED,
       bodyLimit: c.BODY_LIMIT,
       loginLimiter: limiters.login,
+      redeemSetupCode: setupCodeRedeemer({
+        eventsUrl: c.EVENTS_URL,
+        settings: internalJwt,
+        timeoutMs: c.UPSTREAM_TIMEOUT_MS,
+      }),
       loginThrottle: new LoginThrottle(
         deps.redis,
         {
@@ -178,11 +190,7 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
   );
   finishApp(own, logger);
 
-  const tokens = new InternalTokenIssuer({
-    key: deps.signingKey,
-    issuer: c.INTERNAL_JWT_ISSUER,
-    ttlSeconds: c.INTERNAL_JWT_TTL_SECONDS,
-  });
+  const tokens = new InternalTokenIssuer(internalJwt);
   const streamCaps = new StreamCaps({
     perAddress: c.STREAMS_PER_ADDRESS,
     perUser: c.STREAMS_PER_USER,

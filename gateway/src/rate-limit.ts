@@ -33,7 +33,7 @@ const loginKey = (req: Request) =>
 /**
  * The gateway's limiters (express-rate-limit), their counters in Redis shared by every replica:
  * - `perIp`: every request, before authentication, keyed by client IP;
- * - `perUser`: signed-in users, after authentication, keyed by user id;
+ * - `perUser`: signed-in users (keyed by user id) and scanner devices (by device id), after authentication;
  * - `login`: failed logins per (IP, e-mail); successful ones are not counted.
  * `perIp` and `perUser` run on every request: their counters are written behind every
  * `syncMs` ({@link WriteBehindRedisStore}), so a request costs no Redis round trip; while Redis
@@ -92,8 +92,8 @@ export function createRateLimiters(redis: RedisClient, s: RateLimitSettings, log
     perIp: make(s.perIp, ipStore, { identifier: 'ip' }),
     perUser: make(s.perUser, userStore, {
       identifier: 'user',
-      skip: (req) => !req.identity?.user,
-      keyGenerator: (req) => `u${req.identity.user!.id}`,
+      skip: (req) => !req.identity?.user && !req.identity?.device,
+      keyGenerator: (req) => (req.identity.user ? `u${req.identity.user.id}` : `d${req.identity.device!.id}`),
     }),
     login: make(s.loginFailures, loginStore, {
       identifier: 'login',

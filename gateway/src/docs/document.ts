@@ -1,4 +1,5 @@
 import { openApiDocument } from '@fieldhouse/http';
+import { deviceSetupRoute } from '../identity/device-setup-route.ts';
 import { identityRoutes } from '../identity/identity-routes.ts';
 import { sessionRoutes } from '../identity/session-routes.ts';
 import { jwksRoute } from '../proxy/jwks-route.ts';
@@ -13,14 +14,18 @@ export const gatewayDocument = openApiDocument({
     'Users, personal access tokens and browser sessions. Every other `/api` route is proxied: `/api/v1/*` to ' +
     'the collection service, `/api/polls*` to polls, `/api/events*` to events (see their documents). Errors are ' +
     'RFC 9457 problem documents with Laravel-compatible `message` and `errors`.',
-  routes: [...identityRoutes, ...sessionRoutes, jwksRoute],
+  routes: [...identityRoutes, ...sessionRoutes, deviceSetupRoute, jwksRoute],
   commonProblems: {
     401: 'A token or session that is not valid (malformed, expired, revoked)',
     429: 'Too many requests (`rate_limited`; `Retry-After` in seconds)',
   },
   security: [{ bearer: [] }, { session: [] }],
   securitySchemes: {
-    bearer: { type: 'http', scheme: 'bearer', description: 'Personal access token `<id>|<secret>`.' },
+    bearer: {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'Personal access token `<id>|<secret>`, or a scanner device credential `fhd_<id>|<secret>`.',
+    },
     session: {
       type: 'apiKey',
       in: 'cookie',

@@ -1,8 +1,9 @@
 import type { Request, RequestHandler } from 'express';
 import { logContext, type Logger } from '@fieldhouse/logger';
 import { forbidden, unauthenticated } from '@fieldhouse/problem';
-import { sameHash, hashSecret, parseToken } from './token-format.ts';
+import { sameHash, hashSecret, parseDeviceCredential, parseToken, DEVICE_CREDENTIAL_PREFIX } from './token-format.ts';
 import type { TokensRepo } from './tokens-repo.ts';
+import type { DeviceCredentialRow, DeviceCredentialsRepo } from './device-credentials-repo.ts';
 import type { TokenCache } from './token-cache.ts';
 import type { SessionsRepo } from './sessions-repo.ts';
 import { timingSafeEqual } from 'node:crypto';
@@ -10,7 +11,9 @@ import { timingSafeEqual } from 'node:crypto';
 /** Who is calling, as the gateway established it. */
 export interface Identity {
   user: { id: number; name: string; email: string } | null;
-  method: 'token' | 'session' | 'anonymous';
+  method: 'token' | 'session' | 'anonymous' | 'device';
+  /** The scanner device (method `device`): its id, name and the one event it works on. */
+  device?: { id: string; name: string; eventId: string };
   tokenId?: number;
   /** SHA-256 of the session cookie, for logout and login (session rotation). */
   sessionIdHash?: string;
@@ -41,6 +44,7 @@ function csrfHeader(req: Request): string | undefined {
 
 export interface AuthenticateDeps {
   tokens: TokensRepo;
+  devices: DeviceCredentialsRepo;
   tokenCache: TokenCache;
   sessions: SessionsRepo;
   sessionCookie: string;
@@ -53,17 +57,47 @@ export interface AuthenticateDeps {
  *   match by SHA-256 in constant time and not be expired, else 401. Lookups are cached for a
  *   few seconds by {@link TokenCache}, which revocation evicts on every replica at once.
  *   No CSRF header needed.
+ * - `Authorization: Bearer fhd_<id>|<secret>`: a scanner device's credential, checked the same
+ *   way (lookups cached for a minute: whether the device is revoked is checked by the events
+ *   service on every request); the caller is the device, with no user.
  * - any other `Authorization` scheme: 401.
  * - else the session cookie: a live session makes the caller its user (or a guest); unsafe
  *   methods must then echo the session's CSRF token in `X-CSRF-TOKEN` or `X-XSRF-TOKEN`, else 403.
  * - else anonymous.
  */
 export function authenticate(deps: AuthenticateDeps): RequestHandler {
+  const deviceCache = new Map<number, { row: DeviceCredentialRow; until: number }>();
+  const resolveDevice = async (raw: string): Promise<Identity> => {
+    const parsed = parseDeviceCredential(raw);
+    if (!parsed) throw unauthenticated();
+    const now = Date.now();
+    let row = deviceCache.get(parsed.id)?.row;
+    if (!row || deviceCache.get(parsed.id)!.until <= now) {
+      row = await deps.devices.findForAuth(parsed.id);
+      if (deviceCache.size >= 10_000) deviceCache.clear();
+      if (row) deviceCache.set(parsed.id, { row, until: now + 60_000 });
+      else deviceCache.delete(parsed.id);
+    }
+    if (!row || !sameHash(row.token_hash, hashSecret(parsed.secret))) throw unauthenticated();
+    if (!row.last_used_at || now - row.last_used_at.getTime() > 60_000) {
+      row.last_used_at = new Date(now);
+      deps.devices
+        .touch(row.id)
+        .catch((err: unknown) => deps.logger.warn('could not record device credential use', { err }));
+    }
+    return {
+      user: null,
+      method: 'device',
+      device: { id: row.device_id, name: row.device_name, eventId: row.event_id },
+    };
+  };
   const resolve = async (req: Request): Promise<Identity> => {
     const header = req.headers.authorization;
     if (header !== undefined) {
       const match = /^Bearer\s+(.+)$/i.exec(header);
-      const parsed = match ? parseToken(match[1]!.trim()) : null;
+      const value = match?.[1]!.trim();
+      if (value?.startsWith(DEVICE_CREDENTIAL_PREFIX)) return resolveDevice(value);
+      const parsed = value ? parseToken(value) : null;
       if (!parsed) throw unauthenticated();
       let row = deps.tokenCache.get(parsed.id);
       if (!row) {

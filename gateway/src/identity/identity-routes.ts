@@ -33,6 +33,7 @@ import type { LoginThrottle } from './login-throttle.ts';
 import { passwordTooLong, MAX_PASSWORD_BYTES } from './passwords.ts';
 import { IdentityPaths } from './paths.ts';
 import type { SessionsRepo } from './sessions-repo.ts';
+import type { SetupCodeRedeemer } from '../proxy/setup-code-redeemer.ts';
 import type { TokenCache } from './token-cache.ts';
 import { toPublicToken } from './tokens-repo.ts';
 import { toPublicUser, type UserRow } from './users-repo.ts';
@@ -50,6 +51,8 @@ export interface IdentityContext {
   loginLimiter: RequestHandler;
   /** Limits failed logins per account, whatever the address (backoff, see login-throttle.ts). */
   loginThrottle: LoginThrottle;
+  /** Exchanges a scanner device's setup code at the events service (device-setup-route.ts). */
+  redeemSetupCode: SetupCodeRedeemer;
 }
 
 const route = routeDeclarer<IdentityContext>();

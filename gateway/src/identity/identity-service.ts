@@ -3,6 +3,7 @@ import { Exchanges, IdentityEvents, envelope, type UserPayload } from '@fieldhou
 import { writeOutbox } from '@fieldhouse/messaging';
 import type { PasswordHasher } from './passwords.ts';
 import { TokensRepo } from './tokens-repo.ts';
+import { DeviceCredentialsRepo } from './device-credentials-repo.ts';
 import { UsersRepo, type UserRow } from './users-repo.ts';
 
 export interface IdentityServiceDeps {
@@ -28,12 +29,15 @@ const userPayload = (u: UserRow): UserPayload => ({
 export class IdentityService {
   readonly users: UsersRepo;
   readonly tokens: TokensRepo;
+  /** Scanner devices' credentials. */
+  readonly devices: DeviceCredentialsRepo;
   private readonly deps: IdentityServiceDeps;
 
   constructor(deps: IdentityServiceDeps) {
     this.deps = deps;
     this.users = new UsersRepo(deps.db);
     this.tokens = new TokensRepo(deps.db);
+    this.devices = new DeviceCredentialsRepo(deps.db);
   }
 
   /** Registers a user; resolves undefined when the e-mail is already taken. */

@@ -1,6 +1,6 @@
 /**
  * The paths the identity routes serve. Several lie under the collection service's `/api/v1`
- * prefix: {@link isIdentityPath} keeps those requests in the gateway.
+ * prefix, the device setup under the events service's: {@link isIdentityPath} keeps those requests in the gateway.
  */
 export const IdentityPaths = {
   login: ['/api/v1/login', '/api/login'],
@@ -10,6 +10,8 @@ export const IdentityPaths = {
   logout: '/api/v1/logout',
   tokens: '/api/v1/tokens',
   sessions: '/api/v1/sessions',
+  /** Scanner device setup: under the events prefix, answered by the gateway (it issues the credential). */
+  deviceSetup: '/api/events/devices/setup',
 } as const;
 
 const OWN_PATHS = new Set<string>(Object.values(IdentityPaths).flat());

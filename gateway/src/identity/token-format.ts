@@ -45,3 +45,11 @@ export function parseToken(raw: string): { id: number; secret: string } | null {
   const id = Number(idPart);
   return Number.isSafeInteger(id) ? { id, secret } : null;
 }
+
+/** Prefix of scanner-device credentials, `fhd_<id>|<secret>` (docs/identity.md, "Scanner devices"). */
+export const DEVICE_CREDENTIAL_PREFIX = 'fhd_';
+
+/** Splits a device credential `fhd_<id>|<secret>` like {@link parseToken}; null when malformed. */
+export function parseDeviceCredential(raw: string): { id: number; secret: string } | null {
+  return raw.startsWith(DEVICE_CREDENTIAL_PREFIX) ? parseToken(raw.slice(DEVICE_CREDENTIAL_PREFIX.length)) : null;
+}

@@ -1,5 +1,6 @@
 import type { Migration } from '@fieldhouse/db';
 import { identity } from './001-identity.ts';
+import { deviceCredentials } from './002-device-credentials.ts';
 
 /** The gateway's migrations, in order. */
-export const migrations: Migration[] = [identity];
+export const migrations: Migration[] = [identity, deviceCredentials];

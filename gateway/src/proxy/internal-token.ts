@@ -12,12 +12,14 @@ export interface InternalTokenSettings {
 /**
  * Signs the short-lived ES256 JWT forwarded to a service (design.md, phantom-token pattern):
  * `aud` the service, `iss`, `sub`/`name`/`email` for a signed-in user (none for anonymous),
- * `tid` the token id, `amr` how the caller authenticated, `ip` the client address, `jti`, `exp`.
+ * `tid` the token id, `dev` the scanner device (`{id, evt, scope: "checkin"}`, with `amr: "device"`),
+ * `amr` how the caller authenticated (`gateway` for the gateway's own calls), `ip` the client
+ * address, `jti`, `exp`.
  */
 export function signInternalToken(
   s: InternalTokenSettings,
   audience: string,
-  identity: Identity,
+  identity: Identity | { method: 'gateway'; user: null },
   ip: string | undefined,
 ): string {
   const claims: Record<string, unknown> = { amr: identity.method };
@@ -26,7 +28,8 @@ export function signInternalToken(
     claims.name = identity.user.name;
     claims.email = identity.user.email;
   }
-  if (identity.tokenId !== undefined) claims.tid = identity.tokenId;
+  if ('tokenId' in identity && identity.tokenId !== undefined) claims.tid = identity.tokenId;
+  if ('device' in identity && identity.device) claims.dev = { id: identity.device.id, evt: identity.device.eventId, scope: 'checkin' };
   if (ip) claims.ip = ip;
   return jwt.sign(claims, s.key.privateKey, {
     algorithm: 'ES256',
@@ -58,7 +61,7 @@ export class InternalTokenIssuer {
 
   /** A JWT for `audience` describing `identity`, signed now or reused while fresh. */
   tokenFor(audience: string, identity: Identity, ip: string | undefined): string {
-    const key = `${audience}|${identity.method}|${identity.user?.id ?? ''}|${identity.tokenId ?? ''}|${ip ?? ''}`;
+    const key = `${audience}|${identity.method}|${identity.user?.id ?? ''}|${identity.tokenId ?? ''}|${identity.device?.id ?? ''}|${ip ?? ''}`;
     const now = Date.now();
     const hit = this.cache.get(key);
     if (hit && hit.until > now) return hit.jwt;

@@ -28,6 +28,11 @@ const OPERATIONS = [
   'POST /api/events/{event_id}/checkin',
   'POST /api/events/{event_id}/checkin/batch',
   'GET /api/events/{event_id}/stats',
+  'POST /api/events/devices/redeem',
+  'GET /api/events/devices/me',
+  'POST /api/events/{event_id}/devices',
+  'GET /api/events/{event_id}/devices',
+  'POST /api/events/{event_id}/devices/{device_id}/revoke',
 ];
 
 describe('events service: the OpenAPI document generated from the route declarations', () => {

@@ -16,6 +16,10 @@ export interface ServiceHarness {
   db: Knex;
   /** Authorization header of `user` as the gateway would sign it. */
   auth: (user: TestUser) => { authorization: string };
+  /** Authorization header of a scanner device of `eventId`, as the gateway signs it (`amr: "device"`). */
+  deviceAuth: (device: { id: string; eventId: string }) => { authorization: string };
+  /** Authorization header of the gateway's own calls (`amr: "gateway"`). */
+  gatewayAuth: () => { authorization: string };
   /** Creates an event owned by `owner`; resolves with its id. */
   event: (owner: TestUser, fields?: Record<string, unknown>) => Promise<string>;
   /** Creates an invite; resolves with `{id, nom, code_unique}`. */
@@ -52,6 +56,13 @@ export async function startService(label: string): Promise<ServiceHarness> {
     app,
     db,
     auth,
+    deviceAuth: (device) => ({
+      authorization: `Bearer ${issuer.sign('events', undefined, {
+        amr: 'device',
+        dev: { id: device.id, evt: device.eventId, scope: 'checkin' },
+      })}`,
+    }),
+    gatewayAuth: () => ({ authorization: `Bearer ${issuer.sign('events', undefined, { amr: 'gateway' })}` }),
     event: async (owner, fields = {}) => {
       const res = await request(app)
         .post('/api/events')

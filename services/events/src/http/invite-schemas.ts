@@ -93,6 +93,10 @@ export const HistoryEntry = Joi.object({
   scanne_par: Joi.string().allow(null).required(),
   user_id: Joi.number().integer().allow(null).required(),
   user_name: Joi.string().allow(null).required(),
+  scanner_device: Joi.object({ id: Joi.string().uuid().required(), name: Joi.string().required() })
+    .allow(null)
+    .required()
+    .description('The scanner device that made the change; null when a user did (user_id)'),
   device: Joi.string().allow(null).required(),
   nonce: Joi.string().allow(null).required(),
   scanned_at: isoInstant.required(),

@@ -1,0 +1,203 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { alice, bob, carol, startService, type ServiceHarness } from './support.ts';
+
+describe('events service: scanner devices', () => {
+  let h: ServiceHarness;
+  let eventId: string;
+  let otherEventId: string;
+
+  /** Creates a device as the owner and redeems its setup code as the gateway would. */
+  const setUpDevice = async (name: string) => {
+    const created = await request(h.app)
+      .post(`/api/events/${eventId}/devices`)
+      .set(h.auth(alice))
+      .send({ name })
+      .expect(201);
+    const redeemed = await request(h.app)
+      .post('/api/events/devices/redeem')
+      .set(h.gatewayAuth())
+      .send({ setup_code: created.body.setup_code })
+      .expect(200);
+    return { id: redeemed.body.id as string, eventId, setupCode: created.body.setup_code as string };
+  };
+
+  before(async () => {
+    h = await startService('events_devices');
+    eventId = await h.event(alice);
+    otherEventId = await h.event(alice, { name: 'Other' });
+    await h.addStaff(alice, eventId, bob);
+  });
+  after(async () => h?.close());
+
+  it('the owner creates a device with a one-time setup code and URL; staff get 403, others 404, a bad name 422', async () => {
+    const res = await request(h.app)
+      .post(`/api/events/${eventId}/devices`)
+      .set(h.auth(alice))
+      .send({ name: '  North door ' })
+      .expect(201);
+    expect(res.body).to.include({ name: 'North door', event_id: eventId, status: 'awaiting_setup', scans: 0 });
+    expect(res.body.setup_code).to.match(/^[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}$/);
+    expect(res.body.setup_url).to.equal(
+      `http://localhost:8080/scan/setup#code=${(res.body.setup_code as string).replaceAll('-', '')}`,
+    );
+    const expires = Date.parse(res.body.setup_expires_at as string) - Date.now();
+    expect(expires).to.be.within(23.9 * 3600_000, 24 * 3600_000);
+    await request(h.app).post(`/api/events/${eventId}/devices`).set(h.auth(bob)).send({ name: 'x' }).expect(403);
+    await request(h.app).post(`/api/events/${eventId}/devices`).set(h.auth(carol)).send({ name: 'x' }).expect(404);
+    const bad = await request(h.app)
+      .post(`/api/events/${eventId}/devices`)
+      .set(h.auth(alice))
+      .send({ name: '' })
+      .expect(422);
+    expect(bad.body.errors).to.have.property('name');
+    const listed = await request(h.app).get(`/api/events/${eventId}/devices`).set(h.auth(alice)).expect(200);
+    expect(listed.body.map((d: { name: string }) => d.name)).to.include('North door');
+    expect(listed.body[0]).to.not.have.property('setup_code');
+    await request(h.app).get(`/api/events/${eventId}/devices`).set(h.auth(bob)).expect(403);
+  });
+
+  it('a setup code works once, only for the gateway; used, expired, unknown and malformed codes say so', async () => {
+    const created = await request(h.app)
+      .post(`/api/events/${eventId}/devices`)
+      .set(h.auth(alice))
+      .send({ name: 'South door' })
+      .expect(201);
+    const code = created.body.setup_code as string;
+    await request(h.app).post('/api/events/devices/redeem').set(h.auth(alice)).send({ setup_code: code }).expect(404);
+    const ok = await request(h.app)
+      .post('/api/events/devices/redeem')
+      .set(h.gatewayAuth())
+      .send({ setup_code: code.toLowerCase().replaceAll('-', ' ') })
+      .expect(200);
+    expect(ok.body).to.deep.equal({ id: created.body.id, name: 'South door', event_id: eventId });
+    const again = await request(h.app)
+      .post('/api/events/devices/redeem')
+      .set(h.gatewayAuth())
+      .send({ setup_code: code })
+      .expect(410);
+    expect(again.body.code).to.equal('setup_code_used');
+
+    const late = await request(h.app)
+      .post(`/api/events/${eventId}/devices`)
+      .set(h.auth(alice))
+      .send({ name: 'Late door' })
+      .expect(201);
+    await h.db('scanner_devices').where('id', late.body.id).update({ setup_expires_at: new Date(Date.now() - 1000) });
+    const expired = await request(h.app)
+      .post('/api/events/devices/redeem')
+      .set(h.gatewayAuth())
+      .send({ setup_code: late.body.setup_code })
+      .expect(410);
+    expect(expired.body.code).to.equal('setup_code_expired');
+
+    const unknown = await request(h.app)
+      .post('/api/events/devices/redeem')
+      .set(h.gatewayAuth())
+      .send({ setup_code: 'ABCD-EFGH-JKMN-PQRS' })
+      .expect(404);
+    expect(unknown.body.code).to.equal('setup_code_unknown');
+    const malformed = await request(h.app)
+      .post('/api/events/devices/redeem')
+      .set(h.gatewayAuth())
+      .send({ setup_code: 'short' })
+      .expect(422);
+    expect(malformed.body.errors).to.have.property('setup_code');
+  });
+
+  it('a device scans, looks up, reads stats and itself in its event only; the history names it', async () => {
+    const device = await setUpDevice('East door');
+    const inv = await h.invite(alice, eventId, 'Ada Lovelace', 'ada@example.test');
+    const first = await request(h.app)
+      .post(`/api/events/${eventId}/checkin`)
+      .set(h.deviceAuth(device))
+      .send({ code_unique: inv.code_unique, nonce: 'scan-1' })
+      .expect(200);
+    expect(first.body).to.include({ result: 'checked_in', scanne_par: 'East door' });
+    const twice = await request(h.app)
+      .post(`/api/events/${eventId}/checkin`)
+      .set(h.deviceAuth(device))
+      .send({ code_unique: inv.code_unique })
+      .expect(409);
+    expect(twice.body).to.include({ result: 'already_checked_in', scanne_par: 'East door' });
+    const history = await request(h.app)
+      .get(`/api/events/${eventId}/invites/${inv.id}/history`)
+      .set(h.auth(alice))
+      .expect(200);
+    const entries = (history.body.data ?? history.body) as Array<{ scanner_device: unknown; user_id: unknown }>;
+    expect(entries.at(-1)).to.deep.include({ scanner_device: { id: device.id, name: 'East door' }, user_id: null });
+
+    const batch = await request(h.app)
+      .post(`/api/events/${eventId}/checkin/batch`)
+      .set(h.deviceAuth(device))
+      .send({ scans: [{ code_unique: inv.code_unique, nonce: 'scan-1' }, { code_unique: 'NOPE' }] })
+      .expect(200);
+    expect(batch.body.results.map((r: { result: string }) => r.result)).to.deep.equal([
+      'checked_in',
+      'unknown_code',
+    ]);
+    expect(batch.body.results[0].replayed).to.equal(true);
+
+    const found = await request(h.app)
+      .get(`/api/events/${eventId}/invites?search=ada`)
+      .set(h.deviceAuth(device))
+      .expect(200);
+    expect(found.body.data.map((i: { nom: string }) => i.nom)).to.deep.equal(['Ada Lovelace']);
+    const stats = await request(h.app).get(`/api/events/${eventId}/stats`).set(h.deviceAuth(device)).expect(200);
+    expect(stats.body).to.include({ present: 1 });
+    const me = await request(h.app).get('/api/events/devices/me').set(h.deviceAuth(device)).expect(200);
+    expect(me.body).to.deep.include({ id: device.id, name: 'East door', scans: 1 });
+    expect(me.body.event).to.include({ id: eventId, name: 'Launch' });
+    await request(h.app).get('/api/events/devices/me').set(h.auth(alice)).expect(403);
+
+    const listed = await request(h.app).get(`/api/events/${eventId}/devices`).set(h.auth(alice)).expect(200);
+    const row = listed.body.find((d: { id: string }) => d.id === device.id);
+    expect(row).to.include({ status: 'active', scans: 1 });
+    expect(row.last_seen_at).to.be.a('string');
+  });
+
+  it('outside its scope a device gets 403 device_scope, and another event 404', async () => {
+    const device = await setUpDevice('West door');
+    for (const [method, path] of [
+      ['get', `/api/events/${eventId}`],
+      ['get', '/api/events'],
+      ['post', `/api/events/${eventId}/invites`],
+      ['get', `/api/events/${eventId}/devices`],
+      ['delete', `/api/events/${eventId}`],
+    ] as const) {
+      const res = await request(h.app)[method](path).set(h.deviceAuth(device)).send({});
+      expect(res.status, `${method} ${path}`).to.equal(403);
+      expect(res.body.code).to.equal('device_scope');
+    }
+    const other = await h.invite(alice, otherEventId, 'Grace Hopper', 'grace@example.test');
+    await request(h.app)
+      .post(`/api/events/${otherEventId}/checkin`)
+      .set(h.deviceAuth(device))
+      .send({ code_unique: other.code_unique })
+      .expect(404);
+    await request(h.app).get(`/api/events/${otherEventId}/stats`).set(h.deviceAuth(device)).expect(404);
+    // A credential naming another event than the device's is refused outright.
+    await request(h.app)
+      .get(`/api/events/${otherEventId}/stats`)
+      .set(h.deviceAuth({ id: device.id, eventId: otherEventId }))
+      .expect(401);
+    expect((await h.db('invites').where('id', other.id).first()).presence).to.equal(false);
+  });
+
+  it('a revoked device is refused on its next request (401 device_revoked); staff cannot revoke', async () => {
+    const device = await setUpDevice('Back door');
+    await request(h.app).get(`/api/events/${eventId}/stats`).set(h.deviceAuth(device)).expect(200);
+    await request(h.app).post(`/api/events/${eventId}/devices/${device.id}/revoke`).set(h.auth(bob)).expect(403);
+    const revoked = await request(h.app)
+      .post(`/api/events/${eventId}/devices/${device.id}/revoke`)
+      .set(h.auth(alice))
+      .expect(200);
+    expect(revoked.body).to.include({ status: 'revoked' });
+    const refused = await request(h.app).get(`/api/events/${eventId}/stats`).set(h.deviceAuth(device)).expect(401);
+    expect(refused.body.code).to.equal('device_revoked');
+    await request(h.app)
+      .post(`/api/events/${eventId}/devices/00000000-0000-4000-8000-000000000000/revoke`)
+      .set(h.auth(alice))
+      .expect(404);
+  });
+});
