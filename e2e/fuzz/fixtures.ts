@@ -104,6 +104,9 @@ export async function createFixtures(
     nom: 'Guest',
     email: 'guest@example.test',
   })) as unknown as { id: string; code_unique: string };
+  const device = (await as('POST', `/api/events/${event.id}/devices`, { name: 'Fuzz door' })) as unknown as {
+    id: string;
+  };
   const poll = (
     await as('POST', '/api/polls', {
       title: 'Fuzz poll',
@@ -126,6 +129,7 @@ export async function createFixtures(
     user_id: [userId],
     event_id: [event.id],
     invite_id: [invite.id],
+    device_id: [device.id],
     poll_id: [poll.id],
     comment_id: [comment.id],
     photo_id: [photoUrl.split('/').pop()],

@@ -14,7 +14,7 @@ import type { GatewayConfig } from './config.ts';
 import { consoleRoutes } from './console/console-routes.ts';
 import { gatewayDocument } from './docs/document.ts';
 import { docsRoutes } from './docs/routes.ts';
-import { authenticate } from './identity/authenticate.ts';
+import { authenticate, refuseDevices } from './identity/authenticate.ts';
 import type { IdentityService } from './identity/identity-service.ts';
 import { LoginThrottle } from './identity/login-throttle.ts';
 import { isIdentityPath } from './identity/paths.ts';
@@ -155,7 +155,7 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
   own.use(docsRoutes(upstreams));
   // The console's files are public and immutable: no rate limit or identity lookup per asset.
   if (c.CONSOLE_DIR) own.use(consoleRoutes(c.CONSOLE_DIR));
-  own.use(...caller);
+  own.use(...caller, refuseDevices);
   own.use(
     identityRouter({
       identity: deps.identity,
@@ -203,6 +203,7 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
     upstreams.map((u) => {
       const app = base(false, () => u.name);
       app.use(corsHandler, ...caller);
+      if (u.name !== 'events') app.use(refuseDevices);
       app.use(
         proxyTo(u, {
           tokens,

@@ -24,7 +24,8 @@ export const gatewayDocument = openApiDocument({
     bearer: {
       type: 'http',
       scheme: 'bearer',
-      description: 'Personal access token `<id>|<secret>`, or a scanner device credential `fhd_<id>|<secret>`.',
+      description:
+        'Personal access token `<id>|<secret>`, or a scanner device credential `fhd_<id>|<secret>`.',
     },
     session: {
       type: 'apiKey',

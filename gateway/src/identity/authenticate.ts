@@ -1,7 +1,13 @@
 import type { Request, RequestHandler } from 'express';
 import { logContext, type Logger } from '@fieldhouse/logger';
 import { forbidden, unauthenticated } from '@fieldhouse/problem';
-import { sameHash, hashSecret, parseDeviceCredential, parseToken, DEVICE_CREDENTIAL_PREFIX } from './token-format.ts';
+import {
+  sameHash,
+  hashSecret,
+  parseDeviceCredential,
+  parseToken,
+  DEVICE_CREDENTIAL_PREFIX,
+} from './token-format.ts';
 import type { TokensRepo } from './tokens-repo.ts';
 import type { DeviceCredentialRow, DeviceCredentialsRepo } from './device-credentials-repo.ts';
 import type { TokenCache } from './token-cache.ts';
@@ -160,4 +166,18 @@ export function authenticate(deps: AuthenticateDeps): RequestHandler {
 /** 401 unless a user is signed in; use after {@link authenticate}. */
 export const requireSignedIn: RequestHandler = (req, _res, next) => {
   next(req.identity?.user ? undefined : unauthenticated());
+};
+
+/**
+ * 403 `device_scope` for a scanner device's credential: placed on every app but the events
+ * service's proxy, where the service itself enforces the device's scope.
+ */
+export const refuseDevices: RequestHandler = (req, _res, next) => {
+  next(
+    req.identity?.method === 'device'
+      ? forbidden('A scanner device credential only works for the check-in work of its event.', {
+          code: 'device_scope',
+        })
+      : undefined,
+  );
 };

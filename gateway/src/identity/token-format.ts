@@ -51,5 +51,7 @@ export const DEVICE_CREDENTIAL_PREFIX = 'fhd_';
 
 /** Splits a device credential `fhd_<id>|<secret>` like {@link parseToken}; null when malformed. */
 export function parseDeviceCredential(raw: string): { id: number; secret: string } | null {
-  return raw.startsWith(DEVICE_CREDENTIAL_PREFIX) ? parseToken(raw.slice(DEVICE_CREDENTIAL_PREFIX.length)) : null;
+  return raw.startsWith(DEVICE_CREDENTIAL_PREFIX)
+    ? parseToken(raw.slice(DEVICE_CREDENTIAL_PREFIX.length))
+    : null;
 }

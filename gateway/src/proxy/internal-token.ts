@@ -29,7 +29,8 @@ export function signInternalToken(
     claims.email = identity.user.email;
   }
   if ('tokenId' in identity && identity.tokenId !== undefined) claims.tid = identity.tokenId;
-  if ('device' in identity && identity.device) claims.dev = { id: identity.device.id, evt: identity.device.eventId, scope: 'checkin' };
+  if ('device' in identity && identity.device)
+    claims.dev = { id: identity.device.id, evt: identity.device.eventId, scope: 'checkin' };
   if (ip) claims.ip = ip;
   return jwt.sign(claims, s.key.privateKey, {
     algorithm: 'ES256',

@@ -30,7 +30,11 @@ export function setupCodeRedeemer(opts: {
     try {
       res = await fetch(url, {
         method: 'POST',
-        headers: { authorization: `Bearer ${jwt}`, 'content-type': 'application/json', accept: 'application/json' },
+        headers: {
+          authorization: `Bearer ${jwt}`,
+          'content-type': 'application/json',
+          accept: 'application/json',
+        },
         body: JSON.stringify({ setup_code: setupCode }),
         signal: AbortSignal.timeout(opts.timeoutMs),
       });

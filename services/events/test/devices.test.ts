@@ -36,15 +36,28 @@ describe('events service: scanner devices', () => {
       .set(h.auth(alice))
       .send({ name: '  North door ' })
       .expect(201);
-    expect(res.body).to.include({ name: 'North door', event_id: eventId, status: 'awaiting_setup', scans: 0 });
+    expect(res.body).to.include({
+      name: 'North door',
+      event_id: eventId,
+      status: 'awaiting_setup',
+      scans: 0,
+    });
     expect(res.body.setup_code).to.match(/^[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}-[2-9A-Z]{4}$/);
     expect(res.body.setup_url).to.equal(
       `http://localhost:8080/scan/setup#code=${(res.body.setup_code as string).replaceAll('-', '')}`,
     );
     const expires = Date.parse(res.body.setup_expires_at as string) - Date.now();
     expect(expires).to.be.within(23.9 * 3600_000, 24 * 3600_000);
-    await request(h.app).post(`/api/events/${eventId}/devices`).set(h.auth(bob)).send({ name: 'x' }).expect(403);
-    await request(h.app).post(`/api/events/${eventId}/devices`).set(h.auth(carol)).send({ name: 'x' }).expect(404);
+    await request(h.app)
+      .post(`/api/events/${eventId}/devices`)
+      .set(h.auth(bob))
+      .send({ name: 'x' })
+      .expect(403);
+    await request(h.app)
+      .post(`/api/events/${eventId}/devices`)
+      .set(h.auth(carol))
+      .send({ name: 'x' })
+      .expect(404);
     const bad = await request(h.app)
       .post(`/api/events/${eventId}/devices`)
       .set(h.auth(alice))
@@ -64,7 +77,11 @@ describe('events service: scanner devices', () => {
       .send({ name: 'South door' })
       .expect(201);
     const code = created.body.setup_code as string;
-    await request(h.app).post('/api/events/devices/redeem').set(h.auth(alice)).send({ setup_code: code }).expect(404);
+    await request(h.app)
+      .post('/api/events/devices/redeem')
+      .set(h.auth(alice))
+      .send({ setup_code: code })
+      .expect(404);
     const ok = await request(h.app)
       .post('/api/events/devices/redeem')
       .set(h.gatewayAuth())
@@ -83,7 +100,10 @@ describe('events service: scanner devices', () => {
       .set(h.auth(alice))
       .send({ name: 'Late door' })
       .expect(201);
-    await h.db('scanner_devices').where('id', late.body.id).update({ setup_expires_at: new Date(Date.now() - 1000) });
+    await h
+      .db('scanner_devices')
+      .where('id', late.body.id)
+      .update({ setup_expires_at: new Date(Date.now() - 1000) });
     const expired = await request(h.app)
       .post('/api/events/devices/redeem')
       .set(h.gatewayAuth())
@@ -124,8 +144,14 @@ describe('events service: scanner devices', () => {
       .get(`/api/events/${eventId}/invites/${inv.id}/history`)
       .set(h.auth(alice))
       .expect(200);
-    const entries = (history.body.data ?? history.body) as Array<{ scanner_device: unknown; user_id: unknown }>;
-    expect(entries.at(-1)).to.deep.include({ scanner_device: { id: device.id, name: 'East door' }, user_id: null });
+    const entries = (history.body.data ?? history.body) as Array<{
+      scanner_device: unknown;
+      user_id: unknown;
+    }>;
+    expect(entries.at(-1)).to.deep.include({
+      scanner_device: { id: device.id, name: 'East door' },
+      user_id: null,
+    });
 
     const batch = await request(h.app)
       .post(`/api/events/${eventId}/checkin/batch`)
@@ -143,7 +169,10 @@ describe('events service: scanner devices', () => {
       .set(h.deviceAuth(device))
       .expect(200);
     expect(found.body.data.map((i: { nom: string }) => i.nom)).to.deep.equal(['Ada Lovelace']);
-    const stats = await request(h.app).get(`/api/events/${eventId}/stats`).set(h.deviceAuth(device)).expect(200);
+    const stats = await request(h.app)
+      .get(`/api/events/${eventId}/stats`)
+      .set(h.deviceAuth(device))
+      .expect(200);
     expect(stats.body).to.include({ present: 1 });
     const me = await request(h.app).get('/api/events/devices/me').set(h.deviceAuth(device)).expect(200);
     expect(me.body).to.deep.include({ id: device.id, name: 'East door', scans: 1 });
@@ -187,13 +216,19 @@ describe('events service: scanner devices', () => {
   it('a revoked device is refused on its next request (401 device_revoked); staff cannot revoke', async () => {
     const device = await setUpDevice('Back door');
     await request(h.app).get(`/api/events/${eventId}/stats`).set(h.deviceAuth(device)).expect(200);
-    await request(h.app).post(`/api/events/${eventId}/devices/${device.id}/revoke`).set(h.auth(bob)).expect(403);
+    await request(h.app)
+      .post(`/api/events/${eventId}/devices/${device.id}/revoke`)
+      .set(h.auth(bob))
+      .expect(403);
     const revoked = await request(h.app)
       .post(`/api/events/${eventId}/devices/${device.id}/revoke`)
       .set(h.auth(alice))
       .expect(200);
     expect(revoked.body).to.include({ status: 'revoked' });
-    const refused = await request(h.app).get(`/api/events/${eventId}/stats`).set(h.deviceAuth(device)).expect(401);
+    const refused = await request(h.app)
+      .get(`/api/events/${eventId}/stats`)
+      .set(h.deviceAuth(device))
+      .expect(401);
     expect(refused.body.code).to.equal('device_revoked');
     await request(h.app)
       .post(`/api/events/${eventId}/devices/00000000-0000-4000-8000-000000000000/revoke`)

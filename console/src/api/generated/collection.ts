@@ -611,11 +611,18 @@ export interface components {
       updated_at: string;
     };
     Caller: {
+      /** @description The scanner device, when the caller is one (method device) */
+      device: {
+        eventId: string;
+        id: string;
+        /** @constant */
+        scope: 'checkin';
+      } | null;
       email: string | null;
       /** @description The client address the gateway saw */
       ip: string | null;
       /** @enum {string} */
-      method: 'token' | 'session' | 'anonymous';
+      method: 'token' | 'session' | 'anonymous' | 'device' | 'gateway';
       name: string | null;
       /** @description The JWT id, unique per proxied request */
       requestTokenId: string;

@@ -109,6 +109,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/events/{event_id}/devices': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Scanner devices of the event, newest first (owner)
+     * @description Each with status, setup expiry, last request (to the minute) and scans made.
+     */
+    get: operations['listDevices'];
+    put?: never;
+    /**
+     * Create a scanner device with a one-time setup code (owner)
+     * @description The answer carries `setup_code` and `setup_url` once (only a hash is kept); opening the URL on a phone within 24 hours sets the device up, once. The device may then scan, send offline batches, look invites up and read the stats of this event only.
+     */
+    post: operations['createDevice'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/events/{event_id}/devices/{device_id}/revoke': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Revoke a scanner device: refused from its next request (owner)
+     * @description Idempotent; the device stays listed and its check-ins stay in the history.
+     */
+    post: operations['revokeDevice'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/events/{event_id}/invites': {
     parameters: {
       query?: never;
@@ -311,6 +355,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/events/devices/me': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The calling scanner device and its event (device credentials only)
+     * @description For the door scanner page: the device name, its scan count and its event. Users get 403.
+     */
+    get: operations['getDeviceSelf'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/events/devices/redeem': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Exchange a setup code for its device, once (the gateway only)
+     * @description Called by the gateway when a phone opens a setup URL (`POST /api/events/devices/setup` there), which then issues the device credential. Other callers get 404.
+     */
+    post: operations['redeemSetupCode'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -340,11 +424,18 @@ export interface components {
       type?: string;
     };
     Caller: {
+      /** @description The scanner device, when the caller is one (method device) */
+      device: {
+        eventId: string;
+        id: string;
+        /** @constant */
+        scope: 'checkin';
+      } | null;
       email: string | null;
       /** @description The client address the gateway saw */
       ip: string | null;
       /** @enum {string} */
-      method: 'token' | 'session' | 'anonymous';
+      method: 'token' | 'session' | 'anonymous' | 'device' | 'gateway';
       name: string | null;
       /** @description The JWT id, unique per proxied request */
       requestTokenId: string;
@@ -361,6 +452,57 @@ export interface components {
       /** @constant */
       result: 'checked_in';
       scanne_par: string | null;
+    };
+    Device: {
+      /** Format: date-time */
+      created_at: string;
+      /** Format: uuid */
+      event_id: string;
+      /** Format: uuid */
+      id: string;
+      /**
+       * Format: date-time
+       * @description Its latest request, to the minute
+       */
+      last_seen_at: string | null;
+      name: string;
+      /** Format: date-time */
+      revoked_at: string | null;
+      /** @description Check-ins it made (history rows) */
+      scans: number;
+      /**
+       * Format: date-time
+       * @description When the setup code was used
+       */
+      set_up_at: string | null;
+      /**
+       * Format: date-time
+       * @description When the setup code stops working (24 h)
+       */
+      setup_expires_at: string;
+      /**
+       * @description `awaiting_setup` until its setup code is used, then `active`, or `revoked`
+       * @enum {string}
+       */
+      status: 'awaiting_setup' | 'active' | 'revoked';
+    };
+    DeviceInput: {
+      /** @description What door staff call it, e.g. "North door" */
+      name: string;
+    };
+    DeviceSelf: {
+      event: {
+        end_date: string | null;
+        /** Format: uuid */
+        id: string;
+        location: string;
+        name: string;
+        start_date: string;
+      };
+      /** Format: uuid */
+      id: string;
+      name: string;
+      scans: number;
     };
     Event: {
       description: string;
@@ -433,6 +575,12 @@ export interface components {
       scanne_par: string | null;
       /** Format: date-time */
       scanned_at: string;
+      /** @description The scanner device that made the change; null when a user did (user_id) */
+      scanner_device: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+      } | null;
       user_id: number | null;
       user_name: string | null;
     };
@@ -507,6 +655,46 @@ export interface components {
       /** @enum {string} */
       type_invite?: 'standard' | 'vip' | 'presse' | 'intervenant' | 'partenaire' | 'staff';
     };
+    NewDevice: {
+      /** Format: date-time */
+      created_at: string;
+      /** Format: uuid */
+      event_id: string;
+      /** Format: uuid */
+      id: string;
+      /**
+       * Format: date-time
+       * @description Its latest request, to the minute
+       */
+      last_seen_at: string | null;
+      name: string;
+      /** Format: date-time */
+      revoked_at: string | null;
+      /** @description Check-ins it made (history rows) */
+      scans: number;
+      /**
+       * Format: date-time
+       * @description When the setup code was used
+       */
+      set_up_at: string | null;
+      /** @description One-time setup code, `XXXX-XXXX-XXXX-XXXX`, valid 24 h; only its hash is kept */
+      setup_code: string;
+      /**
+       * Format: date-time
+       * @description When the setup code stops working (24 h)
+       */
+      setup_expires_at: string;
+      /**
+       * Format: uri
+       * @description The console page that sets the device up: `<PUBLIC_URL>/scan/setup#code=<code>`
+       */
+      setup_url: string;
+      /**
+       * @description `awaiting_setup` until its setup code is used, then `active`, or `revoked`
+       * @enum {string}
+       */
+      status: 'awaiting_setup' | 'active' | 'revoked';
+    };
     Pagination: {
       current_page: number;
       last_page: number;
@@ -540,6 +728,13 @@ export interface components {
       title: string;
       type: string;
     };
+    RedeemedDevice: {
+      /** Format: uuid */
+      event_id: string;
+      /** Format: uuid */
+      id: string;
+      name: string;
+    };
     Scan: {
       /** @description Scanned code; case, spaces and dashes ignored */
       code_unique: string;
@@ -565,6 +760,10 @@ export interface components {
       id: string;
       nom: string;
       type_invite: string;
+    };
+    SetupCode: {
+      /** @description The one-time setup code, 16 symbols; dashes and spaces are ignored */
+      setup_code: string;
     };
     Staff: {
       email: string | null;
@@ -1587,6 +1786,354 @@ export interface operations {
         };
       };
       /** @description Invalid body (no scans, more than 500) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listDevices: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        event_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The devices */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Device'][];
+        };
+      };
+      /** @description Not modified: the If-None-Match header matched the ETag of the answer */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.6) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The caller is staff of the event, not its owner */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown event, or the caller is neither its owner nor its staff */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createDevice: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        event_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DeviceInput'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NewDevice'];
+        };
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.6) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The caller is staff of the event, not its owner */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown event, or the caller is neither its owner nor its staff */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Invalid name */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  revokeDevice: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        device_id: string;
+        event_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Revoked */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Device'];
+        };
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.6) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The caller is staff of the event, not its owner */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown event, or the caller is neither its owner nor its staff, or no such device */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
       422: {
         headers: {
           [name: string]: unknown;
@@ -3370,6 +3917,246 @@ export interface operations {
         };
       };
       /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getDeviceSelf: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The device and its event */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeviceSelf'];
+        };
+      };
+      /** @description Not modified: the If-None-Match header matched the ETag of the answer */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.6) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The caller is not a scanner device */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The device’s event was deleted */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  redeemSetupCode: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['SetupCode'];
+      };
+    };
+    responses: {
+      /** @description The device set up */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RedeemedDevice'];
+        };
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.6) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A session without the X-XSRF-TOKEN header matching its cookie on an unsafe method (`csrf_token_mismatch`) — from the gateway */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown setup code (code setup_code_unknown), or not called by the gateway */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Setup code already used or expired, or device revoked (code setup_code_used, setup_code_expired, device_revoked) */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Malformed setup code */
       422: {
         headers: {
           [name: string]: unknown;

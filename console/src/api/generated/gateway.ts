@@ -19,6 +19,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/events/devices/setup': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Exchange a scanner device’s setup code, once, for its credential
+     * @description The event owner creates the device (`POST /api/events/{event_id}/devices` on the events service) and shows its setup URL as a QR code; the phone sends the code here. The credential authenticates like a personal access token, for the check-in work of that event only, until the device is revoked.
+     */
+    post: operations['setUpDevice'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/login': {
     parameters: {
       query?: never;
@@ -300,6 +320,21 @@ export interface components {
       name: string;
       token: string;
     };
+    DeviceSetup: {
+      /** @description The setup code of the device, dashes optional */
+      setup_code: string;
+    };
+    DeviceSetupAnswer: {
+      device: {
+        /** Format: uuid */
+        event_id: string;
+        /** Format: uuid */
+        id: string;
+        name: string;
+      };
+      /** @description The device credential `fhd_<id>|<secret>`, shown once: send it as `Authorization: Bearer` */
+      token: string;
+    };
     LoginResponse: {
       /** @example 1|x9W...c0ffee42 */
       token: string;
@@ -415,6 +450,104 @@ export interface operations {
         };
       };
       /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests (`rate_limited`; `Retry-After` in seconds) */
+      429: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  setUpDevice: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['DeviceSetup'];
+      };
+    };
+    responses: {
+      /** @description The device credential */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DeviceSetupAnswer'];
+        };
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A token or session that is not valid (malformed, expired, revoked) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown setup code (`setup_code_unknown`) */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Setup code already used or expired, or the device revoked */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is over the size limit (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Malformed setup code */
       422: {
         headers: {
           [name: string]: unknown;

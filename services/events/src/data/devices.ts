@@ -42,10 +42,7 @@ const LISTED = [
 
 /** The scans column: history rows written by the device. */
 const scansOf = (db: Knex) =>
-  db('attendance_log as l')
-    .count('*')
-    .whereRaw('l.scanner_device_id = d.id')
-    .as('scans');
+  db('attendance_log as l').count('*').whereRaw('l.scanner_device_id = d.id').as('scans');
 
 const toDevice = (row: DeviceRow & { scans: string | number }): DeviceRow => ({
   ...row,
@@ -82,7 +79,11 @@ export async function listDevices(db: Knex, eventId: string): Promise<DeviceRow[
 }
 
 /** One device of the event, or undefined. */
-export async function findDevice(db: Knex, eventId: string, deviceId: string): Promise<DeviceRow | undefined> {
+export async function findDevice(
+  db: Knex,
+  eventId: string,
+  deviceId: string,
+): Promise<DeviceRow | undefined> {
   const row = (await db('scanner_devices as d')
     .select(...LISTED, scansOf(db))
     .where({ 'd.event_id': eventId, 'd.id': deviceId })

@@ -36,7 +36,11 @@ export async function ownedEventOf(ctx: EventsContext, eventId: string, userId: 
  * scanner device, only the event of its credential.
  * @throws ProblemError 404 when the caller may not scan in this event (existence not revealed).
  */
-export async function scannedEventOf(ctx: EventsContext, eventId: string, actor: ScanActor): Promise<EventRow> {
+export async function scannedEventOf(
+  ctx: EventsContext,
+  eventId: string,
+  actor: ScanActor,
+): Promise<EventRow> {
   if (!isDevice(actor)) return (await eventOf(ctx, eventId, actor.userId)).event;
   const event = eventId === actor.device.eventId ? await findEvent(ctx.db, eventId) : undefined;
   if (!event) throw notFound(NO_EVENT);

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { BodyReader } from '@fieldhouse/http';
-import { notFound, ProblemError } from '@fieldhouse/problem';
+import { notFound, ProblemError, unauthenticated } from '@fieldhouse/problem';
 import {
   findDevice,
+  findDeviceForAuth,
+  touchDevice,
   insertDevice,
   listDevices as listDeviceRows,
   redeemSetupCode as redeemRow,
@@ -12,7 +14,7 @@ import {
 import { findEvent } from '../data/events.ts';
 import { ownedEventOf } from './access.ts';
 import { generateCode, normalizeCode } from './codes.ts';
-import type { EventsContext } from './context.ts';
+import type { EventsContext, ScannerDevice } from './context.ts';
 import { isUuid } from './ids.ts';
 
 /** How long a setup code can be used, once: 24 hours (docs/events.md, "Scanner devices"). */
@@ -93,7 +95,10 @@ export async function createDevice(
  * The event's scanner devices, newest first, with status, last request and scan count. Owner only.
  * @throws ProblemError 404 unless owner or staff; 403 for staff.
  */
-export async function listDevices(ctx: EventsContext, cmd: { userId: number; eventId: string }): Promise<Device[]> {
+export async function listDevices(
+  ctx: EventsContext,
+  cmd: { userId: number; eventId: string },
+): Promise<Device[]> {
   const event = await ownedEventOf(ctx, cmd.eventId, cmd.userId);
   return (await listDeviceRows(ctx.db, event.id)).map(deviceOf);
 }
@@ -168,4 +173,30 @@ export async function deviceSelf(
       location: event.location,
     },
   };
+}
+
+/** Last-seen times are written at most once a minute per device. */
+const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * The scanner device behind a request's credential (claim `dev`), checked live so revocation
+ * is effective on the device's next request; records when it was last seen (at most once a
+ * minute, without waiting).
+ * @throws ProblemError 401 `device_revoked` when the device was revoked or deleted, or the
+ * claim names another event than the device's.
+ */
+export async function liveDevice(
+  ctx: EventsContext,
+  claim: { id: string; eventId: string },
+): Promise<ScannerDevice> {
+  const row = isUuid(claim.id) ? await findDeviceForAuth(ctx.db, claim.id) : undefined;
+  if (!row || row.revoked_at || row.event_id !== claim.eventId)
+    throw unauthenticated('This scanner device was revoked: ask the event owner for a new one.', {
+      code: 'device_revoked',
+    });
+  if (!row.last_seen_at || Date.now() - row.last_seen_at.getTime() > TOUCH_EVERY_MS)
+    touchDevice(ctx.db, row.id).catch((err: unknown) =>
+      ctx.logger.warn('could not record a device request', { err }),
+    );
+  return { id: row.id, name: row.name, eventId: row.event_id };
 }

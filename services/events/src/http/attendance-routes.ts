@@ -112,7 +112,11 @@ export const attendanceRoutes = [
       422: 'result wrong_event (code of another event), or an invalid body',
     },
     handler: async ({ params, readBody }, ctx, req) => {
-      const answer = await checkIn(ctx, { actor: scanActorOf(req), eventId: params.event_id, scan: readBody });
+      const answer = await checkIn(ctx, {
+        actor: scanActorOf(req),
+        eventId: params.event_id,
+        scan: readBody,
+      });
       return {
         status: answer.status,
         body: answer.body,

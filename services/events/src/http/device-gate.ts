@@ -1,9 +1,8 @@
 import type { Request, RequestHandler } from 'express';
 import { forbidden, notFound } from '@fieldhouse/problem';
-import { findDeviceForAuth, touchDevice } from '../data/devices.ts';
 import { NO_EVENT } from '../domain/access.ts';
 import type { EventsContext, ScannerDevice } from '../domain/context.ts';
-import { deviceRevoked } from './device-routes.ts';
+import { liveDevice } from '../domain/devices.ts';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -23,9 +22,6 @@ const DEVICE_SCOPE: Array<{ method: string; path: RegExp }> = [
   { method: 'GET', path: /^\/api\/events\/([^/]+)\/stats\/?$/i },
   { method: 'GET', path: /^\/api\/events\/devices\/me\/?$/i },
 ];
-
-/** Last-seen times are written at most once a minute per device. */
-const TOUCH_EVERY_MS = 60_000;
 
 /** Whether a request of a device may go on: its scope holds the route, under its own event. */
 function inScope(req: Request, device: ScannerDevice): 'yes' | 'other-event' | 'no' {
@@ -53,9 +49,7 @@ export function deviceGate(ctx: EventsContext): RequestHandler {
       next();
       return;
     }
-    findDeviceForAuth(ctx.db, claim.id).then((row) => {
-      if (!row || row.revoked_at || row.event_id !== claim.eventId) return next(deviceRevoked());
-      const device = { id: row.id, name: row.name, eventId: row.event_id };
+    liveDevice(ctx, claim).then((device) => {
       const scope = inScope(req, device);
       if (scope === 'no')
         return next(
@@ -64,10 +58,6 @@ export function deviceGate(ctx: EventsContext): RequestHandler {
           }),
         );
       if (scope === 'other-event') return next(notFound(NO_EVENT));
-      if (!row.last_seen_at || Date.now() - row.last_seen_at.getTime() > TOUCH_EVERY_MS)
-        touchDevice(ctx.db, row.id).catch((err: unknown) =>
-          ctx.logger.warn('could not record a device request', { err }),
-        );
       req.device = device;
       next();
     }, next);

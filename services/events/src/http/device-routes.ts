@@ -1,9 +1,17 @@
 import { Joi } from '@fieldhouse/config';
-import { forbidden, notFound, unauthenticated } from '@fieldhouse/problem';
+import { forbidden, notFound } from '@fieldhouse/problem';
 import { NO_EVENT } from '../domain/access.ts';
 import { createDevice, deviceSelf, listDevices, redeemSetupCode, revokeDevice } from '../domain/devices.ts';
 import { userIdOf } from './caller.ts';
-import { Device, deviceParams, deviceSchema, DeviceSelf, NewDevice, RedeemedDevice, setupCodeSchema } from './device-schemas.ts';
+import {
+  Device,
+  deviceParams,
+  deviceSchema,
+  DeviceSelf,
+  NewDevice,
+  RedeemedDevice,
+  setupCodeSchema,
+} from './device-schemas.ts';
 import { eventParams } from './event-schemas.ts';
 import { NOT_VISIBLE, notModified, route, STAFF_ONLY } from './route.ts';
 
@@ -132,9 +140,3 @@ export const deviceRoutes = [
     }),
   }),
 ];
-
-/** 401 for a device credential whose device was revoked or deleted. */
-export const deviceRevoked = () =>
-  unauthenticated('This scanner device was revoked: ask the event owner for a new one.', {
-    code: 'device_revoked',
-  });

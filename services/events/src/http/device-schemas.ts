@@ -3,7 +3,12 @@ import { pathUuidSchema } from '@fieldhouse/http';
 
 /** `POST /api/events/{event_id}/devices`: `{name}`, e.g. "North door" (1 to 100 characters). */
 export const deviceSchema = Joi.object<{ name: string }>({
-  name: Joi.string().trim().min(1).max(100).required().description('What door staff call it, e.g. "North door"'),
+  name: Joi.string()
+    .trim()
+    .min(1)
+    .max(100)
+    .required()
+    .description('What door staff call it, e.g. "North door"'),
 }).id('DeviceInput');
 
 /** `POST /api/events/devices/redeem` (the gateway only): `{setup_code}`. */
