@@ -37,6 +37,10 @@ const AnalysesPage = lazyPage(
 export const CollectPage = lazyPage(
   async () => (await import('../pages/collect/CollectPage.tsx')).CollectPage,
 );
+const EventsPage = lazyPage(async () => (await import('../pages/events/EventsPage.tsx')).EventsPage);
+const DevicesPage = lazyPage(async () => (await import('../pages/events/DevicesPage.tsx')).DevicesPage);
+export const ScannerPage = lazyPage(async () => (await import('../pages/scan/ScannerPage.tsx')).ScannerPage);
+const ScanSetupPage = lazyPage(async () => (await import('../pages/scan/ScanSetupPage.tsx')).ScanSetupPage);
 const NotFoundPage = lazyPage(async () => (await import('../pages/NotFoundPage.tsx')).NotFoundPage);
 
 /**
@@ -46,6 +50,9 @@ const NotFoundPage = lazyPage(async () => (await import('../pages/NotFoundPage.t
 export function AppRoutes() {
   return (
     <Routes>
+      {/* The door scanner is full screen, on a device credential: no frame, no user session. */}
+      <Route path="/scan/setup" element={<ScanSetupPage />} />
+      <Route path="/scan/:eventId" element={<ScannerPage />} />
       <Route element={<PublicLayout />}>
         <Route path="/p/:pollId" element={<VotePage />} />
         <Route path="/p/:pollId/results" element={<ResultsPage />} />
@@ -66,6 +73,8 @@ export function AppRoutes() {
         <Route path="/projects/:projectId/map" element={<MapPage />} />
         <Route path="/projects/:projectId/exports" element={<ExportsPage />} />
         <Route path="/projects/:projectId/analyses" element={<AnalysesPage />} />
+        <Route path="/events" element={<EventsPage />} />
+        <Route path="/events/:eventId/devices" element={<DevicesPage />} />
         <Route path="/settings/tokens" element={<TokensPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>

@@ -12,7 +12,7 @@ import { idParam } from '../collection/use-collection.ts';
 import { CollectForm } from './CollectForm.tsx';
 import { registerCollectWorker } from './register-worker.ts';
 import { useCollectForm } from './use-collect-form.ts';
-import { useOnline } from './use-queue.ts';
+import { useOnline } from '../../components/use-online.ts';
 
 const SIGNED_IN = 'fieldhouse.collect.signedIn';
 

@@ -1,23 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useOnline } from '../../components/use-online.ts';
 import type { ApiError } from '../../api/problem.ts';
 import { deleteQueueItem, putQueueItem, queueOf, type QueueItem } from './offline-store.ts';
 import { sendBySync, sendOneByOne } from './send-queue.ts';
-
-/** Whether the browser says it has a network, following its online and offline events. */
-export function useOnline(): boolean {
-  const [online, setOnline] = useState(() => navigator.onLine);
-  useEffect(() => {
-    const on = () => setOnline(true);
-    const off = () => setOnline(false);
-    window.addEventListener('online', on);
-    window.addEventListener('offline', off);
-    return () => {
-      window.removeEventListener('online', on);
-      window.removeEventListener('offline', off);
-    };
-  }, []);
-  return online;
-}
 
 /**
  * The project's queue of submissions in this browser, and sending it: on load, whenever the

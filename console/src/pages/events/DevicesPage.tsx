@@ -1,0 +1,172 @@
+import { useState } from 'react';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { fieldErrorsOf } from '../../components/field-errors.ts';
+import { useFormatInstant } from '../../components/format.ts';
+import { PageLoader } from '../../components/PageLoader.tsx';
+import { ProblemAlert } from '../../components/ProblemAlert.tsx';
+import { SetupCodePanel } from './SetupCodePanel.tsx';
+import { useCreateDevice, useDevices, useEvent, useRevokeDevice, type Device } from './use-events.ts';
+
+const STATUS_COLOR = { awaiting_setup: 'yellow', active: 'green', revoked: 'gray' } as const;
+
+/**
+ * `/events/{event_id}/devices` (the event's owner): create a scanner device and show its
+ * one-time setup QR code; list the devices with status, last request and scans; revoke one
+ * after a confirmation (effective on its next request).
+ */
+export function DevicesPage() {
+  const { t } = useTranslation('events');
+  const eventId = useParams().eventId ?? '';
+  const event = useEvent(eventId);
+  const devices = useDevices(eventId);
+  const create = useCreateDevice(eventId);
+  const revoke = useRevokeDevice(eventId);
+  const when = useFormatInstant();
+  const [revoking, setRevoking] = useState<Device | null>(null);
+  const form = useForm({
+    initialValues: { name: '' },
+    validate: { name: (v) => (v.trim() ? null : t('errors.required')) },
+  });
+  const closeRevoke = () => {
+    setRevoking(null);
+    revoke.reset();
+  };
+
+  return (
+    <Stack gap="lg" maw={960}>
+      <Stack gap={4}>
+        <Anchor component={Link} to="/events" size="sm">
+          {t('devices.back')}
+        </Anchor>
+        <Title order={1}>{t('devices.title', { name: event.data?.name ?? '…' })}</Title>
+        <Text c="dimmed">{t('devices.intro')}</Text>
+      </Stack>
+      <ProblemAlert error={event.error} />
+      <section aria-labelledby="new-device">
+        <Title order={2} size="h3" id="new-device" mb="sm">
+          {t('devices.create.title')}
+        </Title>
+        <form
+          noValidate
+          onSubmit={form.onSubmit(({ name }) =>
+            create.mutate(name.trim(), {
+              onSuccess: () => form.reset(),
+              onError: (err) => form.setErrors(fieldErrorsOf(err)),
+            }),
+          )}
+        >
+          <Group align="flex-start" gap="sm" wrap="wrap">
+            <TextInput
+              label={t('devices.create.name')}
+              description={t('devices.create.nameHint')}
+              required
+              maxLength={100}
+              style={{ flex: '1 1 16rem' }}
+              {...form.getInputProps('name')}
+            />
+            <Button type="submit" loading={create.isPending} mt={{ base: 0, xs: 44 }}>
+              {t('devices.create.submit')}
+            </Button>
+          </Group>
+        </form>
+        <ProblemAlert error={create.error} />
+        {create.data ? <SetupCodePanel device={create.data} onDone={() => create.reset()} /> : null}
+      </section>
+      <section aria-labelledby="device-list">
+        <Title order={2} size="h3" id="device-list" mb="sm">
+          {t('devices.list.title')}
+        </Title>
+        {devices.isPending ? (
+          <PageLoader />
+        ) : devices.error ? (
+          <ProblemAlert error={devices.error} />
+        ) : devices.data.length === 0 ? (
+          <Text c="dimmed">{t('devices.list.empty')}</Text>
+        ) : (
+          <Table.ScrollContainer minWidth={0}>
+            <Table striped aria-label={t('devices.list.title')}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">{t('devices.list.name')}</Table.Th>
+                  <Table.Th scope="col">{t('devices.list.status')}</Table.Th>
+                  <Table.Th scope="col" visibleFrom="sm">
+                    {t('devices.list.created')}
+                  </Table.Th>
+                  <Table.Th scope="col" visibleFrom="sm">
+                    {t('devices.list.lastSeen')}
+                  </Table.Th>
+                  <Table.Th scope="col">{t('devices.list.scans')}</Table.Th>
+                  <Table.Th scope="col">
+                    <VisuallyHidden>{t('devices.list.actions')}</VisuallyHidden>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {devices.data.map((device) => (
+                  <Table.Tr key={device.id} data-testid={`device-${device.name}`}>
+                    <Table.Th scope="row" fw={500}>
+                      {device.name}
+                      <Text size="xs" c="dimmed" fw={400} hiddenFrom="sm">
+                        {t('devices.list.lastSeenOn', {
+                          when: when(device.last_seen_at, t('devices.list.never')),
+                        })}
+                      </Text>
+                    </Table.Th>
+                    <Table.Td>
+                      <Badge color={STATUS_COLOR[device.status]} variant="light">
+                        {t(`devices.status.${device.status}`)}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td visibleFrom="sm">{when(device.created_at)}</Table.Td>
+                    <Table.Td visibleFrom="sm">{when(device.last_seen_at, t('devices.list.never'))}</Table.Td>
+                    <Table.Td>{device.scans}</Table.Td>
+                    <Table.Td ta="right">
+                      {device.status === 'revoked' ? null : (
+                        <Button
+                          size="xs"
+                          color="red"
+                          variant="outline"
+                          onClick={() => setRevoking(device)}
+                          aria-label={t('devices.revoke.button', { name: device.name })}
+                        >
+                          {t('devices.revoke.short')}
+                        </Button>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </section>
+      <ConfirmDialog
+        opened={revoking !== null}
+        title={t('devices.revoke.title')}
+        message={t('devices.revoke.confirm', { name: revoking?.name ?? '' })}
+        confirmLabel={t('devices.revoke.confirmButton')}
+        cancelLabel={t('devices.revoke.cancel')}
+        closeLabel={t('devices.revoke.close')}
+        pending={revoke.isPending}
+        error={revoke.error}
+        onConfirm={() => revoking && revoke.mutate(revoking.id, { onSuccess: closeRevoke })}
+        onClose={closeRevoke}
+      />
+    </Stack>
+  );
+}

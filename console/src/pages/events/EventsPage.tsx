@@ -1,0 +1,129 @@
+import { useState } from 'react';
+import {
+  Anchor,
+  Button,
+  Card,
+  Group,
+  Modal,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { PageLoader } from '../../components/PageLoader.tsx';
+import { ProblemAlert } from '../../components/ProblemAlert.tsx';
+import { CreateEventForm } from './CreateEventForm.tsx';
+import { localDateTimeLabel } from './local-date-time.ts';
+import { useDeleteEvent, useEvents, type EventSummary, type EventsWhen } from './use-events.ts';
+
+/**
+ * `/events`: the caller's events (owned or staffed) by start date, upcoming, past or all; create
+ * one; each links to its scanner devices and its door scanner, and can be deleted after a
+ * confirmation naming what goes (the service refuses staff with 403, shown in the dialog).
+ */
+export function EventsPage() {
+  const { t, i18n } = useTranslation('events');
+  const [when, setWhen] = useState<EventsWhen>('upcoming');
+  const events = useEvents(when);
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<EventSummary | null>(null);
+  const remove = useDeleteEvent();
+  const closeDelete = () => {
+    setDeleting(null);
+    remove.reset();
+  };
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" wrap="wrap">
+        <Title order={1}>{t('list.title')}</Title>
+        <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>
+          {t('list.create')}
+        </Button>
+      </Group>
+      <SegmentedControl
+        aria-label={t('list.when')}
+        value={when}
+        onChange={(v) => setWhen(v as EventsWhen)}
+        data={[
+          { value: 'upcoming', label: t('list.upcoming') },
+          { value: 'past', label: t('list.past') },
+          { value: 'all', label: t('list.all') },
+        ]}
+        style={{ alignSelf: 'flex-start' }}
+      />
+      {events.isPending ? (
+        <PageLoader />
+      ) : events.error ? (
+        <ProblemAlert error={events.error} />
+      ) : events.data.length === 0 ? (
+        <Text>{t('list.empty')}</Text>
+      ) : (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+          {events.data.map((event) => (
+            <Card
+              key={event.id}
+              withBorder
+              padding="md"
+              component="article"
+              aria-labelledby={`event-${event.id}`}
+            >
+              <Stack gap="xs">
+                <Title order={2} size="h4" id={`event-${event.id}`}>
+                  {event.name}
+                </Title>
+                <Text size="sm">{localDateTimeLabel(event.start_date, i18n.language)}</Text>
+                <Text size="sm" c="dimmed">
+                  {event.location}
+                </Text>
+                <Group gap="sm" wrap="wrap">
+                  <Anchor component={Link} to={`/events/${event.id}/devices`} size="sm">
+                    {t('list.devices')}
+                  </Anchor>
+                  <Anchor component={Link} to={`/scan/${event.id}`} size="sm">
+                    {t('list.scanner')}
+                  </Anchor>
+                  <Button
+                    size="xs"
+                    color="red"
+                    variant="outline"
+                    onClick={() => setDeleting(event)}
+                    aria-label={t('delete.button', { name: event.name })}
+                  >
+                    {t('delete.short')}
+                  </Button>
+                </Group>
+              </Stack>
+            </Card>
+          ))}
+        </SimpleGrid>
+      )}
+      <Modal
+        opened={creating}
+        onClose={() => setCreating(false)}
+        title={t('create.title')}
+        centered
+        closeButtonProps={{ 'aria-label': t('create.close') }}
+      >
+        <CreateEventForm onCreated={() => setCreating(false)} />
+      </Modal>
+      <ConfirmDialog
+        opened={deleting !== null}
+        title={t('delete.title')}
+        message={t('delete.confirm', { name: deleting?.name ?? '' })}
+        confirmLabel={t('delete.confirmButton')}
+        cancelLabel={t('delete.cancel')}
+        closeLabel={t('delete.close')}
+        pending={remove.isPending}
+        error={remove.error}
+        onConfirm={() => deleting && remove.mutate(deleting.id, { onSuccess: closeDelete })}
+        onClose={closeDelete}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,93 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { call, eventsApi } from '../../api/client.ts';
+import type { components } from '../../api/generated/events.ts';
+
+export type EventSummary = components['schemas']['EventSummary'];
+export type EventDetail = components['schemas']['Event'];
+export type EventInput = components['schemas']['EventInput'];
+export type Device = components['schemas']['Device'];
+export type NewDevice = components['schemas']['NewDevice'];
+
+/** Which events the list shows (`GET /api/events?when=`). */
+export type EventsWhen = 'upcoming' | 'past' | 'all';
+
+const EVENTS = ['events'] as const;
+
+/** Query keys of area C: every change under `events` refreshes what it touches. */
+export const eventKeys = {
+  list: (when: EventsWhen) => [...EVENTS, 'list', when] as const,
+  one: (eventId: string) => [...EVENTS, 'one', eventId] as const,
+  devices: (eventId: string) => [...EVENTS, 'devices', eventId] as const,
+};
+
+/** The caller's events (owner or staff), by start date: `GET /api/events?when=`. */
+export const useEvents = (when: EventsWhen) =>
+  useQuery({
+    queryKey: eventKeys.list(when),
+    queryFn: () => call(eventsApi.GET('/api/events', { params: { query: { when } } })),
+    placeholderData: (previous) => previous,
+  });
+
+/** One event (`GET /api/events/{event_id}`): 404 when the caller is neither owner nor staff. */
+export const useEvent = (eventId: string) =>
+  useQuery({
+    queryKey: eventKeys.one(eventId),
+    queryFn: () => call(eventsApi.GET('/api/events/{event_id}', { params: { path: { event_id: eventId } } })),
+  });
+
+/** `POST /api/events`: 201 with the event; 422 `errors` by field. */
+export function useCreateEvent() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: EventInput) => call(eventsApi.POST('/api/events', { body })),
+    onSuccess: () => client.invalidateQueries({ queryKey: EVENTS }),
+  });
+}
+
+/** `DELETE /api/events/{event_id}` (owner): the event with its invites, history, staff and devices. */
+export function useDeleteEvent() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (eventId: string) =>
+      call(eventsApi.DELETE('/api/events/{event_id}', { params: { path: { event_id: eventId } } })),
+    onSuccess: () => client.invalidateQueries({ queryKey: EVENTS }),
+  });
+}
+
+/** The event's scanner devices, newest first (`GET .../devices`, owner), refreshed every 10 s. */
+export const useDevices = (eventId: string) =>
+  useQuery({
+    queryKey: eventKeys.devices(eventId),
+    queryFn: () =>
+      call(eventsApi.GET('/api/events/{event_id}/devices', { params: { path: { event_id: eventId } } })),
+    refetchInterval: 10_000,
+  });
+
+/** `POST .../devices {name}` (owner): the device with its one-time setup code and URL. */
+export function useCreateDevice(eventId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) =>
+      call(
+        eventsApi.POST('/api/events/{event_id}/devices', {
+          params: { path: { event_id: eventId } },
+          body: { name },
+        }),
+      ),
+    onSuccess: () => client.invalidateQueries({ queryKey: eventKeys.devices(eventId) }),
+  });
+}
+
+/** `POST .../devices/{device_id}/revoke` (owner): refused from its next request. */
+export function useRevokeDevice(eventId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (deviceId: string) =>
+      call(
+        eventsApi.POST('/api/events/{event_id}/devices/{device_id}/revoke', {
+          params: { path: { event_id: eventId, device_id: deviceId } },
+        }),
+      ),
+    onSuccess: () => client.invalidateQueries({ queryKey: eventKeys.devices(eventId) }),
+  });
+}

@@ -1,0 +1,75 @@
+import { useTranslation } from 'react-i18next';
+import type { Signal } from './feedback.ts';
+import classes from './Scanner.module.css';
+import type { Shown } from './use-scanner.ts';
+
+/** The colour of an answer: green checked in, amber kept for later, red anything refused. */
+export function signalOf(shown: Shown): Signal {
+  if (shown.outcome.kind === 'checked_in') return 'green';
+  if (shown.outcome.kind === 'stored') return 'amber';
+  return 'red';
+}
+
+/**
+ * The answer to the last scan, readable at a glance across a door: a full-width panel in green
+ * (checked in, with the invitee's name and type), red (why not: already checked in, with when and
+ * by which door; unknown code; another event's; revoked) or amber (stored, will sync). Announced
+ * to screen readers as it changes.
+ */
+export function ScanResult(props: { shown: Shown | null }) {
+  const { t, i18n } = useTranslation('scan');
+  const time = (iso: string | null | undefined) =>
+    iso
+      ? new Intl.DateTimeFormat(i18n.resolvedLanguage ?? 'en', { timeStyle: 'short' }).format(new Date(iso))
+      : '';
+  const { shown } = props;
+  let headline = t('result.ready');
+  let name: string | null = null;
+  let detail: string | null = t('result.readyHint');
+  if (shown) {
+    const o = shown.outcome;
+    name = null;
+    detail = null;
+    switch (o.kind) {
+      case 'checked_in':
+        headline = t('result.checkedIn');
+        name = o.invite.nom;
+        detail = t(`types.${o.invite.type_invite}`, { defaultValue: o.invite.type_invite });
+        break;
+      case 'stored':
+        headline = t('result.stored');
+        detail = t('result.storedHint');
+        break;
+      case 'device_revoked':
+        headline = t('result.deviceRevoked');
+        detail = t('result.deviceRevokedHint');
+        break;
+      case 'refused':
+        headline = t(`result.refused.${o.result}`, { defaultValue: o.message });
+        name = o.invite?.nom ?? null;
+        detail =
+          o.result === 'already_checked_in'
+            ? t('result.firstScan', { time: time(o.checkedInAt), by: o.scannePar ?? t('result.someone') })
+            : null;
+        break;
+      case 'local':
+        headline = t(`result.local.${o.problem}`);
+        detail = o.problem === 'queued_here' ? t('result.queuedHere', { time: time(o.at) }) : null;
+        break;
+    }
+  }
+  return (
+    <section
+      className={classes.result}
+      data-signal={shown ? signalOf(shown) : 'none'}
+      data-testid="scan-result"
+      role="status"
+      aria-live="assertive"
+      aria-atomic="true"
+    >
+      <div className={classes.headline}>{headline}</div>
+      {name ? <div className={classes.name}>{name}</div> : null}
+      {detail ? <div className={classes.detail}>{detail}</div> : null}
+    </section>
+  );
+}

@@ -1,0 +1,109 @@
+import createClient from 'openapi-fetch';
+import { call } from '../../api/client.ts';
+import type { components, paths as EventsPaths } from '../../api/generated/events.ts';
+import type { paths as GatewayPaths } from '../../api/generated/gateway.ts';
+import { ApiError } from '../../api/problem.ts';
+import type { QueuedScan } from './scan-store.ts';
+
+export type ScannedInvite = components['schemas']['ScannedInvite'];
+export type BatchScanResult = components['schemas']['BatchScanResult'];
+export type DeviceSelf = components['schemas']['DeviceSelf'];
+export type Stats = components['schemas']['Stats'];
+export type InviteMatch = components['schemas']['Invite'];
+
+// The door scanner never uses the browser's session: no cookie (so no CSRF either), only the
+// device credential, which works for the check-in routes of its event and nothing else.
+const events = createClient<EventsPaths>({ baseUrl: '', credentials: 'omit' });
+const gateway = createClient<GatewayPaths>({ baseUrl: '', credentials: 'omit' });
+
+/**
+ * Exchanges a setup code, once, for the device's credential (`POST /api/events/devices/setup`):
+ * `{token, device: {id, name, event_id}}`. Throws an ApiError: 404 `setup_code_unknown`, 410
+ * `setup_code_used` / `setup_code_expired` / `device_revoked`, 422 malformed.
+ */
+export const setUpDevice = (setupCode: string) =>
+  call(gateway.POST('/api/events/devices/setup', { body: { setup_code: setupCode } }));
+
+/** What one scan came to: checked in, refused with the service's reason, or kept for later. */
+export type ScanOutcome =
+  | { kind: 'checked_in'; invite: ScannedInvite; checkedInAt: string }
+  | {
+      kind: 'refused';
+      result: string;
+      message: string;
+      invite: ScannedInvite | null;
+      checkedInAt: string | null;
+      scannePar: string | null;
+    }
+  | { kind: 'stored' }
+  | { kind: 'device_revoked'; message: string };
+
+/** The calls of a set-up scanner device, each with its credential. */
+export function deviceApi(token: string, eventId: string) {
+  const headers = { authorization: `Bearer ${token}` };
+  const path = { event_id: eventId };
+  return {
+    /** `GET /api/events/devices/me`: the device, its scan count and its event. */
+    me: () => call(events.GET('/api/events/devices/me', { headers })),
+    /** `GET .../stats`: `{total, present, absent, taux}` of the event. */
+    stats: () => call(events.GET('/api/events/{event_id}/stats', { headers, params: { path } })),
+    /** `GET .../invites?search=`: the first 10 invitees matching a name, e-mail or whole code. */
+    lookup: (search: string) =>
+      call(
+        events.GET('/api/events/{event_id}/invites', {
+          headers,
+          params: { path, query: { search, per_page: 10, revoked: false } },
+        }),
+      ),
+    /**
+     * `POST .../checkin` with the scan's nonce and time. Answers within `waitMs`: a scan the
+     * network did not carry in time (offline, slow) is `stored` for the queue; sending it again
+     * later with the same nonce is safe (the service counts a nonce once).
+     */
+    checkIn: async (scan: QueuedScan, waitMs: number): Promise<ScanOutcome> => {
+      if (!navigator.onLine) return { kind: 'stored' };
+      try {
+        const done = await call(
+          events.POST('/api/events/{event_id}/checkin', {
+            headers,
+            params: { path },
+            body: { code_unique: scan.code, nonce: scan.nonce, scanned_at: scan.scanned_at },
+            signal: AbortSignal.timeout(waitMs),
+          }),
+        );
+        return { kind: 'checked_in', invite: done.invite, checkedInAt: done.checked_in_at };
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status === 0 || err.status >= 500) return { kind: 'stored' };
+        if (err.problem.code === 'device_revoked') return { kind: 'device_revoked', message: err.message };
+        const p = err.problem;
+        return {
+          kind: 'refused',
+          result: typeof p.result === 'string' ? p.result : (p.code ?? 'invalid'),
+          message: err.message,
+          invite: (p.invite as ScannedInvite | undefined) ?? null,
+          checkedInAt: typeof p.checked_in_at === 'string' ? p.checked_in_at : null,
+          scannePar: typeof p.scanne_par === 'string' ? p.scanne_par : null,
+        };
+      }
+    },
+    /** `POST .../checkin/batch` of queued scans (at most 500), one result per scan in order. */
+    batch: (scans: QueuedScan[]) =>
+      call(
+        events.POST('/api/events/{event_id}/checkin/batch', {
+          headers,
+          params: { path },
+          body: {
+            // The document types each item as any JSON value (each is validated on its own, so a
+            // bad one fails only its result); the items sent are Scan objects.
+            scans: scans.map((s) => ({
+              code_unique: s.code,
+              nonce: s.nonce,
+              scanned_at: s.scanned_at,
+            })) as unknown as components['schemas']['ScanBatch']['scans'],
+          },
+        }),
+      ),
+  };
+}
+
+export type DeviceApi = ReturnType<typeof deviceApi>;

@@ -1,0 +1,199 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { ApiError } from '../../api/problem.ts';
+import { useOnline } from '../../components/use-online.ts';
+import { deviceApi, type ScanOutcome } from './scan-api.ts';
+import { readScannedCode } from './scan-code.ts';
+import {
+  credentialOf,
+  followUpsOf,
+  queuedScans,
+  queueScan,
+  settleScans,
+  type DeviceCredential,
+  type FollowUp,
+  type QueuedScan,
+} from './scan-store.ts';
+
+/** How long a scan waits for the service before it is stored for later (issue: 1.5 s). */
+export const SCAN_WAIT_MS = 1500;
+/** Scans per offline batch (the service takes 1 to 500). */
+const BATCH_SIZE = 500;
+/** How often the queue is retried while it holds scans and the browser says it is online. */
+const RETRY_MS = 15_000;
+
+/** What the last scan showed: the outcome, or a code refused before any request. */
+export type Shown =
+  | { id: number; code: string; outcome: ScanOutcome }
+  | { id: number; code: string; outcome: { kind: 'local'; problem: string; at?: string } };
+
+/**
+ * The door scanner of one event on this device: its credential (from IndexedDB), the device
+ * and event (`/devices/me`), live stats (every 5 s), scanning (online within
+ * {@link SCAN_WAIT_MS}, else queued with its nonce and time), and synchronising the queue
+ * through the batch endpoint (on load, when the network returns, every 15 s while it holds
+ * scans, on demand). A queued scan leaves the queue only with the service's answer; the refused
+ * ones become follow-ups. A revoked device (401 `device_revoked`) stops scanning.
+ */
+export function useScanner(eventId: string) {
+  const client = useQueryClient();
+  const online = useOnline();
+  const credential = useQuery({
+    queryKey: ['scan', eventId, 'credential'],
+    queryFn: async (): Promise<DeviceCredential | null> => (await credentialOf(eventId)) ?? null,
+    staleTime: Infinity,
+  });
+  const token = credential.data?.token;
+  const api = useMemo(() => (token ? deviceApi(token, eventId) : undefined), [token, eventId]);
+  const [revoked, setRevoked] = useState<string | null>(null);
+  const active = api !== undefined && revoked === null;
+  const me = useQuery({
+    queryKey: ['scan', eventId, 'me'],
+    queryFn: () => api!.me(),
+    enabled: active,
+    retry: false,
+  });
+  const stats = useQuery({
+    queryKey: ['scan', eventId, 'stats'],
+    queryFn: () => api!.stats(),
+    enabled: active && online,
+    refetchInterval: 5000,
+    retry: false,
+  });
+  const [queue, setQueue] = useState<QueuedScan[]>([]);
+  const [followUps, setFollowUps] = useState<FollowUp[]>([]);
+  const [syncing, setSyncing] = useState(false);
+  const [syncError, setSyncError] = useState<ApiError | null>(null);
+  const [shown, setShown] = useState<Shown | null>(null);
+  const counter = useRef(0);
+  const busy = useRef(false);
+
+  const reload = useCallback(async () => {
+    const [q, f] = await Promise.all([queuedScans(eventId), followUpsOf(eventId)]);
+    setQueue(q);
+    setFollowUps(f);
+  }, [eventId]);
+
+  const refresh = useCallback(() => {
+    void client.invalidateQueries({ queryKey: ['scan', eventId, 'stats'] });
+    void client.invalidateQueries({ queryKey: ['scan', eventId, 'me'] });
+  }, [client, eventId]);
+
+  const deviceRevoked = (err: unknown) =>
+    err instanceof ApiError && err.problem.code === 'device_revoked' ? err.message : null;
+
+  /** Sends the queue in batches; stops (keeping the rest) at the first batch that fails. */
+  const sync = useCallback(async () => {
+    if (!api || busy.current || !navigator.onLine) return;
+    busy.current = true;
+    setSyncing(true);
+    try {
+      for (;;) {
+        const pending = (await queuedScans(eventId)).slice(0, BATCH_SIZE);
+        if (pending.length === 0) break;
+        const { results } = await api.batch(pending);
+        const settled: string[] = [];
+        const refused: FollowUp[] = [];
+        for (const r of results) {
+          const scan = pending[r.index];
+          if (!scan) continue;
+          settled.push(scan.nonce);
+          if (r.result !== 'checked_in')
+            refused.push({
+              ...scan,
+              result: r.result,
+              message: r.detail ?? r.message ?? r.result,
+              nom: r.invite?.nom ?? null,
+              first_checked_in_at: r.checked_in_at ?? null,
+              first_scanne_par: r.scanne_par ?? null,
+            });
+        }
+        await settleScans(settled, refused);
+        if (settled.length < pending.length) break;
+      }
+      setSyncError(null);
+    } catch (err) {
+      const why = deviceRevoked(err);
+      if (why) setRevoked(why);
+      else setSyncError(err instanceof ApiError ? err : null);
+    } finally {
+      busy.current = false;
+      setSyncing(false);
+      await reload();
+      refresh();
+    }
+  }, [api, eventId, reload, refresh]);
+
+  // The queue as stored once the credential is known, and a sync whenever the network is back.
+  useEffect(() => {
+    if (!api) return;
+    const run = async () => {
+      await reload();
+      if (online) await sync();
+    };
+    void run();
+  }, [api, online, reload, sync]);
+  // While scans wait, retry every 15 s.
+  const waiting = queue.length > 0;
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = window.setInterval(() => void sync(), RETRY_MS);
+    return () => window.clearInterval(timer);
+  }, [waiting, sync]);
+
+  /** Scans one code (USB scanner, camera or typed): answers green, red or amber. */
+  const scan = useCallback(
+    async (raw: string, nonce: string = crypto.randomUUID()): Promise<Shown | null> => {
+      if (!api || revoked) return null;
+      const id = ++counter.current;
+      const read = readScannedCode(raw);
+      let next: Shown;
+      if ('problem' in read) {
+        next = { id, code: raw.slice(0, 80), outcome: { kind: 'local', problem: read.problem } };
+      } else {
+        const earlier = (await queuedScans(eventId)).find((s) => s.code === read.code);
+        if (earlier) {
+          next = {
+            id,
+            code: read.code,
+            outcome: { kind: 'local', problem: 'queued_here', at: earlier.scanned_at },
+          };
+        } else {
+          const item: QueuedScan = {
+            nonce,
+            event_id: eventId,
+            code: read.code,
+            scanned_at: new Date().toISOString(),
+          };
+          const outcome = await api.checkIn(item, SCAN_WAIT_MS);
+          if (outcome.kind === 'stored') await queueScan(item);
+          if (outcome.kind === 'device_revoked') setRevoked(outcome.message);
+          next = { id, code: read.code, outcome };
+          if (outcome.kind === 'stored') void reload();
+          else refresh();
+          if (outcome.kind === 'checked_in' && navigator.onLine && queue.length > 0) void sync();
+        }
+      }
+      setShown(next);
+      return next;
+    },
+    [api, revoked, eventId, reload, refresh, queue.length, sync],
+  );
+
+  return {
+    credential,
+    me,
+    stats,
+    online,
+    queue,
+    followUps,
+    syncing,
+    syncError,
+    revoked,
+    shown,
+    scan,
+    sync,
+    reload,
+    api,
+  };
+}
