@@ -50,5 +50,20 @@ export default defineConfig({
     // maplibre-gl and vega are lazy chunks of the map and analyses pages (about 1 MB each); the
     // pages that must stay small have their own budgets (scripts/page-budget.ts).
     chunkSizeWarningLimit: 1500,
+    // The router, TanStack Query, openapi-fetch and the API client in one chunk: every page needs
+    // them, and left to itself the bundler splits them by which lazy pages share them, which cost
+    // the voting page 2 KB gzip of its 150 KB budget once the scanner pages came.
+    rolldownOptions: {
+      output: {
+        advancedChunks: {
+          groups: [
+            {
+              name: 'core',
+              test: /node_modules[\\/](react-router|@tanstack|openapi-fetch)[\\/]|src[\\/]api[\\/]/,
+            },
+          ],
+        },
+      },
+    },
   },
 });

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Alert, Button, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../api/problem.ts';
@@ -18,6 +19,18 @@ const codeInHash = () => new URLSearchParams(window.location.hash.slice(1)).get(
 export function ScanSetupPage() {
   const { t } = useTranslation('scan');
   const navigate = useNavigate();
+  /** Why the setup was refused, in words that say what to do. */
+  const reasonOf = (err: Error) => {
+    const known = err instanceof ApiError ? err.problem.code : undefined;
+    if (
+      known &&
+      ['setup_code_used', 'setup_code_expired', 'setup_code_unknown', 'device_revoked'].includes(known)
+    )
+      return t(`setup.errors.${known}`);
+    if (err instanceof ApiError && err.status === 422) return t('setup.errors.malformed');
+    if (err instanceof ApiError && err.status === 0) return t('setup.errors.offline');
+    return err.message;
+  };
   const [code, setCode] = useState(codeInHash);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -65,7 +78,7 @@ export function ScanSetupPage() {
         noValidate
         onSubmit={(e) => {
           e.preventDefault();
-          void submit();
+          submit();
         }}
       >
         <Stack gap="sm">
@@ -81,7 +94,7 @@ export function ScanSetupPage() {
             maxLength={64}
             size="lg"
           />
-          <Button type="submit" size="lg" loading={pending}>
+          <Button type="submit" size="lg" loading={setUp.isPending}>
             {t('setup.submit')}
           </Button>
         </Stack>

@@ -1,0 +1,206 @@
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { registerUser } from '../test/support/users.ts';
+import { expectAccessible } from './support/accessibility.ts';
+import { startConsoleStack, type ConsoleStack } from './support/console-stack.ts';
+import { screenshotBoth } from './support/screenshots.ts';
+import { signInThroughPage } from './support/sign-in.ts';
+
+type User = Awaited<ReturnType<typeof registerUser>>;
+
+describe('console: events, scanner devices and the door scanner (browser)', function () {
+  this.timeout(180_000);
+  let c: ConsoleStack;
+  let owner: User;
+  let eventId: string;
+
+  /** An API call as the owner, through the gateway. */
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${c.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    expect(res.status, `${method} ${path}`).to.be.below(300);
+    return res.status === 204 ? undefined : ((await res.json()) as Record<string, unknown>);
+  };
+  const invite = async (nom: string) =>
+    (await api('POST', `/api/events/${eventId}/invites`, {
+      nom,
+      email: `${nom.toLowerCase().replace(/\W+/g, '.')}@example.test`,
+    })) as { id: string; code_unique: string };
+  const stats = async () =>
+    (await api('GET', `/api/events/${eventId}/stats`)) as { present: number; total: number };
+  /** A device created through the API, set up by opening its setup URL in a fresh phone context. */
+  const scannerFor = async (name: string) => {
+    const device = (await api('POST', `/api/events/${eventId}/devices`, { name })) as { setup_url: string };
+    const page = await c.newPage({ phone: true });
+    const url = new URL(device.setup_url);
+    await page.goto(`${url.pathname}${url.hash}`);
+    await page.waitForURL(`**/scan/${eventId}`);
+    await page.getByText('Ready', { exact: true }).waitFor();
+    return page;
+  };
+  /** Types a code into the scanner's input and presses Enter, as a USB scanner does. */
+  const scan = async (page: Page, code: string) => {
+    await page.getByRole('textbox', { name: 'Scan or type a code' }).pressSequentially(code, { delay: 0 });
+    await page.keyboard.press('Enter');
+  };
+  const result = (page: Page) => page.getByTestId('scan-result');
+
+  before(async () => {
+    c = await startConsoleStack();
+    owner = await registerUser(c.baseUrl, 'Door Owner');
+  });
+  after(async () => c?.stop());
+
+  it('creates an event and a scanner device with its setup QR code; the setup URL works once', async () => {
+    const page = await c.newPage();
+    await signInThroughPage(page, owner, '/events');
+    await page.getByRole('heading', { name: 'Events', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'New event' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New event' });
+    await dialog.getByRole('button', { name: 'Create event' }).click();
+    await dialog.getByText('Required.').first().waitFor();
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('Winter gala');
+    await dialog.getByLabel('Starts').fill('2031-01-20T19:30');
+    await dialog.getByRole('textbox', { name: 'Location' }).fill('Grenoble');
+    await expectAccessible(page, 'new event dialog');
+    await dialog.getByRole('button', { name: 'Create event' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByRole('heading', { name: 'Winter gala' }).waitFor();
+    await expectAccessible(page, 'events page');
+    await screenshotBoth(page, 'events');
+    const events = (await (
+      await fetch(`${c.baseUrl}/api/events`, { headers: { authorization: `Bearer ${owner.token}` } })
+    ).json()) as Array<{ id: string; name: string; start_date: string }>;
+    const gala = events.find((e) => e.name === 'Winter gala')!;
+    expect(gala.start_date).to.equal('2031-01-20T19:30');
+    eventId = gala.id;
+
+    await page.getByRole('link', { name: 'Scanner devices' }).click();
+    await page.getByRole('heading', { name: 'Scanner devices — Winter gala' }).waitFor();
+    await page.getByRole('textbox', { name: 'Device name' }).fill('North door');
+    await page.getByRole('button', { name: 'Create device' }).click();
+    const qr = page.getByTestId('device-setup-qr');
+    await qr.waitFor();
+    const link = (await qr.getAttribute('data-link'))!;
+    expect(link).to.match(new RegExp(`^${c.baseUrl}/scan/setup#code=[2-9A-Z]{16}$`));
+    expect(await page.getByTestId('device-setup-url').innerText()).to.equal(link);
+    await page.getByTestId('device-North door').getByText('Awaiting setup').waitFor();
+    await expectAccessible(page, 'devices page with a setup code');
+    await screenshotBoth(page, 'event-devices');
+
+    // A fresh phone, no user session: the setup URL makes it this event's scanner.
+    const phone = await c.newPage({ phone: true });
+    await phone.goto(link.slice(c.baseUrl.length));
+    await phone.waitForURL(`**/scan/${eventId}`);
+    await phone.getByText('Device: North door').waitFor();
+    await phone.getByText('Winter gala').waitFor();
+    await expectAccessible(phone, 'door scanner, ready');
+    await page.getByTestId('device-North door').getByText('Active').waitFor({ timeout: 15_000 });
+
+    // The same link again, on another phone: refused, saying why.
+    const second = await c.newPage({ phone: true });
+    await second.goto(link.slice(c.baseUrl.length));
+    await second.getByRole('button', { name: 'Set up' }).click();
+    await second.getByText('This setup code was already used').waitFor();
+    await expectAccessible(second, 'setup page with an error');
+    await screenshotBoth(second, 'scanner-setup-used');
+  });
+
+  it('a USB scan (code + Enter) is green, the same code red naming the door, junk red at once', async () => {
+    const ada = await invite('Ada Lovelace');
+    const page = await scannerFor('East door');
+    await scan(page, ada.code_unique);
+    await result(page).getByText('Welcome!').waitFor();
+    await result(page).getByText('Ada Lovelace').waitFor();
+    expect(await result(page).getAttribute('data-signal')).to.equal('green');
+    // The input keeps the focus for the next scan.
+    expect(await page.evaluate(() => document.activeElement?.hasAttribute('data-scan-input'))).to.equal(true);
+    await page.getByTestId('count-device').getByText('1 scan by this device').waitFor();
+    await expectAccessible(page, 'door scanner, green');
+    await screenshotBoth(page, 'scanner-green');
+
+    await scan(page, ada.code_unique.toLowerCase());
+    await result(page).getByText('Already checked in', { exact: true }).waitFor();
+    await result(page)
+      .getByText(/Already checked in at .+ by East door/)
+      .waitFor();
+    expect(await result(page).getAttribute('data-signal')).to.equal('red');
+    await expectAccessible(page, 'door scanner, red');
+    await screenshotBoth(page, 'scanner-red');
+
+    await scan(page, 'https://example.org/not-a-code');
+    await result(page).getByText('Not an invitation code').waitFor();
+    await scan(page, 'A'.repeat(80));
+    await result(page).getByText('Scan too long: not an invitation code').waitFor();
+    await scan(page, 'ZZZZ2222ZZZZ2222');
+    await result(page).getByText('Unknown code').waitFor();
+
+    // Manual search by name, for an invitee without their code.
+    await invite('Grace Hopper');
+    await page.getByText('Find an invitee by name').click();
+    await page.getByRole('textbox', { name: 'Name, e-mail or code' }).fill('grace');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Check Grace Hopper in' }).click();
+    await result(page).getByText('Grace Hopper').waitFor();
+    expect(await result(page).getAttribute('data-signal')).to.equal('green');
+  });
+
+  it('offline at two doors: scans are stored, synced once online, counted once, the duplicate listed', async () => {
+    const both = await invite('Hedy Lamarr');
+    const other = await invite('Katherine Johnson');
+    const north = await scannerFor('Gate A');
+    const south = await scannerFor('Gate B');
+    const before = await stats();
+    await north.context().setOffline(true);
+    await south.context().setOffline(true);
+    await scan(north, both.code_unique);
+    await result(north).getByText('Stored, will sync').waitFor();
+    expect(await result(north).getAttribute('data-signal')).to.equal('amber');
+    await scan(north, other.code_unique);
+    await result(north).getByText('Stored, will sync').waitFor();
+    await scan(south, both.code_unique);
+    await result(south).getByText('Stored, will sync').waitFor();
+    await north.getByTestId('count-queued').getByText('2 waiting to sync').waitFor();
+    await screenshotBoth(north, 'scanner-amber');
+    // The same code twice at one door, offline: answered from the queue.
+    await scan(north, both.code_unique);
+    await result(north).getByText('Already scanned here').waitFor();
+    // The queue survives a reload.
+    await north.reload();
+    await north.getByTestId('count-queued').getByText('2 waiting to sync').waitFor();
+
+    await north.context().setOffline(false);
+    await north.getByTestId('count-queued').getByText('0 waiting to sync').waitFor({ timeout: 20_000 });
+    await south.context().setOffline(false);
+    await south.getByTestId('count-queued').getByText('0 waiting to sync').waitFor({ timeout: 20_000 });
+    const after = await stats();
+    expect(after.present - before.present, 'each invitee counted once').to.equal(2);
+    // Gate B synced second: its scan of Hedy Lamarr is the cross-door duplicate.
+    const followUps = south.getByTestId('follow-ups');
+    await followUps.getByText(/Hedy Lamarr — Already checked in/).waitFor();
+    await followUps.getByText(/first checked in at .+ by Gate A/).waitFor();
+    expect(await north.getByTestId('follow-ups').count()).to.equal(0);
+    await expectAccessible(south, 'door scanner with a follow-up');
+    await screenshotBoth(south, 'scanner-follow-up');
+  });
+
+  it('a revoked device is refused on its next scan', async () => {
+    const marie = await invite('Marie Curie');
+    const page = await scannerFor('Back door');
+    const console = await c.newPage();
+    await signInThroughPage(console, owner, `/events/${eventId}/devices`);
+    await console.getByRole('button', { name: 'Revoke Back door' }).click();
+    await console.getByRole('dialog').getByRole('button', { name: 'Revoke device' }).click();
+    await console.getByTestId('device-Back door').getByText('Revoked').waitFor();
+    await scan(page, marie.code_unique);
+    await result(page).getByText('This device was revoked').waitFor();
+    expect((await stats()).present).to.be.a('number');
+    const state = (await api('GET', `/api/events/${eventId}/invites?search=Marie`)) as {
+      data: Array<{ presence: boolean }>;
+    };
+    expect(state.data[0]!.presence).to.equal(false);
+  });
+});
