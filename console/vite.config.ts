@@ -11,8 +11,9 @@ export default defineConfig({
   plugins: [
     react(),
     pageBudgets(),
-    // The web form's service worker (src/pages/collect/register-worker.ts): scoped to /f/, it
-    // precaches the app so a web form opens and reloads offline; the API is never cached here
+    // The service worker of the web form (src/pages/collect/register-worker.ts, scope /f/) and
+    // of the door scanner (src/pages/scan/register-worker.ts, scope /scan/): it precaches the app
+    // so those pages open and reload offline; the API is never cached here
     // (the form itself is kept in IndexedDB). No manifest: the console is not installable.
     VitePWA({
       strategies: 'generateSW',
@@ -25,7 +26,7 @@ export default defineConfig({
         globPatterns: ['**/*.{js,css,html,svg,woff2}'],
         globIgnores: ['**/.vite/**'],
         navigateFallback: '/index.html',
-        navigateFallbackAllowlist: [/^\/f\//],
+        navigateFallbackAllowlist: [/^\/f\//, /^\/scan\//],
         cleanupOutdatedCaches: true,
         clientsClaim: true,
         skipWaiting: true,
@@ -55,7 +56,7 @@ export default defineConfig({
     // the voting page 2 KB gzip of its 150 KB budget once the scanner pages came.
     rolldownOptions: {
       output: {
-        advancedChunks: {
+        codeSplitting: {
           groups: [
             {
               name: 'core',

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -6,15 +6,16 @@ import { useNavigate } from 'react-router';
 import { ApiError } from '../../api/problem.ts';
 import { setUpDevice } from './scan-api.ts';
 import { saveCredential } from './scan-store.ts';
+import { registerScannerWorker } from './register-worker.ts';
 
 /** The setup code carried in the URL's fragment (`#code=...`), which no server ever sees. */
 const codeInHash = () => new URLSearchParams(window.location.hash.slice(1)).get('code') ?? '';
 
 /**
  * `/scan/setup#code=...`: a door phone opens the device's setup URL (scanned from the owner's
- * QR code), or types the code. The code is exchanged once for the device credential, kept in
- * this browser's IndexedDB, and the scanner of the device's event opens. Used, expired and
- * unknown codes say so under the field, with what to do.
+ * QR code), which sends its code at once, or types the code. The code is exchanged once for the
+ * device credential, kept in this browser's IndexedDB, and the scanner of the device's event
+ * opens. Used, expired and unknown codes say so under the field, with what to do.
  */
 export function ScanSetupPage() {
   const { t } = useTranslation('scan');
@@ -32,18 +33,10 @@ export function ScanSetupPage() {
     return err.message;
   };
   const [code, setCode] = useState(codeInHash);
-  const [pending, setPending] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const submit = async () => {
-    if (!code.trim()) {
-      setError(t('setup.errors.required'));
-      return;
-    }
-    setPending(true);
-    setError(null);
-    try {
-      const { token, device } = await setUpDevice(code.trim());
+  const [missing, setMissing] = useState(false);
+  const setUp = useMutation({
+    mutationFn: async (setupCode: string) => {
+      const { token, device } = await setUpDevice(setupCode);
       await saveCredential({
         event_id: device.event_id,
         device_id: device.id,
@@ -51,24 +44,26 @@ export function ScanSetupPage() {
         token,
         set_up_at: new Date().toISOString(),
       });
-      // The code is spent: drop it from the address and history.
-      void navigate(`/scan/${device.event_id}`, { replace: true });
-    } catch (err) {
-      const known = err instanceof ApiError ? err.problem.code : undefined;
-      setError(
-        known &&
-          ['setup_code_used', 'setup_code_expired', 'setup_code_unknown', 'device_revoked'].includes(known)
-          ? t(`setup.errors.${known}`)
-          : err instanceof ApiError && err.status === 422
-            ? t('setup.errors.malformed')
-            : err instanceof ApiError && err.status === 0
-              ? t('setup.errors.offline')
-              : (err as Error).message,
-      );
-    } finally {
-      setPending(false);
-    }
+      return device;
+    },
+    // The code is spent: drop it from the address and the history.
+    onSuccess: (device) => void navigate(`/scan/${device.event_id}`, { replace: true }),
+  });
+  useEffect(registerScannerWorker, []);
+  // Opening the setup URL is the whole setup: the code in it is sent at once (one time only).
+  const sent = useRef(false);
+  const { mutate } = setUp;
+  useEffect(() => {
+    const fromUrl = codeInHash();
+    if (sent.current || !fromUrl) return;
+    sent.current = true;
+    mutate(fromUrl);
+  }, [mutate]);
+  const submit = () => {
+    setMissing(!code.trim());
+    if (code.trim()) setUp.mutate(code.trim());
   };
+  const error = missing ? t('setup.errors.required') : setUp.error ? reasonOf(setUp.error) : null;
 
   return (
     <Stack component="main" gap="md" p="md" maw={480} mx="auto" mih="100vh" justify="center">

@@ -9,6 +9,7 @@ import { ManualLookup } from './ManualLookup.tsx';
 import { ScanResult, signalOf } from './ScanResult.tsx';
 import classes from './Scanner.module.css';
 import { useScanner } from './use-scanner.ts';
+import { registerScannerWorker } from './register-worker.ts';
 
 /** Whether the user is working in another control (manual search), which keeps its focus. */
 const focusElsewhere = () => {
@@ -31,6 +32,7 @@ export function ScannerPage() {
   const input = useRef<HTMLInputElement>(null);
   const [value, setValue] = useState('');
 
+  useEffect(registerScannerWorker, []);
   // A distinct sound and vibration for each new answer.
   const shownId = s.shown?.id;
   useEffect(() => {

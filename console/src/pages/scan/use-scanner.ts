@@ -20,7 +20,7 @@ export const SCAN_WAIT_MS = 1500;
 /** Scans per offline batch (the service takes 1 to 500). */
 const BATCH_SIZE = 500;
 /** How often the queue is retried while it holds scans and the browser says it is online. */
-const RETRY_MS = 15_000;
+const RETRY_MS = 5_000;
 
 /** What the last scan showed: the outcome, or a code refused before any request. */
 export type Shown =
@@ -31,7 +31,7 @@ export type Shown =
  * The door scanner of one event on this device: its credential (from IndexedDB), the device
  * and event (`/devices/me`), live stats (every 5 s), scanning (online within
  * {@link SCAN_WAIT_MS}, else queued with its nonce and time), and synchronising the queue
- * through the batch endpoint (on load, when the network returns, every 15 s while it holds
+ * through the batch endpoint (on load, when the network returns, every 5 s while it holds
  * scans, on demand). A queued scan leaves the queue only with the service's answer; the refused
  * ones become follow-ups. A revoked device (401 `device_revoked`) stops scanning.
  */
@@ -133,7 +133,7 @@ export function useScanner(eventId: string) {
     };
     void run();
   }, [api, online, reload, sync]);
-  // While scans wait, retry every 15 s.
+  // While scans wait, retry every 5 s.
   const waiting = queue.length > 0;
   useEffect(() => {
     if (!waiting) return;
