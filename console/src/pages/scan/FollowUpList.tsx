@@ -23,7 +23,7 @@ export function FollowUpList(props: { items: FollowUp[]; onChange: () => void })
       >
         {props.items.map((f) => (
           <Group key={f.nonce} component="li" justify="space-between" wrap="nowrap" align="flex-start">
-            <div>
+            <div style={{ flex: 1, minWidth: 0 }}>
               <Text fw={600}>
                 {f.nom ?? f.code} — {t(`result.refused.${f.result}`, { defaultValue: f.message })}
               </Text>
@@ -40,6 +40,7 @@ export function FollowUpList(props: { items: FollowUp[]; onChange: () => void })
             <Button
               size="xs"
               variant="default"
+              style={{ flexShrink: 0 }}
               onClick={() => void dismissFollowUp(f.nonce).then(props.onChange)}
               aria-label={t('followUps.dismiss', { name: f.nom ?? f.code })}
             >

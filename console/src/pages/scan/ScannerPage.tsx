@@ -11,6 +11,9 @@ import classes from './Scanner.module.css';
 import { useScanner } from './use-scanner.ts';
 import { registerScannerWorker } from './register-worker.ts';
 
+/** How long an answer stays on screen before the scanner shows "Ready" again (ms). */
+const RESULT_MS = 6000;
+
 /** Whether the user is working in another control (manual search), which keeps its focus. */
 const focusElsewhere = () => {
   const el = document.activeElement;
@@ -33,10 +36,15 @@ export function ScannerPage() {
   const [value, setValue] = useState('');
 
   useEffect(registerScannerWorker, []);
-  // A distinct sound and vibration for each new answer.
+  // A distinct sound and vibration for each new answer, which then shows for RESULT_MS.
   const shownId = s.shown?.id;
+  const [faded, setFaded] = useState<number | undefined>();
   useEffect(() => {
-    if (s.shown) signal(signalOf(s.shown));
+    if (!s.shown) return;
+    signal(signalOf(s.shown));
+    const id = s.shown.id;
+    const timer = window.setTimeout(() => setFaded(id), RESULT_MS);
+    return () => window.clearTimeout(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per answer
   }, [shownId]);
 
@@ -113,13 +121,14 @@ export function ScannerPage() {
             disabled={s.revoked !== null}
             size="lg"
             style={{ flex: 1 }}
+            styles={{ wrapper: { width: '100%' } }}
           />
           <Button type="submit" size="lg" disabled={s.revoked !== null}>
             {t('input.submit')}
           </Button>
         </Group>
       </form>
-      <ScanResult shown={s.shown} />
+      <ScanResult shown={s.shown && s.shown.id !== faded ? s.shown : null} />
       {s.queue.length > 0 ? (
         <Group justify="space-between" wrap="wrap">
           <Text size="sm">{t('queue.waiting', { count: s.queue.length })}</Text>
