@@ -22,6 +22,7 @@ const OPERATIONS = [
   'PATCH /api/events/{event_id}/invites/{invite_id}',
   'DELETE /api/events/{event_id}/invites/{invite_id}',
   'GET /api/events/{event_id}/invites/{invite_id}/history',
+  'POST /api/events/{event_id}/invites/{invite_id}/resend',
   'GET /api/events/{event_id}/invites/{invite_id}/qr.png',
   'GET /api/events/{event_id}/invites/{invite_id}/qr.svg',
   'PUT /api/events/{event_id}/invites/{invite_id}/presence',

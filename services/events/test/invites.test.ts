@@ -116,6 +116,27 @@ describe('events service: invites', () => {
     await request(h.app).get(`/api/events/${eventId}/invites/${inv.id}`).set(h.auth(alice)).expect(404);
   });
 
+  it('sends the invitation e-mail again through the outbox; staff get 403, a revoked invite 409', async () => {
+    const inv = await h.invite(alice, eventId, 'Yves Resend', 'yves@example.test');
+    const mails = async () =>
+      (await h.db('outbox').select('message')).filter(
+        (r: { message: { data: { to: string[] } } }) => r.message.data.to[0] === 'yves@example.test',
+      ).length;
+    expect(await mails()).to.equal(1);
+    const url = `/api/events/${eventId}/invites/${inv.id}/resend`;
+    const res = await request(h.app).post(url).set(h.auth(alice)).expect(202);
+    expect(res.body).to.deep.equal({ queued: true, email: 'yves@example.test' });
+    expect(await mails()).to.equal(2);
+    await request(h.app).post(url).set(h.auth(bob)).expect(403);
+    await request(h.app)
+      .patch(`/api/events/${eventId}/invites/${inv.id}`)
+      .set(h.auth(alice))
+      .send({ revoked: true });
+    const revoked = await request(h.app).post(url).set(h.auth(alice)).expect(409);
+    expect(revoked.body.code).to.equal('revoked');
+    expect(await mails()).to.equal(2);
+  });
+
   it('serves the QR code as PNG and SVG', async () => {
     const inv = await h.invite(alice, eventId, 'Qr', 'qr@example.test');
     const png = await request(h.app)

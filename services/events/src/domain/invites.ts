@@ -1,6 +1,6 @@
 import { EMAIL_REQUESTED, envelope, Exchanges } from '@fieldhouse/contracts';
 import type { BodyReader } from '@fieldhouse/http';
-import { notFound, validationFailed } from '@fieldhouse/problem';
+import { notFound, ProblemError, validationFailed } from '@fieldhouse/problem';
 import { inviteHistory as historyRows, type HistoryEntry } from '../data/attendance.ts';
 import type { EventRow } from '../data/events.ts';
 import {
@@ -131,6 +131,25 @@ export async function updateInvite(
     if (err instanceof EmailTakenError) throw emailTakenProblem();
     throw err;
   }
+}
+
+/**
+ * Sends the invitation e-mail again (with the QR code), through the outbox like the first one:
+ * resolves with the address it goes to. Owner only.
+ * @throws ProblemError 404 as getInvite; 403 for staff; 409 `revoked` for a revoked invite.
+ */
+export async function resendInvitation(ctx: EventsContext, cmd: InviteRef): Promise<{ email: string }> {
+  const event = await ownedEventOf(ctx, cmd.eventId, cmd.userId);
+  const invite = await inviteOf(ctx, event.id, cmd.inviteId);
+  if (invite.revoked)
+    throw new ProblemError(409, 'This invite was revoked: restore it before sending the invitation again.', {
+      code: 'revoked',
+    });
+  await ctx.inTransaction(async (_trx, outbox) => {
+    const email = await invitationEmail({ ...invite, event });
+    await outbox.add(Exchanges.events, envelope(Exchanges.events, EMAIL_REQUESTED, email));
+  });
+  return { email: invite.email };
 }
 
 /**

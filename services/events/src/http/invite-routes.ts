@@ -8,6 +8,7 @@ import {
   inviteHistory,
   inviteQr,
   listInvites,
+  resendInvitation,
   updateInvite,
 } from '../domain/invites.ts';
 import { scanActorOf, userIdOf } from './caller.ts';
@@ -179,6 +180,38 @@ export const inviteRoutes = [
 
   updateRoute('put', 'updateInvite', 'Update nom, email, type_invite or revoked (owner)'),
   updateRoute('patch', 'patchInvite', 'Update nom, email, type_invite or revoked (owner); same as PUT'),
+
+  /**
+   * POST /api/events/{event_id}/invites/{invite_id}/resend: 202 `{queued: true, email}`; the
+   * invitation e-mail (with the QR code) goes again through the outbox. Owner only; 409 `revoked`.
+   */
+  route({
+    method: 'post',
+    path: '/api/events/{event_id}/invites/{invite_id}/resend',
+    operationId: 'resendInvitation',
+    summary: 'Send the invitation e-mail again (owner)',
+    description: 'Queued through the outbox like the first one, with the QR code. A revoked invite is a 409.',
+    tags,
+    params: inviteParams,
+    notFound: NO_EVENT,
+    responses: {
+      202: {
+        description: 'Queued',
+        body: Joi.object({ queued: Joi.boolean().valid(true).required(), email: Joi.string().required() }).id(
+          'InvitationQueued',
+        ),
+      },
+    },
+    problems: { 403: STAFF_ONLY, 404: NO_INVITE, 409: 'The invite is revoked (code revoked)' },
+    handler: async ({ params }, ctx, req) => {
+      const { email } = await resendInvitation(ctx, {
+        userId: userIdOf(req),
+        eventId: params.event_id,
+        inviteId: params.invite_id,
+      });
+      return { status: 202, body: { queued: true, email } };
+    },
+  }),
 
   /** DELETE /api/events/{event_id}/invites/{invite_id}: 204; its code becomes unknown. Owner only. */
   route({
