@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { dismissFollowUp, type FollowUp } from './scan-store.ts';
@@ -6,7 +7,7 @@ import { dismissFollowUp, type FollowUp } from './scan-store.ts';
  * The queued scans the service refused at sync: most often one invitee admitted offline at
  * two doors (with the first door and time), so staff can follow up. Each stays until dismissed.
  */
-export function FollowUpList(props: { items: FollowUp[]; onChange: () => void }) {
+export const FollowUpList = memo(function FollowUpList(props: { items: FollowUp[]; onChange: () => void }) {
   const { t, i18n } = useTranslation('scan');
   if (props.items.length === 0) return null;
   const time = (iso: string | null) =>
@@ -51,4 +52,4 @@ export function FollowUpList(props: { items: FollowUp[]; onChange: () => void })
       </Stack>
     </Alert>
   );
-}
+});

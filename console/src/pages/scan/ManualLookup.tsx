@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { Badge, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,11 @@ import type { DeviceApi } from './scan-api.ts';
  * check-in button for each one not yet present; the check-in goes through the same scan path
  * (green, red or amber). Errors show under the search.
  */
-export function ManualLookup(props: { api: DeviceApi; eventId: string; onCheckIn: (code: string) => void }) {
+export const ManualLookup = memo(function ManualLookup(props: {
+  api: DeviceApi;
+  eventId: string;
+  onCheckIn: (code: string) => void;
+}) {
   const { t } = useTranslation('scan');
   const [term, setTerm] = useState('');
   const [searched, setSearched] = useState('');
@@ -81,4 +85,4 @@ export function ManualLookup(props: { api: DeviceApi; eventId: string; onCheckIn
       ) : null}
     </Stack>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Signal } from './feedback.ts';
 import classes from './Scanner.module.css';
@@ -16,7 +17,7 @@ export function signalOf(shown: Shown): Signal {
  * by which door; unknown code; another event's; revoked) or amber (stored, will sync). Announced
  * to screen readers as it changes.
  */
-export function ScanResult(props: { shown: Shown | null }) {
+export const ScanResult = memo(function ScanResult(props: { shown: Shown | null }) {
   const { t, i18n } = useTranslation('scan');
   const time = (iso: string | null | undefined) =>
     iso
@@ -72,4 +73,4 @@ export function ScanResult(props: { shown: Shown | null }) {
       {detail ? <div className={classes.detail}>{detail}</div> : null}
     </section>
   );
-}
+});

@@ -1,11 +1,13 @@
-import { useEffect, useRef, useState } from 'react';
-import { Alert, Badge, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useCallback, useEffect, useState } from 'react';
+import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { signal } from './feedback.ts';
 import { FollowUpList } from './FollowUpList.tsx';
 import { ManualLookup } from './ManualLookup.tsx';
+import { ScanForm } from './ScanForm.tsx';
+import { ScannerHeader } from './ScannerHeader.tsx';
 import { ScanResult, signalOf } from './ScanResult.tsx';
 import classes from './Scanner.module.css';
 import { useScanner } from './use-scanner.ts';
@@ -13,12 +15,6 @@ import { registerScannerWorker } from './register-worker.ts';
 
 /** How long an answer stays on screen before the scanner shows "Ready" again (ms). */
 const RESULT_MS = 6000;
-
-/** Whether the user is working in another control (manual search), which keeps its focus. */
-const focusElsewhere = () => {
-  const el = document.activeElement;
-  return el !== null && el !== document.body && el.getAttribute('data-scan-input') === null;
-};
 
 /**
  * `/scan/{event_id}`: the door scanner of a set-up scanner device, phone first. A code input
@@ -32,8 +28,8 @@ export function ScannerPage() {
   const { t } = useTranslation('scan');
   const eventId = useParams().eventId ?? '';
   const s = useScanner(eventId);
-  const input = useRef<HTMLInputElement>(null);
-  const [value, setValue] = useState('');
+  const { scan } = s;
+  const onScan = useCallback((code: string) => void scan(code), [scan]);
 
   useEffect(registerScannerWorker, []);
   // A distinct sound and vibration for each new answer, which then shows for RESULT_MS.
@@ -57,77 +53,22 @@ export function ScannerPage() {
       </Stack>
     );
 
-  const submit = () => {
-    const code = value;
-    setValue('');
-    void s.scan(code);
-    input.current?.focus();
-  };
-  const stats = s.stats.data;
-
   return (
     <main className={classes.page}>
-      <Group justify="space-between" wrap="wrap" gap="xs">
-        <div>
-          <Title order={1} size="h3">
-            {s.me.data?.event.name ?? t('title')}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {t('device', { name: s.credential.data.device_name })}
-          </Text>
-        </div>
-        <Badge color={s.online ? 'green' : 'orange'} variant="light" size="lg">
-          {s.online ? t('online') : t('offline')}
-        </Badge>
-      </Group>
-      <Group gap="md" wrap="wrap" aria-label={t('counters.label')} role="group">
-        <Text size="sm" data-testid="count-device">
-          {t('counters.device', { count: s.me.data?.scans ?? 0 })}
-        </Text>
-        <Text size="sm" data-testid="count-present">
-          {stats
-            ? t('counters.present', { present: stats.present, total: stats.total })
-            : t('counters.unknown')}
-        </Text>
-        <Text size="sm" data-testid="count-queued">
-          {t('counters.queued', { count: s.queue.length })}
-        </Text>
-      </Group>
+      <ScannerHeader
+        eventName={s.me.data?.event.name}
+        deviceName={s.credential.data.device_name}
+        online={s.online}
+        deviceScans={s.me.data?.scans ?? 0}
+        stats={s.stats.data}
+        queued={s.queue.length}
+      />
       {s.revoked ? (
         <Alert color="red" variant="filled" title={t('result.deviceRevoked')}>
           {t('result.deviceRevokedHint')}
         </Alert>
       ) : null}
-      <form
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <Group gap="xs" align="flex-end" wrap="nowrap">
-          <TextInput
-            ref={input}
-            data-scan-input=""
-            label={t('input.label')}
-            description={t('input.hint')}
-            value={value}
-            onChange={(e) => setValue(e.currentTarget.value)}
-            onBlur={() => window.setTimeout(() => !focusElsewhere() && input.current?.focus(), 0)}
-            autoFocus
-            autoComplete="off"
-            autoCapitalize="characters"
-            spellCheck={false}
-            disabled={s.revoked !== null}
-            size="lg"
-            style={{ flex: 1 }}
-            styles={{ wrapper: { width: '100%' } }}
-          />
-          <Button type="submit" size="lg" disabled={s.revoked !== null}>
-            {t('input.submit')}
-          </Button>
-        </Group>
-      </form>
+      <ScanForm onScan={onScan} disabled={s.revoked !== null} />
       <ScanResult shown={s.shown && s.shown.id !== faded ? s.shown : null} />
       {s.queue.length > 0 ? (
         <Group justify="space-between" wrap="wrap">
@@ -152,7 +93,7 @@ export function ScannerPage() {
       {s.api && !s.revoked ? (
         <details>
           <summary>{t('lookup.title')}</summary>
-          <ManualLookup api={s.api} eventId={eventId} onCheckIn={(code) => void s.scan(code)} />
+          <ManualLookup api={s.api} eventId={eventId} onCheckIn={onScan} />
         </details>
       ) : null}
     </main>

@@ -17,6 +17,8 @@ import {
 
 /** How long a scan waits for the service before it is stored for later (issue: 1.5 s). */
 export const SCAN_WAIT_MS = 1500;
+/** How long after an answer is shown the counters are refreshed (ms), so they never delay it. */
+const AFTER_ANSWER_MS = 250;
 /** Scans per offline batch (the service takes 1 to 500). */
 const BATCH_SIZE = 500;
 /** How often the queue is retried while it holds scans and the browser says it is online. */
@@ -68,8 +70,11 @@ export function useScanner(eventId: string) {
   const counter = useRef(0);
   const busy = useRef(false);
 
+  /** Codes waiting in this device's queue, and when they were scanned (read synchronously by scans). */
+  const queuedCodes = useRef(new Map<string, string>());
   const reload = useCallback(async () => {
     const [q, f] = await Promise.all([queuedScans(eventId), followUpsOf(eventId)]);
+    queuedCodes.current = new Map(q.map((s) => [s.code, s.scanned_at]));
     setQueue(q);
     setFollowUps(f);
   }, [eventId]);
@@ -150,34 +155,39 @@ export function useScanner(eventId: string) {
       let next: Shown;
       if ('problem' in read) {
         next = { id, code: raw.slice(0, 80), outcome: { kind: 'local', problem: read.problem } };
-      } else {
-        const earlier = (await queuedScans(eventId)).find((s) => s.code === read.code);
-        if (earlier) {
-          next = {
-            id,
-            code: read.code,
-            outcome: { kind: 'local', problem: 'queued_here', at: earlier.scanned_at },
-          };
-        } else {
-          const item: QueuedScan = {
-            nonce,
-            event_id: eventId,
-            code: read.code,
-            scanned_at: new Date().toISOString(),
-          };
-          const outcome = await api.checkIn(item, SCAN_WAIT_MS);
-          if (outcome.kind === 'stored') await queueScan(item);
-          if (outcome.kind === 'device_revoked') setRevoked(outcome.message);
-          next = { id, code: read.code, outcome };
-          if (outcome.kind === 'stored') void reload();
-          else refresh();
-          if (outcome.kind === 'checked_in' && navigator.onLine && queue.length > 0) void sync();
-        }
+        setShown(next);
+        return next;
       }
+      const earlierAt = queuedCodes.current.get(read.code);
+      if (earlierAt) {
+        next = { id, code: read.code, outcome: { kind: 'local', problem: 'queued_here', at: earlierAt } };
+        setShown(next);
+        return next;
+      }
+      const item: QueuedScan = {
+        nonce,
+        event_id: eventId,
+        code: read.code,
+        scanned_at: new Date().toISOString(),
+      };
+      const outcome = await api.checkIn(item, SCAN_WAIT_MS);
+      if (outcome.kind === 'stored') {
+        // Kept before it is announced as kept: a stored scan is never lost.
+        queuedCodes.current.set(item.code, item.scanned_at);
+        await queueScan(item);
+      }
+      if (outcome.kind === 'device_revoked') setRevoked(outcome.message);
+      next = { id, code: read.code, outcome };
       setShown(next);
+      // The counters and the queue follow once the answer is on screen.
+      window.setTimeout(() => {
+        if (outcome.kind === 'stored') void reload();
+        else refresh();
+        if (outcome.kind === 'checked_in' && queuedCodes.current.size > 0) void sync();
+      }, AFTER_ANSWER_MS);
       return next;
     },
-    [api, revoked, eventId, reload, refresh, queue.length, sync],
+    [api, revoked, eventId, reload, refresh, sync],
   );
 
   return {
