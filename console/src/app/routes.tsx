@@ -38,6 +38,7 @@ export const CollectPage = lazyPage(
   async () => (await import('../pages/collect/CollectPage.tsx')).CollectPage,
 );
 const EventsPage = lazyPage(async () => (await import('../pages/events/EventsPage.tsx')).EventsPage);
+const InvitesPage = lazyPage(async () => (await import('../pages/invites/InvitesPage.tsx')).InvitesPage);
 const DevicesPage = lazyPage(async () => (await import('../pages/events/DevicesPage.tsx')).DevicesPage);
 export const ScannerPage = lazyPage(async () => (await import('../pages/scan/ScannerPage.tsx')).ScannerPage);
 const ScanSetupPage = lazyPage(async () => (await import('../pages/scan/ScanSetupPage.tsx')).ScanSetupPage);
@@ -74,6 +75,7 @@ export function AppRoutes() {
         <Route path="/projects/:projectId/exports" element={<ExportsPage />} />
         <Route path="/projects/:projectId/analyses" element={<AnalysesPage />} />
         <Route path="/events" element={<EventsPage />} />
+        <Route path="/events/:eventId/invites" element={<InvitesPage />} />
         <Route path="/events/:eventId/devices" element={<DevicesPage />} />
         <Route path="/settings/tokens" element={<TokensPage />} />
         <Route path="*" element={<NotFoundPage />} />

@@ -82,6 +82,9 @@ export function EventsPage() {
                   {event.location}
                 </Text>
                 <Group gap="sm" wrap="wrap">
+                  <Anchor component={Link} to={`/events/${event.id}/invites`} size="sm">
+                    {t('list.invites')}
+                  </Anchor>
                   <Anchor component={Link} to={`/events/${event.id}/devices`} size="sm">
                     {t('list.devices')}
                   </Anchor>

@@ -85,7 +85,7 @@ export function ScannerPage() {
         </Group>
       ) : null}
       {s.syncError ? (
-        <Text size="sm" c="red" role="alert">
+        <Text size="sm" c="red.9" role="alert">
           {t('queue.failed', { reason: s.syncError.message })}
         </Text>
       ) : null}

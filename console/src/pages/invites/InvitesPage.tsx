@@ -1,0 +1,277 @@
+import { useState } from 'react';
+import {
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Menu,
+  NativeSelect,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { IconDots, IconPlus } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { useFormatInstant } from '../../components/format.ts';
+import { PageLoader } from '../../components/PageLoader.tsx';
+import { PagePicker } from '../../components/PagePicker.tsx';
+import { ProblemAlert } from '../../components/ProblemAlert.tsx';
+import { useEvent } from '../events/use-events.ts';
+import { CsvImport } from './CsvImport.tsx';
+import { InviteModal } from './InviteModal.tsx';
+import {
+  INVITE_TYPES,
+  qrUrl,
+  useInvites,
+  useResendInvitation,
+  useUpdateInvite,
+  type Invite,
+  type InviteFilter,
+  type InviteType,
+} from './use-invites.ts';
+
+/** The table's filters and page from the URL (so a filtered view can be shared as a link). */
+function useFilter(): [InviteFilter, (patch: Partial<InviteFilter>) => void] {
+  const [params, setParams] = useSearchParams();
+  const filter: InviteFilter = {
+    search: params.get('search') ?? '',
+    type_invite: (params.get('type') ?? '') as InviteType | '',
+    presence: (params.get('presence') ?? '') as InviteFilter['presence'],
+    page: Math.max(1, Number(params.get('page') ?? 1) || 1),
+  };
+  const set = (patch: Partial<InviteFilter>) => {
+    const next = { ...filter, page: 1, ...patch };
+    const out = new URLSearchParams();
+    if (next.search) out.set('search', next.search);
+    if (next.type_invite) out.set('type', next.type_invite);
+    if (next.presence) out.set('presence', next.presence);
+    if (next.page > 1) out.set('page', String(next.page));
+    setParams(out, { replace: true });
+  };
+  return [filter, set];
+}
+
+/**
+ * `/events/{event_id}/invites`: the event's invitees, searchable by name, e-mail or code, filtered
+ * by type and presence, 20 a page (all kept in the URL); add one, edit, revoke or restore, send
+ * the invitation again, download the QR code (PNG, SVG); import a CSV with a preview. The
+ * outcome of a row's action shows above the table, naming the invitee.
+ */
+export function InvitesPage() {
+  const { t } = useTranslation('invites');
+  const when = useFormatInstant();
+  const eventId = useParams().eventId ?? '';
+  const event = useEvent(eventId);
+  const [filter, setFilter] = useFilter();
+  const [search, setSearch] = useState(filter.search);
+  const invites = useInvites(eventId, filter);
+  const [editing, setEditing] = useState<Invite | null | 'new'>(null);
+  const [importing, setImporting] = useState(false);
+  const update = useUpdateInvite(eventId);
+  const resend = useResendInvitation(eventId);
+  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+
+  const revoke = (invite: Invite) =>
+    update.mutate(
+      { inviteId: invite.id, patch: { revoked: !invite.revoked } },
+      {
+        onSuccess: () =>
+          setOutcome({
+            ok: true,
+            text: t(invite.revoked ? 'row.restored' : 'row.revokedDone', { nom: invite.nom }),
+          }),
+        onError: (err) => setOutcome({ ok: false, text: `${invite.nom}: ${err.message}` }),
+      },
+    );
+  const sendAgain = (invite: Invite) =>
+    resend.mutate(invite.id, {
+      onSuccess: (r) => setOutcome({ ok: true, text: t('row.resent', { nom: invite.nom, email: r.email }) }),
+      onError: (err) => setOutcome({ ok: false, text: `${invite.nom}: ${err.message}` }),
+    });
+
+  return (
+    <Stack gap="lg">
+      <Stack gap={4}>
+        <Anchor component={Link} to="/events" size="sm">
+          {t('back')}
+        </Anchor>
+        <Title order={1}>{t('title', { name: event.data?.name ?? '…' })}</Title>
+      </Stack>
+      <ProblemAlert error={event.error} />
+      <Group justify="space-between" wrap="wrap">
+        <Group gap="sm">
+          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setEditing('new')}>
+            {t('add.button')}
+          </Button>
+          <Button variant="default" onClick={() => setImporting((v) => !v)} aria-expanded={importing}>
+            {t('import.button')}
+          </Button>
+        </Group>
+      </Group>
+      {importing ? (
+        <section aria-labelledby="import-title">
+          <Title order={2} size="h3" id="import-title" mb="sm">
+            {t('import.title')}
+          </Title>
+          <CsvImport eventId={eventId} />
+        </section>
+      ) : null}
+      <form
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setFilter({ search: search.trim() });
+        }}
+      >
+        <Group gap="sm" align="flex-end" wrap="wrap">
+          <TextInput
+            label={t('filters.search')}
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
+            style={{ flex: '1 1 14rem' }}
+          />
+          <NativeSelect
+            label={t('filters.type')}
+            value={filter.type_invite}
+            onChange={(e) => setFilter({ type_invite: e.currentTarget.value as InviteType | '' })}
+            data={[
+              { value: '', label: t('filters.all') },
+              ...INVITE_TYPES.map((v) => ({ value: v, label: t(`types.${v}`) })),
+            ]}
+          />
+          <NativeSelect
+            label={t('filters.presence')}
+            value={filter.presence}
+            onChange={(e) => setFilter({ presence: e.currentTarget.value as InviteFilter['presence'] })}
+            data={[
+              { value: '', label: t('filters.all') },
+              { value: 'true', label: t('filters.present') },
+              { value: 'false', label: t('filters.absent') },
+            ]}
+          />
+          <Button type="submit" variant="default">
+            {t('filters.submit')}
+          </Button>
+        </Group>
+      </form>
+      {outcome ? (
+        <Text role="status" c={outcome.ok ? undefined : 'red.9'} size="sm" data-testid="invite-outcome">
+          {outcome.text}
+        </Text>
+      ) : null}
+      {invites.isPending ? (
+        <PageLoader />
+      ) : invites.error ? (
+        <ProblemAlert error={invites.error} />
+      ) : invites.data.data.length === 0 ? (
+        <Text>{t('empty')}</Text>
+      ) : (
+        <>
+          <Table.ScrollContainer minWidth={0}>
+            <Table striped aria-label={t('table')}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">{t('fields.nom')}</Table.Th>
+                  <Table.Th scope="col" visibleFrom="sm">
+                    {t('fields.email')}
+                  </Table.Th>
+                  <Table.Th scope="col" visibleFrom="sm">
+                    {t('fields.type')}
+                  </Table.Th>
+                  <Table.Th scope="col">{t('fields.presence')}</Table.Th>
+                  <Table.Th scope="col">{t('fields.actions')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {invites.data.data.map((invite) => (
+                  <Table.Tr key={invite.id} data-testid={`invite-${invite.nom}`}>
+                    <Table.Th scope="row" fw={500}>
+                      {invite.nom}
+                      <Text size="xs" c="dimmed" fw={400} hiddenFrom="sm">
+                        {invite.email} · {t(`types.${invite.type_invite}`)}
+                      </Text>
+                    </Table.Th>
+                    <Table.Td visibleFrom="sm">{invite.email}</Table.Td>
+                    <Table.Td visibleFrom="sm">{t(`types.${invite.type_invite}`)}</Table.Td>
+                    <Table.Td>
+                      {invite.revoked ? (
+                        <Badge color="gray" variant="light">
+                          {t('row.revoked')}
+                        </Badge>
+                      ) : invite.presence ? (
+                        <Badge color="green" variant="light" title={when(invite.checked_in_at)}>
+                          {t('row.present')}
+                        </Badge>
+                      ) : (
+                        <Badge color="yellow" variant="light">
+                          {t('row.absent')}
+                        </Badge>
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      <Menu position="bottom-end" withinPortal>
+                        <Menu.Target>
+                          <Button
+                            size="xs"
+                            variant="default"
+                            aria-label={t('row.actions', { nom: invite.nom })}
+                            leftSection={<IconDots size={14} aria-hidden />}
+                          >
+                            {t('row.more')}
+                          </Button>
+                        </Menu.Target>
+                        <Menu.Dropdown>
+                          <Menu.Item onClick={() => setEditing(invite)}>{t('row.edit')}</Menu.Item>
+                          <Menu.Item onClick={() => sendAgain(invite)} disabled={invite.revoked}>
+                            {t('row.resend')}
+                          </Menu.Item>
+                          <Menu.Item
+                            component="a"
+                            href={qrUrl(eventId, invite.id, 'png')}
+                            download={`${invite.nom}.png`}
+                          >
+                            {t('row.qrPng')}
+                          </Menu.Item>
+                          <Menu.Item
+                            component="a"
+                            href={qrUrl(eventId, invite.id, 'svg')}
+                            download={`${invite.nom}.svg`}
+                          >
+                            {t('row.qrSvg')}
+                          </Menu.Item>
+                          <Menu.Item
+                            color={invite.revoked ? undefined : 'red'}
+                            onClick={() => revoke(invite)}
+                          >
+                            {invite.revoked ? t('row.restore') : t('row.revoke')}
+                          </Menu.Item>
+                        </Menu.Dropdown>
+                      </Menu>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          <PagePicker
+            lastPage={invites.data.pagination.last_page}
+            page={filter.page}
+            onChange={(page) => setFilter({ page })}
+          />
+          <Text size="xs" c="dimmed">
+            {t('count', { count: invites.data.pagination.total })}
+          </Text>
+        </>
+      )}
+      <InviteModal
+        eventId={eventId}
+        opened={editing !== null}
+        invite={editing === 'new' ? null : editing}
+        onClose={() => setEditing(null)}
+      />
+    </Stack>
+  );
+}
