@@ -238,4 +238,41 @@ describe('events service: presence, check-in and stats', () => {
       .expect(200);
     expect(await s()).to.deep.equal({ total: 3, present: 0, absent: 3, taux: 0 });
   });
+
+  it('attendance: stats, arrivals per 10-minute window and the latest check-ins with who scanned', async () => {
+    const ev = await h.event(alice, { name: 'Attendance' });
+    await h.addStaff(alice, ev, bob);
+    const a = await h.invite(alice, ev, 'Ann Early', 'ann@example.test');
+    const b = await h.invite(alice, ev, 'Ben Late', 'ben@example.test');
+    await h.invite(alice, ev, 'Cid Absent', 'cid@example.test');
+    await request(h.app)
+      .post(`/api/events/${ev}/checkin`)
+      .set(h.auth(bob))
+      .send({ code_unique: a.code_unique, scanned_at: '2026-01-10T18:03:10Z', nonce: 'a1' })
+      .expect(200);
+    await request(h.app)
+      .post(`/api/events/${ev}/checkin`)
+      .set(h.auth(alice))
+      .send({
+        code_unique: b.code_unique,
+        scanned_at: '2026-01-10T18:27:59Z',
+        nonce: 'b1',
+        scanne_par: 'Gate 2',
+      })
+      .expect(200);
+    const res = await request(h.app).get(`/api/events/${ev}/attendance`).set(h.auth(bob)).expect(200);
+    expect(res.body.stats).to.deep.equal({ total: 3, present: 2, absent: 1, taux: 66 });
+    expect(res.body.arrivals).to.deep.equal([
+      { from: '2026-01-10T18:00:00.000Z', count: 1 },
+      { from: '2026-01-10T18:20:00.000Z', count: 1 },
+    ]);
+    expect(
+      res.body.latest.map((l: { nom: string; scanne_par: string }) => [l.nom, l.scanne_par]),
+    ).to.deep.equal([
+      ['Ben Late', 'Gate 2'],
+      ['Ann Early', 'Bob Staff'],
+    ]);
+    expect(res.body.latest[1]).to.include({ user_name: 'Bob Staff', scanner_device: null });
+    await request(h.app).get(`/api/events/${ev}/attendance`).set(h.auth(carol)).expect(404);
+  });
 });

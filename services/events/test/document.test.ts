@@ -29,6 +29,7 @@ const OPERATIONS = [
   'POST /api/events/{event_id}/checkin',
   'POST /api/events/{event_id}/checkin/batch',
   'GET /api/events/{event_id}/stats',
+  'GET /api/events/{event_id}/attendance',
   'POST /api/events/devices/redeem',
   'GET /api/events/devices/me',
   'POST /api/events/{event_id}/devices',

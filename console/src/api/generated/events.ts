@@ -69,6 +69,26 @@ export interface paths {
     patch: operations['patchEvent'];
     trace?: never;
   };
+  '/api/events/{event_id}/attendance': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Live attendance: statistics, arrivals per 10 minutes, latest check-ins (owner and staff)
+     * @description For the console’s attendance page (polled every 2 s). `arrivals` counts the present, active invites by the 10-minute window of their check-in time; `latest` lists the 20 latest changes to present with the scanner device or user.
+     */
+    get: operations['getAttendance'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/events/{event_id}/checkin': {
     parameters: {
       query?: never;
@@ -419,6 +439,21 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    ArrivalBucket: {
+      count: number;
+      /**
+       * Format: date-time
+       * @description Start of the 10-minute window (UTC)
+       */
+      from: string;
+    };
+    Attendance: {
+      /** @description Check-ins per 10-minute window of checked_in_at, oldest first; empty windows left out */
+      arrivals: components['schemas']['ArrivalBucket'][];
+      /** @description The latest 20 check-ins and presence changes to present, newest first */
+      latest: components['schemas']['LatestCheckin'][];
+      stats: components['schemas']['Stats'];
+    };
     BatchResults: {
       results: components['schemas']['BatchScanResult'][];
     };
@@ -679,6 +714,22 @@ export interface components {
       revoked?: boolean;
       /** @enum {string} */
       type_invite?: 'standard' | 'vip' | 'presse' | 'intervenant' | 'partenaire' | 'staff';
+    };
+    LatestCheckin: {
+      /** Format: date-time */
+      checked_in_at: string;
+      /** Format: uuid */
+      invite_id: string;
+      nom: string;
+      scanne_par: string | null;
+      scanner_device: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+      } | null;
+      type_invite: string;
+      /** @description The user who scanned, when no device did */
+      user_name: string | null;
     };
     NewDevice: {
       /** Format: date-time */
@@ -1568,6 +1619,125 @@ export interface operations {
         };
       };
       /** @description Invalid field, or end_date before start_date */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getAttendance: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        event_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The attendance */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Attendance'];
+        };
+      };
+      /** @description Not modified: the If-None-Match header matched the ETag of the answer */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.6) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A session without the X-XSRF-TOKEN header matching its cookie on an unsafe method (`csrf_token_mismatch`) — from the gateway */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown event, or the caller is neither its owner nor its staff */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
       422: {
         headers: {
           [name: string]: unknown;

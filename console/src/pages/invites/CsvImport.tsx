@@ -118,8 +118,8 @@ export function CsvImport(props: { eventId: string }) {
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th scope="col">{t('import.line')}</Table.Th>
-                    <Table.Th scope="col">{t('import.targets.nom')}</Table.Th>
-                    <Table.Th scope="col">{t('import.targets.email')}</Table.Th>
+                    <Table.Th scope="col">{t('fields.nom')}</Table.Th>
+                    <Table.Th scope="col">{t('fields.email')}</Table.Th>
                     <Table.Th scope="col">{t('import.problem')}</Table.Th>
                   </Table.Tr>
                 </Table.Thead>

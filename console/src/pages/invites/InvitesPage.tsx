@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import {
+  ActionIcon,
   Anchor,
   Badge,
   Button,
@@ -214,14 +215,13 @@ export function InvitesPage() {
                     <Table.Td>
                       <Menu position="bottom-end" withinPortal>
                         <Menu.Target>
-                          <Button
-                            size="xs"
+                          <ActionIcon
                             variant="default"
+                            size="lg"
                             aria-label={t('row.actions', { nom: invite.nom })}
-                            leftSection={<IconDots size={14} aria-hidden />}
                           >
-                            {t('row.more')}
-                          </Button>
+                            <IconDots size={16} aria-hidden />
+                          </ActionIcon>
                         </Menu.Target>
                         <Menu.Dropdown>
                           <Menu.Item onClick={() => setEditing(invite)}>{t('row.edit')}</Menu.Item>

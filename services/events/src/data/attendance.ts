@@ -273,3 +273,77 @@ export async function statsOf(db: Knex, eventId: string): Promise<EventStats> {
   )) as { rows: Array<{ total: number; present: number }> };
   return eventStats(Number(rows[0]!.total), Number(rows[0]!.present));
 }
+
+/** Arrivals in one 10-minute window: its start (ISO 8601 UTC) and how many checked in. */
+export interface ArrivalBucket {
+  from: string;
+  count: number;
+}
+
+/**
+ * Check-ins of the event's present, active invites per 10-minute window of `checked_in_at`
+ * (windows aligned on the clock, UTC), oldest first; windows without arrivals are left out.
+ */
+export async function arrivalsOf(db: Knex, eventId: string): Promise<ArrivalBucket[]> {
+  const { rows } = (await db.raw(
+    `SELECT to_timestamp(floor(extract(epoch FROM checked_in_at) / 600) * 600) AS bucket, count(*) AS n
+     FROM invites
+     WHERE event_id = ? AND presence AND revoked_at IS NULL AND checked_in_at IS NOT NULL
+     GROUP BY 1 ORDER BY 1`,
+    [eventId],
+  )) as { rows: Array<{ bucket: Date; n: string }> };
+  return rows.map((r) => ({ from: r.bucket.toISOString(), count: Number(r.n) }));
+}
+
+/** One of the latest check-ins: who, when, and who scanned (device or user). */
+export interface LatestCheckin {
+  invite_id: string;
+  nom: string;
+  type_invite: string;
+  checked_in_at: string;
+  scanne_par: string | null;
+  scanner_device: { id: string; name: string } | null;
+  user_name: string | null;
+}
+
+/** The event's latest `limit` changes that made an invitee present (check-ins and presence), newest first. */
+export async function latestCheckins(db: Knex, eventId: string, limit: number): Promise<LatestCheckin[]> {
+  const rows = (await db('attendance_log as l')
+    .join('invites as i', 'i.id', 'l.invite_id')
+    .leftJoin('scanner_devices as d', 'd.id', 'l.scanner_device_id')
+    .select(
+      'l.invite_id',
+      'i.nom',
+      'i.type_invite',
+      'l.scanned_at',
+      'l.scanne_par',
+      'l.scanner_device_id',
+      'd.name as scanner_device_name',
+      'l.user_name',
+    )
+    .where('l.event_id', eventId)
+    .andWhere('l.presence', true)
+    .andWhere('l.previous', false)
+    .orderBy('l.id', 'desc')
+    .limit(limit)) as Array<{
+    invite_id: string;
+    nom: string;
+    type_invite: string;
+    scanned_at: Date;
+    scanne_par: string | null;
+    scanner_device_id: string | null;
+    scanner_device_name: string | null;
+    user_name: string | null;
+  }>;
+  return rows.map((r) => ({
+    invite_id: r.invite_id,
+    nom: r.nom,
+    type_invite: r.type_invite,
+    checked_in_at: r.scanned_at.toISOString(),
+    scanne_par: r.scanne_par,
+    scanner_device: r.scanner_device_id
+      ? { id: r.scanner_device_id, name: r.scanner_device_name ?? '' }
+      : null,
+    user_name: r.user_name,
+  }));
+}

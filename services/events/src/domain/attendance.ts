@@ -1,10 +1,14 @@
 import type { BodyReader } from '@fieldhouse/http';
 import { notFound, ProblemError, problemBody, type FieldErrors } from '@fieldhouse/problem';
 import {
+  arrivalsOf,
+  latestCheckins,
   checkIn as checkInRow,
   oncePerNonce,
   setPresence as setPresenceRow,
   statsOf,
+  type ArrivalBucket,
+  type LatestCheckin,
   type Scanner,
 } from '../data/attendance.ts';
 import { eventOf, scannedEventOf } from './access.ts';
@@ -217,4 +221,27 @@ export async function eventStats(
 ): Promise<EventStats> {
   const event = await scannedEventOf(ctx, cmd.eventId, cmd.actor);
   return statsOf(ctx.db, event.id);
+}
+
+/** How many of the latest check-ins the attendance answer lists. */
+export const LATEST_CHECKINS = 20;
+
+/**
+ * The live attendance of an event (the console's attendance page): the statistics of spec 2.3
+ * (`{total, present, absent, taux}`, one snapshot), arrivals per 10-minute window (UTC-aligned
+ * starts, windows without arrivals left out) and the latest 20 check-ins, newest first, each with
+ * who scanned (`scanne_par`, the scanner device, or the user). Owner and staff.
+ * @throws ProblemError 404 unless owner or staff.
+ */
+export async function attendance(
+  ctx: EventsContext,
+  cmd: { userId: number; eventId: string },
+): Promise<{ stats: EventStats; arrivals: ArrivalBucket[]; latest: LatestCheckin[] }> {
+  const { event } = await eventOf(ctx, cmd.eventId, cmd.userId);
+  const [stats, arrivals, latest] = await Promise.all([
+    statsOf(ctx.db, event.id),
+    arrivalsOf(ctx.db, event.id),
+    latestCheckins(ctx.db, event.id, LATEST_CHECKINS),
+  ]);
+  return { stats, arrivals, latest };
 }

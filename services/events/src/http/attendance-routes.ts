@@ -1,6 +1,7 @@
 import { joiErrors } from '@fieldhouse/problem';
 import { NO_EVENT } from '../domain/access.ts';
 import {
+  attendance,
   checkIn,
   checkInBatch,
   eventStats,
@@ -9,6 +10,7 @@ import {
   type Scan,
 } from '../domain/attendance.ts';
 import {
+  Attendance,
   batchSchema,
   BatchResults,
   CheckedIn,
@@ -17,7 +19,7 @@ import {
   scanSchema,
   Stats,
 } from './attendance-schemas.ts';
-import { actorOf, scanActorOf } from './caller.ts';
+import { actorOf, scanActorOf, userIdOf } from './caller.ts';
 import { eventParams } from './event-schemas.ts';
 import { inviteParams } from './invite-schemas.ts';
 import { NO_INVITE, NOT_VISIBLE, notModified, route } from './route.ts';
@@ -184,6 +186,30 @@ export const attendanceRoutes = [
     problems: { 404: NOT_VISIBLE },
     handler: async ({ params }, ctx, req) => ({
       body: await eventStats(ctx, { actor: scanActorOf(req), eventId: params.event_id }),
+    }),
+  }),
+
+  /**
+   * GET /api/events/{event_id}/attendance: `{stats, arrivals: [{from, count}], latest: [...]}`,
+   * the live attendance (statistics, arrivals per 10 minutes, latest 20 check-ins with who
+   * scanned). Owner and staff.
+   */
+  route({
+    method: 'get',
+    path: '/api/events/{event_id}/attendance',
+    operationId: 'getAttendance',
+    summary: 'Live attendance: statistics, arrivals per 10 minutes, latest check-ins (owner and staff)',
+    description:
+      'For the console’s attendance page (polled every 2 s). `arrivals` counts the present, active invites by ' +
+      'the 10-minute window of their check-in time; `latest` lists the 20 latest changes to present with the ' +
+      'scanner device or user.',
+    tags,
+    params: eventParams,
+    notFound: NO_EVENT,
+    responses: { ...notModified, 200: { description: 'The attendance', body: Attendance } },
+    problems: { 404: NOT_VISIBLE },
+    handler: async ({ params }, ctx, req) => ({
+      body: await attendance(ctx, { userId: userIdOf(req), eventId: params.event_id }),
     }),
   }),
 ];

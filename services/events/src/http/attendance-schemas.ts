@@ -120,3 +120,36 @@ export const Stats = Joi.object({
     .required()
     .description('floor(100 * present / total), 0 without invites'),
 }).id('Stats');
+
+/** `GET .../attendance`: statistics, arrivals per 10 minutes, latest check-ins. */
+export const Attendance = Joi.object({
+  stats: Stats.required(),
+  arrivals: Joi.array()
+    .items(
+      Joi.object({
+        from: Joi.string().isoDate().required().description('Start of the 10-minute window (UTC)'),
+        count: Joi.number().integer().min(1).required(),
+      }).id('ArrivalBucket'),
+    )
+    .required()
+    .description('Check-ins per 10-minute window of checked_in_at, oldest first; empty windows left out'),
+  latest: Joi.array()
+    .items(
+      Joi.object({
+        invite_id: Joi.string().uuid().required(),
+        nom: Joi.string().required(),
+        type_invite: Joi.string().required(),
+        checked_in_at: Joi.string().isoDate().required(),
+        scanne_par: Joi.string().allow(null).required(),
+        scanner_device: Joi.object({ id: Joi.string().uuid().required(), name: Joi.string().required() })
+          .allow(null)
+          .required(),
+        user_name: Joi.string()
+          .allow(null)
+          .required()
+          .description('The user who scanned, when no device did'),
+      }).id('LatestCheckin'),
+    )
+    .required()
+    .description('The latest 20 check-ins and presence changes to present, newest first'),
+}).id('Attendance');

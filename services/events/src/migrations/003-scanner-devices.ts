@@ -22,10 +22,15 @@ export const scannerDevices = {
     });
     await knex.schema.alterTable('attendance_log', (t) => {
       t.uuid('scanner_device_id').index();
+      // The latest check-ins of an event (attendance page).
+      t.index(['event_id', 'id']);
     });
   },
   async down(knex: Knex): Promise<void> {
-    await knex.schema.alterTable('attendance_log', (t) => t.dropColumn('scanner_device_id'));
+    await knex.schema.alterTable('attendance_log', (t) => {
+      t.dropIndex(['event_id', 'id']);
+      t.dropColumn('scanner_device_id');
+    });
     await knex.schema.dropTable('scanner_devices');
   },
 };
