@@ -39,6 +39,9 @@ export const CollectPage = lazyPage(
 );
 const EventsPage = lazyPage(async () => (await import('../pages/events/EventsPage.tsx')).EventsPage);
 const InvitesPage = lazyPage(async () => (await import('../pages/invites/InvitesPage.tsx')).InvitesPage);
+const AttendancePage = lazyPage(
+  async () => (await import('../pages/attendance/AttendancePage.tsx')).AttendancePage,
+);
 const DevicesPage = lazyPage(async () => (await import('../pages/events/DevicesPage.tsx')).DevicesPage);
 export const ScannerPage = lazyPage(async () => (await import('../pages/scan/ScannerPage.tsx')).ScannerPage);
 const ScanSetupPage = lazyPage(async () => (await import('../pages/scan/ScanSetupPage.tsx')).ScanSetupPage);
@@ -77,6 +80,7 @@ export function AppRoutes() {
         <Route path="/events" element={<EventsPage />} />
         <Route path="/events/:eventId/invites" element={<InvitesPage />} />
         <Route path="/events/:eventId/devices" element={<DevicesPage />} />
+        <Route path="/events/:eventId/attendance" element={<AttendancePage />} />
         <Route path="/settings/tokens" element={<TokensPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>

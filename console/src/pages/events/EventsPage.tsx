@@ -85,6 +85,9 @@ export function EventsPage() {
                   <Anchor component={Link} to={`/events/${event.id}/invites`} size="sm">
                     {t('list.invites')}
                   </Anchor>
+                  <Anchor component={Link} to={`/events/${event.id}/attendance`} size="sm">
+                    {t('list.attendance')}
+                  </Anchor>
                   <Anchor component={Link} to={`/events/${event.id}/devices`} size="sm">
                     {t('list.devices')}
                   </Anchor>

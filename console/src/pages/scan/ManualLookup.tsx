@@ -23,6 +23,7 @@ export const ManualLookup = memo(function ManualLookup(props: {
     queryFn: () => props.api.lookup(searched),
     enabled: searched.length > 0,
     retry: false,
+    meta: { signInOn401: false },
   });
   return (
     <Stack gap="xs">

@@ -46,6 +46,7 @@ export function ScanSetupPage() {
       });
       return device;
     },
+    meta: { signInOn401: false },
     // The code is spent: drop it from the address and the history.
     onSuccess: (device) => void navigate(`/scan/${device.event_id}`, { replace: true }),
   });

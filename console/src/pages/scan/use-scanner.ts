@@ -24,6 +24,10 @@ const BATCH_SIZE = 500;
 /** How often the queue is retried while it holds scans and the browser says it is online. */
 const RETRY_MS = 5_000;
 
+/** The reason of a 401 `device_revoked`, else null. */
+const deviceRevoked = (err: unknown) =>
+  err instanceof ApiError && err.problem.code === 'device_revoked' ? err.message : null;
+
 /** What the last scan showed: the outcome, or a code refused before any request. */
 export type Shown =
   | { id: number; code: string; outcome: ScanOutcome }
@@ -54,6 +58,8 @@ export function useScanner(eventId: string) {
     queryFn: () => api!.me(),
     enabled: active,
     retry: false,
+    // A device has no user session: a 401 means revoked, never "sign in".
+    meta: { signInOn401: false },
   });
   const stats = useQuery({
     queryKey: ['scan', eventId, 'stats'],
@@ -61,7 +67,10 @@ export function useScanner(eventId: string) {
     enabled: active && online,
     refetchInterval: 5000,
     retry: false,
+    meta: { signInOn401: false },
   });
+  // Revoked as a scan, a sync or the counters found out (401 device_revoked).
+  const revokedNow = revoked ?? deviceRevoked(me.error) ?? deviceRevoked(stats.error);
   const [queue, setQueue] = useState<QueuedScan[]>([]);
   const [followUps, setFollowUps] = useState<FollowUp[]>([]);
   const [syncing, setSyncing] = useState(false);
@@ -83,9 +92,6 @@ export function useScanner(eventId: string) {
     void client.invalidateQueries({ queryKey: ['scan', eventId, 'stats'] });
     void client.invalidateQueries({ queryKey: ['scan', eventId, 'me'] });
   }, [client, eventId]);
-
-  const deviceRevoked = (err: unknown) =>
-    err instanceof ApiError && err.problem.code === 'device_revoked' ? err.message : null;
 
   /** Sends the queue in batches; stops (keeping the rest) at the first batch that fails. */
   const sync = useCallback(async () => {
@@ -199,7 +205,7 @@ export function useScanner(eventId: string) {
     followUps,
     syncing,
     syncError,
-    revoked,
+    revoked: revokedNow,
     shown,
     scan,
     sync,
