@@ -253,7 +253,7 @@ describe('console: events, scanner devices and the door scanner (browser)', func
       .waitFor();
     const latest = page.getByTestId('latest-checkins').getByRole('row').nth(1);
     await latest.getByText('Rosalind Franklin').waitFor();
-    await latest.getByText('Device: Side gate').waitFor();
+    await latest.getByText('Side gate (scanner device)').waitFor();
     await page.getByTestId('vega-chart').locator('svg').waitFor();
     await expectAccessible(page, 'attendance page');
     await screenshotBoth(page, 'attendance');

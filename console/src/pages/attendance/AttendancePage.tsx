@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Anchor, Badge, Card, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Card, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { PageLoader } from '../../components/PageLoader.tsx';
@@ -8,15 +8,23 @@ import { useEvent } from '../events/use-events.ts';
 import { VegaChart } from '../project-data/VegaChart.tsx';
 import { useAttendance, type Attendance } from './use-attendance.ts';
 
-/** The Vega-Lite bars of arrivals per 10-minute window (times in the reader's zone). */
-function arrivalsSpec(arrivals: Attendance['arrivals'], x: string, y: string): Record<string, unknown> {
+/**
+ * The Vega-Lite bars of arrivals, one per 10-minute window, labelled with the window's start in
+ * the reader's language and zone (an ordinal axis: one window is one bar, not a time span).
+ */
+function arrivalsSpec(
+  arrivals: Attendance['arrivals'],
+  label: (iso: string) => string,
+  x: string,
+  y: string,
+): Record<string, unknown> {
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     height: 220,
-    data: { values: arrivals },
+    data: { values: arrivals.map((a) => ({ window: label(a.from), count: a.count })) },
     mark: { type: 'bar', tooltip: true },
     encoding: {
-      x: { field: 'from', type: 'temporal', title: x, timeUnit: 'yearmonthdatehoursminutes' },
+      x: { field: 'window', type: 'ordinal', sort: null, title: x, axis: { labelAngle: 0 } },
       y: { field: 'count', type: 'quantitative', title: y, axis: { tickMinStep: 1 } },
     },
   };
@@ -38,8 +46,11 @@ export function AttendancePage() {
   );
   const arrivals = live.data?.arrivals;
   const spec = useMemo(
-    () => (arrivals ? arrivalsSpec(arrivals, t('chart.x'), t('chart.y')) : undefined),
-    [arrivals, t],
+    () =>
+      arrivals
+        ? arrivalsSpec(arrivals, (iso) => time.format(new Date(iso)), t('chart.x'), t('chart.y'))
+        : undefined,
+    [arrivals, time, t],
   );
 
   return (
@@ -125,13 +136,9 @@ export function AttendancePage() {
                           {l.nom}
                         </Table.Th>
                         <Table.Td>
-                          {l.scanner_device ? (
-                            <Badge variant="light" color="blue">
-                              {t('latest.device', { name: l.scanner_device.name })}
-                            </Badge>
-                          ) : (
-                            (l.scanne_par ?? l.user_name ?? '')
-                          )}
+                          {l.scanner_device
+                            ? t('latest.device', { name: l.scanner_device.name })
+                            : (l.scanne_par ?? l.user_name ?? '')}
                         </Table.Td>
                       </Table.Tr>
                     ))}
