@@ -3,7 +3,9 @@ import type { Page } from 'playwright-core';
 import { registerUser } from '../test/support/users.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { startConsoleStack, type ConsoleStack } from './support/console-stack.ts';
-import { screenshotBoth } from './support/screenshots.ts';
+import { launchChromium } from './support/chromium.ts';
+import { qrVideo } from './support/fake-camera.ts';
+import { screenshotBoth, VIEWPORTS } from './support/screenshots.ts';
 import { signInThroughPage } from './support/sign-in.ts';
 
 type User = Awaited<ReturnType<typeof registerUser>>;
@@ -257,5 +259,42 @@ describe('console: events, scanner devices and the door scanner (browser)', func
     await page.getByTestId('vega-chart').locator('svg').waitFor();
     await expectAccessible(page, 'attendance page');
     await screenshotBoth(page, 'attendance');
+  });
+
+  it('a camera scan (Chromium fake camera showing the invite QR code) checks another invitee in', async () => {
+    const lin = await invite('Lin Camera');
+    const device = (await api('POST', `/api/events/${eventId}/devices`, { name: 'Camera door' })) as {
+      setup_url: string;
+    };
+    const browser = await launchChromium([
+      '--use-fake-device-for-media-stream',
+      '--use-fake-ui-for-media-stream',
+      `--use-file-for-fake-video-capture=${qrVideo(lin.code_unique)}`,
+    ]);
+    try {
+      const context = await browser.newContext({
+        baseURL: c.baseUrl,
+        viewport: VIEWPORTS.phone,
+        isMobile: true,
+        hasTouch: true,
+        reducedMotion: 'reduce',
+      });
+      await context.grantPermissions(['camera'], { origin: c.baseUrl });
+      const page = await context.newPage();
+      const url = new URL(device.setup_url);
+      await page.goto(`${url.pathname}${url.hash}`);
+      await page.waitForURL(`**/scan/${eventId}`);
+      await page.getByRole('button', { name: 'Use the camera' }).click();
+      await page.getByTestId('camera-preview').waitFor();
+      await result(page).getByText('Lin Camera').waitFor({ timeout: 20_000 });
+      expect(await result(page).getAttribute('data-signal')).to.equal('green');
+      await expectAccessible(page, 'door scanner with the camera on');
+      const state = (await api('GET', `/api/events/${eventId}/invites?search=Lin`)) as {
+        data: Array<{ presence: boolean; scanne_par: string }>;
+      };
+      expect(state.data[0]).to.include({ presence: true, scanne_par: 'Camera door' });
+    } finally {
+      await browser.close();
+    }
   });
 });

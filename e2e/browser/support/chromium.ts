@@ -16,14 +16,15 @@ const FLAGS = [
 ];
 
 /**
- * Launches the system Chromium headless through Playwright. Throws naming the Debian package to
+ * Launches the system Chromium headless through Playwright (`extraArgs`: more flags, e.g. a
+ * fake camera). Throws naming the Debian package to
  * install when it is missing: browser tests are never skipped.
  */
-export async function launchChromium(): Promise<Browser> {
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH))
     throw new Error(
       `Chromium is missing at ${CHROMIUM_PATH}: install the Debian package \`chromium\` ` +
         '(apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH.',
     );
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: FLAGS, headless: true });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...FLAGS, ...extraArgs], headless: true });
 }

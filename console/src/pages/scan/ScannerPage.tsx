@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { signal } from './feedback.ts';
+import { CameraReader } from './CameraReader.tsx';
 import { FollowUpList } from './FollowUpList.tsx';
 import { ManualLookup } from './ManualLookup.tsx';
 import { ScanForm } from './ScanForm.tsx';
@@ -69,6 +70,7 @@ export function ScannerPage() {
         </Alert>
       ) : null}
       <ScanForm onScan={onScan} disabled={s.revoked !== null} />
+      <CameraReader onScan={onScan} disabled={s.revoked !== null} />
       <ScanResult shown={s.shown && s.shown.id !== faded ? s.shown : null} />
       {s.queue.length > 0 ? (
         <Group justify="space-between" wrap="wrap">
