@@ -86,6 +86,38 @@ describe('console: events, scanner devices and the door scanner (browser)', func
     const gala = events.find((e) => e.name === 'Winter gala')!;
     expect(gala.start_date).to.equal('2031-01-20T19:30');
 
+    // Edit: the end cannot come before the start; a new location shows on the card.
+    await page.getByRole('button', { name: 'Edit Winter gala' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Winter gala' });
+    await edit.getByLabel('Ends (optional)').fill('2031-01-20T18:00');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.getByText('The end cannot be before the start.').waitFor();
+    await edit.getByLabel('Ends (optional)').fill('2031-01-20T23:30');
+    await edit.getByRole('textbox', { name: 'Location' }).fill('Grenoble, Palais des sports');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.waitFor({ state: 'detached' });
+    await page
+      .getByRole('article', { name: 'Winter gala' })
+      .getByText('Grenoble, Palais des sports')
+      .waitFor();
+
+    // Staff: the check-in role by e-mail (a user the events service has seen), then taken back.
+    const helper = await registerUser(c.baseUrl, 'Door Helper');
+    await fetch(`${c.baseUrl}/api/events`, { headers: { authorization: `Bearer ${helper.token}` } });
+    await page.getByRole('button', { name: 'Staff of Winter gala' }).click();
+    const staff = page.getByRole('dialog', { name: 'Staff — Winter gala' });
+    await staff.getByText('No staff yet.').waitFor();
+    await staff.getByRole('textbox', { name: 'E-mail of a user' }).fill('nobody@example.test');
+    await staff.getByRole('button', { name: 'Give the check-in role' }).click();
+    await staff.locator('.mantine-TextInput-error').waitFor();
+    await staff.getByRole('textbox', { name: 'E-mail of a user' }).fill(helper.email);
+    await staff.getByRole('button', { name: 'Give the check-in role' }).click();
+    await staff.getByRole('button', { name: 'Remove Door Helper from the staff' }).waitFor();
+    await expectAccessible(page, 'staff dialog');
+    await staff.getByRole('button', { name: 'Remove Door Helper from the staff' }).click();
+    await staff.getByText('No staff yet.').waitFor();
+    await staff.getByRole('button', { name: 'Close' }).click();
+
     await page
       .getByRole('article', { name: 'Winter gala' })
       .getByRole('link', { name: 'Scanner devices' })

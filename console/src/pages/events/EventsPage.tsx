@@ -17,9 +17,10 @@ import { Link } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
-import { CreateEventForm } from './CreateEventForm.tsx';
+import { EventForm } from './EventForm.tsx';
+import { StaffModal } from './StaffModal.tsx';
 import { localDateTimeLabel } from './local-date-time.ts';
-import { useDeleteEvent, useEvents, type EventSummary, type EventsWhen } from './use-events.ts';
+import { useDeleteEvent, useEvent, useEvents, type EventSummary, type EventsWhen } from './use-events.ts';
 
 /**
  * `/events`: the caller's events (owned or staffed) by start date, upcoming, past or all; create
@@ -32,6 +33,8 @@ export function EventsPage() {
   const events = useEvents(when);
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<EventSummary | null>(null);
+  const [editing, setEditing] = useState<EventSummary | null>(null);
+  const [staffOf, setStaffOf] = useState<EventSummary | null>(null);
   const remove = useDeleteEvent();
   const closeDelete = () => {
     setDeleting(null);
@@ -96,6 +99,22 @@ export function EventsPage() {
                   </Anchor>
                   <Button
                     size="xs"
+                    variant="default"
+                    onClick={() => setEditing(event)}
+                    aria-label={t('edit.button', { name: event.name })}
+                  >
+                    {t('edit.short')}
+                  </Button>
+                  <Button
+                    size="xs"
+                    variant="default"
+                    onClick={() => setStaffOf(event)}
+                    aria-label={t('staff.button', { name: event.name })}
+                  >
+                    {t('staff.short')}
+                  </Button>
+                  <Button
+                    size="xs"
                     color="red"
                     variant="outline"
                     onClick={() => setDeleting(event)}
@@ -116,8 +135,18 @@ export function EventsPage() {
         centered
         closeButtonProps={{ 'aria-label': t('create.close') }}
       >
-        <CreateEventForm onCreated={() => setCreating(false)} />
+        <EventForm onDone={() => setCreating(false)} />
       </Modal>
+      <Modal
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        title={t('edit.title', { name: editing?.name ?? '' })}
+        centered
+        closeButtonProps={{ 'aria-label': t('create.close') }}
+      >
+        {editing ? <EditEvent eventId={editing.id} onDone={() => setEditing(null)} /> : null}
+      </Modal>
+      <StaffModal event={staffOf} onClose={() => setStaffOf(null)} />
       <ConfirmDialog
         opened={deleting !== null}
         title={t('delete.title')}
@@ -132,4 +161,12 @@ export function EventsPage() {
       />
     </Stack>
   );
+}
+
+/** The edit form once the event's detail (with its description and end) is loaded. */
+function EditEvent(props: { eventId: string; onDone: () => void }) {
+  const event = useEvent(props.eventId);
+  if (event.isPending) return <PageLoader />;
+  if (event.error) return <ProblemAlert error={event.error} />;
+  return <EventForm event={event.data} onDone={props.onDone} />;
 }

@@ -5,6 +5,8 @@ import type { components } from '../../api/generated/events.ts';
 export type EventSummary = components['schemas']['EventSummary'];
 export type EventDetail = components['schemas']['Event'];
 export type EventInput = components['schemas']['EventInput'];
+export type EventPatch = components['schemas']['EventPatch'];
+export type Staff = components['schemas']['Staff'];
 export type Device = components['schemas']['Device'];
 export type NewDevice = components['schemas']['NewDevice'];
 
@@ -41,6 +43,55 @@ export function useCreateEvent() {
   return useMutation({
     mutationFn: (body: EventInput) => call(eventsApi.POST('/api/events', { body })),
     onSuccess: () => client.invalidateQueries({ queryKey: EVENTS }),
+  });
+}
+
+/** `PATCH /api/events/{event_id}` (owner): the fields given; 403 for staff, 422 by field. */
+export function useUpdateEvent() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ eventId, body }: { eventId: string; body: EventPatch }) =>
+      call(eventsApi.PATCH('/api/events/{event_id}', { params: { path: { event_id: eventId } }, body })),
+    onSuccess: () => client.invalidateQueries({ queryKey: EVENTS }),
+  });
+}
+
+/** The event's staff (check-in role), oldest grant first (`GET .../staff`, owner; 403 for staff). */
+export const useStaff = (eventId: string | undefined) =>
+  useQuery({
+    queryKey: [...EVENTS, 'staff', eventId],
+    queryFn: () =>
+      call(eventsApi.GET('/api/events/{event_id}/staff', { params: { path: { event_id: eventId! } } })),
+    enabled: eventId !== undefined,
+    retry: false,
+  });
+
+/** `POST .../staff {email}` (owner): gives the check-in role; 422 when no known user has that e-mail. */
+export function useGrantStaff(eventId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (email: string) =>
+      call(
+        eventsApi.POST('/api/events/{event_id}/staff', {
+          params: { path: { event_id: eventId } },
+          body: { email },
+        }),
+      ),
+    onSuccess: () => client.invalidateQueries({ queryKey: [...EVENTS, 'staff', eventId] }),
+  });
+}
+
+/** `DELETE .../staff/{user_id}` (owner): takes the check-in role back. */
+export function useRevokeStaff(eventId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (userId: number) =>
+      call(
+        eventsApi.DELETE('/api/events/{event_id}/staff/{user_id}', {
+          params: { path: { event_id: eventId, user_id: String(userId) } },
+        }),
+      ),
+    onSuccess: () => client.invalidateQueries({ queryKey: [...EVENTS, 'staff', eventId] }),
   });
 }
 
