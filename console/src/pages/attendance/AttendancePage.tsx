@@ -1,10 +1,10 @@
 import { useMemo } from 'react';
-import { Anchor, Card, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Card, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
-import { useEvent } from '../events/use-events.ts';
+import { EventHeader } from '../events/EventHeader.tsx';
 import { VegaChart } from '../project-data/VegaChart.tsx';
 import { useAttendance, type Attendance } from './use-attendance.ts';
 
@@ -38,7 +38,6 @@ function arrivalsSpec(
 export function AttendancePage() {
   const { t, i18n } = useTranslation('attendance');
   const eventId = useParams().eventId ?? '';
-  const event = useEvent(eventId);
   const live = useAttendance(eventId);
   const time = useMemo(
     () => new Intl.DateTimeFormat(i18n.resolvedLanguage ?? 'en', { timeStyle: 'short' }),
@@ -55,16 +54,12 @@ export function AttendancePage() {
 
   return (
     <Stack gap="lg">
-      <Stack gap={4}>
-        <Anchor component={Link} to="/events" size="sm">
-          {t('back')}
-        </Anchor>
-        <Title order={1}>{t('title', { name: event.data?.name ?? '…' })}</Title>
+      <EventHeader eventId={eventId} title={(name) => t('title', { name })}>
         <Text size="sm" c="dimmed">
           {t('live')}
         </Text>
-      </Stack>
-      <ProblemAlert error={event.error ?? live.error} />
+      </EventHeader>
+      <ProblemAlert error={live.error} />
       {live.isPending ? (
         <PageLoader />
       ) : live.data ? (

@@ -1,26 +1,15 @@
 import { useState } from 'react';
-import {
-  Anchor,
-  Badge,
-  Button,
-  Group,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Badge, Button, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
-import { fieldErrorsOf } from '../../components/field-errors.ts';
+import { OneFieldForm } from '../../components/OneFieldForm.tsx';
 import { useFormatInstant } from '../../components/format.ts';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import { SetupCodePanel } from './SetupCodePanel.tsx';
-import { useCreateDevice, useDevices, useEvent, useRevokeDevice, type Device } from './use-events.ts';
+import { EventHeader } from './EventHeader.tsx';
+import { useCreateDevice, useDevices, useRevokeDevice, type Device } from './use-events.ts';
 
 const STATUS_COLOR = { awaiting_setup: 'yellow', active: 'green', revoked: 'gray' } as const;
 
@@ -32,16 +21,11 @@ const STATUS_COLOR = { awaiting_setup: 'yellow', active: 'green', revoked: 'gray
 export function DevicesPage() {
   const { t } = useTranslation('events');
   const eventId = useParams().eventId ?? '';
-  const event = useEvent(eventId);
   const devices = useDevices(eventId);
   const create = useCreateDevice(eventId);
   const revoke = useRevokeDevice(eventId);
   const when = useFormatInstant();
   const [revoking, setRevoking] = useState<Device | null>(null);
-  const form = useForm({
-    initialValues: { name: '' },
-    validate: { name: (v) => (v.trim() ? null : t('errors.required')) },
-  });
   const closeRevoke = () => {
     setRevoking(null);
     revoke.reset();
@@ -49,42 +33,24 @@ export function DevicesPage() {
 
   return (
     <Stack gap="lg" maw={960}>
-      <Stack gap={4}>
-        <Anchor component={Link} to="/events" size="sm">
-          {t('devices.back')}
-        </Anchor>
-        <Title order={1}>{t('devices.title', { name: event.data?.name ?? '…' })}</Title>
+      <EventHeader eventId={eventId} title={(name) => t('devices.title', { name })}>
         <Text c="dimmed">{t('devices.intro')}</Text>
-      </Stack>
-      <ProblemAlert error={event.error} />
+      </EventHeader>
       <section aria-labelledby="new-device">
         <Title order={2} size="h3" id="new-device" mb="sm">
           {t('devices.create.title')}
         </Title>
-        <form
-          noValidate
-          onSubmit={form.onSubmit(({ name }) =>
-            create.mutate(name.trim(), {
-              onSuccess: () => form.reset(),
-              onError: (err) => form.setErrors(fieldErrorsOf(err)),
-            }),
-          )}
-        >
-          <Group align="flex-start" gap="sm" wrap="wrap">
-            <TextInput
-              label={t('devices.create.name')}
-              description={t('devices.create.nameHint')}
-              required
-              maxLength={100}
-              style={{ flex: '1 1 16rem' }}
-              {...form.getInputProps('name')}
-            />
-            <Button type="submit" loading={create.isPending} mt={{ base: 0, xs: 44 }}>
-              {t('devices.create.submit')}
-            </Button>
-          </Group>
-        </form>
-        <ProblemAlert error={create.error} />
+        <OneFieldForm
+          field="name"
+          label={t('devices.create.name')}
+          description={t('devices.create.nameHint')}
+          maxLength={100}
+          submitLabel={t('devices.create.submit')}
+          validate={(v) => (v.trim() ? null : t('errors.required'))}
+          mutate={create.mutate}
+          pending={create.isPending}
+          error={create.error}
+        />
         {create.data ? <SetupCodePanel device={create.data} onDone={() => create.reset()} /> : null}
       </section>
       <section aria-labelledby="device-list">

@@ -1,7 +1,6 @@
-import { Button, Group, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Button, Modal, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { fieldErrorsOf } from '../../components/field-errors.ts';
+import { OneFieldForm } from '../../components/OneFieldForm.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import { useGrantStaff, useRevokeStaff, useStaff, type EventSummary } from './use-events.ts';
@@ -17,10 +16,6 @@ export function StaffModal(props: { event: EventSummary | null; onClose: () => v
   const staff = useStaff(props.event?.id);
   const grant = useGrantStaff(eventId);
   const revoke = useRevokeStaff(eventId);
-  const form = useForm({
-    initialValues: { email: '' },
-    validate: { email: (v) => (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.trim()) ? null : t('errors.email')) },
-  });
   return (
     <Modal
       opened={props.event !== null}
@@ -68,29 +63,17 @@ export function StaffModal(props: { event: EventSummary | null; onClose: () => v
         )}
         <ProblemAlert error={revoke.error} />
         {staff.error ? null : (
-          <form
-            noValidate
-            onSubmit={form.onSubmit(({ email }) =>
-              grant.mutate(email.trim(), {
-                onSuccess: () => form.reset(),
-                onError: (err) => form.setErrors(fieldErrorsOf(err)),
-              }),
-            )}
-          >
-            <Group align="flex-start" gap="sm" wrap="wrap">
-              <TextInput
-                type="email"
-                label={t('staff.email')}
-                description={t('staff.emailHint')}
-                style={{ flex: '1 1 14rem' }}
-                {...form.getInputProps('email')}
-              />
-              <Button type="submit" loading={grant.isPending} mt={{ base: 0, xs: 44 }}>
-                {t('staff.add')}
-              </Button>
-            </Group>
-            <ProblemAlert error={Object.keys(fieldErrorsOf(grant.error)).length ? null : grant.error} />
-          </form>
+          <OneFieldForm
+            field="email"
+            type="email"
+            label={t('staff.email')}
+            description={t('staff.emailHint')}
+            submitLabel={t('staff.add')}
+            validate={(v) => (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.trim()) ? null : t('errors.email'))}
+            mutate={grant.mutate}
+            pending={grant.isPending}
+            error={grant.error}
+          />
         )}
       </Stack>
     </Modal>

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import {
   ActionIcon,
-  Anchor,
   Badge,
   Button,
   Group,
@@ -15,12 +14,12 @@ import {
 } from '@mantine/core';
 import { IconDots, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams, useSearchParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { useFormatInstant } from '../../components/format.ts';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { PagePicker } from '../../components/PagePicker.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
-import { useEvent } from '../events/use-events.ts';
+import { EventHeader } from '../events/EventHeader.tsx';
 import { CsvImport } from './CsvImport.tsx';
 import { InviteModal } from './InviteModal.tsx';
 import {
@@ -65,7 +64,6 @@ export function InvitesPage() {
   const { t } = useTranslation('invites');
   const when = useFormatInstant();
   const eventId = useParams().eventId ?? '';
-  const event = useEvent(eventId);
   const [filter, setFilter] = useFilter();
   const [search, setSearch] = useState(filter.search);
   const invites = useInvites(eventId, filter);
@@ -95,13 +93,7 @@ export function InvitesPage() {
 
   return (
     <Stack gap="lg">
-      <Stack gap={4}>
-        <Anchor component={Link} to="/events" size="sm">
-          {t('back')}
-        </Anchor>
-        <Title order={1}>{t('title', { name: event.data?.name ?? '…' })}</Title>
-      </Stack>
-      <ProblemAlert error={event.error} />
+      <EventHeader eventId={eventId} title={(name) => t('title', { name })} />
       <Group justify="space-between" wrap="wrap">
         <Group gap="sm">
           <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setEditing('new')}>

@@ -1,10 +1,8 @@
-import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
-import { CopyValue } from '../../components/CopyValue.tsx';
-import { useForm } from '@mantine/form';
+import { Alert, Button, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { fieldErrorsOf } from '../../components/field-errors.ts';
-import { ProblemAlert } from '../../components/ProblemAlert.tsx';
+import { CopyValue } from '../../components/CopyValue.tsx';
+import { OneFieldForm } from '../../components/OneFieldForm.tsx';
 import { useCreateToken } from './use-tokens.ts';
 
 /** The gateway's rule for token names: 1 to 255 characters after trimming. */
@@ -17,42 +15,24 @@ const MAX_NAME = 255;
 export function CreateTokenForm() {
   const { t } = useTranslation('tokens');
   const create = useCreateToken();
-  const form = useForm({
-    initialValues: { name: '' },
-    validate: {
-      name: (v) =>
-        !v.trim()
-          ? t('errors.nameRequired')
-          : v.trim().length > MAX_NAME
-            ? t('errors.nameLong', { max: MAX_NAME })
-            : null,
-    },
-  });
   return (
     <Stack gap="sm">
-      <form
-        noValidate
-        onSubmit={form.onSubmit(({ name }) =>
-          create.mutate(name.trim(), {
-            onSuccess: () => form.reset(),
-            onError: (err) => form.setErrors(fieldErrorsOf(err)),
-          }),
-        )}
-      >
-        <Group align="flex-start" gap="sm" wrap="wrap">
-          <TextInput
-            label={t('create.name')}
-            description={t('create.nameHint')}
-            required
-            style={{ flex: '1 1 16rem' }}
-            {...form.getInputProps('name')}
-          />
-          <Button type="submit" loading={create.isPending} mt={{ base: 0, xs: 44 }}>
-            {t('create.submit')}
-          </Button>
-        </Group>
-      </form>
-      <ProblemAlert error={create.error} />
+      <OneFieldForm
+        field="name"
+        label={t('create.name')}
+        description={t('create.nameHint')}
+        submitLabel={t('create.submit')}
+        validate={(v) =>
+          !v.trim()
+            ? t('errors.nameRequired')
+            : v.trim().length > MAX_NAME
+              ? t('errors.nameLong', { max: MAX_NAME })
+              : null
+        }
+        mutate={create.mutate}
+        pending={create.isPending}
+        error={create.error}
+      />
       {create.data ? (
         <Alert
           color="green"

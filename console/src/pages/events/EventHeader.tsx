@@ -1,0 +1,40 @@
+import type { ReactNode } from 'react';
+import { Anchor, Group, Stack, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link, NavLink } from 'react-router';
+import { ProblemAlert } from '../../components/ProblemAlert.tsx';
+import { useEvent } from './use-events.ts';
+
+/** The pages of one event, as the header links them. */
+const EVENT_PAGES = ['invites', 'attendance', 'devices'] as const;
+
+/**
+ * The head of an event's pages: a link back to the events, the page's title made with the
+ * event's name (`title(name)`), links to the event's other pages (the current one marked for
+ * screen readers) and, under them, why the event could not be read (404 for outsiders).
+ */
+export function EventHeader(props: {
+  eventId: string;
+  title: (name: string) => string;
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation('events');
+  const event = useEvent(props.eventId);
+  return (
+    <Stack gap={4}>
+      <Anchor component={Link} to="/events" size="sm">
+        {t('header.back')}
+      </Anchor>
+      <Title order={1}>{props.title(event.data?.name ?? '…')}</Title>
+      <Group component="nav" gap="md" aria-label={t('header.pages')}>
+        {EVENT_PAGES.map((page) => (
+          <Anchor key={page} component={NavLink} to={`/events/${props.eventId}/${page}`} size="sm" end>
+            {t(`header.${page}`)}
+          </Anchor>
+        ))}
+      </Group>
+      {props.children}
+      <ProblemAlert error={event.error} />
+    </Stack>
+  );
+}
