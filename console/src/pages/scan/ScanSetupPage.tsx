@@ -1,3 +1,4 @@
+import './scan-styles.ts';
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';

@@ -1,3 +1,4 @@
+import './scan-styles.ts';
 import { useCallback, useEffect, useState } from 'react';
 import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';

@@ -1,0 +1,4 @@
+// The Mantine styles the door scanner and its setup page use beyond the entry's (app/public-
+// styles.ts): the inputs (code, setup code, search, camera choice). Not the whole of
+// @mantine/core/styles.css (app/full-styles.ts): a door phone parses the scanner's CSS first.
+import '@mantine/core/styles/Input.css';
