@@ -11,7 +11,9 @@ export const ResultsPage = lazyPage(
 );
 const SignInPage = lazyPage(async () => (await import('../pages/auth/SignInPage.tsx')).SignInPage);
 const RegisterPage = lazyPage(async () => (await import('../pages/auth/RegisterPage.tsx')).RegisterPage);
-const ConsoleLayout = lazyPage(async () => (await import('../layout/ConsoleLayout.tsx')).ConsoleLayout);
+export const ConsoleLayout = lazyPage(
+  async () => (await import('../layout/ConsoleLayout.tsx')).ConsoleLayout,
+);
 const PollsPage = lazyPage(async () => (await import('../pages/polls/PollsPage.tsx')).PollsPage);
 const PollEditorPage = lazyPage(
   async () => (await import('../pages/polls/PollEditorPage.tsx')).PollEditorPage,
@@ -26,7 +28,7 @@ const WorkspacePage = lazyPage(
 const FormBuilderPage = lazyPage(
   async () => (await import('../pages/form-builder/FormBuilderPage.tsx')).FormBuilderPage,
 );
-const SubmissionsPage = lazyPage(
+export const SubmissionsPage = lazyPage(
   async () => (await import('../pages/submissions/SubmissionsPage.tsx')).SubmissionsPage,
 );
 const MapPage = lazyPage(async () => (await import('../pages/project-data/MapPage.tsx')).MapPage);

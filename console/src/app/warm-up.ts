@@ -3,19 +3,21 @@ import i18n, { i18nReady } from '../i18n/index.ts';
 import { publicPollQuery } from '../pages/poll-public/poll-query.ts';
 import { fetchMe, ME_KEY } from '../auth/session.ts';
 import { collectFormQuery } from '../pages/collect/use-collect-form.ts';
-import { CollectPage, ResultsPage, VotePage } from './routes.tsx';
+import { CollectPage, ConsoleLayout, ResultsPage, SubmissionsPage, VotePage } from './routes.tsx';
 
 /** `/p/{poll_id}` and `/p/{poll_id}/results`. */
 const PUBLIC_POLL = /^\/p\/([^/]+)(\/results)?\/?$/;
 /** `/f/{project_id}`: the collector's web form. */
 const WEB_FORM = /^\/f\/(\d+)\/?$/;
+/** `/projects/{project_id}/submissions`: the submissions table (issue #17: first page within 1 s). */
+const SUBMISSIONS = /^\/projects\/\d+\/submissions\/?$/;
 /** The longest the first render waits for them (a slow API must not keep the page blank). */
 const MAX_WAIT_MS = 2_000;
 
 /**
  * Fetches at once, in parallel, what the public pages need for their first render: the page's
  * chunk, its strings and its data (the poll; the web form's project, version and who is signed
- * in). Resolves when all three settled (never rejects: a
+ * in; for the submissions table, the console frame's code and who is signed in). Resolves when all three settled (never rejects: a
  * failure shows on the page as usual) or after {@link MAX_WAIT_MS}; at once on other pages.
  *
  * Why: left to React, they load one after the other (code, then strings, then data) and each
@@ -30,6 +32,16 @@ export function warmUp(queryClient: QueryClient, path = window.location.pathname
       CollectPage.preload(),
       i18n.loadNamespaces(['common', 'collectPage', 'collect']),
       queryClient.prefetchQuery(collectFormQuery(Number(form[1]))),
+      queryClient.prefetchQuery({ queryKey: ME_KEY, queryFn: fetchMe, retry: false }),
+    ]);
+  // The console frame waits for `GET /me` before it renders a page: the page's code and
+  // strings come at the same time instead of after it.
+  if (SUBMISSIONS.test(path))
+    return settle([
+      i18nReady,
+      ConsoleLayout.preload(),
+      SubmissionsPage.preload(),
+      i18n.loadNamespaces(['common', 'submissions', 'collection']),
       queryClient.prefetchQuery({ queryKey: ME_KEY, queryFn: fetchMe, retry: false }),
     ]);
   const match = PUBLIC_POLL.exec(path);
