@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { registerUser } from '../test/support/users.ts';
 import { expectAccessible } from './support/accessibility.ts';
+import { bearerApi } from './support/api.ts';
 import { startConsoleStack, type ConsoleStack } from './support/console-stack.ts';
 import { screenshotBoth } from './support/screenshots.ts';
 import { signInThroughPage } from './support/sign-in.ts';
@@ -15,14 +16,7 @@ describe('console: invitees of an event, with CSV import (browser)', function ()
 
   it('adds, searches, revokes, resends and imports invitees, showing bad CSV rows before sending', async () => {
     const owner = await registerUser(c.baseUrl, 'Guest Keeper');
-    const api = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${c.baseUrl}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      return (await res.json()) as Record<string, unknown>;
-    };
+    const api = bearerApi(c.baseUrl, owner.token);
     const event = (await api('POST', '/api/events', {
       name: 'Book fair',
       start_date: '2031-09-12T09:00',

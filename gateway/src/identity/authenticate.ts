@@ -77,8 +77,9 @@ export function authenticate(deps: AuthenticateDeps): RequestHandler {
     const parsed = parseDeviceCredential(raw);
     if (!parsed) throw unauthenticated();
     const now = Date.now();
-    let row = deviceCache.get(parsed.id)?.row;
-    if (!row || deviceCache.get(parsed.id)!.until <= now) {
+    const cached = deviceCache.get(parsed.id);
+    let row = cached && cached.until > now ? cached.row : undefined;
+    if (!row) {
       row = await deps.devices.findForAuth(parsed.id);
       if (deviceCache.size >= 10_000) deviceCache.clear();
       if (row) deviceCache.set(parsed.id, { row, until: now + 60_000 });

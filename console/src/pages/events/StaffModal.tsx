@@ -1,5 +1,6 @@
 import { Button, Modal, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { looksLikeEmail } from '../../components/email.ts';
 import { OneFieldForm } from '../../components/OneFieldForm.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
@@ -69,7 +70,7 @@ export function StaffModal(props: { event: EventSummary | null; onClose: () => v
             label={t('staff.email')}
             description={t('staff.emailHint')}
             submitLabel={t('staff.add')}
-            validate={(v) => (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.trim()) ? null : t('errors.email'))}
+            validate={(v) => (looksLikeEmail(v) ? null : t('errors.email'))}
             mutate={grant.mutate}
             pending={grant.isPending}
             error={grant.error}

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Button, Group, Modal, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
+import { looksLikeEmail } from '../../components/email.ts';
 import { fieldErrorsOf } from '../../components/field-errors.ts';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import {
@@ -32,7 +33,7 @@ export function InviteModal(props: {
     initialValues: { nom: '', email: '', type_invite: 'standard' as InviteType },
     validate: {
       nom: (v) => (v.trim() ? null : t('errors.required')),
-      email: (v) => (/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.trim()) ? null : t('errors.email')),
+      email: (v) => (looksLikeEmail(v) ? null : t('errors.email')),
     },
   });
   const { setValues, resetDirty } = form;

@@ -1,4 +1,5 @@
 import Papa from 'papaparse';
+import { looksLikeEmail } from '../../components/email.ts';
 import type { InviteType } from './use-invites.ts';
 import { INVITE_TYPES } from './use-invites.ts';
 
@@ -55,8 +56,6 @@ export function guessColumns(header: string[]): ColumnMap {
   return { nom: find('nom'), email: find('email'), type_invite: find('type_invite') };
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /**
  * Each data row's values under the mapping, checked as the service checks them: `nom` 1 to 255
  * characters, `email` a valid address (at most 320) and not twice in the file, `type_invite`
@@ -76,7 +75,7 @@ export function checkRows(rows: string[][], map: ColumnMap): CheckedRow[] {
     if (!values.nom) problems.nom = 'missing';
     else if (values.nom.length > 255) problems.nom = 'too_long';
     if (!values.email) problems.email = 'missing';
-    else if (values.email.length > 320 || !EMAIL.test(values.email)) problems.email = 'invalid';
+    else if (values.email.length > 320 || !looksLikeEmail(values.email)) problems.email = 'invalid';
     else if (seen.has(values.email)) problems.email = 'duplicate';
     if (values.email) seen.set(values.email, i);
     if (values.type_invite && !INVITE_TYPES.includes(values.type_invite as InviteType))

@@ -1,5 +1,5 @@
 import { forbidden, notFound } from '@fieldhouse/problem';
-import { findEvent, findEventFor, type EventRole, type EventRow } from '../data/events.ts';
+import { findEventFor, type EventRole, type EventRow } from '../data/events.ts';
 import { isDevice, type EventsContext, type ScanActor } from './context.ts';
 
 /** The 404 detail of an event the caller cannot see (or that does not exist). */
@@ -32,17 +32,17 @@ export async function ownedEventOf(ctx: EventsContext, eventId: string, userId: 
 }
 
 /**
- * The event a scanning caller works on: for a user, as {@link eventOf} (owner or staff); for a
- * scanner device, only the event of its credential.
+ * The id of the event a scanning caller works on: for a user, as {@link eventOf} (owner or
+ * staff); for a scanner device, its credential's event, without a query (the device was read on
+ * this request by the device gate, and a device row goes with its event: ON DELETE CASCADE).
  * @throws ProblemError 404 when the caller may not scan in this event (existence not revealed).
  */
-export async function scannedEventOf(
+export async function scannedEventIdOf(
   ctx: EventsContext,
   eventId: string,
   actor: ScanActor,
-): Promise<EventRow> {
-  if (!isDevice(actor)) return (await eventOf(ctx, eventId, actor.userId)).event;
-  const event = eventId === actor.device.eventId ? await findEvent(ctx.db, eventId) : undefined;
-  if (!event) throw notFound(NO_EVENT);
-  return event;
+): Promise<string> {
+  if (!isDevice(actor)) return (await eventOf(ctx, eventId, actor.userId)).event.id;
+  if (eventId.toLowerCase() !== actor.device.eventId) throw notFound(NO_EVENT);
+  return actor.device.eventId;
 }

@@ -11,7 +11,7 @@ import {
   type LatestCheckin,
   type Scanner,
 } from '../data/attendance.ts';
-import { eventOf, scannedEventOf } from './access.ts';
+import { eventOf, scannedEventIdOf } from './access.ts';
 import { checkinAnswer, type CheckinAnswer } from './checkin.ts';
 import { normalizeCode } from './codes.ts';
 import { isDevice, type Actor, type EventsContext, type ScanActor } from './context.ts';
@@ -156,7 +156,7 @@ export async function checkIn(
     });
     if (done) return { ...checkinAnswer(done), replayed: false };
   }
-  const event = await scannedEventOf(ctx, eventId, actor);
+  const scannedEventId = await scannedEventIdOf(ctx, eventId, actor);
   const scan = cmd.scan();
   const code = normalizeCode(scan.code_unique);
   if (!code)
@@ -164,7 +164,7 @@ export async function checkIn(
       code: 'validation_failed',
       errors: emptyCodeErrors,
     });
-  return scanOnce(ctx, actor, event.id, scan, code);
+  return scanOnce(ctx, actor, scannedEventId, scan, code);
 }
 
 /**
@@ -179,7 +179,7 @@ export async function checkInBatch(
   ctx: EventsContext,
   cmd: { actor: ScanActor; eventId: string; batch: BodyReader<{ device?: string; items: BatchItem[] }> },
 ): Promise<BatchResult[]> {
-  const event = await scannedEventOf(ctx, cmd.eventId, cmd.actor);
+  const scannedEventId = await scannedEventIdOf(ctx, cmd.eventId, cmd.actor);
   const batch = cmd.batch();
   const results: BatchResult[] = [];
   for (const [index, item] of batch.items.entries()) {
@@ -197,7 +197,7 @@ export async function checkInBatch(
       continue;
     }
     const scan = { ...(batch.device ? { device: batch.device } : {}), ...item.scan };
-    const answer = await scanOnce(ctx, cmd.actor, event.id, scan, code);
+    const answer = await scanOnce(ctx, cmd.actor, scannedEventId, scan, code);
     results.push({
       index,
       nonce: scan.nonce ?? null,
@@ -219,8 +219,8 @@ export async function eventStats(
   ctx: EventsContext,
   cmd: { actor: ScanActor; eventId: string },
 ): Promise<EventStats> {
-  const event = await scannedEventOf(ctx, cmd.eventId, cmd.actor);
-  return statsOf(ctx.db, event.id);
+  const scannedEventId = await scannedEventIdOf(ctx, cmd.eventId, cmd.actor);
+  return statsOf(ctx.db, scannedEventId);
 }
 
 /** How many of the latest check-ins the attendance answer lists. */

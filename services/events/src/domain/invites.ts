@@ -15,7 +15,7 @@ import {
   type InviteInput,
   type InvitePatch,
 } from '../data/invites.ts';
-import { eventOf, ownedEventOf, scannedEventOf } from './access.ts';
+import { eventOf, ownedEventOf, scannedEventIdOf } from './access.ts';
 import type { EventsContext, ScanActor } from './context.ts';
 import { isUuid } from './ids.ts';
 import { invitationEmail } from './invitation-email.ts';
@@ -97,9 +97,9 @@ export async function listInvites(
     query: BodyReader<InviteFilter & { page: number; per_page: number }>;
   },
 ): Promise<{ data: Invite[]; total: number }> {
-  const event = await scannedEventOf(ctx, cmd.eventId, cmd.actor);
+  const scannedEventId = await scannedEventIdOf(ctx, cmd.eventId, cmd.actor);
   const { page, per_page, ...filter } = cmd.query();
-  return listInviteRows(ctx.db, event.id, filter, { page, per_page });
+  return listInviteRows(ctx.db, scannedEventId, filter, { page, per_page });
 }
 
 /**
