@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { registerUser } from '../test/support/users.ts';
 import { expectAccessible } from './support/accessibility.ts';
+import { bearerApi } from './support/api.ts';
 import { startConsoleStack, type ConsoleStack } from './support/console-stack.ts';
 import { launchChromium } from './support/chromium.ts';
 import { qrVideo } from './support/fake-camera.ts';
@@ -17,15 +18,8 @@ describe('console: events, scanner devices and the door scanner (browser)', func
   let eventId: string;
 
   /** An API call as the owner, through the gateway. */
-  const api = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${c.baseUrl}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    expect(res.status, `${method} ${path}`).to.be.below(300);
-    return res.status === 204 ? undefined : ((await res.json()) as Record<string, unknown>);
-  };
+  const api = (method: string, path: string, body?: unknown) =>
+    bearerApi(c.baseUrl, owner.token)(method, path, body);
   const invite = async (nom: string) =>
     (await api('POST', `/api/events/${eventId}/invites`, {
       nom,
@@ -100,6 +94,12 @@ describe('console: events, scanner devices and the door scanner (browser)', func
       .getByRole('article', { name: 'Winter gala' })
       .getByText('Grenoble, Palais des sports')
       .waitFor();
+    // Only the changed fields were sent: the start is as it was.
+    expect(await api('GET', `/api/events/${gala.id}`)).to.include({
+      start_date: '2031-01-20T19:30',
+      end_date: '2031-01-20T23:30',
+      location: 'Grenoble, Palais des sports',
+    });
 
     // Staff: the check-in role by e-mail (a user the events service has seen), then taken back.
     const helper = await registerUser(c.baseUrl, 'Door Helper');
@@ -130,7 +130,7 @@ describe('console: events, scanner devices and the door scanner (browser)', func
     const link = (await qr.getAttribute('data-link'))!;
     expect(link).to.match(new RegExp(`^${c.baseUrl}/scan/setup#code=[2-9A-Z]{16}$`));
     expect(await page.getByTestId('device-setup-url').innerText()).to.equal(link);
-    await page.getByTestId('device-North door').getByText('Awaiting setup').waitFor();
+    await page.getByTestId('device-North door').getByText('Not set up').waitFor();
     await expectAccessible(page, 'devices page with a setup code');
     await screenshotBoth(page, 'event-devices');
 

@@ -76,7 +76,9 @@ export function DevicesPage() {
                   <Table.Th scope="col" visibleFrom="sm">
                     {t('devices.list.lastSeen')}
                   </Table.Th>
-                  <Table.Th scope="col">{t('devices.list.scans')}</Table.Th>
+                  <Table.Th scope="col" visibleFrom="sm">
+                    {t('devices.list.scans')}
+                  </Table.Th>
                   <Table.Th scope="col">
                     <VisuallyHidden>{t('devices.list.actions')}</VisuallyHidden>
                   </Table.Th>
@@ -91,6 +93,8 @@ export function DevicesPage() {
                         {t('devices.list.lastSeenOn', {
                           when: when(device.last_seen_at, t('devices.list.never')),
                         })}
+                        {' · '}
+                        {t('devices.list.scansCount', { count: device.scans })}
                       </Text>
                     </Table.Th>
                     <Table.Td>
@@ -100,7 +104,7 @@ export function DevicesPage() {
                     </Table.Td>
                     <Table.Td visibleFrom="sm">{when(device.created_at)}</Table.Td>
                     <Table.Td visibleFrom="sm">{when(device.last_seen_at, t('devices.list.never'))}</Table.Td>
-                    <Table.Td>{device.scans}</Table.Td>
+                    <Table.Td visibleFrom="sm">{device.scans}</Table.Td>
                     <Table.Td ta="right">
                       {device.status === 'revoked' ? null : (
                         <Button

@@ -11,8 +11,8 @@ const toInput = (value: string | null | undefined) => (value ? value.slice(0, 16
 /**
  * Creates an event (`event` undefined) or edits one: name, description, start and end (date-times
  * without zone, as area C keeps them: the venue's wall-clock time), location. Checked as the
- * service checks them (the end not before the start); the service's 422 shows under its field,
- * other refusals (403 for staff) under the form.
+ * service checks them (the end not before the start); an edit sends only the changed fields.
+ * The service's 422 shows under its field, other refusals (403 for staff) under the form.
  */
 export function EventForm(props: { event?: EventDetail; onDone: () => void }) {
   const { t } = useTranslation('events');
@@ -46,8 +46,13 @@ export function EventForm(props: { event?: EventDetail; onDone: () => void }) {
           end_date: v.end_date || null,
           location: v.location.trim(),
         };
-        if (props.event) update.mutate({ eventId: props.event.id, body }, done);
-        else create.mutate(body, done);
+        if (!props.event) return create.mutate(body, done);
+        // Only what was changed: a date kept with seconds (the input shows minutes) stays as it was.
+        const changed = Object.fromEntries(
+          Object.entries(body).filter(([field]) => form.isDirty(field)),
+        ) as Partial<typeof body>;
+        if (Object.keys(changed).length === 0) return props.onDone();
+        update.mutate({ eventId: props.event.id, body: changed }, done);
       })}
     >
       <Stack gap="sm">
