@@ -1,0 +1,219 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type {
+  AttemptOutcome,
+  AttemptPlan,
+  AttemptRecord,
+  DeliveryJob,
+  DisabledSubscription,
+  WebhookEvent,
+  WebhookStore,
+} from './types.ts';
+
+/**
+ * The SQL condition (on `webhook_subscriptions` aliased `s`) of the subscriptions an event's
+ * scope reaches, with its bindings: e.g. `s.event_id = ?` with `[scope.event_id]`.
+ */
+export type ScopeMatch = (scope: WebhookEvent['scope']) => { sql: string; bindings: Knex.Value[] };
+
+/** Claims at most this many due deliveries of one subscription per round, so none hogs the queue. */
+const PER_SUBSCRIPTION_CLAIM = 20;
+
+/**
+ * The delivery log of a PostgreSQL service, on the tables of `createWebhookTables`. Every
+ * change of a delivery is one statement; an attempt's result is recorded only under the lease
+ * it was started with, so a job queued twice is attempted once.
+ */
+export class KnexWebhookStore implements WebhookStore {
+  private readonly db: Knex;
+  private readonly scopeMatch: ScopeMatch;
+
+  constructor(db: Knex, scopeMatch: ScopeMatch) {
+    this.db = db;
+    this.scopeMatch = scopeMatch;
+  }
+
+  async fanOut(messageId: string, kind: string, at: Date, event: WebhookEvent, leaseMs: number) {
+    const body = JSON.stringify({ type: kind, timestamp: at.toISOString(), data: event.data });
+    const match = this.scopeMatch(event.scope);
+    const token = randomUUID();
+    const { rows } = (await this.db.raw(
+      `WITH msg AS (
+         INSERT INTO webhook_messages (id, kind, scope, body, created_at) VALUES (?, ?, ?::jsonb, ?, ?)
+         ON CONFLICT (id) DO NOTHING RETURNING id)
+       INSERT INTO webhook_deliveries
+         (id, subscription_id, message_id, kind, status, next_attempt_at, lock_token, locked_until)
+       SELECT gen_random_uuid(), s.id, msg.id, ?, 'pending', now(), ?, now() + ? * interval '1 millisecond'
+       FROM msg JOIN webhook_subscriptions s ON s.active AND ? = ANY(s.events) AND (${match.sql})
+       ON CONFLICT (subscription_id, message_id) DO NOTHING
+       RETURNING id`,
+      [messageId, kind, JSON.stringify(event.scope), body, at, kind, token, leaseMs, kind, ...match.bindings],
+    )) as { rows: Array<{ id: string }> };
+    return rows.map((r) => ({ delivery_id: r.id, token }));
+  }
+
+  async claimDue(limit: number, leaseMs: number): Promise<DeliveryJob[]> {
+    const token = randomUUID();
+    const { rows } = (await this.db.raw(
+      `WITH due AS (
+         SELECT id FROM (
+           SELECT id, row_number() OVER (PARTITION BY subscription_id ORDER BY next_attempt_at) AS n
+           FROM webhook_deliveries
+           WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
+           ORDER BY next_attempt_at LIMIT ?) d
+         WHERE n <= ?),
+       locked AS (
+         SELECT id FROM webhook_deliveries WHERE id IN (SELECT id FROM due) FOR UPDATE SKIP LOCKED)
+       UPDATE webhook_deliveries SET lock_token = ?, locked_until = now() + ? * interval '1 millisecond'
+       WHERE id IN (SELECT id FROM locked)
+       RETURNING id`,
+      [limit * 5, PER_SUBSCRIPTION_CLAIM, token, leaseMs],
+    )) as { rows: Array<{ id: string }> };
+    return rows.slice(0, limit).map((r) => ({ delivery_id: r.id, token }));
+  }
+
+  async startAttempt(job: DeliveryJob, leaseMs: number): Promise<AttemptPlan | undefined> {
+    const token = randomUUID();
+    const { rows } = (await this.db.raw(
+      `UPDATE webhook_deliveries d SET lock_token = ?, locked_until = now() + ? * interval '1 millisecond'
+       FROM webhook_subscriptions s, webhook_messages m
+       WHERE d.id = ? AND s.id = d.subscription_id AND m.id = d.message_id AND d.status = 'pending'
+         AND d.next_attempt_at <= now()
+         AND (d.lock_token = ? OR d.locked_until IS NULL OR d.locked_until < now())
+       RETURNING d.id, d.subscription_id, d.message_id, d.kind, d.attempts - d.round_start AS round_attempts,
+         s.url, s.secret, s.active, m.body,
+         CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret`,
+      [token, leaseMs, job.delivery_id, job.token],
+    )) as {
+      rows: Array<{
+        id: string;
+        subscription_id: string;
+        message_id: string;
+        kind: string;
+        round_attempts: number;
+        url: string;
+        secret: string;
+        active: boolean;
+        body: string;
+        previous_secret: string | null;
+      }>;
+    };
+    const r = rows[0];
+    if (!r) return undefined;
+    return {
+      deliveryId: r.id,
+      subscriptionId: r.subscription_id,
+      messageId: r.message_id,
+      kind: r.kind,
+      url: r.url,
+      secrets: r.previous_secret ? [r.secret, r.previous_secret] : [r.secret],
+      body: r.body,
+      roundAttempts: r.round_attempts,
+      active: r.active,
+      token,
+    };
+  }
+
+  async finishAttempt(
+    plan: AttemptPlan,
+    attempt: AttemptRecord,
+    outcome: AttemptOutcome,
+    disableAfter: number,
+  ): Promise<DisabledSubscription | undefined> {
+    const status = outcome.next === 'retry' ? 'pending' : outcome.next;
+    const nextAt = outcome.next === 'retry' ? outcome.at : null;
+    const kept = [attempt.status, attempt.durationMs, attempt.body, attempt.error] as const;
+    const { rows } = (await this.db.raw(
+      `WITH d AS (
+         UPDATE webhook_deliveries SET status = ?, attempts = attempts + 1, next_attempt_at = ?,
+           last_attempt_at = ?, response_status = ?, duration_ms = ?, response_body = ?, error = ?,
+           lock_token = NULL, locked_until = NULL
+         WHERE id = ? AND lock_token = ? RETURNING id, subscription_id),
+       a AS (
+         INSERT INTO webhook_attempts (delivery_id, attempted_at, response_status, duration_ms, response_body, error)
+         SELECT id, ?, ?, ?, ?, ? FROM d),
+       ok AS (
+         UPDATE webhook_subscriptions SET failure_streak = 0
+         WHERE ? AND id = (SELECT subscription_id FROM d) AND failure_streak <> 0)
+       SELECT count(*)::int AS n FROM d`,
+      [
+        status,
+        nextAt,
+        attempt.at,
+        ...kept,
+        plan.deliveryId,
+        plan.token,
+        attempt.at,
+        ...kept,
+        outcome.next === 'succeeded',
+        // Only a delivery that ends resets or counts the streak below.
+      ],
+    )) as { rows: Array<{ n: number }> };
+    if (!rows[0]?.n || outcome.next !== 'failed' || (!outcome.gone && !outcome.countsAsFailure)) return undefined;
+    return this.countFailure(plan.subscriptionId, outcome.gone, disableAfter);
+  }
+
+  /** Counts a delivery failed for good; disables the subscription on 410 or after `disableAfter` in a row. */
+  private async countFailure(
+    subscriptionId: string,
+    gone: boolean,
+    disableAfter: number,
+  ): Promise<DisabledSubscription | undefined> {
+    const { rows } = (await this.db.raw(
+      `UPDATE webhook_subscriptions s SET failure_streak = s.failure_streak + 1,
+         active = s.active AND NOT (? OR s.failure_streak + 1 >= ?),
+         disabled_reason = CASE WHEN s.active AND (? OR s.failure_streak + 1 >= ?)
+           THEN CASE WHEN ? THEN 'gone' ELSE 'failing' END ELSE s.disabled_reason END,
+         disabled_at = CASE WHEN s.active AND (? OR s.failure_streak + 1 >= ?) THEN now() ELSE s.disabled_at END,
+         updated_at = now()
+       FROM (SELECT id, active AS was_active FROM webhook_subscriptions WHERE id = ? FOR UPDATE) old
+       WHERE s.id = old.id
+       RETURNING s.id, s.url, s.disabled_reason, old.was_active AND NOT s.active AS just_disabled, to_jsonb(s) AS row`,
+      [gone, disableAfter, gone, disableAfter, gone, gone, disableAfter, subscriptionId],
+    )) as {
+      rows: Array<{
+        id: string;
+        url: string;
+        disabled_reason: 'gone' | 'failing';
+        just_disabled: boolean;
+        row: Record<string, unknown>;
+      }>;
+    };
+    const r = rows[0];
+    if (!r?.just_disabled) return undefined;
+    const scope = Object.fromEntries(Object.entries(r.row).filter(([k]) => !SUBSCRIPTION_COLUMNS.has(k)));
+    return { id: r.id, url: r.url, reason: r.disabled_reason, scope };
+  }
+
+  async defer(plan: AttemptPlan, delayMs: number): Promise<void> {
+    await this.db('webhook_deliveries')
+      .where({ id: plan.deliveryId, lock_token: plan.token })
+      .update({
+        lock_token: null,
+        locked_until: null,
+        next_attempt_at: this.db.raw(`now() + ? * interval '1 millisecond'`, [delayMs]),
+      });
+  }
+
+  async prune(before: Date): Promise<number> {
+    return this.db('webhook_messages').where('created_at', '<', before).delete();
+  }
+}
+
+/** The columns every subscription has; the others are its scope. */
+const SUBSCRIPTION_COLUMNS = new Set([
+  'id',
+  'url',
+  'events',
+  'description',
+  'active',
+  'secret',
+  'previous_secret',
+  'previous_secret_expires_at',
+  'failure_streak',
+  'disabled_reason',
+  'disabled_at',
+  'created_by',
+  'created_at',
+  'updated_at',
+]);

@@ -1,0 +1,94 @@
+/** Where a delivery stands: waiting for an attempt (first or retry), delivered, or given up. */
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+/** Why a subscription stopped receiving: its owner turned it off, it answered 410, or it kept failing. */
+export type DisabledReason = 'by_owner' | 'gone' | 'failing';
+
+/**
+ * An event to deliver, as the service's outbox carries it (routing key `webhook.<kind>`):
+ * `scope` says which subscriptions may take it (`{event_id}`, `{workspace_id, project_id}`,
+ * `{poll_id}`), `data` is the payload's `data`, frozen when the change was written.
+ */
+export interface WebhookEvent {
+  scope: Record<string, string | number>;
+  data: unknown;
+}
+
+/** One message in the delivery queue: a delivery and the lease token it was queued with. */
+export interface DeliveryJob {
+  delivery_id: string;
+  token: string;
+}
+
+/** What an attempt needs, read when the attempt takes the delivery's lease. */
+export interface AttemptPlan {
+  deliveryId: string;
+  subscriptionId: string;
+  /** The `webhook-id` header: the message id, the same on every attempt. */
+  messageId: string;
+  kind: string;
+  url: string;
+  /** The current secret, then the previous one while its overlap lasts. */
+  secrets: string[];
+  /** The exact bytes sent, frozen at fan-out. */
+  body: string;
+  /** Attempts of this round made before this one (retry schedule position). */
+  roundAttempts: number;
+  active: boolean;
+  /** The lease this attempt holds; the result is recorded only under it. */
+  token: string;
+}
+
+/** A subscription just disabled by a delivery result, for the owner's e-mail. */
+export interface DisabledSubscription {
+  id: string;
+  url: string;
+  reason: DisabledReason;
+  scope: Record<string, unknown>;
+}
+
+/** An attempt's result as the log keeps it. */
+export interface AttemptRecord {
+  at: Date;
+  status: number | null;
+  durationMs: number;
+  body: string | null;
+  error: string | null;
+}
+
+/**
+ * How a delivery goes on after an attempt: delivered; retried at a time; failed for good
+ * (`gone`: the receiver answered 410, which disables the subscription).
+ */
+export type AttemptOutcome =
+  | { next: 'succeeded' }
+  | { next: 'retry'; at: Date }
+  | { next: 'failed'; gone: boolean; countsAsFailure: boolean };
+
+/**
+ * Where a service keeps its subscriptions and delivery log, as the delivery worker uses it
+ * (a PostgreSQL implementation is {@link KnexWebhookStore}; the polls service has a MongoDB one).
+ */
+export interface WebhookStore {
+  /**
+   * Records an event once (by `messageId`) with one pending delivery, due now, for each active
+   * subscription of its scope that takes its kind; resolves with the new deliveries' jobs,
+   * leased for `leaseMs` (empty when the event was already recorded).
+   */
+  fanOut(messageId: string, kind: string, at: Date, event: WebhookEvent, leaseMs: number): Promise<DeliveryJob[]>;
+  /** Leases up to `limit` due deliveries whose lease expired or never was (at most 20 per subscription). */
+  claimDue(limit: number, leaseMs: number): Promise<DeliveryJob[]>;
+  /** Takes the delivery for an attempt if the job still holds it (or nobody does) and it is due; else undefined. */
+  startAttempt(job: DeliveryJob, leaseMs: number): Promise<AttemptPlan | undefined>;
+  /** Records the attempt and the delivery's next state; resolves with a subscription it disabled, if any. */
+  finishAttempt(
+    plan: AttemptPlan,
+    attempt: AttemptRecord,
+    outcome: AttemptOutcome,
+    disableAfter: number,
+  ): Promise<DisabledSubscription | undefined>;
+  /** Gives the lease back and makes the delivery due again in `delayMs`, without counting an attempt. */
+  defer(plan: AttemptPlan, delayMs: number): Promise<void>;
+  /** Deletes messages older than `before` (their deliveries and attempts with them); resolves with how many. */
+  prune(before: Date): Promise<number>;
+}
