@@ -1,4 +1,6 @@
 export * from './address-guard.ts';
+export * from './api.ts';
+export * from './knex-subscriptions.ts';
 export * from './knex-store.ts';
 export * from './schedule.ts';
 export * from './sender.ts';

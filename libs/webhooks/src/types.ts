@@ -1,3 +1,6 @@
+/** The kind of the test event sent by `POST .../webhooks/{id}/ping`: delivered even when not subscribed. */
+export const PING_KIND = 'ping';
+
 /** Where a delivery stands: waiting for an attempt (first or retry), delivered, or given up. */
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 

@@ -4,13 +4,18 @@ import { startConsumer, type Broker } from '@fieldhouse/messaging';
 import { DEFAULT_RETRY_SCHEDULE_MS, retryDelayMs } from './schedule.ts';
 import { delivered, type AttemptResult, type WebhookSender } from './sender.ts';
 import { signatureHeaders } from './signing.ts';
-import type { AttemptOutcome, AttemptPlan, DeliveryJob, DisabledSubscription, WebhookEvent, WebhookStore } from './types.ts';
+import {
+  PING_KIND,
+  type AttemptOutcome,
+  type AttemptPlan,
+  type DeliveryJob,
+  type DisabledSubscription,
+  type WebhookEvent,
+  type WebhookStore,
+} from './types.ts';
 
 /** Routing keys of the events to deliver: `webhook.<kind>` on the service's exchange. */
 export const WEBHOOK_ROUTING_PREFIX = 'webhook.';
-
-/** The kind of the test event sent by `POST .../webhooks/{id}/ping`: delivered even when not subscribed. */
-export const PING_KIND = 'ping';
 
 export interface WebhookWorkerOptions {
   broker: Broker;
@@ -158,7 +163,9 @@ export async function startWebhookWorker(opts: WebhookWorkerOptions): Promise<{ 
   const timer = setInterval(() => {
     if (polling) return;
     polling = poll()
-      .catch((err: unknown) => logger.warn('webhook poll failed; will retry', { err }))
+      .catch((err: unknown) => {
+        logger.warn('webhook poll failed; will retry', { err });
+      })
       .finally(() => (polling = undefined));
   }, opts.pollIntervalMs ?? 1_000);
   timer.unref();

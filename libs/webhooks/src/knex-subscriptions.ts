@@ -1,0 +1,260 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import { newWebhookSecret } from './signing.ts';
+import { PING_KIND, type DeliveryStatus, type DisabledReason } from './types.ts';
+
+/** The columns of a subscription scope: `{event_id}`, `{workspace_id}`... */
+export type Scope = Record<string, string | number>;
+
+/** A `webhook_subscriptions` row (scope columns besides). */
+export interface SubscriptionRow {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  active: boolean;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  failure_streak: number;
+  disabled_reason: DisabledReason | null;
+  disabled_at: Date | null;
+  created_by: number | null;
+  created_at: Date;
+  updated_at: Date;
+  [scope: string]: unknown;
+}
+
+/** What an owner may set on a subscription. */
+export interface SubscriptionInput {
+  url: string;
+  events: string[];
+  description?: string | null;
+  active?: boolean;
+}
+
+/** A `webhook_deliveries` row. */
+export interface DeliveryRow {
+  id: string;
+  subscription_id: string;
+  message_id: string;
+  kind: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: Date | null;
+  last_attempt_at: Date | null;
+  response_status: number | null;
+  duration_ms: number | null;
+  response_body: string | null;
+  error: string | null;
+  created_at: Date;
+}
+
+/** A `webhook_attempts` row. */
+export interface AttemptRow {
+  attempted_at: Date;
+  response_status: number | null;
+  duration_ms: number;
+  response_body: string | null;
+  error: string | null;
+}
+
+/** Inserts a subscription in `scope` with a new secret; resolves with the row. */
+export async function insertSubscription(
+  db: Knex,
+  scope: Scope,
+  input: SubscriptionInput,
+  createdBy: number | null,
+): Promise<SubscriptionRow> {
+  const [row] = (await db('webhook_subscriptions')
+    .insert({
+      id: randomUUID(),
+      ...scope,
+      url: input.url,
+      events: input.events,
+      description: input.description ?? null,
+      active: input.active ?? true,
+      disabled_reason: input.active === false ? 'by_owner' : null,
+      secret: newWebhookSecret(),
+      created_by: createdBy,
+    })
+    .returning('*')) as SubscriptionRow[];
+  return row!;
+}
+
+/** The subscriptions of `scope`, newest first. */
+export async function listSubscriptions(db: Knex, scope: Scope): Promise<SubscriptionRow[]> {
+  return (await db('webhook_subscriptions').where(scope).orderBy('created_at', 'desc')) as SubscriptionRow[];
+}
+
+/** One subscription of `scope`, or undefined. */
+export async function findSubscription(db: Knex, scope: Scope, id: string): Promise<SubscriptionRow | undefined> {
+  return (await db('webhook_subscriptions')
+    .where({ ...scope, id })
+    .first()) as SubscriptionRow | undefined;
+}
+
+/**
+ * Changes a subscription's URL, kinds, description or state; turning it on again clears its
+ * failure streak and disabled reason, turning it off records `by_owner`. Undefined when absent.
+ */
+export async function updateSubscription(
+  db: Knex,
+  scope: Scope,
+  id: string,
+  patch: Partial<SubscriptionInput>,
+): Promise<SubscriptionRow | undefined> {
+  const changes: Record<string, unknown> = { updated_at: db.fn.now() };
+  if (patch.url !== undefined) changes.url = patch.url;
+  if (patch.events !== undefined) changes.events = patch.events;
+  if (patch.description !== undefined) changes.description = patch.description;
+  if (patch.active === true) Object.assign(changes, { active: true, failure_streak: 0, disabled_reason: null, disabled_at: null });
+  if (patch.active === false)
+    Object.assign(changes, {
+      active: false,
+      disabled_reason: db.raw(`CASE WHEN active THEN 'by_owner' ELSE disabled_reason END`),
+      disabled_at: db.raw('coalesce(disabled_at, now())'),
+    });
+  const [row] = (await db('webhook_subscriptions')
+    .where({ ...scope, id })
+    .update(changes)
+    .returning('*')) as SubscriptionRow[];
+  return row;
+}
+
+/** Deletes a subscription and its delivery log; false when absent. */
+export async function deleteSubscription(db: Knex, scope: Scope, id: string): Promise<boolean> {
+  return (await db('webhook_subscriptions').where({ ...scope, id }).delete()) > 0;
+}
+
+/**
+ * Gives a subscription a new secret; the current one becomes the previous one and keeps
+ * signing alongside for `overlapMs`. Resolves with the row (its `secret` is the new one).
+ */
+export async function rotateSecret(
+  db: Knex,
+  scope: Scope,
+  id: string,
+  overlapMs: number,
+): Promise<SubscriptionRow | undefined> {
+  const [row] = (await db('webhook_subscriptions')
+    .where({ ...scope, id })
+    .update({
+      previous_secret: db.raw('secret'),
+      previous_secret_expires_at: db.raw(`now() + ? * interval '1 millisecond'`, [overlapMs]),
+      secret: newWebhookSecret(),
+      updated_at: db.fn.now(),
+    })
+    .returning('*')) as SubscriptionRow[];
+  return row;
+}
+
+/** Filters of a delivery list. */
+export interface DeliveryFilter {
+  status?: DeliveryStatus;
+  kind?: string;
+}
+
+/** A page of a subscription's deliveries, newest first, with the total matching. */
+export async function listDeliveries(
+  db: Knex,
+  subscriptionId: string,
+  filter: DeliveryFilter,
+  page: { page: number; per_page: number },
+): Promise<{ rows: DeliveryRow[]; total: number }> {
+  const base = db('webhook_deliveries').where({
+    subscription_id: subscriptionId,
+    ...(filter.status ? { status: filter.status } : {}),
+    ...(filter.kind ? { kind: filter.kind } : {}),
+  });
+  const [rows, counted] = (await Promise.all([
+    base
+      .clone()
+      .select('*')
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(page.per_page)
+      .offset((page.page - 1) * page.per_page),
+    base.clone().count<Array<{ n: string }>>({ n: '*' }),
+  ])) as [DeliveryRow[], Array<{ n: string }>];
+  return { rows, total: Number(counted[0]?.n ?? 0) };
+}
+
+/** One delivery of a subscription with its attempts (oldest first) and the body sent. */
+export async function findDelivery(
+  db: Knex,
+  subscriptionId: string,
+  deliveryId: string,
+): Promise<{ row: DeliveryRow; attempts: AttemptRow[]; body: string } | undefined> {
+  const row = (await db('webhook_deliveries as d')
+    .join('webhook_messages as m', 'm.id', 'd.message_id')
+    .select('d.*', 'm.body')
+    .where({ 'd.subscription_id': subscriptionId, 'd.id': deliveryId })
+    .first()) as (DeliveryRow & { body: string }) | undefined;
+  if (!row) return undefined;
+  const attempts = (await db('webhook_attempts')
+    .select('attempted_at', 'response_status', 'duration_ms', 'response_body', 'error')
+    .where('delivery_id', deliveryId)
+    .orderBy('id')) as AttemptRow[];
+  const { body, ...delivery } = row;
+  return { row: delivery, attempts, body };
+}
+
+/**
+ * Queues a delivery again, due now, as a new round of the retry schedule (same message, same
+ * `webhook-id`); the delivery worker's poll picks it up within its interval. Undefined when absent.
+ */
+export async function redeliver(db: Knex, subscriptionId: string, deliveryId: string): Promise<DeliveryRow | undefined> {
+  const [row] = (await db('webhook_deliveries')
+    .where({ subscription_id: subscriptionId, id: deliveryId })
+    .update(roundRestart(db))
+    .returning('*')) as DeliveryRow[];
+  return row;
+}
+
+/** Queues again every failed delivery of the subscription created at or after `since`; resolves with how many. */
+export async function redeliverFailedSince(db: Knex, subscriptionId: string, since: Date): Promise<number> {
+  return db('webhook_deliveries')
+    .where({ subscription_id: subscriptionId, status: 'failed' })
+    .andWhere('created_at', '>=', since)
+    .update(roundRestart(db));
+}
+
+const roundRestart = (db: Knex) => ({
+  status: 'pending',
+  round_start: db.raw('attempts'),
+  next_attempt_at: db.fn.now(),
+  lock_token: null,
+  locked_until: null,
+});
+
+/**
+ * Records a `ping` message for one subscription (delivered even when it does not take `ping`,
+ * and even when disabled) and its delivery, due now; resolves with the delivery.
+ */
+export async function insertPing(db: Knex, subscriptionId: string, scope: Scope): Promise<DeliveryRow> {
+  return db.transaction(async (trx) => {
+    const id = randomUUID();
+    const at = new Date();
+    await trx('webhook_messages').insert({
+      id,
+      kind: PING_KIND,
+      scope: JSON.stringify(scope),
+      body: JSON.stringify({ type: PING_KIND, timestamp: at.toISOString(), data: { subscription_id: subscriptionId } }),
+      created_at: at,
+    });
+    const [row] = (await trx('webhook_deliveries')
+      .insert({
+        id: randomUUID(),
+        subscription_id: subscriptionId,
+        message_id: id,
+        kind: PING_KIND,
+        status: 'pending',
+        next_attempt_at: at,
+      })
+      .returning('*')) as DeliveryRow[];
+    return row!;
+  });
+}

@@ -1,0 +1,157 @@
+import { expect } from 'chai';
+import { Webhook } from 'standardwebhooks';
+import { envelope } from '@fieldhouse/contracts';
+import { createKnex, migrateLatest, type Knex } from '@fieldhouse/db';
+import { Broker } from '@fieldhouse/messaging';
+import {
+  AddressGuard,
+  createWebhookTables,
+  findDelivery,
+  insertSubscription,
+  KnexWebhookStore,
+  startWebhookWorker,
+  WebhookSender,
+  type DisabledSubscription,
+  type SubscriptionRow,
+} from '@fieldhouse/webhooks';
+import {
+  backingUrl,
+  createTestDatabase,
+  eventually,
+  randomPrefix,
+  sleep,
+  startWebhookReceiver,
+  testLogger,
+  type TestDatabase,
+  type WebhookReceiver,
+} from '@fieldhouse/testkit';
+
+describe('webhooks: delivery worker (real PostgreSQL, RabbitMQ and receivers)', function () {
+  this.timeout(60_000);
+  const logger = testLogger('webhooks');
+  let db: TestDatabase;
+  let knex: Knex;
+  let broker: Broker;
+  let receiver: WebhookReceiver;
+  let worker: { close: () => Promise<void> };
+  const disabled: DisabledSubscription[] = [];
+
+  before(async () => {
+    db = await createTestDatabase('webhooks');
+    await migrateLatest(db.url, [
+      {
+        name: '001',
+        up: (k) => createWebhookTables(k, (t) => t.integer('tenant_id').notNullable()),
+        down: async () => undefined,
+      },
+    ]);
+    knex = createKnex(db.url);
+    broker = new Broker({ url: await backingUrl('amqp'), logger, name: 'webhooks-test', prefix: randomPrefix('wh') });
+    receiver = await startWebhookReceiver();
+    worker = await startWebhookWorker({
+      broker,
+      store: new KnexWebhookStore(knex, (scope) => ({ sql: 's.tenant_id = ?', bindings: [scope.tenant_id!] })),
+      sender: new WebhookSender({ guard: new AddressGuard(['127.0.0.0/8']), allowHttp: true, timeoutMs: 3000 }),
+      logger,
+      exchange: 'events',
+      queuePrefix: 'test',
+      retryScheduleMs: [150, 150, 150],
+      disableAfter: 2,
+      perSubscriptionConcurrency: 4,
+      pollIntervalMs: 100,
+      attemptTimeoutMs: 3000,
+      onDisabled: async (s) => {
+        disabled.push(s);
+      },
+    });
+  });
+  after(async () => {
+    await worker?.close();
+    await broker?.close();
+    await receiver?.close();
+    await knex?.destroy();
+    await db?.drop();
+  });
+
+  const subscribe = (tenant: number, path: string, events: string[]) =>
+    insertSubscription(knex, { tenant_id: tenant }, { url: `${receiver.url}${path}`, events }, 1);
+  const emit = (tenant: number, kind: string, data: unknown) =>
+    broker.publish('events', envelope('events', `webhook.${kind}`, { scope: { tenant_id: tenant }, data }));
+  const deliveriesOf = (s: SubscriptionRow) =>
+    knex('webhook_deliveries').where('subscription_id', s.id) as Promise<Array<{ id: string; status: string; attempts: number }>>;
+
+  it('delivers an event, signed, to the subscriptions of its scope that take its kind, and only those', async () => {
+    const [a, other, elsewhere] = [
+      await subscribe(1, '/a', ['thing.done']),
+      await subscribe(1, '/other', ['thing.undone']),
+      await subscribe(2, '/elsewhere', ['thing.done']),
+    ];
+    await emit(1, 'thing.done', { id: 7 });
+    const got = await eventually(async () => receiver.on('/a')[0]);
+    const payload = new Webhook(a.secret).verify(got.body, got.headers as Record<string, string>) as Record<string, unknown>;
+    expect(payload).to.include({ type: 'thing.done' });
+    expect(payload.data).to.deep.equal({ id: 7 });
+    expect(Date.parse(payload.timestamp as string)).to.be.closeTo(Date.now(), 10_000);
+    await sleep(300);
+    expect(receiver.on('/other')).to.have.length(0);
+    expect(receiver.on('/elsewhere')).to.have.length(0);
+    expect(await deliveriesOf(other)).to.have.length(0);
+    expect(await deliveriesOf(elsewhere)).to.have.length(0);
+    const [d] = await deliveriesOf(a);
+    expect(d).to.include({ status: 'succeeded', attempts: 1 });
+  });
+
+  it('retries a failing receiver with the same webhook-id, and logs every attempt', async () => {
+    const s = await subscribe(3, '/flaky', ['thing.done']);
+    receiver.answer('/flaky', 500, 503, 200);
+    await emit(3, 'thing.done', { id: 8 });
+    const [d] = await eventually(async () => {
+      const rows = await deliveriesOf(s);
+      return rows[0]?.status === 'succeeded' ? rows : undefined;
+    });
+    const got = receiver.on('/flaky');
+    expect(got).to.have.length(3);
+    expect(new Set(got.map((r) => r.headers['webhook-id']))).to.have.property('size', 1);
+    for (const r of got) new Webhook(s.secret).verify(r.body, r.headers as Record<string, string>);
+    const found = await findDelivery(knex, s.id, d!.id);
+    expect(found!.row).to.include({ attempts: 3, status: 'succeeded', response_status: 200 });
+    expect(found!.attempts.map((x) => x.response_status)).to.deep.equal([500, 503, 200]);
+  });
+
+  it('disables a subscription whose receiver answers 410, and tells its owner once', async () => {
+    const s = await subscribe(4, '/gone', ['thing.done']);
+    receiver.answer('/gone', 410);
+    await emit(4, 'thing.done', {});
+    await eventually(async () => disabled.find((x) => x.id === s.id));
+    const row = (await knex('webhook_subscriptions').where('id', s.id).first()) as SubscriptionRow;
+    expect(row).to.include({ active: false, disabled_reason: 'gone' });
+    expect(disabled.find((x) => x.id === s.id)!.scope).to.include({ tenant_id: 4 });
+    expect(receiver.on('/gone')).to.have.length(1);
+    expect((await deliveriesOf(s))[0]).to.include({ status: 'failed', attempts: 1 });
+  });
+
+  it('disables a subscription after deliveries failed for good in a row', async () => {
+    const s = await subscribe(5, '/down', ['thing.done']);
+    receiver.answer('/down', 500);
+    await emit(5, 'thing.done', { n: 1 });
+    await emit(5, 'thing.done', { n: 2 });
+    await eventually(async () => disabled.find((x) => x.id === s.id));
+    const row = (await knex('webhook_subscriptions').where('id', s.id).first()) as SubscriptionRow;
+    expect(row).to.include({ active: false, disabled_reason: 'failing', failure_streak: 2 });
+    expect(receiver.on('/down')).to.have.length(8);
+    expect(disabled.filter((x) => x.id === s.id)).to.have.length(1);
+  });
+
+  it('does not let a receiver that never answers delay another subscription', async () => {
+    const hang = await subscribe(6, '/hang', ['thing.done']);
+    const fine = await subscribe(6, '/fine', ['thing.done']);
+    receiver.answer('/hang', 'hang');
+    const started = Date.now();
+    for (let i = 0; i < 30; i++) await emit(6, 'thing.done', { i });
+    await eventually(async () => receiver.on('/fine').length === 30, 10_000);
+    expect(Date.now() - started).to.be.below(2500);
+    expect(receiver.on('/hang').length).to.be.at.most(4 + 1);
+    await eventually(async () => (await deliveriesOf(fine)).every((d) => d.status === 'succeeded'));
+    expect((await deliveriesOf(hang)).filter((d) => d.status === 'succeeded')).to.have.length(0);
+  });
+});
