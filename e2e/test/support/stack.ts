@@ -30,6 +30,17 @@ import {
   type TestDatabase,
 } from '@fieldhouse/testkit';
 import { createClient } from 'redis';
+import { webhookApiSettings, webhookEnvDefaults, type WebhookVars } from '@fieldhouse/webhooks';
+
+/**
+ * The webhook settings of the test stack's services and workers: plain http and loopback
+ * receivers allowed (the tests' receivers), every other private network refused.
+ */
+export const testWebhookVars: WebhookVars = {
+  ...webhookEnvDefaults,
+  WEBHOOK_ALLOW_HTTP: true,
+  WEBHOOK_ALLOWED_NETWORKS: ['127.0.0.0/8', '::1/128'],
+};
 
 export interface TestStack {
   /** `http://127.0.0.1:<port>` of the gateway. */
@@ -42,6 +53,8 @@ export interface TestStack {
   polls: { db: Db; broker: Broker };
   /** The events service's database (e2e tests run its outbox relay and e-mail worker on it). */
   eventsDb: Knex;
+  /** Connection URLs of the services' databases (for worker processes started by tests). */
+  databaseUrls: { collection: string; events: string };
   /** The collection service's database and blob store (e2e tests run its workers on them). */
   collection: { db: Knex; blobs: BlobStore };
   stop: () => Promise<void>;
@@ -84,7 +97,13 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   let jwks: KeyResolver | undefined;
   let gatewayUrl = '';
   const keys: KeyResolver = (kid) => (jwks ??= jwksKeyResolver(`${gatewayUrl}/.well-known/jwks.json`))(kid);
-  const common = { logger, keys, issuer: 'fieldhouse-gateway', bodyLimit: '1mb' };
+  const common = {
+    logger,
+    keys,
+    issuer: 'fieldhouse-gateway',
+    bodyLimit: '1mb',
+    webhooks: webhookApiSettings(testWebhookVars),
+  };
 
   const collectionKnex = createKnex(collection.url);
   const collectionBlobs = new FileBlobStore(join(tmpdir(), `fieldhouse-e2e-blobs-${randomPrefix('c')}`));
@@ -145,6 +164,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     identityDb,
     polls: { db: pollsDb, broker: pollsBroker },
     eventsDb: eventsKnex,
+    databaseUrls: { collection: collection.url, events: events.url },
     collection: { db: collectionKnex, blobs: collectionBlobs },
     stop: async () => {
       await gatewayServer.stop();

@@ -114,3 +114,4 @@ export async function migrateLatest(url: string, migrations: Migration[]): Promi
     await knex.destroy();
   }
 }
+export * from './listen.ts';

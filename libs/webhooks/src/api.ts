@@ -1,5 +1,4 @@
 import { Joi } from '@fieldhouse/config';
-import { isIP } from 'node:net';
 import type { AddressGuard } from './address-guard.ts';
 import type { AttemptRow, DeliveryRow, SubscriptionRow } from './knex-subscriptions.ts';
 import type { DeliveryStatus, DisabledReason } from './types.ts';
@@ -100,23 +99,17 @@ export interface TargetPolicy {
   guard: AddressGuard;
 }
 
-/** A target URL: `https:` (or `http:` where allowed), at most 2,000 characters, not a refused IP literal. */
-export function targetUrlSchema(policy: TargetPolicy) {
-  return Joi.string()
+/**
+ * A target URL: `http:` or `https:`, at most 2,000 characters. Whether plain `http:` and IP
+ * literals are allowed is the deployment's policy, checked by the use case (`checkTargetUrl`).
+ */
+export const targetUrlSchema = () =>
+  Joi.string()
     .trim()
     .max(2000)
-    .uri({ scheme: policy.allowHttp ? ['https', 'http'] : ['https'] })
-    .custom((value: string, helpers) => {
-      const host = new URL(value).hostname.replace(/^\[|\]$/g, '');
-      if (isIP(host) && !policy.guard.permits(host))
-        return helpers.message({
-          custom: `${host} is a loopback, private, link-local or reserved address: deliveries there are not allowed.`,
-        });
-      return value;
-    })
-    .messages({ 'string.uriCustomScheme': policy.allowHttp ? '{{#label}} must be an http or https URL' : '{{#label}} must be an https URL' })
+    .uri({ scheme: ['https', 'http'] })
+    .messages({ 'string.uriCustomScheme': '{{#label}} must be an https URL' })
     .description('Where deliveries are POSTed: `https:` (plain `http:` only where the deployment allows it)');
-}
 
 /** The kinds a subscription takes: 1 to all of `kinds`, each once. */
 const kindsSchema = (kinds: readonly string[]) =>
@@ -127,9 +120,9 @@ const kindsSchema = (kinds: readonly string[]) =>
     .description(`Event kinds delivered: ${kinds.map((k) => `\`${k}\``).join(', ')}`);
 
 /** `POST .../webhooks`: `{url, events, description?, active?}`, plus the area's own keys. */
-export function webhookCreateSchema(kinds: readonly string[], policy: TargetPolicy, extra: Joi.PartialSchemaMap = {}) {
+export function webhookCreateSchema(kinds: readonly string[], extra: Joi.PartialSchemaMap = {}) {
   return Joi.object({
-    url: targetUrlSchema(policy).required(),
+    url: targetUrlSchema().required(),
     events: kindsSchema(kinds).required(),
     description: Joi.string().trim().max(500).allow('', null),
     active: Joi.boolean().default(true),
@@ -138,9 +131,9 @@ export function webhookCreateSchema(kinds: readonly string[], policy: TargetPoli
 }
 
 /** `PATCH .../webhooks/{webhook_id}`: any of the creation keys; turning `active` back on clears the failure streak. */
-export function webhookPatchSchema(kinds: readonly string[], policy: TargetPolicy, extra: Joi.PartialSchemaMap = {}) {
+export function webhookPatchSchema(kinds: readonly string[], extra: Joi.PartialSchemaMap = {}) {
   return Joi.object({
-    url: targetUrlSchema(policy),
+    url: targetUrlSchema(),
     events: kindsSchema(kinds),
     description: Joi.string().trim().max(500).allow('', null),
     active: Joi.boolean(),
@@ -208,7 +201,13 @@ export const deliverySchema = Joi.object({
 
 /** The response schema of a delivery with its payload and attempts. */
 export const deliveryDetailSchema = deliverySchema.keys({
-  payload: Joi.object().required().description('The body sent: `{type, timestamp, data}`'),
+  payload: Joi.object({
+    type: Joi.string().required(),
+    timestamp: Joi.string().isoDate().required(),
+    data: Joi.object().unknown(true).required(),
+  })
+    .required()
+    .description('The body sent (docs/webhooks.md lists the `data` of each kind)'),
   attempt_log: Joi.array()
     .items(
       Joi.object({

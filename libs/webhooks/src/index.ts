@@ -8,3 +8,8 @@ export * from './signing.ts';
 export * from './tables.ts';
 export * from './types.ts';
 export * from './worker.ts';
+export * from './settings.ts';
+export * from './triggers.ts';
+export * from './use-cases.ts';
+export * from './routes.ts';
+export * from './disabled-email.ts';

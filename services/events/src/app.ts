@@ -4,6 +4,7 @@ import { createServiceApp, type Lifecycle } from '@fieldhouse/http';
 import { requireGateway, type KeyResolver } from '@fieldhouse/internal-auth';
 import type { Logger } from '@fieldhouse/logger';
 import { inTransactionWith } from '@fieldhouse/messaging';
+import { webhookApiSettings, webhookEnvDefaults, type WebhookApiSettings } from '@fieldhouse/webhooks';
 import { scanGroupCommit } from './data/scan-batch.ts';
 import type { EventsContext } from './domain/context.ts';
 import { eventsDocument } from './http/document.ts';
@@ -18,6 +19,8 @@ export interface EventsAppDeps {
   bodyLimit: string;
   /** Base URL of the web console (`PUBLIC_URL`, default `http://localhost:8080`), for scanner devices' setup URLs. */
   publicUrl?: string;
+  /** Webhook URL policy and secret overlap (`WEBHOOK_*`); default: https only, no private networks, 24 h. */
+  webhooks?: WebhookApiSettings;
   lifecycle?: Lifecycle;
   /** Called after a commit that wrote to the outbox (main.ts kicks its OutboxRelay); optional. */
   outboxWritten?: () => void;
@@ -28,13 +31,14 @@ export interface EventsAppDeps {
  * e-mails are written with their invite, then the relay is kicked) and the scanner group commit.
  */
 export function createEventsContext(
-  deps: Pick<EventsAppDeps, 'db' | 'logger' | 'outboxWritten' | 'publicUrl'>,
+  deps: Pick<EventsAppDeps, 'db' | 'logger' | 'outboxWritten' | 'publicUrl' | 'webhooks'>,
 ): EventsContext {
   return {
     db: deps.db,
     logger: deps.logger,
     publicUrl: deps.publicUrl ?? 'http://localhost:8080',
     inTransaction: inTransactionWith(deps.db, 'outbox', deps.outboxWritten),
+    webhooks: deps.webhooks ?? webhookApiSettings(webhookEnvDefaults),
     hotScans: scanGroupCommit(deps.db, deps.logger),
   };
 }

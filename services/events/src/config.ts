@@ -1,11 +1,12 @@
 import { Joi, metricsPort, loadConfig, serviceEnv, urlOf, type ServiceVars } from '@fieldhouse/config';
+import { webhookEnv, type WebhookVars } from '@fieldhouse/webhooks';
 
 /** The events database; created if missing by `migrate`. */
 export const eventsDatabaseUrl = urlOf('postgres', 'postgresql').default(
   'postgres://postgres@127.0.0.1:5432/fieldhouse_events',
 );
 
-export interface EventsConfig extends ServiceVars {
+export interface EventsConfig extends ServiceVars, WebhookVars {
   PORT: number;
   /** Internal port of `/metrics`. */
   METRICS_PORT: number;
@@ -31,6 +32,7 @@ const schema = Joi.object<EventsConfig>({
   PUBLIC_URL: urlOf('http', 'https')
     .default('http://localhost:8080')
     .custom((v: string) => v.replace(/\/+$/, '')),
+  ...webhookEnv,
 });
 
 /** Reads and validates the events service's environment; fails fast naming each wrong variable. */

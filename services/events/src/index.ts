@@ -2,6 +2,7 @@ export { createEventsApp, type EventsAppDeps } from './app.ts';
 export { loadEventsConfig, type EventsConfig } from './config.ts';
 export { migrations } from './migrations/index.ts';
 export { startEventsEmailWorker } from './workers/email.ts';
+export { startEventsWebhookWorker } from './workers/webhooks.ts';
 export { applyUserEvent } from './data/users.ts';
 export { insertInvitesBulk } from './data/invites.ts';
 export { eventsDocument } from './http/document.ts';

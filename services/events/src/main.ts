@@ -1,22 +1,26 @@
-import { createKnex } from '@fieldhouse/db';
+import { createKnex, listenTo } from '@fieldhouse/db';
 import { startServer } from '@fieldhouse/http';
 import { jwksKeyResolver } from '@fieldhouse/internal-auth';
 import { createLogger } from '@fieldhouse/logger';
 import { Broker, OutboxRelay, startUserEventsConsumer } from '@fieldhouse/messaging';
+import { webhookApiSettings } from '@fieldhouse/webhooks';
 import { createEventsApp } from './app.ts';
 import { loadEventsConfig } from './config.ts';
 import { applyUserEvent } from './data/users.ts';
 
 /**
  * Events service process: configuration, Knex, RabbitMQ (outbox relay of the invitation e-mail
- * jobs, consumer of the gateway's user events into the users projection), HTTP server with
- * graceful shutdown. The e-mail worker is its own process (`workers/main.ts`).
+ * jobs and webhook events, woken by `NOTIFY outbox`; consumer of the gateway's user events into
+ * the users projection), HTTP server with graceful shutdown. The e-mail and webhook delivery
+ * workers are their own process (`workers/main.ts`).
  */
 const config = loadEventsConfig();
 const logger = createLogger({ service: 'events', level: config.LOG_LEVEL });
 const db = createKnex(config.DATABASE_URL, { poolMax: config.DB_POOL_MAX });
 const broker = new Broker({ url: config.AMQP_URL, logger, name: 'events', prefix: config.AMQP_PREFIX });
 const relay = new OutboxRelay({ knex: db, table: 'outbox', broker, logger });
+// Webhook events are written to the outbox by triggers, which notify `outbox` at commit.
+const outboxNotices = listenTo(config.DATABASE_URL, 'outbox', () => relay.kick(), logger);
 const users = await startUserEventsConsumer({
   broker,
   logger,
@@ -30,6 +34,7 @@ const { app, lifecycle } = createEventsApp({
   issuer: config.INTERNAL_JWT_ISSUER,
   bodyLimit: config.BODY_LIMIT,
   publicUrl: config.PUBLIC_URL,
+  webhooks: webhookApiSettings(config),
   outboxWritten: () => relay.kick(),
 });
 relay.start();
@@ -39,7 +44,7 @@ await startServer(app, {
   logger,
   lifecycle,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-  onShutdown: [() => users.close(), () => relay.stop(), () => broker.close(), () => db.destroy()],
+  onShutdown: [() => users.close(), () => outboxNotices.close(), () => relay.stop(), () => broker.close(), () => db.destroy()],
   handleSignals: true,
   metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST },
 });

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { GroupCommit } from '@fieldhouse/group-commit';
 import type { Logger } from '@fieldhouse/logger';
 import type { InTransaction } from '@fieldhouse/messaging';
+import type { WebhookApiSettings } from '@fieldhouse/webhooks';
 import type { CheckedIn } from '../data/attendance.ts';
 import type { HotScan } from '../data/scan-batch.ts';
 
@@ -16,6 +17,8 @@ export interface EventsContext {
   inTransaction: InTransaction;
   /** Base URL of the web console (`PUBLIC_URL`), for the setup URLs of scanner devices. */
   publicUrl: string;
+  /** Which webhook URLs are accepted and how long a rotated secret keeps signing (`WEBHOOK_*` settings). */
+  webhooks: WebhookApiSettings;
   /** Group commit of the scanner hot path (data/scan-batch.ts): one per app. */
   hotScans: GroupCommit<HotScan, CheckedIn | undefined>;
 }

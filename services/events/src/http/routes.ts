@@ -6,6 +6,7 @@ import { eventRoutes } from './event-routes.ts';
 import { importRoutes } from './import-routes.ts';
 import { inviteRoutes } from './invite-routes.ts';
 import { staffRoutes } from './staff-routes.ts';
+import { webhookRoutes } from './webhook-routes.ts';
 import { whoamiRoutes } from './whoami-routes.ts';
 
 /** Routes answered before the caller projection (anonymous callers sent by the gateway included). */
@@ -23,6 +24,7 @@ export const eventsSignedInRouteSpecs: AnyRouteSpec<EventsContext>[] = [
   ...importRoutes,
   ...inviteRoutes,
   ...attendanceRoutes,
+  ...webhookRoutes,
 ];
 
 /** Every declared route of the events service, in matching order. */

@@ -2,6 +2,7 @@ import type { Migration } from '@fieldhouse/db';
 import { messaging } from './001-messaging.ts';
 import { eventsSchema } from './002-events.ts';
 import { scannerDevices } from './003-scanner-devices.ts';
+import { webhooks } from './004-webhooks.ts';
 
 /** The events service's migrations, in order. */
-export const migrations: Migration[] = [messaging, eventsSchema, scannerDevices];
+export const migrations: Migration[] = [messaging, eventsSchema, scannerDevices, webhooks];

@@ -3,11 +3,13 @@ import { createLogger, redactCredentials } from '@fieldhouse/logger';
 import { createMailer } from '@fieldhouse/mail';
 import { Broker, stopOnSignals } from '@fieldhouse/messaging';
 import { loadEventsConfig } from '../config.ts';
+import { webhookWorkerSettings } from '@fieldhouse/webhooks';
 import { startEventsEmailWorker } from './email.ts';
+import { startEventsWebhookWorker } from './webhooks.ts';
 
 /**
- * Events e-mail worker process (`npm run worker -w @fieldhouse/events`): DATABASE_URL, AMQP_URL,
- * AMQP_PREFIX, SMTP_URL (default smtp://127.0.0.1:1025), MAIL_FROM. Stops cleanly on SIGINT/SIGTERM.
+ * Events worker process: e-mail jobs and webhook deliveries (`npm run worker -w @fieldhouse/events`): DATABASE_URL, AMQP_URL,
+ * AMQP_PREFIX, SMTP_URL (default smtp://127.0.0.1:1025), MAIL_FROM, and the `WEBHOOK_*` settings. Stops cleanly on SIGINT/SIGTERM.
  */
 const config = loadEventsConfig();
 const logger = createLogger({ service: 'events-worker', level: config.LOG_LEVEL });
@@ -20,6 +22,13 @@ const broker = new Broker({
 });
 const mailer = createMailer(config.SMTP_URL, config.MAIL_FROM);
 const worker = await startEventsEmailWorker({ broker, db, mailer, logger });
-logger.info('events e-mail worker started', { smtp: redactCredentials(config.SMTP_URL) });
+const webhooks = await startEventsWebhookWorker({ broker, db, logger, ...webhookWorkerSettings(config) });
+logger.info('events e-mail and webhook workers started', { smtp: redactCredentials(config.SMTP_URL) });
 
-stopOnSignals(logger, [() => worker.close(), () => broker.close(), () => mailer.close(), () => db.destroy()]);
+stopOnSignals(logger, [
+  () => webhooks.close(),
+  () => worker.close(),
+  () => broker.close(),
+  () => mailer.close(),
+  () => db.destroy(),
+]);

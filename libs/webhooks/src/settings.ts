@@ -1,0 +1,72 @@
+import { csvList, Joi } from '@fieldhouse/config';
+import { AddressGuard } from './address-guard.ts';
+import type { TargetPolicy } from './api.ts';
+import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './schedule.ts';
+import { WebhookSender } from './sender.ts';
+
+/** The webhook variables of a service (docs/webhooks.md, "Settings"). */
+export interface WebhookVars {
+  /** Accept and call `http:` URLs (development); default false: only `https:`. */
+  WEBHOOK_ALLOW_HTTP: boolean;
+  /** Networks deliveries may reach although private or loopback, CIDR, comma-separated; default none. */
+  WEBHOOK_ALLOWED_NETWORKS: string[];
+  /** Delays before each retry, e.g. `5s,5m,30m,2h,5h,10h,10h` (the default). */
+  WEBHOOK_RETRY_SCHEDULE: string;
+  /** Deliveries failed for good in a row that disable a subscription; default 5. */
+  WEBHOOK_DISABLE_AFTER: number;
+  /** Longest attempt, ms; default 10,000. */
+  WEBHOOK_TIMEOUT_MS: number;
+  /** How long the previous secret keeps signing after a rotation, hours; default 24. */
+  WEBHOOK_SECRET_OVERLAP_HOURS: number;
+}
+
+/** Joi keys of {@link WebhookVars}, spread into a service's configuration schema. */
+export const webhookEnv = {
+  WEBHOOK_ALLOW_HTTP: Joi.boolean().default(false),
+  WEBHOOK_ALLOWED_NETWORKS: csvList.default([]),
+  WEBHOOK_RETRY_SCHEDULE: Joi.string()
+    .default('5s,5m,30m,2h,5h,10h,10h')
+    .custom((v: string) => (parseRetrySchedule(v), v)),
+  WEBHOOK_DISABLE_AFTER: Joi.number().integer().min(1).max(1000).default(5),
+  WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(10_000),
+  WEBHOOK_SECRET_OVERLAP_HOURS: Joi.number().min(0).max(24 * 30).default(24),
+};
+
+/** What the HTTP process needs: the target URL policy and the secret overlap. */
+export interface WebhookApiSettings {
+  policy: TargetPolicy;
+  secretOverlapMs: number;
+}
+
+/** The API settings of {@link WebhookVars}. */
+export function webhookApiSettings(vars: WebhookVars): WebhookApiSettings {
+  return {
+    policy: { allowHttp: vars.WEBHOOK_ALLOW_HTTP, guard: new AddressGuard(vars.WEBHOOK_ALLOWED_NETWORKS) },
+    secretOverlapMs: vars.WEBHOOK_SECRET_OVERLAP_HOURS * 3_600_000,
+  };
+}
+
+/** The delivery worker's settings of {@link WebhookVars}: a sender and the options of `startWebhookWorker`. */
+export function webhookWorkerSettings(vars: WebhookVars) {
+  const schedule = vars.WEBHOOK_RETRY_SCHEDULE ? parseRetrySchedule(vars.WEBHOOK_RETRY_SCHEDULE) : DEFAULT_RETRY_SCHEDULE_MS;
+  return {
+    sender: new WebhookSender({
+      guard: new AddressGuard(vars.WEBHOOK_ALLOWED_NETWORKS),
+      allowHttp: vars.WEBHOOK_ALLOW_HTTP,
+      timeoutMs: vars.WEBHOOK_TIMEOUT_MS,
+    }),
+    retryScheduleMs: schedule,
+    disableAfter: vars.WEBHOOK_DISABLE_AFTER,
+    attemptTimeoutMs: vars.WEBHOOK_TIMEOUT_MS,
+  };
+}
+
+/** The defaults of {@link WebhookVars}: https only, no private network, the default schedule. */
+export const webhookEnvDefaults: WebhookVars = {
+  WEBHOOK_ALLOW_HTTP: false,
+  WEBHOOK_ALLOWED_NETWORKS: [],
+  WEBHOOK_RETRY_SCHEDULE: '5s,5m,30m,2h,5h,10h,10h',
+  WEBHOOK_DISABLE_AFTER: 5,
+  WEBHOOK_TIMEOUT_MS: 10_000,
+  WEBHOOK_SECRET_OVERLAP_HOURS: 24,
+};

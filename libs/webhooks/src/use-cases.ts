@@ -1,0 +1,174 @@
+import type { Knex } from 'knex';
+import { isIP } from 'node:net';
+import { notFound, validationFailed } from '@fieldhouse/problem';
+import {
+  deliveryDetailView,
+  deliveryView,
+  subscriptionView,
+  type TargetPolicy,
+  type WebhookDelivery,
+  type WebhookSubscription,
+} from './api.ts';
+import {
+  deleteSubscription,
+  findDelivery,
+  findSubscription,
+  insertPing,
+  insertSubscription,
+  listDeliveries,
+  listSubscriptions,
+  redeliver,
+  redeliverFailedSince,
+  rotateSecret,
+  updateSubscription,
+  type DeliveryFilter,
+  type Scope,
+  type SubscriptionInput,
+  type SubscriptionRow,
+} from './knex-subscriptions.ts';
+import type { WebhookApiSettings } from './settings.ts';
+
+/** A body read (and validated) only once access was checked (libs/http `BodyReader`). */
+type Read<T> = () => T;
+
+/** A subscription with its signing secret: the creation and rotation answers, shown once. */
+export type WebhookSubscriptionWithSecret = WebhookSubscription & { secret: string };
+
+/** A delivery with the payload sent and every attempt. */
+export type WebhookDeliveryDetail = ReturnType<typeof deliveryDetailView>;
+
+/**
+ * The webhook use cases of one area, the caller's access (`A`, e.g. `{userId, eventId}`)
+ * checked first by the area. Every one may throw the area's 404/403 problems; those taking a
+ * subscription id throw 404 when the scope has none with it; input errors are 422.
+ */
+export interface WebhookUseCases<A> {
+  /** Creates a subscription; the answer carries its `secret`, once. */
+  create(access: A, input: Read<SubscriptionInput>): Promise<WebhookSubscriptionWithSecret>;
+  /** The scope's subscriptions, newest first. */
+  list(access: A): Promise<WebhookSubscription[]>;
+  get(access: A, id: string): Promise<WebhookSubscription>;
+  /** Changes URL, kinds, description or `active` (turning it on clears the failure streak). */
+  update(access: A, id: string, patch: Read<Partial<SubscriptionInput>>): Promise<WebhookSubscription>;
+  /** Deletes it with its delivery log. */
+  remove(access: A, id: string): Promise<void>;
+  /** A new secret; the previous one keeps signing alongside for the configured overlap. */
+  rotateSecret(access: A, id: string): Promise<WebhookSubscriptionWithSecret>;
+  /** Queues a `ping` delivery to it (even when disabled or not taking `ping`). */
+  ping(access: A, id: string): Promise<WebhookDelivery>;
+  /** A page of its deliveries, newest first, by status and kind. */
+  deliveries(
+    access: A,
+    id: string,
+    filter: DeliveryFilter,
+    page: { page: number; per_page: number },
+  ): Promise<{ rows: WebhookDelivery[]; total: number }>;
+  delivery(access: A, id: string, deliveryId: string): Promise<WebhookDeliveryDetail>;
+  /** Queues one delivery again (same `webhook-id`), as a new round of retries. */
+  redeliver(access: A, id: string, deliveryId: string): Promise<WebhookDelivery>;
+  /** Queues again every failed delivery created since a time; resolves with how many. */
+  redeliverFailed(access: A, id: string, since: Read<{ since: Date }>): Promise<{ count: number }>;
+}
+
+/** What an area's access check yields: where its webhooks live and who asks. */
+export interface WebhookScope {
+  db: Knex;
+  scope: Scope;
+  settings: WebhookApiSettings;
+  userId: number | null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Refuses a target URL the deployment does not allow: `http:` unless allowed, an IP literal the
+ * SSRF guard refuses (names are checked at each delivery, after DNS resolution).
+ * @throws ProblemError 422 on `url`.
+ */
+export function checkTargetUrl(url: string, policy: TargetPolicy): void {
+  const target = new URL(url);
+  if (target.protocol === 'http:' && !policy.allowHttp)
+    throw validationFailed({ url: ['The url must be an https URL.'] });
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) && !policy.guard.permits(host))
+    throw validationFailed({
+      url: [`${host} is a loopback, private, link-local or reserved address: deliveries there are not allowed.`],
+    });
+}
+
+/**
+ * The {@link WebhookUseCases} of an area kept in PostgreSQL (the tables of `createWebhookTables`):
+ * `resolve` checks the caller's access and names the scope; `scopeKeys` are the scope columns
+ * shown in subscriptions (`event_id`, `workspace_id`...).
+ */
+export function knexWebhookUseCases<A>(
+  resolve: (access: A) => Promise<WebhookScope>,
+  scopeKeys: string[],
+): WebhookUseCases<A> {
+  const view = (row: SubscriptionRow) => subscriptionView(row, scopeKeys);
+  const subscriptionOf = async (access: A, id: string) => {
+    const s = await resolve(access);
+    const row = UUID.test(id) ? await findSubscription(s.db, s.scope, id) : undefined;
+    if (!row) throw notFound('No webhook with this id here.');
+    return { ...s, row };
+  };
+  return {
+    async create(access, input) {
+      const s = await resolve(access);
+      const body = input();
+      checkTargetUrl(body.url, s.settings.policy);
+      const row = await insertSubscription(s.db, s.scope, body, s.userId);
+      return { ...view(row), secret: row.secret };
+    },
+    async list(access) {
+      const s = await resolve(access);
+      return (await listSubscriptions(s.db, s.scope)).map(view);
+    },
+    async get(access, id) {
+      return view((await subscriptionOf(access, id)).row);
+    },
+    async update(access, id, patch) {
+      const s = await subscriptionOf(access, id);
+      const body = patch();
+      if (body.url !== undefined) checkTargetUrl(body.url, s.settings.policy);
+      const row = await updateSubscription(s.db, s.scope, id, body);
+      if (!row) throw notFound('No webhook with this id here.');
+      return view(row);
+    },
+    async remove(access, id) {
+      const s = await subscriptionOf(access, id);
+      await deleteSubscription(s.db, s.scope, s.row.id);
+    },
+    async rotateSecret(access, id) {
+      const s = await subscriptionOf(access, id);
+      const row = await rotateSecret(s.db, s.scope, s.row.id, s.settings.secretOverlapMs);
+      if (!row) throw notFound('No webhook with this id here.');
+      return { ...view(row), secret: row.secret };
+    },
+    async ping(access, id) {
+      const s = await subscriptionOf(access, id);
+      return deliveryView(await insertPing(s.db, s.row.id, s.scope));
+    },
+    async deliveries(access, id, filter, page) {
+      const s = await subscriptionOf(access, id);
+      const { rows, total } = await listDeliveries(s.db, s.row.id, filter, page);
+      return { rows: rows.map(deliveryView), total };
+    },
+    async delivery(access, id, deliveryId) {
+      const s = await subscriptionOf(access, id);
+      const found = UUID.test(deliveryId) ? await findDelivery(s.db, s.row.id, deliveryId) : undefined;
+      if (!found) throw notFound('No delivery with this id for this webhook.');
+      return deliveryDetailView(found);
+    },
+    async redeliver(access, id, deliveryId) {
+      const s = await subscriptionOf(access, id);
+      const row = UUID.test(deliveryId) ? await redeliver(s.db, s.row.id, deliveryId) : undefined;
+      if (!row) throw notFound('No delivery with this id for this webhook.');
+      return deliveryView(row);
+    },
+    async redeliverFailed(access, id, since) {
+      const s = await subscriptionOf(access, id);
+      return { count: await redeliverFailedSince(s.db, s.row.id, since().since) };
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import { EMAIL_REQUESTED, envelope, Exchanges } from '@fieldhouse/contracts';
+import { disabledWebhookEmail, knexWebhookUseCases, type DisabledSubscription } from '@fieldhouse/webhooks';
+import { findEvent } from '../data/events.ts';
+import { findUserById } from '../data/users.ts';
+import { ownedEventOf } from './access.ts';
+import type { EventsContext } from './context.ts';
+
+/**
+ * The event kinds of area C (docs/webhooks.md, "Area C"): an invite added (API, CSV import),
+ * checked in by a scan (any path: scanner, offline batch, device), its presence set by hand.
+ */
+export const EVENT_WEBHOOK_KINDS = ['invite.created', 'invite.checked_in', 'invite.presence_changed'] as const;
+
+/** Who manages an event's webhooks: its owner (staff get 403, anyone else 404). */
+export interface EventWebhookAccess {
+  userId: number;
+  eventId: string;
+}
+
+/**
+ * The webhook use cases of an event (libs/webhooks `WebhookUseCases`), owner only.
+ * @throws ProblemError 404 unless owner or staff of the event; 403 for staff.
+ */
+export const eventWebhooks = (ctx: EventsContext) =>
+  knexWebhookUseCases<EventWebhookAccess>(async (a) => {
+    const event = await ownedEventOf(ctx, a.eventId, a.userId);
+    return { db: ctx.db, scope: { event_id: event.id }, settings: ctx.webhooks, userId: a.userId };
+  }, ['event_id']);
+
+/**
+ * Tells the event's owner that a webhook was disabled by its deliveries: the e-mail job is
+ * written to the outbox (the API process relays it; the e-mail worker sends it).
+ */
+export async function noticeDisabledWebhook(
+  ctx: Pick<EventsContext, 'db' | 'inTransaction'>,
+  s: DisabledSubscription,
+): Promise<void> {
+  const event = await findEvent(ctx.db, String(s.scope.event_id));
+  const owner = event ? await findUserById(ctx.db, event.owner_id) : undefined;
+  if (!event || !owner) return;
+  const mail = disabledWebhookEmail([owner.email], s, `the event "${event.name}"`);
+  await ctx.inTransaction(async (_trx, outbox) => {
+    await outbox.add(Exchanges.events, envelope(Exchanges.events, EMAIL_REQUESTED, mail));
+  });
+}

@@ -1,0 +1,27 @@
+import type { Knex } from 'knex';
+import type { Logger } from '@fieldhouse/logger';
+import { Exchanges } from '@fieldhouse/contracts';
+import { inTransactionWith, type Broker } from '@fieldhouse/messaging';
+import { KnexWebhookStore, startWebhookWorker, type WebhookWorkerOptions } from '@fieldhouse/webhooks';
+import { noticeDisabledWebhook } from '../domain/webhooks.ts';
+
+/**
+ * The events service's webhook delivery worker (libs/webhooks `startWebhookWorker`): fans its
+ * `webhook.*` events out to the event's subscriptions, delivers them, and e-mails the event owner
+ * when a webhook gets disabled. Queues `events.webhooks` and `events.webhook-deliveries`.
+ */
+export function startEventsWebhookWorker(
+  opts: { broker: Broker; db: Knex; logger: Logger } & Pick<
+    WebhookWorkerOptions,
+    'sender' | 'retryScheduleMs' | 'disableAfter' | 'attemptTimeoutMs' | 'pollIntervalMs' | 'perSubscriptionConcurrency'
+  >,
+) {
+  const { db } = opts;
+  return startWebhookWorker({
+    ...opts,
+    store: new KnexWebhookStore(db, (scope) => ({ sql: 's.event_id = ?', bindings: [String(scope.event_id)] })),
+    exchange: Exchanges.events,
+    queuePrefix: 'events',
+    onDisabled: (s) => noticeDisabledWebhook({ db, inTransaction: inTransactionWith(db, 'outbox') }, s),
+  });
+}
