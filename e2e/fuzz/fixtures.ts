@@ -107,6 +107,16 @@ export async function createFixtures(
   const device = (await as('POST', `/api/events/${event.id}/devices`, { name: 'Fuzz door' })) as unknown as {
     id: string;
   };
+  const eventHook = (await as('POST', `/api/events/${event.id}/webhooks`, {
+    url: 'https://example.test/hook',
+    events: ['invite.created'],
+  })) as unknown as { id: string };
+  const eventPing = (await as(
+    'POST',
+    `/api/events/${event.id}/webhooks/${eventHook.id}/ping`,
+  )) as unknown as {
+    id: string;
+  };
   const poll = (
     await as('POST', '/api/polls', {
       title: 'Fuzz poll',
@@ -130,6 +140,8 @@ export async function createFixtures(
     event_id: [event.id],
     invite_id: [invite.id],
     device_id: [device.id],
+    webhook_id: [eventHook.id],
+    delivery_id: [eventPing.id],
     poll_id: [poll.id],
     comment_id: [comment.id],
     photo_id: [photoUrl.split('/').pop()],
@@ -171,6 +183,12 @@ export async function createFixtures(
       id: string;
     }
   ).id;
+  const spareEventHook = (
+    (await as('POST', `/api/events/${event.id}/webhooks`, {
+      url: 'https://example.test/spare',
+      events: ['invite.created'],
+    })) as unknown as { id: string }
+  ).id;
   const sparePoll = (
     await as('POST', '/api/polls', {
       title: 'Spare',
@@ -186,6 +204,7 @@ export async function createFixtures(
     token_id: [spareToken.data?.id ?? spareToken.id],
     event_id: [spareEvent],
     invite_id: [spareInvite],
+    webhook_id: [spareEventHook],
     poll_id: [sparePoll],
     comment_id: [spareComment],
   });

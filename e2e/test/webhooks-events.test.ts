@@ -56,13 +56,22 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
       broker,
       db: stack.eventsDb,
       logger,
-      ...webhookWorkerSettings({ ...testWebhookVars, WEBHOOK_RETRY_SCHEDULE: '200ms,200ms', WEBHOOK_TIMEOUT_MS: 2000 }),
+      ...webhookWorkerSettings({
+        ...testWebhookVars,
+        WEBHOOK_RETRY_SCHEDULE: '200ms,200ms',
+        WEBHOOK_TIMEOUT_MS: 2000,
+      }),
       pollIntervalMs: 100,
     }));
 
   before(async () => {
     stack = await startStack();
-    broker = new Broker({ url: await backingUrl('amqp'), logger, name: 'e2e-wh-c', prefix: randomPrefix('e2e-wh-c') });
+    broker = new Broker({
+      url: await backingUrl('amqp'),
+      logger,
+      name: 'e2e-wh-c',
+      prefix: randomPrefix('e2e-wh-c'),
+    });
     relay = new OutboxRelay({ knex: stack.eventsDb, table: 'outbox', broker, logger, intervalMs: 1000 });
     relay.start();
     notices = listenTo(stack.databaseUrls.events, 'outbox', () => relay.kick(), logger);
@@ -80,7 +89,9 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
         .expect(201)
     ).body.id;
     // The users projection, as the gateway's user events fill it (e2e/test/events.test.ts covers that path).
-    await stack.eventsDb('users').insert({ id: staff.id, name: staff.name, email: staff.email, updated_at: new Date() });
+    await stack
+      .eventsDb('users')
+      .insert({ id: staff.id, name: staff.name, email: staff.email, updated_at: new Date() });
     await as(owner).post(`/api/events/${eventId}/staff`).send({ email: staff.email }).expect(201);
   });
   after(async () => {
@@ -115,7 +126,10 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
   it('delivers invite.created, invite.checked_in and invite.presence_changed, signed, with frozen payloads', async () => {
     const created = await as(owner)
       .post(hooks())
-      .send({ url: `${receiver.url}/c`, events: ['invite.created', 'invite.checked_in', 'invite.presence_changed'] })
+      .send({
+        url: `${receiver.url}/c`,
+        events: ['invite.created', 'invite.checked_in', 'invite.presence_changed'],
+      })
       .expect(201);
     const { secret, id: hookId } = created.body as { secret: string; id: string };
     expect(secret).to.match(/^whsec_/);
@@ -128,7 +142,10 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
         .send({ nom: 'Ada', email: 'ada@example.test', type_invite: 'vip' })
         .expect(201)
     ).body as { id: string; code_unique: string };
-    await as(owner).post(`/api/events/${eventId}/checkin`).send({ code_unique: invite.code_unique }).expect(200);
+    await as(owner)
+      .post(`/api/events/${eventId}/checkin`)
+      .send({ code_unique: invite.code_unique })
+      .expect(200);
     await as(owner)
       .put(`/api/events/${eventId}/invites/${invite.id}/presence`)
       .send({ presence: false, scanne_par: 'Desk' })
@@ -137,7 +154,11 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
     const got = await eventually(async () => (receiver.on('/c').length >= 3 ? receiver.on('/c') : undefined));
     const payloads = got.map((r) => verify(secret, r));
     const byType = Object.fromEntries(payloads.map((p) => [p.type, p]));
-    expect(Object.keys(byType).sort()).to.deep.equal(['invite.checked_in', 'invite.created', 'invite.presence_changed']);
+    expect(Object.keys(byType).sort()).to.deep.equal([
+      'invite.checked_in',
+      'invite.created',
+      'invite.presence_changed',
+    ]);
     expect(byType['invite.created']!.data.invite).to.include({
       id: invite.id,
       event_id: eventId,
@@ -146,21 +167,38 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
       code_unique: invite.code_unique,
       presence: false,
     });
-    expect(byType['invite.created']!.data.links.invite).to.equal(`/api/events/${eventId}/invites/${invite.id}`);
+    expect(byType['invite.created']!.data.links.invite).to.equal(
+      `/api/events/${eventId}/invites/${invite.id}`,
+    );
     expect(byType['invite.checked_in']!.data).to.deep.include({ presence: true, previous: false });
-    expect(byType['invite.checked_in']!.data.by).to.deep.equal({ user_id: owner.id, scanner_device_id: null });
-    expect(byType['invite.presence_changed']!.data).to.include({ presence: false, previous: true, scanne_par: 'Desk' });
+    expect(byType['invite.checked_in']!.data.by).to.deep.equal({
+      user_id: owner.id,
+      scanner_device_id: null,
+    });
+    expect(byType['invite.presence_changed']!.data).to.include({
+      presence: false,
+      previous: true,
+      scanne_par: 'Desk',
+    });
 
     // The log lists them; a later edit never changes what is sent again.
     const list = await as(owner).get(`${hooks()}/${hookId}/deliveries?event=invite.created`).expect(200);
     expect(list.body.pagination).to.include({ total: 1 });
-    const delivery = list.body.data[0] as { id: string; message_id: string; status: string; attempts: number };
+    const delivery = list.body.data[0] as {
+      id: string;
+      message_id: string;
+      status: string;
+      attempts: number;
+    };
     expect(delivery).to.include({ status: 'succeeded', attempts: 1 });
-    await as(owner).patch(`/api/events/${eventId}/invites/${invite.id}`).send({ nom: 'Ada Lovelace' }).expect(200);
+    await as(owner)
+      .patch(`/api/events/${eventId}/invites/${invite.id}`)
+      .send({ nom: 'Ada Lovelace' })
+      .expect(200);
     const first = receiver.on('/c').find((r) => verify(secret, r).type === 'invite.created')!;
     await as(owner).post(`${hooks()}/${hookId}/deliveries/${delivery.id}/redeliver`).expect(202);
-    const again = await eventually(async () =>
-      receiver.on('/c').filter((r) => r.headers['webhook-id'] === delivery.message_id)[1],
+    const again = await eventually(
+      async () => receiver.on('/c').filter((r) => r.headers['webhook-id'] === delivery.message_id)[1],
     );
     expect(again.body).to.equal(first.body);
     expect(first.headers['webhook-id']).to.equal(delivery.message_id);

@@ -42,7 +42,12 @@ export async function startWebhookReceiver(opts: { record?: boolean } = {}): Pro
       const n = (counts.get(path) ?? 0) + 1;
       counts.set(path, n);
       if (opts.record !== false)
-        received.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        received.push({
+          path,
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        });
       const list = answers.get(path) ?? [204];
       const a = list[Math.min(n, list.length) - 1]!;
       if (a === 'hang') {

@@ -167,9 +167,13 @@ export function subscriptionSchema(scope: Joi.PartialSchemaMap) {
       .valid('by_owner', 'gone', 'failing')
       .allow(null)
       .required()
-      .description('`by_owner`; `gone` (the receiver answered 410); `failing` (deliveries failed for good in a row)'),
+      .description(
+        '`by_owner`; `gone` (the receiver answered 410); `failing` (deliveries failed for good in a row)',
+      ),
     disabled_at: nullableDate,
-    previous_secret_expires_at: nullableDate.description('Until when the previous secret still signs, after a rotation'),
+    previous_secret_expires_at: nullableDate.description(
+      'Until when the previous secret still signs, after a rotation',
+    ),
     created_at: Joi.string().isoDate().required(),
     updated_at: Joi.string().isoDate().required(),
   });
@@ -180,7 +184,9 @@ export const secretKey = {
   secret: Joi.string()
     .pattern(/^whsec_/)
     .required()
-    .description('The signing secret (`whsec_…`), shown once: verify deliveries with a Standard Webhooks library'),
+    .description(
+      'The signing secret (`whsec_…`), shown once: verify deliveries with a Standard Webhooks library',
+    ),
 };
 
 /** The response schema of a delivery. */
@@ -192,7 +198,10 @@ export const deliverySchema = Joi.object({
   attempts: Joi.number().integer().min(0).required(),
   response_status: Joi.number().integer().allow(null).required(),
   duration_ms: Joi.number().integer().allow(null).required(),
-  response_body: Joi.string().allow('', null).required().description('The start of the last answer (1 KiB at most)'),
+  response_body: Joi.string()
+    .allow('', null)
+    .required()
+    .description('The start of the last answer (1 KiB at most)'),
   error: Joi.string().allow(null).required().description('Why the last attempt got no answer'),
   created_at: Joi.string().isoDate().required(),
   last_attempt_at: nullableDate,

@@ -149,7 +149,8 @@ export class KnexWebhookStore implements WebhookStore {
         // Only a delivery that ends resets or counts the streak below.
       ],
     )) as { rows: Array<{ n: number }> };
-    if (!rows[0]?.n || outcome.next !== 'failed' || (!outcome.gone && !outcome.countsAsFailure)) return undefined;
+    if (!rows[0]?.n || outcome.next !== 'failed' || (!outcome.gone && !outcome.countsAsFailure))
+      return undefined;
     return this.countFailure(plan.subscriptionId, outcome.gone, disableAfter);
   }
 

@@ -59,17 +59,19 @@ export interface AttemptRow {
   error: string | null;
 }
 
-/** Inserts a subscription in `scope` with a new secret; resolves with the row. */
+/** Inserts a subscription in `scope` (with the area's own `columns`) and a new secret; resolves with the row. */
 export async function insertSubscription(
   db: Knex,
   scope: Scope,
   input: SubscriptionInput,
   createdBy: number | null,
+  columns: Record<string, unknown> = {},
 ): Promise<SubscriptionRow> {
   const [row] = (await db('webhook_subscriptions')
     .insert({
       id: randomUUID(),
       ...scope,
+      ...columns,
       url: input.url,
       events: input.events,
       description: input.description ?? null,
@@ -88,14 +90,18 @@ export async function listSubscriptions(db: Knex, scope: Scope): Promise<Subscri
 }
 
 /** One subscription of `scope`, or undefined. */
-export async function findSubscription(db: Knex, scope: Scope, id: string): Promise<SubscriptionRow | undefined> {
+export async function findSubscription(
+  db: Knex,
+  scope: Scope,
+  id: string,
+): Promise<SubscriptionRow | undefined> {
   return (await db('webhook_subscriptions')
     .where({ ...scope, id })
     .first()) as SubscriptionRow | undefined;
 }
 
 /**
- * Changes a subscription's URL, kinds, description or state; turning it on again clears its
+ * Changes a subscription's URL (and the area's own `columns`), kinds, description or state; turning it on again clears its
  * failure streak and disabled reason, turning it off records `by_owner`. Undefined when absent.
  */
 export async function updateSubscription(
@@ -103,12 +109,14 @@ export async function updateSubscription(
   scope: Scope,
   id: string,
   patch: Partial<SubscriptionInput>,
+  columns: Record<string, unknown> = {},
 ): Promise<SubscriptionRow | undefined> {
-  const changes: Record<string, unknown> = { updated_at: db.fn.now() };
+  const changes: Record<string, unknown> = { ...columns, updated_at: db.fn.now() };
   if (patch.url !== undefined) changes.url = patch.url;
   if (patch.events !== undefined) changes.events = patch.events;
   if (patch.description !== undefined) changes.description = patch.description;
-  if (patch.active === true) Object.assign(changes, { active: true, failure_streak: 0, disabled_reason: null, disabled_at: null });
+  if (patch.active === true)
+    Object.assign(changes, { active: true, failure_streak: 0, disabled_reason: null, disabled_at: null });
   if (patch.active === false)
     Object.assign(changes, {
       active: false,
@@ -124,7 +132,11 @@ export async function updateSubscription(
 
 /** Deletes a subscription and its delivery log; false when absent. */
 export async function deleteSubscription(db: Knex, scope: Scope, id: string): Promise<boolean> {
-  return (await db('webhook_subscriptions').where({ ...scope, id }).delete()) > 0;
+  return (
+    (await db('webhook_subscriptions')
+      .where({ ...scope, id })
+      .delete()) > 0
+  );
 }
 
 /**
@@ -206,7 +218,11 @@ export async function findDelivery(
  * Queues a delivery again, due now, as a new round of the retry schedule (same message, same
  * `webhook-id`); the delivery worker's poll picks it up within its interval. Undefined when absent.
  */
-export async function redeliver(db: Knex, subscriptionId: string, deliveryId: string): Promise<DeliveryRow | undefined> {
+export async function redeliver(
+  db: Knex,
+  subscriptionId: string,
+  deliveryId: string,
+): Promise<DeliveryRow | undefined> {
   const [row] = (await db('webhook_deliveries')
     .where({ subscription_id: subscriptionId, id: deliveryId })
     .update(roundRestart(db))
@@ -242,7 +258,11 @@ export async function insertPing(db: Knex, subscriptionId: string, scope: Scope)
       id,
       kind: PING_KIND,
       scope: JSON.stringify(scope),
-      body: JSON.stringify({ type: PING_KIND, timestamp: at.toISOString(), data: { subscription_id: subscriptionId } }),
+      body: JSON.stringify({
+        type: PING_KIND,
+        timestamp: at.toISOString(),
+        data: { subscription_id: subscriptionId },
+      }),
       created_at: at,
     });
     const [row] = (await trx('webhook_deliveries')

@@ -29,6 +29,8 @@ export interface WebhookRoutesOptions<C, A> {
   tags: string[];
   /** The event kinds of the area. */
   kinds: readonly string[];
+  /** The area's own keys of create and update bodies (area A's `project_ids`). */
+  bodyKeys?: Joi.PartialSchemaMap;
   /** Who may manage them, e.g. `the event’s owner`. */
   who: string;
   /** Problem statuses every route of the scope may answer (403, 404...) and what they mean. */
@@ -44,7 +46,11 @@ export interface WebhookRoutesOptions<C, A> {
   /** The area's list envelope of a page (spec 2.1 pagination in areas A and C). */
   page: (items: unknown[], page: { page: number; per_page: number }, total: number) => unknown;
   /** Wraps a response schema in the area's envelope of one resource, of a list, of a page. */
-  schemas: { one: (s: Joi.Schema) => Joi.Schema; many: (s: Joi.Schema) => Joi.Schema; page: (s: Joi.Schema) => Joi.Schema };
+  schemas: {
+    one: (s: Joi.Schema) => Joi.Schema;
+    many: (s: Joi.Schema) => Joi.Schema;
+    page: (s: Joi.Schema) => Joi.Schema;
+  };
 }
 
 /**
@@ -67,7 +73,10 @@ export function webhookRouteSpecs<C, A>(o: WebhookRoutesOptions<C, A>): AnyRoute
   const problems = o.problems;
   const notFound = o.notFound;
   const webhookMissing = { ...problems, 404: `${problems[404] ?? 'Not found'}, or no such webhook` };
-  const deliveryMissing = { ...problems, 404: `${problems[404] ?? 'Not found'}, or no such webhook or delivery` };
+  const deliveryMissing = {
+    ...problems,
+    404: `${problems[404] ?? 'Not found'}, or no such webhook or delivery`,
+  };
   const uses = (ctx: C) => o.useCases(ctx);
   type P = Record<string, string>;
   const spec = <Q, B>(s: RouteSpec<P, Q, B, C>): AnyRouteSpec<C> => s as AnyRouteSpec<C>;
@@ -84,9 +93,11 @@ export function webhookRouteSpecs<C, A>(o: WebhookRoutesOptions<C, A>): AnyRoute
       tags,
       params: Joi.object(o.scopeParams),
       notFound,
-      body: webhookCreateSchema(o.kinds),
+      body: webhookCreateSchema(o.kinds, o.bodyKeys),
       parseBody: 'by-use-case',
-      responses: { 201: { description: 'Created; the secret is shown once', body: o.schemas.one(WithSecret) } },
+      responses: {
+        201: { description: 'Created; the secret is shown once', body: o.schemas.one(WithSecret) },
+      },
       problems: { ...problems, 422: 'Invalid URL (not https, or a refused address) or event kinds' },
       handler: async ({ params, readBody }, ctx, req) => ({
         status: 201,
@@ -103,7 +114,9 @@ export function webhookRouteSpecs<C, A>(o: WebhookRoutesOptions<C, A>): AnyRoute
       notFound,
       responses: { 200: { description: 'The subscriptions', body: o.schemas.many(Subscription) } },
       problems,
-      handler: async ({ params }, ctx, req) => ({ body: o.many(await uses(ctx).list(o.access(req, params))) }),
+      handler: async ({ params }, ctx, req) => ({
+        body: o.many(await uses(ctx).list(o.access(req, params))),
+      }),
     }),
     spec({
       method: 'get',
@@ -128,7 +141,7 @@ export function webhookRouteSpecs<C, A>(o: WebhookRoutesOptions<C, A>): AnyRoute
       tags,
       params: webhookParams,
       notFound,
-      body: webhookPatchSchema(o.kinds),
+      body: webhookPatchSchema(o.kinds, o.bodyKeys),
       parseBody: 'by-use-case',
       responses: { 200: { description: 'The subscription', body: o.schemas.one(Subscription) } },
       problems: { ...webhookMissing, 422: 'Invalid URL or event kinds, or nothing to change' },
@@ -162,7 +175,9 @@ export function webhookRouteSpecs<C, A>(o: WebhookRoutesOptions<C, A>): AnyRoute
       tags,
       params: webhookParams,
       notFound,
-      responses: { 200: { description: 'The subscription with its new secret', body: o.schemas.one(WithSecret) } },
+      responses: {
+        200: { description: 'The subscription with its new secret', body: o.schemas.one(WithSecret) },
+      },
       problems: webhookMissing,
       handler: async ({ params }, ctx, req) => ({
         body: o.one(await uses(ctx).rotateSecret(o.access(req, params), params.webhook_id!)),
@@ -201,8 +216,16 @@ export function webhookRouteSpecs<C, A>(o: WebhookRoutesOptions<C, A>): AnyRoute
       problems: { ...webhookMissing, 422: 'Invalid filter or page' },
       handler: async ({ params, query }, ctx, req) => {
         const page = { page: query.page, per_page: query.per_page };
-        const filter = { ...(query.status ? { status: query.status } : {}), ...(query.event ? { kind: query.event } : {}) };
-        const { rows, total } = await uses(ctx).deliveries(o.access(req, params), params.webhook_id!, filter, page);
+        const filter = {
+          ...(query.status ? { status: query.status } : {}),
+          ...(query.event ? { kind: query.event } : {}),
+        };
+        const { rows, total } = await uses(ctx).deliveries(
+          o.access(req, params),
+          params.webhook_id!,
+          filter,
+          page,
+        );
         return { body: o.page(rows, page, total) };
       },
     }),
@@ -233,7 +256,9 @@ export function webhookRouteSpecs<C, A>(o: WebhookRoutesOptions<C, A>): AnyRoute
       problems: deliveryMissing,
       handler: async ({ params }, ctx, req) => ({
         status: 202,
-        body: o.one(await uses(ctx).redeliver(o.access(req, params), params.webhook_id!, params.delivery_id!)),
+        body: o.one(
+          await uses(ctx).redeliver(o.access(req, params), params.webhook_id!, params.delivery_id!),
+        ),
       }),
     }),
     spec({
@@ -249,13 +274,17 @@ export function webhookRouteSpecs<C, A>(o: WebhookRoutesOptions<C, A>): AnyRoute
       responses: {
         202: {
           description: 'How many deliveries were queued again',
-          body: o.schemas.one(Joi.object({ count: Joi.number().integer().min(0).required() }).id(`${noun}RedeliveredCount`)),
+          body: o.schemas.one(
+            Joi.object({ count: Joi.number().integer().min(0).required() }).id(`${noun}RedeliveredCount`),
+          ),
         },
       },
       problems: { ...webhookMissing, 422: 'Invalid `since`' },
       handler: async ({ params, readBody }, ctx, req) => ({
         status: 202,
-        body: o.one(await uses(ctx).redeliverFailed(o.access(req, params), params.webhook_id!, readBody as never)),
+        body: o.one(
+          await uses(ctx).redeliverFailed(o.access(req, params), params.webhook_id!, readBody as never),
+        ),
       }),
     }),
   ];

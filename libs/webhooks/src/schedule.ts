@@ -27,7 +27,11 @@ export function parseRetrySchedule(text: string): number[] {
  * attempt failed), with ±20 % jitter so that retries of many deliveries spread out; undefined
  * when the schedule is spent and the delivery has failed for good.
  */
-export function retryDelayMs(schedule: number[], failed: number, random: () => number = Math.random): number | undefined {
+export function retryDelayMs(
+  schedule: number[],
+  failed: number,
+  random: () => number = Math.random,
+): number | undefined {
   const base = schedule[failed - 1];
   return base === undefined ? undefined : Math.round(base * (0.8 + 0.4 * random()));
 }

@@ -2,7 +2,8 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { AddressGuard, BlockedAddressError } from './address-guard.ts';
+import type { AddressGuard } from './address-guard.ts';
+import { BlockedAddressError } from './address-guard.ts';
 
 /** Limits of one delivery attempt (docs/webhooks.md, "Deliveries"). */
 export interface SenderOptions {
@@ -35,7 +36,8 @@ export interface AttemptResult {
 }
 
 /** Whether an attempt counts as delivered: a 2xx answer within the time limit. */
-export const delivered = (r: AttemptResult): boolean => r.status !== null && r.status >= 200 && r.status < 300;
+export const delivered = (r: AttemptResult): boolean =>
+  r.status !== null && r.status >= 200 && r.status < 300;
 
 /**
  * Sends webhook deliveries: one POST per attempt over keep-alive connections, redirects never
@@ -76,7 +78,8 @@ export class WebhookSender {
             '',
             0,
           );
-        if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+        if (options.all)
+          return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
         callback(null, addresses[0]!.address, addresses[0]!.family);
       });
     };
@@ -103,11 +106,16 @@ export class WebhookSender {
     }
     const secure = target.protocol === 'https:';
     if (!secure && !(target.protocol === 'http:' && this.opts.allowHttp))
-      return Promise.resolve(fail(`Only https URLs may receive deliveries here, not ${target.protocol}.`, true));
+      return Promise.resolve(
+        fail(`Only https URLs may receive deliveries here, not ${target.protocol}.`, true),
+      );
     const literal = target.hostname.replace(/^\[|\]$/g, '');
     if (isIP(literal) && !this.opts.guard.permits(literal))
       return Promise.resolve(
-        fail(`${literal} is a loopback, private, link-local or reserved address: deliveries there are not allowed.`, true),
+        fail(
+          `${literal} is a loopback, private, link-local or reserved address: deliveries there are not allowed.`,
+          true,
+        ),
       );
 
     const { connectTimeoutMs, timeoutMs, maxResponseBytes, keptResponseBytes } = this.opts;
@@ -144,7 +152,12 @@ export class WebhookSender {
         socket.once('close', () => clearTimeout(connectTimer));
       });
       request.on('error', (err) =>
-        finish(fail(err.message || (err as NodeJS.ErrnoException).code || 'request failed', err instanceof BlockedAddressError)),
+        finish(
+          fail(
+            err.message || (err as NodeJS.ErrnoException).code || 'request failed',
+            err instanceof BlockedAddressError,
+          ),
+        ),
       );
       request.on('response', (response) => {
         const chunks: Buffer[] = [];

@@ -29,7 +29,10 @@ export const webhookEnv = {
     .custom((v: string) => (parseRetrySchedule(v), v)),
   WEBHOOK_DISABLE_AFTER: Joi.number().integer().min(1).max(1000).default(5),
   WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(10_000),
-  WEBHOOK_SECRET_OVERLAP_HOURS: Joi.number().min(0).max(24 * 30).default(24),
+  WEBHOOK_SECRET_OVERLAP_HOURS: Joi.number()
+    .min(0)
+    .max(24 * 30)
+    .default(24),
 };
 
 /** What the HTTP process needs: the target URL policy and the secret overlap. */
@@ -48,7 +51,9 @@ export function webhookApiSettings(vars: WebhookVars): WebhookApiSettings {
 
 /** The delivery worker's settings of {@link WebhookVars}: a sender and the options of `startWebhookWorker`. */
 export function webhookWorkerSettings(vars: WebhookVars) {
-  const schedule = vars.WEBHOOK_RETRY_SCHEDULE ? parseRetrySchedule(vars.WEBHOOK_RETRY_SCHEDULE) : DEFAULT_RETRY_SCHEDULE_MS;
+  const schedule = vars.WEBHOOK_RETRY_SCHEDULE
+    ? parseRetrySchedule(vars.WEBHOOK_RETRY_SCHEDULE)
+    : DEFAULT_RETRY_SCHEDULE_MS;
   return {
     sender: new WebhookSender({
       guard: new AddressGuard(vars.WEBHOOK_ALLOWED_NETWORKS),

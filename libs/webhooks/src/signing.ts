@@ -27,7 +27,12 @@ export interface SignatureHeaders {
  * rotation's overlap, the previous one, so a receiver verifying with either accepts it. Uses
  * the `standardwebhooks` reference library, the one receivers verify with.
  */
-export function signatureHeaders(messageId: string, at: Date, body: string, secrets: string[]): SignatureHeaders {
+export function signatureHeaders(
+  messageId: string,
+  at: Date,
+  body: string,
+  secrets: string[],
+): SignatureHeaders {
   if (!secrets.length) throw new Error('signatureHeaders needs at least one secret');
   return {
     'webhook-id': messageId,

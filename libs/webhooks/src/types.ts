@@ -78,7 +78,13 @@ export interface WebhookStore {
    * subscription of its scope that takes its kind; resolves with the new deliveries' jobs,
    * leased for `leaseMs` (empty when the event was already recorded).
    */
-  fanOut(messageId: string, kind: string, at: Date, event: WebhookEvent, leaseMs: number): Promise<DeliveryJob[]>;
+  fanOut(
+    messageId: string,
+    kind: string,
+    at: Date,
+    event: WebhookEvent,
+    leaseMs: number,
+  ): Promise<DeliveryJob[]>;
   /** Leases up to `limit` due deliveries whose lease expired or never was (at most 20 per subscription). */
   claimDue(limit: number, leaseMs: number): Promise<DeliveryJob[]>;
   /** Takes the delivery for an attempt if the job still holds it (or nobody does) and it is due; else undefined. */

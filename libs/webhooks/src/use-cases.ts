@@ -76,6 +76,12 @@ export interface WebhookScope {
   scope: Scope;
   settings: WebhookApiSettings;
   userId: number | null;
+  /**
+   * The area's own columns of a subscription from a create or update body (area A's
+   * `project_ids`), checked against the scope; omit when the area has none.
+   * @throws ProblemError 422 naming the bad key.
+   */
+  columns?: (body: Record<string, unknown>) => Promise<Record<string, unknown>>;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -92,7 +98,9 @@ export function checkTargetUrl(url: string, policy: TargetPolicy): void {
   const host = target.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) && !policy.guard.permits(host))
     throw validationFailed({
-      url: [`${host} is a loopback, private, link-local or reserved address: deliveries there are not allowed.`],
+      url: [
+        `${host} is a loopback, private, link-local or reserved address: deliveries there are not allowed.`,
+      ],
     });
 }
 
@@ -117,7 +125,8 @@ export function knexWebhookUseCases<A>(
       const s = await resolve(access);
       const body = input();
       checkTargetUrl(body.url, s.settings.policy);
-      const row = await insertSubscription(s.db, s.scope, body, s.userId);
+      const columns = (await s.columns?.(body as unknown as Record<string, unknown>)) ?? {};
+      const row = await insertSubscription(s.db, s.scope, body, s.userId, columns);
       return { ...view(row), secret: row.secret };
     },
     async list(access) {
@@ -131,7 +140,8 @@ export function knexWebhookUseCases<A>(
       const s = await subscriptionOf(access, id);
       const body = patch();
       if (body.url !== undefined) checkTargetUrl(body.url, s.settings.policy);
-      const row = await updateSubscription(s.db, s.scope, id, body);
+      const columns = (await s.columns?.(body as unknown as Record<string, unknown>)) ?? {};
+      const row = await updateSubscription(s.db, s.scope, id, body, columns);
       if (!row) throw notFound('No webhook with this id here.');
       return view(row);
     },

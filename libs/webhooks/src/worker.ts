@@ -61,7 +61,9 @@ const QUEUED_LEASE_MS = 5 * 60_000;
  *   beyond that a job is put back for a few seconds, so one slow endpoint never fills the
  *   worker's slots and never delays the other subscriptions.
  */
-export async function startWebhookWorker(opts: WebhookWorkerOptions): Promise<{ close: () => Promise<void> }> {
+export async function startWebhookWorker(
+  opts: WebhookWorkerOptions,
+): Promise<{ close: () => Promise<void> }> {
   const { broker, store, sender, logger } = opts;
   const schedule = opts.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS;
   const disableAfter = opts.disableAfter ?? 5;
@@ -74,10 +76,14 @@ export async function startWebhookWorker(opts: WebhookWorkerOptions): Promise<{ 
   const queueJobs = async (jobs: DeliveryJob[]) => {
     await Promise.all(
       jobs.map((job) =>
-        broker.sendToQueue(broker.name(deliveryQueue), Buffer.from(JSON.stringify(jobEnvelope(opts.exchange, job))), {
-          contentType: 'application/json',
-          messageId: `${job.delivery_id}:${job.token}`,
-        }),
+        broker.sendToQueue(
+          broker.name(deliveryQueue),
+          Buffer.from(JSON.stringify(jobEnvelope(opts.exchange, job))),
+          {
+            contentType: 'application/json',
+            messageId: `${job.delivery_id}:${job.token}`,
+          },
+        ),
       ),
     );
   };
@@ -96,16 +102,33 @@ export async function startWebhookWorker(opts: WebhookWorkerOptions): Promise<{ 
     const at = new Date();
     const result: AttemptResult =
       plan.active || plan.kind === PING_KIND
-        ? await sender.send(plan.url, { ...signatureHeaders(plan.messageId, at, plan.body, plan.secrets) }, plan.body)
-        : { status: null, durationMs: 0, body: null, error: 'The subscription is disabled: nothing was sent.', blocked: false };
+        ? await sender.send(
+            plan.url,
+            { ...signatureHeaders(plan.messageId, at, plan.body, plan.secrets) },
+            plan.body,
+          )
+        : {
+            status: null,
+            durationMs: 0,
+            body: null,
+            error: 'The subscription is disabled: nothing was sent.',
+            blocked: false,
+          };
     const outcome: AttemptOutcome =
-      plan.active || plan.kind === PING_KIND ? outcomeOf(plan, result) : { next: 'failed', gone: false, countsAsFailure: false };
+      plan.active || plan.kind === PING_KIND
+        ? outcomeOf(plan, result)
+        : { next: 'failed', gone: false, countsAsFailure: false };
     const disabled = await store.finishAttempt(plan, { at, ...result }, outcome, disableAfter);
     if (disabled) {
       logger.warn('webhook subscription disabled', { subscription: disabled.id, reason: disabled.reason });
-      await opts.onDisabled?.(disabled).catch((err: unknown) =>
-        logger.error('could not tell the owner of a disabled webhook subscription', { err, subscription: disabled.id }),
-      );
+      await opts
+        .onDisabled?.(disabled)
+        .catch((err: unknown) =>
+          logger.error('could not tell the owner of a disabled webhook subscription', {
+            err,
+            subscription: disabled.id,
+          }),
+        );
     }
   };
 
@@ -139,9 +162,17 @@ export async function startWebhookWorker(opts: WebhookWorkerOptions): Promise<{ 
     logger,
     handler: async (message) => {
       const kind = message.type.slice(WEBHOOK_ROUTING_PREFIX.length);
-      const jobs = await store.fanOut(message.id, kind, new Date(message.time), message.data as WebhookEvent, QUEUED_LEASE_MS);
+      const jobs = await store.fanOut(
+        message.id,
+        kind,
+        new Date(message.time),
+        message.data as WebhookEvent,
+        QUEUED_LEASE_MS,
+      );
       // Recorded: a job that cannot be queued now is queued by the poll once its lease lapses.
-      await queueJobs(jobs).catch((err: unknown) => logger.warn('could not queue webhook deliveries; the poll will', { err }));
+      await queueJobs(jobs).catch((err: unknown) =>
+        logger.warn('could not queue webhook deliveries; the poll will', { err }),
+      );
     },
   });
 

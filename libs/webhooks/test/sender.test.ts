@@ -81,7 +81,11 @@ describe('webhooks: SSRF guard', () => {
 
 describe('webhooks: sender (real loopback receivers)', () => {
   let receiver: WebhookReceiver;
-  const allowed = new WebhookSender({ guard: new AddressGuard(['127.0.0.0/8']), allowHttp: true, timeoutMs: 1500 });
+  const allowed = new WebhookSender({
+    guard: new AddressGuard(['127.0.0.0/8']),
+    allowHttp: true,
+    timeoutMs: 1500,
+  });
   const guarded = new WebhookSender({ guard: new AddressGuard(), allowHttp: true, timeoutMs: 1500 });
   before(async () => (receiver = await startWebhookReceiver()));
   after(async () => {

@@ -46,12 +46,24 @@ describe('webhooks: delivery worker (real PostgreSQL, RabbitMQ and receivers)', 
       },
     ]);
     knex = createKnex(db.url);
-    broker = new Broker({ url: await backingUrl('amqp'), logger, name: 'webhooks-test', prefix: randomPrefix('wh') });
+    broker = new Broker({
+      url: await backingUrl('amqp'),
+      logger,
+      name: 'webhooks-test',
+      prefix: randomPrefix('wh'),
+    });
     receiver = await startWebhookReceiver();
     worker = await startWebhookWorker({
       broker,
-      store: new KnexWebhookStore(knex, (scope) => ({ sql: 's.tenant_id = ?', bindings: [scope.tenant_id!] })),
-      sender: new WebhookSender({ guard: new AddressGuard(['127.0.0.0/8']), allowHttp: true, timeoutMs: 3000 }),
+      store: new KnexWebhookStore(knex, (scope) => ({
+        sql: 's.tenant_id = ?',
+        bindings: [scope.tenant_id!],
+      })),
+      sender: new WebhookSender({
+        guard: new AddressGuard(['127.0.0.0/8']),
+        allowHttp: true,
+        timeoutMs: 3000,
+      }),
       logger,
       exchange: 'events',
       queuePrefix: 'test',
@@ -78,7 +90,9 @@ describe('webhooks: delivery worker (real PostgreSQL, RabbitMQ and receivers)', 
   const emit = (tenant: number, kind: string, data: unknown) =>
     broker.publish('events', envelope('events', `webhook.${kind}`, { scope: { tenant_id: tenant }, data }));
   const deliveriesOf = (s: SubscriptionRow) =>
-    knex('webhook_deliveries').where('subscription_id', s.id) as Promise<Array<{ id: string; status: string; attempts: number }>>;
+    knex('webhook_deliveries').where('subscription_id', s.id) as Promise<
+      Array<{ id: string; status: string; attempts: number }>
+    >;
 
   it('delivers an event, signed, to the subscriptions of its scope that take its kind, and only those', async () => {
     const [a, other, elsewhere] = [
@@ -88,7 +102,10 @@ describe('webhooks: delivery worker (real PostgreSQL, RabbitMQ and receivers)', 
     ];
     await emit(1, 'thing.done', { id: 7 });
     const got = await eventually(async () => receiver.on('/a')[0]);
-    const payload = new Webhook(a.secret).verify(got.body, got.headers as Record<string, string>) as Record<string, unknown>;
+    const payload = new Webhook(a.secret).verify(got.body, got.headers as Record<string, string>) as Record<
+      string,
+      unknown
+    >;
     expect(payload).to.include({ type: 'thing.done' });
     expect(payload.data).to.deep.equal({ id: 7 });
     expect(Date.parse(payload.timestamp as string)).to.be.closeTo(Date.now(), 10_000);

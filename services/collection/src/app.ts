@@ -6,6 +6,7 @@ import { createServiceApp, type Lifecycle } from '@fieldhouse/http';
 import { requireGateway, type KeyResolver } from '@fieldhouse/internal-auth';
 import type { Logger } from '@fieldhouse/logger';
 import { inTransactionWith } from '@fieldhouse/messaging';
+import { webhookApiSettings, webhookEnvDefaults, type WebhookApiSettings } from '@fieldhouse/webhooks';
 import { FileBlobStore, type BlobStore } from './blob/blob-store.ts';
 import { projectLookups } from './data/projects.ts';
 import { submissionGroupCommit } from './data/submission-batch.ts';
@@ -26,6 +27,8 @@ export interface CollectionAppDeps {
   photoMaxBytes?: number;
   /** Called after a transaction wrote to the outbox (main.ts kicks the relay). */
   outboxWritten?: () => void;
+  /** Webhook URL policy and secret overlap (`WEBHOOK_*`); default: https only, no private networks, 24 h. */
+  webhooks?: WebhookApiSettings;
 }
 
 /**
@@ -50,6 +53,7 @@ export function createCollectionApp(deps: CollectionAppDeps): { app: Express; li
       photoMaxBytes,
       outboxWritten: deps.outboxWritten ?? (() => undefined),
       inTransaction: inTransactionWith(deps.db, 'outbox', deps.outboxWritten),
+      webhooks: deps.webhooks ?? webhookApiSettings(webhookEnvDefaults),
       insertSubmission: submissionGroupCommit(deps.db, deps.logger),
       findProjectWithRole: projectLookups(deps.db),
     }),

@@ -1,3 +1,4 @@
+import { webhookEnv, type WebhookVars } from '@fieldhouse/webhooks';
 import { Joi, metricsPort, loadConfig, serviceEnv, urlOf, type ServiceVars } from '@fieldhouse/config';
 
 /** The collection database; created if missing by `migrate`. */
@@ -5,7 +6,7 @@ export const collectionDatabaseUrl = urlOf('postgres', 'postgresql').default(
   'postgres://postgres@127.0.0.1:5432/fieldhouse_collection',
 );
 
-export interface CollectionConfig extends ServiceVars {
+export interface CollectionConfig extends ServiceVars, WebhookVars {
   PORT: number;
   /** Internal port of `/metrics`. */
   METRICS_PORT: number;
@@ -57,6 +58,7 @@ const schema = Joi.object<CollectionConfig>({
   PUBLIC_URL: urlOf('http', 'https')
     .default('http://localhost:8080')
     .custom((v: string) => v.replace(/\/+$/, '')),
+  ...webhookEnv,
 });
 
 /** Reads and validates the collection service's environment; fails fast naming each wrong variable. */

@@ -1,16 +1,17 @@
-import { createKnex } from '@fieldhouse/db';
+import { createKnex, listenTo } from '@fieldhouse/db';
 import { startServer } from '@fieldhouse/http';
 import { jwksKeyResolver } from '@fieldhouse/internal-auth';
 import { createLogger } from '@fieldhouse/logger';
 import { Broker, OutboxRelay } from '@fieldhouse/messaging';
+import { webhookApiSettings } from '@fieldhouse/webhooks';
 import { createCollectionApp } from './app.ts';
 import { FileBlobStore } from './blob/blob-store.ts';
 import { loadCollectionConfig } from './config.ts';
 import { startUsersProjection } from './workers/user-events.ts';
 
 /**
- * Collection service process: configuration, Knex, RabbitMQ (outbox relay for e-mail jobs,
- * users projection consumer), the filesystem blob store, HTTP server with graceful shutdown.
+ * Collection service process: configuration, Knex, RabbitMQ (outbox relay for e-mail jobs and
+ * webhook events, woken by `NOTIFY outbox`; users projection consumer), the filesystem blob store, HTTP server with graceful shutdown.
  */
 const config = loadCollectionConfig();
 const logger = createLogger({ service: 'collection', level: config.LOG_LEVEL });
@@ -18,6 +19,8 @@ const db = createKnex(config.DATABASE_URL, { poolMax: config.DB_POOL_MAX });
 const broker = new Broker({ url: config.AMQP_URL, logger, name: 'collection', prefix: config.AMQP_PREFIX });
 const relay = new OutboxRelay({ knex: db, table: 'outbox', broker, logger });
 relay.start();
+// Webhook events are written to the outbox by triggers, which notify `outbox` at commit.
+const outboxNotices = listenTo(config.DATABASE_URL, 'outbox', () => relay.kick(), logger);
 const users = await startUsersProjection(broker, db, logger);
 const { app, lifecycle } = createCollectionApp({
   logger,
@@ -28,6 +31,7 @@ const { app, lifecycle } = createCollectionApp({
   blobs: new FileBlobStore(config.BLOB_DIR),
   photoMaxBytes: config.PHOTO_MAX_BYTES,
   outboxWritten: () => relay.kick(),
+  webhooks: webhookApiSettings(config),
 });
 await startServer(app, {
   port: config.PORT,
@@ -35,7 +39,7 @@ await startServer(app, {
   logger,
   lifecycle,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-  onShutdown: [() => users.close(), () => relay.stop(), () => broker.close(), () => db.destroy()],
+  onShutdown: [() => users.close(), () => outboxNotices.close(), () => relay.stop(), () => broker.close(), () => db.destroy()],
   handleSignals: true,
   metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST },
 });

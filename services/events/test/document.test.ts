@@ -35,6 +35,17 @@ const OPERATIONS = [
   'POST /api/events/{event_id}/devices',
   'GET /api/events/{event_id}/devices',
   'POST /api/events/{event_id}/devices/{device_id}/revoke',
+  'POST /api/events/{event_id}/webhooks',
+  'GET /api/events/{event_id}/webhooks',
+  'GET /api/events/{event_id}/webhooks/{webhook_id}',
+  'PATCH /api/events/{event_id}/webhooks/{webhook_id}',
+  'DELETE /api/events/{event_id}/webhooks/{webhook_id}',
+  'POST /api/events/{event_id}/webhooks/{webhook_id}/rotate-secret',
+  'POST /api/events/{event_id}/webhooks/{webhook_id}/ping',
+  'GET /api/events/{event_id}/webhooks/{webhook_id}/deliveries',
+  'GET /api/events/{event_id}/webhooks/{webhook_id}/deliveries/{delivery_id}',
+  'POST /api/events/{event_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver',
+  'POST /api/events/{event_id}/webhooks/{webhook_id}/redeliver-failed',
 ];
 
 describe('events service: the OpenAPI document generated from the route declarations', () => {

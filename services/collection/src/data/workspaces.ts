@@ -153,3 +153,26 @@ export async function removeMember(
     return 'removed';
   });
 }
+
+/** Which of `projectIds` are projects of the workspace. */
+export async function projectIdsIn(db: Knex, workspaceId: number, projectIds: number[]): Promise<number[]> {
+  const rows = (await db('projects')
+    .select('id')
+    .where('workspace_id', workspaceId)
+    .whereIn('id', projectIds)) as Array<{ id: number }>;
+  return rows.map((r) => r.id);
+}
+
+/** The workspace's name and the e-mail addresses of its owners (users projection). */
+export async function workspaceOwners(
+  db: Knex,
+  workspaceId: number,
+): Promise<{ name: string; emails: string[] } | undefined> {
+  const ws = (await db('workspaces').select('name').where('id', workspaceId).first()) as { name: string } | undefined;
+  if (!ws) return undefined;
+  const rows = (await db('workspace_members as m')
+    .join('users as u', 'u.id', 'm.user_id')
+    .select('u.email')
+    .where({ 'm.workspace_id': workspaceId, 'm.role': 'owner' })) as Array<{ email: string }>;
+  return { name: ws.name, emails: rows.map((r) => r.email) };
+}

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from '@fieldhouse/logger';
 import type { InTransaction } from '@fieldhouse/messaging';
+import type { WebhookApiSettings } from '@fieldhouse/webhooks';
 import type { BlobStore } from '../blob/blob-store.ts';
 import type { findProjectWithRole } from '../data/projects.ts';
 import type { SubmissionWriter } from '../data/submission-batch.ts';
@@ -16,6 +17,8 @@ export interface CollectionContext {
   outboxWritten: () => void;
   /** Runs a use case and its outbox messages in one transaction (outbox table `outbox`). */
   inTransaction: InTransaction;
+  /** Which webhook URLs are accepted and how long a rotated secret keeps signing (`WEBHOOK_*` settings). */
+  webhooks: WebhookApiSettings;
   /** Inserts a plain submission, group-committed (data/submission-batch.ts). */
   insertSubmission: SubmissionWriter;
   /** {@link findProjectWithRole}, batched with the lookups arriving meanwhile (data/projects.ts). */

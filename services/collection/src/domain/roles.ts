@@ -18,7 +18,8 @@ export type Action =
   | 'submission.view_all'
   | 'submission.review'
   | 'export.view_all'
-  | 'stats.view';
+  | 'stats.view'
+  | 'webhooks.manage';
 
 /** The permission table: action to the roles allowed to perform it. */
 export const PERMISSIONS: Record<Action, readonly Role[]> = {
@@ -35,6 +36,8 @@ export const PERMISSIONS: Record<Action, readonly Role[]> = {
   /** Read and download exports requested by others (everyone reads their own). */
   'export.view_all': ['owner', 'admin', 'manager'],
   'stats.view': ['owner', 'admin', 'manager', 'viewer'],
+  /** Subscribe endpoints to the workspace's events and read their delivery log (docs/webhooks.md). */
+  'webhooks.manage': ['owner', 'admin', 'manager'],
 };
 
 /** True when `role` may perform `action`. */

@@ -6,6 +6,7 @@ import { exportRoutes } from './export-routes.ts';
 import { projectRoutes } from './project-routes.ts';
 import { submissionRoutes } from './submission-routes.ts';
 import { versionRoutes } from './version-routes.ts';
+import { webhookRoutes } from './webhook-routes.ts';
 import { workspaceRoutes } from './workspace-routes.ts';
 
 /**
@@ -19,6 +20,7 @@ export const signedInRouteSpecs: AnyRouteSpec<CollectionContext>[] = [
   ...analysisRoutes,
   ...exportRoutes,
   ...submissionRoutes,
+  ...webhookRoutes,
 ];
 
 /** Every declared route of the collection service (the document): `_whoami` first. */

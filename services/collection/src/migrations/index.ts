@@ -10,6 +10,7 @@ import { countStatements } from './008-count-statements.ts';
 import { searchVectorLoop } from './009-search-vector-loop.ts';
 import { exportLease } from './010-export-lease.ts';
 import { exportsByProject } from './011-exports-by-project.ts';
+import { webhooks } from './012-webhooks.ts';
 
 /** The collection service's migrations, in order. */
 export const migrations: Migration[] = [
@@ -24,4 +25,5 @@ export const migrations: Migration[] = [
   searchVectorLoop,
   exportLease,
   exportsByProject,
+  webhooks,
 ];

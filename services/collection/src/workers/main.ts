@@ -6,10 +6,12 @@ import { FileBlobStore } from '../blob/blob-store.ts';
 import { loadCollectionConfig } from '../config.ts';
 import { startCollectionEmailWorker } from './email.ts';
 import { startExportWorker, sweepExports } from './exports.ts';
+import { webhookWorkerSettings } from '@fieldhouse/webhooks';
+import { startCollectionWebhookWorker } from './webhooks.ts';
 
 /**
  * Collection worker process (`npm run worker -w @fieldhouse/collection`): the e-mail worker,
- * the export worker (and its dead-letter consumer), the export sweep (expired files, jobs whose
+ * the export worker (and its dead-letter consumer), the webhook delivery worker (`WEBHOOK_*`), the export sweep (expired files, jobs whose
  * lease lapsed) every EXPORT_SWEEP_SECONDS, and an outbox relay (the e-mails of finished
  * exports). Variables: DATABASE_URL, AMQP_URL, AMQP_PREFIX, BLOB_DIR, SMTP_URL (default
  * smtp://127.0.0.1:1025), MAIL_FROM, EXPORT_TTL_HOURS, EXPORT_LEASE_SECONDS (renewed every third
@@ -43,6 +45,13 @@ const exportsWorker = await startExportWorker({
   },
   onOutbox: () => relay.kick(),
 });
+const webhooks = await startCollectionWebhookWorker({
+  broker,
+  db,
+  logger,
+  outboxWritten: () => relay.kick(),
+  ...webhookWorkerSettings(config),
+});
 const sweep = setInterval(() => {
   sweepExports(db, blobs).then(
     (r) => {
@@ -56,6 +65,7 @@ logger.info('collection worker started', { smtp: redactCredentials(config.SMTP_U
 
 stopOnSignals(logger, [
   () => clearInterval(sweep),
+  () => webhooks.close(),
   () => exportsWorker.close(),
   () => email.close(),
   () => relay.stop(),

@@ -9,7 +9,11 @@ import type { EventsContext } from './context.ts';
  * The event kinds of area C (docs/webhooks.md, "Area C"): an invite added (API, CSV import),
  * checked in by a scan (any path: scanner, offline batch, device), its presence set by hand.
  */
-export const EVENT_WEBHOOK_KINDS = ['invite.created', 'invite.checked_in', 'invite.presence_changed'] as const;
+export const EVENT_WEBHOOK_KINDS = [
+  'invite.created',
+  'invite.checked_in',
+  'invite.presence_changed',
+] as const;
 
 /** Who manages an event's webhooks: its owner (staff get 403, anyone else 404). */
 export interface EventWebhookAccess {
@@ -22,10 +26,13 @@ export interface EventWebhookAccess {
  * @throws ProblemError 404 unless owner or staff of the event; 403 for staff.
  */
 export const eventWebhooks = (ctx: EventsContext) =>
-  knexWebhookUseCases<EventWebhookAccess>(async (a) => {
-    const event = await ownedEventOf(ctx, a.eventId, a.userId);
-    return { db: ctx.db, scope: { event_id: event.id }, settings: ctx.webhooks, userId: a.userId };
-  }, ['event_id']);
+  knexWebhookUseCases<EventWebhookAccess>(
+    async (a) => {
+      const event = await ownedEventOf(ctx, a.eventId, a.userId);
+      return { db: ctx.db, scope: { event_id: event.id }, settings: ctx.webhooks, userId: a.userId };
+    },
+    ['event_id'],
+  );
 
 /**
  * Tells the event's owner that a webhook was disabled by its deliveries: the e-mail job is

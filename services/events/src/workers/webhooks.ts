@@ -13,13 +13,21 @@ import { noticeDisabledWebhook } from '../domain/webhooks.ts';
 export function startEventsWebhookWorker(
   opts: { broker: Broker; db: Knex; logger: Logger } & Pick<
     WebhookWorkerOptions,
-    'sender' | 'retryScheduleMs' | 'disableAfter' | 'attemptTimeoutMs' | 'pollIntervalMs' | 'perSubscriptionConcurrency'
+    | 'sender'
+    | 'retryScheduleMs'
+    | 'disableAfter'
+    | 'attemptTimeoutMs'
+    | 'pollIntervalMs'
+    | 'perSubscriptionConcurrency'
   >,
 ) {
   const { db } = opts;
   return startWebhookWorker({
     ...opts,
-    store: new KnexWebhookStore(db, (scope) => ({ sql: 's.event_id = ?', bindings: [String(scope.event_id)] })),
+    store: new KnexWebhookStore(db, (scope) => ({
+      sql: 's.event_id = ?',
+      bindings: [String(scope.event_id)],
+    })),
     exchange: Exchanges.events,
     queuePrefix: 'events',
     onDisabled: (s) => noticeDisabledWebhook({ db, inTransaction: inTransactionWith(db, 'outbox') }, s),

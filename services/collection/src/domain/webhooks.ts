@@ -1,0 +1,75 @@
+import { EMAIL_REQUESTED, envelope, Exchanges } from '@fieldhouse/contracts';
+import { validationFailed } from '@fieldhouse/problem';
+import {
+  disabledWebhookEmail,
+  knexWebhookUseCases,
+  type DisabledSubscription,
+} from '@fieldhouse/webhooks';
+import { projectIdsIn, workspaceOwners } from '../data/workspaces.ts';
+import { workspaceFor } from './access.ts';
+import type { Actor, CollectionContext } from './context.ts';
+
+/**
+ * The event kinds of area A (docs/webhooks.md, "Area A"): a submission created (any path: API,
+ * web form, offline sync), its data or location edited, its review status changed, deleted; an
+ * export finished or failed.
+ */
+export const WORKSPACE_WEBHOOK_KINDS = [
+  'submission.created',
+  'submission.updated',
+  'submission.reviewed',
+  'submission.deleted',
+  'export.completed',
+  'export.failed',
+] as const;
+
+/** Who manages a workspace's webhooks: its owners, admins and managers (others 403, non-members 404). */
+export interface WorkspaceWebhookAccess {
+  caller: Actor;
+  workspaceId: number;
+}
+
+/**
+ * The webhook use cases of a workspace (libs/webhooks `WebhookUseCases`); a subscription may be
+ * limited to some of the workspace's projects (`project_ids`, null for all).
+ * @throws ProblemError 401 anonymous; 404 not a member; 403 role below manager; 422 a
+ * `project_ids` entry that is not a project of the workspace.
+ */
+export const workspaceWebhooks = (ctx: CollectionContext) =>
+  knexWebhookUseCases<WorkspaceWebhookAccess>(async (a) => {
+    const { workspace } = await workspaceFor(ctx, a.caller, a.workspaceId, 'webhooks.manage');
+    return {
+      db: ctx.db,
+      scope: { workspace_id: workspace.id },
+      settings: ctx.webhooks,
+      userId: a.caller.userId,
+      columns: async (body) => {
+        if (!('project_ids' in body)) return {};
+        const ids = body.project_ids as number[] | null;
+        if (ids === null) return { project_ids: null };
+        const found = new Set(await projectIdsIn(ctx.db, workspace.id, ids));
+        const missing = ids.filter((id) => !found.has(id));
+        if (missing.length)
+          throw validationFailed({
+            project_ids: [`Not projects of this workspace: ${missing.join(', ')}.`],
+          });
+        return { project_ids: ids };
+      },
+    };
+  }, ['workspace_id', 'project_ids']);
+
+/**
+ * Tells the workspace's owners that a webhook was disabled by its deliveries: the e-mail job
+ * is written to the outbox.
+ */
+export async function noticeDisabledWebhook(
+  ctx: Pick<CollectionContext, 'db' | 'inTransaction'>,
+  s: DisabledSubscription,
+): Promise<void> {
+  const owners = await workspaceOwners(ctx.db, Number(s.scope.workspace_id));
+  if (!owners?.emails.length) return;
+  const mail = disabledWebhookEmail(owners.emails, s, `the workspace "${owners.name}"`);
+  await ctx.inTransaction(async (_trx, outbox) => {
+    await outbox.add(Exchanges.collection, envelope(Exchanges.collection, EMAIL_REQUESTED, mail));
+  });
+}

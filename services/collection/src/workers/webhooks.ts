@@ -1,0 +1,32 @@
+import type { Knex } from 'knex';
+import type { Logger } from '@fieldhouse/logger';
+import { Exchanges } from '@fieldhouse/contracts';
+import { inTransactionWith, type Broker } from '@fieldhouse/messaging';
+import { KnexWebhookStore, startWebhookWorker, type WebhookWorkerOptions } from '@fieldhouse/webhooks';
+import { noticeDisabledWebhook } from '../domain/webhooks.ts';
+
+/**
+ * The collection service's webhook delivery worker (libs/webhooks `startWebhookWorker`): fans
+ * its `webhook.*` events out to the workspace's subscriptions (those limited to projects only
+ * for theirs), delivers them, and e-mails the workspace owners when a webhook gets disabled.
+ * Queues `collection.webhooks` and `collection.webhook-deliveries`.
+ */
+export function startCollectionWebhookWorker(
+  opts: { broker: Broker; db: Knex; logger: Logger; outboxWritten?: () => void } & Pick<
+    WebhookWorkerOptions,
+    'sender' | 'retryScheduleMs' | 'disableAfter' | 'attemptTimeoutMs' | 'pollIntervalMs' | 'perSubscriptionConcurrency'
+  >,
+) {
+  const { db } = opts;
+  return startWebhookWorker({
+    ...opts,
+    store: new KnexWebhookStore(db, (scope) => ({
+      sql: 's.workspace_id = ? AND (s.project_ids IS NULL OR ? = ANY(s.project_ids))',
+      bindings: [Number(scope.workspace_id), Number(scope.project_id)],
+    })),
+    exchange: Exchanges.collection,
+    queuePrefix: 'collection',
+    onDisabled: (s) =>
+      noticeDisabledWebhook({ db, inTransaction: inTransactionWith(db, 'outbox', opts.outboxWritten) }, s),
+  });
+}
