@@ -107,6 +107,16 @@ export async function createFixtures(
   const device = (await as('POST', `/api/events/${event.id}/devices`, { name: 'Fuzz door' })) as unknown as {
     id: string;
   };
+  const workspaceHook = (
+    await as('POST', `/api/v1/workspaces/${ws}/webhooks`, {
+      url: 'https://example.test/hook',
+      events: ['submission.created'],
+    })
+  ).data as { id: string };
+  const workspacePing = (await as('POST', `/api/v1/workspaces/${ws}/webhooks/${workspaceHook.id}/ping`))
+    .data as {
+    id: string;
+  };
   const eventHook = (await as('POST', `/api/events/${event.id}/webhooks`, {
     url: 'https://example.test/hook',
     events: ['invite.created'],
@@ -140,8 +150,8 @@ export async function createFixtures(
     event_id: [event.id],
     invite_id: [invite.id],
     device_id: [device.id],
-    webhook_id: [eventHook.id],
-    delivery_id: [eventPing.id],
+    webhook_id: [eventHook.id, workspaceHook.id],
+    delivery_id: [eventPing.id, workspacePing.id],
     poll_id: [poll.id],
     comment_id: [comment.id],
     photo_id: [photoUrl.split('/').pop()],

@@ -121,14 +121,12 @@ export async function startWebhookWorker(
     const disabled = await store.finishAttempt(plan, { at, ...result }, outcome, disableAfter);
     if (disabled) {
       logger.warn('webhook subscription disabled', { subscription: disabled.id, reason: disabled.reason });
-      await opts
-        .onDisabled?.(disabled)
-        .catch((err: unknown) =>
-          logger.error('could not tell the owner of a disabled webhook subscription', {
-            err,
-            subscription: disabled.id,
-          }),
-        );
+      await opts.onDisabled?.(disabled).catch((err: unknown) =>
+        logger.error('could not tell the owner of a disabled webhook subscription', {
+          err,
+          subscription: disabled.id,
+        }),
+      );
     }
   };
 

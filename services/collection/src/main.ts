@@ -39,7 +39,13 @@ await startServer(app, {
   logger,
   lifecycle,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-  onShutdown: [() => users.close(), () => outboxNotices.close(), () => relay.stop(), () => broker.close(), () => db.destroy()],
+  onShutdown: [
+    () => users.close(),
+    () => outboxNotices.close(),
+    () => relay.stop(),
+    () => broker.close(),
+    () => db.destroy(),
+  ],
   handleSignals: true,
   metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST },
 });

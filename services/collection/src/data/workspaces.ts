@@ -168,7 +168,8 @@ export async function workspaceOwners(
   db: Knex,
   workspaceId: number,
 ): Promise<{ name: string; emails: string[] } | undefined> {
-  const ws = (await db('workspaces').select('name').where('id', workspaceId).first()) as { name: string } | undefined;
+  const ws = (await db('workspaces').select('name').where('id', workspaceId).first()) as
+    { name: string } | undefined;
   if (!ws) return undefined;
   const rows = (await db('workspace_members as m')
     .join('users as u', 'u.id', 'm.user_id')

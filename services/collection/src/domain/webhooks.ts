@@ -1,10 +1,6 @@
 import { EMAIL_REQUESTED, envelope, Exchanges } from '@fieldhouse/contracts';
 import { validationFailed } from '@fieldhouse/problem';
-import {
-  disabledWebhookEmail,
-  knexWebhookUseCases,
-  type DisabledSubscription,
-} from '@fieldhouse/webhooks';
+import { disabledWebhookEmail, knexWebhookUseCases, type DisabledSubscription } from '@fieldhouse/webhooks';
 import { projectIdsIn, workspaceOwners } from '../data/workspaces.ts';
 import { workspaceFor } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
@@ -36,27 +32,30 @@ export interface WorkspaceWebhookAccess {
  * `project_ids` entry that is not a project of the workspace.
  */
 export const workspaceWebhooks = (ctx: CollectionContext) =>
-  knexWebhookUseCases<WorkspaceWebhookAccess>(async (a) => {
-    const { workspace } = await workspaceFor(ctx, a.caller, a.workspaceId, 'webhooks.manage');
-    return {
-      db: ctx.db,
-      scope: { workspace_id: workspace.id },
-      settings: ctx.webhooks,
-      userId: a.caller.userId,
-      columns: async (body) => {
-        if (!('project_ids' in body)) return {};
-        const ids = body.project_ids as number[] | null;
-        if (ids === null) return { project_ids: null };
-        const found = new Set(await projectIdsIn(ctx.db, workspace.id, ids));
-        const missing = ids.filter((id) => !found.has(id));
-        if (missing.length)
-          throw validationFailed({
-            project_ids: [`Not projects of this workspace: ${missing.join(', ')}.`],
-          });
-        return { project_ids: ids };
-      },
-    };
-  }, ['workspace_id', 'project_ids']);
+  knexWebhookUseCases<WorkspaceWebhookAccess>(
+    async (a) => {
+      const { workspace } = await workspaceFor(ctx, a.caller, a.workspaceId, 'webhooks.manage');
+      return {
+        db: ctx.db,
+        scope: { workspace_id: workspace.id },
+        settings: ctx.webhooks,
+        userId: a.caller.userId,
+        columns: async (body) => {
+          if (!('project_ids' in body)) return {};
+          const ids = body.project_ids as number[] | null;
+          if (ids === null) return { project_ids: null };
+          const found = new Set(await projectIdsIn(ctx.db, workspace.id, ids));
+          const missing = ids.filter((id) => !found.has(id));
+          if (missing.length)
+            throw validationFailed({
+              project_ids: [`Not projects of this workspace: ${missing.join(', ')}.`],
+            });
+          return { project_ids: ids };
+        },
+      };
+    },
+    ['workspace_id', 'project_ids'],
+  );
 
 /**
  * Tells the workspace's owners that a webhook was disabled by its deliveries: the e-mail job

@@ -2,7 +2,11 @@ import { Joi } from '@fieldhouse/config';
 import { idSchema, pageOf, paginated, pathId, pathIdParam } from '@fieldhouse/http';
 import { webhookRouteSpecs } from '@fieldhouse/webhooks';
 import type { CollectionContext } from '../domain/context.ts';
-import { WORKSPACE_WEBHOOK_KINDS, workspaceWebhooks, type WorkspaceWebhookAccess } from '../domain/webhooks.ts';
+import {
+  WORKSPACE_WEBHOOK_KINDS,
+  workspaceWebhooks,
+  type WorkspaceWebhookAccess,
+} from '../domain/webhooks.ts';
 
 /**
  * `/api/v1/workspaces/{workspace_id}/webhooks...` (docs/webhooks.md): a workspace's webhook

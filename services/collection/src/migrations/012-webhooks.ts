@@ -1,5 +1,10 @@
 import type { Knex } from 'knex';
-import { createWebhookEmitter, createWebhookTables, dropWebhookEmitter, dropWebhookTables } from '@fieldhouse/webhooks';
+import {
+  createWebhookEmitter,
+  createWebhookTables,
+  dropWebhookEmitter,
+  dropWebhookTables,
+} from '@fieldhouse/webhooks';
 
 /** Whether an active subscription takes the kind (an SQL expression) of an event of project `p` in workspace `w`. */
 const reaches = (kind: string, w: string, p: string) =>

@@ -14,7 +14,12 @@ import { noticeDisabledWebhook } from '../domain/webhooks.ts';
 export function startCollectionWebhookWorker(
   opts: { broker: Broker; db: Knex; logger: Logger; outboxWritten?: () => void } & Pick<
     WebhookWorkerOptions,
-    'sender' | 'retryScheduleMs' | 'disableAfter' | 'attemptTimeoutMs' | 'pollIntervalMs' | 'perSubscriptionConcurrency'
+    | 'sender'
+    | 'retryScheduleMs'
+    | 'disableAfter'
+    | 'attemptTimeoutMs'
+    | 'pollIntervalMs'
+    | 'perSubscriptionConcurrency'
   >,
 ) {
   const { db } = opts;
