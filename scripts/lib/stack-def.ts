@@ -70,6 +70,9 @@ export function stackProcesses(
     REDIS_URL: backing.redisUrl,
     GATEWAY_JWKS_URL: `http://127.0.0.1:${ports.gateway}/.well-known/jwks.json`,
     SMTP_URL: `smtp://127.0.0.1:${ports.smtp}`,
+    // Webhook receivers on this machine (plain http on loopback) are allowed locally only (docs/webhooks.md).
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1/128',
     ...opts.extraEnv,
   };
   const env = {
