@@ -44,6 +44,17 @@ export interface WebhookWorkerOptions {
   onDisabled?: (subscription: DisabledSubscription) => Promise<void>;
 }
 
+/** The tunable part of {@link WebhookWorkerOptions}, as a service's worker wrapper takes it (`webhookWorkerSettings` gives most). */
+export type WebhookDeliverySettings = Pick<
+  WebhookWorkerOptions,
+  | 'sender'
+  | 'retryScheduleMs'
+  | 'disableAfter'
+  | 'attemptTimeoutMs'
+  | 'pollIntervalMs'
+  | 'perSubscriptionConcurrency'
+>;
+
 /** A queued job is re-queued by the scheduler only when it was not attempted within this time. */
 const QUEUED_LEASE_MS = 5 * 60_000;
 

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Logger } from '@fieldhouse/logger';
 import { Exchanges } from '@fieldhouse/contracts';
 import { inTransactionWith, type Broker } from '@fieldhouse/messaging';
-import { KnexWebhookStore, startWebhookWorker, type WebhookWorkerOptions } from '@fieldhouse/webhooks';
+import { KnexWebhookStore, startWebhookWorker, type WebhookDeliverySettings } from '@fieldhouse/webhooks';
 import { noticeDisabledWebhook } from '../domain/webhooks.ts';
 
 /**
@@ -12,15 +12,7 @@ import { noticeDisabledWebhook } from '../domain/webhooks.ts';
  * Queues `collection.webhooks` and `collection.webhook-deliveries`.
  */
 export function startCollectionWebhookWorker(
-  opts: { broker: Broker; db: Knex; logger: Logger; outboxWritten?: () => void } & Pick<
-    WebhookWorkerOptions,
-    | 'sender'
-    | 'retryScheduleMs'
-    | 'disableAfter'
-    | 'attemptTimeoutMs'
-    | 'pollIntervalMs'
-    | 'perSubscriptionConcurrency'
-  >,
+  opts: { broker: Broker; db: Knex; logger: Logger; outboxWritten?: () => void } & WebhookDeliverySettings,
 ) {
   const { db } = opts;
   return startWebhookWorker({

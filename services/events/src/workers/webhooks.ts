@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Logger } from '@fieldhouse/logger';
 import { Exchanges } from '@fieldhouse/contracts';
 import { inTransactionWith, type Broker } from '@fieldhouse/messaging';
-import { KnexWebhookStore, startWebhookWorker, type WebhookWorkerOptions } from '@fieldhouse/webhooks';
+import { KnexWebhookStore, startWebhookWorker, type WebhookDeliverySettings } from '@fieldhouse/webhooks';
 import { noticeDisabledWebhook } from '../domain/webhooks.ts';
 
 /**
@@ -11,15 +11,7 @@ import { noticeDisabledWebhook } from '../domain/webhooks.ts';
  * when a webhook gets disabled. Queues `events.webhooks` and `events.webhook-deliveries`.
  */
 export function startEventsWebhookWorker(
-  opts: { broker: Broker; db: Knex; logger: Logger } & Pick<
-    WebhookWorkerOptions,
-    | 'sender'
-    | 'retryScheduleMs'
-    | 'disableAfter'
-    | 'attemptTimeoutMs'
-    | 'pollIntervalMs'
-    | 'perSubscriptionConcurrency'
-  >,
+  opts: { broker: Broker; db: Knex; logger: Logger } & WebhookDeliverySettings,
 ) {
   const { db } = opts;
   return startWebhookWorker({
