@@ -79,11 +79,26 @@ export class AddressGuard {
     return !this.blocked.check(ip, type);
   }
 
-  /** @throws BlockedAddressError naming `host` and the address when it is not permitted. */
-  assert(host: string, address: string): void {
-    if (!this.permits(address))
-      throw new BlockedAddressError(
-        `${host} resolves to ${address}, a loopback, private, link-local or reserved address: deliveries there are not allowed.`,
-      );
+  /**
+   * Why a URL host may not be called when it is an IP literal (brackets allowed), or undefined:
+   * a name, or a permitted address (names are checked after DNS resolution, at connect time).
+   */
+  refusalOfLiteral(hostname: string): string | undefined {
+    const host = hostname.replace(/^\[|\]$/g, '');
+    return isIP(host) && !this.permits(host) ? refusedMessage(host) : undefined;
+  }
+
+  /**
+   * Why a name resolving to these addresses may not be called (any refused address refuses the
+   * name; so does none at all), or undefined.
+   */
+  refusalOfResolved(hostname: string, addresses: string[]): string | undefined {
+    if (!addresses.length) return `${hostname} resolves to no address.`;
+    const refused = addresses.find((a) => !this.permits(a));
+    return refused === undefined ? undefined : refusedMessage(`${hostname} resolves to ${refused}, which`);
   }
 }
+
+/** The one sentence of a refused target, for 422 answers and the delivery log. */
+const refusedMessage = (what: string) =>
+  `${what} is a loopback, private, link-local or reserved address: deliveries there are not allowed.`;

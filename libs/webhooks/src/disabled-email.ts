@@ -4,7 +4,6 @@ import type { DisabledSubscription } from './types.ts';
 const REASONS = {
   gone: 'the receiver answered 410 Gone, which asks us to stop',
   failing: 'its deliveries kept failing after every retry',
-  by_owner: 'it was turned off',
 } as const;
 
 /**

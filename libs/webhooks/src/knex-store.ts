@@ -81,7 +81,7 @@ export class KnexWebhookStore implements WebhookStore {
          AND d.next_attempt_at <= now()
          AND (d.lock_token = ? OR d.locked_until IS NULL OR d.locked_until < now())
        RETURNING d.id, d.subscription_id, d.message_id, d.kind, d.attempts - d.round_start AS round_attempts,
-         s.url, s.secret, s.active, m.body,
+         s.url, s.secret, s.active, m.body, m.scope,
          CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret`,
       [token, leaseMs, job.delivery_id, job.token],
     )) as {
@@ -95,6 +95,7 @@ export class KnexWebhookStore implements WebhookStore {
         secret: string;
         active: boolean;
         body: string;
+        scope: WebhookEvent['scope'];
         previous_secret: string | null;
       }>;
     };
@@ -108,6 +109,7 @@ export class KnexWebhookStore implements WebhookStore {
       url: r.url,
       secrets: r.previous_secret ? [r.secret, r.previous_secret] : [r.secret],
       body: r.body,
+      scope: r.scope,
       roundAttempts: r.round_attempts,
       active: r.active,
       token,
@@ -146,17 +148,16 @@ export class KnexWebhookStore implements WebhookStore {
         attempt.at,
         ...kept,
         outcome.next === 'succeeded',
-        // Only a delivery that ends resets or counts the streak below.
       ],
     )) as { rows: Array<{ n: number }> };
     if (!rows[0]?.n || outcome.next !== 'failed' || (!outcome.gone && !outcome.countsAsFailure))
       return undefined;
-    return this.countFailure(plan.subscriptionId, outcome.gone, disableAfter);
+    return this.countFailure(plan, outcome.gone, disableAfter);
   }
 
   /** Counts a delivery failed for good; disables the subscription on 410 or after `disableAfter` in a row. */
   private async countFailure(
-    subscriptionId: string,
+    plan: AttemptPlan,
     gone: boolean,
     disableAfter: number,
   ): Promise<DisabledSubscription | undefined> {
@@ -169,21 +170,12 @@ export class KnexWebhookStore implements WebhookStore {
          updated_at = now()
        FROM (SELECT id, active AS was_active FROM webhook_subscriptions WHERE id = ? FOR UPDATE) old
        WHERE s.id = old.id
-       RETURNING s.id, s.url, s.disabled_reason, old.was_active AND NOT s.active AS just_disabled, to_jsonb(s) AS row`,
-      [gone, disableAfter, gone, disableAfter, gone, gone, disableAfter, subscriptionId],
-    )) as {
-      rows: Array<{
-        id: string;
-        url: string;
-        disabled_reason: 'gone' | 'failing';
-        just_disabled: boolean;
-        row: Record<string, unknown>;
-      }>;
-    };
+       RETURNING s.url, s.disabled_reason, old.was_active AND NOT s.active AS just_disabled`,
+      [gone, disableAfter, gone, disableAfter, gone, gone, disableAfter, plan.subscriptionId],
+    )) as { rows: Array<{ url: string; disabled_reason: 'gone' | 'failing'; just_disabled: boolean }> };
     const r = rows[0];
     if (!r?.just_disabled) return undefined;
-    const scope = Object.fromEntries(Object.entries(r.row).filter(([k]) => !SUBSCRIPTION_COLUMNS.has(k)));
-    return { id: r.id, url: r.url, reason: r.disabled_reason, scope };
+    return { id: plan.subscriptionId, url: r.url, reason: r.disabled_reason, scope: plan.scope };
   }
 
   async defer(plan: AttemptPlan, delayMs: number): Promise<void> {
@@ -200,21 +192,3 @@ export class KnexWebhookStore implements WebhookStore {
     return this.db('webhook_messages').where('created_at', '<', before).delete();
   }
 }
-
-/** The columns every subscription has; the others are its scope. */
-const SUBSCRIPTION_COLUMNS = new Set([
-  'id',
-  'url',
-  'events',
-  'description',
-  'active',
-  'secret',
-  'previous_secret',
-  'previous_secret_expires_at',
-  'failure_streak',
-  'disabled_reason',
-  'disabled_at',
-  'created_by',
-  'created_at',
-  'updated_at',
-]);

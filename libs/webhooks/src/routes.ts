@@ -77,7 +77,13 @@ export function webhookRouteSpecs<C, A>(o: WebhookRoutesOptions<C, A>): AnyRoute
     ...problems,
     404: `${problems[404] ?? 'Not found'}, or no such webhook or delivery`,
   };
-  const uses = (ctx: C) => o.useCases(ctx);
+  // One set of use cases per context (the service builds its context once).
+  const built = new WeakMap<object, WebhookUseCases<A>>();
+  const uses = (ctx: C) => {
+    let u = built.get(ctx as object);
+    if (!u) built.set(ctx as object, (u = o.useCases(ctx)));
+    return u;
+  };
   type P = Record<string, string>;
   const spec = <Q, B>(s: RouteSpec<P, Q, B, C>): AnyRouteSpec<C> => s as AnyRouteSpec<C>;
 

@@ -1,9 +1,3 @@
-/**
- * Delays before each retry, ms (docs/webhooks.md, "Retries"): 5 s, 5 min, 30 min, 2 h, 5 h,
- * 10 h, 10 h, so 8 attempts over about 27.5 hours, each delay with ±20 % jitter.
- */
-export const DEFAULT_RETRY_SCHEDULE_MS = [5, 300, 1_800, 7_200, 18_000, 36_000, 36_000].map((s) => s * 1000);
-
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 /**
@@ -35,3 +29,12 @@ export function retryDelayMs(
   const base = schedule[failed - 1];
   return base === undefined ? undefined : Math.round(base * (0.8 + 0.4 * random()));
 }
+
+/**
+ * The default retry schedule (docs/webhooks.md, "Retries"): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h,
+ * 10 h, so 8 attempts over about 27.5 hours, each delay with ±20 % jitter.
+ */
+export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+
+/** {@link DEFAULT_RETRY_SCHEDULE} in milliseconds. */
+export const DEFAULT_RETRY_SCHEDULE_MS = parseRetrySchedule(DEFAULT_RETRY_SCHEDULE);

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import type { LookupFunction } from 'node:net';
 import type { AddressGuard } from './address-guard.ts';
 import { BlockedAddressError } from './address-guard.ts';
 
@@ -67,17 +67,11 @@ export class WebhookSender {
     this.lookup = (hostname, options, callback) => {
       dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
         if (err) return callback(err, '', 0);
-        const refused = addresses.find((a) => !guard.permits(a.address));
-        if (refused || !addresses.length)
-          return callback(
-            new BlockedAddressError(
-              refused
-                ? `${hostname} resolves to ${refused.address}, a loopback, private, link-local or reserved address: deliveries there are not allowed.`
-                : `${hostname} resolves to no address.`,
-            ),
-            '',
-            0,
-          );
+        const refusal = guard.refusalOfResolved(
+          hostname,
+          addresses.map((a) => a.address),
+        );
+        if (refusal) return callback(new BlockedAddressError(refusal), '', 0);
         if (options.all)
           return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
         callback(null, addresses[0]!.address, addresses[0]!.family);
@@ -109,14 +103,8 @@ export class WebhookSender {
       return Promise.resolve(
         fail(`Only https URLs may receive deliveries here, not ${target.protocol}.`, true),
       );
-    const literal = target.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(literal) && !this.opts.guard.permits(literal))
-      return Promise.resolve(
-        fail(
-          `${literal} is a loopback, private, link-local or reserved address: deliveries there are not allowed.`,
-          true,
-        ),
-      );
+    const refusal = this.opts.guard.refusalOfLiteral(target.hostname);
+    if (refusal) return Promise.resolve(fail(refusal, true));
 
     const { connectTimeoutMs, timeoutMs, maxResponseBytes, keptResponseBytes } = this.opts;
     return new Promise<AttemptResult>((resolve) => {

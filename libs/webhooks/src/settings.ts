@@ -1,7 +1,7 @@
 import { csvList, Joi } from '@fieldhouse/config';
 import { AddressGuard } from './address-guard.ts';
 import type { TargetPolicy } from './api.ts';
-import { DEFAULT_RETRY_SCHEDULE_MS, parseRetrySchedule } from './schedule.ts';
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './schedule.ts';
 import { WebhookSender } from './sender.ts';
 
 /** The webhook variables of a service (docs/webhooks.md, "Settings"). */
@@ -25,7 +25,7 @@ export const webhookEnv = {
   WEBHOOK_ALLOW_HTTP: Joi.boolean().default(false),
   WEBHOOK_ALLOWED_NETWORKS: csvList.default([]),
   WEBHOOK_RETRY_SCHEDULE: Joi.string()
-    .default('5s,5m,30m,2h,5h,10h,10h')
+    .default(DEFAULT_RETRY_SCHEDULE)
     .custom((v: string) => (parseRetrySchedule(v), v)),
   WEBHOOK_DISABLE_AFTER: Joi.number().integer().min(1).max(1000).default(5),
   WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(10_000),
@@ -51,27 +51,17 @@ export function webhookApiSettings(vars: WebhookVars): WebhookApiSettings {
 
 /** The delivery worker's settings of {@link WebhookVars}: a sender and the options of `startWebhookWorker`. */
 export function webhookWorkerSettings(vars: WebhookVars) {
-  const schedule = vars.WEBHOOK_RETRY_SCHEDULE
-    ? parseRetrySchedule(vars.WEBHOOK_RETRY_SCHEDULE)
-    : DEFAULT_RETRY_SCHEDULE_MS;
   return {
     sender: new WebhookSender({
       guard: new AddressGuard(vars.WEBHOOK_ALLOWED_NETWORKS),
       allowHttp: vars.WEBHOOK_ALLOW_HTTP,
       timeoutMs: vars.WEBHOOK_TIMEOUT_MS,
     }),
-    retryScheduleMs: schedule,
+    retryScheduleMs: parseRetrySchedule(vars.WEBHOOK_RETRY_SCHEDULE),
     disableAfter: vars.WEBHOOK_DISABLE_AFTER,
     attemptTimeoutMs: vars.WEBHOOK_TIMEOUT_MS,
   };
 }
 
-/** The defaults of {@link WebhookVars}: https only, no private network, the default schedule. */
-export const webhookEnvDefaults: WebhookVars = {
-  WEBHOOK_ALLOW_HTTP: false,
-  WEBHOOK_ALLOWED_NETWORKS: [],
-  WEBHOOK_RETRY_SCHEDULE: '5s,5m,30m,2h,5h,10h,10h',
-  WEBHOOK_DISABLE_AFTER: 5,
-  WEBHOOK_TIMEOUT_MS: 10_000,
-  WEBHOOK_SECRET_OVERLAP_HOURS: 24,
-};
+/** The defaults of {@link WebhookVars} (those of {@link webhookEnv}): https only, no private network, the default schedule. */
+export const webhookEnvDefaults: WebhookVars = Joi.object<WebhookVars>(webhookEnv).validate({}).value!;

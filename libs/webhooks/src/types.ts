@@ -35,6 +35,8 @@ export interface AttemptPlan {
   secrets: string[];
   /** The exact bytes sent, frozen at fan-out. */
   body: string;
+  /** The message's scope (`{event_id}`, `{workspace_id, project_id}`...): whose owners to tell if it gets disabled. */
+  scope: WebhookEvent['scope'];
   /** Attempts of this round made before this one (retry schedule position). */
   roundAttempts: number;
   active: boolean;
@@ -46,8 +48,8 @@ export interface AttemptPlan {
 export interface DisabledSubscription {
   id: string;
   url: string;
-  reason: DisabledReason;
-  scope: Record<string, unknown>;
+  reason: Exclude<DisabledReason, 'by_owner'>;
+  scope: WebhookEvent['scope'];
 }
 
 /** An attempt's result as the log keeps it. */

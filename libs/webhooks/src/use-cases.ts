@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { isIP } from 'node:net';
+import { isUuid, type BodyReader } from '@fieldhouse/http';
 import { notFound, validationFailed } from '@fieldhouse/problem';
 import {
   deliveryDetailView,
@@ -28,9 +28,6 @@ import {
 } from './knex-subscriptions.ts';
 import type { WebhookApiSettings } from './settings.ts';
 
-/** A body read (and validated) only once access was checked (libs/http `BodyReader`). */
-type Read<T> = () => T;
-
 /** A subscription with its signing secret: the creation and rotation answers, shown once. */
 export type WebhookSubscriptionWithSecret = WebhookSubscription & { secret: string };
 
@@ -44,12 +41,12 @@ export type WebhookDeliveryDetail = ReturnType<typeof deliveryDetailView>;
  */
 export interface WebhookUseCases<A> {
   /** Creates a subscription; the answer carries its `secret`, once. */
-  create(access: A, input: Read<SubscriptionInput>): Promise<WebhookSubscriptionWithSecret>;
+  create(access: A, input: BodyReader<SubscriptionInput>): Promise<WebhookSubscriptionWithSecret>;
   /** The scope's subscriptions, newest first. */
   list(access: A): Promise<WebhookSubscription[]>;
   get(access: A, id: string): Promise<WebhookSubscription>;
   /** Changes URL, kinds, description or `active` (turning it on clears the failure streak). */
-  update(access: A, id: string, patch: Read<Partial<SubscriptionInput>>): Promise<WebhookSubscription>;
+  update(access: A, id: string, patch: BodyReader<Partial<SubscriptionInput>>): Promise<WebhookSubscription>;
   /** Deletes it with its delivery log. */
   remove(access: A, id: string): Promise<void>;
   /** A new secret; the previous one keeps signing alongside for the configured overlap. */
@@ -67,7 +64,7 @@ export interface WebhookUseCases<A> {
   /** Queues one delivery again (same `webhook-id`), as a new round of retries. */
   redeliver(access: A, id: string, deliveryId: string): Promise<WebhookDelivery>;
   /** Queues again every failed delivery created since a time; resolves with how many. */
-  redeliverFailed(access: A, id: string, since: Read<{ since: Date }>): Promise<{ count: number }>;
+  redeliverFailed(access: A, id: string, since: BodyReader<{ since: Date }>): Promise<{ count: number }>;
 }
 
 /** What an area's access check yields: where its webhooks live and who asks. */
@@ -84,8 +81,6 @@ export interface WebhookScope {
   columns?: (body: Record<string, unknown>) => Promise<Record<string, unknown>>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * Refuses a target URL the deployment does not allow: `http:` unless allowed, an IP literal the
  * SSRF guard refuses (names are checked at each delivery, after DNS resolution).
@@ -95,13 +90,8 @@ export function checkTargetUrl(url: string, policy: TargetPolicy): void {
   const target = new URL(url);
   if (target.protocol === 'http:' && !policy.allowHttp)
     throw validationFailed({ url: ['The url must be an https URL.'] });
-  const host = target.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) && !policy.guard.permits(host))
-    throw validationFailed({
-      url: [
-        `${host} is a loopback, private, link-local or reserved address: deliveries there are not allowed.`,
-      ],
-    });
+  const refusal = policy.guard.refusalOfLiteral(target.hostname);
+  if (refusal) throw validationFailed({ url: [refusal] });
 }
 
 /**
@@ -116,7 +106,7 @@ export function knexWebhookUseCases<A>(
   const view = (row: SubscriptionRow) => subscriptionView(row, scopeKeys);
   const subscriptionOf = async (access: A, id: string) => {
     const s = await resolve(access);
-    const row = UUID.test(id) ? await findSubscription(s.db, s.scope, id) : undefined;
+    const row = isUuid(id) ? await findSubscription(s.db, s.scope, id) : undefined;
     if (!row) throw notFound('No webhook with this id here.');
     return { ...s, row };
   };
@@ -166,13 +156,13 @@ export function knexWebhookUseCases<A>(
     },
     async delivery(access, id, deliveryId) {
       const s = await subscriptionOf(access, id);
-      const found = UUID.test(deliveryId) ? await findDelivery(s.db, s.row.id, deliveryId) : undefined;
+      const found = isUuid(deliveryId) ? await findDelivery(s.db, s.row.id, deliveryId) : undefined;
       if (!found) throw notFound('No delivery with this id for this webhook.');
       return deliveryDetailView(found);
     },
     async redeliver(access, id, deliveryId) {
       const s = await subscriptionOf(access, id);
-      const row = UUID.test(deliveryId) ? await redeliver(s.db, s.row.id, deliveryId) : undefined;
+      const row = isUuid(deliveryId) ? await redeliver(s.db, s.row.id, deliveryId) : undefined;
       if (!row) throw notFound('No delivery with this id for this webhook.');
       return deliveryView(row);
     },

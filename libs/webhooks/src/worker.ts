@@ -83,6 +83,8 @@ export async function startWebhookWorker(
   const attemptLeaseMs = 2 * (opts.attemptTimeoutMs ?? 10_000) + 15_000;
   const deliveryQueue = `${opts.queuePrefix}.webhook-deliveries`;
   const slots = new SubscriptionSlots(perSubscription);
+  // Attempts under way, awaited on close so their results are recorded before the store closes.
+  const inFlight = new Set<Promise<void>>();
 
   const queueJobs = async (jobs: DeliveryJob[]) => {
     await Promise.all(
@@ -111,24 +113,24 @@ export async function startWebhookWorker(
 
   const attempt = async (plan: AttemptPlan) => {
     const at = new Date();
-    const result: AttemptResult =
-      plan.active || plan.kind === PING_KIND
-        ? await sender.send(
-            plan.url,
-            { ...signatureHeaders(plan.messageId, at, plan.body, plan.secrets) },
-            plan.body,
-          )
-        : {
-            status: null,
-            durationMs: 0,
-            body: null,
-            error: 'The subscription is disabled: nothing was sent.',
-            blocked: false,
-          };
-    const outcome: AttemptOutcome =
-      plan.active || plan.kind === PING_KIND
-        ? outcomeOf(plan, result)
-        : { next: 'failed', gone: false, countsAsFailure: false };
+    // A disabled subscription gets pings only: anything else is logged as not sent, for good.
+    const sends = plan.active || plan.kind === PING_KIND;
+    const result: AttemptResult = sends
+      ? await sender.send(
+          plan.url,
+          { ...signatureHeaders(plan.messageId, at, plan.body, plan.secrets) },
+          plan.body,
+        )
+      : {
+          status: null,
+          durationMs: 0,
+          body: null,
+          error: 'The subscription is disabled: nothing was sent.',
+          blocked: false,
+        };
+    const outcome: AttemptOutcome = sends
+      ? outcomeOf(plan, result)
+      : { next: 'failed', gone: false, countsAsFailure: false };
     const disabled = await store.finishAttempt(plan, { at, ...result }, outcome, disableAfter);
     if (disabled) {
       logger.warn('webhook subscription disabled', { subscription: disabled.id, reason: disabled.reason });
@@ -155,11 +157,19 @@ export async function startWebhookWorker(
         await store.defer(plan, 2_000 + Math.round(Math.random() * 2_000));
         return;
       }
+      const running = (async () => {
+        try {
+          await slot;
+          await attempt(plan);
+        } finally {
+          slots.release(plan.subscriptionId);
+        }
+      })();
+      inFlight.add(running);
       try {
-        await slot;
-        await attempt(plan);
+        await running;
       } finally {
-        slots.release(plan.subscriptionId);
+        inFlight.delete(running);
       }
     },
   });
@@ -217,6 +227,9 @@ export async function startWebhookWorker(
       await polling;
       await fanOut.close();
       await deliveries.close();
+      // Each attempt ends within the sender's time limit; its result is recorded (a job whose
+      // channel closed meanwhile is queued again by the poll once its lease lapses).
+      await Promise.allSettled([...inFlight]);
       sender.close();
     },
   };

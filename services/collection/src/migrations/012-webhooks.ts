@@ -4,16 +4,13 @@ import {
   createWebhookTables,
   dropWebhookEmitter,
   dropWebhookTables,
+  subscribedSql,
+  unlessSubscribedSql,
 } from '@fieldhouse/webhooks';
 
-/** Whether an active subscription takes the kind (an SQL expression) of an event of project `p` in workspace `w`. */
+/** Whether an active subscription takes `kind` (an SQL expression) for an event of project `p` in workspace `w`. */
 const reaches = (kind: string, w: string, p: string) =>
-  `EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.active AND ${kind} = ANY(s.events)
-     AND s.workspace_id = ${w} AND (s.project_ids IS NULL OR ${p} = ANY(s.project_ids)))`;
-
-/** Leaves a trigger at once when no subscription anywhere takes `kind` (the ingest hot path pays one probe per statement). */
-const unlessSubscribed = (kind: string) =>
-  `IF NOT EXISTS (SELECT 1 FROM webhook_subscriptions WHERE active AND '${kind}' = ANY(events)) THEN RETURN NULL; END IF;`;
+  subscribedSql(kind, `s.workspace_id = ${w} AND (s.project_ids IS NULL OR ${p} = ANY(s.project_ids))`);
 
 /**
  * Outbound webhooks of area A (docs/webhooks.md): subscriptions per workspace (optionally
@@ -47,7 +44,7 @@ export const webhooks = {
     await knex.raw(`
       CREATE FUNCTION webhook_submissions_created() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        ${unlessSubscribed('submission.created')}
+        ${unlessSubscribedSql(['submission.created'])}
         PERFORM webhook_emit('submission.created', ${scope}, jsonb_build_object('workspace_id', p.workspace_id,
             'submission', webhook_submission(n), 'links', webhook_submission_links(n.project_id, n.id)))
         FROM new_rows n JOIN projects p ON p.id = n.project_id
@@ -61,7 +58,7 @@ export const webhooks = {
     await knex.raw(`
       CREATE FUNCTION webhook_submissions_updated() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        ${unlessSubscribed('submission.updated')}
+        ${unlessSubscribedSql(['submission.updated'])}
         PERFORM webhook_emit('submission.updated', ${scope}, jsonb_build_object('workspace_id', p.workspace_id,
             'submission', webhook_submission(n), 'previous', jsonb_build_object('data', o.data,
               'latitude', o.latitude, 'longitude', o.longitude, 'altitude', o.altitude, 'precision', o.precision),
@@ -80,7 +77,7 @@ export const webhooks = {
     await knex.raw(`
       CREATE FUNCTION webhook_submissions_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        ${unlessSubscribed('submission.deleted')}
+        ${unlessSubscribedSql(['submission.deleted'])}
         -- A submission deleted with its project or workspace has no project left here: only
         -- submissions deleted one by one are announced.
         PERFORM webhook_emit('submission.deleted', ${scope}, jsonb_build_object('workspace_id', p.workspace_id,
@@ -97,7 +94,7 @@ export const webhooks = {
     await knex.raw(`
       CREATE FUNCTION webhook_submissions_reviewed() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        ${unlessSubscribed('submission.reviewed')}
+        ${unlessSubscribedSql(['submission.reviewed'])}
         PERFORM webhook_emit('submission.reviewed', ${scope}, jsonb_build_object('workspace_id', p.workspace_id,
             'submission_id', h.submission_id, 'project_id', p.id, 'from', h.from_status, 'to', h.to_status,
             'comment', h.comment, 'reviewed_at', webhook_iso(h.created_at),
@@ -116,6 +113,7 @@ export const webhooks = {
     await knex.raw(`
       CREATE FUNCTION webhook_exports_finished() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
+        ${unlessSubscribedSql(['export.completed', 'export.failed'])}
         PERFORM webhook_emit(k.kind, jsonb_build_object('workspace_id', n.workspace_id, 'project_id', n.project_id),
           jsonb_build_object('workspace_id', n.workspace_id, 'export', jsonb_build_object('id', n.id,
               'project_id', n.project_id, 'format', n.format, 'filters', n.filters, 'status', n.status,

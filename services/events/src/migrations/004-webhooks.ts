@@ -5,6 +5,7 @@ import {
   dropWebhookEmitter,
   dropWebhookTables,
   subscribedSql,
+  unlessSubscribedSql,
 } from '@fieldhouse/webhooks';
 
 /**
@@ -36,10 +37,11 @@ export const webhooks = {
     await knex.raw(`
       CREATE FUNCTION webhook_invites_created() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
+        ${unlessSubscribedSql(['invite.created'])}
         PERFORM webhook_emit('invite.created', jsonb_build_object('event_id', n.event_id),
           jsonb_build_object('invite', webhook_invite(n), 'links', webhook_invite_links(n)))
         FROM new_invites n
-        WHERE ${subscribedSql('invite.created', 's.event_id = n.event_id')};
+        WHERE ${subscribedSql("'invite.created'", 's.event_id = n.event_id')};
         RETURN NULL;
       END $$`);
     await knex.raw(`
@@ -48,6 +50,7 @@ export const webhooks = {
     await knex.raw(`
       CREATE FUNCTION webhook_attendance() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
+        ${unlessSubscribedSql(['invite.checked_in', 'invite.presence_changed'])}
         PERFORM webhook_emit(k.kind, jsonb_build_object('event_id', l.event_id),
           jsonb_build_object('invite', webhook_invite(i), 'links', webhook_invite_links(i),
             'presence', l.presence, 'previous', l.previous, 'at', webhook_iso(l.scanned_at),
@@ -57,8 +60,7 @@ export const webhooks = {
         JOIN invites i ON i.id = l.invite_id
         CROSS JOIN LATERAL (SELECT CASE WHEN l.action = 'checkin' THEN 'invite.checked_in'
           ELSE 'invite.presence_changed' END AS kind) k
-        WHERE EXISTS (SELECT 1 FROM webhook_subscriptions s WHERE s.active AND k.kind = ANY(s.events)
-          AND s.event_id = l.event_id)
+        WHERE ${subscribedSql('k.kind', 's.event_id = l.event_id')}
         ORDER BY l.id;
         RETURN NULL;
       END $$`);
