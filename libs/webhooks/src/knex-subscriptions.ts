@@ -216,18 +216,24 @@ export async function findDelivery(
 
 /**
  * Queues a delivery again, due now, as a new round of the retry schedule (same message, same
- * `webhook-id`); the delivery worker's poll picks it up within its interval. Undefined when absent.
+ * `webhook-id`); the delivery worker's poll picks it up within its interval. A delivery being
+ * attempted right now (pending under a live lease) is left as it is, so the attempt's result is
+ * not lost: it is answered unchanged. Undefined when absent.
  */
 export async function redeliver(
   db: Knex,
   subscriptionId: string,
   deliveryId: string,
 ): Promise<DeliveryRow | undefined> {
+  const mine = { subscription_id: subscriptionId, id: deliveryId };
   const [row] = (await db('webhook_deliveries')
-    .where({ subscription_id: subscriptionId, id: deliveryId })
+    .where(mine)
+    .andWhere((q) =>
+      q.whereNot('status', 'pending').orWhereNull('locked_until').orWhere('locked_until', '<', db.fn.now()),
+    )
     .update(roundRestart(db))
     .returning('*')) as DeliveryRow[];
-  return row;
+  return row ?? ((await db('webhook_deliveries').where(mine).first()) as DeliveryRow | undefined);
 }
 
 /** Queues again every failed delivery of the subscription created at or after `since`; resolves with how many. */

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { envelope } from '@fieldhouse/contracts';
 import { createKnex, migrateLatest, type Knex } from '@fieldhouse/db';
@@ -9,6 +10,7 @@ import {
   findDelivery,
   insertSubscription,
   KnexWebhookStore,
+  redeliver,
   startWebhookWorker,
   WebhookSender,
   type DisabledSubscription,
@@ -171,5 +173,31 @@ describe('webhooks: delivery worker (real PostgreSQL, RabbitMQ and receivers)', 
     expect(receiver.on('/hang').length).to.be.at.most(4);
     await eventually(async () => (await deliveriesOf(fine)).every((d) => d.status === 'succeeded'));
     expect((await deliveriesOf(hang)).filter((d) => d.status === 'succeeded')).to.have.length(0);
+  });
+
+  it('leaves a delivery being attempted as it is when asked to redeliver it, so its result is kept', async () => {
+    const sub = await subscribe(7, '/held', ['thing.done']);
+    const held: ServerResponse[] = [];
+    receiver.answer('/held', (res) => void held.push(res));
+    await emit(7, 'thing.done', { id: 1 });
+    await eventually(async () => held.length === 1);
+    const [d] = await deliveriesOf(sub);
+    const before = (await knex('webhook_deliveries').where('id', d!.id).first()) as {
+      lock_token: string | null;
+    };
+    expect(before.lock_token).to.be.a('string');
+    const answered = await redeliver(knex, sub.id, d!.id);
+    expect(answered).to.include({ status: 'pending', lock_token: before.lock_token });
+    held[0]!.writeHead(200).end();
+    await eventually(async () => (await deliveriesOf(sub))[0]?.status === 'succeeded');
+    expect((await deliveriesOf(sub))[0]).to.include({ attempts: 1 });
+    expect(receiver.on('/held')).to.have.length(1);
+    // Once done, it can be sent again: same webhook-id, a new attempt.
+    receiver.answer('/held', 204);
+    expect(await redeliver(knex, sub.id, d!.id)).to.include({ status: 'pending', lock_token: null });
+    await eventually(async () => receiver.on('/held').length === 2);
+    expect(receiver.on('/held')[1]!.headers['webhook-id']).to.equal(
+      receiver.on('/held')[0]!.headers['webhook-id'],
+    );
   });
 });
