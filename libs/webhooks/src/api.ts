@@ -1,6 +1,6 @@
 import { Joi } from '@fieldhouse/config';
 import type { AddressGuard } from './address-guard.ts';
-import type { AttemptRow, DeliveryRow, SubscriptionRow } from './knex-subscriptions.ts';
+import type { AttemptRow, DeliveryRow, SubscriptionRow } from './rows.ts';
 import type { DeliveryStatus, DisabledReason } from './types.ts';
 
 /** A subscription as the API shows it (the secret only in the creation and rotation answers). */

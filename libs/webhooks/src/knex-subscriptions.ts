@@ -1,63 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { newWebhookSecret } from './signing.ts';
-import { PING_KIND, type DeliveryStatus, type DisabledReason } from './types.ts';
-
-/** The columns of a subscription scope: `{event_id}`, `{workspace_id}`... */
-export type Scope = Record<string, string | number>;
-
-/** A `webhook_subscriptions` row (scope columns besides). */
-export interface SubscriptionRow {
-  id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  active: boolean;
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: Date | null;
-  failure_streak: number;
-  disabled_reason: DisabledReason | null;
-  disabled_at: Date | null;
-  created_by: number | null;
-  created_at: Date;
-  updated_at: Date;
-  [scope: string]: unknown;
-}
-
-/** What an owner may set on a subscription. */
-export interface SubscriptionInput {
-  url: string;
-  events: string[];
-  description?: string | null;
-  active?: boolean;
-}
-
-/** A `webhook_deliveries` row. */
-export interface DeliveryRow {
-  id: string;
-  subscription_id: string;
-  message_id: string;
-  kind: string;
-  status: DeliveryStatus;
-  attempts: number;
-  next_attempt_at: Date | null;
-  last_attempt_at: Date | null;
-  response_status: number | null;
-  duration_ms: number | null;
-  response_body: string | null;
-  error: string | null;
-  created_at: Date;
-}
-
-/** A `webhook_attempts` row. */
-export interface AttemptRow {
-  attempted_at: Date;
-  response_status: number | null;
-  duration_ms: number;
-  response_body: string | null;
-  error: string | null;
-}
+import type {
+  AttemptRow,
+  DeliveryFilter,
+  DeliveryFound,
+  DeliveryRow,
+  Scope,
+  SubscriptionInput,
+  SubscriptionRow,
+  WebhookRepository,
+} from './rows.ts';
+import { PING_KIND } from './types.ts';
 
 /** Inserts a subscription in `scope` (with the area's own `columns`) and a new secret; resolves with the row. */
 export async function insertSubscription(
@@ -161,12 +115,6 @@ export async function rotateSecret(
   return row;
 }
 
-/** Filters of a delivery list. */
-export interface DeliveryFilter {
-  status?: DeliveryStatus;
-  kind?: string;
-}
-
 /** A page of a subscription's deliveries, newest first, with the total matching. */
 export async function listDeliveries(
   db: Knex,
@@ -199,7 +147,7 @@ export async function findDelivery(
   db: Knex,
   subscriptionId: string,
   deliveryId: string,
-): Promise<{ row: DeliveryRow; attempts: AttemptRow[]; body: string } | undefined> {
+): Promise<DeliveryFound | undefined> {
   const row = (await db('webhook_deliveries as d')
     .join('webhook_messages as m', 'm.id', 'd.message_id')
     .select('d.*', 'm.body')
@@ -283,4 +231,21 @@ export async function insertPing(db: Knex, subscriptionId: string, scope: Scope)
       .returning('*')) as DeliveryRow[];
     return row!;
   });
+}
+
+/** The {@link WebhookRepository} of a PostgreSQL service, on the tables of `createWebhookTables`. */
+export function knexWebhookRepository(db: Knex): WebhookRepository {
+  return {
+    insert: (scope, input, createdBy, columns) => insertSubscription(db, scope, input, createdBy, columns),
+    list: (scope) => listSubscriptions(db, scope),
+    find: (scope, id) => findSubscription(db, scope, id),
+    update: (scope, id, patch, columns) => updateSubscription(db, scope, id, patch, columns),
+    remove: (scope, id) => deleteSubscription(db, scope, id),
+    rotateSecret: (scope, id, overlapMs) => rotateSecret(db, scope, id, overlapMs),
+    insertPing: (subscriptionId, scope) => insertPing(db, subscriptionId, scope),
+    listDeliveries: (subscriptionId, filter, page) => listDeliveries(db, subscriptionId, filter, page),
+    findDelivery: (subscriptionId, deliveryId) => findDelivery(db, subscriptionId, deliveryId),
+    redeliver: (subscriptionId, deliveryId) => redeliver(db, subscriptionId, deliveryId),
+    redeliverFailedSince: (subscriptionId, since) => redeliverFailedSince(db, subscriptionId, since),
+  };
 }

@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import { isUuid, type BodyReader } from '@fieldhouse/http';
 import { notFound, validationFailed } from '@fieldhouse/problem';
 import {
@@ -9,23 +8,7 @@ import {
   type WebhookDelivery,
   type WebhookSubscription,
 } from './api.ts';
-import {
-  deleteSubscription,
-  findDelivery,
-  findSubscription,
-  insertPing,
-  insertSubscription,
-  listDeliveries,
-  listSubscriptions,
-  redeliver,
-  redeliverFailedSince,
-  rotateSecret,
-  updateSubscription,
-  type DeliveryFilter,
-  type Scope,
-  type SubscriptionInput,
-  type SubscriptionRow,
-} from './knex-subscriptions.ts';
+import type { DeliveryFilter, Scope, SubscriptionInput, SubscriptionRow, WebhookRepository } from './rows.ts';
 import type { WebhookApiSettings } from './settings.ts';
 
 /** A subscription with its signing secret: the creation and rotation answers, shown once. */
@@ -69,7 +52,8 @@ export interface WebhookUseCases<A> {
 
 /** What an area's access check yields: where its webhooks live and who asks. */
 export interface WebhookScope {
-  db: Knex;
+  /** Where the area keeps them ({@link knexWebhookRepository}, {@link mongoWebhookRepository}). */
+  repo: WebhookRepository;
   scope: Scope;
   settings: WebhookApiSettings;
   userId: number | null;
@@ -79,6 +63,8 @@ export interface WebhookScope {
    * @throws ProblemError 422 naming the bad key.
    */
   columns?: (body: Record<string, unknown>) => Promise<Record<string, unknown>>;
+  /** Called after a subscription was created, changed or deleted (area B keeps the poll's kinds in step). */
+  changed?: () => Promise<void>;
 }
 
 /**
@@ -95,18 +81,18 @@ export function checkTargetUrl(url: string, policy: TargetPolicy): void {
 }
 
 /**
- * The {@link WebhookUseCases} of an area kept in PostgreSQL (the tables of `createWebhookTables`):
- * `resolve` checks the caller's access and names the scope; `scopeKeys` are the scope columns
- * shown in subscriptions (`event_id`, `workspace_id`...).
+ * The {@link WebhookUseCases} of an area: `resolve` checks the caller's access and names the
+ * scope and the repository; `scopeKeys` are the scope keys shown in subscriptions (`event_id`,
+ * `workspace_id`, `poll_id`).
  */
-export function knexWebhookUseCases<A>(
+export function webhookUseCases<A>(
   resolve: (access: A) => Promise<WebhookScope>,
   scopeKeys: string[],
 ): WebhookUseCases<A> {
   const view = (row: SubscriptionRow) => subscriptionView(row, scopeKeys);
   const subscriptionOf = async (access: A, id: string) => {
     const s = await resolve(access);
-    const row = isUuid(id) ? await findSubscription(s.db, s.scope, id) : undefined;
+    const row = isUuid(id) ? await s.repo.find(s.scope, id) : undefined;
     if (!row) throw notFound('No webhook with this id here.');
     return { ...s, row };
   };
@@ -116,12 +102,13 @@ export function knexWebhookUseCases<A>(
       const body = input();
       checkTargetUrl(body.url, s.settings.policy);
       const columns = (await s.columns?.(body as unknown as Record<string, unknown>)) ?? {};
-      const row = await insertSubscription(s.db, s.scope, body, s.userId, columns);
+      const row = await s.repo.insert(s.scope, body, s.userId, columns);
+      await s.changed?.();
       return { ...view(row), secret: row.secret };
     },
     async list(access) {
       const s = await resolve(access);
-      return (await listSubscriptions(s.db, s.scope)).map(view);
+      return (await s.repo.list(s.scope)).map(view);
     },
     async get(access, id) {
       return view((await subscriptionOf(access, id)).row);
@@ -131,44 +118,46 @@ export function knexWebhookUseCases<A>(
       const body = patch();
       if (body.url !== undefined) checkTargetUrl(body.url, s.settings.policy);
       const columns = (await s.columns?.(body as unknown as Record<string, unknown>)) ?? {};
-      const row = await updateSubscription(s.db, s.scope, id, body, columns);
+      const row = await s.repo.update(s.scope, id, body, columns);
       if (!row) throw notFound('No webhook with this id here.');
+      await s.changed?.();
       return view(row);
     },
     async remove(access, id) {
       const s = await subscriptionOf(access, id);
-      await deleteSubscription(s.db, s.scope, s.row.id);
+      await s.repo.remove(s.scope, s.row.id);
+      await s.changed?.();
     },
     async rotateSecret(access, id) {
       const s = await subscriptionOf(access, id);
-      const row = await rotateSecret(s.db, s.scope, s.row.id, s.settings.secretOverlapMs);
+      const row = await s.repo.rotateSecret(s.scope, s.row.id, s.settings.secretOverlapMs);
       if (!row) throw notFound('No webhook with this id here.');
       return { ...view(row), secret: row.secret };
     },
     async ping(access, id) {
       const s = await subscriptionOf(access, id);
-      return deliveryView(await insertPing(s.db, s.row.id, s.scope));
+      return deliveryView(await s.repo.insertPing(s.row.id, s.scope));
     },
     async deliveries(access, id, filter, page) {
       const s = await subscriptionOf(access, id);
-      const { rows, total } = await listDeliveries(s.db, s.row.id, filter, page);
+      const { rows, total } = await s.repo.listDeliveries(s.row.id, filter, page);
       return { rows: rows.map(deliveryView), total };
     },
     async delivery(access, id, deliveryId) {
       const s = await subscriptionOf(access, id);
-      const found = isUuid(deliveryId) ? await findDelivery(s.db, s.row.id, deliveryId) : undefined;
+      const found = isUuid(deliveryId) ? await s.repo.findDelivery(s.row.id, deliveryId) : undefined;
       if (!found) throw notFound('No delivery with this id for this webhook.');
       return deliveryDetailView(found);
     },
     async redeliver(access, id, deliveryId) {
       const s = await subscriptionOf(access, id);
-      const row = isUuid(deliveryId) ? await redeliver(s.db, s.row.id, deliveryId) : undefined;
+      const row = isUuid(deliveryId) ? await s.repo.redeliver(s.row.id, deliveryId) : undefined;
       if (!row) throw notFound('No delivery with this id for this webhook.');
       return deliveryView(row);
     },
     async redeliverFailed(access, id, since) {
       const s = await subscriptionOf(access, id);
-      return { count: await redeliverFailedSince(s.db, s.row.id, since().since) };
+      return { count: await s.repo.redeliverFailedSince(s.row.id, since().since) };
     },
   };
 }

@@ -1,20 +1,25 @@
-import { expect } from 'chai';
 import type { ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import { MongoClient } from 'mongodb';
 import { Webhook } from 'standardwebhooks';
 import { envelope } from '@fieldhouse/contracts';
-import { createKnex, migrateLatest, type Knex } from '@fieldhouse/db';
+import { createKnex, migrateLatest } from '@fieldhouse/db';
 import { Broker } from '@fieldhouse/messaging';
 import {
   AddressGuard,
   createWebhookTables,
-  findDelivery,
-  insertSubscription,
+  ensureWebhookIndexes,
+  knexWebhookRepository,
   KnexWebhookStore,
-  redeliver,
+  mongoWebhookRepository,
+  MongoWebhookStore,
   startWebhookWorker,
   WebhookSender,
   type DisabledSubscription,
   type SubscriptionRow,
+  type WebhookRepository,
+  type WebhookStore,
 } from '@fieldhouse/webhooks';
 import {
   backingUrl,
@@ -24,180 +29,216 @@ import {
   sleep,
   startWebhookReceiver,
   testLogger,
-  type TestDatabase,
   type WebhookReceiver,
 } from '@fieldhouse/testkit';
 
-describe('webhooks: delivery worker (real PostgreSQL, RabbitMQ and receivers)', function () {
-  this.timeout(60_000);
-  const logger = testLogger('webhooks');
-  let db: TestDatabase;
-  let knex: Knex;
-  let broker: Broker;
-  let receiver: WebhookReceiver;
-  let worker: { close: () => Promise<void> };
-  const disabled: DisabledSubscription[] = [];
+/** A delivery log to run the worker on: its store, its repository, and how to drop it. */
+interface Backend {
+  store: WebhookStore;
+  repo: WebhookRepository;
+  close: () => Promise<void>;
+}
 
-  before(async () => {
-    db = await createTestDatabase('webhooks');
-    await migrateLatest(db.url, [
-      {
-        name: '001',
-        up: (k) => createWebhookTables(k, (t) => t.integer('tenant_id').notNullable()),
-        down: async () => undefined,
-      },
-    ]);
-    knex = createKnex(db.url);
-    broker = new Broker({
-      url: await backingUrl('amqp'),
-      logger,
-      name: 'webhooks-test',
-      prefix: randomPrefix('wh'),
+/** PostgreSQL: the tables of `createWebhookTables`, scoped by a `tenant_id` column. */
+async function postgresBackend(): Promise<Backend> {
+  const db = await createTestDatabase('webhooks');
+  await migrateLatest(db.url, [
+    {
+      name: '001',
+      up: (k) => createWebhookTables(k, (t) => t.integer('tenant_id').notNullable()),
+      down: async () => undefined,
+    },
+  ]);
+  const knex = createKnex(db.url);
+  return {
+    store: new KnexWebhookStore(knex, (scope) => ({ sql: 's.tenant_id = ?', bindings: [scope.tenant_id!] })),
+    repo: knexWebhookRepository(knex),
+    close: async () => {
+      await knex.destroy();
+      await db.drop();
+    },
+  };
+}
+
+/** MongoDB (FerretDB unless MONGO_URL is set): the collections of `webhookCollections`, scoped by `tenant_id`. */
+async function mongoBackend(): Promise<Backend> {
+  const client = await MongoClient.connect(await backingUrl('mongo'));
+  const db = client.db(`t_webhooks_${randomBytes(4).toString('hex')}`);
+  await ensureWebhookIndexes(db, 'tenant_id');
+  return {
+    store: new MongoWebhookStore(db, (scope) => ({ tenant_id: scope.tenant_id })),
+    repo: mongoWebhookRepository(db),
+    close: async () => {
+      await db.dropDatabase();
+      await client.close();
+    },
+  };
+}
+
+for (const [name, makeBackend] of [
+  ['PostgreSQL', postgresBackend],
+  ['MongoDB', mongoBackend],
+] as const) {
+  describe(`webhooks: delivery worker on ${name} (real RabbitMQ and receivers)`, function () {
+    this.timeout(60_000);
+    const logger = testLogger('webhooks');
+    let backend: Backend;
+    let broker: Broker;
+    let receiver: WebhookReceiver;
+    let worker: { close: () => Promise<void> };
+    const disabled: DisabledSubscription[] = [];
+
+    before(async () => {
+      backend = await makeBackend();
+      broker = new Broker({
+        url: await backingUrl('amqp'),
+        logger,
+        name: 'webhooks-test',
+        prefix: randomPrefix('wh'),
+      });
+      receiver = await startWebhookReceiver();
+      worker = await startWebhookWorker({
+        broker,
+        store: backend.store,
+        sender: new WebhookSender({
+          guard: new AddressGuard(['127.0.0.0/8']),
+          allowHttp: true,
+          timeoutMs: 5000,
+        }),
+        logger,
+        exchange: 'events',
+        queuePrefix: 'test',
+        retryScheduleMs: [150, 150, 150],
+        disableAfter: 2,
+        perSubscriptionConcurrency: 4,
+        pollIntervalMs: 100,
+        attemptTimeoutMs: 5000,
+        onDisabled: async (s) => {
+          disabled.push(s);
+        },
+      });
     });
-    receiver = await startWebhookReceiver();
-    worker = await startWebhookWorker({
-      broker,
-      store: new KnexWebhookStore(knex, (scope) => ({
-        sql: 's.tenant_id = ?',
-        bindings: [scope.tenant_id!],
-      })),
-      sender: new WebhookSender({
-        guard: new AddressGuard(['127.0.0.0/8']),
-        allowHttp: true,
-        timeoutMs: 5000,
-      }),
-      logger,
-      exchange: 'events',
-      queuePrefix: 'test',
-      retryScheduleMs: [150, 150, 150],
-      disableAfter: 2,
-      perSubscriptionConcurrency: 4,
-      pollIntervalMs: 100,
-      attemptTimeoutMs: 5000,
-      onDisabled: async (s) => {
-        disabled.push(s);
-      },
+    after(async () => {
+      await worker?.close();
+      await broker?.close();
+      await receiver?.close();
+      await backend?.close();
+    });
+
+    const subscribe = (tenant: number, path: string, events: string[]) =>
+      backend.repo.insert({ tenant_id: tenant }, { url: `${receiver.url}${path}`, events }, 1);
+    const emit = (tenant: number, kind: string, data: unknown) =>
+      broker.publish('events', envelope('events', `webhook.${kind}`, { scope: { tenant_id: tenant }, data }));
+    const deliveriesOf = async (s: SubscriptionRow) =>
+      (await backend.repo.listDeliveries(s.id, {}, { page: 1, per_page: 100 })).rows;
+    const subscriptionOf = async (s: SubscriptionRow) =>
+      (await backend.repo.find({ tenant_id: s.tenant_id as number }, s.id))!;
+    /** The lease token a delivery holds (the rows carry it, though the API never shows it). */
+    const leaseOf = async (s: SubscriptionRow, id: string) =>
+      ((await backend.repo.findDelivery(s.id, id))!.row as unknown as { lock_token: string | null })
+        .lock_token;
+
+    it('delivers an event, signed, to the subscriptions of its scope that take its kind, and only those', async () => {
+      const [a, other, elsewhere] = [
+        await subscribe(1, '/a', ['thing.done']),
+        await subscribe(1, '/other', ['thing.undone']),
+        await subscribe(2, '/elsewhere', ['thing.done']),
+      ];
+      await emit(1, 'thing.done', { id: 7 });
+      const got = await eventually(async () => receiver.on('/a')[0]);
+      const payload = new Webhook(a.secret).verify(got.body, got.headers as Record<string, string>) as Record<
+        string,
+        unknown
+      >;
+      expect(payload).to.include({ type: 'thing.done' });
+      expect(payload.data).to.deep.equal({ id: 7 });
+      expect(Date.parse(payload.timestamp as string)).to.be.closeTo(Date.now(), 10_000);
+      await sleep(300);
+      expect(receiver.on('/other')).to.have.length(0);
+      expect(receiver.on('/elsewhere')).to.have.length(0);
+      expect(await deliveriesOf(other)).to.have.length(0);
+      expect(await deliveriesOf(elsewhere)).to.have.length(0);
+      const [d] = await deliveriesOf(a);
+      expect(d).to.include({ status: 'succeeded', attempts: 1 });
+    });
+
+    it('retries a failing receiver with the same webhook-id, and logs every attempt', async () => {
+      const s = await subscribe(3, '/flaky', ['thing.done']);
+      receiver.answer('/flaky', 500, 503, 200);
+      await emit(3, 'thing.done', { id: 8 });
+      const [d] = await eventually(async () => {
+        const rows = await deliveriesOf(s);
+        return rows[0]?.status === 'succeeded' ? rows : undefined;
+      });
+      const got = receiver.on('/flaky');
+      expect(got).to.have.length(3);
+      expect(new Set(got.map((r) => r.headers['webhook-id']))).to.have.property('size', 1);
+      for (const r of got) new Webhook(s.secret).verify(r.body, r.headers as Record<string, string>);
+      const found = await backend.repo.findDelivery(s.id, d!.id);
+      expect(found!.row).to.include({ attempts: 3, status: 'succeeded', response_status: 200 });
+      expect(found!.attempts.map((x) => x.response_status)).to.deep.equal([500, 503, 200]);
+    });
+
+    it('disables a subscription whose receiver answers 410, and tells its owner once', async () => {
+      const s = await subscribe(4, '/gone', ['thing.done']);
+      receiver.answer('/gone', 410);
+      await emit(4, 'thing.done', {});
+      await eventually(async () => disabled.find((x) => x.id === s.id));
+      const row = await subscriptionOf(s);
+      expect(row).to.include({ active: false, disabled_reason: 'gone' });
+      expect(disabled.find((x) => x.id === s.id)!.scope).to.include({ tenant_id: 4 });
+      expect(receiver.on('/gone')).to.have.length(1);
+      expect((await deliveriesOf(s))[0]).to.include({ status: 'failed', attempts: 1 });
+    });
+
+    it('disables a subscription after deliveries failed for good in a row', async () => {
+      const s = await subscribe(5, '/down', ['thing.done']);
+      receiver.answer('/down', 500);
+      await emit(5, 'thing.done', { n: 1 });
+      await emit(5, 'thing.done', { n: 2 });
+      await eventually(async () => disabled.find((x) => x.id === s.id));
+      const row = await subscriptionOf(s);
+      expect(row).to.include({ active: false, disabled_reason: 'failing', failure_streak: 2 });
+      expect(receiver.on('/down')).to.have.length(8);
+      expect(disabled.filter((x) => x.id === s.id)).to.have.length(1);
+    });
+
+    it('does not let a receiver that never answers delay another subscription', async () => {
+      const hang = await subscribe(6, '/hang', ['thing.done']);
+      const fine = await subscribe(6, '/fine', ['thing.done']);
+      receiver.answer('/hang', 'hang');
+      for (let i = 0; i < 30; i++) await emit(6, 'thing.done', { i });
+      await eventually(async () => receiver.on('/fine').length === 30, 10_000);
+      // Every healthy delivery went out while the first attempts to the silent receiver were still
+      // waiting for an answer (5 s): none of those has ended, and at most 4 were sent at once.
+      expect((await deliveriesOf(hang)).filter((d) => d.attempts > 0)).to.have.length(0);
+      expect(receiver.on('/hang').length).to.be.at.most(4);
+      await eventually(async () => (await deliveriesOf(fine)).every((d) => d.status === 'succeeded'));
+      expect((await deliveriesOf(hang)).filter((d) => d.status === 'succeeded')).to.have.length(0);
+    });
+
+    it('leaves a delivery being attempted as it is when asked to redeliver it, so its result is kept', async () => {
+      const sub = await subscribe(7, '/held', ['thing.done']);
+      const held: ServerResponse[] = [];
+      receiver.answer('/held', (res) => void held.push(res));
+      await emit(7, 'thing.done', { id: 1 });
+      await eventually(async () => held.length === 1);
+      const [d] = await deliveriesOf(sub);
+      const lease = await leaseOf(sub, d!.id);
+      expect(lease).to.be.a('string');
+      const answered = await backend.repo.redeliver(sub.id, d!.id);
+      expect(answered).to.include({ status: 'pending', lock_token: lease });
+      held[0]!.writeHead(200).end();
+      await eventually(async () => (await deliveriesOf(sub))[0]?.status === 'succeeded');
+      expect((await deliveriesOf(sub))[0]).to.include({ attempts: 1 });
+      expect(receiver.on('/held')).to.have.length(1);
+      // Once done, it can be sent again: same webhook-id, a new attempt.
+      receiver.answer('/held', 204);
+      expect(await backend.repo.redeliver(sub.id, d!.id)).to.include({ status: 'pending', lock_token: null });
+      await eventually(async () => receiver.on('/held').length === 2);
+      expect(receiver.on('/held')[1]!.headers['webhook-id']).to.equal(
+        receiver.on('/held')[0]!.headers['webhook-id'],
+      );
     });
   });
-  after(async () => {
-    await worker?.close();
-    await broker?.close();
-    await receiver?.close();
-    await knex?.destroy();
-    await db?.drop();
-  });
-
-  const subscribe = (tenant: number, path: string, events: string[]) =>
-    insertSubscription(knex, { tenant_id: tenant }, { url: `${receiver.url}${path}`, events }, 1);
-  const emit = (tenant: number, kind: string, data: unknown) =>
-    broker.publish('events', envelope('events', `webhook.${kind}`, { scope: { tenant_id: tenant }, data }));
-  const deliveriesOf = (s: SubscriptionRow) =>
-    knex('webhook_deliveries').where('subscription_id', s.id) as Promise<
-      Array<{ id: string; status: string; attempts: number }>
-    >;
-
-  it('delivers an event, signed, to the subscriptions of its scope that take its kind, and only those', async () => {
-    const [a, other, elsewhere] = [
-      await subscribe(1, '/a', ['thing.done']),
-      await subscribe(1, '/other', ['thing.undone']),
-      await subscribe(2, '/elsewhere', ['thing.done']),
-    ];
-    await emit(1, 'thing.done', { id: 7 });
-    const got = await eventually(async () => receiver.on('/a')[0]);
-    const payload = new Webhook(a.secret).verify(got.body, got.headers as Record<string, string>) as Record<
-      string,
-      unknown
-    >;
-    expect(payload).to.include({ type: 'thing.done' });
-    expect(payload.data).to.deep.equal({ id: 7 });
-    expect(Date.parse(payload.timestamp as string)).to.be.closeTo(Date.now(), 10_000);
-    await sleep(300);
-    expect(receiver.on('/other')).to.have.length(0);
-    expect(receiver.on('/elsewhere')).to.have.length(0);
-    expect(await deliveriesOf(other)).to.have.length(0);
-    expect(await deliveriesOf(elsewhere)).to.have.length(0);
-    const [d] = await deliveriesOf(a);
-    expect(d).to.include({ status: 'succeeded', attempts: 1 });
-  });
-
-  it('retries a failing receiver with the same webhook-id, and logs every attempt', async () => {
-    const s = await subscribe(3, '/flaky', ['thing.done']);
-    receiver.answer('/flaky', 500, 503, 200);
-    await emit(3, 'thing.done', { id: 8 });
-    const [d] = await eventually(async () => {
-      const rows = await deliveriesOf(s);
-      return rows[0]?.status === 'succeeded' ? rows : undefined;
-    });
-    const got = receiver.on('/flaky');
-    expect(got).to.have.length(3);
-    expect(new Set(got.map((r) => r.headers['webhook-id']))).to.have.property('size', 1);
-    for (const r of got) new Webhook(s.secret).verify(r.body, r.headers as Record<string, string>);
-    const found = await findDelivery(knex, s.id, d!.id);
-    expect(found!.row).to.include({ attempts: 3, status: 'succeeded', response_status: 200 });
-    expect(found!.attempts.map((x) => x.response_status)).to.deep.equal([500, 503, 200]);
-  });
-
-  it('disables a subscription whose receiver answers 410, and tells its owner once', async () => {
-    const s = await subscribe(4, '/gone', ['thing.done']);
-    receiver.answer('/gone', 410);
-    await emit(4, 'thing.done', {});
-    await eventually(async () => disabled.find((x) => x.id === s.id));
-    const row = (await knex('webhook_subscriptions').where('id', s.id).first()) as SubscriptionRow;
-    expect(row).to.include({ active: false, disabled_reason: 'gone' });
-    expect(disabled.find((x) => x.id === s.id)!.scope).to.include({ tenant_id: 4 });
-    expect(receiver.on('/gone')).to.have.length(1);
-    expect((await deliveriesOf(s))[0]).to.include({ status: 'failed', attempts: 1 });
-  });
-
-  it('disables a subscription after deliveries failed for good in a row', async () => {
-    const s = await subscribe(5, '/down', ['thing.done']);
-    receiver.answer('/down', 500);
-    await emit(5, 'thing.done', { n: 1 });
-    await emit(5, 'thing.done', { n: 2 });
-    await eventually(async () => disabled.find((x) => x.id === s.id));
-    const row = (await knex('webhook_subscriptions').where('id', s.id).first()) as SubscriptionRow;
-    expect(row).to.include({ active: false, disabled_reason: 'failing', failure_streak: 2 });
-    expect(receiver.on('/down')).to.have.length(8);
-    expect(disabled.filter((x) => x.id === s.id)).to.have.length(1);
-  });
-
-  it('does not let a receiver that never answers delay another subscription', async () => {
-    const hang = await subscribe(6, '/hang', ['thing.done']);
-    const fine = await subscribe(6, '/fine', ['thing.done']);
-    receiver.answer('/hang', 'hang');
-    for (let i = 0; i < 30; i++) await emit(6, 'thing.done', { i });
-    await eventually(async () => receiver.on('/fine').length === 30, 10_000);
-    // Every healthy delivery went out while the first attempts to the silent receiver were still
-    // waiting for an answer (5 s): none of those has ended, and at most 4 were sent at once.
-    expect((await deliveriesOf(hang)).filter((d) => d.attempts > 0)).to.have.length(0);
-    expect(receiver.on('/hang').length).to.be.at.most(4);
-    await eventually(async () => (await deliveriesOf(fine)).every((d) => d.status === 'succeeded'));
-    expect((await deliveriesOf(hang)).filter((d) => d.status === 'succeeded')).to.have.length(0);
-  });
-
-  it('leaves a delivery being attempted as it is when asked to redeliver it, so its result is kept', async () => {
-    const sub = await subscribe(7, '/held', ['thing.done']);
-    const held: ServerResponse[] = [];
-    receiver.answer('/held', (res) => void held.push(res));
-    await emit(7, 'thing.done', { id: 1 });
-    await eventually(async () => held.length === 1);
-    const [d] = await deliveriesOf(sub);
-    const before = (await knex('webhook_deliveries').where('id', d!.id).first()) as {
-      lock_token: string | null;
-    };
-    expect(before.lock_token).to.be.a('string');
-    const answered = await redeliver(knex, sub.id, d!.id);
-    expect(answered).to.include({ status: 'pending', lock_token: before.lock_token });
-    held[0]!.writeHead(200).end();
-    await eventually(async () => (await deliveriesOf(sub))[0]?.status === 'succeeded');
-    expect((await deliveriesOf(sub))[0]).to.include({ attempts: 1 });
-    expect(receiver.on('/held')).to.have.length(1);
-    // Once done, it can be sent again: same webhook-id, a new attempt.
-    receiver.answer('/held', 204);
-    expect(await redeliver(knex, sub.id, d!.id)).to.include({ status: 'pending', lock_token: null });
-    await eventually(async () => receiver.on('/held').length === 2);
-    expect(receiver.on('/held')[1]!.headers['webhook-id']).to.equal(
-      receiver.on('/held')[0]!.headers['webhook-id'],
-    );
-  });
-});
+}

@@ -1,6 +1,9 @@
 import { EMAIL_REQUESTED, envelope, Exchanges } from '@fieldhouse/contracts';
 import { validationFailed } from '@fieldhouse/problem';
-import { disabledWebhookEmail, knexWebhookUseCases, type DisabledSubscription } from '@fieldhouse/webhooks';
+import {
+  disabledWebhookEmail,
+  knexWebhookRepository,
+  webhookUseCases, type DisabledSubscription } from '@fieldhouse/webhooks';
 import { projectIdsIn, workspaceOwners } from '../data/workspaces.ts';
 import { workspaceFor } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
@@ -32,11 +35,11 @@ export interface WorkspaceWebhookAccess {
  * `project_ids` entry that is not a project of the workspace.
  */
 export const workspaceWebhooks = (ctx: CollectionContext) =>
-  knexWebhookUseCases<WorkspaceWebhookAccess>(
+  webhookUseCases<WorkspaceWebhookAccess>(
     async (a) => {
       const { workspace } = await workspaceFor(ctx, a.caller, a.workspaceId, 'webhooks.manage');
       return {
-        db: ctx.db,
+        repo: knexWebhookRepository(ctx.db),
         scope: { workspace_id: workspace.id },
         settings: ctx.webhooks,
         userId: a.caller.userId,

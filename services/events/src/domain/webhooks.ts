@@ -1,5 +1,8 @@
 import { EMAIL_REQUESTED, envelope, Exchanges } from '@fieldhouse/contracts';
-import { disabledWebhookEmail, knexWebhookUseCases, type DisabledSubscription } from '@fieldhouse/webhooks';
+import {
+  disabledWebhookEmail,
+  knexWebhookRepository,
+  webhookUseCases, type DisabledSubscription } from '@fieldhouse/webhooks';
 import { findEvent } from '../data/events.ts';
 import { findUserById } from '../data/users.ts';
 import { ownedEventOf } from './access.ts';
@@ -26,10 +29,10 @@ export interface EventWebhookAccess {
  * @throws ProblemError 404 unless owner or staff of the event; 403 for staff.
  */
 export const eventWebhooks = (ctx: EventsContext) =>
-  knexWebhookUseCases<EventWebhookAccess>(
+  webhookUseCases<EventWebhookAccess>(
     async (a) => {
       const event = await ownedEventOf(ctx, a.eventId, a.userId);
-      return { db: ctx.db, scope: { event_id: event.id }, settings: ctx.webhooks, userId: a.userId };
+      return { repo: knexWebhookRepository(ctx.db), scope: { event_id: event.id }, settings: ctx.webhooks, userId: a.userId };
     },
     ['event_id'],
   );

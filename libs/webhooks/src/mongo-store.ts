@@ -1,0 +1,232 @@
+import { randomUUID } from 'node:crypto';
+import type { AnyBulkWriteOperation, Db, Filter, UpdateFilter } from 'mongodb';
+import {
+  webhookCollections,
+  type DeliveryDoc,
+  type SubscriptionDoc,
+  type WebhookCollections,
+} from './mongo-documents.ts';
+import { newDelivery } from './mongo-subscriptions.ts';
+import type {
+  AttemptOutcome,
+  AttemptPlan,
+  AttemptRecord,
+  DeliveryJob,
+  DisabledSubscription,
+  WebhookEvent,
+  WebhookStore,
+} from './types.ts';
+
+/** Claims at most this many due deliveries of one subscription per round, so none hogs the queue. */
+const PER_SUBSCRIPTION_CLAIM = 20;
+
+/** Due now, and no attempt holds it (or the lease it was taken with has lapsed). */
+const dueAndFree = (now: Date): Filter<DeliveryDoc> => ({
+  status: 'pending',
+  next_attempt_at: { $lte: now },
+  $or: [{ locked_until: null }, { locked_until: { $lt: now } }],
+});
+
+const later = (now: Date, ms: number) => new Date(now.getTime() + ms);
+
+/**
+ * The delivery log of a MongoDB service (the polls service), on the collections of
+ * `webhookCollections`: the MongoDB counterpart of {@link KnexWebhookStore}, with the same
+ * guarantees from single-document atomic writes (FerretDB has no multi-document transactions):
+ * - fan-out is idempotent: the message is upserted by its id, and each delivery is upserted by
+ *   (subscription, message) under a unique index, so a repeated fan-out adds nothing and queues
+ *   only what it created;
+ * - an attempt takes the delivery's lease with one `findOneAndUpdate`, and its result is written
+ *   only under that lease, so a job queued twice is attempted once and a late result is dropped;
+ * - the failure streak is an `$inc`, and the subscription is disabled by a conditional update on
+ *   `active: true`, so its owner is told once.
+ * `scopeFilter` maps an event's scope to the subscriptions it reaches (`{poll_id}`).
+ */
+export class MongoWebhookStore implements WebhookStore {
+  private readonly c: WebhookCollections;
+  private readonly scopeFilter: (scope: WebhookEvent['scope']) => Record<string, unknown>;
+
+  constructor(db: Db, scopeFilter: (scope: WebhookEvent['scope']) => Record<string, unknown>) {
+    this.c = webhookCollections(db);
+    this.scopeFilter = scopeFilter;
+  }
+
+  async fanOut(messageId: string, kind: string, at: Date, event: WebhookEvent, leaseMs: number) {
+    const body = JSON.stringify({ type: kind, timestamp: at.toISOString(), data: event.data });
+    await this.c.messages.updateOne(
+      { _id: messageId },
+      { $setOnInsert: { kind, scope: event.scope, body, created_at: at } },
+      { upsert: true },
+    );
+    const subscriptions = await this.c.subscriptions
+      .find({ ...this.scopeFilter(event.scope), active: true, events: kind }, { projection: { _id: 1 } })
+      .toArray();
+    if (!subscriptions.length) return [];
+    const token = randomUUID();
+    const now = new Date();
+    const ops: AnyBulkWriteOperation<DeliveryDoc>[] = subscriptions.map((s) => ({
+      updateOne: {
+        filter: { subscription_id: s._id, message_id: messageId },
+        update: {
+          $setOnInsert: {
+            ...newDelivery(s._id, messageId, kind, now),
+            _id: randomUUID(),
+            lock_token: token,
+            locked_until: later(now, leaseMs),
+          },
+        },
+        upsert: true,
+      },
+    }));
+    const result = await this.c.deliveries.bulkWrite(ops, { ordered: false });
+    return Object.values(result.upsertedIds).map((id) => ({ delivery_id: String(id), token }));
+  }
+
+  async claimDue(limit: number, leaseMs: number): Promise<DeliveryJob[]> {
+    const now = new Date();
+    const due = await this.c.deliveries
+      .find(dueAndFree(now), { projection: { _id: 1, subscription_id: 1 } })
+      .sort({ next_attempt_at: 1 })
+      .limit(limit * 5)
+      .toArray();
+    const perSubscription = new Map<string, number>();
+    const ids: string[] = [];
+    for (const d of due) {
+      const n = (perSubscription.get(d.subscription_id) ?? 0) + 1;
+      perSubscription.set(d.subscription_id, n);
+      if (n <= PER_SUBSCRIPTION_CLAIM && ids.length < limit) ids.push(d._id);
+    }
+    if (!ids.length) return [];
+    const token = randomUUID();
+    await this.c.deliveries.updateMany(
+      { _id: { $in: ids }, ...dueAndFree(now) },
+      { $set: { lock_token: token, locked_until: later(now, leaseMs) } },
+    );
+    const taken = await this.c.deliveries
+      .find({ _id: { $in: ids }, lock_token: token }, { projection: { _id: 1 } })
+      .toArray();
+    return taken.map((d) => ({ delivery_id: d._id, token }));
+  }
+
+  async startAttempt(job: DeliveryJob, leaseMs: number): Promise<AttemptPlan | undefined> {
+    const now = new Date();
+    const token = randomUUID();
+    const d = await this.c.deliveries.findOneAndUpdate(
+      {
+        _id: job.delivery_id,
+        status: 'pending',
+        next_attempt_at: { $lte: now },
+        $or: [{ lock_token: job.token }, { locked_until: null }, { locked_until: { $lt: now } }],
+      },
+      { $set: { lock_token: token, locked_until: later(now, leaseMs) } },
+      { returnDocument: 'after' },
+    );
+    if (!d) return undefined;
+    const [s, m] = await Promise.all([
+      this.c.subscriptions.findOne({ _id: d.subscription_id }),
+      this.c.messages.findOne({ _id: d.message_id }),
+    ]);
+    if (!s || !m) {
+      // Its subscription or message is gone (deleted, pruned): nothing left to send.
+      await this.c.deliveries.deleteOne({ _id: d._id, lock_token: token });
+      return undefined;
+    }
+    const previous =
+      s.previous_secret && s.previous_secret_expires_at && s.previous_secret_expires_at > now
+        ? [s.previous_secret]
+        : [];
+    return {
+      deliveryId: d._id,
+      subscriptionId: s._id,
+      messageId: d.message_id,
+      kind: d.kind,
+      url: s.url,
+      secrets: [s.secret, ...previous],
+      body: m.body,
+      scope: m.scope,
+      roundAttempts: d.attempts - d.round_start,
+      active: s.active,
+      token,
+    };
+  }
+
+  async finishAttempt(
+    plan: AttemptPlan,
+    attempt: AttemptRecord,
+    outcome: AttemptOutcome,
+    disableAfter: number,
+  ): Promise<DisabledSubscription | undefined> {
+    const kept = {
+      response_status: attempt.status,
+      duration_ms: attempt.durationMs,
+      response_body: attempt.body,
+      error: attempt.error,
+    };
+    const { modifiedCount } = await this.c.deliveries.updateOne(
+      { _id: plan.deliveryId, lock_token: plan.token },
+      {
+        $set: {
+          status: outcome.next === 'retry' ? 'pending' : outcome.next,
+          next_attempt_at: outcome.next === 'retry' ? outcome.at : null,
+          last_attempt_at: attempt.at,
+          ...kept,
+          lock_token: null,
+          locked_until: null,
+        },
+        $inc: { attempts: 1 },
+      },
+    );
+    if (!modifiedCount) return undefined; // the lease lapsed and another attempt took it
+    await this.c.attempts.insertOne({
+      _id: randomUUID(),
+      delivery_id: plan.deliveryId,
+      subscription_id: plan.subscriptionId,
+      attempted_at: attempt.at,
+      ...kept,
+      duration_ms: attempt.durationMs,
+    });
+    if (outcome.next === 'succeeded')
+      await this.c.subscriptions.updateOne(
+        { _id: plan.subscriptionId, failure_streak: { $ne: 0 } },
+        { $set: { failure_streak: 0 } },
+      );
+    if (outcome.next !== 'failed' || (!outcome.gone && !outcome.countsAsFailure)) return undefined;
+    return this.countFailure(plan, outcome.gone, disableAfter);
+  }
+
+  /** Counts a delivery failed for good; disables the subscription on 410 or after `disableAfter` in a row. */
+  private async countFailure(
+    plan: AttemptPlan,
+    gone: boolean,
+    disableAfter: number,
+  ): Promise<DisabledSubscription | undefined> {
+    const s = await this.c.subscriptions.findOneAndUpdate(
+      { _id: plan.subscriptionId },
+      // The scope keys' index signature defeats the driver's typing of `$inc`.
+      { $inc: { failure_streak: 1 } } as unknown as UpdateFilter<SubscriptionDoc>,
+      { returnDocument: 'after' },
+    );
+    if (!s || !(gone || s.failure_streak >= disableAfter)) return undefined;
+    const reason = gone ? 'gone' : 'failing';
+    const now = new Date();
+    const { modifiedCount } = await this.c.subscriptions.updateOne(
+      { _id: s._id, active: true },
+      { $set: { active: false, disabled_reason: reason, disabled_at: now, updated_at: now } },
+    );
+    return modifiedCount ? { id: s._id, url: s.url, reason, scope: plan.scope } : undefined;
+  }
+
+  async defer(plan: AttemptPlan, delayMs: number): Promise<void> {
+    await this.c.deliveries.updateOne(
+      { _id: plan.deliveryId, lock_token: plan.token },
+      { $set: { lock_token: null, locked_until: null, next_attempt_at: later(new Date(), delayMs) } },
+    );
+  }
+
+  async prune(before: Date): Promise<number> {
+    const { deletedCount } = await this.c.messages.deleteMany({ created_at: { $lt: before } });
+    await this.c.deliveries.deleteMany({ created_at: { $lt: before } });
+    await this.c.attempts.deleteMany({ attempted_at: { $lt: before } });
+    return deletedCount;
+  }
+}
