@@ -241,6 +241,7 @@ export function knexWebhookRepository(db: Knex): WebhookRepository {
     find: (scope, id) => findSubscription(db, scope, id),
     update: (scope, id, patch, columns) => updateSubscription(db, scope, id, patch, columns),
     remove: (scope, id) => deleteSubscription(db, scope, id),
+    removeAll: (scope) => db('webhook_subscriptions').where(scope).delete(),
     rotateSecret: (scope, id, overlapMs) => rotateSecret(db, scope, id, overlapMs),
     insertPing: (subscriptionId, scope) => insertPing(db, subscriptionId, scope),
     listDeliveries: (subscriptionId, filter, page) => listDeliveries(db, subscriptionId, filter, page),

@@ -102,6 +102,7 @@ export function mongoWebhookRepository(db: Db): WebhookRepository {
       await deleteLogOf(c, [id]);
       return true;
     },
+    removeAll: (scope) => deleteMongoSubscriptionsOf(c, scope),
     async rotateSecret(scope, id, overlapMs) {
       const current = await c.subscriptions.findOne({ ...scope, _id: id });
       if (!current) return undefined;
@@ -229,23 +230,11 @@ async function deleteLogOf(c: WebhookCollections, subscriptionIds: string[]): Pr
   await c.attempts.deleteMany({ subscription_id: { $in: subscriptionIds } });
 }
 
-/**
- * Deletes every subscription of `scope` with its delivery log (a poll deleted); resolves with
- * how many subscriptions went.
- */
-export async function deleteMongoSubscriptionsOf(db: Db, scope: Scope): Promise<number> {
-  const c = webhookCollections(db);
+/** Deletes every subscription of `scope` with its delivery log; resolves with how many subscriptions went. */
+async function deleteMongoSubscriptionsOf(c: WebhookCollections, scope: Scope): Promise<number> {
   const ids = (await c.subscriptions.find(scope, { projection: { _id: 1 } }).toArray()).map((d) => d._id);
   if (!ids.length) return 0;
   await c.subscriptions.deleteMany({ _id: { $in: ids } });
   await deleteLogOf(c, ids);
   return ids.length;
-}
-
-/** The kinds taken by the active subscriptions of `scope` (what the area's emitters need to write). */
-export async function activeKindsOf(db: Db, scope: Scope): Promise<string[]> {
-  const docs = await webhookCollections(db)
-    .subscriptions.find({ ...scope, active: true }, { projection: { events: 1 } })
-    .toArray();
-  return [...new Set(docs.flatMap((d) => d.events))].sort();
 }

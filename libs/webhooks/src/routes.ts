@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { Joi } from '@fieldhouse/config';
 import { pageQuerySchema, pathUuidSchema, type AnyRouteSpec, type RouteSpec } from '@fieldhouse/http';
 import {
@@ -35,6 +35,8 @@ export interface WebhookRoutesOptions<C, A> {
   who: string;
   /** Problem statuses every route of the scope may answer (403, 404...) and what they mean. */
   problems: Record<number, string>;
+  /** Middleware run first on every route (area B: `signedIn`, 401 for an anonymous caller). */
+  middleware?: (ctx: C) => RequestHandler[];
   /** The use cases, from the service's context. */
   useCases: (ctx: C) => WebhookUseCases<A>;
   /** The access command of a request (its caller and scope parameters). */
@@ -85,7 +87,8 @@ export function webhookRouteSpecs<C, A>(o: WebhookRoutesOptions<C, A>): AnyRoute
     return u;
   };
   type P = Record<string, string>;
-  const spec = <Q, B>(s: RouteSpec<P, Q, B, C>): AnyRouteSpec<C> => s as AnyRouteSpec<C>;
+  const spec = <Q, B>(s: RouteSpec<P, Q, B, C>): AnyRouteSpec<C> =>
+    (o.middleware ? { ...s, middleware: o.middleware } : s) as AnyRouteSpec<C>;
 
   return [
     spec({

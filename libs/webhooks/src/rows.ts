@@ -99,6 +99,8 @@ export interface WebhookRepository {
   ): Promise<SubscriptionRow | undefined>;
   /** Deletes a subscription and its delivery log; false when absent. */
   remove(scope: Scope, id: string): Promise<boolean>;
+  /** Deletes every subscription of `scope` with their delivery logs (its resource deleted); resolves with how many. */
+  removeAll(scope: Scope): Promise<number>;
   /** A new secret; the current one becomes the previous one and keeps signing for `overlapMs`. */
   rotateSecret(scope: Scope, id: string, overlapMs: number): Promise<SubscriptionRow | undefined>;
   /** Records a `ping` message for the subscription and its delivery, due now. */

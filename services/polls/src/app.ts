@@ -4,6 +4,12 @@ import { createServiceApp, type Lifecycle } from '@fieldhouse/http';
 import { requireGateway, type KeyResolver } from '@fieldhouse/internal-auth';
 import type { Logger } from '@fieldhouse/logger';
 import type { Broker } from '@fieldhouse/messaging';
+import {
+  mongoWebhookRepository,
+  webhookApiSettings,
+  webhookEnvDefaults,
+  type WebhookApiSettings,
+} from '@fieldhouse/webhooks';
 import { collections } from './data/collections.ts';
 import { OutboxRelay } from '@fieldhouse/messaging';
 import { CommentsRepo } from './data/comments-repo.ts';
@@ -38,6 +44,8 @@ export interface PollsAppDeps {
   /** Prefix of every Redis key (default `polls:`; tests use a unique one). */
   redisPrefix?: string;
   settings?: Partial<PollsSettings>;
+  /** Webhook URL policy and secret overlap (`WEBHOOK_*`); default: https only, no private networks, 24 h. */
+  webhooks?: WebhookApiSettings;
 }
 
 /** The polls service's Express app, built from its dependencies (supertest uses it directly). */
@@ -69,6 +77,10 @@ export function createPollsApp(deps: PollsAppDeps): {
     live: new LiveResults(deps.redis, prefix, deps.logger),
     inTransaction: mongoInTransaction(c, () => relay?.kick()),
     settings,
+    webhooks: {
+      repo: mongoWebhookRepository(deps.mongo),
+      settings: deps.webhooks ?? webhookApiSettings(webhookEnvDefaults),
+    },
   } satisfies Omit<PollsContext, 'streams'> as PollsContext;
   // The streams read results through the context they belong to.
   context.streams = new ResultsStreams(context, {

@@ -7,9 +7,10 @@ import {
   urlOf,
   type ServiceVars,
 } from '@fieldhouse/config';
+import { webhookEnv, type WebhookVars } from '@fieldhouse/webhooks';
 import { DEFAULT_POLLS_SETTINGS as DEFAULTS } from './domain/context.ts';
 
-export interface PollsConfig extends ServiceVars {
+export interface PollsConfig extends ServiceVars, WebhookVars {
   PORT: number;
   /** Internal port of `/metrics`. */
   METRICS_PORT: number;
@@ -56,14 +57,15 @@ const schema = Joi.object<PollsConfig>({
   SSE_WRITES_PER_SECOND: Joi.number().integer().min(100).default(DEFAULTS.sseWritesPerSecond),
   RECONCILE_INTERVAL_MS: Joi.number().integer().min(0).default(DEFAULTS.reconcileIntervalMs),
   RECONCILE_GRACE_MS: Joi.number().integer().min(1000).default(DEFAULTS.reconcileGraceMs),
+  ...webhookEnv,
 });
 
 /** Reads and validates the polls service's environment; fails fast naming each wrong variable. */
 export const loadPollsConfig = (env: Record<string, string | undefined> = process.env): PollsConfig =>
   loadConfig(schema, env);
 
-/** The worker's variables: MongoDB, RabbitMQ and the SMTP server. */
-export interface PollsWorkerConfig {
+/** The worker's variables: MongoDB, RabbitMQ, the SMTP server and the webhook delivery settings. */
+export interface PollsWorkerConfig extends WebhookVars {
   NODE_ENV: string;
   LOG_LEVEL: string;
   MONGO_URL: string;
@@ -82,6 +84,7 @@ const workerSchema = Joi.object<PollsWorkerConfig>({
   AMQP_PREFIX: backingEnv.AMQP_PREFIX,
   SMTP_URL: urlOf('smtp', 'smtps').default('smtp://127.0.0.1:1025'),
   MAIL_FROM: Joi.string().default('Fieldhouse Polls <no-reply@fieldhouse.local>'),
+  ...webhookEnv,
 }).unknown(true);
 
 /** Reads and validates the polls worker's environment. */

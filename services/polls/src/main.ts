@@ -3,6 +3,7 @@ import { startServer } from '@fieldhouse/http';
 import { jwksKeyResolver } from '@fieldhouse/internal-auth';
 import { createLogger } from '@fieldhouse/logger';
 import { Broker } from '@fieldhouse/messaging';
+import { webhookApiSettings } from '@fieldhouse/webhooks';
 import { createPollsApp } from './app.ts';
 import { createPollsRedis } from './data/redis.ts';
 import { loadPollsConfig } from './config.ts';
@@ -27,6 +28,7 @@ const polls = createPollsApp({
   keys: jwksKeyResolver(config.GATEWAY_JWKS_URL),
   issuer: config.INTERNAL_JWT_ISSUER,
   bodyLimit: config.BODY_LIMIT,
+  webhooks: webhookApiSettings(config),
   settings: {
     otpTtlSeconds: config.OTP_TTL_SECONDS,
     otpMaxAttempts: config.OTP_MAX_ATTEMPTS,

@@ -40,10 +40,21 @@ export class PollsRepo {
     await this.c.polls.insertOne(poll);
   }
 
-  /** Replaces the stored poll and drops the cached copy. */
+  /**
+   * Stores the poll's fields and drops the cached copy. Its `achievements` and `webhook_kinds`
+   * are not written (only {@link recordAchievement} and {@link setWebhookKinds} do), so a copy
+   * read before one of those changed (the cached copy lives 5 minutes) cannot undo it.
+   */
   async save(poll: PollDoc): Promise<void> {
-    await this.c.polls.replaceOne({ _id: poll._id }, poll);
-    await this.redis.del(this.cacheKey(poll._id));
+    const { _id, achievements: _achievements, webhook_kinds: _kinds, ...fields } = poll;
+    await this.c.polls.updateOne({ _id }, { $set: fields });
+    await this.redis.del(this.cacheKey(_id));
+  }
+
+  /** Records the webhook kinds the poll's active subscriptions take and drops the cached copy. */
+  async setWebhookKinds(id: string, kinds: string[]): Promise<void> {
+    await this.c.polls.updateOne({ _id: id }, { $set: { webhook_kinds: kinds } });
+    await this.redis.del(this.cacheKey(id));
   }
 
   /** Records a milestone once (the first time wins). */

@@ -1,3 +1,4 @@
+import { Exchanges } from '@fieldhouse/contracts';
 import type { Caller } from '@fieldhouse/internal-auth';
 import { forbidden, notFound, unprocessable } from '@fieldhouse/problem';
 import type { BodyReader, PollsContext } from './context.ts';
@@ -8,6 +9,7 @@ import { recentKey, recordReachedMilestone } from './results.ts';
 import type { CommentDoc } from './types.ts';
 import { commentView, type CommentView } from './views.ts';
 import { identifyVoter } from './voter.ts';
+import { commentCreatedMessage } from './webhook-events.ts';
 
 /** The comment body (http/comment-schemas.ts validates it). */
 export interface CommentInput {
@@ -61,7 +63,12 @@ export async function addComment(ctx: PollsContext, command: AddComment): Promis
     voter_key: voter.key,
     created_at: new Date().toISOString(),
   };
-  await ctx.comments.insert(doc);
+  await ctx.inTransaction(async ({ outbox, onRollback }) => {
+    await ctx.comments.insert(doc);
+    onRollback(() => ctx.comments.deleteWithReplies(poll._id, doc._id));
+    const message = commentCreatedMessage(poll, doc);
+    if (message) await outbox.add(Exchanges.polls, message);
+  });
   const applied = await ctx.counters.apply(poll._id, gen, { comments: 1 }, ['comments']);
   if (applied) await recordReachedMilestone(ctx, poll, 'comments', applied.comments, doc.created_at);
   await ctx.redis.del(recentKey(ctx, poll._id));

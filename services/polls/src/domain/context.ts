@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { Logger } from '@fieldhouse/logger';
+import type { WebhookApiSettings, WebhookRepository } from '@fieldhouse/webhooks';
 import type { Collections } from '../data/collections.ts';
 import type { CommentsRepo } from '../data/comments-repo.ts';
 import type { MongoInTransaction } from '../data/outbox.ts';
@@ -81,4 +82,6 @@ export interface PollsContext {
    */
   inTransaction: MongoInTransaction;
   settings: PollsSettings;
+  /** The polls' webhook subscriptions and delivery log (MongoDB), and the URL policy. */
+  webhooks: { repo: WebhookRepository; settings: WebhookApiSettings };
 }

@@ -1,8 +1,10 @@
+import { Exchanges } from '@fieldhouse/contracts';
 import { forbidden, notFound, validationFailed } from '@fieldhouse/problem';
 import type { PollsContext } from './context.ts';
 import { newId, shortId } from './ids.ts';
 import { DEFAULT_SETTINGS, mergeSettings, type PollInput, type SectionInput } from './poll-input.ts';
 import type { PollDoc, SectionDoc } from './types.ts';
+import { pollClosedMessage } from './webhook-events.ts';
 
 /**
  * The poll, or 404 (`GET /api/polls/{poll_id}`: anyone may read a poll).
@@ -18,7 +20,7 @@ export async function findPoll(ctx: PollsContext, id: string): Promise<PollDoc> 
  * The poll when the caller owns it (docs/polls.md, "Polls": only the owner changes a poll).
  * @throws ProblemError 404 when missing, 403 `forbidden` when someone else's.
  */
-async function ownedPoll(ctx: PollsContext, id: string, userId: number): Promise<PollDoc> {
+export async function ownedPoll(ctx: PollsContext, id: string, userId: number): Promise<PollDoc> {
   const poll = await findPoll(ctx, id);
   if (poll.owner_id !== userId) throw forbidden('Only the owner of this poll can manage it.');
   return poll;
@@ -156,7 +158,15 @@ export async function setClosed(ctx: PollsContext, { pollId, userId, closed }: S
   const poll = await ownedPoll(ctx, pollId, userId);
   const now = new Date().toISOString();
   const next: PollDoc = { ...poll, closed, closed_at: closed ? now : null, updated_at: now };
-  await ctx.polls.save(next);
+  // Closing an open poll is a `poll.closed` webhook event, with the results at that moment;
+  // when its message cannot be written, the poll is put back as it was.
+  const message =
+    closed && !poll.closed ? await pollClosedMessage(next, () => ctx.counters.read(poll._id)) : undefined;
+  await ctx.inTransaction(async ({ outbox, onRollback }) => {
+    await ctx.polls.save(next);
+    onRollback(() => ctx.polls.save(poll));
+    if (message) await outbox.add(Exchanges.polls, message);
+  });
   await ctx.live.publish(poll._id);
   return next;
 }
@@ -168,13 +178,15 @@ export interface DeletePoll {
 }
 
 /**
- * Deletes a poll, its votes, pending votes, reactions, comments and counters; owner only.
+ * Deletes a poll, its votes, pending votes, reactions, comments, counters and webhook
+ * subscriptions (with their delivery log); owner only.
  * @throws ProblemError 404 unknown poll; 403 not the owner.
  */
 export async function deletePoll(ctx: PollsContext, { pollId, userId }: DeletePoll): Promise<void> {
   const poll = await ownedPoll(ctx, pollId, userId);
   await ctx.polls.delete(poll._id);
   await ctx.counters.drop(poll._id);
+  await ctx.webhooks.repo.removeAll({ poll_id: poll._id });
   // Open result streams (on every replica) re-read the poll and end with `event: deleted`.
   await ctx.live.publish(poll._id);
 }

@@ -1,5 +1,7 @@
 import type { PollsContext } from './context.ts';
 import { voteDeltas } from './voting.ts';
+import { voteCountedMessage } from './webhook-events.ts';
+import { writeWebhookMessage } from './webhooks.ts';
 
 /** How long a vote may stay reserved before its insert vanished for good (then dropped). */
 const ABANDONED_MS = 10 * 60_000;
@@ -20,7 +22,8 @@ export interface ReconcileReport {
  * uncounted set before its insert and leaves it in the same atomic step as its counter change,
  * so a reservation older than `graceMs` belongs to a writer that died or lost Redis in between.
  * For each: when the vote is in MongoDB, its deltas are applied with the reservation
- * (Counters.settle: exactly once, whoever gets there first); when it is not and the
+ * (Counters.settle: exactly once, whoever gets there first) and its `poll.vote.counted` webhook
+ * message is written (once per vote id); when it is not and the
  * reservation is older than 10 minutes, the reservation is dropped. Safe on every replica at
  * once. Resolves what it did.
  */
@@ -37,6 +40,9 @@ export async function reconcileVotes(ctx: PollsContext, graceMs: number): Promis
       report.examined++;
       const vote = found.get(reservation.marker.split('|')[1]!);
       if (vote) {
+        // Its webhook message may not have been written (same id: written once if it was).
+        const poll = await ctx.polls.get(vote.poll_id);
+        if (poll) await writeWebhookMessage(ctx, voteCountedMessage(poll, vote));
         await ctx.counters.settle(reservation, voteDeltas(vote));
         ctx.live.voteCounted(vote.poll_id);
         report.settled++;

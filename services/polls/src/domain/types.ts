@@ -37,6 +37,12 @@ export interface PollDoc {
   closed_at: string | null;
   /** Milestone key to the ISO time it was reached (docs/polls.md, "Achievements"). */
   achievements: Record<string, string>;
+  /**
+   * The webhook kinds its active subscriptions take (docs/webhooks.md, "Area B"), kept in step
+   * by the webhook use cases, so a vote on a poll nobody subscribed to writes no outbox message.
+   * Absent: none.
+   */
+  webhook_kinds?: string[];
   created_at: string;
   updated_at: string;
 }
@@ -58,6 +64,8 @@ export interface VoteDoc {
   created_at: string;
   /** The `Idempotency-Key` the vote was sent with, if any (docs/polls.md, "Retrying a vote"). */
   idempotency_key?: string;
+  /** True when it was counted after its one-time password (absent otherwise). */
+  verified?: true;
 }
 
 export const REACTION_TYPES = ['like', 'love', 'haha', 'wow', 'sad', 'angry', 'fire', 'clap'] as const;

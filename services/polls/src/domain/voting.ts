@@ -13,6 +13,8 @@ import { identifyVoter } from './voter.ts';
 import { findPoll } from './manage.ts';
 import { assertOpen, checkChoices, voteLimitReached, type VoteInput } from './vote-rules.ts';
 import { voteView } from './views.ts';
+import { voteCountedMessage } from './webhook-events.ts';
+import { writeWebhookMessage } from './webhooks.ts';
 
 /** What a vote came to: counted now, held for its one-time password, or counted before (a retry). */
 export type VoteOutcome = 'counted' | 'pending' | 'replayed';
@@ -79,6 +81,8 @@ export async function countVote(
     optionIds: string[];
     voter_name: string | null;
     time_spent: number | null;
+    /** Counted after its one-time password. */
+    verified?: boolean;
   },
   reserved?: { voteId: string; reservation?: Reservation },
   idempotencyKey?: string,
@@ -105,6 +109,7 @@ export async function countVote(
       hour: hourOf(now),
       created_at: now.toISOString(),
       ...(idempotencyKey ? { idempotency_key: idempotencyKey } : {}),
+      ...(input.verified ? { verified: true as const } : {}),
     };
     mayBeStored = true;
     const inserted = await ctx.votes.insert(vote);
@@ -116,6 +121,9 @@ export async function countVote(
         code: 'concurrent_vote',
       });
     }
+    // Its webhook message before its counters: a crash in between leaves the reservation, and
+    // the reconciler writes the same message again (same id) when it counts the vote.
+    await writeWebhookMessage(ctx, voteCountedMessage(poll, vote));
     const applied = await ctx.counters.apply(poll._id, reservation, voteDeltas(vote), answerFields(poll));
     if (applied) await recordReachedMilestone(ctx, poll, 'votes', applied.total, vote.created_at);
     const snapshot = applied ?? (await ctx.counters.read(poll._id));
@@ -429,6 +437,7 @@ export async function verifyVote(ctx: PollsContext, command: VerifyVote): Promis
     optionIds,
     voter_name: verified.voter_name,
     time_spent: verified.time_spent,
+    verified: true,
   });
   return countedAnswer(poll, voter, counted, optionIds, 'Your vote was confirmed and counted.');
 }

@@ -5,6 +5,7 @@ import { pollsRoutes } from './polls-routes.ts';
 import { reactionRoutes } from './reaction-routes.ts';
 import { resultsRoutes } from './results-routes.ts';
 import { voteRoutes } from './vote-routes.ts';
+import { webhookRoutes } from './webhook-routes.ts';
 import { whoamiRoutes } from './whoami-routes.ts';
 
 /**
@@ -17,5 +18,6 @@ export const pollsRouteSpecs: AnyRouteSpec<PollsContext>[] = [
   ...resultsRoutes,
   ...reactionRoutes,
   ...commentRoutes,
+  ...webhookRoutes,
   ...pollsRoutes,
 ];

@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb';
+import { ensureWebhookIndexes } from '@fieldhouse/webhooks';
 
 /**
  * The polls database's collections and indexes. MongoDB has no schema migrations; this
@@ -15,4 +16,6 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await db.collection('reactions').createIndex({ poll_id: 1 });
   await db.collection('comments').createIndex({ poll_id: 1, parent_id: 1, created_at: -1 });
   await db.collection('comments').createIndex({ poll_id: 1, root_id: 1 });
+  // Webhook subscriptions (per poll) and their delivery log (docs/webhooks.md).
+  await ensureWebhookIndexes(db, 'poll_id');
 }

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { Exchanges, type Envelope } from '@fieldhouse/contracts';
+import type { CounterSnapshot } from './counters.ts';
+import { optionCounts } from './results.ts';
+import type { CommentDoc, PollDoc, VoteDoc } from './types.ts';
+import { commentView } from './views.ts';
+
+/**
+ * The event kinds of area B (docs/webhooks.md, "Area B"): a vote counted (after its one-time
+ * password when the poll requires one), a comment posted, a poll closed by its owner.
+ */
+export const POLL_WEBHOOK_KINDS = ['poll.vote.counted', 'poll.comment.created', 'poll.closed'] as const;
+export type PollWebhookKind = (typeof POLL_WEBHOOK_KINDS)[number];
+
+/** Paths of a poll's API resources, relative to the Fieldhouse base URL. */
+const links = (pollId: string) => ({
+  poll: `/api/polls/${pollId}`,
+  results: `/api/polls/${pollId}/results`,
+  comments: `/api/polls/${pollId}/comments`,
+});
+
+/**
+ * The outbox message of a poll's webhook event (routing key `webhook.<kind>` on the `polls`
+ * exchange; the delivery worker fans it out to the poll's subscriptions), or undefined when no
+ * active subscription of the poll takes the kind (then nothing is written at all). `id` is the
+ * message id, the `webhook-id` receivers see; `data` is frozen here, when the change happens.
+ */
+function webhookMessage(
+  poll: PollDoc,
+  kind: PollWebhookKind,
+  id: string,
+  data: Record<string, unknown>,
+): Envelope | undefined {
+  if (!poll.webhook_kinds?.includes(kind)) return undefined;
+  return {
+    id,
+    type: `webhook.${kind}`,
+    source: Exchanges.polls,
+    time: new Date().toISOString(),
+    data: { scope: { poll_id: poll._id }, data },
+  };
+}
+
+/**
+ * `poll.vote.counted`, once per counted vote (message id: the vote's id, so the reconciler
+ * counting a vote again after a crash writes the same message), `verified` when it was counted
+ * after its one-time password. The payload never carries the voter's identity on a `public`
+ * poll (anonymous voting: `voter` is null); on an `authenticated` poll it names the signed-in
+ * voter. No fingerprint, IP address or e-mail address is ever sent.
+ */
+export function voteCountedMessage(poll: PollDoc, vote: VoteDoc): Envelope | undefined {
+  const named = poll.settings.access === 'authenticated' && vote.user_id !== null;
+  return webhookMessage(poll, 'poll.vote.counted', vote._id, {
+    poll_id: poll._id,
+    vote: {
+      id: vote._id,
+      seq: vote.seq,
+      choices: vote.choices,
+      option_ids: vote.option_ids,
+      time_spent: vote.time_spent,
+      created_at: vote.created_at,
+    },
+    verified: vote.verified === true,
+    voter: named ? { user_id: vote.user_id, name: vote.voter_name } : null,
+    links: { poll: links(poll._id).poll, results: links(poll._id).results },
+  });
+}
+
+/** `poll.comment.created`: the comment as the API shows it (message id: the comment's id). */
+export function commentCreatedMessage(poll: PollDoc, comment: CommentDoc): Envelope | undefined {
+  return webhookMessage(poll, 'poll.comment.created', comment._id, {
+    poll_id: poll._id,
+    comment: commentView(comment),
+    links: { poll: links(poll._id).poll, comments: links(poll._id).comments },
+  });
+}
+
+/**
+ * `poll.closed`, when its owner closes it, with the results at that moment (message id: a new
+ * UUID per closing: a poll reopened and closed again is a new event). `poll` is the closed poll;
+ * its counters are read only when a subscription takes the kind.
+ */
+export async function pollClosedMessage(
+  poll: PollDoc,
+  counters: () => Promise<CounterSnapshot>,
+): Promise<Envelope | undefined> {
+  if (!poll.webhook_kinds?.includes('poll.closed')) return undefined;
+  const snapshot = await counters();
+  return webhookMessage(poll, 'poll.closed', randomUUID(), {
+    poll: { id: poll._id, title: poll.title, closed_at: poll.closed_at },
+    reason: 'closed_by_owner',
+    total_votes: snapshot.total,
+    results: optionCounts(poll, snapshot),
+    links: { poll: links(poll._id).poll, results: links(poll._id).results },
+  });
+}

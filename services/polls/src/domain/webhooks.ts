@@ -1,0 +1,62 @@
+import { Exchanges, type Envelope } from '@fieldhouse/contracts';
+import { unauthenticated } from '@fieldhouse/problem';
+import { webhookUseCases, type WebhookScope } from '@fieldhouse/webhooks';
+import { isDuplicateKey } from '../data/collections.ts';
+import type { PollsContext } from './context.ts';
+import { ownedPoll } from './manage.ts';
+
+/** Who manages a poll's webhooks: its owner (signed in; anyone else 403, unknown poll 404). */
+export interface PollWebhookAccess {
+  userId: number | null;
+  /** The caller's e-mail address: the disabled-webhook notice goes there. */
+  email: string | null;
+  pollId: string;
+}
+
+/**
+ * Keeps the poll's `webhook_kinds` in step with its active subscriptions, so votes, comments
+ * and closings of a poll nobody subscribed to write nothing to the outbox.
+ */
+async function refreshWebhookKinds(ctx: PollsContext, pollId: string): Promise<void> {
+  const subscriptions = await ctx.webhooks.repo.list({ poll_id: pollId });
+  const kinds = new Set(subscriptions.filter((s) => s.active).flatMap((s) => s.events));
+  await ctx.polls.setWebhookKinds(pollId, [...kinds].sort());
+}
+
+/**
+ * The webhook use cases of a poll (libs/webhooks `WebhookUseCases`), owner only; subscriptions
+ * and delivery log live in the polls database (MongoDB). Each subscription keeps the e-mail
+ * address of the owner who last created or changed it (`owner_email`), where the notice of a
+ * webhook disabled by its deliveries goes.
+ * @throws ProblemError 401 anonymous; 404 unknown poll; 403 not its owner.
+ */
+export const pollWebhooks = (ctx: PollsContext) =>
+  webhookUseCases<PollWebhookAccess>(
+    async (a): Promise<WebhookScope> => {
+      if (a.userId === null) throw unauthenticated('Sign in to manage webhooks.');
+      const poll = await ownedPoll(ctx, a.pollId, a.userId);
+      return {
+        repo: ctx.webhooks.repo,
+        scope: { poll_id: poll._id },
+        settings: ctx.webhooks.settings,
+        userId: a.userId,
+        columns: async () => (a.email ? { owner_email: a.email } : {}),
+        changed: () => refreshWebhookKinds(ctx, poll._id),
+      };
+    },
+    ['poll_id'],
+  );
+
+/**
+ * Writes a webhook message on its own (the vote path, outside a unit of work; nothing when
+ * `message` is undefined). A message whose id is already in the outbox is written once.
+ * @throws the store's error when the outbox cannot be written.
+ */
+export async function writeWebhookMessage(ctx: PollsContext, message: Envelope | undefined): Promise<void> {
+  if (!message) return;
+  await ctx
+    .inTransaction(async ({ outbox }) => outbox.add(Exchanges.polls, message))
+    .catch((err: unknown) => {
+      if (!isDuplicateKey(err)) throw err;
+    });
+}

@@ -1,0 +1,48 @@
+import type { Db } from 'mongodb';
+import { EMAIL_REQUESTED, envelope, Exchanges } from '@fieldhouse/contracts';
+import type { Logger } from '@fieldhouse/logger';
+import type { Broker } from '@fieldhouse/messaging';
+import {
+  disabledWebhookEmail,
+  MongoWebhookStore,
+  startWebhookWorker,
+  webhookCollections,
+  type DisabledSubscription,
+  type WebhookDeliverySettings,
+} from '@fieldhouse/webhooks';
+import { collections } from '../data/collections.ts';
+
+/**
+ * Tells the owner of a poll that one of its webhooks was disabled by its deliveries: an e-mail
+ * job on the `polls` exchange (the polls e-mail worker sends it) to the address the owner had
+ * when they last created or changed the webhook (`owner_email`). Nothing when it has none.
+ */
+async function noticeDisabledWebhook(db: Db, broker: Broker, s: DisabledSubscription): Promise<void> {
+  const [subscription, poll] = await Promise.all([
+    webhookCollections(db).subscriptions.findOne({ _id: s.id }),
+    collections(db).polls.findOne({ _id: String(s.scope.poll_id) }),
+  ]);
+  const to = subscription?.owner_email;
+  if (typeof to !== 'string' || !poll) return;
+  const mail = disabledWebhookEmail([to], s, `the poll "${poll.title}"`);
+  await broker.publish(Exchanges.polls, envelope(Exchanges.polls, EMAIL_REQUESTED, mail));
+}
+
+/**
+ * The polls service's webhook delivery worker (libs/webhooks `startWebhookWorker` on
+ * `MongoWebhookStore`): fans its `webhook.*` events out to the poll's subscriptions, delivers
+ * them, and e-mails the poll's owner when a webhook gets disabled. Queues `polls.webhooks` and
+ * `polls.webhook-deliveries`.
+ */
+export function startPollsWebhookWorker(
+  opts: { broker: Broker; db: Db; logger: Logger } & WebhookDeliverySettings,
+) {
+  const { db, broker } = opts;
+  return startWebhookWorker({
+    ...opts,
+    store: new MongoWebhookStore(db, (scope) => ({ poll_id: String(scope.poll_id) })),
+    exchange: Exchanges.polls,
+    queuePrefix: 'polls',
+    onDisabled: (s) => noticeDisabledWebhook(db, broker, s),
+  });
+}
