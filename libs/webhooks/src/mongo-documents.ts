@@ -1,22 +1,9 @@
 import type { Collection, Db } from 'mongodb';
-import type { DeliveryStatus, DisabledReason } from './types.ts';
+import type { DeliveryFields, SubscriptionFields } from './rows.ts';
 
 /** A subscription document (`webhook_subscriptions`; scope keys such as `poll_id` besides). */
-export interface SubscriptionDoc {
+export interface SubscriptionDoc extends SubscriptionFields {
   _id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  active: boolean;
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: Date | null;
-  failure_streak: number;
-  disabled_reason: DisabledReason | null;
-  disabled_at: Date | null;
-  created_by: number | null;
-  created_at: Date;
-  updated_at: Date;
   [scope: string]: unknown;
 }
 
@@ -29,24 +16,12 @@ export interface MessageDoc {
   created_at: Date;
 }
 
-/** One message to one subscription (`webhook_deliveries`), as `webhook_deliveries` rows in PostgreSQL. */
-export interface DeliveryDoc {
+/** One message to one subscription (`webhook_deliveries`), with its lease and round. */
+export interface DeliveryDoc extends DeliveryFields {
   _id: string;
-  subscription_id: string;
-  message_id: string;
-  kind: string;
-  status: DeliveryStatus;
-  attempts: number;
   round_start: number;
-  next_attempt_at: Date | null;
   lock_token: string | null;
   locked_until: Date | null;
-  last_attempt_at: Date | null;
-  response_status: number | null;
-  duration_ms: number | null;
-  response_body: string | null;
-  error: string | null;
-  created_at: Date;
 }
 
 /** One attempt (`webhook_attempts`). */

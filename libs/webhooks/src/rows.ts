@@ -3,9 +3,8 @@ import type { DeliveryStatus, DisabledReason } from './types.ts';
 /** The columns of a subscription scope: `{event_id}`, `{workspace_id}`... */
 export type Scope = Record<string, string | number>;
 
-/** A `webhook_subscriptions` row (scope columns besides). */
-export interface SubscriptionRow {
-  id: string;
+/** What every store keeps of a subscription, whatever its id is called. */
+export interface SubscriptionFields {
   url: string;
   events: string[];
   description: string | null;
@@ -19,6 +18,11 @@ export interface SubscriptionRow {
   created_by: number | null;
   created_at: Date;
   updated_at: Date;
+}
+
+/** A `webhook_subscriptions` row (scope columns besides). */
+export interface SubscriptionRow extends SubscriptionFields {
+  id: string;
   [scope: string]: unknown;
 }
 
@@ -30,9 +34,8 @@ export interface SubscriptionInput {
   active?: boolean;
 }
 
-/** A `webhook_deliveries` row. */
-export interface DeliveryRow {
-  id: string;
+/** What every store keeps of a delivery, whatever its id is called. */
+export interface DeliveryFields {
   subscription_id: string;
   message_id: string;
   kind: string;
@@ -45,6 +48,11 @@ export interface DeliveryRow {
   response_body: string | null;
   error: string | null;
   created_at: Date;
+}
+
+/** A `webhook_deliveries` row (lease columns besides, never shown by the API). */
+export interface DeliveryRow extends DeliveryFields {
+  id: string;
 }
 
 /** A `webhook_attempts` row. */
