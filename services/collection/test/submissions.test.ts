@@ -559,4 +559,37 @@ describe('collection: submissions', () => {
       expect(res.body.data.last_submission_at).to.equal('2024-01-04T12:00:00.000Z');
     });
   });
+
+  describe('deleting a submission', () => {
+    it('lets owners, admins and managers delete for good (photos, counts, history); collectors and viewers 403, others 404', async () => {
+      const f = await makeForm(h, 1);
+      await addMember(h, 1, f.workspaceId, 2, 'collector');
+      await addMember(h, 1, f.workspaceId, 4, 'viewer');
+      await addMember(h, 1, f.workspaceId, 5, 'manager');
+      await seen(h, 61);
+      const sent = await post(body(f, { picture: PNG.toString('base64') }), 2, f.projectId).expect(201);
+      await post(body(f), 2, f.projectId).expect(201);
+      const id = sent.body.data.id as number;
+      const url = `/api/v1/projects/${f.projectId}/submissions/${id}`;
+      const photo = sent.body.data.data.find((e: { type: string }) => e.type === 'photo').value.url as string;
+      const history = async () =>
+        Number((await h.db('submission_history').where({ submission_id: id }).count({ n: '*' }))[0]!.n);
+      expect(await history()).to.be.above(0);
+
+      expect((await h.as(2).delete(url).expect(403)).body.code).to.equal('forbidden'); // its own collector
+      await h.as(4).delete(url).expect(403); // viewer
+      await h.as(61).delete(url).expect(404); // not a member
+      await h.as(5).delete(`/api/v1/projects/${f.projectId}/submissions/999999999`).expect(404);
+      await h.as(5).delete(url).expect(204);
+
+      await h.as(1).get(url).expect(404);
+      await h.as(1).get(photo).expect(404);
+      await h.as(5).delete(url).expect(404);
+      const stats = await h.as(1).get(`/api/v1/projects/${f.projectId}/stats`).expect(200);
+      expect(stats.body.data.total).to.equal(1);
+      expect(await history()).to.equal(0);
+      const listed = await h.as(1).get(`/api/v1/projects/${f.projectId}/submissions`).expect(200);
+      expect(listed.body.data.map((x: { id: number }) => x.id)).to.not.include(id);
+    });
+  });
 });

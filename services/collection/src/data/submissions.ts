@@ -155,3 +155,19 @@ export interface PhotoRow {
 export const insertPhotos = async (trx: Knex.Transaction, photos: PhotoRow[]) => {
   if (photos.length) await trx('photos').insert(photos);
 };
+
+/**
+ * Deletes one submission of a project; its history, photo rows and sync records go with it (the
+ * foreign keys cascade), and the statement triggers update the counts and write
+ * `submission.deleted` for webhooks. Resolves with the blob keys of its photos (the caller
+ * deletes the bytes once committed), or undefined when it was not there.
+ */
+export async function deleteSubmission(
+  trx: Knex.Transaction,
+  projectId: number,
+  id: number,
+): Promise<string[] | undefined> {
+  const keys = (await trx('photos').where({ submission_id: id }).pluck('blob_key')) as string[];
+  const deleted = await trx('submissions').where({ project_id: projectId, id }).delete();
+  return deleted ? keys : undefined;
+}

@@ -17,6 +17,7 @@ export type Action =
   | 'submission.create'
   | 'submission.view_all'
   | 'submission.review'
+  | 'submission.delete'
   | 'export.view_all'
   | 'stats.view'
   | 'webhooks.manage';
@@ -33,6 +34,8 @@ export const PERMISSIONS: Record<Action, readonly Role[]> = {
   'submission.create': ['owner', 'admin', 'manager', 'collector'],
   'submission.view_all': ['owner', 'admin', 'manager', 'viewer'],
   'submission.review': ['owner', 'admin', 'manager'],
+  /** Delete a submission for good (docs/collection.md, "Deleting a submission"); collectors cannot, even their own. */
+  'submission.delete': ['owner', 'admin', 'manager'],
   /** Read and download exports requested by others (everyone reads their own). */
   'export.view_all': ['owner', 'admin', 'manager'],
   'stats.view': ['owner', 'admin', 'manager', 'viewer'],

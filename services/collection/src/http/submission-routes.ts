@@ -3,6 +3,7 @@ import { paginated, toJsonSchema, type AnyRouteSpec, pathId } from '@fieldhouse/
 import { validate } from '@fieldhouse/problem';
 import { assertAccepting, createSubmission, creationHistory } from '../domain/submission-create.ts';
 import { getSubmission, listSubmissions } from '../domain/submission-read.ts';
+import { removeSubmission } from '../domain/submission-delete.ts';
 import { changeSubmission } from '../domain/submission-update.ts';
 import { projectForCollector, userIdOf } from '../domain/access.ts';
 import type { CollectionContext } from '../domain/context.ts';
@@ -178,6 +179,35 @@ const updateSubmissionRoute = route({
   },
 });
 
+/** DELETE /projects/{project_id}/submissions/{submission_id}: delete it for good (owners, admins, managers). */
+const deleteSubmissionRoute = route({
+  method: 'delete',
+  path: '/api/v1/projects/{project_id}/submissions/{submission_id}',
+  operationId: 'deleteSubmission',
+  summary: 'Delete a submission for good, with its history and photos (owners, admins, managers)',
+  description:
+    'Not in the spec: an addition (docs/collection.md, "Deleting a submission"). The project’s counts and quota ' +
+    'follow at once; `submission.deleted` webhooks carry the submission as it was. Collectors cannot delete, ' +
+    'not even their own submissions.',
+  tags,
+  params: submissionParams,
+  notFound: 'Submission not found.',
+  responses: { 204: { description: 'Deleted' } },
+  problems: {
+    403: 'Visible to the caller, whose role may not delete submissions',
+    404: 'Unknown project or submission, or not visible to the caller',
+  },
+  handler: async ({ params }, ctx, req) => {
+    const access = await projectForCollector(ctx, req.caller, pathId(params.project_id, 'projectId'));
+    await removeSubmission(ctx, {
+      access,
+      userId: userIdOf(req.caller),
+      submissionId: pathId(params.submission_id, 'submissionId', 'bigint'),
+    });
+    return { status: 204 };
+  },
+});
+
 /**
  * Submissions, offline sync and photos (spec 2.1, 4.1; rules in docs/collection.md), in
  * matching order.
@@ -187,6 +217,7 @@ export const submissionRoutes: AnyRouteSpec<CollectionContext>[] = [
   createSubmissionRoute,
   getSubmissionRoute,
   updateSubmissionRoute,
+  deleteSubmissionRoute,
   ...syncRoutes,
   ...photoRoutes,
 ];

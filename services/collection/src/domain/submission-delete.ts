@@ -1,0 +1,37 @@
+import { forbidden, notFound } from '@fieldhouse/problem';
+import { deleteSubmission, findSubmission } from '../data/submissions.ts';
+import { can, maySeeSubmission } from './roles.ts';
+import type { ProjectAccess, SubmissionDeps } from './submission-deps.ts';
+
+/** Command of {@link removeSubmission}: the caller's access to the project, and which submission. */
+export interface RemoveSubmission {
+  access: ProjectAccess;
+  userId: number | null;
+  submissionId: number;
+}
+
+/**
+ * `DELETE /projects/{project_id}/submissions/{submission_id}` (docs/collection.md, "Deleting a
+ * submission"): deletes it with its status history, photos and sync records, for good; the
+ * project's counts and quota follow, and `submission.deleted` webhooks carry it as it was. Roles
+ * with `submission.delete` (owner, admin, manager) only; a collector cannot delete, not even
+ * their own. Photo bytes are deleted after the commit; one that cannot be is logged and left.
+ * @throws ProblemError 404 unknown or not visible to the caller; 403 `forbidden` visible but
+ *   the role may not delete.
+ */
+export async function removeSubmission(
+  deps: Pick<SubmissionDeps, 'db' | 'blobs' | 'logger'>,
+  cmd: RemoveSubmission,
+): Promise<void> {
+  const { project, role } = cmd.access;
+  const s = await findSubmission(deps.db, project.id, cmd.submissionId);
+  if (!s || !maySeeSubmission(role, s, cmd.userId)) throw notFound('Submission not found.');
+  if (!role || !can(role, 'submission.delete'))
+    throw forbidden('Only owners, admins and managers of the workspace can delete submissions.');
+  const keys = await deps.db.transaction((trx) => deleteSubmission(trx, project.id, s.id));
+  if (!keys) throw notFound('Submission not found.');
+  for (const key of keys)
+    await deps.blobs.delete(key).catch((err: unknown) => {
+      deps.logger.warn('could not delete the photo of a deleted submission', { key, err });
+    });
+}
