@@ -128,11 +128,20 @@ describe('gateway edges: limits, bad input, upstream failures, CORS, health', ()
     const collection = await request(stack.gatewayUrl).get('/docs/collection.json').expect(200);
     expect(collection.body.openapi).to.equal('3.1.0');
     await request(stack.gatewayUrl).get('/docs/events.json').expect(502);
+    // The AsyncAPI documents of the webhooks, beside them: as the service serves it, or 502.
+    const hooks = await request(stack.gatewayUrl).get('/docs/collection.asyncapi.json').expect(200);
+    expect(hooks.body.asyncapi).to.equal('3.0.0');
+    expect(hooks.body.channels).to.have.property('submission.created');
+    for (const down of ['events', 'polls']) {
+      const res = await request(stack.gatewayUrl).get(`/docs/${down}.asyncapi.json`).expect(502);
+      expect(res.body, down).to.include({ status: 502, code: 'upstream_unavailable' });
+    }
     const ui = await request(stack.gatewayUrl).get('/docs/').expect(200);
     expect(ui.text).to.contain('swagger-ui');
     for (const url of [stack.serviceUrls.collection]) {
       await request(url).get('/readyz').expect(200);
       await request(url).get('/openapi.json').expect(200);
+      expect((await request(url).get('/asyncapi.json').expect(200)).body).to.deep.equal(hooks.body);
       await request(url).get('/metrics').expect(404);
     }
   });

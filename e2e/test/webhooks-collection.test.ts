@@ -7,6 +7,7 @@ import { webhookWorkerSettings } from '@fieldhouse/webhooks';
 import {
   backingUrl,
   eventually,
+  expectPayloadMatchesAsyncApi,
   randomPrefix,
   startWebhookReceiver,
   testLogger,
@@ -92,7 +93,13 @@ describe('webhooks of area A through the gateway (real receivers, workers, Rabbi
     ).body.data.id as number;
 
     const hooks = `/api/v1/workspaces/${ws}/webhooks`;
-    const all = ['submission.created', 'submission.updated', 'submission.reviewed', 'export.completed'];
+    const all = [
+      'submission.created',
+      'submission.updated',
+      'submission.reviewed',
+      'export.completed',
+      'submission.deleted',
+    ];
     await c
       .post(hooks)
       .send({ url: `${receiver.url}/a`, events: all })
@@ -151,8 +158,11 @@ describe('webhooks of area A through the gateway (real receivers, workers, Rabbi
       (r: ReceivedWebhook) =>
         new Webhook(hook.secret).verify(r.body, r.headers as Record<string, string>) as Payload,
     );
+    // Every payload received matches the AsyncAPI document the gateway serves (fetched once).
+    const asyncApi = (await o.get('/docs/collection.asyncapi.json').expect(200)).body as object;
+    payloads.forEach((p, i) => expectPayloadMatchesAsyncApi(asyncApi, p.type, p, got[i]!.headers));
     const byType = Object.fromEntries(payloads.map((p) => [p.type, p.data]));
-    expect(Object.keys(byType).sort()).to.deep.equal(all.slice().sort());
+    expect(Object.keys(byType).sort()).to.deep.equal(all.filter((k) => k !== 'submission.deleted').sort());
     expect(byType['submission.created']!.submission).to.include({
       id: submission.id,
       project_id: project,
@@ -182,5 +192,23 @@ describe('webhooks of area A through the gateway (real receivers, workers, Rabbi
     const list = await o.get(`${hooks}/${hook.id}/deliveries?per_page=50`).expect(200);
     expect(list.body.pagination.total).to.equal(4);
     expect(list.body.data.every((d: { status: string }) => d.status === 'succeeded')).to.equal(true);
+
+    // Deleted through the API (managers and up; its collector may not): sent as it was.
+    const one = `/api/v1/projects/${project}/submissions/${submission.id}`;
+    await c.delete(one).expect(403);
+    await o.delete(one).expect(204);
+    const deleted = await eventually(async () =>
+      receiver
+        .on('/a')
+        .map((r) => ({
+          r,
+          p: new Webhook(hook.secret).verify(r.body, r.headers as Record<string, string>) as Payload,
+        }))
+        .find((x) => x.p.type === 'submission.deleted'),
+    );
+    expectPayloadMatchesAsyncApi(asyncApi, deleted.p.type, deleted.p, deleted.r.headers);
+    expect(deleted.p.data.submission).to.include({ id: submission.id, status: 'reviewed' });
+    expect(deleted.p.data).to.include({ workspace_id: ws });
+    expect(deleted.p.data.links.project).to.equal(`/api/v1/projects/${project}`);
   });
 });

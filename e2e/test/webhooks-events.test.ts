@@ -8,6 +8,7 @@ import { webhookWorkerSettings } from '@fieldhouse/webhooks';
 import {
   backingUrl,
   eventually,
+  expectPayloadMatchesAsyncApi,
   randomPrefix,
   sleep,
   startNodeProcess,
@@ -51,6 +52,13 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
     delete: (p: string) => api().delete(p).auth(u.token, { type: 'bearer' }),
   });
   const hooks = () => `/api/events/${eventId}/webhooks`;
+  // Every payload received must match the AsyncAPI document the gateway serves (fetched once).
+  let asyncApi: object | undefined;
+  const matchesAsyncApi = async (r: ReceivedWebhook) => {
+    asyncApi ??= (await api().get('/docs/events.asyncapi.json').expect(200)).body as object;
+    const payload = JSON.parse(r.body) as { type: string };
+    expectPayloadMatchesAsyncApi(asyncApi, payload.type, payload, r.headers);
+  };
   const startWorker = async () =>
     (worker = await startEventsWebhookWorker({
       broker,
@@ -153,6 +161,7 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
 
     const got = await eventually(async () => (receiver.on('/c').length >= 3 ? receiver.on('/c') : undefined));
     const payloads = got.map((r) => verify(secret, r));
+    for (const r of got) await matchesAsyncApi(r);
     const byType = Object.fromEntries(payloads.map((p) => [p.type, p]));
     expect(Object.keys(byType).sort()).to.deep.equal([
       'invite.checked_in',
@@ -201,6 +210,7 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
       async () => receiver.on('/c').filter((r) => r.headers['webhook-id'] === delivery.message_id)[1],
     );
     expect(again.body).to.equal(first.body);
+    await matchesAsyncApi(again);
     expect(first.headers['webhook-id']).to.equal(delivery.message_id);
     const detail = await eventually(async () => {
       const d = (await as(owner).get(`${hooks()}/${hookId}/deliveries/${delivery.id}`).expect(200)).body;
@@ -227,6 +237,7 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
     expect(failed).to.include({ attempts: 3, response_status: 500 });
     const got = receiver.on('/flaky');
     expect(got).to.have.length(3);
+    for (const r of got) await matchesAsyncApi(r);
     expect(new Set(got.map((r) => r.headers['webhook-id']))).to.deep.equal(new Set([failed.message_id]));
     const since = new Date(Date.now() - 60_000).toISOString();
     const redone = await as(owner).post(`${hooks()}/${body.id}/redeliver-failed`).send({ since }).expect(202);
@@ -249,6 +260,7 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
     const ping = await as(owner).post(`${hooks()}/${body.id}/ping`).expect(202);
     expect(ping.body).to.include({ event: 'ping', status: 'pending' });
     const got = await eventually(async () => receiver.on('/rotate')[0]);
+    await matchesAsyncApi(got);
     expect(verify(rotated.body.secret, got).type).to.equal('ping');
     expect(verify(body.secret, got).data).to.deep.equal({ subscription_id: body.id });
     const patched = await as(owner).patch(`${hooks()}/${body.id}`).send({ active: true }).expect(200);
@@ -293,6 +305,7 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
       await eventually(async () => receiver.on('/kill').length === 2, 20_000);
       const got = receiver.on('/kill');
       expect(got[1]!.headers['webhook-id']).to.equal(got[0]!.headers['webhook-id']);
+      for (const r of got) await matchesAsyncApi(r);
       const page = await eventually(async () => {
         const p = (await as(owner).get(`${hooks()}/${body.id}/deliveries`).expect(200)).body;
         return p.data[0]?.status === 'succeeded' ? p : undefined;

@@ -6,6 +6,7 @@ import { startPollsEmailWorker, startPollsWebhookWorker } from '@fieldhouse/poll
 import { webhookWorkerSettings } from '@fieldhouse/webhooks';
 import {
   eventually,
+  expectPayloadMatchesAsyncApi,
   sleep,
   startSmtpSink,
   startWebhookReceiver,
@@ -144,6 +145,8 @@ describe('webhooks of area B through the gateway (real receivers, worker, Rabbit
     );
     const payload = verify(hook.secret, got!);
     expect(payload.type).to.equal('poll.vote.counted');
+    const asyncApi = (await api().get('/docs/polls.asyncapi.json').expect(200)).body as object;
+    expectPayloadMatchesAsyncApi(asyncApi, payload.type, payload, got!.headers);
     expect(payload.data).to.deep.include({ poll_id: poll.id, verified: true, voter: null });
     expect(payload.data.vote).to.include({ id: counted.body.data.vote.id, seq: 1 });
     expect(payload.data.vote.option_ids).to.deep.equal([poll.sections[0]!.options[0]!.id]);
@@ -171,6 +174,9 @@ describe('webhooks of area B through the gateway (real receivers, worker, Rabbit
       const all = receiver.on('/all').map((r) => verify(hook.secret, r));
       return all.length >= 3 ? all : undefined;
     });
+    // Each body and its headers match the AsyncAPI document the gateway serves.
+    const asyncApi = (await api().get('/docs/polls.asyncapi.json').expect(200)).body as object;
+    got.forEach((p, i) => expectPayloadMatchesAsyncApi(asyncApi, p.type, p, receiver.on('/all')[i]!.headers));
     const byType = Object.fromEntries(got.map((p) => [p.type, p.data]));
     expect(byType['poll.vote.counted']).to.deep.include({
       verified: false,

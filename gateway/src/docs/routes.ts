@@ -6,9 +6,28 @@ import { gatewayDocument } from './document.ts';
 import { withGatewayAnswers } from './gateway-answers.ts';
 
 /**
+ * The JSON document an upstream serves at `path` (`/openapi.json`, `/asyncapi.json`).
+ * @throws ProblemError 502 `upstream_unavailable` when the upstream cannot be reached, answers
+ * no 2xx within 5 s, or answers something that is not a JSON object.
+ */
+async function upstreamDocument(u: Upstream, path: string, what: string): Promise<object> {
+  const answer = await fetch(new URL(path, u.target), {
+    signal: AbortSignal.timeout(5_000),
+  }).catch(() => undefined);
+  const document: unknown = answer?.ok ? await answer.json().catch(() => undefined) : undefined;
+  if (typeof document !== 'object' || document === null)
+    throw new ProblemError(502, `The ${u.name} service ${what} is unavailable.`, {
+      code: 'upstream_unavailable',
+    });
+  return document;
+}
+
+/**
  * `/docs`: Swagger UI with one document per component: `/docs/gateway.json` (identity) and
  * `/docs/<service>.json`, fetched from each service's `/openapi.json` (502 while it is down)
- * with what the gateway itself may answer added to every operation (gateway-answers.ts).
+ * with what the gateway itself may answer added to every operation (gateway-answers.ts); and
+ * `/docs/<service>.asyncapi.json`, each service's `/asyncapi.json` as it is (the AsyncAPI 3.0
+ * document of its outbound webhooks, docs/webhooks.md; 502 while it is down).
  */
 export function docsRoutes(upstreams: Upstream[]): Router {
   const router = Router();
@@ -17,14 +36,10 @@ export function docsRoutes(upstreams: Upstream[]): Router {
   });
   for (const u of upstreams) {
     router.get(`/docs/${u.name}.json`, async (_req, res) => {
-      const answer = await fetch(new URL('/openapi.json', u.target), {
-        signal: AbortSignal.timeout(5_000),
-      }).catch(() => undefined);
-      if (!answer?.ok)
-        throw new ProblemError(502, `The ${u.name} service document is unavailable.`, {
-          code: 'upstream_unavailable',
-        });
-      res.json(withGatewayAnswers((await answer.json()) as object));
+      res.json(withGatewayAnswers(await upstreamDocument(u, '/openapi.json', 'document')));
+    });
+    router.get(`/docs/${u.name}.asyncapi.json`, async (_req, res) => {
+      res.json(await upstreamDocument(u, '/asyncapi.json', 'AsyncAPI document'));
     });
   }
   const urls = [

@@ -14,14 +14,16 @@ export interface ServiceAppOptions {
   authenticate: RequestHandler;
   /** Served unauthenticated at `/openapi.json` (the gateway shows it under `/docs`). */
   openApi: object;
+  /** Unauthenticated routes served beside `/openapi.json` (a service's `/asyncapi.json`). */
+  publicRoutes?: Router;
   /** The service's routes, mounted after authentication and body parsing (full paths). */
   routes: Router;
 }
 
 /**
  * The Express app of a service behind the gateway: the base app (request ids, helmet, metrics,
- * health), `/openapi.json`, then under `prefix` the gateway JWT check, a JSON body parser
- * with the configured limit, and the routes; 404 and problem errors last.
+ * health), `/openapi.json` and the `publicRoutes`, then under `prefix` the gateway JWT check, a
+ * JSON body parser with the configured limit, and the routes; 404 and problem errors last.
  */
 export function createServiceApp(opts: ServiceAppOptions): { app: Express; lifecycle: Lifecycle } {
   const { app, lifecycle } = createBaseApp({
@@ -32,6 +34,7 @@ export function createServiceApp(opts: ServiceAppOptions): { app: Express; lifec
   app.get('/openapi.json', (_req, res) => {
     res.json(opts.openApi);
   });
+  if (opts.publicRoutes) app.use(opts.publicRoutes);
   const api = Router();
   api.use(opts.authenticate, jsonBody(opts.bodyLimit));
   api.use(opts.routes);

@@ -9,6 +9,7 @@ export * from './sse.ts';
 export * from './problem-assert.ts';
 export * from './service-process.ts';
 export * from './webhook-receiver.ts';
+export * from './asyncapi-check.ts';
 export { startSmtpSink, type SmtpSink, type SinkMessage } from '@fieldhouse/smtp-sink';
 
 /** A logger that writes nothing unless `TEST_LOG_LEVEL` is set. */

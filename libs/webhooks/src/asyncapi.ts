@@ -1,11 +1,6 @@
+import { Router } from 'express';
+import type { JsonSchema } from '@fieldhouse/http';
 import { PING_KIND } from './types.ts';
-
-/**
- * A JSON Schema as a plain object literal: draft 07, the base of AsyncAPI 3.0's default Schema
- * Object (so `type: ['string', 'null']`, `const`, `format: 'date-time'` all mean what they mean
- * in JSON Schema).
- */
-export type JsonSchema = { [keyword: string]: unknown };
 
 /** One kind of webhook a service sends, as its AsyncAPI document describes it. */
 export interface WebhookKindDoc {
@@ -27,6 +22,13 @@ export interface WebhookAsyncApiOptions {
   /** The service's kinds; `ping` is added (every service sends it), so it must not be listed. */
   kinds: readonly WebhookKindDoc[];
 }
+
+/** A service's kinds documented as a record, kind → the rest (the type can then demand every kind). */
+export type WebhookKindDocs = Record<string, Omit<WebhookKindDoc, 'kind'>>;
+
+/** The {@link WebhookKindDoc} list of a {@link WebhookKindDocs} record, in its order. */
+export const webhookKindDocs = (docs: WebhookKindDocs): WebhookKindDoc[] =>
+  Object.entries(docs).map(([kind, doc]) => ({ kind, ...doc }));
 
 /** A `$ref` to another part of the same document. */
 export interface AsyncApiRef {
@@ -191,9 +193,9 @@ const operationOf = (k: WebhookKindDoc): AsyncApiOperation => ({
   summary: k.summary,
   description:
     `POSTs a \`${k.kind}\` body, signed, to the URL of every active subscription of the scope whose ` +
-    '`events` list it (`ping`: to the one subscription pinged). A 2xx answer within 10 s acknowledges it; ' +
-    '410 disables the subscription; anything else (a redirect included) is retried with the same ' +
-    '`webhook-id` for about 27.5 hours (docs/webhooks.md, "Deliveries").',
+    '`events` list it (`ping`: to the one subscription pinged). A 2xx answer in time (10 s by default) ' +
+    'acknowledges it; 410 disables the subscription; anything else (a redirect included) is retried ' +
+    'with the same `webhook-id`, for about 27.5 hours by default (docs/webhooks.md, "Deliveries").',
   messages: [ref('channels', k.kind, 'messages', k.kind)],
   bindings: { http: { method: 'POST', bindingVersion: '0.3.0' } },
   security: [ref('components', 'securitySchemes', SIGNATURE_SCHEME)],
@@ -245,7 +247,7 @@ export function webhookAsyncApiDocument(opts: WebhookAsyncApiOptions): AsyncApiD
           in: 'header',
           description:
             'Not a key the receiver checks for equality: the `webhook-signature` header is an HMAC-SHA256 ' +
-            'of `<webhook-id>.<webhook-timestamp>.<raw body>` with the subscription\'s secret (given once, ' +
+            "of `<webhook-id>.<webhook-timestamp>.<raw body>` with the subscription's secret (given once, " +
             'when the subscription is created or its secret rotated). Verify it on the raw body with any ' +
             'Standard Webhooks library, e.g. `new Webhook(secret).verify(rawBody, headers)` of ' +
             '`standardwebhooks` on npm, and refuse what does not verify.',
@@ -253,4 +255,13 @@ export function webhookAsyncApiDocument(opts: WebhookAsyncApiOptions): AsyncApiD
       },
     },
   };
+}
+
+/** `GET /asyncapi.json`: a service's webhook document, unauthenticated like `/openapi.json`. */
+export function asyncApiRoute(document: AsyncApiDocument): Router {
+  const router = Router();
+  router.get('/asyncapi.json', (_req, res) => {
+    res.json(document);
+  });
+  return router;
 }

@@ -17,3 +17,4 @@ export * from './triggers.ts';
 export * from './use-cases.ts';
 export * from './routes.ts';
 export * from './disabled-email.ts';
+export * from './asyncapi.ts';

@@ -10,6 +10,7 @@ import { webhookApiSettings, webhookEnvDefaults, type WebhookApiSettings } from 
 import { FileBlobStore, type BlobStore } from './blob/blob-store.ts';
 import { projectLookups } from './data/projects.ts';
 import { submissionGroupCommit } from './data/submission-batch.ts';
+import { collectionAsyncApiRoute } from './http/asyncapi-route.ts';
 import { collectionDocument } from './http/document.ts';
 import { collectionRouter } from './http/router.ts';
 
@@ -46,6 +47,7 @@ export function createCollectionApp(deps: CollectionAppDeps): { app: Express; li
     prefix: '/api/v1',
     authenticate: requireGateway({ audience: 'collection', issuer: deps.issuer, keys: deps.keys }),
     openApi: collectionDocument,
+    publicRoutes: collectionAsyncApiRoute(),
     routes: collectionRouter({
       db: deps.db,
       logger: deps.logger,

@@ -7,6 +7,7 @@ import { inTransactionWith } from '@fieldhouse/messaging';
 import { webhookApiSettings, webhookEnvDefaults, type WebhookApiSettings } from '@fieldhouse/webhooks';
 import { scanGroupCommit } from './data/scan-batch.ts';
 import type { EventsContext } from './domain/context.ts';
+import { eventsAsyncApiRoute } from './http/asyncapi-route.ts';
 import { eventsDocument } from './http/document.ts';
 import { eventsRouter } from './http/router.ts';
 
@@ -54,6 +55,7 @@ export function createEventsApp(deps: EventsAppDeps): { app: Express; lifecycle:
     prefix: '/api/events',
     authenticate: requireGateway({ audience: 'events', issuer: deps.issuer, keys: deps.keys }),
     openApi: eventsDocument,
+    publicRoutes: eventsAsyncApiRoute(),
     routes: eventsRouter(ctx),
   });
 }

@@ -24,6 +24,7 @@ import { DEFAULT_POLLS_SETTINGS, type PollsContext, type PollsSettings } from '.
 import { Counters } from './domain/counters.ts';
 import { startVoteReconciler } from './domain/reconcile-votes.ts';
 import { ResultsCache } from './domain/results-cache.ts';
+import { pollsAsyncApiRoute } from './http/asyncapi-route.ts';
 import { pollsDocument } from './http/document.ts';
 import { pollsRouter } from './http/router.ts';
 import { LiveResults } from './live/live-results.ts';
@@ -106,6 +107,7 @@ export function createPollsApp(deps: PollsAppDeps): {
     prefix: '/api/polls',
     authenticate: requireGateway({ audience: 'polls', issuer: deps.issuer, keys: deps.keys }),
     openApi: pollsDocument,
+    publicRoutes: pollsAsyncApiRoute(),
     routes: pollsRouter(context),
   });
   return {

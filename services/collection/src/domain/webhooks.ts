@@ -3,7 +3,9 @@ import { validationFailed } from '@fieldhouse/problem';
 import {
   disabledWebhookEmail,
   knexWebhookRepository,
-  webhookUseCases, type DisabledSubscription } from '@fieldhouse/webhooks';
+  webhookUseCases,
+  type DisabledSubscription,
+} from '@fieldhouse/webhooks';
 import { projectIdsIn, workspaceOwners } from '../data/workspaces.ts';
 import { workspaceFor } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';

@@ -2,7 +2,9 @@ import { EMAIL_REQUESTED, envelope, Exchanges } from '@fieldhouse/contracts';
 import {
   disabledWebhookEmail,
   knexWebhookRepository,
-  webhookUseCases, type DisabledSubscription } from '@fieldhouse/webhooks';
+  webhookUseCases,
+  type DisabledSubscription,
+} from '@fieldhouse/webhooks';
 import { findEvent } from '../data/events.ts';
 import { findUserById } from '../data/users.ts';
 import { ownedEventOf } from './access.ts';
@@ -32,7 +34,12 @@ export const eventWebhooks = (ctx: EventsContext) =>
   webhookUseCases<EventWebhookAccess>(
     async (a) => {
       const event = await ownedEventOf(ctx, a.eventId, a.userId);
-      return { repo: knexWebhookRepository(ctx.db), scope: { event_id: event.id }, settings: ctx.webhooks, userId: a.userId };
+      return {
+        repo: knexWebhookRepository(ctx.db),
+        scope: { event_id: event.id },
+        settings: ctx.webhooks,
+        userId: a.userId,
+      };
     },
     ['event_id'],
   );

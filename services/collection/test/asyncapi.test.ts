@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { expectPayloadMatchesAsyncApi, expectWebhookChannels } from '@fieldhouse/testkit';
+import { WORKSPACE_WEBHOOK_KINDS } from '../src/domain/webhooks.ts';
+import { collectionAsyncApiDocument } from '../src/http/asyncapi-route.ts';
+import { body, makeForm, seen, startHarness, type Harness } from './helpers.ts';
+
+/** The bodies the worker would send for the webhook events in the outbox (`{type, timestamp, data}`). */
+async function outboxBodies(h: Harness) {
+  const rows = (await h
+    .db('outbox')
+    .whereRaw("message->>'type' LIKE 'webhook.%'")
+    .orderBy('id')
+    .select('message')) as Array<{ message: { type: string; time: string; data: { data: unknown } } }>;
+  return rows.map(({ message: m }) => ({
+    type: m.type.slice('webhook.'.length),
+    timestamp: new Date(m.time).toISOString(),
+    data: m.data.data,
+  }));
+}
+
+describe('collection service: the AsyncAPI document of its webhooks', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+  });
+  after(async () => h?.close());
+
+  it('is valid AsyncAPI 3.0.0 (official parser) with a send channel for each kind of area A and ping', async () => {
+    await expectWebhookChannels(collectionAsyncApiDocument, WORKSPACE_WEBHOOK_KINDS);
+  });
+
+  it('serves it at /asyncapi.json without authentication, as /openapi.json', async () => {
+    const { body: served } = await request(h.app).get('/asyncapi.json').expect(200);
+    expect(served).to.deep.equal(JSON.parse(JSON.stringify(collectionAsyncApiDocument)));
+  });
+
+  it('describes what the triggers write, every kind (exports finished as the worker would)', async () => {
+    await seen(h, 1);
+    const form = await makeForm(h, 1, { allow_edits: true });
+    await h
+      .as(1)
+      .post(`/api/v1/workspaces/${form.workspaceId}/webhooks`)
+      .send({ url: 'https://hooks.example.test/a', events: [...WORKSPACE_WEBHOOK_KINDS] })
+      .expect(201);
+    const submissions = `/api/v1/projects/${form.projectId}/submissions`;
+    const created = await h
+      .as(1)
+      .post(submissions)
+      .send(body(form, { colour: 'red', fruits: ['apple', 'kiwi'] }))
+      .expect(201);
+    const id = created.body.data.id as number;
+    await h
+      .as(1)
+      .put(`${submissions}/${id}`)
+      .send({ data: body(form, { age: 37 }).data })
+      .expect(200);
+    await h.as(1).put(`${submissions}/${id}`).send({ status: 'reviewed', comment: 'Checked' }).expect(200);
+    const jobs: string[] = [];
+    for (const format of ['csv', 'geojson'])
+      jobs.push(
+        (
+          await h
+            .as(1)
+            .post(`${submissions}/export`)
+            .send({ format, filters: { status: 'reviewed' } })
+            .expect(202)
+        ).body.data.job_id as string,
+      );
+    const finished = { finished_at: new Date(), expires_at: new Date(Date.now() + 3_600_000) };
+    await h
+      .db('exports')
+      .where('id', jobs[0])
+      .update({ status: 'completed', rows_written: 1, ...finished });
+    await h
+      .db('exports')
+      .where('id', jobs[1])
+      .update({ status: 'failed', error: 'disk full', finished_at: new Date() });
+    await h.db('submissions').where('id', id).delete();
+
+    const bodies = await outboxBodies(h);
+    expect(new Set(bodies.map((b) => b.type))).to.deep.equal(new Set(WORKSPACE_WEBHOOK_KINDS));
+    for (const b of bodies) expectPayloadMatchesAsyncApi(collectionAsyncApiDocument, b.type, b);
+  });
+});
