@@ -22,6 +22,7 @@ import type { Redis } from './data/redis.ts';
 import { VotesRepo } from './data/votes-repo.ts';
 import { DEFAULT_POLLS_SETTINGS, type PollsContext, type PollsSettings } from './domain/context.ts';
 import { Counters } from './domain/counters.ts';
+import { startEndedPollsAnnouncer } from './domain/ended-polls.ts';
 import { startVoteReconciler } from './domain/reconcile-votes.ts';
 import { ResultsCache } from './domain/results-cache.ts';
 import { pollsAsyncApiRoute } from './http/asyncapi-route.ts';
@@ -96,6 +97,10 @@ export function createPollsApp(deps: PollsAppDeps): {
           graceMs: context.settings.reconcileGraceMs,
         })
       : () => undefined;
+  const stopAnnouncer =
+    settings.endedPollsIntervalMs > 0
+      ? startEndedPollsAnnouncer(context, settings.endedPollsIntervalMs)
+      : () => undefined;
   const { app, lifecycle } = createServiceApp({
     logger: deps.logger,
     ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}),
@@ -116,6 +121,7 @@ export function createPollsApp(deps: PollsAppDeps): {
     context,
     close: async () => {
       stopReconciler();
+      stopAnnouncer();
       await relay?.stop();
       await context.live.close();
     },

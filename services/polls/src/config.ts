@@ -27,6 +27,7 @@ export interface PollsConfig extends ServiceVars, WebhookVars {
   SSE_WRITES_PER_SECOND: number;
   RECONCILE_INTERVAL_MS: number;
   RECONCILE_GRACE_MS: number;
+  ENDED_POLLS_INTERVAL_MS: number;
 }
 
 /** Where the polls live: a MongoDB (or FerretDB) server and database. */
@@ -57,6 +58,7 @@ const schema = Joi.object<PollsConfig>({
   SSE_WRITES_PER_SECOND: Joi.number().integer().min(100).default(DEFAULTS.sseWritesPerSecond),
   RECONCILE_INTERVAL_MS: Joi.number().integer().min(0).default(DEFAULTS.reconcileIntervalMs),
   RECONCILE_GRACE_MS: Joi.number().integer().min(1000).default(DEFAULTS.reconcileGraceMs),
+  ENDED_POLLS_INTERVAL_MS: Joi.number().integer().min(0).default(DEFAULTS.endedPollsIntervalMs),
   ...webhookEnv,
 });
 

@@ -38,6 +38,7 @@ const polls = createPollsApp({
     sseWritesPerSecond: config.SSE_WRITES_PER_SECOND,
     reconcileIntervalMs: config.RECONCILE_INTERVAL_MS,
     reconcileGraceMs: config.RECONCILE_GRACE_MS,
+    endedPollsIntervalMs: config.ENDED_POLLS_INTERVAL_MS,
   },
 });
 await startServer(polls.app, {

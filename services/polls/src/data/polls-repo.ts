@@ -41,12 +41,19 @@ export class PollsRepo {
   }
 
   /**
-   * Stores the poll's fields and drops the cached copy. Its `achievements` and `webhook_kinds`
-   * are not written (only {@link recordAchievement} and {@link setWebhookKinds} do), so a copy
-   * read before one of those changed (the cached copy lives 5 minutes) cannot undo it.
+   * Stores the poll's fields and drops the cached copy. Its `achievements`, `webhook_kinds` and
+   * `end_announced` are not written (only {@link recordAchievement}, {@link setWebhookKinds} and
+   * {@link markEndAnnounced} do), so a copy read before one of those changed (the cached copy
+   * lives 5 minutes) cannot undo it.
    */
   async save(poll: PollDoc): Promise<void> {
-    const { _id, achievements: _achievements, webhook_kinds: _kinds, ...fields } = poll;
+    const {
+      _id,
+      achievements: _achievements,
+      webhook_kinds: _kinds,
+      end_announced: _announced,
+      ...fields
+    } = poll;
     await this.c.polls.updateOne({ _id }, { $set: fields });
     await this.redis.del(this.cacheKey(_id));
   }
@@ -62,6 +69,27 @@ export class PollsRepo {
     await this.c.polls.updateOne(
       { _id: id, [`achievements.${name}`]: { $exists: false } },
       { $set: { [`achievements.${name}`]: at } },
+    );
+    await this.redis.del(this.cacheKey(id));
+  }
+
+  /**
+   * Open polls (not closed by their owner) whose `ends_at` passed, that a subscription takes
+   * `poll.closed` from, and whose passing was not announced yet; at most `limit`.
+   */
+  async endedUnannounced(now: string, limit: number): Promise<PollDoc[]> {
+    const candidates = await this.c.polls
+      .find({ closed: false, webhook_kinds: 'poll.closed', 'settings.ends_at': { $ne: null, $lte: now } })
+      .limit(limit)
+      .toArray();
+    return candidates.filter((p) => p.end_announced !== p.settings.ends_at);
+  }
+
+  /** Records that the passing of `endsAt` was announced (unless `ends_at` changed meanwhile). */
+  async markEndAnnounced(id: string, endsAt: string): Promise<void> {
+    await this.c.polls.updateOne(
+      { _id: id, 'settings.ends_at': endsAt },
+      { $set: { end_announced: endsAt } },
     );
     await this.redis.del(this.cacheKey(id));
   }

@@ -43,6 +43,8 @@ export interface PollsSettings {
   reconcileIntervalMs: number;
   /** Age (ms) after which a reserved, uncounted vote is the reconciler's. */
   reconcileGraceMs: number;
+  /** How often polls whose `ends_at` passed are announced to webhooks (ms; 0: never). */
+  endedPollsIntervalMs: number;
 }
 
 export const DEFAULT_POLLS_SETTINGS: PollsSettings = {
@@ -54,6 +56,7 @@ export const DEFAULT_POLLS_SETTINGS: PollsSettings = {
   sseWritesPerSecond: 20_000,
   reconcileIntervalMs: 30_000,
   reconcileGraceMs: 30_000,
+  endedPollsIntervalMs: 15_000,
 };
 
 /** Everything the use cases use (and the routes get), built once by app.ts. */

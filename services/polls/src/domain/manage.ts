@@ -160,8 +160,12 @@ export async function setClosed(ctx: PollsContext, { pollId, userId, closed }: S
   const next: PollDoc = { ...poll, closed, closed_at: closed ? now : null, updated_at: now };
   // Closing an open poll is a `poll.closed` webhook event, with the results at that moment;
   // when its message cannot be written, the poll is put back as it was.
+  // (Unless its end was announced already: one `poll.closed` per closing.)
+  const endAnnounced = poll.settings.ends_at !== null && poll.end_announced === poll.settings.ends_at;
   const message =
-    closed && !poll.closed ? await pollClosedMessage(next, () => ctx.counters.read(poll._id)) : undefined;
+    closed && !poll.closed && !endAnnounced
+      ? await pollClosedMessage(next, () => ctx.counters.read(poll._id))
+      : undefined;
   await ctx.inTransaction(async ({ outbox, onRollback }) => {
     await ctx.polls.save(next);
     onRollback(() => ctx.polls.save(poll));

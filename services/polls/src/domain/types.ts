@@ -43,6 +43,8 @@ export interface PollDoc {
    * Absent: none.
    */
   webhook_kinds?: string[];
+  /** The `ends_at` whose passing was announced to webhooks (`poll.closed`, reason `ended`). */
+  end_announced?: string;
   created_at: string;
   updated_at: string;
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Exchanges, type Envelope } from '@fieldhouse/contracts';
 import type { CounterSnapshot } from './counters.ts';
 import { optionCounts } from './results.ts';
@@ -75,20 +75,33 @@ export function commentCreatedMessage(poll: PollDoc, comment: CommentDoc): Envel
   });
 }
 
+/** Why a poll closed: its owner closed it, or its `ends_at` passed. */
+export type ClosedReason = 'closed_by_owner' | 'ended';
+
+/** A UUID-shaped id derived from `text` (the same text, the same id): a message written twice is one. */
+const stableUuid = (text: string): string => {
+  const h = createHash('sha256').update(text).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+};
+
 /**
- * `poll.closed`, when its owner closes it, with the results at that moment (message id: a new
- * UUID per closing: a poll reopened and closed again is a new event). `poll` is the closed poll;
- * its counters are read only when a subscription takes the kind.
+ * `poll.closed`, with the results at that moment: when its owner closes an open poll (message
+ * id: a new UUID per closing, `closed_at` the closing), or when its `ends_at` passed (message id
+ * derived from the poll and that `ends_at`, so every replica announcing it writes one message;
+ * `closed_at` is the `ends_at`). Its counters are read only when a subscription takes the kind.
  */
 export async function pollClosedMessage(
   poll: PollDoc,
   counters: () => Promise<CounterSnapshot>,
+  reason: ClosedReason = 'closed_by_owner',
 ): Promise<Envelope | undefined> {
   if (!poll.webhook_kinds?.includes('poll.closed')) return undefined;
   const snapshot = await counters();
-  return webhookMessage(poll, 'poll.closed', randomUUID(), {
-    poll: { id: poll._id, title: poll.title, closed_at: poll.closed_at },
-    reason: 'closed_by_owner',
+  const ended = reason === 'ended';
+  const id = ended ? stableUuid(`${poll._id}|ended|${poll.settings.ends_at}`) : randomUUID();
+  return webhookMessage(poll, 'poll.closed', id, {
+    poll: { id: poll._id, title: poll.title, closed_at: ended ? poll.settings.ends_at : poll.closed_at },
+    reason,
     total_votes: snapshot.total,
     results: optionCounts(poll, snapshot),
     links: { poll: links(poll._id).poll, results: links(poll._id).results },

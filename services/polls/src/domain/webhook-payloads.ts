@@ -117,7 +117,10 @@ export const POLL_WEBHOOK_PAYLOADS: Record<
   },
   'poll.closed': {
     summary: 'A poll was closed.',
-    description: 'Sent when the owner closes the poll, with its final results.',
+    description:
+      'Sent once per closing, with the results at that moment: when the owner closes an open poll ' +
+      '(`closed_by_owner`), or within `ENDED_POLLS_INTERVAL_MS` (15 s) after its `ends_at` passed ' +
+      '(`ended`; `closed_at` is then the `ends_at`).',
     data: {
       type: 'object',
       required: ['poll', 'reason', 'total_votes', 'results', 'links'],
@@ -127,7 +130,7 @@ export const POLL_WEBHOOK_PAYLOADS: Record<
           required: ['id', 'title', 'closed_at'],
           properties: { id: pollId, title: { type: 'string' }, closed_at: time },
         },
-        reason: { type: 'string', const: 'closed_by_owner' },
+        reason: { type: 'string', enum: ['closed_by_owner', 'ended'] },
         total_votes: { type: 'integer', minimum: 0 },
         results: {
           type: 'object',
