@@ -98,6 +98,19 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
       trustProxy: c.TRUST_PROXY,
       ...(routeLabel ? { routeLabel } : {}),
       operationalRoutes,
+      // Photos redirected to the object storage, map tiles: their origins join helmet's defaults.
+      ...(c.CONTENT_ORIGINS.length
+        ? {
+            helmet: {
+              contentSecurityPolicy: {
+                directives: {
+                  imgSrc: ["'self'", 'data:', ...c.CONTENT_ORIGINS],
+                  connectSrc: ["'self'", ...c.CONTENT_ORIGINS],
+                },
+              },
+            },
+          }
+        : {}),
     }).app;
 
   const allowed = new Set(c.CORS_ORIGINS);

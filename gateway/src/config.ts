@@ -49,6 +49,12 @@ const schema = Joi.object({
   COOKIE_SECURE: Joi.boolean(),
   /** Origins allowed by CORS, comma-separated; only these get credentials. */
   CORS_ORIGINS: csvList.default([]),
+  /**
+   * Origins the console may load images and data from besides its own, comma-separated: the
+   * object storage's public endpoint when photos are served from it (`BLOB_STORE=s3`), a map
+   * tile server. Added to the Content-Security-Policy's `img-src` and `connect-src`.
+   */
+  CONTENT_ORIGINS: csvList.default([]),
   /** Reverse proxies in front of the gateway (Express `trust proxy`): a number of hops or a list of addresses. */
   /** `true` (every hop) is refused: any client could then pick its address (docs/identity.md). */
   TRUST_PROXY: Joi.alternatives(Joi.number().integer().min(0), Joi.string().invalid('true')).default(
@@ -121,6 +127,7 @@ interface GatewayVars {
   SESSION_COOKIE: string;
   COOKIE_SECURE?: boolean;
   CORS_ORIGINS: string[];
+  CONTENT_ORIGINS: string[];
   TRUST_PROXY: number | string;
   REDIS_PREFIX: string;
   RATE_LIMIT_WINDOW_SECONDS: number;

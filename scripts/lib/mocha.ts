@@ -13,7 +13,7 @@ export async function runMocha(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<never> {
-  const { started } = await provideBackingServices(root);
+  const { started } = await provideBackingServices(root, { s3: true });
   const mocha = spawn(join(root, 'node_modules', '.bin', 'mocha'), args, {
     cwd: root,
     stdio: 'inherit',

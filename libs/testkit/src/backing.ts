@@ -38,6 +38,16 @@ const KINDS = {
     wait: Wait.forLogMessage(/Waiting for connections/),
     url: (host: string, port: number) => `mongodb://${host}:${port}`,
   },
+  s3: {
+    env: 'S3_URL',
+    example: 'http://<access key>:<secret>@127.0.0.1:7070',
+    image: 'versity/versitygw:v1.8.0',
+    port: 7070,
+    containerEnv: { ROOT_ACCESS_KEY_ID: 'fieldhouse-test', ROOT_SECRET_ACCESS_KEY: 'fieldhouse-test-secret' },
+    command: ['--port', ':7070', 'posix', '--sidecar', '/tmp', '/tmp'],
+    wait: Wait.forListeningPorts(),
+    url: (host: string, port: number) => `http://fieldhouse-test:fieldhouse-test-secret@${host}:${port}`,
+  },
 } as const;
 
 export type BackingKind = keyof typeof KINDS;
@@ -55,18 +65,18 @@ async function startContainer(kind: BackingKind): Promise<string> {
         `or make a container runtime available so testcontainers can start ${spec.image}.`,
     );
   }
-  const container = await new GenericContainer(spec.image)
+  const image = new GenericContainer(spec.image)
     .withEnvironment({ ...spec.containerEnv })
     .withExposedPorts(spec.port)
-    .withWaitStrategy(spec.wait)
-    .start();
+    .withWaitStrategy(spec.wait);
+  const container = await ('command' in spec ? image.withCommand([...spec.command]) : image).start();
   containers.push(container);
   return spec.url(container.getHost(), container.getMappedPort(spec.port));
 }
 
 /**
  * The URL of a backing service for tests: its environment variable when set
- * (`POSTGRES_URL`, `REDIS_URL`, `AMQP_URL`, `MONGO_URL`), else a container started once per
+ * (`POSTGRES_URL`, `REDIS_URL`, `AMQP_URL`, `MONGO_URL`, `S3_URL`), else a container started once per
  * run with testcontainers, else an error naming the variable to set. Never skips.
  */
 export function backingUrl(kind: BackingKind): Promise<string> {

@@ -1,18 +1,17 @@
 import { webhookEnv, type WebhookVars } from '@fieldhouse/webhooks';
 import { Joi, metricsPort, loadConfig, serviceEnv, urlOf, type ServiceVars } from '@fieldhouse/config';
+import { blobEnv, type BlobVars } from './blob/blob-config.ts';
 
 /** The collection database; created if missing by `migrate`. */
 export const collectionDatabaseUrl = urlOf('postgres', 'postgresql').default(
   'postgres://postgres@127.0.0.1:5432/fieldhouse_collection',
 );
 
-export interface CollectionConfig extends ServiceVars, WebhookVars {
+export interface CollectionConfig extends ServiceVars, WebhookVars, BlobVars {
   PORT: number;
   /** Internal port of `/metrics`. */
   METRICS_PORT: number;
   DATABASE_URL: string;
-  /** Folder of the filesystem blob store (photos). */
-  BLOB_DIR: string;
   /** Largest photo in bytes (413 above). */
   PHOTO_MAX_BYTES: number;
   /** Connections in the PostgreSQL pool. */
@@ -39,7 +38,7 @@ const schema = Joi.object<CollectionConfig>({
   PORT: Joi.number().port().default(8081),
   METRICS_PORT: metricsPort(9081),
   DATABASE_URL: collectionDatabaseUrl,
-  BLOB_DIR: Joi.string().default('.local/blobs/collection'),
+  ...blobEnv,
   PHOTO_MAX_BYTES: Joi.number()
     .integer()
     .min(1024)

@@ -5,7 +5,7 @@ import { createLogger } from '@fieldhouse/logger';
 import { Broker, OutboxRelay } from '@fieldhouse/messaging';
 import { webhookApiSettings } from '@fieldhouse/webhooks';
 import { createCollectionApp } from './app.ts';
-import { FileBlobStore } from './blob/blob-store.ts';
+import { blobStoreFrom } from './blob/blob-config.ts';
 import { loadCollectionConfig } from './config.ts';
 import { startUsersProjection } from './workers/user-events.ts';
 
@@ -28,7 +28,7 @@ const { app, lifecycle } = createCollectionApp({
   keys: jwksKeyResolver(config.GATEWAY_JWKS_URL),
   issuer: config.INTERNAL_JWT_ISSUER,
   bodyLimit: config.BODY_LIMIT,
-  blobs: new FileBlobStore(config.BLOB_DIR),
+  blobs: blobStoreFrom(config),
   photoMaxBytes: config.PHOTO_MAX_BYTES,
   outboxWritten: () => relay.kick(),
   webhooks: webhookApiSettings(config),

@@ -6,7 +6,7 @@ import request from 'supertest';
 import { createKnex, migrateLatest, type Knex } from '@fieldhouse/db';
 import { createTestDatabase, createTestIssuer, testLogger, type TestDatabase } from '@fieldhouse/testkit';
 import { createCollectionApp, migrations } from '../src/index.ts';
-import { FileBlobStore } from '../src/blob/blob-store.ts';
+import { FileBlobStore, type BlobStore } from '../src/blob/blob-store.ts';
 
 export interface Harness {
   app: Express;
@@ -28,7 +28,7 @@ export interface Harness {
 }
 
 /** The collection app on a fresh migrated database, with a stand-in gateway issuer. */
-export async function startHarness(photoMaxBytes = 64 * 1024): Promise<Harness> {
+export async function startHarness(photoMaxBytes = 64 * 1024, blobs?: BlobStore): Promise<Harness> {
   const tdb: TestDatabase = await createTestDatabase('collection');
   await migrateLatest(tdb.url, migrations);
   const db = createKnex(tdb.url);
@@ -43,7 +43,7 @@ export async function startHarness(photoMaxBytes = 64 * 1024): Promise<Harness> 
     keys: issuer.keys,
     issuer: issuer.issuer,
     bodyLimit: '1mb',
-    blobs: new FileBlobStore(blobDir),
+    blobs: blobs ?? new FileBlobStore(blobDir),
     photoMaxBytes,
     outboxWritten: () => {
       h.outboxKicks++;

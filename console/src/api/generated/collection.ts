@@ -1942,6 +1942,17 @@ export interface operations {
           'text/csv': string;
         };
       };
+      /** @description With object storage (`BLOB_STORE=s3`): a presigned URL of the file, valid `S3_PRESIGN_SECONDS` (300 s), answering with the same headers */
+      302: {
+        headers: {
+          /** @description `no-store` */
+          'Cache-Control'?: unknown;
+          /** @description The presigned URL */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
       /** @description Not modified: If-None-Match matches the ETag */
       304: {
         headers: {
@@ -2091,6 +2102,17 @@ export interface operations {
           'image/png': unknown;
           'image/webp': unknown;
         };
+      };
+      /** @description With object storage (`BLOB_STORE=s3`): a presigned URL of the photo, valid `S3_PRESIGN_SECONDS` (300 s), answering with the headers above */
+      302: {
+        headers: {
+          /** @description `no-store` */
+          'Cache-Control'?: unknown;
+          /** @description The presigned URL */
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
       };
       /** @description Not modified: If-None-Match matches the ETag */
       304: {

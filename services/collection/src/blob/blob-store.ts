@@ -20,6 +20,19 @@ export interface BlobStore {
   putStream(key: string, source: Readable): Promise<number>;
   /** A stream of the bytes under `key` with their size, or undefined when absent. */
   getStream(key: string): Promise<{ stream: Readable; size: number } | undefined>;
+  /**
+   * Where a client may download `key` itself for a short while (a presigned URL of object
+   * storage, answering with `download`'s headers), once the service checked its access; absent
+   * or undefined: the service streams the bytes.
+   */
+  downloadUrl?(key: string, download: BlobDownload): Promise<string | undefined>;
+}
+
+/** The headers a direct download answers with (the ones the service would have sent). */
+export interface BlobDownload {
+  contentType: string;
+  contentDisposition: string;
+  cacheControl: string;
 }
 
 /** A {@link BlobStore} on the local filesystem under `root` (the `BLOB_DIR` setting). */

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import { Exchanges, envelope } from '@fieldhouse/contracts';
 import { notFound, ProblemError } from '@fieldhouse/problem';
 import {
@@ -20,6 +19,7 @@ import type { BodyReader, PageRequest } from '@fieldhouse/http';
 import type { ExportOptions } from './export-columns.ts';
 import { parseListFilters } from './list-filters.ts';
 import { can } from './roles.ts';
+import { deliveryOf, type BlobDelivery } from './blob-delivery.ts';
 
 /** Formats an export may have (docs/collection.md, "Exports"). */
 export { EXPORT_FORMATS };
@@ -140,12 +140,14 @@ export async function getExport(ctx: CollectionContext, caller: Actor, jobId: st
 }
 
 /** A finished export's file: its bytes, size, content type and attachment name. */
-export interface ExportFile {
-  stream: Readable;
-  size: number;
-  contentType: string;
-  filename: string;
-}
+export type ExportFile = BlobDelivery & { contentType: string; filename: string };
+
+/** The headers an export file is answered with (by the service, or by the object storage it redirects to). */
+export const exportHeaders = (contentType: string, filename: string) => ({
+  contentType,
+  contentDisposition: `attachment; filename="${filename}"`,
+  cacheControl: 'private, no-store',
+});
 
 /**
  * The file of a completed export.
@@ -159,14 +161,13 @@ export async function exportFile(ctx: CollectionContext, caller: Actor, jobId: s
     throw new ProblemError(409, `This export is ${job.status}; it has no file to download.`, {
       code: 'export_not_ready',
     });
-  const blob = view.download_url && job.blob_key ? await ctx.blobs.getStream(job.blob_key) : undefined;
-  if (!blob)
-    throw new ProblemError(410, 'This export has expired; request a new one.', { code: 'export_expired' });
   const file = FORMAT_FILES[job.format];
-  return {
-    stream: blob.stream,
-    size: blob.size,
-    contentType: file.contentType,
-    filename: `export-${job.project_id}-${job.id}.${file.ext}`,
-  };
+  const filename = `export-${job.project_id}-${job.id}.${file.ext}`;
+  const delivery =
+    view.download_url && job.blob_key
+      ? await deliveryOf(ctx.blobs, job.blob_key, exportHeaders(file.contentType, filename))
+      : undefined;
+  if (!delivery)
+    throw new ProblemError(410, 'This export has expired; request a new one.', { code: 'export_expired' });
+  return { ...delivery, contentType: file.contentType, filename };
 }

@@ -1,9 +1,9 @@
-import type { Readable } from 'node:stream';
 import { isUuid } from '@fieldhouse/http';
 import { notFound } from '@fieldhouse/problem';
 import { findPhotoForCaller } from '../data/photos.ts';
 import { maySeeSubmission, type Role } from './roles.ts';
 import type { SubmissionDeps } from './submission-deps.ts';
+import { deliveryOf, type BlobDelivery } from './blob-delivery.ts';
 
 /** Command of {@link readPhoto}. */
 export interface ReadPhoto {
@@ -13,12 +13,15 @@ export interface ReadPhoto {
   userId: number;
 }
 
-/** A stored photo to send: its bytes as a stream, their size in bytes and sniffed content type. */
-export interface PhotoFile {
-  stream: Readable;
-  size: number;
-  contentType: string;
-}
+/** The headers a photo is answered with (by the service, or by the object storage it redirects to). */
+export const photoHeaders = (contentType: string) => ({
+  contentType,
+  contentDisposition: 'inline',
+  cacheControl: 'private, max-age=3600',
+});
+
+/** A stored photo to send: where it comes from (a redirect, or its bytes) and its sniffed content type. */
+export type PhotoFile = BlobDelivery & { contentType: string };
 
 /**
  * A photo's bytes, for whoever may see its submission (roles with `submission.view_all`, or
@@ -33,7 +36,7 @@ export async function readPhoto(
   const photo = await findPhotoForCaller(deps.db, cmd.photoId, cmd.userId);
   if (!photo || !maySeeSubmission(photo.role as Role | null, photo, cmd.userId))
     throw notFound('Photo not found.');
-  const blob = await deps.blobs.getStream(photo.blob_key);
-  if (!blob) throw notFound('Photo not found.');
-  return { stream: blob.stream, size: blob.size, contentType: photo.content_type };
+  const delivery = await deliveryOf(deps.blobs, photo.blob_key, photoHeaders(photo.content_type));
+  if (!delivery) throw notFound('Photo not found.');
+  return { ...delivery, contentType: photo.content_type };
 }

@@ -1,5 +1,5 @@
 import { paginated, pageOf, pathId } from '@fieldhouse/http';
-import { exportFile, getExport, listExports, requestExport } from '../domain/exports.ts';
+import { exportFile, exportHeaders, getExport, listExports, requestExport } from '../domain/exports.ts';
 import { envelope, pageQuery } from './common-schemas.ts';
 import {
   exportBody,
@@ -9,7 +9,7 @@ import {
   exportQueuedSchema,
 } from './export-schemas.ts';
 import { route } from './route.ts';
-import { sendBlob } from './send-blob.ts';
+import { downloadHeaders, sendDelivery } from './send-blob.ts';
 
 const tags = ['Exports'];
 
@@ -105,6 +105,15 @@ export const exportRoutes = [
           'application/geo+json': { type: 'object' },
         },
       },
+      302: {
+        description:
+          'With object storage (`BLOB_STORE=s3`): a presigned URL of the file, valid `S3_PRESIGN_SECONDS` ' +
+          '(300 s), answering with the same headers',
+        headers: {
+          Location: { description: 'The presigned URL', schema: { type: 'string' } },
+          'Cache-Control': { description: '`no-store`' },
+        },
+      },
     },
     problems: {
       404: 'Unknown or not visible',
@@ -113,10 +122,7 @@ export const exportRoutes = [
     },
     handler: async ({ params }, ctx, req, res) => {
       const file = await exportFile(ctx, req.caller, params.job_id);
-      await sendBlob(res, file, {
-        'Content-Type': file.contentType,
-        'Content-Disposition': `attachment; filename="${file.filename}"`,
-      });
+      await sendDelivery(res, file, downloadHeaders(exportHeaders(file.contentType, file.filename)));
     },
   }),
 ];

@@ -1,10 +1,10 @@
 import type { AnyRouteSpec } from '@fieldhouse/http';
 import { PHOTO_TYPES } from '../domain/photos.ts';
-import { readPhoto } from '../domain/photo-read.ts';
+import { photoHeaders, readPhoto } from '../domain/photo-read.ts';
 import { userIdOf } from '../domain/access.ts';
 import type { CollectionContext } from '../domain/context.ts';
 import { route } from './route.ts';
-import { sendBlob } from './send-blob.ts';
+import { downloadHeaders, sendDelivery } from './send-blob.ts';
 import { photoParams } from './submission-schemas.ts';
 
 /**
@@ -33,15 +33,22 @@ const getPhotoRoute = route({
         'X-Content-Type-Options': { description: '`nosniff`' },
       },
     },
+    302: {
+      description:
+        'With object storage (`BLOB_STORE=s3`): a presigned URL of the photo, valid `S3_PRESIGN_SECONDS` ' +
+        '(300 s), answering with the headers above',
+      headers: {
+        Location: { description: 'The presigned URL', schema: { type: 'string' } },
+        'Cache-Control': { description: '`no-store`' },
+      },
+    },
   },
   problems: { 404: 'Unknown photo, or its submission is not visible to the caller' },
   handler: async ({ params }, ctx, req, res) => {
     const userId = userIdOf(req.caller);
     const photo = await readPhoto(ctx, { photoId: params.photo_id, userId });
-    await sendBlob(res, photo, {
-      'Content-Type': photo.contentType,
-      'Cache-Control': 'private, max-age=3600',
-      'Content-Disposition': 'inline',
+    await sendDelivery(res, photo, {
+      ...downloadHeaders(photoHeaders(photo.contentType)),
       'X-Content-Type-Options': 'nosniff',
     });
   },

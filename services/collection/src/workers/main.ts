@@ -2,7 +2,7 @@ import { createKnex } from '@fieldhouse/db';
 import { createLogger, redactCredentials } from '@fieldhouse/logger';
 import { createMailer } from '@fieldhouse/mail';
 import { Broker, OutboxRelay, stopOnSignals } from '@fieldhouse/messaging';
-import { FileBlobStore } from '../blob/blob-store.ts';
+import { blobStoreFrom } from '../blob/blob-config.ts';
 import { loadCollectionConfig } from '../config.ts';
 import { startCollectionEmailWorker } from './email.ts';
 import { startExportWorker, sweepExports } from './exports.ts';
@@ -13,7 +13,7 @@ import { startCollectionWebhookWorker } from './webhooks.ts';
  * Collection worker process (`npm run worker -w @fieldhouse/collection`): the e-mail worker,
  * the export worker (and its dead-letter consumer), the webhook delivery worker (`WEBHOOK_*`), the export sweep (expired files, jobs whose
  * lease lapsed) every EXPORT_SWEEP_SECONDS, and an outbox relay (the e-mails of finished
- * exports). Variables: DATABASE_URL, AMQP_URL, AMQP_PREFIX, BLOB_DIR, SMTP_URL (default
+ * exports). Variables: DATABASE_URL, AMQP_URL, AMQP_PREFIX, BLOB_STORE with BLOB_DIR or S3_*, SMTP_URL (default
  * smtp://127.0.0.1:1025), MAIL_FROM, EXPORT_TTL_HOURS, EXPORT_LEASE_SECONDS (renewed every third
  * of it), EXPORT_SWEEP_SECONDS, PUBLIC_URL (links in e-mails). Stops cleanly on SIGINT/SIGTERM.
  */
@@ -26,7 +26,7 @@ const broker = new Broker({
   name: 'collection-worker',
   prefix: config.AMQP_PREFIX,
 });
-const blobs = new FileBlobStore(config.BLOB_DIR);
+const blobs = blobStoreFrom(config);
 const relay = new OutboxRelay({ knex: db, table: 'outbox', broker, logger });
 relay.start();
 const mailer = createMailer(config.SMTP_URL, config.MAIL_FROM);

@@ -1,0 +1,158 @@
+import { Readable } from 'node:stream';
+import { expect } from 'chai';
+import { parse } from 'csv-parse/sync';
+import { PNG, testLogger } from '@fieldhouse/testkit';
+import { S3BlobStore } from '../src/blob/s3-blob-store.ts';
+import { runExportJob } from '../src/workers/exports.ts';
+import { body, makeForm, startHarness, type Harness } from './helpers.ts';
+import { createTestBucket, type TestBucket } from './s3.ts';
+
+const MiB = 1024 * 1024;
+
+/** `total` bytes in chunks of 1 MiB, each chunk filled with its index; fails after `failAfter` bytes. */
+function generated(total: number, failAfter = Infinity): Readable {
+  let sent = 0;
+  return new Readable({
+    read() {
+      if (sent >= failAfter) return this.destroy(new Error('source broke'));
+      if (sent >= total) return this.push(null);
+      const n = Math.min(MiB, total - sent);
+      this.push(Buffer.alloc(n, sent / MiB));
+      sent += n;
+    },
+  });
+}
+
+const bytesOf = async (stream: Readable) => {
+  let n = 0;
+  for await (const chunk of stream) n += (chunk as Buffer).length;
+  return n;
+};
+
+describe('collection: object storage (S3BlobStore on a real S3 server, versitygw)', function () {
+  this.timeout(180_000);
+  let bucket: TestBucket;
+  before(async () => {
+    bucket = await createTestBucket();
+  });
+  after(async () => {
+    bucket?.store.close();
+    await bucket?.drop();
+  });
+
+  it('stores, reads and deletes objects; a missing key reads as absent', async () => {
+    await bucket.store.put('photos/a.png', PNG, 'image/png');
+    const got = await bucket.store.getStream('photos/a.png');
+    expect(got!.size).to.equal(PNG.length);
+    expect(Buffer.concat(await got!.stream.toArray())).to.deep.equal(PNG);
+    await bucket.store.delete('photos/a.png');
+    expect(await bucket.store.getStream('photos/a.png')).to.equal(undefined);
+    expect(await bucket.keys()).to.not.include('photos/a.png');
+  });
+
+  it('answers a presigned URL with the service’s headers and byte ranges, refused once expired', async () => {
+    await bucket.store.put('photos/b.png', PNG, 'image/png');
+    const headers = {
+      contentType: 'image/png',
+      contentDisposition: 'inline',
+      cacheControl: 'private, max-age=3600',
+    };
+    const url = await bucket.store.downloadUrl('photos/b.png', headers);
+    const whole = await fetch(url);
+    expect(whole.status).to.equal(200);
+    expect(Buffer.from(await whole.arrayBuffer())).to.deep.equal(PNG);
+    expect(whole.headers.get('content-type')).to.equal('image/png');
+    expect(whole.headers.get('content-disposition')).to.equal('inline');
+    expect(whole.headers.get('cache-control')).to.equal('private, max-age=3600');
+    const part = await fetch(url, { headers: { Range: 'bytes=0-9' } });
+    expect(part.status).to.equal(206);
+    expect(Buffer.from(await part.arrayBuffer())).to.deep.equal(PNG.subarray(0, 10));
+    expect(part.headers.get('content-range')).to.equal(`bytes 0-9/${PNG.length}`);
+
+    const shortLived = new S3BlobStore({ ...bucket.options, presignSeconds: 1 });
+    const expiring = await shortLived.downloadUrl('photos/b.png', headers);
+    await new Promise((r) => setTimeout(r, 2_100));
+    expect((await fetch(expiring)).status).to.equal(403);
+    shortLived.close();
+  });
+
+  it('streams a large file as a multipart upload, and leaves nothing behind when the source fails', async () => {
+    const store = new S3BlobStore({ ...bucket.options, partSize: 5 * MiB });
+    expect(await store.putStream('exports/big.csv', generated(12 * MiB + 3))).to.equal(12 * MiB + 3);
+    const got = await store.getStream('exports/big.csv');
+    expect(got!.size).to.equal(12 * MiB + 3);
+    expect(await bytesOf(got!.stream)).to.equal(12 * MiB + 3);
+    let failed: unknown;
+    await store.putStream('exports/broken.csv', generated(20 * MiB, 11 * MiB)).catch((err) => (failed = err));
+    expect(failed).to.be.an('error');
+    expect(await bucket.keys())
+      .to.include('exports/big.csv')
+      .and.not.include('exports/broken.csv');
+    store.close();
+  });
+
+  describe('through the collection API', () => {
+    let h: Harness;
+    before(async () => {
+      h = await startHarness(64 * 1024, bucket.store);
+    });
+    after(async () => h?.close());
+
+    it('redirects a photo download to a presigned URL after the access check, and deletes it with its submission', async () => {
+      const form = await makeForm(h, 1);
+      const sent = await h
+        .as(1)
+        .post(`/api/v1/projects/${form.projectId}/submissions`)
+        .send(body(form, { picture: PNG.toString('base64') }))
+        .expect(201);
+      const photo = sent.body.data.data.find((e: { type: string }) => e.type === 'photo').value;
+      await h.as(2).get(photo.url).expect(404); // not a member: no URL given out
+      const answer = await h.as(1).get(photo.url).expect(302);
+      expect(answer.headers['cache-control']).to.equal('no-store');
+      const direct = await fetch(answer.headers.location!);
+      expect(direct.status).to.equal(200);
+      expect(direct.headers.get('content-type')).to.equal('image/png');
+      expect(Buffer.from(await direct.arrayBuffer())).to.deep.equal(PNG);
+      const before = await bucket.keys();
+      expect(before.some((k) => k.startsWith('photos/'))).to.equal(true);
+      await h.as(1).delete(`/api/v1/projects/${form.projectId}/submissions/${sent.body.data.id}`).expect(204);
+      const after = await bucket.keys();
+      expect(before.filter((k) => !after.includes(k))).to.have.length(1);
+    });
+
+    it('streams an export of 100,000 rows into the bucket and serves it by presigned URL', async () => {
+      const form = await makeForm(h, 1);
+      const template = body(form).data;
+      await h.db.raw(
+        `INSERT INTO submissions (project_id, form_version_id, collector_id, status, data, search_text,
+                                  created_at, updated_at, submitted_at)
+         SELECT ?, ?, 1, 'submitted', ?::jsonb, 'ada', now(), now(), now() FROM generate_series(1, 100000)`,
+        [form.projectId, form.versionId, JSON.stringify(template)],
+      );
+      const job = (
+        await h
+          .as(1)
+          .post(`/api/v1/projects/${form.projectId}/submissions/export`)
+          .send({ format: 'csv' })
+          .expect(202)
+      ).body.data.job_id as string;
+      const settings = { ttlHours: 1, leaseMs: 30_000, heartbeatMs: 10_000, publicUrl: 'https://x.example' };
+      await runExportJob({ db: h.db, blobs: bucket.store, logger: testLogger('export'), settings }, job, {
+        last: true,
+        max: 3,
+      });
+      const done = (await h.db('exports').where({ id: job }).first()) as {
+        status: string;
+        rows_written: string;
+      };
+      expect(done.status).to.equal('completed');
+      expect(Number(done.rows_written)).to.equal(100_000);
+      const answer = await h.as(1).get(`/api/v1/exports/${job}/download`).expect(302);
+      const file = await fetch(answer.headers.location!);
+      expect(file.status).to.equal(200);
+      expect(file.headers.get('content-disposition')).to.match(/^attachment; filename="export-\d+-.+\.csv"$/);
+      const rows = parse(await file.text(), { columns: true, bom: true }) as Array<Record<string, string>>;
+      expect(rows).to.have.length(100_000);
+    });
+  });
+});
