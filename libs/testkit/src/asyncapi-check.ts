@@ -2,6 +2,7 @@ import type { AsyncAPIDocumentInterface, Diagnostic, Parser } from '@asyncapi/pa
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { expect } from 'chai';
+import type { Knex } from '@fieldhouse/db';
 
 // DiagnosticSeverity of @stoplight/types (the parser's diagnostics): 0 error, 1 warning.
 const ERROR = 0;
@@ -172,4 +173,20 @@ export function expectPayloadMatchesAsyncApi(
   expect.fail(
     `${kind}: the webhook does not match the AsyncAPI document: ${why}\n${JSON.stringify(payload)}`,
   );
+}
+
+/**
+ * The webhook bodies a PostgreSQL service's delivery worker would send for the `webhook.<kind>`
+ * messages now in its `outbox` table, oldest first: `{type, timestamp, data}`.
+ */
+export async function outboxWebhookBodies(db: Knex) {
+  const rows = (await db('outbox')
+    .whereRaw("message->>'type' LIKE 'webhook.%'")
+    .orderBy('id')
+    .select('message')) as Array<{ message: { type: string; time: string; data: { data: unknown } } }>;
+  return rows.map(({ message: m }) => ({
+    type: m.type.slice('webhook.'.length),
+    timestamp: new Date(m.time).toISOString(),
+    data: m.data.data,
+  }));
 }

@@ -1,23 +1,13 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { expectPayloadMatchesAsyncApi, expectWebhookChannels } from '@fieldhouse/testkit';
+import {
+  expectPayloadMatchesAsyncApi,
+  expectWebhookChannels,
+  outboxWebhookBodies,
+} from '@fieldhouse/testkit';
 import { WORKSPACE_WEBHOOK_KINDS } from '../src/domain/webhooks.ts';
 import { collectionAsyncApiDocument } from '../src/http/asyncapi-route.ts';
 import { body, makeForm, seen, startHarness, type Harness } from './helpers.ts';
-
-/** The bodies the worker would send for the webhook events in the outbox (`{type, timestamp, data}`). */
-async function outboxBodies(h: Harness) {
-  const rows = (await h
-    .db('outbox')
-    .whereRaw("message->>'type' LIKE 'webhook.%'")
-    .orderBy('id')
-    .select('message')) as Array<{ message: { type: string; time: string; data: { data: unknown } } }>;
-  return rows.map(({ message: m }) => ({
-    type: m.type.slice('webhook.'.length),
-    timestamp: new Date(m.time).toISOString(),
-    data: m.data.data,
-  }));
-}
 
 describe('collection service: the AsyncAPI document of its webhooks', () => {
   let h: Harness;
@@ -78,7 +68,7 @@ describe('collection service: the AsyncAPI document of its webhooks', () => {
       .update({ status: 'failed', error: 'disk full', finished_at: new Date() });
     await h.db('submissions').where('id', id).delete();
 
-    const bodies = await outboxBodies(h);
+    const bodies = await outboxWebhookBodies(h.db);
     expect(new Set(bodies.map((b) => b.type))).to.deep.equal(new Set(WORKSPACE_WEBHOOK_KINDS));
     for (const b of bodies) expectPayloadMatchesAsyncApi(collectionAsyncApiDocument, b.type, b);
   });

@@ -1,23 +1,13 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { expectPayloadMatchesAsyncApi, expectWebhookChannels } from '@fieldhouse/testkit';
+import {
+  expectPayloadMatchesAsyncApi,
+  expectWebhookChannels,
+  outboxWebhookBodies,
+} from '@fieldhouse/testkit';
 import { EVENT_WEBHOOK_KINDS } from '../src/domain/webhooks.ts';
 import { eventsAsyncApiDocument } from '../src/http/asyncapi-route.ts';
 import { alice, startService, type ServiceHarness } from './support.ts';
-
-/** The bodies the worker would send for the webhook events in the outbox (`{type, timestamp, data}`). */
-async function outboxBodies(h: ServiceHarness) {
-  const rows = (await h
-    .db('outbox')
-    .whereRaw("message->>'type' LIKE 'webhook.%'")
-    .orderBy('id')
-    .select('message')) as Array<{ message: { type: string; time: string; data: { data: unknown } } }>;
-  return rows.map(({ message: m }) => ({
-    type: m.type.slice('webhook.'.length),
-    timestamp: new Date(m.time).toISOString(),
-    data: m.data.data,
-  }));
-}
 
 describe('events service: the AsyncAPI document of its webhooks', () => {
   let h: ServiceHarness;
@@ -70,7 +60,7 @@ describe('events service: the AsyncAPI document of its webhooks', () => {
       .send({ code_unique: bob.code_unique, scanned_at: new Date(Date.now() - 60_000).toISOString() })
       .expect(200);
 
-    const bodies = await outboxBodies(h);
+    const bodies = await outboxWebhookBodies(h.db);
     expect(new Set(bodies.map((b) => b.type))).to.deep.equal(new Set(EVENT_WEBHOOK_KINDS));
     for (const b of bodies) expectPayloadMatchesAsyncApi(eventsAsyncApiDocument, b.type, b);
     const byDevice = bodies.find(

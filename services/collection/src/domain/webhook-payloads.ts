@@ -1,3 +1,4 @@
+import { SUBMISSION_COLUMNS } from '../data/submissions.ts';
 import type { JsonSchema } from '@fieldhouse/http';
 import type { WebhookKindDoc } from '@fieldhouse/webhooks';
 import { EXPORT_FORMATS } from './exports.ts';
@@ -43,22 +44,8 @@ const coordinates = {
 /** `webhook_submission`: a submission row. */
 const submission: JsonSchema = {
   type: 'object',
-  required: [
-    'id',
-    'project_id',
-    'form_version_id',
-    'collector_id',
-    'status',
-    'latitude',
-    'longitude',
-    'altitude',
-    'precision',
-    'data',
-    'consent',
-    'created_at',
-    'updated_at',
-    'submitted_at',
-  ],
+  // Every column of a submission row (SUBMISSION_COLUMNS), as the trigger's webhook_submission builds it.
+  required: [...SUBMISSION_COLUMNS],
   properties: {
     id,
     project_id: id,
