@@ -86,8 +86,10 @@ WORKDIR /app
 # Everything stays owned by root: the `node` user can read but not modify the application.
 COPY --from=prod-deps /app ./
 COPY --from=build /out ./
-# Where the collection service and its worker keep photos and export files (BLOB_DIR) when a
-# volume is mounted there: owned by `node`, so a new named volume starts out writable by it.
+# Where the collection service and its worker can keep photos and export files with the local
+# store (BLOB_STORE=local, BLOB_DIR=/data/blobs) when a volume is mounted there: owned by `node`,
+# so a new named volume starts out writable by it. docker-compose.yml and deploy/ use object
+# storage instead (BLOB_STORE=s3; docs/collection.md, "Object storage").
 RUN mkdir -p /data/blobs && chown node:node /data/blobs
 WORKDIR /app/${WORKSPACE}
 USER node

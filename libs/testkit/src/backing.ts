@@ -44,7 +44,8 @@ const KINDS = {
     image: 'versity/versitygw:v1.8.0',
     port: 7070,
     containerEnv: { ROOT_ACCESS_KEY_ID: 'fieldhouse-test', ROOT_SECRET_ACCESS_KEY: 'fieldhouse-test-secret' },
-    command: ['--port', ':7070', 'posix', '--sidecar', '/tmp', '/tmp'],
+    // Two folders the image has (/tmp/vgw is made by its Dockerfile; alpine has /srv), the metadata one outside the other.
+    command: ['--port', ':7070', 'posix', '--sidecar', '/tmp/vgw', '/srv'],
     wait: Wait.forListeningPorts(),
     url: (host: string, port: number) => `http://fieldhouse-test:fieldhouse-test-secret@${host}:${port}`,
   },
