@@ -19,7 +19,9 @@ import { startCollectionWebhookWorker } from './webhooks.ts';
  */
 const config = loadCollectionConfig();
 const logger = createLogger({ service: 'collection-worker', level: config.LOG_LEVEL });
-const db = createKnex(config.DATABASE_URL, { poolMax: 6 });
+// As many connections as the API process: exports, e-mails and the webhook delivery worker
+// (128 fan-outs and up to 128 attempts in flight) share them.
+const db = createKnex(config.DATABASE_URL, { poolMax: config.DB_POOL_MAX });
 const broker = new Broker({
   url: config.AMQP_URL,
   logger,

@@ -13,7 +13,9 @@ import { startEventsWebhookWorker } from './webhooks.ts';
  */
 const config = loadEventsConfig();
 const logger = createLogger({ service: 'events-worker', level: config.LOG_LEVEL });
-const db = createKnex(config.DATABASE_URL, { poolMax: 4 });
+// As many connections as the API process: the delivery worker keeps 128 fan-outs and up to 128
+// attempts in flight, each a statement (docs/benchmarks.md, "Webhooks").
+const db = createKnex(config.DATABASE_URL, { poolMax: config.DB_POOL_MAX });
 const broker = new Broker({
   url: config.AMQP_URL,
   logger,
