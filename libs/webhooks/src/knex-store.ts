@@ -19,6 +19,29 @@ export type ScopeMatch = (scope: WebhookEvent['scope']) => { sql: string; bindin
 /** Claims at most this many due deliveries of one subscription per round, so none hogs the queue. */
 const PER_SUBSCRIPTION_CLAIM = 20;
 
+/** The delivery and subscription columns an attempt plan is made of. */
+interface PlanRow {
+  id: string;
+  subscription_id: string;
+  url: string;
+  secret: string;
+  active: boolean;
+  previous_secret: string | null;
+}
+
+/** An attempt plan from its delivery and subscription columns and the rest. */
+const planOf = (
+  r: PlanRow,
+  rest: Pick<AttemptPlan, 'messageId' | 'kind' | 'body' | 'scope' | 'roundAttempts' | 'token'>,
+): AttemptPlan => ({
+  deliveryId: r.id,
+  subscriptionId: r.subscription_id,
+  url: r.url,
+  secrets: r.previous_secret ? [r.secret, r.previous_secret] : [r.secret],
+  active: r.active,
+  ...rest,
+});
+
 /**
  * The delivery log of a PostgreSQL service, on the tables of `createWebhookTables`. Every
  * change of a delivery is one statement; an attempt's result is recorded only under the lease
@@ -37,19 +60,24 @@ export class KnexWebhookStore implements WebhookStore {
     const body = JSON.stringify({ type: kind, timestamp: at.toISOString(), data: event.data });
     const match = this.scopeMatch(event.scope);
     const token = randomUUID();
+    // One statement: the message, its deliveries (leased), and what their first attempts need.
     const { rows } = (await this.db.raw(
       `WITH msg AS (
          INSERT INTO webhook_messages (id, kind, scope, body, created_at) VALUES (?, ?, ?::jsonb, ?, ?)
-         ON CONFLICT (id) DO NOTHING RETURNING id)
-       INSERT INTO webhook_deliveries
-         (id, subscription_id, message_id, kind, status, next_attempt_at, lock_token, locked_until)
-       SELECT gen_random_uuid(), s.id, msg.id, ?, 'pending', now(), ?, now() + ? * interval '1 millisecond'
-       FROM msg JOIN webhook_subscriptions s ON s.active AND ? = ANY(s.events) AND (${match.sql})
-       ON CONFLICT (subscription_id, message_id) DO NOTHING
-       RETURNING id`,
+         ON CONFLICT (id) DO NOTHING RETURNING id),
+       d AS (
+         INSERT INTO webhook_deliveries
+           (id, subscription_id, message_id, kind, status, next_attempt_at, lock_token, locked_until)
+         SELECT gen_random_uuid(), s.id, msg.id, ?, 'pending', now(), ?, now() + ? * interval '1 millisecond'
+         FROM msg JOIN webhook_subscriptions s ON s.active AND ? = ANY(s.events) AND (${match.sql})
+         ON CONFLICT (subscription_id, message_id) DO NOTHING
+         RETURNING id, subscription_id)
+       SELECT d.id, d.subscription_id, s.url, s.secret, s.active,
+         CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret
+       FROM d JOIN webhook_subscriptions s ON s.id = d.subscription_id`,
       [messageId, kind, JSON.stringify(event.scope), body, at, kind, token, leaseMs, kind, ...match.bindings],
-    )) as { rows: Array<{ id: string }> };
-    return rows.map((r) => ({ delivery_id: r.id, token }));
+    )) as { rows: PlanRow[] };
+    return rows.map((r) => planOf(r, { messageId, kind, body, scope: event.scope, roundAttempts: 0, token }));
   }
 
   async claimDue(limit: number, leaseMs: number): Promise<DeliveryJob[]> {
@@ -85,35 +113,26 @@ export class KnexWebhookStore implements WebhookStore {
          CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret`,
       [token, leaseMs, job.delivery_id, job.token],
     )) as {
-      rows: Array<{
-        id: string;
-        subscription_id: string;
-        message_id: string;
-        kind: string;
-        round_attempts: number;
-        url: string;
-        secret: string;
-        active: boolean;
-        body: string;
-        scope: WebhookEvent['scope'];
-        previous_secret: string | null;
-      }>;
+      rows: Array<
+        PlanRow & {
+          message_id: string;
+          kind: string;
+          round_attempts: number;
+          body: string;
+          scope: WebhookEvent['scope'];
+        }
+      >;
     };
     const r = rows[0];
     if (!r) return undefined;
-    return {
-      deliveryId: r.id,
-      subscriptionId: r.subscription_id,
+    return planOf(r, {
       messageId: r.message_id,
       kind: r.kind,
-      url: r.url,
-      secrets: r.previous_secret ? [r.secret, r.previous_secret] : [r.secret],
       body: r.body,
       scope: r.scope,
       roundAttempts: r.round_attempts,
-      active: r.active,
       token,
-    };
+    });
   }
 
   async finishAttempt(

@@ -29,6 +29,15 @@ const dueAndFree = (now: Date): Filter<DeliveryDoc> => ({
 
 const later = (now: Date, ms: number) => new Date(now.getTime() + ms);
 
+/** The previous secret, while its overlap after a rotation lasts. */
+const previousSecret = (
+  s: Pick<SubscriptionDoc, 'previous_secret' | 'previous_secret_expires_at'>,
+  now: Date,
+): string[] =>
+  s.previous_secret && s.previous_secret_expires_at && s.previous_secret_expires_at > now
+    ? [s.previous_secret]
+    : [];
+
 /**
  * The delivery log of a MongoDB service (the polls service), on the collections of
  * `webhookCollections`: the MongoDB counterpart of {@link KnexWebhookStore}, with the same
@@ -59,7 +68,10 @@ export class MongoWebhookStore implements WebhookStore {
       { upsert: true },
     );
     const subscriptions = await this.c.subscriptions
-      .find({ ...this.scopeFilter(event.scope), active: true, events: kind }, { projection: { _id: 1 } })
+      .find(
+        { ...this.scopeFilter(event.scope), active: true, events: kind },
+        { projection: { _id: 1, url: 1, secret: 1, previous_secret: 1, previous_secret_expires_at: 1 } },
+      )
       .toArray();
     if (!subscriptions.length) return [];
     const token = randomUUID();
@@ -79,7 +91,23 @@ export class MongoWebhookStore implements WebhookStore {
       },
     }));
     const result = await this.c.deliveries.bulkWrite(ops, { ordered: false });
-    return Object.values(result.upsertedIds).map((id) => ({ delivery_id: String(id), token }));
+    // upsertedIds: index of the operation (of the subscription) → the new delivery's id.
+    return Object.entries(result.upsertedIds).map(([i, id]) => {
+      const s = subscriptions[Number(i)]!;
+      return {
+        deliveryId: String(id),
+        subscriptionId: s._id,
+        messageId,
+        kind,
+        url: s.url,
+        secrets: [s.secret, ...previousSecret(s, now)],
+        body,
+        scope: event.scope,
+        roundAttempts: 0,
+        active: true,
+        token,
+      };
+    });
   }
 
   async claimDue(limit: number, leaseMs: number): Promise<DeliveryJob[]> {
@@ -131,17 +159,13 @@ export class MongoWebhookStore implements WebhookStore {
       await this.c.deliveries.deleteOne({ _id: d._id, lock_token: token });
       return undefined;
     }
-    const previous =
-      s.previous_secret && s.previous_secret_expires_at && s.previous_secret_expires_at > now
-        ? [s.previous_secret]
-        : [];
     return {
       deliveryId: d._id,
       subscriptionId: s._id,
       messageId: d.message_id,
       kind: d.kind,
       url: s.url,
-      secrets: [s.secret, ...previous],
+      secrets: [s.secret, ...previousSecret(s, now)],
       body: m.body,
       scope: m.scope,
       roundAttempts: d.attempts - d.round_start,

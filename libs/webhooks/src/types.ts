@@ -77,8 +77,8 @@ export type AttemptOutcome =
 export interface WebhookStore {
   /**
    * Records an event once (by `messageId`) with one pending delivery, due now, for each active
-   * subscription of its scope that takes its kind; resolves with the new deliveries' jobs,
-   * leased for `leaseMs` (empty when the event was already recorded).
+   * subscription of its scope that takes its kind; resolves with the first attempt's plan of
+   * each new delivery, already leased for `leaseMs` (empty when the event was already recorded).
    */
   fanOut(
     messageId: string,
@@ -86,7 +86,7 @@ export interface WebhookStore {
     at: Date,
     event: WebhookEvent,
     leaseMs: number,
-  ): Promise<DeliveryJob[]>;
+  ): Promise<AttemptPlan[]>;
   /** Leases up to `limit` due deliveries whose lease expired or never was (at most 20 per subscription). */
   claimDue(limit: number, leaseMs: number): Promise<DeliveryJob[]>;
   /** Takes the delivery for an attempt if the job still holds it (or nobody does) and it is due; else undefined. */

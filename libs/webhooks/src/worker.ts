@@ -66,9 +66,11 @@ const QUEUED_LEASE_MS = 5 * 60_000;
 
 /**
  * The delivery worker of one service (docs/webhooks.md, "Deliveries"):
- * - consumes the service's `webhook.<kind>` events (written with the change, through the outbox)
- *   and records one delivery per subscription that takes it, then queues a job per delivery;
- * - consumes the delivery jobs: each attempt signs the frozen body (Standard Webhooks), POSTs it
+ * - consumes the service's `webhook.<kind>` events (written with the change, through the outbox),
+ *   records one delivery per subscription that takes it (leased), and makes their first
+ *   attempts at once, up to `prefetch` under way (beyond that, and for retries, redeliveries and
+ *   pings, the poll queues a job per delivery);
+ * - consumes the delivery jobs; every attempt signs the frozen body (Standard Webhooks), POSTs it
  *   through the SSRF-guarded sender, and records the attempt; a 2xx is success, 410 disables the
  *   subscription, anything else is retried on the schedule (same `webhook-id` every time), and
  *   `disableAfter` deliveries failed for good in a row disable it too;
@@ -149,6 +151,27 @@ export async function startWebhookWorker(
     }
   };
 
+  /**
+   * Runs an attempt under its lease within its subscription's slots; beyond them the delivery is
+   * put back for a few seconds (its lease given up), so it never waits behind a slow endpoint.
+   * Tracked until it ends, so `close` can wait for it.
+   */
+  const run = (plan: AttemptPlan): Promise<void> => {
+    const slot = slots.acquire(plan.subscriptionId);
+    const running = slot
+      ? (async () => {
+          try {
+            await slot;
+            await attempt(plan);
+          } finally {
+            slots.release(plan.subscriptionId);
+          }
+        })()
+      : store.defer(plan, 2_000 + Math.round(Math.random() * 2_000));
+    inFlight.add(running);
+    return running.finally(() => inFlight.delete(running));
+  };
+
   const deliveries = await startConsumer(broker, {
     queue: deliveryQueue,
     bindings: [],
@@ -158,27 +181,10 @@ export async function startWebhookWorker(
     handler: async (message) => {
       const plan = await store.startAttempt(message.data as DeliveryJob, attemptLeaseMs);
       if (!plan) return; // delivered, rescheduled or taken by another job meanwhile
-      const slot = slots.acquire(plan.subscriptionId);
-      if (!slot) {
-        await store.defer(plan, 2_000 + Math.round(Math.random() * 2_000));
-        return;
-      }
-      const running = (async () => {
-        try {
-          await slot;
-          await attempt(plan);
-        } finally {
-          slots.release(plan.subscriptionId);
-        }
-      })();
-      inFlight.add(running);
-      try {
-        await running;
-      } finally {
-        inFlight.delete(running);
-      }
+      await run(plan);
     },
   });
+  const directLimit = opts.prefetch ?? 128;
 
   const fanOut = await startConsumer(broker, {
     queue: `${opts.queuePrefix}.webhooks`,
@@ -187,17 +193,25 @@ export async function startWebhookWorker(
     logger,
     handler: async (message) => {
       const kind = message.type.slice(WEBHOOK_ROUTING_PREFIX.length);
-      const jobs = await store.fanOut(
+      const plans = await store.fanOut(
         message.id,
         kind,
         new Date(message.time),
         message.data as WebhookEvent,
-        QUEUED_LEASE_MS,
+        attemptLeaseMs,
       );
-      // Recorded: a job that cannot be queued now is queued by the poll once its lease lapses.
-      await queueJobs(jobs).catch((err: unknown) =>
-        logger.warn('could not queue webhook deliveries; the poll will', { err }),
-      );
+      // First attempts start here, under the fan-out's lease, without a job through RabbitMQ
+      // (docs/benchmarks.md, "Webhooks"); the event is acknowledged once they are recorded, not
+      // sent. Beyond `directLimit` attempts under way, a delivery is made due again at once and
+      // the poll queues its job. A worker that dies meanwhile leaves leases that lapse: the
+      // poll finds those deliveries and sends them (same `webhook-id`).
+      for (const plan of plans) {
+        if (inFlight.size < directLimit) {
+          void run(plan).catch((err: unknown) =>
+            logger.warn('webhook attempt failed; its lease will lapse and the poll retry it', { err }),
+          );
+        } else await store.defer(plan, 0);
+      }
     },
   });
 
