@@ -68,8 +68,8 @@ const QUEUED_LEASE_MS = 5 * 60_000;
  * The delivery worker of one service (docs/webhooks.md, "Deliveries"):
  * - consumes the service's `webhook.<kind>` events (written with the change, through the outbox),
  *   records one delivery per subscription that takes it (leased), and makes their first
- *   attempts at once, up to `prefetch` under way (beyond that, and for retries, redeliveries and
- *   pings, the poll queues a job per delivery);
+ *   attempts at once, up to `prefetch` under way (beyond that it queues a job per delivery, as
+ *   the poll does for retries, redeliveries, pings and lapsed leases);
  * - consumes the delivery jobs; every attempt signs the frozen body (Standard Webhooks), POSTs it
  *   through the SSRF-guarded sender, and records the attempt; a 2xx is success, 410 disables the
  *   subscription, anything else is retried on the schedule (same `webhook-id` every time), and
@@ -202,16 +202,21 @@ export async function startWebhookWorker(
       );
       // First attempts start here, under the fan-out's lease, without a job through RabbitMQ
       // (docs/benchmarks.md, "Webhooks"); the event is acknowledged once they are recorded, not
-      // sent. Beyond `directLimit` attempts under way, a delivery is made due again at once and
-      // the poll queues its job. A worker that dies meanwhile leaves leases that lapse: the
+      // sent. Beyond `directLimit` attempts under way, a delivery gets a job holding that lease
+      // (the consumer takes it over). A worker that dies meanwhile leaves leases that lapse: the
       // poll finds those deliveries and sends them (same `webhook-id`).
+      const overflow: DeliveryJob[] = [];
       for (const plan of plans) {
-        if (inFlight.size < directLimit) {
+        if (inFlight.size < directLimit)
           void run(plan).catch((err: unknown) =>
             logger.warn('webhook attempt failed; its lease will lapse and the poll retry it', { err }),
           );
-        } else await store.defer(plan, 0);
+        else overflow.push({ delivery_id: plan.deliveryId, token: plan.token });
       }
+      // Recorded: a job that cannot be queued now is queued by the poll once its lease lapses.
+      await queueJobs(overflow).catch((err: unknown) =>
+        logger.warn('could not queue webhook deliveries; the poll will', { err }),
+      );
     },
   });
 
