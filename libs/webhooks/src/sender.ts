@@ -154,7 +154,11 @@ export class WebhookSender {
           finish({
             status: response.statusCode ?? null,
             durationMs: Math.round(performance.now() - started),
-            body: Buffer.concat(chunks).subarray(0, keptResponseBytes).toString('utf8'),
+            // Text as the log keeps it: PostgreSQL text (and JSON) cannot hold NUL.
+            body: Buffer.concat(chunks)
+              .subarray(0, keptResponseBytes)
+              .toString('utf8')
+              .replaceAll('\u0000', '\uFFFD'),
             error: null,
             blocked: false,
           });

@@ -217,6 +217,18 @@ for (const [name, makeBackend] of [
       expect((await deliveriesOf(hang)).filter((d) => d.status === 'succeeded')).to.have.length(0);
     });
 
+    it('records an answer whose body holds NUL bytes (a hostile receiver cannot make the log fail)', async () => {
+      const s = await subscribe(8, '/nul', ['thing.done']);
+      receiver.answer('/nul', (res) => res.writeHead(200).end(Buffer.from('ok\u0000\u0000done')));
+      await emit(8, 'thing.done', { id: 1 });
+      const [d] = await eventually(async () => {
+        const rows = await deliveriesOf(s);
+        return rows[0]?.status === 'succeeded' ? rows : undefined;
+      });
+      expect(d).to.include({ attempts: 1, response_status: 200, response_body: 'ok\uFFFD\uFFFDdone' });
+      expect(receiver.on('/nul')).to.have.length(1);
+    });
+
     it('leaves a delivery being attempted as it is when asked to redeliver it, so its result is kept', async () => {
       const sub = await subscribe(7, '/held', ['thing.done']);
       const held: ServerResponse[] = [];
