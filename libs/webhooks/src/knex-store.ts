@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { GroupCommit } from '@fieldhouse/group-commit';
 import type {
   AttemptOutcome,
   AttemptPlan,
@@ -44,16 +45,21 @@ const planOf = (
 
 /**
  * The delivery log of a PostgreSQL service, on the tables of `createWebhookTables`. Every
- * change of a delivery is one statement; an attempt's result is recorded only under the lease
- * it was started with, so a job queued twice is attempted once.
+ * change of a delivery is one statement, and successful attempts finishing together share one
+ * (group commit: under load a batch grows with the wait, alone it is written at once); an
+ * attempt's result is recorded only under the lease it was started with, so a job queued twice
+ * is attempted once.
  */
 export class KnexWebhookStore implements WebhookStore {
   private readonly db: Knex;
   private readonly scopeMatch: ScopeMatch;
+  /** Successful attempts finished together, one statement per batch (the common case under load). */
+  private readonly successes: GroupCommit<{ plan: AttemptPlan; attempt: AttemptRecord }, undefined>;
 
   constructor(db: Knex, scopeMatch: ScopeMatch) {
     this.db = db;
     this.scopeMatch = scopeMatch;
+    this.successes = new GroupCommit((items) => this.finishSucceeded(items), { maxBatch: 200 });
   }
 
   async fanOut(messageId: string, kind: string, at: Date, event: WebhookEvent, leaseMs: number) {
@@ -141,6 +147,10 @@ export class KnexWebhookStore implements WebhookStore {
     outcome: AttemptOutcome,
     disableAfter: number,
   ): Promise<DisabledSubscription | undefined> {
+    if (outcome.next === 'succeeded') {
+      await this.successes.submit({ plan, attempt });
+      return undefined;
+    }
     const status = outcome.next === 'retry' ? 'pending' : outcome.next;
     const nextAt = outcome.next === 'retry' ? outcome.at : null;
     const kept = [attempt.status, attempt.durationMs, attempt.body, attempt.error] as const;
@@ -152,26 +162,47 @@ export class KnexWebhookStore implements WebhookStore {
          WHERE id = ? AND lock_token = ? RETURNING id, subscription_id),
        a AS (
          INSERT INTO webhook_attempts (delivery_id, attempted_at, response_status, duration_ms, response_body, error)
-         SELECT id, ?, ?, ?, ?, ? FROM d),
-       ok AS (
-         UPDATE webhook_subscriptions SET failure_streak = 0
-         WHERE ? AND id = (SELECT subscription_id FROM d) AND failure_streak <> 0)
+         SELECT id, ?, ?, ?, ?, ? FROM d)
        SELECT count(*)::int AS n FROM d`,
-      [
-        status,
-        nextAt,
-        attempt.at,
-        ...kept,
-        plan.deliveryId,
-        plan.token,
-        attempt.at,
-        ...kept,
-        outcome.next === 'succeeded',
-      ],
+      [status, nextAt, attempt.at, ...kept, plan.deliveryId, plan.token, attempt.at, ...kept],
     )) as { rows: Array<{ n: number }> };
     if (!rows[0]?.n || outcome.next !== 'failed' || (!outcome.gone && !outcome.countsAsFailure))
       return undefined;
     return this.countFailure(plan, outcome.gone, disableAfter);
+  }
+
+  /**
+   * Records a batch of successful attempts in one statement, each under its own lease (a lapsed
+   * one is dropped, as in {@link finishAttempt}): the deliveries `succeeded`, their attempts
+   * logged, their subscriptions' failure streaks reset.
+   */
+  private async finishSucceeded(items: Array<{ plan: AttemptPlan; attempt: AttemptRecord }>) {
+    const rows = items.map(({ plan, attempt: a }) => ({
+      id: plan.deliveryId,
+      token: plan.token,
+      at: a.at.toISOString(),
+      status: a.status,
+      duration: a.durationMs,
+      body: a.body,
+      error: a.error,
+    }));
+    await this.db.raw(
+      `WITH v AS (
+         SELECT * FROM jsonb_to_recordset(?::jsonb)
+           AS x(id uuid, token uuid, at timestamptz, status int, duration int, body text, error text)),
+       d AS (
+         UPDATE webhook_deliveries w SET status = 'succeeded', attempts = w.attempts + 1, next_attempt_at = NULL,
+           last_attempt_at = v.at, response_status = v.status, duration_ms = v.duration, response_body = v.body,
+           error = v.error, lock_token = NULL, locked_until = NULL
+         FROM v WHERE w.id = v.id AND w.lock_token = v.token RETURNING w.id, w.subscription_id),
+       a AS (
+         INSERT INTO webhook_attempts (delivery_id, attempted_at, response_status, duration_ms, response_body, error)
+         SELECT v.id, v.at, v.status, v.duration, v.body, v.error FROM v JOIN d ON d.id = v.id)
+       UPDATE webhook_subscriptions SET failure_streak = 0
+       WHERE id IN (SELECT subscription_id FROM d) AND failure_streak <> 0`,
+      [JSON.stringify(rows)],
+    );
+    return items.map(() => ({ ok: true as const, value: undefined }));
   }
 
   /** Counts a delivery failed for good; disables the subscription on 410 or after `disableAfter` in a row. */
