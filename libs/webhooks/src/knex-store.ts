@@ -12,10 +12,19 @@ import type {
 } from './types.ts';
 
 /**
- * The SQL condition (on `webhook_subscriptions` aliased `s`) of the subscriptions an event's
- * scope reaches, with its bindings: e.g. `s.event_id = ?` with `[scope.event_id]`.
+ * The SQL condition of the subscriptions (`webhook_subscriptions` aliased `s`) an event reaches,
+ * from its message's scope (`m.scope`, jsonb): e.g. `s.event_id = (m.scope->>'event_id')::uuid`.
  */
-export type ScopeMatch = (scope: WebhookEvent['scope']) => { sql: string; bindings: Knex.Value[] };
+export type ScopeMatch = string;
+
+/** An event to fan out, as {@link KnexWebhookStore.fanOut} takes it. */
+interface FanOutItem {
+  messageId: string;
+  kind: string;
+  at: Date;
+  event: WebhookEvent;
+  leaseMs: number;
+}
 
 /** Claims at most this many due deliveries of one subscription per round, so none hogs the queue. */
 const PER_SUBSCRIPTION_CLAIM = 20;
@@ -53,37 +62,74 @@ const planOf = (
 export class KnexWebhookStore implements WebhookStore {
   private readonly db: Knex;
   private readonly scopeMatch: ScopeMatch;
+  /** Events fanned out together, one statement per batch. */
+  private readonly fanOuts: GroupCommit<FanOutItem, AttemptPlan[]>;
   /** Successful attempts finished together, one statement per batch (the common case under load). */
   private readonly successes: GroupCommit<{ plan: AttemptPlan; attempt: AttemptRecord }, undefined>;
 
   constructor(db: Knex, scopeMatch: ScopeMatch) {
     this.db = db;
     this.scopeMatch = scopeMatch;
+    this.fanOuts = new GroupCommit((items) => this.fanOutBatch(items), { maxBatch: 100 });
     this.successes = new GroupCommit((items) => this.finishSucceeded(items), { maxBatch: 200 });
   }
 
-  async fanOut(messageId: string, kind: string, at: Date, event: WebhookEvent, leaseMs: number) {
-    const body = JSON.stringify({ type: kind, timestamp: at.toISOString(), data: event.data });
-    const match = this.scopeMatch(event.scope);
+  fanOut(messageId: string, kind: string, at: Date, event: WebhookEvent, leaseMs: number) {
+    return this.fanOuts.submit({ messageId, kind, at, event, leaseMs });
+  }
+
+  /**
+   * Fans out the events that arrived together in one statement: each message recorded once, one
+   * delivery per matching subscription, leased, and what the first attempts need. Resolves with
+   * each event's plans, in order (none for a message recorded before, or repeated in the batch).
+   */
+  private async fanOutBatch(items: FanOutItem[]) {
     const token = randomUUID();
-    // One statement: the message, its deliveries (leased), and what their first attempts need.
+    const seen = new Set<string>();
+    const messages = items.flatMap((i) => {
+      if (seen.has(i.messageId)) return [];
+      seen.add(i.messageId);
+      const body = JSON.stringify({ type: i.kind, timestamp: i.at.toISOString(), data: i.event.data });
+      return [
+        { id: i.messageId, kind: i.kind, scope: i.event.scope, body, created_at: i.at, lease: i.leaseMs },
+      ];
+    });
     const { rows } = (await this.db.raw(
-      `WITH msg AS (
-         INSERT INTO webhook_messages (id, kind, scope, body, created_at) VALUES (?, ?, ?::jsonb, ?, ?)
-         ON CONFLICT (id) DO NOTHING RETURNING id),
+      `WITH v AS (
+         SELECT * FROM jsonb_to_recordset(?::jsonb)
+           AS x(id uuid, kind text, scope jsonb, body text, created_at timestamptz, lease int)),
+       m AS (
+         INSERT INTO webhook_messages (id, kind, scope, body, created_at)
+         SELECT id, kind, scope, body, created_at FROM v
+         ON CONFLICT (id) DO NOTHING RETURNING id, kind, scope),
        d AS (
          INSERT INTO webhook_deliveries
            (id, subscription_id, message_id, kind, status, next_attempt_at, lock_token, locked_until)
-         SELECT gen_random_uuid(), s.id, msg.id, ?, 'pending', now(), ?, now() + ? * interval '1 millisecond'
-         FROM msg JOIN webhook_subscriptions s ON s.active AND ? = ANY(s.events) AND (${match.sql})
+         SELECT gen_random_uuid(), s.id, m.id, m.kind, 'pending', now(), ?, now() + v.lease * interval '1 millisecond'
+         FROM m JOIN v ON v.id = m.id
+           JOIN webhook_subscriptions s ON s.active AND m.kind = ANY(s.events) AND (${this.scopeMatch})
          ON CONFLICT (subscription_id, message_id) DO NOTHING
-         RETURNING id, subscription_id)
-       SELECT d.id, d.subscription_id, s.url, s.secret, s.active,
+         RETURNING id, subscription_id, message_id)
+       SELECT d.id, d.subscription_id, d.message_id, s.url, s.secret, s.active,
          CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret
        FROM d JOIN webhook_subscriptions s ON s.id = d.subscription_id`,
-      [messageId, kind, JSON.stringify(event.scope), body, at, kind, token, leaseMs, kind, ...match.bindings],
-    )) as { rows: PlanRow[] };
-    return rows.map((r) => planOf(r, { messageId, kind, body, scope: event.scope, roundAttempts: 0, token }));
+      [JSON.stringify(messages), token],
+    )) as { rows: Array<PlanRow & { message_id: string }> };
+    const byMessage = new Map(messages.map((m) => [m.id, m]));
+    const plans = new Map<string, AttemptPlan[]>();
+    for (const r of rows) {
+      const m = byMessage.get(r.message_id)!;
+      const list = plans.get(m.id) ?? [];
+      list.push(
+        planOf(r, { messageId: m.id, kind: m.kind, body: m.body, scope: m.scope, roundAttempts: 0, token }),
+      );
+      plans.set(m.id, list);
+    }
+    return items.map((i) => {
+      const value = plans.get(i.messageId) ?? [];
+      plans.delete(i.messageId); // a message repeated in the batch gets its plans once
+      return { ok: true as const, value };
+    });
   }
 
   async claimDue(limit: number, leaseMs: number): Promise<DeliveryJob[]> {

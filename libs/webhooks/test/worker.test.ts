@@ -51,7 +51,7 @@ async function postgresBackend(): Promise<Backend> {
   ]);
   const knex = createKnex(db.url);
   return {
-    store: new KnexWebhookStore(knex, (scope) => ({ sql: 's.tenant_id = ?', bindings: [scope.tenant_id!] })),
+    store: new KnexWebhookStore(knex, "s.tenant_id = (m.scope->>'tenant_id')::int"),
     repo: knexWebhookRepository(knex),
     close: async () => {
       await knex.destroy();
@@ -196,7 +196,11 @@ for (const [name, makeBackend] of [
       receiver.answer('/down', 500);
       await emit(5, 'thing.done', { n: 1 });
       await emit(5, 'thing.done', { n: 2 });
-      await eventually(async () => disabled.find((x) => x.id === s.id));
+      await eventually(async () => disabled.find((x) => x.id === s.id)).catch(async (err: Error) => {
+        // Say where the deliveries stand, should it ever not happen.
+        const state = { deliveries: await deliveriesOf(s), requests: receiver.on('/down').length };
+        throw new Error(`${err.message}: ${JSON.stringify(state)}`);
+      });
       const row = await subscriptionOf(s);
       expect(row).to.include({ active: false, disabled_reason: 'failing', failure_streak: 2 });
       expect(receiver.on('/down')).to.have.length(8);

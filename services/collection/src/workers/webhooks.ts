@@ -17,10 +17,11 @@ export function startCollectionWebhookWorker(
   const { db } = opts;
   return startWebhookWorker({
     ...opts,
-    store: new KnexWebhookStore(db, (scope) => ({
-      sql: 's.workspace_id = ? AND (s.project_ids IS NULL OR ? = ANY(s.project_ids))',
-      bindings: [Number(scope.workspace_id), Number(scope.project_id)],
-    })),
+    store: new KnexWebhookStore(
+      db,
+      `s.workspace_id = (m.scope->>'workspace_id')::int
+       AND (s.project_ids IS NULL OR (m.scope->>'project_id')::int = ANY(s.project_ids))`,
+    ),
     exchange: Exchanges.collection,
     queuePrefix: 'collection',
     onDisabled: (s) =>

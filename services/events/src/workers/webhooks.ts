@@ -16,10 +16,7 @@ export function startEventsWebhookWorker(
   const { db } = opts;
   return startWebhookWorker({
     ...opts,
-    store: new KnexWebhookStore(db, (scope) => ({
-      sql: 's.event_id = ?',
-      bindings: [String(scope.event_id)],
-    })),
+    store: new KnexWebhookStore(db, "s.event_id = (m.scope->>'event_id')::uuid"),
     exchange: Exchanges.events,
     queuePrefix: 'events',
     onDisabled: (s) => noticeDisabledWebhook({ db, inTransaction: inTransactionWith(db, 'outbox') }, s),
