@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { Webhook } from 'standardwebhooks';
 import { startCollectionWebhookWorker, startExportWorker } from '@fieldhouse/collection';
@@ -99,6 +100,7 @@ describe('webhooks of area A through the gateway (real receivers, workers, Rabbi
       'submission.reviewed',
       'export.completed',
       'submission.deleted',
+      'export.failed',
     ];
     await c
       .post(hooks)
@@ -162,7 +164,8 @@ describe('webhooks of area A through the gateway (real receivers, workers, Rabbi
     const asyncApi = (await o.get('/docs/collection.asyncapi.json').expect(200)).body as object;
     payloads.forEach((p, i) => expectPayloadMatchesAsyncApi(asyncApi, p.type, p, got[i]!.headers));
     const byType = Object.fromEntries(payloads.map((p) => [p.type, p.data]));
-    expect(Object.keys(byType).sort()).to.deep.equal(all.filter((k) => k !== 'submission.deleted').sort());
+    const later = ['submission.deleted', 'export.failed'];
+    expect(Object.keys(byType).sort()).to.deep.equal(all.filter((k) => !later.includes(k)).sort());
     expect(byType['submission.created']!.submission).to.include({
       id: submission.id,
       project_id: project,
@@ -210,5 +213,32 @@ describe('webhooks of area A through the gateway (real receivers, workers, Rabbi
     expect(deleted.p.data.submission).to.include({ id: submission.id, status: 'reviewed' });
     expect(deleted.p.data).to.include({ workspace_id: ws });
     expect(deleted.p.data.links.project).to.equal(`/api/v1/projects/${project}`);
+
+    // An export that fails: ended as the export worker ends one it gives up on (its row to
+    // `failed` with the error), which is what the trigger announces.
+    const db = stack.collection.db;
+    const failingId = randomUUID();
+    await db('exports').insert({
+      ...(await db('exports').where({ id: job }).first()),
+      id: failingId,
+      status: 'running',
+      blob_key: null,
+      finished_at: null,
+    });
+    await db('exports')
+      .where({ id: failingId })
+      .update({ status: 'failed', error: 'disk full', finished_at: new Date() });
+    const failed = await eventually(async () =>
+      receiver
+        .on('/a')
+        .map((r) => ({
+          r,
+          p: new Webhook(hook.secret).verify(r.body, r.headers as Record<string, string>) as Payload,
+        }))
+        .find((x) => x.p.type === 'export.failed'),
+    );
+    expectPayloadMatchesAsyncApi(asyncApi, failed.p.type, failed.p, failed.r.headers);
+    expect(failed.p.data.export).to.include({ id: failingId, status: 'failed', error: 'disk full' });
+    expect(failed.p.data.links).to.not.have.property('download');
   });
 });
