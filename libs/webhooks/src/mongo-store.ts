@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AnyBulkWriteOperation, Db, Filter, UpdateFilter } from 'mongodb';
+import type { AnyBulkWriteOperation, Db, Filter } from 'mongodb';
 import {
   webhookCollections,
   type DeliveryDoc,
@@ -47,8 +47,8 @@ const previousSecret = (
  *   only what it created;
  * - an attempt takes the delivery's lease with one `findOneAndUpdate`, and its result is written
  *   only under that lease, so a job queued twice is attempted once and a late result is dropped;
- * - the failure streak is an `$inc`, and the subscription is disabled by a conditional update on
- *   `active: true`, so its owner is told once.
+ * - the failure streak is counted by compare-and-set, disabling the subscription in the same
+ *   write, so concurrent failures all count and its owner is told once.
  * `scopeFilter` maps an event's scope to the subscriptions it reaches (`{poll_id}`).
  */
 export class MongoWebhookStore implements WebhookStore {
@@ -224,20 +224,35 @@ export class MongoWebhookStore implements WebhookStore {
     gone: boolean,
     disableAfter: number,
   ): Promise<DisabledSubscription | undefined> {
-    const s = await this.c.subscriptions.findOneAndUpdate(
-      { _id: plan.subscriptionId },
-      // The scope keys' index signature defeats the driver's typing of `$inc`.
-      { $inc: { failure_streak: 1 } } as unknown as UpdateFilter<SubscriptionDoc>,
-      { returnDocument: 'after' },
-    );
-    if (!s || !(gone || s.failure_streak >= disableAfter)) return undefined;
-    const reason = gone ? 'gone' : 'failing';
-    const now = new Date();
-    const { modifiedCount } = await this.c.subscriptions.updateOne(
-      { _id: s._id, active: true },
-      { $set: { active: false, disabled_reason: reason, disabled_at: now, updated_at: now } },
-    );
-    return modifiedCount ? { id: s._id, url: s.url, reason, scope: plan.scope } : undefined;
+    // A compare-and-set on the streak, not `$inc`: two deliveries failing for good at the same
+    // moment (their retries run in step) must count twice on every store, FerretDB included.
+    for (let tries = 0; tries < 20; tries++) {
+      const s = await this.c.subscriptions.findOne(
+        { _id: plan.subscriptionId },
+        { projection: { failure_streak: 1, active: 1, url: 1 } },
+      );
+      if (!s) return undefined;
+      const streak = s.failure_streak + 1;
+      const disable = s.active && (gone || streak >= disableAfter);
+      const reason = gone ? 'gone' : 'failing';
+      const now = new Date();
+      const { modifiedCount } = await this.c.subscriptions.updateOne(
+        { _id: s._id, failure_streak: s.failure_streak, active: s.active },
+        {
+          $set: disable
+            ? {
+                failure_streak: streak,
+                active: false,
+                disabled_reason: reason,
+                disabled_at: now,
+                updated_at: now,
+              }
+            : { failure_streak: streak },
+        },
+      );
+      if (modifiedCount) return disable ? { id: s._id, url: s.url, reason, scope: plan.scope } : undefined;
+    }
+    throw new Error(`the failure streak of webhook ${plan.subscriptionId} kept changing; not counted`);
   }
 
   async defer(plan: AttemptPlan, delayMs: number): Promise<void> {
