@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { GroupCommit } from '@fieldhouse/group-commit';
+import { PER_SUBSCRIPTION_CLAIM, planOf, type PlanRow } from './store-common.ts';
 import type {
   AttemptOutcome,
   AttemptPlan,
@@ -25,32 +26,6 @@ interface FanOutItem {
   event: WebhookEvent;
   leaseMs: number;
 }
-
-/** Claims at most this many due deliveries of one subscription per round, so none hogs the queue. */
-const PER_SUBSCRIPTION_CLAIM = 20;
-
-/** The delivery and subscription columns an attempt plan is made of. */
-interface PlanRow {
-  id: string;
-  subscription_id: string;
-  url: string;
-  secret: string;
-  active: boolean;
-  previous_secret: string | null;
-}
-
-/** An attempt plan from its delivery and subscription columns and the rest. */
-const planOf = (
-  r: PlanRow,
-  rest: Pick<AttemptPlan, 'messageId' | 'kind' | 'body' | 'scope' | 'roundAttempts' | 'token'>,
-): AttemptPlan => ({
-  deliveryId: r.id,
-  subscriptionId: r.subscription_id,
-  url: r.url,
-  secrets: r.previous_secret ? [r.secret, r.previous_secret] : [r.secret],
-  active: r.active,
-  ...rest,
-});
 
 /**
  * The delivery log of a PostgreSQL service, on the tables of `createWebhookTables`. Every

@@ -14,7 +14,7 @@ import type {
 import { PING_KIND } from './types.ts';
 
 /** Inserts a subscription in `scope` (with the area's own `columns`) and a new secret; resolves with the row. */
-export async function insertSubscription(
+async function insertSubscription(
   db: Knex,
   scope: Scope,
   input: SubscriptionInput,
@@ -39,16 +39,12 @@ export async function insertSubscription(
 }
 
 /** The subscriptions of `scope`, newest first. */
-export async function listSubscriptions(db: Knex, scope: Scope): Promise<SubscriptionRow[]> {
+async function listSubscriptions(db: Knex, scope: Scope): Promise<SubscriptionRow[]> {
   return (await db('webhook_subscriptions').where(scope).orderBy('created_at', 'desc')) as SubscriptionRow[];
 }
 
 /** One subscription of `scope`, or undefined. */
-export async function findSubscription(
-  db: Knex,
-  scope: Scope,
-  id: string,
-): Promise<SubscriptionRow | undefined> {
+async function findSubscription(db: Knex, scope: Scope, id: string): Promise<SubscriptionRow | undefined> {
   return (await db('webhook_subscriptions')
     .where({ ...scope, id })
     .first()) as SubscriptionRow | undefined;
@@ -58,7 +54,7 @@ export async function findSubscription(
  * Changes a subscription's URL (and the area's own `columns`), kinds, description or state; turning it on again clears its
  * failure streak and disabled reason, turning it off records `by_owner`. Undefined when absent.
  */
-export async function updateSubscription(
+async function updateSubscription(
   db: Knex,
   scope: Scope,
   id: string,
@@ -85,7 +81,7 @@ export async function updateSubscription(
 }
 
 /** Deletes a subscription and its delivery log; false when absent. */
-export async function deleteSubscription(db: Knex, scope: Scope, id: string): Promise<boolean> {
+async function deleteSubscription(db: Knex, scope: Scope, id: string): Promise<boolean> {
   return (
     (await db('webhook_subscriptions')
       .where({ ...scope, id })
@@ -97,7 +93,7 @@ export async function deleteSubscription(db: Knex, scope: Scope, id: string): Pr
  * Gives a subscription a new secret; the current one becomes the previous one and keeps
  * signing alongside for `overlapMs`. Resolves with the row (its `secret` is the new one).
  */
-export async function rotateSecret(
+async function rotateSecret(
   db: Knex,
   scope: Scope,
   id: string,
@@ -116,7 +112,7 @@ export async function rotateSecret(
 }
 
 /** A page of a subscription's deliveries, newest first, with the total matching. */
-export async function listDeliveries(
+async function listDeliveries(
   db: Knex,
   subscriptionId: string,
   filter: DeliveryFilter,
@@ -143,7 +139,7 @@ export async function listDeliveries(
 }
 
 /** One delivery of a subscription with its attempts (oldest first) and the body sent. */
-export async function findDelivery(
+async function findDelivery(
   db: Knex,
   subscriptionId: string,
   deliveryId: string,
@@ -168,7 +164,7 @@ export async function findDelivery(
  * attempted right now (pending under a live lease) is left as it is, so the attempt's result is
  * not lost: it is answered unchanged. Undefined when absent.
  */
-export async function redeliver(
+async function redeliver(
   db: Knex,
   subscriptionId: string,
   deliveryId: string,
@@ -185,7 +181,7 @@ export async function redeliver(
 }
 
 /** Queues again every failed delivery of the subscription created at or after `since`; resolves with how many. */
-export async function redeliverFailedSince(db: Knex, subscriptionId: string, since: Date): Promise<number> {
+async function redeliverFailedSince(db: Knex, subscriptionId: string, since: Date): Promise<number> {
   return db('webhook_deliveries')
     .where({ subscription_id: subscriptionId, status: 'failed' })
     .andWhere('created_at', '>=', since)
@@ -204,7 +200,7 @@ const roundRestart = (db: Knex) => ({
  * Records a `ping` message for one subscription (delivered even when it does not take `ping`,
  * and even when disabled) and its delivery, due now; resolves with the delivery.
  */
-export async function insertPing(db: Knex, subscriptionId: string, scope: Scope): Promise<DeliveryRow> {
+async function insertPing(db: Knex, subscriptionId: string, scope: Scope): Promise<DeliveryRow> {
   return db.transaction(async (trx) => {
     const id = randomUUID();
     const at = new Date();

@@ -7,6 +7,7 @@ import {
   type WebhookCollections,
 } from './mongo-documents.ts';
 import { newDelivery } from './mongo-subscriptions.ts';
+import { PER_SUBSCRIPTION_CLAIM, planOf, type PlanRow } from './store-common.ts';
 import type {
   AttemptOutcome,
   AttemptPlan,
@@ -17,9 +18,6 @@ import type {
   WebhookStore,
 } from './types.ts';
 
-/** Claims at most this many due deliveries of one subscription per round, so none hogs the queue. */
-const PER_SUBSCRIPTION_CLAIM = 20;
-
 /** Due now, and no attempt holds it (or the lease it was taken with has lapsed). */
 const dueAndFree = (now: Date): Filter<DeliveryDoc> => ({
   status: 'pending',
@@ -29,15 +27,25 @@ const dueAndFree = (now: Date): Filter<DeliveryDoc> => ({
 
 const later = (now: Date, ms: number) => new Date(now.getTime() + ms);
 
-/** The previous secret, while its overlap after a rotation lasts. */
-const previousSecret = (
-  s: Pick<SubscriptionDoc, 'previous_secret' | 'previous_secret_expires_at'>,
+/** The plan columns of a delivery of subscription `s`: its previous secret while its overlap lasts. */
+const planRow = (
+  deliveryId: string,
+  s: Pick<
+    SubscriptionDoc,
+    '_id' | 'url' | 'secret' | 'active' | 'previous_secret' | 'previous_secret_expires_at'
+  >,
   now: Date,
-): string[] =>
-  s.previous_secret && s.previous_secret_expires_at && s.previous_secret_expires_at > now
-    ? [s.previous_secret]
-    : [];
-
+): PlanRow => ({
+  id: deliveryId,
+  subscription_id: s._id,
+  url: s.url,
+  secret: s.secret,
+  active: s.active,
+  previous_secret:
+    s.previous_secret && s.previous_secret_expires_at && s.previous_secret_expires_at > now
+      ? s.previous_secret
+      : null,
+});
 /**
  * The delivery log of a MongoDB service (the polls service), on the collections of
  * `webhookCollections`: the MongoDB counterpart of {@link KnexWebhookStore}, with the same
@@ -92,22 +100,16 @@ export class MongoWebhookStore implements WebhookStore {
     }));
     const result = await this.c.deliveries.bulkWrite(ops, { ordered: false });
     // upsertedIds: index of the operation (of the subscription) → the new delivery's id.
-    return Object.entries(result.upsertedIds).map(([i, id]) => {
-      const s = subscriptions[Number(i)]!;
-      return {
-        deliveryId: String(id),
-        subscriptionId: s._id,
+    return Object.entries(result.upsertedIds).map(([i, id]) =>
+      planOf(planRow(String(id), { ...subscriptions[Number(i)]!, active: true }, now), {
         messageId,
         kind,
-        url: s.url,
-        secrets: [s.secret, ...previousSecret(s, now)],
         body,
         scope: event.scope,
         roundAttempts: 0,
-        active: true,
         token,
-      };
-    });
+      }),
+    );
   }
 
   async claimDue(limit: number, leaseMs: number): Promise<DeliveryJob[]> {
@@ -159,19 +161,14 @@ export class MongoWebhookStore implements WebhookStore {
       await this.c.deliveries.deleteOne({ _id: d._id, lock_token: token });
       return undefined;
     }
-    return {
-      deliveryId: d._id,
-      subscriptionId: s._id,
+    return planOf(planRow(d._id, s, now), {
       messageId: d.message_id,
       kind: d.kind,
-      url: s.url,
-      secrets: [s.secret, ...previousSecret(s, now)],
       body: m.body,
       scope: m.scope,
       roundAttempts: d.attempts - d.round_start,
-      active: s.active,
       token,
-    };
+    });
   }
 
   async finishAttempt(

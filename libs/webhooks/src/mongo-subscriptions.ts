@@ -11,7 +11,7 @@ import { newWebhookSecret } from './signing.ts';
 import { PING_KIND } from './types.ts';
 
 /** A subscription document as the use cases see it (`id` for `_id`). */
-export const subscriptionRowOf = ({ _id, ...rest }: SubscriptionDoc): SubscriptionRow => ({
+const subscriptionRowOf = ({ _id, ...rest }: SubscriptionDoc): SubscriptionRow => ({
   id: _id,
   ...rest,
 });

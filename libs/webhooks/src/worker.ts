@@ -91,6 +91,8 @@ export async function startWebhookWorker(
   const attemptLeaseMs = 2 * (opts.attemptTimeoutMs ?? 10_000) + 15_000;
   const deliveryQueue = `${opts.queuePrefix}.webhook-deliveries`;
   const slots = new SubscriptionSlots(perSubscription);
+  // Jobs held from the queue, and attempts started by the fan-out: at most this many of each.
+  const directLimit = opts.prefetch ?? 128;
   // Attempts under way, awaited on close so their results are recorded before the store closes.
   const inFlight = new Set<Promise<void>>();
 
@@ -175,7 +177,7 @@ export async function startWebhookWorker(
   const deliveries = await startConsumer(broker, {
     queue: deliveryQueue,
     bindings: [],
-    prefetch: opts.prefetch ?? 128,
+    prefetch: directLimit,
     retryDelaysMs: [1_000, 5_000],
     logger,
     handler: async (message) => {
@@ -184,7 +186,6 @@ export async function startWebhookWorker(
       await run(plan);
     },
   });
-  const directLimit = opts.prefetch ?? 128;
 
   const fanOut = await startConsumer(broker, {
     queue: `${opts.queuePrefix}.webhooks`,
