@@ -6,6 +6,11 @@
  * `npm start`, scripts/lib/stack-def.ts), each of which can be killed and restarted alone.
  * Every child's output goes to `<logDir>/<name>.log`. Everything started is registered for
  * clean-up (lib/life.ts).
+ *
+ * With `replicas: n` (the replicas suite, `npm run test:replicas`) every service, worker and
+ * gateway runs n times (`gateway-1`, `gateway-2`, `polls-worker-1`...) behind HAProxy
+ * (lib/haproxy.ts): the clients reach the gateways through it, and the gateways reach each
+ * service through it; photos and exports then go to an S3 bucket shared by the replicas.
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync, type WriteStream } from 'node:fs';
@@ -17,17 +22,14 @@ import { provideBackingServices } from '../../scripts/lib/backing.ts';
 import { ensureSigningKey } from '../../scripts/lib/keys.ts';
 import { freePort } from '../../scripts/lib/net.ts';
 import { runNode, startNode, stopAll, type Managed } from '../../scripts/lib/processes.ts';
-import {
-  stackProcesses,
-  type ProcessSpec,
-  type StackPorts,
-  type StackProcessName,
-} from '../../scripts/lib/stack-def.ts';
+import { stackProcesses, type ProcessSpec, type StackPorts } from '../../scripts/lib/stack-def.ts';
 import { sleep } from '@fieldhouse/testkit';
 import { onCleanup } from './life.ts';
 import { withDatabase } from '../../bench/lib/backing.ts';
 import { addVhost, deleteVhost, vhostUrl } from './rabbit.ts';
 import { OwnRedis } from './redis-server.ts';
+import { startHaproxy, type Tier } from './haproxy.ts';
+import { createBucket } from './bucket.ts';
 
 /** The services (HTTP, with `/readyz`) and the workers (no HTTP) of the stack. */
 export const SERVICES = ['gateway', 'collection', 'polls', 'events'] as const;
@@ -43,15 +45,29 @@ export interface UnexpectedExit {
   at: Date;
 }
 
+/** How the suite's stack is laid out. */
+export interface StackOptions {
+  logDir: string;
+  /** Replicas of each service, worker and gateway (default 1: no load balancer). */
+  replicas?: number;
+  /** Prefix of the databases, vhost and temporary folder (`faults`, `replicas`). */
+  label?: string;
+  /** Environment added to every process of a kind (`collection-worker`...), in each replica. */
+  envOf?: Partial<Record<ServiceName | WorkerName, Record<string, string>>>;
+}
+
 export class FaultStack {
-  readonly procs = new Map<StackProcessName, Managed>();
+  readonly procs = new Map<string, Managed>();
   readonly unexpectedExits: UnexpectedExit[] = [];
-  private readonly specs = new Map<StackProcessName, ProcessSpec>();
+  private readonly specs = new Map<string, ProcessSpec>();
   private readonly logs = new Map<string, WriteStream>();
   private readonly expected = new Set<Managed>();
+  /** The API port of each HTTP process (`gateway`, or `gateway-1`... with replicas). */
+  private readonly httpPorts = new Map<string, number>();
 
   readonly root: string;
   readonly id: string;
+  /** The ports clients use: with replicas, the load balancer's frontends. */
   readonly ports: StackPorts;
   readonly redis: OwnRedis;
   readonly vhost: string;
@@ -60,6 +76,11 @@ export class FaultStack {
   readonly mongoDb: string;
   readonly databases: { identity: string; collection: string; events: string };
   readonly logDir: string;
+  readonly replicas: number;
+  /** The gateways' signing key (PKCS#8 PEM file), to call a service directly. */
+  readonly keyFile: string;
+  /** HAProxy, when the stack has replicas. */
+  loadBalancer: Managed | undefined;
 
   private constructor(o: {
     root: string;
@@ -72,6 +93,8 @@ export class FaultStack {
     mongoDb: string;
     databases: { identity: string; collection: string; events: string };
     logDir: string;
+    replicas: number;
+    keyFile: string;
   }) {
     this.root = o.root;
     this.id = o.id;
@@ -83,9 +106,11 @@ export class FaultStack {
     this.mongoDb = o.mongoDb;
     this.databases = o.databases;
     this.logDir = o.logDir;
+    this.replicas = o.replicas;
+    this.keyFile = o.keyFile;
   }
 
-  /** `http://127.0.0.1:<port>` of the gateway. */
+  /** `http://127.0.0.1:<port>` of the gateway (with replicas: of the load balancer). */
   get gatewayUrl(): string {
     return `http://127.0.0.1:${this.ports.gateway}`;
   }
@@ -95,19 +120,42 @@ export class FaultStack {
     return `http://127.0.0.1:${this.ports.mailApi}`;
   }
 
+  /** `http://127.0.0.1:<port>` of one HTTP process (`gateway-2`, `polls-1`...), bypassing the balancer. */
+  urlOf(name: string): string {
+    const port = this.httpPorts.get(name);
+    if (port === undefined) throw new Error(`no HTTP process ${name}`);
+    return `http://127.0.0.1:${port}`;
+  }
+
+  /** The names of the processes of `kind` (`polls` → `polls-1`, `polls-2` with two replicas). */
+  namesOf(kind: ServiceName | WorkerName): string[] {
+    if (this.replicas === 1) return [kind];
+    return Array.from({ length: this.replicas }, (_, i) => `${kind}-${i + 1}`);
+  }
+
+  /** Every HTTP process (what must answer `/readyz`). */
+  get httpProcesses(): string[] {
+    return [...this.httpPorts.keys()];
+  }
+
   /**
    * Creates the backing resources, migrates, starts every process and waits until each service
    * answers `/readyz`.
    */
-  static async start(root: string, opts: { logDir: string }): Promise<FaultStack> {
+  static async start(root: string, opts: StackOptions): Promise<FaultStack> {
+    const label = opts.label ?? 'faults';
+    const replicas = opts.replicas ?? 1;
     const id = randomBytes(4).toString('hex');
-    const tmp = mkdtempSync(join(tmpdir(), `fh-faults-${id}-`));
+    const tmp = mkdtempSync(join(tmpdir(), `fh-${label}-${id}-`));
     onCleanup('remove the temporary folder', async () => rmSync(tmp, { recursive: true, force: true }));
     mkdirSync(opts.logDir, { recursive: true });
 
     const hadMongo = Boolean(process.env.MONGO_URL);
-    const { started } = await provideBackingServices(root, { ferretDataDir: join(tmp, 'ferretdb') });
-    onCleanup('stop FerretDB', () =>
+    const { started } = await provideBackingServices(root, {
+      ferretDataDir: join(tmp, 'ferretdb'),
+      s3: replicas > 1,
+    });
+    onCleanup('stop the backing servers started here', () =>
       stopAll(
         started.map((child) => ({ child })),
         5_000,
@@ -121,18 +169,18 @@ export class FaultStack {
     onCleanup('stop the suite’s redis-server', () => redis.stop());
     await redis.start();
 
-    const vhost = `fh-faults-${id}`;
+    const vhost = `fh-${label}-${id}`;
     await addVhost(vhost);
     onCleanup(`delete vhost ${vhost}`, () => deleteVhost(vhost));
 
     const databases = {
-      identity: withDatabase(process.env.POSTGRES_URL!, `faults_identity_${id}`),
-      collection: withDatabase(process.env.POSTGRES_URL!, `faults_collection_${id}`),
-      events: withDatabase(process.env.POSTGRES_URL!, `faults_events_${id}`),
+      identity: withDatabase(process.env.POSTGRES_URL!, `${label}_identity_${id}`),
+      collection: withDatabase(process.env.POSTGRES_URL!, `${label}_collection_${id}`),
+      events: withDatabase(process.env.POSTGRES_URL!, `${label}_events_${id}`),
     };
     for (const url of Object.values(databases)) onCleanup('drop a database', () => dropDatabase(url));
     const mongoUrl = process.env.MONGO_URL!;
-    const mongoDb = `faults_polls_${id}`;
+    const mongoDb = `${label}_polls_${id}`;
     if (hadMongo)
       onCleanup('drop the MongoDB database', async () => {
         const m = await MongoClient.connect(mongoUrl, { serverSelectionTimeoutMS: 5_000 });
@@ -143,6 +191,7 @@ export class FaultStack {
         }
       });
 
+    // The clients' ports: the processes' own with one replica, the balancer's with several.
     const ports: StackPorts = {
       gateway: await freePort(),
       collection: await freePort(),
@@ -153,6 +202,11 @@ export class FaultStack {
     };
     const key = ensureSigningKey(join(tmp, 'keys', 'internal-jwt.pem'));
     const amqpUrl = vhostUrl(process.env.AMQP_URL!, vhost);
+    // Several replicas share one S3 bucket (a local folder is one machine's); one uses a folder.
+    const blobEnv: Record<string, string> =
+      replicas > 1
+        ? await createBucket(process.env.S3_URL!, `${label}-${id}`)
+        : { BLOB_DIR: join(tmp, 'blobs') };
     const stack = new FaultStack({
       root,
       id,
@@ -164,12 +218,24 @@ export class FaultStack {
       mongoDb,
       databases,
       logDir: opts.logDir,
+      replicas,
+      keyFile: key.path,
     });
-    const { migrations, processes } = stackProcesses(
-      root,
-      ports,
-      { databases, mongoUrl, mongoDb, redisUrl: redis.url, amqpUrl, keyFile: key.path },
-      {
+    const backing = { databases, mongoUrl, mongoDb, redisUrl: redis.url, amqpUrl, keyFile: key.path };
+    const lb = replicas > 1;
+    const tiers: Tier[] = SERVICES.map((name) => ({ name, port: ports[name], servers: [] }));
+    let migrations: ProcessSpec[] = [];
+    for (let r = 1; r <= replicas; r++) {
+      const own: StackPorts = lb
+        ? {
+            ...ports,
+            gateway: await freePort(),
+            collection: await freePort(),
+            polls: await freePort(),
+            events: await freePort(),
+          }
+        : ports;
+      const def = stackProcesses(root, own, backing, {
         nodeEnv: 'production',
         metricsPorts: {
           gateway: await freePort(),
@@ -180,27 +246,54 @@ export class FaultStack {
         extraEnv: {
           LOG_LEVEL: process.env.FAULTS_LOG_LEVEL ?? 'warn',
           SHUTDOWN_TIMEOUT_MS: '3000',
-          BLOB_DIR: join(tmp, 'blobs'),
+          ...blobEnv,
           PUBLIC_URL: `http://127.0.0.1:${ports.gateway}`,
+          // Replicas: the services fetch the gateways' keys through the balancer too.
+          ...(lb ? { GATEWAY_JWKS_URL: `http://127.0.0.1:${ports.gateway}/.well-known/jwks.json` } : {}),
         },
         envOf: {
-          // The load comes from one address and one user: the limiters run, but never refuse.
-          gateway: { RATE_LIMIT_IP: '100000000', RATE_LIMIT_USER: '100000000' },
+          ...opts.envOf,
+          gateway: {
+            // The load comes from one address and one user: the limiters run, but never refuse.
+            RATE_LIMIT_IP: '100000000',
+            RATE_LIMIT_USER: '100000000',
+            ...(lb
+              ? {
+                  COLLECTION_URL: `http://127.0.0.1:${ports.collection}`,
+                  POLLS_URL: `http://127.0.0.1:${ports.polls}`,
+                  EVENTS_URL: `http://127.0.0.1:${ports.events}`,
+                }
+              : {}),
+            ...opts.envOf?.gateway,
+          },
         },
-      },
-    );
+      });
+      if (r === 1) migrations = def.migrations;
+      for (const p of def.processes) {
+        if (p.name === 'smtp-sink') {
+          if (r === 1) stack.specs.set(p.name, p);
+          continue;
+        }
+        const name = lb ? `${p.name}-${r}` : p.name;
+        stack.specs.set(name, { ...p, name });
+        const tier = tiers.find((t) => t.name === p.name);
+        if (tier) {
+          stack.httpPorts.set(name, own[tier.name as ServiceName]);
+          tier.servers.push({ name, port: own[tier.name as ServiceName] });
+        }
+      }
+    }
     onCleanup('stop the stack', () => stack.stopAll());
-    console.log(`stack ${id}: migrating (PostgreSQL faults_*_${id}, MongoDB ${mongoDb}, vhost ${vhost})`);
+    console.log(`stack ${id}: migrating (PostgreSQL ${label}_*_${id}, MongoDB ${mongoDb}, vhost ${vhost})`);
     await Promise.all(
       migrations.map((m) => runNode(m.name, m.script, m.env, root, { output: stack.output })),
     );
-    for (const p of processes) {
-      stack.specs.set(p.name as StackProcessName, p);
-      stack.launch(p.name as StackProcessName);
-    }
-    await Promise.all(SERVICES.map((s) => stack.waitReady(s, 90_000)));
+    for (const name of stack.specs.keys()) stack.launch(name);
+    if (lb) stack.loadBalancer = await startHaproxy(tmp, tiers, { output: stack.output });
+    await Promise.all(stack.httpProcesses.map((s) => stack.waitReady(s, 90_000)));
+    if (lb) await stack.waitThroughBalancer(30_000);
     console.log(
-      `stack ${id}: ready (gateway ${stack.gatewayUrl}, redis ${redis.url}, logs in ${opts.logDir})`,
+      `stack ${id}: ready (gateway ${stack.gatewayUrl}${lb ? ` through HAProxy, ${replicas} replicas of each process` : ''}, redis ${redis.url}, logs in ${opts.logDir})`,
     );
     return stack;
   }
@@ -217,8 +310,13 @@ export class FaultStack {
     stream.write(`${new Date().toISOString()} ${line}\n`);
   };
 
+  /** The path of process `name`'s log file. */
+  logFile(name: string): string {
+    return join(this.logDir, `${name.replace(/[^a-z0-9-]/gi, '_')}.log`);
+  }
+
   /** Starts process `name` (again); its unexpected exit is recorded. */
-  private launch(name: StackProcessName): Managed {
+  private launch(name: string): Managed {
     const spec = this.specs.get(name)!;
     this.output(name, `--- starting ${name}`);
     const managed = startNode(name, spec.script, spec.env, this.root, { output: this.output });
@@ -231,7 +329,7 @@ export class FaultStack {
   }
 
   /** Sends `signal` (SIGKILL by default) to process `name` and resolves once it has exited. */
-  async kill(name: StackProcessName, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  async kill(name: string, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     const p = this.procs.get(name);
     if (!p || p.child.exitCode !== null || p.child.signalCode !== null) return;
     this.expected.add(p);
@@ -240,7 +338,7 @@ export class FaultStack {
   }
 
   /** Starts process `name` again (after {@link kill}); resolves at once (not when ready). */
-  restart(name: StackProcessName): void {
+  restart(name: string): void {
     const p = this.procs.get(name);
     if (p && p.child.exitCode === null && p.child.signalCode === null)
       throw new Error(`${name} is still running`);
@@ -248,14 +346,41 @@ export class FaultStack {
   }
 
   /** The pid of process `name`, if it runs. */
-  pid(name: StackProcessName): number | undefined {
+  pid(name: string): number | undefined {
     const p = this.procs.get(name);
     return p && p.child.exitCode === null && p.child.signalCode === null ? p.child.pid : undefined;
   }
 
-  /** Resolves when service `name` answers 200 on `/readyz`; rejects after `timeoutMs`. */
-  async waitReady(name: ServiceName, timeoutMs = 30_000): Promise<void> {
-    const url = `http://127.0.0.1:${this.ports[name]}/readyz`;
+  /** Resolves when HTTP process `name` answers 200 on `/readyz`; rejects after `timeoutMs`. */
+  async waitReady(name: string, timeoutMs = 30_000): Promise<void> {
+    await this.waitOk(`${this.urlOf(name)}/readyz`, name, timeoutMs);
+  }
+
+  /**
+   * Resolves when the balancer has every replica of every tier in rotation: `2 × replicas`
+   * readiness checks through each frontend in a row reach every replica (round robin).
+   */
+  async waitThroughBalancer(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (const tier of SERVICES) {
+      for (;;) {
+        const seen = new Set<string>();
+        for (let i = 0; i < this.replicas * 2; i++) {
+          const res = await fetch(`http://127.0.0.1:${this.ports[tier]}/readyz`, {
+            signal: AbortSignal.timeout(2_000),
+          }).catch(() => undefined);
+          const by = res?.ok ? res.headers.get(`x-served-by-${tier}`) : null;
+          if (by) seen.add(by);
+        }
+        if (seen.size === this.replicas) break;
+        if (Date.now() > deadline)
+          throw new Error(`the balancer reaches ${seen.size} of ${this.replicas} ${tier} replicas`);
+        await sleep(250);
+      }
+    }
+  }
+
+  private async waitOk(url: string, name: string, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const ok = await fetch(url, { signal: AbortSignal.timeout(2_000) })
@@ -275,7 +400,8 @@ export class FaultStack {
   async ensureRunning(): Promise<void> {
     if (!this.redis.running) await this.redis.start();
     for (const name of this.specs.keys()) if (this.pid(name) === undefined) this.restart(name);
-    await Promise.all(SERVICES.map((s) => this.waitReady(s, 60_000)));
+    await Promise.all(this.httpProcesses.map((s) => this.waitReady(s, 60_000)));
+    if (this.loadBalancer) await this.waitThroughBalancer(30_000);
   }
 
   /** Stops every process (SIGTERM, then SIGKILL after 5 s) and closes the log files. */
@@ -285,6 +411,7 @@ export class FaultStack {
     );
     for (const p of running) this.expected.add(p);
     await stopAll(running.reverse(), 5_000);
+    if (this.loadBalancer) await stopAll([this.loadBalancer], 5_000);
     for (const s of this.logs.values()) s.end();
   }
 }

@@ -35,7 +35,19 @@ export function startNode(
   cwd: string,
   opts: OutputOptions = {},
 ): Managed {
-  const child = spawn(process.execPath, ['--conditions=source', script], {
+  return startProcess(name, process.execPath, ['--conditions=source', script], env, cwd, opts);
+}
+
+/** Starts `command args…` as {@link startNode} starts a script (any executable: HAProxy, say). */
+export function startProcess(
+  name: string,
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  opts: OutputOptions = {},
+): Managed {
+  const child = spawn(command, args, {
     cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -45,9 +57,14 @@ export function startNode(
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => output(name, line));
   }
-  const exited = new Promise<ExitStatus>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
+  const exited = new Promise<ExitStatus>((resolve) => {
+    child.on('exit', (code, signal) => resolve({ code, signal }));
+    // A command that cannot be started (not installed, say) ends as a failure, not a crash.
+    child.on('error', (err) => {
+      output(name, `could not start ${command}: ${err.message}`);
+      resolve({ code: 127, signal: null });
+    });
+  });
   return { name, child, exited };
 }
 
