@@ -8,7 +8,7 @@ import { Api } from '../lib/http.ts';
 import { count, tally } from '../lib/replicas.ts';
 import type { Scenario } from '../lib/scenario.ts';
 
-const ROUNDS = 20;
+const ROUNDS = 50;
 
 export const revocation: Scenario = {
   name: 'revocation',
