@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { startHarness, type Harness } from './helpers.ts';
+import { allTypeFields, makeForm, seen, startHarness, type Harness } from './helpers.ts';
 
 describe('collection: projects, versions and fields', () => {
   let h: Harness;
@@ -138,5 +138,70 @@ describe('collection: projects, versions and fields', () => {
       const res = await h.as(1).post(`/api/v1/versions/${v}/fields`).send(b).expect(422);
       expect(res.body.errors, JSON.stringify(b)).to.have.property(key);
     }
+  });
+});
+
+describe('collection: the current form version of a project', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+  });
+  after(async () => {
+    await h?.close();
+  });
+
+  it('gives the published version collectors fill, to those who may read the project', async () => {
+    const f = await makeForm(h, 1, { collect_access: 'members' });
+    const current = await h.as(1).get(`/api/v1/projects/${f.projectId}/versions/current`).expect(200);
+    const byId = await h.as(1).get(`/api/v1/versions/${f.versionId}`).expect(200);
+    expect(current.body).to.deep.equal(byId.body);
+    expect(current.body.data.status).to.equal('published');
+    expect(current.body.data.fields).to.have.length(allTypeFields.length);
+
+    // Not open to non-members or anonymous callers while collect_access is `members`.
+    await seen(h, 60);
+    const other = await h.as(60).get(`/api/v1/projects/${f.projectId}/versions/current`).expect(404);
+    expect(other.body.code).to.equal('not_found');
+    await h.as(undefined).get(`/api/v1/projects/${f.projectId}/versions/current`).expect(401);
+    await h
+      .as(1)
+      .post(`/api/v1/projects/${f.projectId}/publish`)
+      .send({ collect_access: 'public' })
+      .expect(200);
+    const anonymous = await h
+      .as(undefined)
+      .get(`/api/v1/projects/${f.projectId}/versions/current`)
+      .expect(200);
+    expect(anonymous.body.data.id).to.equal(f.versionId);
+
+    // A newer published version becomes the current one.
+    const next = (
+      await h
+        .as(1)
+        .post(`/api/v1/projects/${f.projectId}/versions`)
+        .send({ copy_last_published: true })
+        .expect(201)
+    ).body.data.id as number;
+    expect(
+      (await h.as(1).get(`/api/v1/projects/${f.projectId}/versions/current`).expect(200)).body.data.id,
+    ).to.equal(f.versionId);
+    await h.as(1).post(`/api/v1/versions/${next}/publish`).expect(200);
+    expect(
+      (await h.as(undefined).get(`/api/v1/projects/${f.projectId}/versions/current`).expect(200)).body.data
+        .id,
+    ).to.equal(next);
+  });
+
+  it('answers 404 no_published_version before any version is published, and 404 for unknown projects', async () => {
+    const ws = (await h.as(1).post('/api/v1/workspaces').send({ name: 'W' }).expect(201)).body.data.id;
+    const project = (await h.as(1).post(`/api/v1/workspaces/${ws}/projects`).send({ name: 'P' }).expect(201))
+      .body.data.id;
+    await h.as(1).post(`/api/v1/projects/${project}/versions`).send({}).expect(201); // a draft only
+    const none = await h.as(1).get(`/api/v1/projects/${project}/versions/current`).expect(404);
+    expect(none.body.code).to.equal('no_published_version');
+    expect(none.headers['content-type']).to.match(/problem\+json/);
+    const unknown = await h.as(1).get('/api/v1/projects/999999/versions/current').expect(404);
+    expect(unknown.body.code).to.equal('not_found');
+    await h.as(1).get('/api/v1/projects/abc/versions/current').expect(404);
   });
 });

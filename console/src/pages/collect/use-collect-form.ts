@@ -13,9 +13,10 @@ export interface CollectForm extends Omit<CachedForm, 'version'> {
 
 /**
  * The project (`GET /api/v1/projects/{id}`) and its current published version with its fields
- * (`GET /api/v1/versions/{id}`). Each load is kept in IndexedDB; when the network fails (no
- * answer at all), the kept copy is used, so the form opens offline. A refusal (401, 404, a
- * project not published) is shown, not hidden behind an old copy.
+ * (`GET /api/v1/projects/{id}/versions/current`), fetched at the same time. Each load is kept in
+ * IndexedDB (written in the background: the form shows without waiting for the write); when the
+ * network fails (no answer at all), the kept copy is used, so the form opens offline. A refusal
+ * (401, 404, a project not published) is shown, not hidden behind an old copy.
  */
 export const useCollectForm = (projectId: number | undefined) =>
   useQuery({ ...collectFormQuery(projectId ?? 0), enabled: projectId !== undefined });
@@ -27,14 +28,15 @@ export const collectFormQuery = (projectId: number) =>
     retry: false,
     meta: { signInOn401: false },
     queryFn: async (): Promise<CollectForm> => {
+      const path = { project_id: String(projectId) };
       try {
-        const project = (
-          await call(
-            collectionApi.GET('/api/v1/projects/{project_id}', {
-              params: { path: { project_id: String(projectId) } },
-            }),
-          )
-        ).data;
+        // Asked together (one round trip, not two in a row); used only when the project collects.
+        const current = call(
+          collectionApi.GET('/api/v1/projects/{project_id}/versions/current', { params: { path } }),
+        );
+        current.catch(() => undefined); // its refusal matters only when the project collects
+        const project = (await call(collectionApi.GET('/api/v1/projects/{project_id}', { params: { path } })))
+          .data;
         if (!project.is_published || project.current_version_id === null) {
           // Not collecting: the queue still shows, with the labels of the form last kept here.
           const kept = await getCachedForm(projectId!);
@@ -46,15 +48,9 @@ export const collectFormQuery = (projectId: number) =>
             offline: false,
           };
         }
-        const version = (
-          await call(
-            collectionApi.GET('/api/v1/versions/{version_id}', {
-              params: { path: { version_id: String(project.current_version_id) } },
-            }),
-          )
-        ).data;
+        const version = (await current).data;
         const form = { project_id: projectId!, project, version, saved_at: new Date().toISOString() };
-        await putCachedForm(form);
+        putCachedForm(form).catch(() => undefined); // a later visit offline will miss it, nothing else
         return { ...form, offline: false };
       } catch (err) {
         const kept =

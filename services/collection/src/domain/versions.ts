@@ -6,6 +6,7 @@ import {
   deleteField,
   fieldJson,
   findField,
+  findVersion,
   insertField,
   lastPublishedVersion,
   listFields,
@@ -16,7 +17,7 @@ import {
   type FieldInput,
   type VersionRow,
 } from '../data/versions.ts';
-import { projectFor, versionFor } from './access.ts';
+import { projectFor, projectForCollector, versionFor } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
 import { fieldShapeErrors } from './field-definition.ts';
 import { SELECT_TYPES } from './fields.ts';
@@ -91,8 +92,30 @@ export async function createFormVersion(
 /** The version with its fields in form order (published ones also to collectors of an open form). @throws 404. */
 export async function getFormVersion(ctx: CollectionContext, caller: Actor, versionId: number) {
   const { version } = await versionFor(ctx, caller, versionId, 'workspace.view');
+  return withFields(ctx, version);
+}
+
+/** A version as its API view with its fields in form order. */
+async function withFields(ctx: CollectionContext, version: VersionRow) {
   const fields = await listFields(ctx.db, version.id);
   return { ...versionJson(version, fields.length), fields: fields.map(fieldJson) };
+}
+
+/**
+ * The version a collector fills today: the project's current published version
+ * (`current_version_id`) with its fields in form order, as {@link getFormVersion} gives it. Open
+ * to the project's members and to the callers its `collect_access` admits, like the project
+ * itself, so a web form can fetch it beside the project instead of after it.
+ * @throws 404 `Project not found.`; 404 `no_published_version` when no version was published;
+ * 401 anonymous on a form not open to the public.
+ */
+export async function getCurrentFormVersion(ctx: CollectionContext, caller: Actor, projectId: number) {
+  const { project } = await projectForCollector(ctx, caller, projectId);
+  const version =
+    project.current_version_id === null ? undefined : await findVersion(ctx.db, project.current_version_id);
+  if (!version)
+    throw notFound('The project has no published form version.', { code: 'no_published_version' });
+  return withFields(ctx, version);
 }
 
 /** One page of a version's fields in form order, and their number. @throws 404. */

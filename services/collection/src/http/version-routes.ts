@@ -3,6 +3,7 @@ import {
   addField,
   changeField,
   createFormVersion,
+  getCurrentFormVersion,
   getFormVersion,
   listFormVersions,
   listVersionFields,
@@ -53,6 +54,29 @@ export const versionRoutes = [
       });
       return { body: paginated(items, readQuery(), total) };
     },
+  }),
+  route({
+    method: 'get',
+    path: '/api/v1/projects/{project_id}/versions/current',
+    operationId: 'getCurrentFormVersion',
+    summary: 'The published version collectors fill, with its fields',
+    description:
+      'The project’s `current_version_id` version, as `GET /api/v1/versions/{version_id}` gives it, for the ' +
+      'callers who may read the project (members, and the non-members its `collect_access` admits): a web ' +
+      'form fetches it beside the project rather than after it. An addition to the spec (docs/collection.md).',
+    tags,
+    params: projectParams,
+    access: 'optional',
+    responses: { 200: { description: 'The current version', body: envelope(versionWithFieldsSchema) } },
+    problems: {
+      401: 'Anonymous, and the form is not open to the public',
+      404: 'Unknown project, the caller may not read it, or no version was published (`no_published_version`)',
+    },
+    handler: async ({ params }, ctx, req) => ({
+      body: {
+        data: await getCurrentFormVersion(ctx, req.caller, pathId(params.project_id, 'projectId')),
+      },
+    }),
   }),
   route({
     method: 'post',
