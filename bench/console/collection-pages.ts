@@ -4,7 +4,8 @@
  * - the submissions table of a project holding ROWS submissions (default 1,000,000, bulk-loaded
  *   with bench/collection/data.ts's generate_series): from navigation to the first page's rows
  *   on screen (target 1 s), and from a click on "Next page" to the next page's rows (target
- *   300 ms), desktop viewport, no throttling, on loopback;
+ *   300 ms; both timed in the page: a MutationObserver, and the click event itself), desktop
+ *   viewport, no throttling, on loopback;
  * - the collector's web form on a phone with the CPU throttled 4×, cold cache: from navigation
  *   to its first input on screen and enabled (target 2 s), and its initial JavaScript from the
  *   build's dist/.vite/web-form-budget.json (target 200 KB gzip).
@@ -50,12 +51,36 @@ async function benchProject(c: ConsoleStack, owner: Owner, publication: object =
   return { projectId, versionId, uuids };
 }
 
-/** ms since navigation start when the submissions table first shows a row. */
+/**
+ * ms since navigation start when the submissions table first shows a row (`__rowsAt`); and, in
+ * the page, when "Next page" is clicked (`__clickAt`, a capture-phase listener: the click event
+ * itself) and when the table's first row then changes (`__nextAt`), so the next page is timed by
+ * the page's own clock from the click to the new rows, without the test driver's round trips.
+ */
 const watchRows = () => {
-  const w = window as unknown as { __rowsAt?: number };
+  const w = window as unknown as { __rowsAt?: number; __clickAt?: number; __nextAt?: number };
+  let before: string | null = null;
+  const firstRowId = () =>
+    document.querySelector('tbody tr[data-submission]')?.getAttribute('data-submission') ?? null;
+  document.addEventListener(
+    'click',
+    (e) => {
+      const button = (e.target as Element | null)?.closest('button');
+      if (button?.getAttribute('aria-label') !== 'Next page' && button?.textContent?.trim() !== 'Next page')
+        return;
+      before = firstRowId();
+      w.__clickAt = performance.now();
+      w.__nextAt = undefined;
+    },
+    true,
+  );
   new MutationObserver(() => {
     if (w.__rowsAt === undefined && document.querySelector('tbody tr[data-submission]'))
       w.__rowsAt = performance.now();
+    if (w.__clickAt !== undefined && w.__nextAt === undefined) {
+      const id = firstRowId();
+      if (id !== null && id !== before) w.__nextAt = performance.now();
+    }
   }).observe(document, { childList: true, subtree: true });
 };
 
@@ -105,11 +130,20 @@ export async function benchCollectionPages(
       before,
       { timeout: 30_000 },
     );
-    const nextMs = Date.now() - clicked;
+    const driverMs = Date.now() - clicked;
+    const nextMs = Math.round(
+      await page.evaluate(() => {
+        const w = window as unknown as { __clickAt?: number; __nextAt?: number };
+        return (w.__nextAt ?? NaN) - (w.__clickAt ?? NaN);
+      }),
+    );
+    if (!Number.isFinite(nextMs)) throw new Error('the click on "Next page" or the new rows were not seen');
     if (run === 0) continue; // warm-up
     first.push(shown);
     next.push(nextMs);
-    console.log(`run ${run}: first page ${shown.toFixed(0)} ms, next page ${nextMs} ms`);
+    console.log(
+      `run ${run}: first page ${shown.toFixed(0)} ms, next page ${nextMs} ms (${driverMs} ms as the test driver sees it: its click and polling included)`,
+    );
   }
   await context.close();
   const tablePass = Math.max(...first) <= 1_000 && Math.max(...next) <= 300;
