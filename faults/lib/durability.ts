@@ -8,7 +8,7 @@ import { createKnex, type Knex } from '@fieldhouse/db';
 import type { Api } from './http.ts';
 import { sleep } from '@fieldhouse/testkit';
 import type { ScenarioReport } from './report.ts';
-import { Stream } from './load.ts';
+import { retryUnacknowledged, Stream, type SteadyLoad } from './load.ts';
 
 /** How many times each marker is stored. */
 export type Stored = Map<string, number>;
@@ -172,4 +172,33 @@ export async function checkPollCounts(
     await sleep(1_000);
   }
   return report.check(false, `poll counts differ after ${settleMs / 1000} s: ${last}`);
+}
+
+/**
+ * The end of a scenario with the steady load (votes, submissions, check-ins, lib/streams.ts),
+ * after `load.stop()`: reads what is stored, sends each unacknowledged write again once with its
+ * retry key (as a client would), then checks every stream ({@link checkStream}) and the poll's
+ * counters against MongoDB ({@link checkPollCounts}).
+ */
+export async function checkLoadDurable(
+  report: ScenarioReport,
+  api: Api,
+  stores: Stores,
+  load: SteadyLoad,
+  where: { pollId: string; projectId: number; fieldUuid: string; eventId: string },
+  settleMs: number,
+): Promise<void> {
+  const stored = () =>
+    Promise.all([
+      stores.votes(where.pollId),
+      stores.submissions(where.projectId, where.fieldUuid),
+      stores.checkins(where.eventId),
+    ]);
+  const before = await stored();
+  for (const s of load.streams) report.info(`${s.spec.name}: ${await retryUnacknowledged(s, api)}`);
+  const after = await stored();
+  ['votes', 'submissions', 'checkins'].forEach((name, i) =>
+    checkStream(report, load.stream(name), after[i]!, before[i]!),
+  );
+  await checkPollCounts(report, api, stores, where.pollId, settleMs);
 }

@@ -8,10 +8,10 @@
  * acknowledged write through it; a worker's, to the end of a probe only it can finish
  * (lib/probes.ts).
  */
-import { checkPollCounts, checkStream } from '../lib/durability.ts';
+import { checkLoadDurable } from '../lib/durability.ts';
 import { createEvent, importInvites } from '../lib/fixtures.ts';
 import { sleep } from '@fieldhouse/testkit';
-import { retryUnacknowledged, SteadyLoad, Stream } from '../lib/load.ts';
+import { SteadyLoad, Stream } from '../lib/load.ts';
 import { probeWorker } from '../lib/probes.ts';
 import { secs } from '../lib/report.ts';
 import type { Scenario } from '../lib/scenario.ts';
@@ -98,19 +98,14 @@ export const killEach: Scenario = {
     } finally {
       await load.stop();
     }
-    const stored = () =>
-      Promise.all([
-        ctx.stores.votes(fx.poll.id),
-        ctx.stores.submissions(fx.form.projectId, fx.form.fieldUuid),
-        ctx.stores.checkins(event.id),
-      ]);
-    const before = await stored();
     // As a client would: each write not acknowledged is sent again, once, with its retry key.
-    for (const s of load.streams) report.info(`${s.spec.name}: ${await retryUnacknowledged(s, ctx.api)}`);
-    const after = await stored();
-    ['votes', 'submissions', 'checkins'].forEach((name, i) =>
-      checkStream(report, load.stream(name), after[i]!, before[i]!),
+    await checkLoadDurable(
+      report,
+      ctx.api,
+      ctx.stores,
+      load,
+      { pollId: fx.poll.id, projectId: fx.form.projectId, fieldUuid: fx.form.fieldUuid, eventId: event.id },
+      settings.settleMs,
     );
-    await checkPollCounts(report, ctx.api, ctx.stores, fx.poll.id, settings.settleMs);
   },
 };
