@@ -8,7 +8,10 @@
  *   (b) the same through the gateway with the user's bearer token (token lookup, per-IP and
  *       per-user rate limits in Redis, internal JWT signing, proxy);
  *   (c) the same as (a) through a bare Node.js proxy (bare-proxy.ts: `http.request` over a
- *       keep-alive agent and `pipe`), the reference of issue #21.
+ *       keep-alive agent and `pipe`), the reference of issue #21;
+ *   (d) the same through http-proxy-middleware alone on a plain `node:http` server, with the
+ *       gateway's proxy options (hpm-proxy.ts): the floor of any gateway built on the library
+ *       the design names, printed beside the verdict (which stays b against c).
  * Prints req/s, p50 and p99 of each and the CPU µs per request of every process, the ratios
  * b/c (throughput) and CPU(b)/CPU(c) (the gateway's CPU per request over the bare proxy's),
  * the p50 added over direct, and PASS/FAIL against issue #21's targets (CPU(b) <= 1.2 x
@@ -104,7 +107,7 @@ type Measured = LoadResult & { label: string; cpu: Record<string, number> };
 
 const fmt = (v: number, digits = 2) => (Number.isFinite(v) ? v.toFixed(digits) : 'n/a');
 
-function report(a: Measured, b: Measured, c: Measured, s: ReturnType<typeof settings>): void {
+function report(a: Measured, b: Measured, c: Measured, d: Measured, s: ReturnType<typeof settings>): void {
   const throughput = b.rps / c.rps;
   const cpuRatio = b.cpu.gateway! / c.cpu.proxy!;
   const delta = b.p50 - a.p50;
@@ -131,7 +134,7 @@ function report(a: Measured, b: Measured, c: Measured, s: ReturnType<typeof sett
       `Node ${process.version}, ${availableParallelism()} CPUs (${cpu})`,
   );
   console.log(row(['', 'req/s', 'p50 ms', 'p99 ms', 'requests', 'non-200', 'errors']));
-  for (const m of [a, b, c]) {
+  for (const m of [a, b, c, d]) {
     console.log(
       row([
         m.label,
@@ -149,9 +152,15 @@ function report(a: Measured, b: Measured, c: Measured, s: ReturnType<typeof sett
     [a.label, a.cpu],
     [b.label, b.cpu],
     [c.label, c.cpu],
+    [d.label, d.cpu],
   ]);
   console.log('');
   console.log(`throughput b/a: ${fmt(b.rps / a.rps, 3)}, c/a: ${fmt(c.rps / a.rps, 3)} (for reference)`);
+  console.log(
+    `http-proxy-middleware alone (d) / bare proxy (c): ${fmt(d.cpu.hpm!, 0)} / ${fmt(c.cpu.proxy!, 0)} µs = ` +
+      `${fmt(d.cpu.hpm! / c.cpu.proxy!, 2)}x CPU, ${fmt(d.rps / c.rps, 3)} throughput; gateway (b) / (d): ` +
+      `${fmt(b.cpu.gateway! / d.cpu.hpm!, 2)}x CPU (for reference: the library's own floor)`,
+  );
   for (const [text, ok] of checks) console.log(text.padEnd(78) + (ok ? 'PASS' : 'FAIL'));
   console.log(`overall: ${checks.every(([, ok]) => ok) ? 'PASS' : 'FAIL'}`);
 }
@@ -168,10 +177,16 @@ async function main(): Promise<void> {
   const amqpPrefix = `bench.${suffix}.`;
   const pem = signingKeyPem();
   const signingKey = loadSigningKey(pem);
-  const [gatewayPort, collectionPort, proxyPort] = [await freePort(), await freePort(), await freePort()];
+  const [gatewayPort, collectionPort, proxyPort, hpmPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
   const collectionUrl = `http://127.0.0.1:${collectionPort}`;
   const proxyUrl = `http://127.0.0.1:${proxyPort}`;
+  const hpmUrl = `http://127.0.0.1:${hpmPort}`;
   const common = SERVER_ENV;
 
   console.log(
@@ -232,9 +247,17 @@ async function main(): Promise<void> {
     cpuProfileArgs(`bare-proxy-${suffix}`),
   );
   onCleanup('stop the bare proxy', () => proxy.stop());
+  const hpm = new Child(
+    'hpm proxy',
+    'bench/gateway/hpm-proxy.ts',
+    { PORT: String(hpmPort), TARGET: collectionUrl },
+    cpuProfileArgs(`hpm-proxy-${suffix}`),
+  );
+  onCleanup('stop the http-proxy-middleware proxy', () => hpm.stop());
 
   await waitReady(collection, `${collectionUrl}/readyz`);
   await waitReady(proxy, `${proxyUrl}/readyz`);
+  await waitReady(hpm, `${hpmUrl}/readyz`);
   // Redis and RabbitMQ do not make the gateway unready, and it connects to them in the background:
   // give them a few seconds. Without Redis the limiters fail open and would cost nothing.
   let ready = (await waitReady(gateway, `${gatewayUrl}/readyz`)) as { checks?: Record<string, string> };
@@ -281,6 +304,7 @@ async function main(): Promise<void> {
   };
   await check('direct call', `${collectionUrl}${PATH}`, internalJwt());
   await check('bare proxy call', `${proxyUrl}${PATH}`, internalJwt());
+  await check('http-proxy-middleware call', `${hpmUrl}${PATH}`, internalJwt());
   const proxied = await check('gateway call', `${gatewayUrl}${PATH}`, bearer);
   if (!proxied.headers.get('ratelimit'))
     throw new Error('gateway call: no RateLimit header, is the limiter running?');
@@ -292,11 +316,17 @@ async function main(): Promise<void> {
     await run(`${collectionUrl}${PATH}`, internalJwt(), s.warmup);
     await run(`${gatewayUrl}${PATH}`, bearer, s.warmup);
     await run(`${proxyUrl}${PATH}`, internalJwt(), s.warmup);
+    await run(`${hpmUrl}${PATH}`, internalJwt(), s.warmup);
   }
   console.log(`measuring: ${s.duration} s per target`);
   /** One run, with the CPU time each child used per request during it. */
   const measure = async (label: string, url: string, headers: Record<string, string>): Promise<Measured> => {
-    const meter = cpuMeter({ collection: collection.pid, gateway: gateway.pid, proxy: proxy.pid });
+    const meter = cpuMeter({
+      collection: collection.pid,
+      gateway: gateway.pid,
+      proxy: proxy.pid,
+      hpm: hpm.pid,
+    });
     const m = await run(url, headers, s.duration);
     if (m.errorSamples.length) console.error(`  ${label}: errors, e.g. ${m.errorSamples.join('; ')}`);
     return { ...m, label, cpu: meter.perRequest(m.ok + m.other) };
@@ -304,17 +334,19 @@ async function main(): Promise<void> {
   const a = await measure('(a) direct, internal JWT', `${collectionUrl}${PATH}`, internalJwt());
   const b = await measure('(b) gateway, bearer token', `${gatewayUrl}${PATH}`, bearer);
   const c = await measure('(c) bare proxy, internal JWT', `${proxyUrl}${PATH}`, internalJwt());
+  const d = await measure('(d) hpm alone, internal JWT', `${hpmUrl}${PATH}`, internalJwt());
 
   for (const [child, name] of [
     [collection, 'collection'],
     [gateway, 'gateway'],
     [proxy, 'bare proxy'],
+    [hpm, 'http-proxy-middleware proxy'],
   ] as const) {
     if (!child.running) throw new Error(`${name} exited during the run:\n${child.tail()}`);
   }
-  report(a, b, c, s);
+  report(a, b, c, d, s);
 
-  const failed = [a, b, c].filter((m) => m.other > 0 || m.errors > 0 || m.ok === 0);
+  const failed = [a, b, c, d].filter((m) => m.other > 0 || m.errors > 0 || m.ok === 0);
   if (failed.length) {
     throw new Error(
       'not every request succeeded: ' +

@@ -1,4 +1,5 @@
 import type { RequestListener } from 'node:http';
+import type { RequestHandler } from 'express';
 import cookieParser from 'cookie-parser';
 import cors from 'cors';
 import type { Knex } from 'knex';
@@ -23,6 +24,7 @@ import type { SessionsRepo } from './identity/sessions-repo.ts';
 import type { TokenCache } from './identity/token-cache.ts';
 import { StreamCaps } from './proxy/stream-caps.ts';
 import { proxyTo, underPrefix, type Upstream } from './proxy/upstreams.ts';
+import { createProxyApp } from './proxy/proxy-app.ts';
 import type { SigningKey } from './proxy/signing-key.ts';
 import { InternalTokenIssuer } from './proxy/internal-token.ts';
 import { jwksRoute } from './proxy/jwks-route.ts';
@@ -79,7 +81,7 @@ const pathOf = (url: string | undefined) => {
  * middleware instances:
  * - a **proxy app** per upstream, for paths under its prefix that the gateway does not serve itself:
  *   request id, helmet, metrics; CORS; per-IP limit; authentication; per-user limit; the proxy
- *   to the service; 404 and problem errors;
+ *   to the service, as one Express layer (proxy/proxy-app.ts); 404 and problem errors;
  * - the **gateway app**, for everything else: the same, plus `/healthz`, `/readyz`, JWKS,
  *   `/docs` and the identity routes (the only ones that parse bodies). `/metrics` is not
  *   served here (404): main.ts serves it on the internal METRICS_PORT.
@@ -90,31 +92,20 @@ const pathOf = (url: string | undefined) => {
 export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
   const { config: c, logger } = deps;
   const upstreams = upstreamsOf(c);
-  const base = (operationalRoutes: boolean, routeLabel?: () => string) =>
-    createBaseApp({
-      logger,
-      readiness: deps.readiness ?? [],
-      ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}),
-      trustProxy: c.TRUST_PROXY,
-      ...(routeLabel ? { routeLabel } : {}),
-      operationalRoutes,
-      // Photos redirected to the object storage, map tiles: their origins join helmet's defaults.
-      ...(c.CONTENT_ORIGINS.length
-        ? {
-            helmet: {
-              contentSecurityPolicy: {
-                directives: {
-                  imgSrc: ["'self'", 'data:', ...c.CONTENT_ORIGINS],
-                  connectSrc: ["'self'", ...c.CONTENT_ORIGINS],
-                },
-              },
-            },
-          }
-        : {}),
-    }).app;
+  // Photos redirected to the object storage, map tiles: their origins join helmet's defaults.
+  const helmetOptions = c.CONTENT_ORIGINS.length
+    ? {
+        contentSecurityPolicy: {
+          directives: {
+            imgSrc: ["'self'", 'data:', ...c.CONTENT_ORIGINS],
+            connectSrc: ["'self'", ...c.CONTENT_ORIGINS],
+          },
+        },
+      }
+    : undefined;
 
   const allowed = new Set(c.CORS_ORIGINS);
-  const corsHandler = cors({
+  const corsForAllowed = cors({
     origin: (origin, cb) => cb(null, origin !== undefined && allowed.has(origin)),
     credentials: true,
     allowedHeaders: [
@@ -129,6 +120,13 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
     exposedHeaders: ['X-Request-Id', 'Retry-After', 'RateLimit', 'RateLimit-Policy'],
     maxAge: 600,
   });
+  // cors() sets nothing and passes on when the origin is not allowed (or absent, as on most
+  // requests): skip its per-request option merging then.
+  const corsHandler: RequestHandler = (req, res, next) => {
+    const origin = req.headers.origin;
+    if (origin === undefined || !allowed.has(origin)) return next();
+    corsForAllowed(req, res, next);
+  };
   const limiters = createRateLimiters(
     deps.redis,
     {
@@ -161,7 +159,14 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
     issuer: c.INTERNAL_JWT_ISSUER,
     ttlSeconds: c.INTERNAL_JWT_TTL_SECONDS,
   };
-  const own = base(true);
+  const own = createBaseApp({
+    logger,
+    readiness: deps.readiness ?? [],
+    ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}),
+    trustProxy: c.TRUST_PROXY,
+    operationalRoutes: true,
+    ...(helmetOptions ? { helmet: helmetOptions } : {}),
+  }).app;
   own.use(corsHandler);
   const jwks = { keys: [deps.signingKey.publicJwk, ...(deps.extraPublicKeys ?? [])] };
   own.use(contractRouter([jwksRoute], { jwks }, gatewayDocument));
@@ -214,20 +219,25 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
   // is the upstream's name.
   const proxied = new Map(
     upstreams.map((u) => {
-      const app = base(false, () => u.name);
-      app.use(corsHandler, ...caller);
-      if (u.name !== 'events') app.use(refuseDevices);
-      app.use(
-        proxyTo(u, {
-          tokens,
-          timeoutMs: c.UPSTREAM_TIMEOUT_MS,
-          bodyLimit: c.PROXY_BODY_LIMIT,
-          streamCaps,
-          streamWritesPerSecond: c.STREAM_WRITES_PER_SECOND,
-          logger,
-        }),
-      );
-      finishApp(app, logger);
+      const app = createProxyApp({
+        logger,
+        trustProxy: c.TRUST_PROXY,
+        ...(helmetOptions ? { helmet: helmetOptions } : {}),
+        routeLabel: () => u.name,
+        handlers: [
+          corsHandler,
+          ...caller,
+          ...(u.name !== 'events' ? [refuseDevices] : []),
+          proxyTo(u, {
+            tokens,
+            timeoutMs: c.UPSTREAM_TIMEOUT_MS,
+            bodyLimit: c.PROXY_BODY_LIMIT,
+            streamCaps,
+            streamWritesPerSecond: c.STREAM_WRITES_PER_SECOND,
+            logger,
+          }),
+        ],
+      });
       return [u, app] as const;
     }),
   );

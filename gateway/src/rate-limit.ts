@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import {
   rateLimit,
   ipKeyGenerator,
@@ -12,6 +12,7 @@ import { tooManyRequests } from '@fieldhouse/problem';
 import type { RedisClient } from './redis.ts';
 import { FailOpenStore } from './fail-open-store.ts';
 import { WriteBehindRedisStore } from './rate-limit-store.ts';
+import { countEveryRequest } from './request-limiter.ts';
 
 export interface RateLimitSettings {
   /** Prefix of the counters' Redis keys (`<prefix>rl:<limiter>:<key>`). */
@@ -40,6 +41,8 @@ const loginKey = (req: Request) =>
  * is down they hold per replica. `login` is exact across replicas (one round trip per failed
  * login, rate-limit-redis) and fails open while Redis is down ({@link FailOpenStore}).
  * Over a limit: 429 problem with `Retry-After` and the standard `RateLimit` headers (draft 8).
+ * `perIp` and `perUser` are {@link countEveryRequest}, the same behaviour as express-rate-limit's
+ * with less work per request; `login` is express-rate-limit itself.
  * `close()` writes the pending counts (call it before closing Redis).
  */
 export function createRateLimiters(redis: RedisClient, s: RateLimitSettings, logger: Logger) {
@@ -53,6 +56,12 @@ export function createRateLimiters(redis: RedisClient, s: RateLimitSettings, log
     }
   };
   const sendCommand = (args: string[]) => redis.sendCommand(args);
+  const handler = (req: Request, _res: Response, next: (err: unknown) => void) => {
+    const reset =
+      (req as AugmentedRequest).rateLimit?.resetTime?.getTime() ?? Date.now() + s.windowSeconds * 1000;
+    const retryAfter = Math.max(1, Math.ceil((reset - Date.now()) / 1000));
+    next(tooManyRequests(`Too many requests. Retry after ${retryAfter} seconds.`, retryAfter));
+  };
   const make = (limit: number, store: Store, extra: Partial<Options>): RequestHandler =>
     rateLimit({
       windowMs: s.windowSeconds * 1000,
@@ -61,12 +70,7 @@ export function createRateLimiters(redis: RedisClient, s: RateLimitSettings, log
       legacyHeaders: false,
       passOnStoreError: true,
       store,
-      handler: (req, res, next) => {
-        const reset =
-          (req as AugmentedRequest).rateLimit?.resetTime?.getTime() ?? Date.now() + s.windowSeconds * 1000;
-        const retryAfter = Math.max(1, Math.ceil((reset - Date.now()) / 1000));
-        next(tooManyRequests(`Too many requests. Retry after ${retryAfter} seconds.`, retryAfter));
-      },
+      handler,
       ...extra,
     });
   const writeBehind = (name: string) =>
@@ -88,12 +92,31 @@ export function createRateLimiters(redis: RedisClient, s: RateLimitSettings, log
     onFailure: warn,
   });
 
+  const windowMs = s.windowSeconds * 1000;
   return {
-    perIp: make(s.perIp, ipStore, { identifier: 'ip' }),
-    perUser: make(s.perUser, userStore, {
+    perIp: countEveryRequest({
+      identifier: 'ip',
+      limit: s.perIp,
+      windowMs,
+      store: ipStore,
+      // As express-rate-limit's default key (an IPv6 client by its /56 network).
+      key: (req) => String(ipKeyGenerator(req.ip as string, 56)),
+      handler,
+      logger,
+    }),
+    perUser: countEveryRequest({
       identifier: 'user',
-      skip: (req) => !req.identity?.user && !req.identity?.device,
-      keyGenerator: (req) => (req.identity.user ? `u${req.identity.user.id}` : `d${req.identity.device!.id}`),
+      limit: s.perUser,
+      windowMs,
+      store: userStore,
+      key: (req) =>
+        req.identity?.user
+          ? `u${req.identity.user.id}`
+          : req.identity?.device
+            ? `d${req.identity.device.id}`
+            : undefined,
+      handler,
+      logger,
     }),
     login: make(s.loginFailures, loginStore, {
       identifier: 'login',

@@ -36,7 +36,7 @@ export const underPrefix = (path: string, prefix: string) =>
  * credentials (replaced by the internal JWT), CSRF headers, and anything a client could use to
  * impersonate the gateway.
  */
-const STRIPPED = [
+const STRIPPED = new Set([
   'connection',
   'keep-alive',
   'proxy-connection',
@@ -47,13 +47,13 @@ const STRIPPED = [
   'cookie',
   'x-csrf-token',
   'x-xsrf-token',
-];
+]);
 const INTERNAL_PREFIXES = ['x-internal-', 'x-gateway-', 'x-user-', 'x-auth-'];
 
 /** Removes stripped and internal headers from a request before it is proxied. */
 export function stripClientHeaders(req: IncomingMessage): void {
-  for (const name of Object.keys(req.headers)) {
-    if (STRIPPED.includes(name) || INTERNAL_PREFIXES.some((p) => name.startsWith(p)))
+  for (const name in req.headers) {
+    if (STRIPPED.has(name) || (name.startsWith('x-') && INTERNAL_PREFIXES.some((p) => name.startsWith(p))))
       delete req.headers[name];
   }
 }
@@ -155,7 +155,8 @@ export function proxyTo(upstream: Upstream, deps: ProxyDeps): RequestHandler {
 function proxyWith(upstream: Upstream, deps: ProxyDeps, agent: Agent) {
   const timedOut = new WeakSet<IncomingMessage>();
   return createProxyMiddleware<IncomingMessage, ServerResponse>({
-    target: upstream.target,
+    // A URL, not a string: both http-proxy-middleware and httpxy would parse a string per request.
+    target: new URL(upstream.target),
     changeOrigin: true,
     xfwd: true,
     agent,

@@ -37,7 +37,7 @@ export interface BaseAppOptions {
  * the query parser keeps any undecodable sequence (`%ED%A0%80`) as the raw, well-formed text,
  * so an escaped NUL is the only way a query value becomes unstorable.
  */
-const storableQuery: RequestHandler = (req, _res, next) => {
+export const storableQuery: RequestHandler = (req, _res, next) => {
   if (!req.url.includes('%00')) return next();
   assertStorableText(req.query, 'query');
   next();
@@ -53,7 +53,7 @@ const MAY_BE_UNSTORABLE = /\\u(0000|d[89a-f])/i;
 const suspectBodies = new WeakSet<object>();
 
 /** Logs one `http` line per request: method, path, status, duration in ms. */
-function accessLog(logger: Logger): RequestHandler {
+export function accessLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     // Formatting a line costs even when the level drops it: skip the work entirely.
     if (!logger.isLevelEnabled('http')) return next();
