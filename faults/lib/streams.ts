@@ -5,9 +5,12 @@
  * item's `local_id`), check-ins of distinct invitees (marker = the scan's nonce). Each marker
  * is also the write's retry key (docs/reliability.md, "What is promised").
  */
-import { submissionBody, voteBody, type Fixtures } from './fixtures.ts';
+import { createEvent, importInvites, submissionBody, voteBody, type Fixtures } from './fixtures.ts';
 import type { Api } from './http.ts';
-import type { StreamSpec } from './load.ts';
+import { SteadyLoad, type StreamSpec } from './load.ts';
+import type { ScenarioReport } from './report.ts';
+import type { ScenarioContext } from './scenario.ts';
+import { settings } from './settings.ts';
 
 /** Anonymous votes (sent with `anonymous`) at `rate`/s; markers `<prefix>-v<i>`. */
 export const voteStream = (fx: Fixtures, anonymous: Api, rate: number, prefix: string): StreamSpec => ({
@@ -87,3 +90,32 @@ export const resultsReadStream = (pollId: string, rate: number): StreamSpec => (
   ackStatus: 200,
   make: (i) => ({ marker: `r${i}`, method: 'GET', path: `/api/polls/${pollId}/results` }),
 });
+
+/**
+ * The steady write load of a scenario lasting about `seconds` (not started): votes, submissions
+ * and check-ins at `settings.rates`, the check-ins on a new event named `name` whose invitees
+ * (codes for the whole run, with a margin) are imported first; markers `fx-<run>-<tag>…`.
+ */
+export async function steadyWriteLoad(
+  ctx: ScenarioContext,
+  report: ScenarioReport,
+  o: { name: string; tag: string; seconds: number },
+): Promise<{ load: SteadyLoad; eventId: string }> {
+  const { fx } = ctx;
+  const codesNeeded = Math.ceil(settings.rates.checkins * o.seconds * 1.3) + 20;
+  const event = await createEvent(fx.api, `${o.name} ${fx.runId}`);
+  const invites = await importInvites(fx.api, event.id, codesNeeded, `${o.tag}${fx.runId}`);
+  report.info(`${invites.length} invitees to check in; load: ${JSON.stringify(settings.rates)} req/s`);
+  const prefix = `fx-${fx.runId}-${o.tag}`;
+  const load = new SteadyLoad(ctx.api, [
+    voteStream(fx, ctx.anonymous, settings.rates.votes, prefix),
+    submissionStream(fx, settings.rates.submissions, prefix),
+    checkinStream(
+      event.id,
+      invites.map((i) => i.code),
+      settings.rates.checkins,
+      prefix,
+    ),
+  ]);
+  return { load, eventId: event.id };
+}

@@ -9,15 +9,14 @@
  * every acknowledged write is stored exactly once, and the poll's counters equal MongoDB.
  */
 import { checkLoadDurable } from '../lib/durability.ts';
-import { createEvent, importInvites } from '../lib/fixtures.ts';
 import { sleep } from '@fieldhouse/testkit';
-import { SteadyLoad, Stream } from '../lib/load.ts';
+import { Stream } from '../lib/load.ts';
 import { secs } from '../lib/report.ts';
 import type { Scenario } from '../lib/scenario.ts';
 import { settings } from '../lib/settings.ts';
 import { probeWorker } from '../lib/probes.ts';
 import { SERVICES, WORKERS, type WorkerName } from '../lib/stack.ts';
-import { checkinStream, submissionStream, voteStream } from '../lib/streams.ts';
+import { steadyWriteLoad } from '../lib/streams.ts';
 
 /** Load after each replica is back, before the next stops, ms. */
 const BETWEEN_MS = 1_500;
@@ -31,22 +30,11 @@ export const rollingRestart: Scenario = {
     const { fx, stack } = ctx;
     const kinds = [...SERVICES, ...WORKERS];
     const steps = kinds.length * stack.replicas;
-    const codesNeeded = Math.ceil(settings.rates.checkins * (10 + steps * 6) * 1.5);
-    const event = await createEvent(fx.api, `Rolling ${fx.runId}`);
-    const invites = await importInvites(fx.api, event.id, codesNeeded, `roll${fx.runId}`);
-    report.info(`${invites.length} invitees to check in; load: ${JSON.stringify(settings.rates)} req/s`);
-
-    const prefix = `fx-${fx.runId}-r`;
-    const load = new SteadyLoad(ctx.api, [
-      voteStream(fx, ctx.anonymous, settings.rates.votes, prefix),
-      submissionStream(fx, settings.rates.submissions, prefix),
-      checkinStream(
-        event.id,
-        invites.map((i) => i.code),
-        settings.rates.checkins,
-        prefix,
-      ),
-    ]);
+    const { load, eventId } = await steadyWriteLoad(ctx, report, {
+      name: 'Rolling',
+      tag: 'r',
+      seconds: 10 + steps * 6,
+    });
     const t0 = performance.now();
     load.start();
     try {
@@ -107,7 +95,7 @@ export const rollingRestart: Scenario = {
       ctx.api,
       ctx.stores,
       load,
-      { pollId: fx.poll.id, projectId: fx.form.projectId, fieldUuid: fx.form.fieldUuid, eventId: event.id },
+      { pollId: fx.poll.id, projectId: fx.form.projectId, fieldUuid: fx.form.fieldUuid, eventId },
       settings.settleMs,
     );
   },

@@ -9,15 +9,14 @@
  * (lib/probes.ts).
  */
 import { checkLoadDurable } from '../lib/durability.ts';
-import { createEvent, importInvites } from '../lib/fixtures.ts';
 import { sleep } from '@fieldhouse/testkit';
-import { SteadyLoad, Stream } from '../lib/load.ts';
+import { Stream } from '../lib/load.ts';
 import { probeWorker } from '../lib/probes.ts';
 import { secs } from '../lib/report.ts';
 import type { Scenario } from '../lib/scenario.ts';
 import { settings } from '../lib/settings.ts';
 import { SERVICES, WORKERS, type ServiceName } from '../lib/stack.ts';
-import { checkinStream, submissionStream, voteStream } from '../lib/streams.ts';
+import { steadyWriteLoad } from '../lib/streams.ts';
 
 /** The stream whose writes go through each service (the gateway: all of them). */
 const STREAM_OF: Record<ServiceName, string[]> = {
@@ -34,22 +33,7 @@ export const killEach: Scenario = {
     const { fx, stack } = ctx;
     const targets = [...SERVICES, ...WORKERS];
     const seconds = 4 + targets.length * ((settings.downMs + settings.afterRestartMs) / 1000 + 3);
-    const codesNeeded = Math.ceil(settings.rates.checkins * seconds * 1.3) + 20;
-    const event = await createEvent(fx.api, `Kill-each ${fx.runId}`);
-    const invites = await importInvites(fx.api, event.id, codesNeeded, `k${fx.runId}`);
-    report.info(`${invites.length} invitees to check in; load: ${JSON.stringify(settings.rates)} req/s`);
-
-    const prefix = `fx-${fx.runId}-k`;
-    const load = new SteadyLoad(ctx.api, [
-      voteStream(fx, ctx.anonymous, settings.rates.votes, prefix),
-      submissionStream(fx, settings.rates.submissions, prefix),
-      checkinStream(
-        event.id,
-        invites.map((i) => i.code),
-        settings.rates.checkins,
-        prefix,
-      ),
-    ]);
+    const { load, eventId } = await steadyWriteLoad(ctx, report, { name: 'Kill-each', tag: 'k', seconds });
     load.start();
     try {
       await sleep(3_000);
@@ -104,7 +88,7 @@ export const killEach: Scenario = {
       ctx.api,
       ctx.stores,
       load,
-      { pollId: fx.poll.id, projectId: fx.form.projectId, fieldUuid: fx.form.fieldUuid, eventId: event.id },
+      { pollId: fx.poll.id, projectId: fx.form.projectId, fieldUuid: fx.form.fieldUuid, eventId },
       settings.settleMs,
     );
   },
