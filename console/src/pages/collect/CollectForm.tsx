@@ -64,10 +64,11 @@ export function CollectForm(props: {
   };
   const discard = async () => {
     saveDraft.cancel?.();
+    // Gone from IndexedDB first: the notice leaves only once a reload can no longer bring it back.
+    await deleteDraft(project.id);
     setAnswers({});
     setErrors({});
     setRestored(null);
-    await deleteDraft(project.id);
   };
   const submit = async () => {
     const { entries, problems } = toEntries(fields, answers);
