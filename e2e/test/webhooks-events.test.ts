@@ -297,6 +297,12 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
         .send({ nom: 'Kim', email: 'kim@example.test', type_invite: 'standard' })
         .expect(201);
       await eventually(async () => receiver.on('/kill').length === 1, 20_000);
+      // Mid-retry: the 503 is recorded and the retry scheduled (a kill during the attempt itself
+      // is retried once its lease lapses, 35 s later by default: longer than this test waits).
+      await eventually(async () => {
+        const p = (await as(owner).get(`${hooks()}/${body.id}/deliveries`).expect(200)).body;
+        return p.data[0]?.attempts === 1 && p.data[0]?.response_status === 503;
+      }, 20_000);
       proc.child.kill('SIGKILL');
       await proc.stop();
       await sleep(3500);
