@@ -25,7 +25,7 @@ await runSuite({
   root: join(dirname(fileURLToPath(import.meta.url)), '..'),
   scenarios: [killEach, redisLoss, rabbitDrop, exportKill, sseStreams],
   timeoutS: Number(process.env.FAULTS_TIMEOUT_S ?? 600),
-  stack: { replicas: 1 },
+  stack: {},
   ...(process.env.FAULTS_LOG_DIR ? { logDir: process.env.FAULTS_LOG_DIR } : {}),
   before: (chosen) => {
     const fdWanted = Math.max(20_000, settings.sseStreams * 4 + 5_000);

@@ -33,8 +33,8 @@ export class BacklogSampler {
     this.receiverUrl = receiverUrl;
   }
 
-  /** One sample now (also used on its own to wait for the receiver's count). */
-  async sample(since: number): Promise<BacklogSample> {
+  /** One sample now. */
+  private async sample(since: number): Promise<BacklogSample> {
     const [[outbox], [pending], fanOut, deliveries, count] = await Promise.all([
       this.db('outbox').count({ n: '*' }) as Promise<Array<{ n: number }>>,
       this.db('webhook_deliveries').where({ status: 'pending' }).count({ n: '*' }) as Promise<

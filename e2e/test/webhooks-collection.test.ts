@@ -156,10 +156,17 @@ describe('webhooks of area A through the gateway (real receivers, workers, Rabbi
       async () => (receiver.on('/a').length >= 4 ? receiver.on('/a') : undefined),
       20_000,
     );
-    const payloads = got.map(
-      (r: ReceivedWebhook) =>
-        new Webhook(hook.secret).verify(r.body, r.headers as Record<string, string>) as Payload,
-    );
+    const verified = (r: ReceivedWebhook) =>
+      new Webhook(hook.secret).verify(r.body, r.headers as Record<string, string>) as Payload;
+    /** The first delivery of `kind` received at `/a`, verified, with its request. */
+    const receivedOfType = (kind: string) =>
+      eventually(async () =>
+        receiver
+          .on('/a')
+          .map((r) => ({ r, p: verified(r) }))
+          .find((x) => x.p.type === kind),
+      );
+    const payloads = got.map(verified);
     // Every payload received matches the AsyncAPI document the gateway serves (fetched once).
     const asyncApi = (await o.get('/docs/collection.asyncapi.json').expect(200)).body as object;
     payloads.forEach((p, i) => expectPayloadMatchesAsyncApi(asyncApi, p.type, p, got[i]!.headers));
@@ -200,15 +207,7 @@ describe('webhooks of area A through the gateway (real receivers, workers, Rabbi
     const one = `/api/v1/projects/${project}/submissions/${submission.id}`;
     await c.delete(one).expect(403);
     await o.delete(one).expect(204);
-    const deleted = await eventually(async () =>
-      receiver
-        .on('/a')
-        .map((r) => ({
-          r,
-          p: new Webhook(hook.secret).verify(r.body, r.headers as Record<string, string>) as Payload,
-        }))
-        .find((x) => x.p.type === 'submission.deleted'),
-    );
+    const deleted = await receivedOfType('submission.deleted');
     expectPayloadMatchesAsyncApi(asyncApi, deleted.p.type, deleted.p, deleted.r.headers);
     expect(deleted.p.data.submission).to.include({ id: submission.id, status: 'reviewed' });
     expect(deleted.p.data).to.include({ workspace_id: ws });
@@ -228,15 +227,7 @@ describe('webhooks of area A through the gateway (real receivers, workers, Rabbi
     await db('exports')
       .where({ id: failingId })
       .update({ status: 'failed', error: 'disk full', finished_at: new Date() });
-    const failed = await eventually(async () =>
-      receiver
-        .on('/a')
-        .map((r) => ({
-          r,
-          p: new Webhook(hook.secret).verify(r.body, r.headers as Record<string, string>) as Payload,
-        }))
-        .find((x) => x.p.type === 'export.failed'),
-    );
+    const failed = await receivedOfType('export.failed');
     expectPayloadMatchesAsyncApi(asyncApi, failed.p.type, failed.p, failed.r.headers);
     expect(failed.p.data.export).to.include({ id: failingId, status: 'failed', error: 'disk full' });
     expect(failed.p.data.links).to.not.have.property('download');

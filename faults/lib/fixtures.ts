@@ -19,6 +19,9 @@ export interface Fixtures {
   event: { id: string };
 }
 
+/** The password of the fixtures' user (a session scenario signs in with it). */
+export const FIXTURE_PASSWORD = 'fault suite password 123';
+
 /** Registers a user and creates the area A form, the polls and the event. */
 export async function createFixtures(anonymous: Api): Promise<Fixtures> {
   const runId = randomBytes(3).toString('hex');
@@ -26,7 +29,7 @@ export async function createFixtures(anonymous: Api): Promise<Fixtures> {
   const reg = await anonymous.expect(201, 'POST', '/api/v1/register', {
     name: 'Fault Suite',
     email,
-    password: 'fault suite password 123',
+    password: FIXTURE_PASSWORD,
   });
   const api = anonymous.as(reg.token as string);
   const form = await createForm(api, `Faults ${runId}`);

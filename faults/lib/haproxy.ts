@@ -26,7 +26,7 @@ export interface Tier {
 }
 
 /** The HAProxy configuration of `tiers` (text of haproxy.cfg). */
-export function haproxyConfig(tiers: Tier[]): string {
+function haproxyConfig(tiers: Tier[]): string {
   const lines = [
     'global',
     '  maxconn 4000',
@@ -68,7 +68,7 @@ export function haproxyConfig(tiers: Tier[]): string {
 }
 
 /** The HAProxy binary: `HAPROXY_BIN`, else Debian's `/usr/sbin/haproxy`, else `haproxy` on PATH. */
-export function haproxyBin(): string {
+function haproxyBin(): string {
   if (process.env.HAPROXY_BIN) return process.env.HAPROXY_BIN;
   return existsSync('/usr/sbin/haproxy') ? '/usr/sbin/haproxy' : 'haproxy';
 }

@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
+import { sleep } from '@fieldhouse/testkit';
+
 const run = promisify(execFile);
 
 /** Runs `rabbitmqctl <args>` (quiet); rejects with its output when it fails. */
@@ -28,3 +30,18 @@ export async function closeAllConnections(name: string, reason = 'fault'): Promi
 /** The AMQP URL of vhost `name` on the broker of `baseUrl`. */
 export const vhostUrl = (baseUrl: string, name: string): string =>
   Object.assign(new URL(baseUrl), { pathname: `/${encodeURIComponent(name)}` }).toString();
+
+/**
+ * Resolves true once queue `queue` of vhost `vhost` holds no message (ready or unacknowledged),
+ * false after `timeoutMs`.
+ */
+export async function queueDrained(vhost: string, queue: string, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const out = await rabbitmqctl('list_queues', '-p', vhost, '--no-table-headers', 'name', 'messages');
+    const line = out.split('\n').find((l) => l.split(/\s+/)[0] === queue);
+    if (line && Number(line.trim().split(/\s+/)[1]) === 0) return true;
+    if (Date.now() > deadline) return false;
+    await sleep(250);
+  }
+}

@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { request, type ClientRequest } from 'node:http';
-import jwt from 'jsonwebtoken';
 import { onServerSentEvents, sleep } from '@fieldhouse/testkit';
+import { signInternalToken } from '../../gateway/src/proxy/internal-token.ts';
 import { loadSigningKey } from '../../gateway/src/proxy/signing-key.ts';
 import { Api } from './http.ts';
 import type { FaultStack } from './stack.ts';
@@ -26,13 +26,12 @@ export function gatewayClients(stack: FaultStack, token?: string): Array<{ name:
  */
 export function anonymousInternalJwt(stack: FaultStack, audience: string): string {
   const key = loadSigningKey(readFileSync(stack.keyFile, 'utf8'));
-  return jwt.sign({ amr: 'anonymous', ip: '127.0.0.1' }, key.privateKey, {
-    algorithm: 'ES256',
-    keyid: key.kid,
-    issuer: 'fieldhouse-gateway',
+  return signInternalToken(
+    { key, issuer: 'fieldhouse-gateway', ttlSeconds: 60 },
     audience,
-    expiresIn: 60,
-  });
+    { method: 'anonymous', user: null },
+    '127.0.0.1',
+  );
 }
 
 /**
@@ -42,7 +41,6 @@ export function anonymousInternalJwt(stack: FaultStack, audience: string): strin
 export class ResultsWatcher {
   readonly label: string;
   lastTotal = -1;
-  events = 0;
   status = 0;
   error: string | undefined;
   private readonly req: ClientRequest;
@@ -56,7 +54,6 @@ export class ResultsWatcher {
         if (e.event !== 'results') return;
         const m = /"total_votes":(\d+)/.exec(e.data);
         if (!m) return;
-        this.events++;
         this.lastTotal = Number(m[1]);
       });
     });

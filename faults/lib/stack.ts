@@ -204,9 +204,7 @@ export class FaultStack {
     const amqpUrl = vhostUrl(process.env.AMQP_URL!, vhost);
     // Several replicas share one S3 bucket (a local folder is one machine's); one uses a folder.
     const blobEnv: Record<string, string> =
-      replicas > 1
-        ? await createBucket(process.env.S3_URL!, `${label}-${id}`)
-        : { BLOB_DIR: join(tmp, 'blobs') };
+      replicas > 1 ? await createBucket(`${label}-${id}`) : { BLOB_DIR: join(tmp, 'blobs') };
     const stack = new FaultStack({
       root,
       id,
@@ -302,9 +300,7 @@ export class FaultStack {
   private readonly output = (name: string, line: string) => {
     let stream = this.logs.get(name);
     if (!stream) {
-      stream = createWriteStream(join(this.logDir, `${name.replace(/[^a-z0-9-]/gi, '_')}.log`), {
-        flags: 'a',
-      });
+      stream = createWriteStream(this.logFile(name), { flags: 'a' });
       this.logs.set(name, stream);
     }
     stream.write(`${new Date().toISOString()} ${line}\n`);

@@ -7,6 +7,7 @@
  */
 import { createEvent, importInvites, submissionBody, voteBody, type Fixtures } from './fixtures.ts';
 import type { Api } from './http.ts';
+import { checkLoadDurable } from './durability.ts';
 import { SteadyLoad, type StreamSpec } from './load.ts';
 import type { ScenarioReport } from './report.ts';
 import type { ScenarioContext } from './scenario.ts';
@@ -95,12 +96,13 @@ export const resultsReadStream = (pollId: string, rate: number): StreamSpec => (
  * The steady write load of a scenario lasting about `seconds` (not started): votes, submissions
  * and check-ins at `settings.rates`, the check-ins on a new event named `name` whose invitees
  * (codes for the whole run, with a margin) are imported first; markers `fx-<run>-<tag>…`.
+ * `checkDurable(report)`, after `load.stop()`, is {@link checkLoadDurable} on what it wrote.
  */
 export async function steadyWriteLoad(
   ctx: ScenarioContext,
   report: ScenarioReport,
   o: { name: string; tag: string; seconds: number },
-): Promise<{ load: SteadyLoad; eventId: string }> {
+): Promise<{ load: SteadyLoad; checkDurable: (report: ScenarioReport) => Promise<void> }> {
   const { fx } = ctx;
   const codesNeeded = Math.ceil(settings.rates.checkins * o.seconds * 1.3) + 20;
   const event = await createEvent(fx.api, `${o.name} ${fx.runId}`);
@@ -117,5 +119,15 @@ export async function steadyWriteLoad(
       prefix,
     ),
   ]);
-  return { load, eventId: event.id };
+  const where = {
+    pollId: fx.poll.id,
+    projectId: fx.form.projectId,
+    fieldUuid: fx.form.fieldUuid,
+    eventId: event.id,
+  };
+  return {
+    load,
+    // As a client would: each write not acknowledged is sent again, once, with its retry key.
+    checkDurable: (r) => checkLoadDurable(r, ctx.api, ctx.stores, load, where, settings.settleMs),
+  };
 }

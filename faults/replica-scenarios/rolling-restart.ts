@@ -8,12 +8,10 @@
  * each kind of worker still does its work once both its replicas were restarted (lib/probes.ts),
  * every acknowledged write is stored exactly once, and the poll's counters equal MongoDB.
  */
-import { checkLoadDurable } from '../lib/durability.ts';
 import { sleep } from '@fieldhouse/testkit';
 import { Stream } from '../lib/load.ts';
 import { secs } from '../lib/report.ts';
 import type { Scenario } from '../lib/scenario.ts';
-import { settings } from '../lib/settings.ts';
 import { probeWorker } from '../lib/probes.ts';
 import { SERVICES, WORKERS, type WorkerName } from '../lib/stack.ts';
 import { steadyWriteLoad } from '../lib/streams.ts';
@@ -27,10 +25,10 @@ export const rollingRestart: Scenario = {
   name: 'rolling-restart',
   title: 'rolling restart of every gateway, service and worker under load: no 5xx, nothing lost',
   async run(ctx, report) {
-    const { fx, stack } = ctx;
+    const { stack } = ctx;
     const kinds = [...SERVICES, ...WORKERS];
     const steps = kinds.length * stack.replicas;
-    const { load, eventId } = await steadyWriteLoad(ctx, report, {
+    const { load, checkDurable } = await steadyWriteLoad(ctx, report, {
       name: 'Rolling',
       tag: 'r',
       seconds: 10 + steps * 6,
@@ -89,14 +87,6 @@ export const rollingRestart: Scenario = {
               .join(', ')}`
           : ''),
     );
-    // As a client would: each write not acknowledged is sent again, once, with its retry key.
-    await checkLoadDurable(
-      report,
-      ctx.api,
-      ctx.stores,
-      load,
-      { pollId: fx.poll.id, projectId: fx.form.projectId, fieldUuid: fx.form.fieldUuid, eventId },
-      settings.settleMs,
-    );
+    await checkDurable(report);
   },
 };

@@ -5,6 +5,7 @@
  * PostgreSQL, shared by every gateway replica).
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { FIXTURE_PASSWORD } from '../lib/fixtures.ts';
 import { Api } from '../lib/http.ts';
 import type { Scenario } from '../lib/scenario.ts';
 
@@ -55,7 +56,7 @@ export const sessions: Scenario = {
     const csrf = await step(g1, 'GET', '/api/v1/csrf-cookie');
     const login = await step(g1, 'POST', '/api/v1/login', {
       email: fx.user.email,
-      password: 'fault suite password 123',
+      password: FIXTURE_PASSWORD,
     });
     report.check(
       csrf.status === 204 && login.status === 200 && jar.get('XSRF-TOKEN') !== undefined,

@@ -8,7 +8,6 @@
  * acknowledged write through it; a worker's, to the end of a probe only it can finish
  * (lib/probes.ts).
  */
-import { checkLoadDurable } from '../lib/durability.ts';
 import { sleep } from '@fieldhouse/testkit';
 import { Stream } from '../lib/load.ts';
 import { probeWorker } from '../lib/probes.ts';
@@ -30,10 +29,14 @@ export const killEach: Scenario = {
   name: 'kill-each',
   title: 'SIGKILL each service and worker under load: every acknowledged write durable exactly once',
   async run(ctx, report) {
-    const { fx, stack } = ctx;
+    const { stack } = ctx;
     const targets = [...SERVICES, ...WORKERS];
     const seconds = 4 + targets.length * ((settings.downMs + settings.afterRestartMs) / 1000 + 3);
-    const { load, eventId } = await steadyWriteLoad(ctx, report, { name: 'Kill-each', tag: 'k', seconds });
+    const { load, checkDurable } = await steadyWriteLoad(ctx, report, {
+      name: 'Kill-each',
+      tag: 'k',
+      seconds,
+    });
     load.start();
     try {
       await sleep(3_000);
@@ -82,14 +85,6 @@ export const killEach: Scenario = {
     } finally {
       await load.stop();
     }
-    // As a client would: each write not acknowledged is sent again, once, with its retry key.
-    await checkLoadDurable(
-      report,
-      ctx.api,
-      ctx.stores,
-      load,
-      { pollId: fx.poll.id, projectId: fx.form.projectId, fieldUuid: fx.form.fieldUuid, eventId },
-      settings.settleMs,
-    );
+    await checkDurable(report);
   },
 };

@@ -106,7 +106,7 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
 
   const allowed = new Set(c.CORS_ORIGINS);
   const corsForAllowed = cors({
-    origin: (origin, cb) => cb(null, origin !== undefined && allowed.has(origin)),
+    origin: true, // echoes the Origin: only allowed ones reach it (corsHandler below)
     credentials: true,
     allowedHeaders: [
       'Accept',
@@ -121,7 +121,7 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
     maxAge: 600,
   });
   // cors() sets nothing and passes on when the origin is not allowed (or absent, as on most
-  // requests): skip its per-request option merging then.
+  // requests): decide that here, and skip its per-request option merging then.
   const corsHandler: RequestHandler = (req, res, next) => {
     const origin = req.headers.origin;
     if (origin === undefined || !allowed.has(origin)) return next();
@@ -164,7 +164,6 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
     readiness: deps.readiness ?? [],
     ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}),
     trustProxy: c.TRUST_PROXY,
-    operationalRoutes: true,
     ...(helmetOptions ? { helmet: helmetOptions } : {}),
   }).app;
   own.use(corsHandler);

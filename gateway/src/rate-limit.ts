@@ -1,11 +1,5 @@
-import type { Request, RequestHandler, Response } from 'express';
-import {
-  rateLimit,
-  ipKeyGenerator,
-  type AugmentedRequest,
-  type Options,
-  type Store,
-} from 'express-rate-limit';
+import type { Request, Response } from 'express';
+import { rateLimit, ipKeyGenerator, type AugmentedRequest } from 'express-rate-limit';
 import { RedisStore } from 'rate-limit-redis';
 import type { Logger } from '@fieldhouse/logger';
 import { tooManyRequests } from '@fieldhouse/problem';
@@ -56,23 +50,12 @@ export function createRateLimiters(redis: RedisClient, s: RateLimitSettings, log
     }
   };
   const sendCommand = (args: string[]) => redis.sendCommand(args);
+  const windowMs = s.windowSeconds * 1000;
   const handler = (req: Request, _res: Response, next: (err: unknown) => void) => {
-    const reset =
-      (req as AugmentedRequest).rateLimit?.resetTime?.getTime() ?? Date.now() + s.windowSeconds * 1000;
+    const reset = (req as AugmentedRequest).rateLimit?.resetTime?.getTime() ?? Date.now() + windowMs;
     const retryAfter = Math.max(1, Math.ceil((reset - Date.now()) / 1000));
     next(tooManyRequests(`Too many requests. Retry after ${retryAfter} seconds.`, retryAfter));
   };
-  const make = (limit: number, store: Store, extra: Partial<Options>): RequestHandler =>
-    rateLimit({
-      windowMs: s.windowSeconds * 1000,
-      limit,
-      standardHeaders: 'draft-8',
-      legacyHeaders: false,
-      passOnStoreError: true,
-      store,
-      handler,
-      ...extra,
-    });
   const writeBehind = (name: string) =>
     new WriteBehindRedisStore({
       sendCommand,
@@ -92,7 +75,6 @@ export function createRateLimiters(redis: RedisClient, s: RateLimitSettings, log
     onFailure: warn,
   });
 
-  const windowMs = s.windowSeconds * 1000;
   return {
     perIp: countEveryRequest({
       identifier: 'ip',
@@ -118,8 +100,15 @@ export function createRateLimiters(redis: RedisClient, s: RateLimitSettings, log
       handler,
       logger,
     }),
-    login: make(s.loginFailures, loginStore, {
+    login: rateLimit({
       identifier: 'login',
+      windowMs,
+      limit: s.loginFailures,
+      standardHeaders: 'draft-8',
+      legacyHeaders: false,
+      passOnStoreError: true,
+      store: loginStore,
+      handler,
       keyGenerator: loginKey,
       skipSuccessfulRequests: true,
     }),

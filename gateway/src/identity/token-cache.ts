@@ -117,30 +117,30 @@ export class TokenCache {
     if (!this.subscriber) return;
     const nonce = randomUUID();
     let acks = 0;
-    let wake: () => void = () => undefined;
-    this.pending.set(nonce, () => (acks++, wake()));
+    let receivers = Infinity; // until PUBLISH answers; acknowledgements may come before it does
+    let allAcked!: () => void;
+    const acked = new Promise<void>((resolve) => (allAcked = resolve));
+    this.pending.set(nonce, () => {
+      if (++acks >= receivers) allAcked();
+    });
+    let timer: NodeJS.Timeout | undefined;
     try {
-      const receivers = Number(await this.publisher.publish(this.channel, `${id} ${nonce}`));
-      const deadline = Date.now() + this.ackTimeoutMs;
-      while (acks < receivers) {
-        const left = deadline - Date.now();
-        if (left <= 0) {
-          this.logger.warn('a token revocation was not acknowledged by every gateway replica', {
-            tokenId: id,
-            receivers,
-            acknowledged: acks,
-            cacheSeconds: this.ttlMs / 1000,
-          });
-          break;
-        }
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, left);
-          wake = () => (clearTimeout(timer), resolve());
+      receivers = Number(await this.publisher.publish(this.channel, `${id} ${nonce}`));
+      if (acks >= receivers) return;
+      const timedOut = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), this.ackTimeoutMs);
+      });
+      if (await Promise.race([acked.then(() => false), timedOut]))
+        this.logger.warn('a token revocation was not acknowledged by every gateway replica', {
+          tokenId: id,
+          receivers,
+          acknowledged: acks,
+          cacheSeconds: this.ttlMs / 1000,
         });
-      }
     } catch (err) {
       this.logger.warn('could not announce a token revocation', { error: String(err) });
     } finally {
+      clearTimeout(timer);
       this.pending.delete(nonce);
     }
   }

@@ -4,6 +4,7 @@ import type { RequestHandler } from 'express';
  * Runs `handlers` in order as one Express middleware, with Express's own rules: `next()` goes
  * on, `next(err)` (any truthy value) leaves the chain with the error, a handler that throws or
  * returns a rejected promise passes that error on, and the last `next()` leaves the chain.
+ * Unlike Express, `next('route')` leaves the whole chain (no handler here uses it).
  *
  * The proxied path (issue #21) runs a dozen middlewares on every request; as separate Express
  * layers each one costs the router a match, a prefix trim and its bookkeeping. As one layer,

@@ -35,7 +35,11 @@ function helmetHeaders(options?: Parameters<typeof helmet>[0]): Array<[string, s
  */
 export function staticHelmet(options?: Parameters<typeof helmet>[0]): RequestHandler {
   const ops = helmetHeaders(options);
-  if (!ops) return helmet(options);
+  return ops ? replay(ops) : helmet(options);
+}
+
+/** Sets and removes the headers of `ops`, in order, on every answer. */
+function replay(ops: Array<[string, string | null]>): RequestHandler {
   return (_req, res, next) => {
     for (const [name, value] of ops) {
       if (value === null) res.removeHeader(name);
@@ -64,7 +68,7 @@ export function securityHeaders(options?: Parameters<typeof helmet>[0]): Request
   if (!ops) return helmet(options);
   const removed = ops.filter(([, v]) => v === null).map(([name]) => name);
   const set = ops.filter((op): op is [string, string] => op[1] !== null);
-  const eager = staticHelmet(options);
+  const eager = replay(ops);
   function writeHead(this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
     for (const [name, value] of set) if (!this.hasHeader(name)) this.setHeader(name, value);
     return writeHeadOf.apply(this, args);

@@ -22,12 +22,6 @@ export interface BaseAppOptions {
   routeLabel?: (path: string) => string | undefined;
   /** Helmet options; the gateway relaxes the CSP for its `/docs` UI. */
   helmet?: Parameters<typeof helmet>[0];
-  /**
-   * Serve `/healthz` and `/readyz` (default true). The gateway's proxy app turns them off: it
-   * only sees paths under the services' prefixes, so matching them is wasted work. `/metrics` is
-   * never on this app: it has its own internal port (`startMetricsServer`).
-   */
-  operationalRoutes?: boolean;
 }
 
 /**
@@ -37,7 +31,7 @@ export interface BaseAppOptions {
  * the query parser keeps any undecodable sequence (`%ED%A0%80`) as the raw, well-formed text,
  * so an escaped NUL is the only way a query value becomes unstorable.
  */
-export const storableQuery: RequestHandler = (req, _res, next) => {
+const storableQuery: RequestHandler = (req, _res, next) => {
   if (!req.url.includes('%00')) return next();
   assertStorableText(req.query, 'query');
   next();
@@ -53,7 +47,7 @@ const MAY_BE_UNSTORABLE = /\\u(0000|d[89a-f])/i;
 const suspectBodies = new WeakSet<object>();
 
 /** Logs one `http` line per request: method, path, status, duration in ms. */
-export function accessLog(logger: Logger): RequestHandler {
+function accessLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     // Formatting a line costs even when the level drops it: skip the work entirely.
     if (!logger.isLevelEnabled('http')) return next();
@@ -72,6 +66,30 @@ export function accessLog(logger: Logger): RequestHandler {
 }
 
 /**
+ * An Express app with the settings every process uses: no `X-Powered-By`, Express's
+ * `trust proxy` (default loopback only), the extended query parser.
+ */
+export function expressApp(trustProxy: boolean | number | string = 'loopback'): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', trustProxy);
+  app.set('query parser', 'extended');
+  return app;
+}
+
+/**
+ * What every request of every app runs first, in order: its request id, `security` (helmet
+ * with `opts.helmet` in {@link createBaseApp}; the gateway's proxied path replays helmet's
+ * headers more cheaply), the access log, the request metrics, the query check.
+ */
+export function baseMiddleware(
+  opts: Pick<BaseAppOptions, 'logger' | 'routeLabel'>,
+  security: RequestHandler,
+): RequestHandler[] {
+  return [requestId, security, accessLog(opts.logger), metricsMiddleware(opts.routeLabel), storableQuery];
+}
+
+/**
  * The Express app every process starts from: request ids, helmet, access log, request metrics
  * (served on the metrics port, not here), `/healthz`, `/readyz`. It parses no body: a service adds `express.json()`
  * itself, the gateway only on the routes it serves (proxied bodies stream through untouched).
@@ -79,18 +97,9 @@ export function accessLog(logger: Logger): RequestHandler {
  */
 export function createBaseApp(opts: BaseAppOptions): { app: Express; lifecycle: Lifecycle } {
   const lifecycle = opts.lifecycle ?? { shuttingDown: false };
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('trust proxy', opts.trustProxy ?? 'loopback');
-  app.set('query parser', 'extended');
-  app.use(requestId);
-  app.use(helmet(opts.helmet));
-  app.use(accessLog(opts.logger));
-  app.use(metricsMiddleware(opts.routeLabel));
-  app.use(storableQuery);
-  if (opts.operationalRoutes !== false) {
-    app.use(healthRouter(opts.readiness ?? [], () => lifecycle.shuttingDown));
-  }
+  const app = expressApp(opts.trustProxy);
+  app.use(...baseMiddleware(opts, helmet(opts.helmet)));
+  app.use(healthRouter(opts.readiness ?? [], () => lifecycle.shuttingDown));
   return { app, lifecycle };
 }
 

@@ -22,13 +22,14 @@ relay.start();
 // Webhook events are written to the outbox by triggers, which notify `outbox` at commit.
 const outboxNotices = listenTo(config.DATABASE_URL, 'outbox', () => relay.kick(), logger);
 const users = await startUsersProjection(broker, db, logger);
+const blobs = blobStoreFrom(config);
 const { app, lifecycle } = createCollectionApp({
   logger,
   db,
   keys: jwksKeyResolver(config.GATEWAY_JWKS_URL),
   issuer: config.INTERNAL_JWT_ISSUER,
   bodyLimit: config.BODY_LIMIT,
-  blobs: blobStoreFrom(config),
+  blobs,
   photoMaxBytes: config.PHOTO_MAX_BYTES,
   outboxWritten: () => relay.kick(),
   webhooks: webhookApiSettings(config),
@@ -45,6 +46,7 @@ await startServer(app, {
     () => relay.stop(),
     () => broker.close(),
     () => db.destroy(),
+    async () => blobs.close?.(),
   ],
   handleSignals: true,
   metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST },

@@ -88,6 +88,8 @@ describe('collection: object storage (S3BlobStore on a real S3 server, versitygw
     expect(await bucket.keys())
       .to.include('exports/big.csv')
       .and.not.include('exports/broken.csv');
+    // Nor its parts: the unfinished multipart upload was aborted.
+    expect(await bucket.uploads()).to.deep.equal([]);
     store.close();
   });
 

@@ -3,6 +3,7 @@ import {
   CreateBucketCommand,
   DeleteBucketCommand,
   DeleteObjectsCommand,
+  ListMultipartUploadsCommand,
   ListObjectsV2Command,
   S3Client,
 } from '@aws-sdk/client-s3';
@@ -13,13 +14,18 @@ import { S3BlobStore, type S3BlobStoreOptions } from '../src/blob/s3-blob-store.
 export interface TestBucket {
   store: S3BlobStore;
   options: S3BlobStoreOptions;
-  /** The keys in the bucket now. */
+  /** The keys in the bucket now (the first 1,000). */
   keys: () => Promise<string[]>;
+  /** The keys of multipart uploads begun and neither completed nor aborted. */
+  uploads: () => Promise<string[]>;
   /** Empties and deletes the bucket. */
   drop: () => Promise<void>;
 }
 
-/** Creates a bucket with a random name and an {@link S3BlobStore} on it (`overrides` tune the store). */
+/**
+ * Creates a bucket (a random name unless `overrides.bucket`) and an {@link S3BlobStore} on it
+ * (`overrides` tune the store); `drop` empties it, however many keys, and deletes it.
+ */
 export async function createTestBucket(overrides: Partial<S3BlobStoreOptions> = {}): Promise<TestBucket> {
   const url = new URL(await backingUrl('s3'));
   const options: S3BlobStoreOptions = {
@@ -43,13 +49,17 @@ export async function createTestBucket(overrides: Partial<S3BlobStoreOptions> = 
     ((await admin.send(new ListObjectsV2Command({ Bucket: options.bucket }))).Contents ?? []).map(
       (o) => o.Key!,
     );
+  const uploads = async () =>
+    ((await admin.send(new ListMultipartUploadsCommand({ Bucket: options.bucket }))).Uploads ?? []).map(
+      (u) => u.Key!,
+    );
   return {
     store: new S3BlobStore(options),
     options,
     keys,
+    uploads,
     drop: async () => {
-      const left = await keys();
-      if (left.length)
+      for (let left = await keys(); left.length; left = await keys())
         await admin.send(
           new DeleteObjectsCommand({
             Bucket: options.bucket,

@@ -74,4 +74,5 @@ stopOnSignals(logger, [
   () => broker.close(),
   () => mailer.close(),
   () => db.destroy(),
+  async () => blobs.close?.(),
 ]);
