@@ -36,8 +36,11 @@ await runSuite({
         RATE_LIMIT_LOGIN: String(REPLICA_LIMITS.login),
         RATE_LIMIT_SYNC_MS: String(REPLICA_LIMITS.syncMs),
       },
-      // exports-once reads which worker completed each export from its log.
+      // exports-once reads which worker completed each export from its log; rolling-restart waits
+      // for each worker's start line (FaultStack.waitWorkerStarted), logged at info.
       'collection-worker': { LOG_LEVEL: 'info' },
+      'polls-worker': { LOG_LEVEL: 'info' },
+      'events-worker': { LOG_LEVEL: 'info' },
     },
   },
 });

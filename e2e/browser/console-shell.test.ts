@@ -1,6 +1,9 @@
 import { expect } from 'chai';
+import { registerUser } from '../test/support/users.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { startConsoleStack, type ConsoleStack } from './support/console-stack.ts';
+import { screenshotBoth } from './support/screenshots.ts';
+import { signInThroughPage } from './support/sign-in.ts';
 
 describe('console: served by the gateway (browser)', function () {
   this.timeout(120_000);
@@ -60,5 +63,18 @@ describe('console: served by the gateway (browser)', function () {
       await page.waitForTimeout(100);
     expect(await page.locator('html').getAttribute('lang')).to.equal('en');
     await expectAccessible(page, 'sign-in page');
+  });
+
+  it('tells a signed-in user that an address names no page, with a way home', async () => {
+    const user = await registerUser(c.baseUrl, 'Lost Visitor');
+    const page = await c.newPage();
+    await signInThroughPage(page, user);
+    await page.goto('/no/such/page');
+    await page.getByRole('heading', { name: 'Page not found', level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname, 'the address is kept').to.equal('/no/such/page');
+    await expectAccessible(page, 'page not found');
+    await screenshotBoth(page, 'not-found');
+    await page.getByRole('link', { name: 'Back to the console' }).click();
+    await page.waitForURL((u) => u.pathname !== '/no/such/page');
   });
 });

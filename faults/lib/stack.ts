@@ -36,6 +36,8 @@ export const SERVICES = ['gateway', 'collection', 'polls', 'events'] as const;
 export const WORKERS = ['collection-worker', 'polls-worker', 'events-worker'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 export type WorkerName = (typeof WORKERS)[number];
+/** The line each worker logs once its consumers are declared (each `src/workers/main.ts`). */
+const WORKER_STARTED = /\bworkers? started\b/;
 
 /** An exit of a child the suite did not ask for. */
 export interface UnexpectedExit {
@@ -64,6 +66,8 @@ export class FaultStack {
   private readonly expected = new Set<Managed>();
   /** The API port of each HTTP process (`gateway`, or `gateway-1`... with replicas). */
   private readonly httpPorts = new Map<string, number>();
+  /** The workers that have logged their start line since their last launch. */
+  private readonly workersStarted = new Set<string>();
 
   readonly root: string;
   readonly id: string;
@@ -304,6 +308,7 @@ export class FaultStack {
       this.logs.set(name, stream);
     }
     stream.write(`${new Date().toISOString()} ${line}\n`);
+    if (WORKER_STARTED.test(line)) this.workersStarted.add(name);
   };
 
   /** The path of process `name`'s log file. */
@@ -315,6 +320,7 @@ export class FaultStack {
   private launch(name: string): Managed {
     const spec = this.specs.get(name)!;
     this.output(name, `--- starting ${name}`);
+    this.workersStarted.delete(name);
     const managed = startNode(name, spec.script, spec.env, this.root, { output: this.output });
     this.procs.set(name, managed);
     managed.child.once('exit', (code, signal) => {
@@ -350,6 +356,19 @@ export class FaultStack {
   /** Resolves when HTTP process `name` answers 200 on `/readyz`; rejects after `timeoutMs`. */
   async waitReady(name: string, timeoutMs = 30_000): Promise<void> {
     await this.waitOk(`${this.urlOf(name)}/readyz`, name, timeoutMs);
+  }
+
+  /**
+   * Resolves when worker process `name` has logged its start line (`… worker(s) started`, written
+   * once its consumers are declared) since its last launch; rejects after `timeoutMs`.
+   */
+  async waitWorkerStarted(name: string, timeoutMs = 30_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.workersStarted.has(name)) {
+      if (Date.now() > deadline)
+        throw new Error(`${name} not started after ${timeoutMs} ms (see ${this.logFile(name)})`);
+      await sleep(100);
+    }
   }
 
   /**

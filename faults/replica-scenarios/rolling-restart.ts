@@ -2,7 +2,8 @@
  * Replicas scenario `rolling-restart`: a rolling restart, as a deployment does one, under a
  * steady load of votes, submissions and check-ins through the balancer. For each kind of
  * process (gateways, services, workers), its first replica gets SIGTERM, is started again and
- * waits until the balancer has it back in rotation, then the second. Proves: no answer 5xx and
+ * waits until the balancer has it back in rotation (a worker: until it logs that its consumers are
+ * declared), then the second. Proves: no answer 5xx and
  * no dropped connection reach a client (a stopping replica answers what it has taken, leaves the
  * rotation, and the balancer retries on the other what it could not send; lib/haproxy.ts),
  * each kind of worker still does its work once both its replicas were restarted (lib/probes.ts),
@@ -18,8 +19,6 @@ import { steadyWriteLoad } from '../lib/streams.ts';
 
 /** Load after each replica is back, before the next stops, ms. */
 const BETWEEN_MS = 1_500;
-/** Time a restarted worker is given before the next replica stops, ms. */
-const WORKER_START_MS = 2_000;
 
 export const rollingRestart: Scenario = {
   name: 'rolling-restart',
@@ -48,12 +47,12 @@ export const rollingRestart: Scenario = {
           if (serves) {
             await stack.waitReady(name, 60_000);
             await stack.waitThroughBalancer(30_000);
-          } else await sleep(WORKER_START_MS); // a worker has no readiness to ask; the load shows
+          } else await stack.waitWorkerStarted(name, 60_000); // its consumers are declared
           report.info(
             `${name.padEnd(19)} stopped in ${secs(stopped)}, ` +
               (serves
                 ? `back in rotation ${secs(performance.now() - r0)} after its start`
-                : `given ${secs(WORKER_START_MS)} to start`),
+                : `consuming ${secs(performance.now() - r0)} after its start`),
           );
           await sleep(BETWEEN_MS);
         }
