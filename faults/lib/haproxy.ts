@@ -3,8 +3,12 @@
  * haproxy`; `HAPROXY_BIN` points to another binary), run in the foreground by the suite with a
  * configuration written here. One frontend per tier (the gateways for the clients; each service
  * for the gateways), each balancing round robin over its replicas, with:
- * - health checks on `GET /readyz` every 500 ms (a stopping replica answers 503 and leaves the
- *   rotation; a restarted one joins after one good check);
+ * - health checks on `GET /readyz` every 500 ms, each given 3 s, a replica leaving the rotation
+ *   after two failed checks in a row (a stopping one refuses connections, then 503) and joining
+ *   after one good check. As tolerant as the manifests' readiness probe (`timeoutSeconds: 3`,
+ *   `failureThreshold: 2`): with one check of 500 ms that failed once, a burst of 160
+ *   check-ins that kept the events replicas' `/readyz` (a query on the busy pool) past 500 ms
+ *   took both out of rotation at once, and the balancer answered 503;
  * - retries on another replica when a connection is refused or a replica closes it without an
  *   answer (`retry-on conn-failure empty-response`, `option redispatch`): the only failures a
  *   rolling restart can cause, and retry-safe, since the request was not processed (or carries
@@ -47,7 +51,8 @@ function haproxyConfig(tiers: Tier[]): string {
     '  option httpchk',
     '  http-check send meth GET uri /readyz',
     '  http-check expect status 200',
-    '  default-server check inter 500ms fastinter 250ms downinter 500ms rise 1 fall 1',
+    '  timeout check 3s',
+    '  default-server check inter 500ms fastinter 250ms downinter 500ms rise 1 fall 2',
     '',
   ];
   for (const t of tiers) {
