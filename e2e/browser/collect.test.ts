@@ -51,6 +51,34 @@ const EVERY_TYPE = [
   { name: 'house', label: 'Photo of the house', type: 'photo' },
 ];
 
+/**
+ * The largest photo the web form sends as is (PHOTO_MAX_BYTES of
+ * console/src/pages/collect/PhotoInput.tsx): larger ones are resized on the device first, since
+ * photos travel base64 in the JSON body the service caps at 1 MB (its own limit per photo,
+ * PHOTO_MAX_BYTES of the collection service, is 5 MiB).
+ */
+const PHOTO_MAX_BYTES = 500_000;
+
+/** A 2×2 grey BMP: an image to the browser (`image/*`), not a photo type the service takes. */
+const BMP = (() => {
+  const width = 2;
+  const height = 2;
+  const row = Math.ceil((width * 3) / 4) * 4;
+  const bytes = Buffer.alloc(54 + row * height, 0x80);
+  bytes.write('BM', 0, 'ascii');
+  bytes.writeUInt32LE(bytes.length, 2);
+  bytes.writeUInt32LE(0, 6);
+  bytes.writeUInt32LE(54, 10);
+  bytes.writeUInt32LE(40, 14);
+  bytes.writeInt32LE(width, 18);
+  bytes.writeInt32LE(height, 22);
+  bytes.writeUInt16LE(1, 26);
+  bytes.writeUInt16LE(24, 28);
+  bytes.fill(0, 30, 54);
+  bytes.writeUInt32LE(row * height, 34);
+  return bytes;
+})();
+
 describe('console: the collector web form, offline queue and drafts (browser)', function () {
   this.timeout(180_000);
   let c: ConsoleStack;
@@ -81,15 +109,18 @@ describe('console: the collector web form, offline queue and drafts (browser)', 
   const answer = (s: ApiSubmission, p: CollectionProject, name: string) =>
     s.data.find((e) => e.field_uuid === p.fields[name]!.uuid)?.value;
 
-  async function collectorPage(): Promise<{ context: BrowserContext; page: Page }> {
+  async function collectorPage(
+    p: CollectionProject = project,
+    name = 'Water points',
+  ): Promise<{ context: BrowserContext; page: Page }> {
     const context = await c.newContext({ phone: true });
     await context.grantPermissions(['geolocation'], { origin: c.baseUrl });
     await context.setGeolocation({ latitude: 14.6928, longitude: -17.4467, accuracy: 12 });
     const page = await context.newPage();
-    await signInThroughPage(page, collector, `/f/${project.projectId}`);
+    await signInThroughPage(page, collector, `/f/${p.projectId}`);
     // Opened as a collector does, from its link: the service worker (scope /f/) then takes the page.
-    await page.goto(`/f/${project.projectId}`);
-    await page.getByRole('heading', { level: 1, name: 'Water points' }).waitFor();
+    await page.goto(`/f/${p.projectId}`);
+    await page.getByRole('heading', { level: 1, name }).waitFor();
     return { context, page };
   }
   const send = (page: Page) => page.getByRole('button', { name: 'Send', exact: true }).click();
@@ -233,6 +264,198 @@ describe('console: the collector web form, offline queue and drafts (browser)', 
     await page.reload();
     await page.getByRole('textbox', { name: 'Head of household' }).waitFor();
     expect(await page.getByText(/unfinished answers/).count()).to.equal(0);
+  });
+
+  it('names the field and the reason of a value the service refuses, and keeps the answers until corrected', async () => {
+    const { page } = await collectorPage();
+    const household = page.getByRole('textbox', { name: 'Head of household' });
+    const members = page.getByRole('spinbutton', { name: 'Members' });
+    const photo = page.getByLabel('Photo of the house');
+    await household.fill('Bitmap household');
+    await members.fill('4');
+    // An image to the browser, small enough to go as it is: only the service sees it is no photo type.
+    await photo.setInputFiles({ name: 'house.bmp', mimeType: 'image/bmp', buffer: BMP });
+    await page.getByRole('img', { name: 'Chosen photo for Photo of the house' }).waitFor();
+    await send(page);
+
+    const reason = 'Photo of the house: the photo is not a JPEG, PNG, WebP, GIF, HEIC or AVIF image';
+    const refused = page.locator('li[data-status="refused"]');
+    await refused.getByText(reason).waitFor();
+    await summary(page).getByText('Everything has been sent.').waitFor();
+    const stored = async () =>
+      (await submissions()).filter((s) => answer(s, project, 'household') === 'Bitmap household');
+    expect(await stored()).to.have.length(0);
+
+    // Kept on the device, with its reason, over a reload.
+    await page.reload();
+    await refused.getByText(reason).waitFor();
+    await expectAccessible(page, 'web form with a refused submission');
+
+    await refused.getByRole('button', { name: 'Correct it' }).click();
+    await refused.waitFor({ state: 'detached' });
+    expect(await household.inputValue()).to.equal('Bitmap household');
+    expect(await members.inputValue()).to.equal('4');
+    await page.getByRole('img', { name: 'Chosen photo for Photo of the house' }).waitFor();
+    // The reason shows under the field it is about, tied to its input.
+    const photoField = page.locator(`[data-field="${project.fields.house!.uuid}"]`);
+    await photoField.getByText('the photo is not a JPEG, PNG, WebP, GIF, HEIC or AVIF image').waitFor();
+    expect(await photo.getAttribute('aria-invalid')).to.equal('true');
+    await page.getByText('Some answers need a look: see the messages under them.').waitFor();
+    await expectAccessible(page, 'web form correcting a refused submission');
+
+    await photo.setInputFiles({ name: 'house.png', mimeType: 'image/png', buffer: PNG });
+    await photoField.getByText(/not a JPEG/).waitFor({ state: 'detached' });
+    await send(page);
+    await summary(page).getByText('Everything has been sent.').waitFor();
+    const [sent] = await stored();
+    expect(answer(sent!, project, 'members')).to.equal(4);
+    expect(answer(sent!, project, 'house')).to.have.property('content_type', 'image/png');
+  });
+
+  it('refuses only the item of a batch whose answer cannot be stored, under its field, and sends the others', async () => {
+    const { context, page } = await collectorPage();
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, {
+      timeout: 20_000,
+    });
+    const household = page.getByRole('textbox', { name: 'Head of household' });
+    await context.setOffline(true);
+    await household.fill('Good neighbour');
+    await send(page);
+    await page.getByText('Saved on this device. It will be sent when the network is back.').waitFor();
+    // Pasted text with a NUL character: no client check stops it, no database stores it, and
+    // the service refuses the whole sync request, naming the item's entry.
+    await household.fill('Pasted\u0000household');
+    expect(await household.inputValue()).to.equal('Pasted\u0000household');
+    await send(page);
+    await summary(page).getByText('No network: 2 submissions wait here').waitFor();
+
+    await context.setOffline(false);
+    const refused = page.locator('li[data-status="refused"]');
+    await refused.getByText(/^Head of household: .*must not contain the NUL character/).waitFor();
+    await summary(page).getByText('Everything has been sent.').waitFor();
+    expect(await refused.count()).to.equal(1);
+    expect(await page.locator('li[data-status="sent"]').count()).to.equal(1);
+    const names = (await submissions()).map((s) => answer(s, project, 'household'));
+    expect(names.filter((n) => n === 'Good neighbour')).to.have.length(1);
+    expect(names.filter((n) => String(n).startsWith('Pasted'))).to.have.length(0);
+
+    await page.reload();
+    await refused.getByRole('button', { name: 'Correct it' }).click();
+    expect(await household.inputValue()).to.equal('Pasted\u0000household');
+    const field = page.locator(`[data-field="${project.fields.household!.uuid}"]`);
+    await field.getByText(/must not contain the NUL character/).waitFor();
+    expect(await household.getAttribute('aria-invalid')).to.equal('true');
+    await household.fill('Pasted household');
+    await send(page);
+    await summary(page).getByText('Everything has been sent.').waitFor();
+    expect(
+      (await submissions()).some((s) => answer(s, project, 'household') === 'Pasted household'),
+    ).to.equal(true);
+  });
+
+  it('says a project reached its submission limit, and keeps the refused answers', async () => {
+    const limited = await createCollectionProject(
+      c.baseUrl,
+      owner.token,
+      [{ name: 'herons', label: 'Herons counted', type: 'integer', required: true }],
+      { collect_access: 'authenticated', submission_limit: 1 },
+      { workspace: 'Bird census', project: 'Heron count' },
+    );
+    const { page } = await collectorPage(limited, 'Heron count');
+    const herons = page.getByRole('spinbutton', { name: 'Herons counted' });
+    await herons.fill('12');
+    await send(page);
+    await page.locator('li[data-status="sent"]').waitFor();
+    await herons.fill('31');
+    await send(page);
+
+    const reason = 'This project has reached its submission limit (1).';
+    const refused = page.locator('li[data-status="refused"]');
+    await refused.getByText(reason).waitFor();
+    expect((await submissions(limited)).map((s) => answer(s, limited, 'herons'))).to.deep.equal([12]);
+    await page.reload();
+    await refused.getByText(reason).waitFor();
+    await expectAccessible(page, 'web form refused by the submission limit');
+
+    await refused.getByRole('button', { name: 'Correct it' }).click();
+    expect(await herons.inputValue()).to.equal('31');
+    // No field is at fault: the reason shows above the form.
+    const alert = page.getByRole('alert').filter({ hasText: 'The service refused these answers.' });
+    await alert.getByText(reason).waitFor();
+    expect(await page.getByText('see the messages under them').count()).to.equal(0);
+    await expectAccessible(page, 'web form correcting a submission over the limit');
+
+    // Once the managers raise the limit, the same answers go through.
+    await gatewayClient(c.baseUrl, owner.token)
+      .post(`/api/v1/projects/${limited.projectId}/publish`)
+      .send({ submission_limit: 2 })
+      .expect(200);
+    await send(page);
+    await summary(page).getByText('Everything has been sent.').waitFor();
+    await alert.waitFor({ state: 'detached' });
+    const counts = (await submissions(limited)).map((s) => answer(s, limited, 'herons'));
+    expect(counts.sort()).to.deep.equal([12, 31]);
+  });
+
+  it('makes a camera photo over the limit smaller on the device before sending it', async () => {
+    const { page } = await collectorPage();
+    // A 3,000 × 2,000 camera picture of pure noise: the worst case for compression.
+    const camera = Buffer.from(
+      await page.evaluate(async () => {
+        const [width, height] = [3000, 2000];
+        const canvas = new OffscreenCanvas(width, height);
+        const context = canvas.getContext('2d')!;
+        const pixels = context.createImageData(width, height);
+        let x = 2463534242;
+        for (let i = 0; i < pixels.data.length; i += 4) {
+          x ^= x << 13;
+          x ^= x >>> 17;
+          x ^= x << 5;
+          pixels.data[i] = x & 255;
+          pixels.data[i + 1] = (x >>> 8) & 255;
+          pixels.data[i + 2] = (x >>> 16) & 255;
+          pixels.data[i + 3] = 255;
+        }
+        context.putImageData(pixels, 0, 0);
+        const blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: 0.92 });
+        const bytes = new Uint8Array(await blob.arrayBuffer());
+        let binary = '';
+        for (let i = 0; i < bytes.length; i += 0x8000)
+          binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+        return btoa(binary);
+      }),
+      'base64',
+    );
+    expect(camera.length).to.be.above(PHOTO_MAX_BYTES * 4);
+
+    await page.getByRole('textbox', { name: 'Head of household' }).fill('Big photo household');
+    await page
+      .getByLabel('Photo of the house')
+      .setInputFiles({ name: 'camera.jpg', mimeType: 'image/jpeg', buffer: camera });
+    const chosen = page.getByText(/^camera\.jpg, \d+ KB to send$/);
+    await chosen.waitFor({ timeout: 60_000 });
+    const kb = Number(/(\d+) KB/.exec(await chosen.innerText())![1]);
+    expect(kb).to.be.at.most(PHOTO_MAX_BYTES / 1000);
+    await page.getByRole('img', { name: 'Chosen photo for Photo of the house' }).waitFor();
+    await send(page);
+    await summary(page).getByText('Everything has been sent.').waitFor();
+
+    const sent = (await submissions()).find((s) => answer(s, project, 'household') === 'Big photo household');
+    expect(sent, 'the submission with the big photo').to.not.equal(undefined);
+    const ref = answer(sent!, project, 'house') as { url: string; size: number; content_type: string };
+    expect(ref.content_type).to.equal('image/jpeg');
+    expect(ref.size).to.be.at.most(PHOTO_MAX_BYTES);
+    // The stored bytes: within the limit, and still a picture of the same shape, at most 1,600 px.
+    const stored = (await gatewayClient(c.baseUrl, owner.token).get(ref.url).expect(200)).body as Buffer;
+    expect(stored.length).to.equal(ref.size);
+    expect(stored.length).to.be.at.most(PHOTO_MAX_BYTES);
+    const decoded = await page.evaluate(async (base64) => {
+      const bytes = Uint8Array.from(atob(base64), (ch) => ch.charCodeAt(0));
+      const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/jpeg' }));
+      return { width: bitmap.width, height: bitmap.height };
+    }, stored.toString('base64'));
+    expect(decoded.width).to.be.within(200, 1600);
+    expect(decoded.width / decoded.height).to.be.closeTo(1.5, 0.01);
   });
 
   it('lets anyone fill a public project without signing in, after the consent step', async () => {

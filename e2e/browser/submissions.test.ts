@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
+import { PNG } from '@fieldhouse/testkit';
 import { gatewayClient, registerUser } from '../test/support/users.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { createCollectionProject, submit, type CollectionProject } from './support/collection-project.ts';
@@ -17,6 +18,11 @@ describe('console: submissions table, detail drawer and review (browser)', funct
   /** Submission ids, oldest first: 25 submitted, of which `rejectedId` is then rejected. */
   let ids: number[];
   let rejectedId: number;
+  /** A second project, "Pumps": its submissions by day and collector, one with a photo. */
+  let pumps: CollectionProject;
+  let collector: Awaited<ReturnType<typeof registerUser>>;
+  /** The pumps' submission ids by name (`Pump A` to `Pump E`). */
+  const pumpIds: Record<string, number> = {};
   before(async () => {
     c = await startConsoleStack();
     owner = await registerUser(c.baseUrl, 'Ada Manager');
@@ -47,6 +53,39 @@ describe('console: submissions table, detail drawer and review (browser)', funct
       .put(`/api/v1/projects/${project.projectId}/submissions/${rejectedId}`)
       .send({ status: 'rejected' })
       .expect(200);
+
+    // Pumps: A, C and E sent by the owner, B and D by a collector; all but E dated in March
+    // 2024 (the API dates a submission when it arrives: the rows are backdated in the database,
+    // where a trigger keeps the per-day counters right). C and D straddle midnight of 9 March.
+    collector = await registerUser(c.baseUrl, 'Kofi Collector');
+    await gatewayClient(c.baseUrl, collector.token).get('/api/v1/workspaces').expect(200); // known to the service
+    pumps = await createCollectionProject(
+      c.baseUrl,
+      owner.token,
+      [
+        { name: 'pump', label: 'Pump', type: 'text', required: true },
+        { name: 'picture', label: 'Picture of the pump', type: 'photo' },
+      ],
+      {},
+      { workspace: 'Pump crew', project: 'Pumps' },
+    );
+    await api()
+      .post(`/api/v1/workspaces/${pumps.workspaceId}/members`)
+      .send({ user_id: collector.id, role: 'collector' })
+      .expect(201);
+    const days: Record<string, [typeof owner, string | null]> = {
+      'Pump A': [owner, '2024-03-02T10:00:00Z'],
+      'Pump B': [collector, '2024-03-05T00:00:00Z'],
+      'Pump C': [owner, '2024-03-09T23:59:00Z'],
+      'Pump D': [collector, '2024-03-10T00:00:00Z'],
+      'Pump E': [owner, null],
+    };
+    for (const [pump, [who, day]] of Object.entries(days)) {
+      const answers = pump === 'Pump A' ? { pump, picture: PNG.toString('base64') } : { pump };
+      pumpIds[pump] = await submit(c.baseUrl, who.token, pumps, answers);
+      if (day)
+        await c.stack.collection.db('submissions').where({ id: pumpIds[pump] }).update({ created_at: day });
+    }
   });
   after(async () => c?.stop());
 
@@ -187,5 +226,89 @@ describe('console: submissions table, detail drawer and review (browser)', funct
     // The list shows the new statuses.
     await page.getByRole('combobox', { name: 'Status' }).selectOption('reviewed');
     await page.getByText('20 submissions', { exact: true }).waitFor(); // 19 + the one reviewed alone
+  });
+
+  it('filters by creation days and by collector, and keeps both in the link', async () => {
+    const page = await c.newPage();
+    await signInThroughPage(page, owner, `/projects/${pumps.projectId}/submissions`);
+    await page.getByText('5 submissions', { exact: true }).waitFor();
+    const shown = async (p: Page = page) =>
+      (await rows(p).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-submission')))).map(Number);
+
+    // Inclusive UTC days: from 5 March 00:00 to the end of 9 March.
+    await page.getByLabel('Created from (UTC day)').fill('2024-03-05');
+    await page.waitForURL((u) => u.searchParams.get('date_from') === '2024-03-05');
+    await page.getByText('4 submissions', { exact: true }).waitFor(); // B, C, D and E (today)
+    await page.getByLabel('Created until (UTC day)').fill('2024-03-09');
+    await page.getByText('2 submissions', { exact: true }).waitFor();
+    expect(await shown()).to.deep.equal([pumpIds['Pump C'], pumpIds['Pump B']]);
+    let url = new URL(page.url());
+    expect(url.searchParams.get('date_from')).to.equal('2024-03-05');
+    expect(url.searchParams.get('date_to')).to.equal('2024-03-09');
+
+    // The collectors are named, with their counts; one narrows the range further.
+    const collectorBox = page.getByRole('combobox', { name: 'Collector' });
+    expect(await collectorBox.locator('option').allInnerTexts()).to.have.members([
+      'Any collector',
+      'Ada Manager (3)',
+      'Kofi Collector (2)',
+    ]);
+    await collectorBox.selectOption({ label: 'Kofi Collector (2)' });
+    await page.getByText('1 submission', { exact: true }).waitFor();
+    expect(await shown()).to.deep.equal([pumpIds['Pump B']]);
+    url = new URL(page.url());
+    expect(url.searchParams.get('collector_id')).to.equal(String(collector.id));
+    expect(url.searchParams.get('date_from')).to.equal('2024-03-05');
+    expect(url.searchParams.get('date_to')).to.equal('2024-03-09');
+    expect(await rows(page).innerText()).to.contain('Kofi Collector');
+
+    // The link opens the same view in another browser, the fields filled in.
+    const other = await c.newPage();
+    await signInThroughPage(other, owner, `${url.pathname}${url.search}`);
+    await other.getByText('1 submission', { exact: true }).waitFor();
+    expect(await shown(other)).to.deep.equal([pumpIds['Pump B']]);
+    expect(await other.getByLabel('Created from (UTC day)').inputValue()).to.equal('2024-03-05');
+    expect(await other.getByLabel('Created until (UTC day)').inputValue()).to.equal('2024-03-09');
+    expect(await other.getByRole('combobox', { name: 'Collector' }).inputValue()).to.equal(
+      String(collector.id),
+    );
+    await expectAccessible(other, 'submissions filtered by days and collector');
+
+    // Without the days, the collector's two submissions; without any filter, all five again.
+    await page.getByLabel('Created from (UTC day)').fill('');
+    await page.getByLabel('Created until (UTC day)').fill('');
+    await page.getByText('2 submissions', { exact: true }).waitFor();
+    expect(await shown()).to.deep.equal([pumpIds['Pump D'], pumpIds['Pump B']]);
+    url = new URL(page.url());
+    expect(url.searchParams.has('date_from') || url.searchParams.has('date_to')).to.equal(false);
+    expect(url.searchParams.get('collector_id')).to.equal(String(collector.id));
+    await page.getByRole('button', { name: 'Clear the filters' }).click();
+    await page.getByText('5 submissions', { exact: true }).waitFor();
+    expect(new URL(page.url()).search).to.equal('');
+  });
+
+  it('shows a photo answer as the image itself in the drawer', async () => {
+    const id = pumpIds['Pump A']!;
+    const page = await c.newPage();
+    await signInThroughPage(page, owner, `/projects/${pumps.projectId}/submissions`);
+    await page.getByRole('button', { name: `Open submission ${id}` }).click();
+    const drawer = page.getByRole('dialog', { name: `Submission #${id}` });
+    await drawer.getByText('Pump A', { exact: true }).waitFor();
+    const image = drawer.getByRole('img', { name: 'Photo: Picture of the pump' });
+    await image.waitFor();
+    // Loaded and decoded: the browser fetched the bytes with the session and read a PNG.
+    await page.waitForFunction((img) => (img as HTMLImageElement).complete, await image.elementHandle());
+    expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).to.be.greaterThan(0);
+    const src = (await image.getAttribute('src'))!;
+    const photo = await page.request.get(src);
+    expect(photo.status()).to.equal(200);
+    expect(photo.headers()['content-type']).to.equal('image/png');
+    expect(Buffer.compare(await photo.body(), PNG)).to.equal(0);
+    // Other submissions of the project have no photo: the drawer says so.
+    await page.goto(`/projects/${pumps.projectId}/submissions?submission=${pumpIds['Pump B']}`);
+    const without = page.getByRole('dialog', { name: `Submission #${pumpIds['Pump B']}` });
+    await without.getByText('Pump B', { exact: true }).waitFor();
+    await without.getByText('No answer').waitFor();
+    expect(await without.getByRole('img', { name: /^Photo: / }).count()).to.equal(0);
   });
 });

@@ -150,6 +150,46 @@ describe('console: workspaces, members and projects (browser)', function () {
     expect((await members()).map((m) => m.user_id)).not.to.include(collector.id);
   });
 
+  it('removes another member after a confirmation, and the removed member no longer sees the workspace', async () => {
+    const asAdmin = () => gatewayClient(c.baseUrl, admin.token);
+    await asAdmin().get(`/api/v1/workspaces/${workspaceId}`).expect(200);
+    const page = await c.newPage();
+    await signInThroughPage(page, owner, `/workspaces/${workspaceId}`);
+    const table = page.getByRole('table', { name: 'Members' });
+    await table.getByRole('rowheader', { name: /^Ali Admin/ }).waitFor();
+
+    // Cancelling keeps the member.
+    await page.getByRole('button', { name: 'Remove Ali Admin' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Remove this member?' });
+    await dialog
+      .getByText(
+        'Ali Admin loses access to “Sahel household survey” and its projects. Their submissions stay.',
+      )
+      .waitFor();
+    await expectAccessible(page, 'member removal dialog');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await members()).map((m) => m.user_id)).to.include(admin.id);
+
+    // Confirming removes them, from the table and from the workspace.
+    await page.getByRole('button', { name: 'Remove Ali Admin' }).click();
+    await dialog.getByRole('button', { name: 'Remove', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await table.getByRole('rowheader', { name: /^Ali Admin/ }).waitFor({ state: 'detached' });
+    expect(await page.getByRole('button', { name: 'Remove Ali Admin' }).count()).to.equal(0);
+    await table.getByRole('rowheader', { name: /^Awa Owner/ }).waitFor();
+    expect(await table.getByRole('rowheader').count()).to.equal(1);
+    expect((await members()).map((m) => m.user_id)).to.deep.equal([owner.id]);
+
+    // The removed admin's own token: the workspace is gone from their list and answers 404.
+    await asAdmin().get(`/api/v1/workspaces/${workspaceId}`).expect(404);
+    const theirs = (await asAdmin().get('/api/v1/workspaces').expect(200)).body.data as Array<{ id: number }>;
+    expect(theirs.map((w) => w.id)).not.to.include(workspaceId);
+    const adminPage = await c.newPage();
+    await signInThroughPage(adminPage, admin, '/workspaces');
+    await adminPage.getByText('You are not a member of any workspace yet.').waitFor();
+  });
+
   it('deletes a workspace after a confirmation naming what goes with it', async () => {
     const page = await c.newPage();
     await signInThroughPage(page, owner, `/workspaces/${workspaceId}`);

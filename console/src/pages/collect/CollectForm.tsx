@@ -31,6 +31,8 @@ export function CollectForm(props: {
   const [answers, setAnswers] = useState<Answers>({});
   const [consent, setConsent] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
+  /** Why the service refused the submission being corrected, when no field says it. */
+  const [refusal, setRefusal] = useState<string[]>([]);
   const [restored, setRestored] = useState<string | null>(null);
   const [queued, setQueued] = useState(false);
 
@@ -68,6 +70,7 @@ export function CollectForm(props: {
     await deleteDraft(project.id);
     setAnswers({});
     setErrors({});
+    setRefusal([]);
     setRestored(null);
   };
   const submit = async () => {
@@ -95,14 +98,25 @@ export function CollectForm(props: {
     saveDraft.cancel?.();
     setAnswers({});
     setErrors({});
+    setRefusal([]);
     setRestored(null);
     setQueued(true);
     await queue.add(item);
     await deleteDraft(project.id);
   };
   const edit = async (item: QueueItem) => {
+    // Each field's reason goes under it; the others (a limit reached, a closed project) on top.
+    const all = Object.entries(item.errors ?? {});
+    const isField = ([key]: [string, string]) => fields.some((f) => f.uuid === key);
     setAnswers(item.answers);
-    setErrors(item.errors ?? {});
+    setErrors(Object.fromEntries(all.filter(isField)));
+    setRefusal(
+      all.length
+        ? [...new Set(all.filter((e) => !isField(e)).map(([, message]) => message))]
+        : item.message
+          ? [item.message]
+          : [],
+    );
     await putDraft({
       project_id: project.id,
       answers: item.answers,
@@ -141,6 +155,13 @@ export function CollectForm(props: {
           }}
         >
           <Stack gap="md">
+            {refusal.length ? (
+              <Alert variant="light" color="orange" role="alert" title={t('refused')}>
+                {refusal.map((line) => (
+                  <div key={line}>{line}</div>
+                ))}
+              </Alert>
+            ) : null}
             {restored ? (
               <Alert variant="light" color="blue" role="status">
                 <Group justify="space-between" gap="xs">

@@ -20,11 +20,35 @@ const readAsDataUrl = (blob: Blob) =>
     reader.readAsDataURL(blob);
   });
 
+/** Longest sides tried, in turn, for a photo over {@link PHOTO_MAX_BYTES}. */
+const RESIZE_STEPS = [1600, 1200, 800] as const;
+
+/**
+ * A photo made small enough to send: JPEG (what cameras give; a PNG screenshot becomes one)
+ * at each of {@link RESIZE_STEPS} in turn until it is within {@link PHOTO_MAX_BYTES}, with
+ * browser-image-compression (loaded on first use), whose ten rounds of lower quality may not
+ * reach the limit for a detailed photo at the first size. Undefined when none does.
+ */
+async function shrink(file: File): Promise<Blob | undefined> {
+  const { default: compress } = await import('browser-image-compression');
+  for (const side of RESIZE_STEPS) {
+    const blob = await compress(file, {
+      maxSizeMB: PHOTO_MAX_BYTES / 1_048_576,
+      maxWidthOrHeight: side,
+      fileType: 'image/jpeg',
+      initialQuality: 0.85,
+      useWebWorker: false,
+    });
+    if (blob.size <= PHOTO_MAX_BYTES) return blob;
+  }
+  return undefined;
+}
+
 /**
  * A photo from the camera or the gallery (`<input type=file accept=image/* capture>`). A photo
- * over {@link PHOTO_MAX_BYTES} is resized in the browser (browser-image-compression, loaded on
- * first use: at most 1,600 px and the byte limit) before it is kept; the thumbnail shows what
- * will be sent.
+ * over {@link PHOTO_MAX_BYTES} is resized in the browser ({@link shrink}: at most 1,600 px and
+ * the byte limit) before it is kept; the thumbnail shows what will be sent. One that cannot be
+ * made small enough is not kept, and the collector is told so.
  */
 export function PhotoInput(props: {
   field: Field;
@@ -42,16 +66,14 @@ export function PhotoInput(props: {
     setBusy(true);
     setFailure(null);
     try {
-      let blob: Blob = file;
-      if (file.size > PHOTO_MAX_BYTES) {
-        const { default: compress } = await import('browser-image-compression');
-        blob = await compress(file, {
-          maxSizeMB: PHOTO_MAX_BYTES / 1_048_576,
-          maxWidthOrHeight: 1600,
-          useWebWorker: false,
-        });
+      const blob = file.size > PHOTO_MAX_BYTES ? await shrink(file) : file;
+      if (!blob) {
+        setFailure(t('photo.tooLarge', { kb: PHOTO_MAX_BYTES / 1000 }));
+        return;
       }
-      props.onChange({ name: file.name, dataUrl: await readAsDataUrl(blob), size: blob.size });
+      // A resized photo is a JPEG: its name says so.
+      const name = blob === file ? file.name : `${file.name.replace(/\.[^.]*$/, '')}.jpg`;
+      props.onChange({ name, dataUrl: await readAsDataUrl(blob), size: blob.size });
     } catch {
       setFailure(t('photo.failed'));
     } finally {
@@ -69,7 +91,7 @@ export function PhotoInput(props: {
         capture="environment"
         disabled={props.disabled || busy}
         aria-invalid={error ? true : undefined}
-        aria-describedby={`${id}-n`}
+        aria-describedby={error ? `${id}-n ${id}-e` : `${id}-n`}
         onChange={(e) => void choose(e.currentTarget.files?.[0])}
       />
       <p id={`${id}-n`} className={classes.note} aria-live="polite">
@@ -96,7 +118,11 @@ export function PhotoInput(props: {
           </button>
         </>
       ) : null}
-      {error ? <p className={classes.error}>{error}</p> : null}
+      {error ? (
+        <p id={`${id}-e`} className={classes.error}>
+          {error}
+        </p>
+      ) : null}
     </div>
   );
 }

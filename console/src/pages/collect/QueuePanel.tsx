@@ -76,7 +76,10 @@ export function QueuePanel(props: {
                         : t('queue.made', { when: when(item.client_updated_at) })}
                     </Text>
                   </Group>
-                  {keep && item.message ? <Text size="sm">{item.message}</Text> : null}
+                  {/* The errors say it all when there are some (the message repeats them). */}
+                  {keep && item.message && problems.length === 0 ? (
+                    <Text size="sm">{item.message}</Text>
+                  ) : null}
                   {keep
                     ? problems.map((p) => (
                         <Text key={p} size="sm" c="red.8">

@@ -32,11 +32,14 @@ export interface DataEntry {
 const DAY = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
 
-/** Whether an answer is empty ("no answer" is `null` in a submission). */
+/**
+ * Whether an answer is empty ("no answer" is `null` in a submission). Blank text counts as
+ * empty, as for the service: a required field answered with spaces is refused there.
+ */
 export const isEmpty = (a: Answer | undefined): boolean =>
   a === null ||
   a === undefined ||
-  a === '' ||
+  (typeof a === 'string' && a.trim() === '') ||
   (Array.isArray(a) && a.length === 0) ||
   (typeof a === 'object' && !Array.isArray(a) && 'latitude' in a && a.latitude === '' && a.longitude === '');
 

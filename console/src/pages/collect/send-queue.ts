@@ -33,10 +33,33 @@ function errorsByField(item: QueueItem, errors: Record<string, unknown> | undefi
   const out: Record<string, string> = {};
   for (const [key, messages] of Object.entries(errors ?? {})) {
     const text = Array.isArray(messages) ? messages.map(String).join(' ') : String(messages);
-    out[fieldOfErrorKey(key, item.entries) ?? key] = text;
+    const at = fieldOfErrorKey(key, item.entries) ?? key;
+    out[at] = out[at] ? `${out[at]} ${text}` : text;
   }
   return out;
 }
+
+/**
+ * The `errors` of a whole batch's 422 by item: the service names each bad value by its path in
+ * the request (`submissions.1.data.0.value`: an answer holding a NUL character or broken
+ * Unicode, which no database stores), so each item gets its own errors keyed as a refusal of
+ * that item alone (`data.0.value`). Keys naming no item of the batch are left out.
+ */
+function errorsByItem(batch: QueueItem[], errors: Record<string, unknown> | undefined) {
+  const out = new Map<QueueItem, Record<string, unknown>>();
+  for (const [key, messages] of Object.entries(errors ?? {})) {
+    const [, index, rest] = /^submissions\.(\d+)(?:\.(.+))?$/.exec(key) ?? [];
+    const item = index === undefined ? undefined : batch[Number(index)];
+    if (!item) continue;
+    out.set(item, { ...out.get(item), [rest ?? 'item']: messages });
+  }
+  return out;
+}
+
+const messagesOf = (errors: Record<string, unknown>) =>
+  Object.values(errors)
+    .flatMap((m) => (Array.isArray(m) ? m.map(String) : [String(m)]))
+    .join(' ');
 
 /** Batches of pending items within {@link BATCH_BYTES} and {@link BATCH_ITEMS}. */
 function batches(items: QueueItem[]): QueueItem[][] {
@@ -44,7 +67,8 @@ function batches(items: QueueItem[]): QueueItem[][] {
   let current: QueueItem[] = [];
   let bytes = 0;
   for (const item of items) {
-    const size = JSON.stringify(item.entries).length + 200;
+    // Bytes, not UTF-16 units: the service's limit counts the UTF-8 body.
+    const size = new TextEncoder().encode(JSON.stringify(item.entries)).length + 200;
     if (current.length && (bytes + size > BATCH_BYTES || current.length >= BATCH_ITEMS)) {
       out.push(current);
       current = [];
@@ -63,11 +87,22 @@ function batches(items: QueueItem[]): QueueItem[][] {
  * each item once, so a batch re-sent after a lost answer creates nothing twice (`unchanged` →
  * "duplicate"). Each item's answer is written to the queue as it comes. A network failure or a
  * 401 stops the send and leaves the rest pending.
+ *
+ * A batch refused whole never refuses the items that did nothing wrong: a 422 naming items
+ * (`submissions.1.data.0.value`) refuses those, with their errors under their fields, and sends
+ * the others again; a 413 (body over the limit) splits the batch in two until one item alone
+ * is refused. A refused item keeps everything typed.
  */
 export async function sendBySync(items: QueueItem[]): Promise<SendReport> {
   const device_id = await deviceId();
   let answered = 0;
-  for (const batch of batches(items)) {
+  const refuse = async (item: QueueItem, message: string, errors: Record<string, string> = {}) => {
+    await putQueueItem({ ...item, status: 'refused', message, errors });
+    answered++;
+  };
+  const work = batches(items);
+  while (work.length) {
+    const batch = work.shift()!;
     let results: SyncResult[];
     try {
       const body = {
@@ -83,18 +118,30 @@ export async function sendBySync(items: QueueItem[]): Promise<SendReport> {
       results = (await call(collectionApi.POST('/api/v1/sync', { body }))).data.results;
     } catch (err) {
       if (
-        err instanceof ApiError &&
-        (err.status === 0 || err.status === 401 || err.status >= 500 || err.status === 429)
+        !(err instanceof ApiError) ||
+        err.status === 0 ||
+        err.status === 401 ||
+        err.status >= 500 ||
+        err.status === 429
       )
-        return { answered, stoppedBy: err };
-      // The whole batch refused (413, 422): say so on each item, keep them.
-      for (const item of batch)
-        await putQueueItem({
-          ...item,
-          status: 'refused',
-          message: err instanceof Error ? err.message : String(err),
-        });
-      answered += batch.length;
+        return { answered, stoppedBy: err instanceof ApiError ? err : undefined };
+      if (err.status === 413 && batch.length > 1) {
+        const half = Math.ceil(batch.length / 2);
+        work.unshift(batch.slice(0, half), batch.slice(half));
+        continue;
+      }
+      const named =
+        err.status === 422
+          ? errorsByItem(batch, err.problem.errors)
+          : new Map<QueueItem, Record<string, unknown>>();
+      if (named.size === 0) {
+        // Nothing says which item: each one keeps the service's reason.
+        for (const item of batch) await refuse(item, err.message);
+        continue;
+      }
+      for (const [item, errors] of named) await refuse(item, messagesOf(errors), errorsByField(item, errors));
+      const rest = batch.filter((i) => !named.has(i));
+      if (rest.length) work.unshift(rest);
       continue;
     }
     for (const result of results) {
@@ -155,13 +202,17 @@ export async function sendOneByOne(items: QueueItem[]): Promise<SendReport> {
   return { answered };
 }
 
-/** A refusal's messages with field labels: "Age in months: must be at most 59". */
+/**
+ * A refusal's messages, each once, with field labels ("Age in months: must be at most 59");
+ * reasons about no field (the project's limit, a closed project) as the service gave them.
+ */
 export function describeErrors(
   errors: Record<string, string> | undefined,
   fields: readonly Field[],
 ): string[] {
-  return Object.entries(errors ?? {}).map(([key, message]) => {
+  const lines = Object.entries(errors ?? {}).map(([key, message]) => {
     const field = fields.find((f) => f.uuid === key);
-    return field ? `${field.label}: ${message}` : `${key}: ${message}`;
+    return field ? `${field.label}: ${message}` : message;
   });
+  return [...new Set(lines)];
 }
