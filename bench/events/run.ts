@@ -4,9 +4,10 @@
  *
  * - `hot` (default): the owner scans without a nonce, the group-committed hot path; autocannon,
  *   every request a different code. Target: >= 1,500 check-ins/s, p99 <= 30 ms.
- * - `device`: a scanner device's scans, each with its nonce: the full path a door scanner takes
- *   (docs/events.md, "Scanner devices"). With `--rate N` the load is paced at N requests/s (the
- *   capacity plan's peak is 60/s, docs/scaling.md, "Plan 2"). Target: p99 <= 30 ms.
+ * - `device`: scanner devices' scans, each with its nonce: the full path a door scanner takes
+ *   (docs/events.md, "Scanner devices"), `--devices` devices (default 32, one per lane) in turn.
+ *   With `--rate N` the load is open loop, a request every 1/N s (the capacity plan's peak is
+ *   60/s, docs/scaling.md, "Plan 2"), else closed loop over `--connections`. Target: p99 <= 30 ms.
  * - `batch`: offline batches (`POST .../checkin/batch`) of `--batch` scans (default 500, the
  *   most one batch may hold), each with its nonce and `scanned_at`, `--connections` batches in
  *   flight, each connection its own scanner device, until the codes run out or `--duration`
@@ -22,8 +23,8 @@
  *
  * Options: --mode, --duration / BENCH_DURATION (s, default 15), --connections /
  * BENCH_CONNECTIONS (default 32; batch mode 8), --warmup / BENCH_WARMUP (s, default 3),
- * --invites / BENCH_INVITES (default 50000), --rate (requests/s, device and stats modes),
- * --batch (scans per batch, default 500).
+ * --invites / BENCH_INVITES (default 50000), --rate (requests/s, open loop: every mode but batch),
+ * --batch (scans per batch, default 500), --devices (device mode, default 32).
  */
 import { availableParallelism, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -51,6 +52,7 @@ function settings() {
       invites: { type: 'string' },
       rate: { type: 'string' },
       batch: { type: 'string' },
+      devices: { type: 'string' },
     },
   });
   const int = (raw: string | undefined, fallback: number) => (raw ? Number.parseInt(raw, 10) : fallback);
@@ -66,6 +68,7 @@ function settings() {
     invites: int(values.invites ?? process.env.BENCH_INVITES, 50_000),
     rate: values.rate ? Number(values.rate) : undefined,
     batch,
+    devices: int(values.devices, 32),
   };
 }
 type Settings = ReturnType<typeof settings>;
@@ -89,31 +92,94 @@ function onlyOk(m: LoadResult): void {
 }
 
 /**
+ * An open-loop load at `rate` requests/s for `seconds`: request i starts at `i / rate` s whatever
+ * the earlier ones are doing, as scanners at a gate do (autocannon's `overallRate` sends each
+ * second's budget at its start, a burst). Resolves with the answers' statuses and the latency
+ * of each 200 (ms).
+ */
+async function paced(
+  url: string,
+  rate: number,
+  seconds: number,
+  request: (i: number) => { headers: Record<string, string>; body?: string },
+): Promise<LoadResult> {
+  const total = Math.round(rate * seconds);
+  const latencies: number[] = [];
+  const statusCodes: Record<string, number> = {};
+  const errorSamples: string[] = [];
+  let errors = 0;
+  const t0 = performance.now();
+  const inFlight: Array<Promise<void>> = [];
+  for (let i = 0; i < total; i++) {
+    const wait = t0 + (i * 1000) / rate - performance.now();
+    if (wait > 0) await sleep(wait);
+    const { headers, body } = request(i);
+    const r0 = performance.now();
+    inFlight.push(
+      fetch(url, { method: body ? 'POST' : 'GET', headers, body, signal: AbortSignal.timeout(10_000) }).then(
+        async (res) => {
+          await res.arrayBuffer();
+          statusCodes[res.status] = (statusCodes[res.status] ?? 0) + 1;
+          if (res.status === 200) latencies.push(performance.now() - r0);
+        },
+        (err: unknown) => {
+          errors++;
+          if (errorSamples.length < 3) errorSamples.push(String(err));
+        },
+      ),
+    );
+  }
+  await Promise.all(inFlight);
+  const sorted = latencies.sort((a, b) => a - b);
+  const other = Object.entries(statusCodes).reduce((n, [k, v]) => (k === '200' ? n : n + v), 0);
+  return {
+    rps: latencies.length / seconds,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    ok: latencies.length,
+    sent: total,
+    other,
+    errors,
+    errorSamples,
+    statusCodes,
+  };
+}
+
+/**
  * `hot` and `device`: single scans, request i scanning `codes[from + i]`; a device's carry a
  * nonce each (the full path), the owner's none (the hot path).
  */
 async function scans(stack: EventsBenchStack, s: Settings): Promise<void> {
   const device = s.mode === 'device';
-  const bearer = device ? await setUpDevice(stack, 'Bench door') : stack.token;
+  // Door scanners are many phones, each its own device (one per lane); request i uses device i mod n.
+  const bearers = device
+    ? await Promise.all(
+        Array.from({ length: s.devices }, (_, i) => setUpDevice(stack, `Bench lane ${i + 1}`)),
+      )
+    : [stack.token];
   const url = `${stack.gatewayUrl}/api/events/${stack.eventId}/checkin`;
+  const bodyOf = (n: number) =>
+    JSON.stringify(
+      device
+        ? { code_unique: stack.codes[n % stack.codes.length], nonce: `${stack.suffix}-${n}` }
+        : { code_unique: stack.codes[n % stack.codes.length], device: 'bench' },
+    );
+  const headersOf = (n: number) => ({
+    authorization: `Bearer ${bearers[n % bearers.length]}`,
+    'content-type': 'application/json',
+  });
   const run = (from: number, duration: number) =>
-    load({
-      url,
-      connections: s.connections,
-      duration,
-      method: 'POST',
-      headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
-      bodies: (i) =>
-        JSON.stringify(
-          device
-            ? {
-                code_unique: stack.codes[(from + i) % stack.codes.length],
-                nonce: `${stack.suffix}-${from + i}`,
-              }
-            : { code_unique: stack.codes[(from + i) % stack.codes.length], device: 'bench' },
-        ),
-      ...(s.rate ? { rate: s.rate } : {}),
-    });
+    s.rate
+      ? paced(url, s.rate, duration, (i) => ({ headers: headersOf(from + i), body: bodyOf(from + i) }))
+      : load({
+          url,
+          connections: s.connections,
+          duration,
+          method: 'POST',
+          headers: headersOf(0),
+          bodies: (i) => bodyOf(from + i),
+          ...(device ? { headersFor: (i: number) => headersOf(from + i) } : {}),
+        });
   let sent = 0;
   let okBefore = 0;
   if (s.warmup > 0) {
@@ -123,7 +189,7 @@ async function scans(stack: EventsBenchStack, s: Settings): Promise<void> {
     sent += w.sent;
   }
   console.log(
-    `measuring: ${s.duration} s, ${s.connections} connections${s.rate ? `, paced at ${s.rate}/s` : ''}`,
+    `measuring: ${s.duration} s, ${s.rate ? `paced at ${s.rate}/s (open loop)` : `${s.connections} connections`}${device ? `, ${s.devices} devices` : ''}`,
   );
   const meter = stack.meter();
   const m = await run(sent, s.duration);
@@ -240,17 +306,14 @@ async function statsReads(stack: EventsBenchStack, s: Settings): Promise<void> {
   });
   console.log(`checked in ${seed.ok} of ${stack.codes.length} invites first`);
   const url = `${stack.gatewayUrl}/api/events/${stack.eventId}/stats`;
+  const headers = { authorization: `Bearer ${stack.token}` };
   const run = (duration: number) =>
-    load({
-      url,
-      connections: s.connections,
-      duration,
-      headers: { authorization: `Bearer ${stack.token}` },
-      ...(s.rate ? { rate: s.rate } : {}),
-    });
+    s.rate
+      ? paced(url, s.rate, duration, () => ({ headers }))
+      : load({ url, connections: s.connections, duration, headers });
   if (s.warmup > 0) await run(s.warmup);
   console.log(
-    `measuring: ${s.duration} s, ${s.connections} connections${s.rate ? `, paced at ${s.rate}/s` : ''}`,
+    `measuring: ${s.duration} s, ${s.rate ? `paced at ${s.rate}/s (open loop)` : `${s.connections} connections`}`,
   );
   const meter = stack.meter();
   const m = await run(s.duration);

@@ -237,6 +237,28 @@ describe('events service: presence, check-in and stats', () => {
       .send({ presence: false, scanne_par: 'x' })
       .expect(200);
     expect(await s()).to.deep.equal({ total: 3, present: 0, absent: 3, taux: 0 });
+    await request(h.app)
+      .patch(`/api/events/${ev}/invites/${invs[2]!.id}`)
+      .set(h.auth(alice))
+      .send({ revoked: false })
+      .expect(200);
+    expect(await s()).to.deep.equal({ total: 4, present: 0, absent: 4, taux: 0 });
+
+    // The counters (invite_counts): a change that moves no count writes no counter row, and the
+    // event's deletion takes its counters with it.
+    const counterRows = async () =>
+      Number((await h.db('invite_counts').where({ event_id: ev }).count({ n: '*' }))[0]!.n);
+    const rows = await counterRows();
+    for (let i = 0; i < 3; i++)
+      await request(h.app)
+        .patch(`/api/events/${ev}/invites/${invs[1]!.id}`)
+        .set(h.auth(alice))
+        .send({ nom: `Renamed ${i}` })
+        .expect(200);
+    expect(await counterRows()).to.equal(rows);
+    expect(await s()).to.deep.equal({ total: 4, present: 0, absent: 4, taux: 0 });
+    await request(h.app).delete(`/api/events/${ev}`).set(h.auth(alice)).expect(204);
+    expect(await counterRows()).to.equal(0);
   });
 
   it('attendance: stats, arrivals per 10-minute window and the latest check-ins with who scanned', async () => {

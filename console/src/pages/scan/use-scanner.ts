@@ -19,8 +19,13 @@ import {
 export const SCAN_WAIT_MS = 1500;
 /** How long after an answer is shown the counters are refreshed (ms), so they never delay it. */
 const AFTER_ANSWER_MS = 250;
-/** Scans per offline batch (the service takes 1 to 500). */
-const BATCH_SIZE = 500;
+/**
+ * Scans per offline batch. The service takes 1 to 500, but all of a venue's scanners send their
+ * queues at once when its network returns, and a batch must be answered within the gateway's
+ * 30 s: with 120 scanners, batches of 500 ran past it (504), batches of 100 took 17 s at most
+ * (`npm run bench:events -- --mode batch`, docs/scaling.md, "The network at the gate fails").
+ */
+const BATCH_SIZE = 100;
 /** How often the queue is retried while it holds scans and the browser says it is online. */
 const RETRY_MS = 5_000;
 

@@ -267,10 +267,10 @@ export async function inviteHistory(db: Knex, inviteId: string): Promise<History
 /** Exact statistics of the event's active (non-revoked) invites, in one consistent snapshot. */
 export async function statsOf(db: Knex, eventId: string): Promise<EventStats> {
   const { rows } = (await db.raw(
-    `SELECT count(*) AS total, count(*) FILTER (WHERE presence) AS present
-     FROM invites WHERE event_id = ? AND revoked_at IS NULL`,
+    `SELECT coalesce(sum(total), 0) AS total, coalesce(sum(present), 0) AS present
+     FROM invite_counts WHERE event_id = ?`,
     [eventId],
-  )) as { rows: Array<{ total: number; present: number }> };
+  )) as { rows: Array<{ total: string | number; present: string | number }> };
   return eventStats(Number(rows[0]!.total), Number(rows[0]!.present));
 }
 

@@ -102,7 +102,11 @@ export async function updateEvent(db: Knex, eventId: string, patch: Partial<Even
   return row as EventRow;
 }
 
-/** Deletes an event with its staff, invites, history and nonces. */
+/** Deletes an event with its staff, invites, history, nonces and attendance counters. */
 export async function deleteEvent(db: Knex, eventId: string): Promise<void> {
-  await db('events').where('id', eventId).delete();
+  await db.transaction(async (trx) => {
+    await trx('events').where('id', eventId).delete();
+    // After the cascade, whose delete of the invites wrote their counters' last change.
+    await trx('invite_counts').where('event_id', eventId).delete();
+  });
 }

@@ -3,6 +3,7 @@ import { messaging } from './001-messaging.ts';
 import { eventsSchema } from './002-events.ts';
 import { scannerDevices } from './003-scanner-devices.ts';
 import { webhooks } from './004-webhooks.ts';
+import { inviteCounts } from './005-invite-counts.ts';
 
 /** The events service's migrations, in order. */
-export const migrations: Migration[] = [messaging, eventsSchema, scannerDevices, webhooks];
+export const migrations: Migration[] = [messaging, eventsSchema, scannerDevices, webhooks, inviteCounts];
