@@ -9,13 +9,15 @@
  *      ">= 70% of the store" target;
  *   2. `POST /api/polls/{id}/vote` through the gateway, each request a distinct anonymous voter
  *      (its own `voter_fingerprint`);
- *   3. `GET /api/polls/{id}/results` through the gateway.
+ *   3. `GET /api/polls/{id}/results` through the gateway;
+ *   4. `GET /api/polls/{id}` through the gateway: the poll as the voting page loads it, once per
+ *      voter (docs/scaling.md, "Plan 1").
  * Then prints Redis's `total` and MongoDB's count of votes (they must be equal), and
  * PASS/FAIL against the targets (>= 3,000 votes/s with p99 <= 50 ms; >= 5,000 reads/s with p99
  * <= 20 ms). Exit code 1 when the counts differ or a process fails; 0 otherwise.
  *
  * Options: --duration / BENCH_DURATION (seconds per run, default 10), --connections /
- * BENCH_CONNECTIONS (default 50), --only votes|results (one run only, to profile it with
+ * BENCH_CONNECTIONS (default 50), --only votes|results|poll (one run only, to profile it with
  * BENCH_CPU_PROF=<dir>; the targets are judged on full runs). Backing services: POSTGRES_URL, REDIS_URL, AMQP_URL,
  * MONGO_URL (else a FerretDB is started as `npm test` does).
  */
@@ -36,9 +38,12 @@ const { values } = parseArgs({
     only: { type: 'string' },
   },
 });
-if (values.only !== undefined && values.only !== 'votes' && values.only !== 'results')
-  throw new Error('--only takes votes or results');
-const ONLY = values.only as 'votes' | 'results' | undefined;
+const RUNS = ['votes', 'results', 'poll'] as const;
+if (values.only !== undefined && !(RUNS as readonly string[]).includes(values.only))
+  throw new Error('--only takes votes, results or poll');
+const ONLY = values.only as (typeof RUNS)[number] | undefined;
+/** Whether run `name` is part of this invocation. */
+const runs = (name: (typeof RUNS)[number]) => ONLY === undefined || ONLY === name;
 const DURATION = Number(values.duration ?? process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(values.connections ?? process.env.BENCH_CONNECTIONS ?? 50);
 
@@ -98,8 +103,8 @@ async function main() {
     `Node ${process.version}, ${availableParallelism()} CPUs; ${CONNECTIONS} connections, ${DURATION} s per run`,
   );
   console.log(`store: ${mongoUrl}`);
-  const raw = ONLY === 'results' ? NaN : await rawInsertRate(mongoUrl, mongoDb, Math.min(DURATION, 5));
-  if (ONLY !== 'results') console.log(`raw single-document insertOne rate of the store: ${fmt(raw)} /s`);
+  const raw = runs('votes') ? await rawInsertRate(mongoUrl, mongoDb, Math.min(DURATION, 5)) : NaN;
+  if (runs('votes')) console.log(`raw single-document insertOne rate of the store: ${fmt(raw)} /s`);
 
   const meter = cpuMeter({
     gateway: gateway.pid,
@@ -107,36 +112,35 @@ async function main() {
     store: pidListeningOn(Number(new URL(mongoUrl).port || 27017)),
     redis: pidListeningOn(Number(new URL(redisUrl).port || 6379)),
   });
-  const runs: Array<{ result: Awaited<ReturnType<typeof run>>; cpu: ReturnType<typeof meter.perRequest> }> =
+  const done: Array<{ result: Awaited<ReturnType<typeof run>>; cpu: ReturnType<typeof meter.perRequest> }> =
     [];
   const measured = async (label: string, spec: Parameters<typeof run>[1]) => {
     meter.start();
     const result = await run(label, spec);
-    runs.push({ result, cpu: meter.perRequest(result.ok + result.other) });
+    done.push({ result, cpu: meter.perRequest(result.ok + result.other) });
     return result;
   };
-  const votes =
-    ONLY === 'results'
-      ? undefined
-      : await measured('POST vote (gateway)', {
-          url: `${gatewayUrl}/api/polls/${poll.id}/vote`,
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          // every request a new voter
-          bodies: (n) =>
-            JSON.stringify({
-              votes: Object.fromEntries(
-                poll.sections.map((s) => [s.id, s.options[n % s.options.length]!.id]),
-              ),
-              voter_fingerprint: `bench-voter-${suffix}-${n}`,
-              time_spent: n % 90,
-            }),
-          okStatus: 201,
-        });
-  const reads =
-    ONLY === 'votes'
-      ? undefined
-      : await measured('GET results (gateway)', { url: `${gatewayUrl}/api/polls/${poll.id}/results` });
+  const votes = !runs('votes')
+    ? undefined
+    : await measured('POST vote (gateway)', {
+        url: `${gatewayUrl}/api/polls/${poll.id}/vote`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        // every request a new voter
+        bodies: (n) =>
+          JSON.stringify({
+            votes: Object.fromEntries(poll.sections.map((s) => [s.id, s.options[n % s.options.length]!.id])),
+            voter_fingerprint: `bench-voter-${suffix}-${n}`,
+            time_spent: n % 90,
+          }),
+        okStatus: 201,
+      });
+  const reads = runs('results')
+    ? await measured('GET results (gateway)', { url: `${gatewayUrl}/api/polls/${poll.id}/results` })
+    : undefined;
+  const pollReads = runs('poll')
+    ? await measured('GET poll (gateway)', { url: `${gatewayUrl}/api/polls/${poll.id}` })
+    : undefined;
 
   const redis = createClient({ url: redisUrl });
   await redis.connect();
@@ -150,12 +154,12 @@ async function main() {
   console.log(
     `${'run'.padEnd(24)} ${'ok/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'ok'.padStart(8)} ${'other'.padStart(7)} ${'errors'.padStart(7)}`,
   );
-  for (const { result: r } of runs)
+  for (const { result: r } of done)
     console.log(
       `${r.label.padEnd(24)} ${fmt(r.rps).padStart(9)} ${fmt(r.p50).padStart(8)} ${fmt(r.p99).padStart(8)} ${String(r.ok).padStart(8)} ${String(r.other).padStart(7)} ${String(r.errors).padStart(7)}`,
     );
   console.log('');
-  printCpuTable(runs.map((r) => [r.result.label, r.cpu]));
+  printCpuTable(done.map((r) => [r.result.label, r.cpu]));
   console.log('');
   console.log(
     `Redis total: ${redisTotal}   MongoDB votes: ${mongoCount}   ${redisTotal === mongoCount ? 'EQUAL' : 'DIFFERENT'}`,
@@ -172,6 +176,8 @@ async function main() {
     console.log(
       `results: ${reads.rps >= 5000 && reads.p99 <= 20 ? 'PASS' : 'FAIL'} (>= 5000/s, p99 <= 20 ms)`,
     );
+  if (pollReads && (pollReads.other || pollReads.errors))
+    throw new Error(`poll reads: ${JSON.stringify(pollReads.statusCodes)}, ${pollReads.errors} errors`);
   if (redisTotal !== mongoCount) process.exitCode = 1;
 }
 
