@@ -114,7 +114,8 @@ async function paced(
     const wait = t0 + (i * 1000) / rate - performance.now();
     if (wait > 0) await sleep(wait);
     const { headers, body } = request(i);
-    const r0 = performance.now();
+    // From when it was due: a late start (a busy event loop) counts as waiting.
+    const r0 = t0 + (i * 1000) / rate;
     inFlight.push(
       fetch(url, { method: body ? 'POST' : 'GET', headers, body, signal: AbortSignal.timeout(10_000) }).then(
         async (res) => {

@@ -76,5 +76,7 @@ describe('console: served by the gateway (browser)', function () {
     await screenshotBoth(page, 'not-found');
     await page.getByRole('link', { name: 'Back to the console' }).click();
     await page.waitForURL((u) => u.pathname !== '/no/such/page');
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    expect(await page.getByRole('heading', { name: 'Page not found' }).count()).to.equal(0);
   });
 });

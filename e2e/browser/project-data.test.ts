@@ -84,7 +84,7 @@ async function settledMarks(page: Page, canvas: Locator, before?: MapMark[]): Pr
     async () => {
       const marks = await mapMarks(page, canvas);
       const now = JSON.stringify(marks);
-      const settled = now === last && now !== JSON.stringify(before ?? null);
+      const settled = marks.length > 0 && now === last && now !== JSON.stringify(before ?? null);
       last = now;
       return settled && marks;
     },

@@ -68,6 +68,8 @@ export function PhotoInput(props: {
     try {
       const blob = file.size > PHOTO_MAX_BYTES ? await shrink(file) : file;
       if (!blob) {
+        // The photo chosen before is not sent in its place.
+        props.onChange(null);
         setFailure(t('photo.tooLarge', { kb: PHOTO_MAX_BYTES / 1000 }));
         return;
       }

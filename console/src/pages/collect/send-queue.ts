@@ -117,14 +117,13 @@ export async function sendBySync(items: QueueItem[]): Promise<SendReport> {
       };
       results = (await call(collectionApi.POST('/api/v1/sync', { body }))).data.results;
     } catch (err) {
-      if (
-        !(err instanceof ApiError) ||
-        err.status === 0 ||
-        err.status === 401 ||
-        err.status >= 500 ||
-        err.status === 429
-      )
-        return { answered, stoppedBy: err instanceof ApiError ? err : undefined };
+      // Not an answer of the API (a 200 without results, say): each item keeps the reason.
+      if (!(err instanceof ApiError)) {
+        for (const item of batch) await refuse(item, err instanceof Error ? err.message : String(err));
+        continue;
+      }
+      if (err.status === 0 || err.status === 401 || err.status >= 500 || err.status === 429)
+        return { answered, stoppedBy: err };
       if (err.status === 413 && batch.length > 1) {
         const half = Math.ceil(batch.length / 2);
         work.unshift(batch.slice(0, half), batch.slice(half));

@@ -2,15 +2,15 @@ import type { Knex } from 'knex';
 
 /**
  * Attendance counters per event (docs/events.md, "Statistics"): `GET .../stats` and the live
- * attendance page read `invite_counts` (a few rows per event) instead of counting the event's
+ * attendance page's stats (not its arrivals per window) read `invite_counts` (a few rows per event) instead of counting the event's
  * invites on every read. Counting 100,000 invites cost PostgreSQL about 14 ms of CPU a read, so
  * the scanners of a 100,000-guest venue (84 reads/s) needed more than a core for it alone
  * (docs/scaling.md, "Plan 2").
  *
  * - Statement-level triggers on `invites` (insert, update, delete) add each statement's change
  *   per event from its transition tables: the group-committed scans of one statement make one
- *   upsert, a CSV import of 1,000 rows one. An update that changes no count (a renamed invitee)
- *   writes nothing.
+ *   upsert (a CSV import, which adds its rows one by one, one per row). An update that changes
+ *   no count (a renamed invitee) writes nothing.
  * - The row a transaction adds to is its transaction id modulo 8 (as `submission_counts` does),
  *   so concurrent check-ins of one event rarely wait on each other's counter row.
  * - The counters are written in the transaction of the change: a read sees exactly the committed
