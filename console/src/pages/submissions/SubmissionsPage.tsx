@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, CopyButton, Group, Stack, Text } from '@mantine/core';
 import { IconDownload, IconLink } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -56,8 +56,17 @@ function ProjectSubmissions({
   const role = useWorkspaceRole(project.workspace_id);
   const version = useVersion(project.current_version_id);
   const stats = useProjectStats(project.id, can(role, 'stats.view'));
+  // React Router's functional `setParams` hands over the params of the last render, so two edits
+  // before a re-render (both days cleared at once) lost the first: build on the last state written.
+  const latest = useRef(state);
+  useEffect(() => {
+    latest.current = state;
+  }, [state]);
   const update = useCallback(
-    (patch: Partial<ListState>) => setParams((prev) => writeListState({ ...readListState(prev), ...patch })),
+    (patch: Partial<ListState>) => {
+      latest.current = { ...latest.current, ...patch };
+      setParams(writeListState(latest.current));
+    },
     [setParams],
   );
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
