@@ -29,7 +29,7 @@
 import { availableParallelism, cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { printCpuTable, sleep } from '../lib/child.ts';
-import { load, percentile, stopLoad, type LoadResult } from '../lib/load.ts';
+import { load, pacedLoad, percentile, stopLoad, type LoadResult } from '../lib/load.ts';
 import { runBench } from '../lib/run.ts';
 import { checkExact, setUpDevice, startEventsBench, type EventsBenchStack } from './stack.ts';
 
@@ -92,61 +92,6 @@ function onlyOk(m: LoadResult): void {
 }
 
 /**
- * An open-loop load at `rate` requests/s for `seconds`: request i starts at `i / rate` s whatever
- * the earlier ones are doing, as scanners at a gate do (autocannon's `overallRate` sends each
- * second's budget at its start, a burst). Resolves with the answers' statuses and the latency
- * of each 200 (ms).
- */
-async function paced(
-  url: string,
-  rate: number,
-  seconds: number,
-  request: (i: number) => { headers: Record<string, string>; body?: string },
-): Promise<LoadResult> {
-  const total = Math.round(rate * seconds);
-  const latencies: number[] = [];
-  const statusCodes: Record<string, number> = {};
-  const errorSamples: string[] = [];
-  let errors = 0;
-  const t0 = performance.now();
-  const inFlight: Array<Promise<void>> = [];
-  for (let i = 0; i < total; i++) {
-    const wait = t0 + (i * 1000) / rate - performance.now();
-    if (wait > 0) await sleep(wait);
-    const { headers, body } = request(i);
-    // From when it was due: a late start (a busy event loop) counts as waiting.
-    const r0 = t0 + (i * 1000) / rate;
-    inFlight.push(
-      fetch(url, { method: body ? 'POST' : 'GET', headers, body, signal: AbortSignal.timeout(10_000) }).then(
-        async (res) => {
-          await res.arrayBuffer();
-          statusCodes[res.status] = (statusCodes[res.status] ?? 0) + 1;
-          if (res.status === 200) latencies.push(performance.now() - r0);
-        },
-        (err: unknown) => {
-          errors++;
-          if (errorSamples.length < 3) errorSamples.push(String(err));
-        },
-      ),
-    );
-  }
-  await Promise.all(inFlight);
-  const sorted = latencies.sort((a, b) => a - b);
-  const other = Object.entries(statusCodes).reduce((n, [k, v]) => (k === '200' ? n : n + v), 0);
-  return {
-    rps: latencies.length / seconds,
-    p50: percentile(sorted, 50),
-    p99: percentile(sorted, 99),
-    ok: latencies.length,
-    sent: total,
-    other,
-    errors,
-    errorSamples,
-    statusCodes,
-  };
-}
-
-/**
  * `hot` and `device`: single scans, request i scanning `codes[from + i]`; a device's carry a
  * nonce each (the full path), the owner's none (the hot path).
  */
@@ -171,7 +116,7 @@ async function scans(stack: EventsBenchStack, s: Settings): Promise<void> {
   });
   const run = (from: number, duration: number) =>
     s.rate
-      ? paced(url, s.rate, duration, (i) => ({ headers: headersOf(from + i), body: bodyOf(from + i) }))
+      ? pacedLoad(url, s.rate, duration, (i) => ({ headers: headersOf(from + i), body: bodyOf(from + i) }))
       : load({
           url,
           connections: s.connections,
@@ -310,7 +255,7 @@ async function statsReads(stack: EventsBenchStack, s: Settings): Promise<void> {
   const headers = { authorization: `Bearer ${stack.token}` };
   const run = (duration: number) =>
     s.rate
-      ? paced(url, s.rate, duration, () => ({ headers }))
+      ? pacedLoad(url, s.rate, duration, () => ({ headers }))
       : load({ url, connections: s.connections, duration, headers });
   if (s.warmup > 0) await run(s.warmup);
   console.log(

@@ -240,20 +240,19 @@ async function main(): Promise<void> {
     profile: `gateway-${suffix}`,
   });
   onCleanup('stop gateway', () => gateway.stop());
-  const proxy = new Child(
-    'bare proxy',
-    'bench/gateway/bare-proxy.ts',
-    { PORT: String(proxyPort), TARGET: collectionUrl },
-    cpuProfileArgs(`bare-proxy-${suffix}`),
-  );
-  onCleanup('stop the bare proxy', () => proxy.stop());
-  const hpm = new Child(
-    'hpm proxy',
-    'bench/gateway/hpm-proxy.ts',
-    { PORT: String(hpmPort), TARGET: collectionUrl },
-    cpuProfileArgs(`hpm-proxy-${suffix}`),
-  );
-  onCleanup('stop the http-proxy-middleware proxy', () => hpm.stop());
+  /** A comparison proxy (`bench/gateway/<name>.ts`) in front of the collection service. */
+  const comparisonProxy = (name: string, port: number) => {
+    const child = new Child(
+      name,
+      `bench/gateway/${name}.ts`,
+      { PORT: String(port), TARGET: collectionUrl },
+      cpuProfileArgs(`${name}-${suffix}`),
+    );
+    onCleanup(`stop ${name}`, () => child.stop());
+    return child;
+  };
+  const proxy = comparisonProxy('bare-proxy', proxyPort);
+  const hpm = comparisonProxy('hpm-proxy', hpmPort);
 
   await waitReady(collection, `${collectionUrl}/readyz`);
   await waitReady(proxy, `${proxyUrl}/readyz`);

@@ -6,6 +6,7 @@
  * benches reach; wrk measured the same.
  */
 import { autocannon, type AutocannonInstance } from './autocannon.ts';
+import { sleep } from './child.ts';
 import { percentile } from './percentile.ts';
 
 export interface LoadSpec {
@@ -23,7 +24,11 @@ export interface LoadSpec {
   headersFor?: (i: number) => Record<string, string>;
   /** The status of a successful answer (default 200); others count as `other`. */
   okStatus?: number;
-  /** Requests per second over all connections (default: as fast as answers come). */
+  /**
+   * Requests per second over all connections (default: as fast as answers come). autocannon
+   * sends each second's budget at its start, a burst: for latency at a steady rate use
+   * {@link pacedLoad}.
+   */
   rate?: number;
 }
 
@@ -129,4 +134,59 @@ export function load(spec: LoadSpec): Promise<LoadResult> {
       times[n++] = ms;
     });
   });
+}
+
+/**
+ * An open-loop load at `rate` requests/s for `seconds`: request i starts at `i / rate` s whatever
+ * the earlier ones are doing, as scanners at a gate do (autocannon's `overallRate` sends each
+ * second's budget at its start, a burst). Resolves with the answers' statuses and the latency
+ * of each 200 (ms).
+ */
+export async function pacedLoad(
+  url: string,
+  rate: number,
+  seconds: number,
+  request: (i: number) => { headers: Record<string, string>; body?: string },
+): Promise<LoadResult> {
+  const total = Math.round(rate * seconds);
+  const latencies: number[] = [];
+  const statusCodes: Record<string, number> = {};
+  const errorSamples: string[] = [];
+  let errors = 0;
+  const t0 = performance.now();
+  const inFlight: Array<Promise<void>> = [];
+  for (let i = 0; i < total; i++) {
+    const wait = t0 + (i * 1000) / rate - performance.now();
+    if (wait > 0) await sleep(wait);
+    const { headers, body } = request(i);
+    // From when it was due: a late start (a busy event loop) counts as waiting.
+    const r0 = t0 + (i * 1000) / rate;
+    inFlight.push(
+      fetch(url, { method: body ? 'POST' : 'GET', headers, body, signal: AbortSignal.timeout(10_000) }).then(
+        async (res) => {
+          await res.arrayBuffer();
+          statusCodes[res.status] = (statusCodes[res.status] ?? 0) + 1;
+          if (res.status === 200) latencies.push(performance.now() - r0);
+        },
+        (err: unknown) => {
+          errors++;
+          if (errorSamples.length < 3) errorSamples.push(String(err));
+        },
+      ),
+    );
+  }
+  await Promise.all(inFlight);
+  const sorted = latencies.sort((a, b) => a - b);
+  const other = Object.entries(statusCodes).reduce((n, [k, v]) => (k === '200' ? n : n + v), 0);
+  return {
+    rps: latencies.length / seconds,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    ok: latencies.length,
+    sent: total,
+    other,
+    errors,
+    errorSamples,
+    statusCodes,
+  };
 }
