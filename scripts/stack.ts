@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { provideBackingServices } from './lib/backing.ts';
 import { ensureSigningKey } from './lib/keys.ts';
 import { freePort, isListening } from './lib/net.ts';
-import { runNode, startNode, stopAll, Supervisor } from './lib/processes.ts';
+import { httpLiveness, runNode, startNode, Supervisor } from './lib/processes.ts';
 import { stackProcesses } from './lib/stack-def.ts';
 import { ensureConsoleBuilt } from '@fieldhouse/console/ensure-built';
 
@@ -12,9 +12,10 @@ import { ensureConsoleBuilt } from '@fieldhouse/console/ensure-built';
  * the standard local ports (lib/backing.ts); MongoDB is FerretDB unless MONGO_URL is set. It
  * generates the gateway's signing key on first start (.local/keys), runs every migration,
  * starts the SMTP sink, the three services, their workers and the gateway, prints where things
- * are, and stops everything cleanly on Ctrl-C. A child that exits is restarted with backoff
- * (0.5 s doubling to 30 s, reset after 30 s up) and the restart is logged; the rest keeps
- * running (docs/reliability.md, "Operations").
+ * are, and stops everything cleanly on Ctrl-C. A child that exits, or that runs but fails its
+ * liveness check for 10 s (its `/healthz`; for FerretDB a write and a read with a deadline), is
+ * restarted with backoff (0.5 s doubling to 30 s, reset after 30 s up) and the restart is
+ * logged with its reason; the rest keeps running (docs/reliability.md, "Liveness").
  */
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const local = join(root, '.local');
@@ -35,8 +36,11 @@ const metricsPorts = {
   events: Number(process.env.EVENTS_METRICS_PORT ?? ports.events + 1000),
 };
 
-const { started: backing } = await provideBackingServices(root, {
+// FerretDB (when MONGO_URL is unset) keeps its data in the database fieldhouse_ferretdb of the
+// same PostgreSQL (FERRETDB_HANDLER=sqlite: in .local/ferretdb), supervised with a liveness check.
+const backing = await provideBackingServices(root, {
   ferretDataDir: join(local, 'ferretdb'),
+  ferretDatabase: 'fieldhouse_ferretdb',
   ferretPort: (await isListening(27017)) ? await freePort() : 27017,
 });
 for (const v of ['POSTGRES_URL', 'REDIS_URL', 'AMQP_URL', 'MONGO_URL']) {
@@ -78,6 +82,11 @@ const { migrations, processes } = stackProcesses(
     nodeEnv: process.env.NODE_ENV ?? 'development',
     metricsPorts,
     envOf: { gateway: { CONSOLE_DIR: consoleDir } },
+    workerHealthPorts: {
+      'collection-worker': Number(process.env.COLLECTION_WORKER_HEALTH_PORT ?? ports.collection + 1010),
+      'polls-worker': Number(process.env.POLLS_WORKER_HEALTH_PORT ?? ports.polls + 1010),
+      'events-worker': Number(process.env.EVENTS_WORKER_HEALTH_PORT ?? ports.events + 1010),
+    },
   },
 );
 
@@ -89,7 +98,7 @@ const shutdown = async (code: number) => {
   console.log('\nstopping the stack...');
   // Every supervised child at once; a stopped supervisor restarts nothing.
   await Promise.all([...running].reverse().map((s) => s.stop()));
-  await stopAll(backing.map((child) => ({ child })));
+  await backing.stop();
   process.exit(code);
 };
 process.on('SIGINT', () => void shutdown(0));
@@ -97,9 +106,15 @@ process.on('SIGTERM', () => void shutdown(0));
 
 try {
   await Promise.all(migrations.map((m) => runNode(m.name, m.script, m.env, root)));
-  // Each process under a supervisor that restarts it with backoff when it exits.
+  // Each process under a supervisor that restarts it with backoff when it exits, or when its
+  // /healthz has not answered for 10 s (a hung event loop; docs/reliability.md, "Liveness").
   running.push(
-    ...processes.map((p) => new Supervisor(p.name, () => startNode(p.name, p.script, p.env, root))),
+    ...processes.map(
+      (p) =>
+        new Supervisor(p.name, () => startNode(p.name, p.script, p.env, root), {
+          ...(p.healthUrl ? { liveness: { ...httpLiveness(p.healthUrl), unresponsiveAfterMs: 10_000 } } : {}),
+        }),
+    ),
   );
   const deadline = Date.now() + 60_000;
   for (;;) {

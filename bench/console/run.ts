@@ -66,8 +66,8 @@ const watchFor = (label: string) => {
 
 await runBench(async () => {
   const root = join(import.meta.dirname, '..', '..');
-  const { started } = await provideBackingServices(root);
-  onCleanup('backing services', async () => started.forEach((p) => p.kill('SIGTERM')));
+  const backing = await provideBackingServices(root);
+  onCleanup('backing services', () => backing.stop());
   const c = await startConsoleStack();
   onCleanup('stack and browser', () => c.stop());
 

@@ -51,7 +51,7 @@ export async function startPollsStack(
   pollBody: object,
   beforeReady: (children: { polls: Child; gateway: Child }) => void = () => undefined,
 ): Promise<PollsStack> {
-  const { started } = await provideBackingServices(ROOT);
+  const backingServices = await provideBackingServices(ROOT);
   const suffix = randomBytes(4).toString('hex');
   const backing = benchBacking();
   const identityUrl = withDatabase(backing.postgres, `bench_${label}_identity_${suffix}`);
@@ -62,9 +62,7 @@ export async function startPollsStack(
   const gatewayUrl = `http://127.0.0.1:${gwPort}`;
   const pollsUrl = `http://127.0.0.1:${pollsPort}`;
   // Run in reverse: the children stop first (registered as they start), then what they used.
-  onCleanup('stop the MongoDB-compatible store', async () => {
-    for (const p of started) p.kill('SIGTERM');
-  });
+  onCleanup('stop the MongoDB-compatible store', () => backingServices.stop());
   onCleanup('drop the identity database', () => dropDatabase(identityUrl));
   onCleanup('drop the MongoDB database', async () => {
     const m = await MongoClient.connect(mongoUrl);

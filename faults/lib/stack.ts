@@ -21,7 +21,7 @@ import { dropDatabase } from '@fieldhouse/db';
 import { provideBackingServices } from '../../scripts/lib/backing.ts';
 import { ensureSigningKey } from '../../scripts/lib/keys.ts';
 import { freePort } from '../../scripts/lib/net.ts';
-import { runNode, startNode, stopAll, type Managed } from '../../scripts/lib/processes.ts';
+import { runNode, startNode, stopAll, type Managed, type Supervisor } from '../../scripts/lib/processes.ts';
 import { stackProcesses, type ProcessSpec, type StackPorts } from '../../scripts/lib/stack-def.ts';
 import { sleep } from '@fieldhouse/testkit';
 import { onCleanup } from './life.ts';
@@ -85,6 +85,8 @@ export class FaultStack {
   readonly keyFile: string;
   /** HAProxy, when the stack has replicas. */
   loadBalancer: Managed | undefined;
+  /** The FerretDB started for the suite under its supervisor (none when MONGO_URL was set). */
+  store: Supervisor | undefined;
 
   private constructor(o: {
     root: string;
@@ -155,16 +157,13 @@ export class FaultStack {
     mkdirSync(opts.logDir, { recursive: true });
 
     const hadMongo = Boolean(process.env.MONGO_URL);
-    const { started } = await provideBackingServices(root, {
+    const backingServices = await provideBackingServices(root, {
       ferretDataDir: join(tmp, 'ferretdb'),
       s3: replicas > 1,
+      // A FerretDB killed for hanging comes back at once: the scenarios time its return.
+      ferretPolicy: { initialDelayMs: 200, maxDelayMs: 2_000 },
     });
-    onCleanup('stop the backing servers started here', () =>
-      stopAll(
-        started.map((child) => ({ child })),
-        5_000,
-      ),
-    );
+    onCleanup('stop the backing servers started here', () => backingServices.stop());
     for (const v of ['POSTGRES_URL', 'AMQP_URL', 'MONGO_URL']) {
       if (!process.env[v]) throw new Error(`${v} is not set and nothing listens on its standard port`);
     }
@@ -223,6 +222,7 @@ export class FaultStack {
       replicas,
       keyFile: key.path,
     });
+    stack.store = backingServices.ferretdb;
     const backing = { databases, mongoUrl, mongoDb, redisUrl: redis.url, amqpUrl, keyFile: key.path };
     const lb = replicas > 1;
     const tiers: Tier[] = SERVICES.map((name) => ({ name, port: ports[name], servers: [] }));

@@ -1,7 +1,8 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { waitForPort } from './net.ts';
+import { MongoClient } from 'mongodb';
+import { startProcess, type LivenessCheck, type Managed, type OutputOptions } from './processes.ts';
 
 export const FERRETDB_VERSION = 'v1.24.2';
 
@@ -49,25 +50,75 @@ export function ensureFerretDb(root: string): string {
   return bin;
 }
 
+/** Where FerretDB keeps its data (docs/polls.md, "The embedded store"). */
+export type FerretDbStorage =
+  { handler: 'postgresql'; postgresUrl: string } | { handler: 'sqlite'; dataDir: string };
+
 /**
- * Starts FerretDB with the SQLite handler on loopback, telemetry off, storing in `dataDir`;
- * resolves once it accepts connections.
+ * The handler `FERRETDB_HANDLER` asks for: `postgresql` (the default: its data in a database of
+ * the stack's PostgreSQL, writes from many connections at once) or `sqlite` (a folder of SQLite
+ * files, one writer at a time; kept to compare, docs/benchmarks.md "The embedded store").
  */
-export async function startFerretDb(bin: string, dataDir: string, port: number): Promise<ChildProcess> {
-  mkdirSync(dataDir, { recursive: true });
-  const child = spawn(
-    bin,
-    [
-      '--handler=sqlite',
-      `--sqlite-url=file:${dataDir}/`,
-      `--state-dir=${dataDir}`,
-      `--listen-addr=127.0.0.1:${port}`,
-      '--telemetry=disable',
-      '--log-level=error',
-      '--debug-addr=-',
-    ],
-    { stdio: ['ignore', 'inherit', 'inherit'] },
-  );
-  await waitForPort(port, 20_000);
-  return child;
+export function ferretDbHandler(): FerretDbStorage['handler'] {
+  const handler = process.env.FERRETDB_HANDLER ?? 'postgresql';
+  if (handler !== 'postgresql' && handler !== 'sqlite')
+    throw new Error(`FERRETDB_HANDLER must be postgresql or sqlite, not ${handler}`);
+  return handler;
+}
+
+/** FerretDB's arguments: the storage, loopback only, telemetry off, errors only in the log. */
+export function ferretDbArgs(storage: FerretDbStorage, port: number): string[] {
+  const where =
+    storage.handler === 'postgresql'
+      ? ['--handler=postgresql', `--postgresql-url=${storage.postgresUrl}`]
+      : ['--handler=sqlite', `--sqlite-url=file:${storage.dataDir}/`, `--state-dir=${storage.dataDir}`];
+  if (storage.handler === 'sqlite') mkdirSync(storage.dataDir, { recursive: true });
+  return [
+    ...where,
+    ...(storage.handler === 'postgresql' ? ['--state-dir=-'] : []),
+    `--listen-addr=127.0.0.1:${port}`,
+    '--telemetry=disable',
+    '--log-level=error',
+    '--debug-addr=-',
+  ];
+}
+
+/** Starts one FerretDB process (the supervisor's start function); its output prefixed `ferretdb`. */
+export function startFerretDbProcess(
+  bin: string,
+  storage: FerretDbStorage,
+  port: number,
+  cwd: string,
+  opts: OutputOptions = {},
+): Managed {
+  return startProcess('ferretdb', bin, ferretDbArgs(storage, port), {}, cwd, opts);
+}
+
+/**
+ * The liveness check of a FerretDB (or any MongoDB) at `url`: a real write and read in the
+ * `fieldhouse_liveness` database, each bounded by the driver's socket time limit. A ping is not
+ * enough: while SQLite's lock wedged FerretDB, `ping` still answered and every data operation
+ * hung (issue 31). The client is made once and reconnects by itself across restarts.
+ */
+export function mongoLiveness(url: string, timeoutMs = 2_000): LivenessCheck {
+  let client: MongoClient | undefined;
+  return {
+    what: 'a write and a read with a deadline',
+    timeoutMs,
+    intervalMs: 1_000,
+    unresponsiveAfterMs: 10_000,
+    probe: async () => {
+      client ??= new MongoClient(url, {
+        serverSelectionTimeoutMS: timeoutMs,
+        // A connection that brings no answer within the limit is closed (the driver's
+        // per-operation timeoutMS has no effect from version 7 on).
+        socketTimeoutMS: timeoutMs,
+        connectTimeoutMS: timeoutMs,
+        maxPoolSize: 1,
+      });
+      const probes = client.db('fieldhouse_liveness').collection<{ _id: string; at: Date }>('probe');
+      await probes.updateOne({ _id: 'probe' }, { $set: { at: new Date() } }, { upsert: true });
+      await probes.findOne({ _id: 'probe' });
+    },
+  };
 }

@@ -13,7 +13,7 @@ export async function runMocha(
   args: string[],
   env: Record<string, string> = {},
 ): Promise<never> {
-  const { started } = await provideBackingServices(root, { s3: true });
+  const backing = await provideBackingServices(root, { s3: true });
   const mocha = spawn(join(root, 'node_modules', '.bin', 'mocha'), args, {
     cwd: root,
     stdio: 'inherit',
@@ -26,8 +26,7 @@ export async function runMocha(
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => mocha.kill(signal));
   return new Promise<never>(() =>
     mocha.on('exit', (code, signal) => {
-      started.forEach((c) => c.kill('SIGTERM'));
-      process.exit(code ?? (signal ? 1 : 0));
+      void backing.stop().finally(() => process.exit(code ?? (signal ? 1 : 0)));
     }),
   );
 }

@@ -110,12 +110,53 @@ export interface RestartPolicy {
   stableAfterMs?: number;
   /** Where restart lines go (default `console.error`). */
   log?: (line: string) => void;
+  /** A check that the child does its job, not only that it runs (default none: exits only). */
+  liveness?: LivenessCheck;
+}
+
+/**
+ * How a supervisor tells a child that runs but no longer answers (a hung event loop, a store
+ * whose data operations hang while its process lives) from a healthy one
+ * (docs/reliability.md, "Liveness"). The probe runs every `intervalMs`; it fails when it
+ * rejects or does not settle within `timeoutMs`. A child whose probes have failed for
+ * `unresponsiveAfterMs` in a row (counted from its start, so a slow start counts too) is killed
+ * with SIGKILL, and restarted like a crashed one: with the backoff, and the reason logged.
+ */
+export interface LivenessCheck {
+  /** What is checked, for the log (`GET /healthz`, `a read and a write`). */
+  what: string;
+  /** Resolves when the child answers; rejects (or hangs) when it does not. */
+  probe: () => Promise<unknown>;
+  /** Between two probes, ms (default 1,000). */
+  intervalMs?: number;
+  /** Longest wait for one probe, ms (default 2,000). */
+  timeoutMs?: number;
+  /** Failing this long (ms, default 10,000) gets the child killed and restarted. */
+  unresponsiveAfterMs?: number;
+}
+
+/**
+ * The liveness check of a process that serves `GET <url>` (a `/healthz`): any 2xx within the
+ * probe's time limit passes (docs/reliability.md, "Liveness").
+ */
+export function httpLiveness(url: string, timeoutMs = 2_000): LivenessCheck {
+  return {
+    what: `GET ${new URL(url).pathname}`,
+    timeoutMs,
+    probe: async () => {
+      const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+      await res.body?.cancel();
+      if (!res.ok) throw new Error(`answered ${res.status}`);
+    },
+  };
 }
 
 /** One restart, as logged: which child, how it ended, and the wait before the new one. */
 export interface RestartEvent {
   name: string;
   status: ExitStatus;
+  /** Why the supervisor killed it (its liveness probe kept failing), or undefined when it exited by itself. */
+  killedBecause?: string;
   /** 1 for the first restart of this child, 2 for the second... */
   attempt: number;
   delayMs: number;
@@ -138,8 +179,15 @@ export class Supervisor {
   private nextDelayMs: number;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
-  private readonly policy: Required<RestartPolicy>;
+  private readonly policy: Required<Omit<RestartPolicy, 'liveness'>>;
+  private readonly liveness: Required<LivenessCheck> | undefined;
   private readonly start: () => Managed;
+  private livenessTimer: NodeJS.Timeout | undefined;
+  /** When the running child last passed its probe (or started). */
+  private lastAliveAt = Date.now();
+  private probing = false;
+  /** Set when the supervisor killed the running child for failing its probe. */
+  private killedBecause: string | undefined;
 
   /** Starts the child now with `start()` (called again for each restart). */
   constructor(name: string, start: () => Managed, policy: RestartPolicy = {}) {
@@ -151,8 +199,18 @@ export class Supervisor {
       stableAfterMs: policy.stableAfterMs ?? 30_000,
       log: policy.log ?? ((line) => console.error(line)),
     };
+    this.liveness = policy.liveness && {
+      intervalMs: 1_000,
+      timeoutMs: 2_000,
+      unresponsiveAfterMs: 10_000,
+      ...policy.liveness,
+    };
     this.nextDelayMs = this.policy.initialDelayMs;
     this.current = this.launch();
+    if (this.liveness) {
+      this.livenessTimer = setInterval(() => void this.checkLiveness(), this.liveness.intervalMs);
+      this.livenessTimer.unref();
+    }
   }
 
   /** The child running now (or the one that exited last, while a restart is pending). */
@@ -169,6 +227,7 @@ export class Supervisor {
   async stop(graceMs = 10_000): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearInterval(this.livenessTimer);
     this.timer = undefined;
     await stopAll([this.current], graceMs);
   }
@@ -176,8 +235,41 @@ export class Supervisor {
   private launch(): Managed {
     const managed = this.start();
     this.startedAt = Date.now();
+    this.lastAliveAt = this.startedAt;
+    this.killedBecause = undefined;
     void managed.exited.then((status) => this.onExit(status));
     return managed;
+  }
+
+  /**
+   * One liveness round: probes the running child (one probe at a time) and kills it once its
+   * probes have failed for `unresponsiveAfterMs`; its exit then restarts it with the backoff.
+   */
+  private async checkLiveness(): Promise<void> {
+    const check = this.liveness;
+    const child = this.current.child;
+    if (!check || this.probing || this.stopped || this.timer || this.killedBecause) return;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    this.probing = true;
+    let failure: string | undefined;
+    try {
+      await withDeadline(check.probe(), check.timeoutMs);
+    } catch (err) {
+      failure = err instanceof Error ? err.message : String(err);
+    } finally {
+      this.probing = false;
+    }
+    if (this.current.child !== child || this.stopped) return; // restarted or stopped meanwhile
+    if (failure === undefined) {
+      this.lastAliveAt = Date.now();
+      return;
+    }
+    const failingMs = Date.now() - this.lastAliveAt;
+    if (failingMs < check.unresponsiveAfterMs || this.killedBecause) return;
+    this.killedBecause =
+      `${check.what} failed for ${(failingMs / 1000).toFixed(1)} s ` + `(last: ${failure.slice(0, 200)})`;
+    this.policy.log(`${this.name} is running but unresponsive: ${this.killedBecause}; killing it (SIGKILL)`);
+    child.kill('SIGKILL');
   }
 
   private onExit(status: ExitStatus): void {
@@ -186,10 +278,17 @@ export class Supervisor {
     if (uptime >= this.policy.stableAfterMs) this.nextDelayMs = this.policy.initialDelayMs;
     const delayMs = this.nextDelayMs;
     this.nextDelayMs = Math.min(delayMs * 2, this.policy.maxDelayMs);
-    const event = { name: this.name, status, attempt: this.restarts.length + 1, delayMs };
+    const killedBecause = this.killedBecause;
+    const event: RestartEvent = {
+      name: this.name,
+      status,
+      attempt: this.restarts.length + 1,
+      delayMs,
+      ...(killedBecause ? { killedBecause } : {}),
+    };
     this.restarts.push(event);
     this.policy.log(
-      `${this.name} exited with ${describeExit(status)} after ${(uptime / 1000).toFixed(1)} s; ` +
+      `${this.name} ${killedBecause ? `was killed as unresponsive (${describeExit(status)})` : `exited with ${describeExit(status)}`} after ${(uptime / 1000).toFixed(1)} s; ` +
         `restart #${event.attempt} in ${delayMs} ms`,
     );
     this.timer = setTimeout(() => {
@@ -197,4 +296,13 @@ export class Supervisor {
       if (!this.stopped) this.current = this.launch();
     }, delayMs);
   }
+}
+
+/** Resolves as `promise` does, or rejects once `ms` have passed without it settling. */
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }

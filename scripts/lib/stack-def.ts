@@ -28,7 +28,15 @@ export interface ProcessSpec {
   name: string;
   script: string;
   env: Record<string, string>;
+  /**
+   * Its liveness URL (`GET` answers 200 while the process does its job; docs/reliability.md,
+   * "Liveness"), when it serves one: the API port's `/healthz`, a worker's `HEALTH_PORT`.
+   */
+  healthUrl?: string;
 }
+
+/** The workers of the stack (no API port: a `HEALTH_PORT` of their own serves `/healthz`). */
+export type StackWorkerName = 'collection-worker' | 'polls-worker' | 'events-worker';
 
 /** The names of the long-running processes, in start order. */
 export const STACK_PROCESS_NAMES = [
@@ -59,6 +67,8 @@ export function stackProcesses(
     metricsPorts: Record<'gateway' | 'collection' | 'polls' | 'events', number>;
     extraEnv?: Record<string, string>;
     envOf?: Partial<Record<StackProcessName, Record<string, string>>>;
+    /** Liveness ports of the workers (`HEALTH_PORT`); without them workers serve none. */
+    workerHealthPorts?: Record<StackWorkerName, number>;
   },
 ): { migrations: ProcessSpec[]; processes: ProcessSpec[] } {
   const shared = {
@@ -106,11 +116,27 @@ export function stackProcesses(
       DATABASE_URL: backing.databases.events,
     },
   };
-  const spec = (name: StackProcessName, script: string, base: Record<string, string>): ProcessSpec => ({
-    name,
-    script: join(root, script),
-    env: { ...base, ...opts.envOf?.[name] },
-  });
+  const loopback = (port: number | undefined, path: string) =>
+    port === undefined ? undefined : `http://127.0.0.1:${port}${path}`;
+  const spec = (name: StackProcessName, script: string, base: Record<string, string>): ProcessSpec => {
+    const healthPort = opts.workerHealthPorts?.[name as StackWorkerName];
+    const env: Record<string, string> = {
+      ...base,
+      ...(healthPort === undefined ? {} : { HEALTH_PORT: String(healthPort) }),
+    };
+    const healthUrl =
+      name === 'smtp-sink'
+        ? loopback(ports.mailApi, '/healthz')
+        : name.endsWith('-worker')
+          ? loopback(healthPort, '/healthz')
+          : loopback(Number(env.PORT), '/healthz');
+    return {
+      name,
+      script: join(root, script),
+      env: { ...env, ...opts.envOf?.[name] },
+      ...(healthUrl ? { healthUrl } : {}),
+    };
+  };
   return {
     migrations: [
       { name: 'migrate:gw', script: join(root, 'gateway/src/migrate.ts'), env: env.gateway },

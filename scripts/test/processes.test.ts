@@ -116,4 +116,54 @@ describe('scripts: process supervisor of the local stack (real child processes)'
     expect(children).to.have.length(1);
     expect(s.restarts).to.have.length(1);
   });
+
+  it('kills and restarts a child that runs but stops answering its liveness probe, logging why', async () => {
+    // Serves /healthz on a free port (written to a file); SIGUSR2 hangs its event loop for good.
+    const portFile = join(dir, 'hang-port');
+    const hang = script(
+      'hang.mjs',
+      `import { createServer } from 'node:http';
+import { writeFileSync } from 'node:fs';
+const server = createServer((req, res) => res.end('ok'));
+server.listen(0, '127.0.0.1', () => writeFileSync(${JSON.stringify(portFile)}, String(server.address().port)));
+process.on('SIGUSR2', () => { for (;;) {} });
+`,
+    );
+    const { readFileSync, existsSync, rmSync: rm } = await import('node:fs');
+    const healthUrl = () =>
+      existsSync(portFile) ? `http://127.0.0.1:${readFileSync(portFile, 'utf8')}/healthz` : undefined;
+    const { s, children, lines } = supervise(hang, {
+      initialDelayMs: 20,
+      maxDelayMs: 40,
+      liveness: {
+        what: 'GET /healthz',
+        intervalMs: 100,
+        timeoutMs: 200,
+        unresponsiveAfterMs: 600,
+        probe: async () => {
+          const url = healthUrl();
+          if (!url) throw new Error('no port yet');
+          const res = await fetch(url, { signal: AbortSignal.timeout(200) });
+          await res.text();
+        },
+      },
+    });
+    await eventually(async () => healthUrl() !== undefined && children.length === 1);
+    await sleep(800); // healthy past unresponsiveAfterMs: not touched
+    expect(s.restarts).to.have.length(0);
+    rm(portFile);
+    children[0]!.child.kill('SIGUSR2');
+    await eventually(async () => children.length === 2 && healthUrl() !== undefined, 10_000);
+    expect(s.restarts).to.have.length(1);
+    expect(s.restarts[0]!.status).to.deep.equal({ code: null, signal: 'SIGKILL' });
+    expect(s.restarts[0]!.killedBecause).to.match(/^GET \/healthz failed for [\d.]+ s \(last: /);
+    expect(lines.some((l) => /child is running but unresponsive: GET \/healthz failed/.test(l))).to.equal(
+      true,
+    );
+    expect(lines.some((l) => /child was killed as unresponsive \(signal SIGKILL\)/.test(l))).to.equal(true);
+    expect(alive(children[1]!.child.pid!)).to.equal(true);
+    await sleep(800); // the new child answers: it is left alone
+    expect(s.restarts).to.have.length(1);
+    await s.stop();
+  });
 });

@@ -10,3 +10,4 @@ export * from './openapi.ts';
 export * from './ids.ts';
 export * from './contract/index.ts';
 export * from './multipart.ts';
+export * from './worker-liveness.ts';

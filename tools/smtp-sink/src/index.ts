@@ -92,7 +92,10 @@ export async function startSmtpSink(opts: SmtpSinkOptions = {}): Promise<SmtpSin
   });
 
   const http: Server = createServer((req, res) => {
-    if (req.url === '/messages' && req.method === 'GET') {
+    if (req.url === '/healthz' && req.method === 'GET') {
+      // Liveness for the local stack's supervisor (docs/reliability.md, "Liveness").
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+    } else if (req.url === '/messages' && req.method === 'GET') {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(store));
     } else if (req.url === '/messages' && req.method === 'DELETE') {
       store = [];

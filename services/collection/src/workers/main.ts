@@ -1,4 +1,5 @@
 import { createKnex } from '@fieldhouse/db';
+import { serveWorkerLiveness } from '@fieldhouse/http';
 import { createLogger, redactCredentials } from '@fieldhouse/logger';
 import { createMailer } from '@fieldhouse/mail';
 import { Broker, OutboxRelay, stopOnSignals } from '@fieldhouse/messaging';
@@ -65,7 +66,11 @@ const sweep = setInterval(() => {
 }, config.EXPORT_SWEEP_SECONDS * 1000);
 logger.info('collection worker started', { smtp: redactCredentials(config.SMTP_URL) });
 
+// GET /healthz on HEALTH_PORT while the event loop turns (docs/reliability.md, "Liveness").
+const liveness = await serveWorkerLiveness(logger);
+
 stopOnSignals(logger, [
+  () => liveness.close(),
   () => clearInterval(sweep),
   () => webhooks.close(),
   () => exportsWorker.close(),

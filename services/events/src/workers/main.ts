@@ -1,4 +1,5 @@
 import { createKnex } from '@fieldhouse/db';
+import { serveWorkerLiveness } from '@fieldhouse/http';
 import { createLogger, redactCredentials } from '@fieldhouse/logger';
 import { createMailer } from '@fieldhouse/mail';
 import { Broker, stopOnSignals } from '@fieldhouse/messaging';
@@ -27,7 +28,11 @@ const worker = await startEventsEmailWorker({ broker, db, mailer, logger });
 const webhooks = await startEventsWebhookWorker({ broker, db, logger, ...webhookWorkerSettings(config) });
 logger.info('events e-mail and webhook workers started', { smtp: redactCredentials(config.SMTP_URL) });
 
+// GET /healthz on HEALTH_PORT while the event loop turns (docs/reliability.md, "Liveness").
+const liveness = await serveWorkerLiveness(logger);
+
 stopOnSignals(logger, [
+  () => liveness.close(),
   () => webhooks.close(),
   () => worker.close(),
   () => broker.close(),

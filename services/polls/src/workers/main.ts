@@ -1,4 +1,5 @@
 import { MongoClient } from 'mongodb';
+import { serveWorkerLiveness } from '@fieldhouse/http';
 import { createLogger, redactCredentials } from '@fieldhouse/logger';
 import { createMailer } from '@fieldhouse/mail';
 import { Broker, stopOnSignals } from '@fieldhouse/messaging';
@@ -21,7 +22,11 @@ const worker = await startPollsEmailWorker({ broker, mailer, db, logger });
 const webhooks = await startPollsWebhookWorker({ broker, db, logger, ...webhookWorkerSettings(config) });
 logger.info('polls e-mail and webhook workers started', { smtp: redactCredentials(config.SMTP_URL) });
 
+// GET /healthz on HEALTH_PORT while the event loop turns (docs/reliability.md, "Liveness").
+const liveness = await serveWorkerLiveness(logger);
+
 stopOnSignals(logger, [
+  () => liveness.close(),
   () => webhooks.close(),
   () => worker.close(),
   () => mailer.close(),
