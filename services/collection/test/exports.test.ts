@@ -532,6 +532,41 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     );
   });
 
+  it('re-checks access at download: a requester removed from the workspace, or no longer allowed to read every submission, gets 404', async () => {
+    // Issue 31: a viewer removed from the workspace kept downloading the rows of their export.
+    await addMember(h, 1, form.workspaceId, 6, 'viewer');
+    await addMember(h, 1, form.workspaceId, 7, 'viewer');
+    const { jobId: removedJob } = await exportNow({}, 6);
+    const { jobId: demotedJob } = await exportNow({}, 7);
+    const before = await download(removedJob, 6);
+    expect(before.status).to.equal(200);
+    expect(before.body as string).to.contain('Zebulon');
+    expect((await download(demotedJob, 7)).status).to.equal(200);
+
+    await h.as(1).delete(`/api/v1/workspaces/${form.workspaceId}/members/6`).expect(204);
+    await h
+      .as(1)
+      .post(`/api/v1/workspaces/${form.workspaceId}/members`)
+      .send({ user_id: 7, role: 'collector' })
+      .expect(200);
+
+    for (const [jobId, user] of [
+      [removedJob, 6],
+      [demotedJob, 7],
+    ] as const) {
+      const res = await download(jobId, user);
+      expect(res.status, `download by user ${user}`).to.equal(404);
+      expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
+      expect(JSON.parse(res.body as string)).to.include({ status: 404, detail: 'Export not found.' });
+      await h.as(user).get(`/api/v1/exports/${jobId}`).expect(404);
+      // The workspace's managers still get the file: the job is not gone, only out of reach.
+      expect((await download(jobId, 5)).status).to.equal(200);
+    }
+    // Back in the workspace with a role that reads every submission: the export is theirs again.
+    await addMember(h, 1, form.workspaceId, 6, 'viewer');
+    expect((await download(removedJob, 6)).status).to.equal(200);
+  });
+
   it("lists a project's exports newest first: managers every job, a viewer their own, collectors none", async () => {
     const { jobId: byViewer } = await exportNow({}, 4);
     const { jobId: byManager } = await exportNow({ status: 'submitted' }, 5, 'geojson');

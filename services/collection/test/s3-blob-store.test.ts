@@ -4,7 +4,7 @@ import { parse } from 'csv-parse/sync';
 import { PNG, testLogger } from '@fieldhouse/testkit';
 import { S3BlobStore } from '../src/blob/s3-blob-store.ts';
 import { runExportJob } from '../src/workers/exports.ts';
-import { body, makeForm, startHarness, type Harness } from './helpers.ts';
+import { addMember, body, makeForm, startHarness, type Harness } from './helpers.ts';
 import { createTestBucket, type TestBucket } from './s3.ts';
 
 const MiB = 1024 * 1024;
@@ -155,6 +155,32 @@ describe('collection: object storage (S3BlobStore on a real S3 server, versitygw
       expect(file.headers.get('content-disposition')).to.match(/^attachment; filename="export-\d+-.+\.csv"$/);
       const rows = parse(await file.text(), { columns: true, bom: true }) as Array<Record<string, string>>;
       expect(rows).to.have.length(100_000);
+    });
+
+    it('gives no new presigned URL of an export to its requester once removed from the workspace', async () => {
+      const form = await makeForm(h, 1);
+      await addMember(h, 1, form.workspaceId, 4, 'viewer');
+      await h.as(1).post(`/api/v1/projects/${form.projectId}/submissions`).send(body(form)).expect(201);
+      const job = (
+        await h
+          .as(4)
+          .post(`/api/v1/projects/${form.projectId}/submissions/export`)
+          .send({ format: 'csv' })
+          .expect(202)
+      ).body.data.job_id as string;
+      const settings = { ttlHours: 1, leaseMs: 30_000, heartbeatMs: 10_000, publicUrl: 'https://x.example' };
+      await runExportJob({ db: h.db, blobs: bucket.store, logger: testLogger('export'), settings }, job, {
+        last: true,
+        max: 3,
+      });
+      const handedOut = (await h.as(4).get(`/api/v1/exports/${job}/download`).expect(302)).headers.location!;
+      await h.as(1).delete(`/api/v1/workspaces/${form.workspaceId}/members/4`).expect(204);
+      const refused = await h.as(4).get(`/api/v1/exports/${job}/download`).expect(404);
+      expect(refused.headers.location).to.equal(undefined);
+      expect(refused.body).to.include({ status: 404, detail: 'Export not found.' });
+      // What holds for a URL handed out before (docs/collection.md, "Object storage"): it is the
+      // store's, valid S3_PRESIGN_SECONDS whoever holds it; the service cannot take it back.
+      expect((await fetch(handedOut)).status).to.equal(200);
     });
   });
 });

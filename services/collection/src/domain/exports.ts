@@ -18,7 +18,7 @@ import type { Actor, CollectionContext } from './context.ts';
 import type { BodyReader, PageRequest } from '@fieldhouse/http';
 import type { ExportOptions } from './export-columns.ts';
 import { parseListFilters } from './list-filters.ts';
-import { can } from './roles.ts';
+import { can, type Role } from './roles.ts';
 import { deliveryOf, type BlobDelivery } from './blob-delivery.ts';
 
 /** Formats an export may have (docs/collection.md, "Exports"). */
@@ -97,16 +97,29 @@ export async function requestExport(
 }
 
 /**
- * The job when the caller is its requester or an owner, admin or manager of its workspace.
- * @throws ProblemError 404 otherwise (unknown and forbidden look the same), 401 anonymous.
+ * Whether `role` (the caller's role in the job's workspace **now**, undefined when not a member)
+ * may see and download the job (docs/collection.md, "Exports"): owners, admins and managers
+ * every job (`export.view_all`); its requester while their role may still read every
+ * submission of the project (`submission.view_all`, what requesting it needed). So a member
+ * removed from the workspace, or moved to a role that reads only their own submissions, loses
+ * the export at once, not when it expires (issue 31).
+ */
+const mayReadExport = (job: Pick<ExportJobRow, 'requested_by'>, userId: number, role: Role | undefined) =>
+  !!role &&
+  (can(role, 'export.view_all') || (job.requested_by === userId && can(role, 'submission.view_all')));
+
+/**
+ * The job when {@link mayReadExport} lets the caller see it, checked on every call (the status
+ * and every download: a link handed out earlier carries no access of its own).
+ * @throws ProblemError 404 `Export not found.` otherwise (unknown and forbidden look the same,
+ *   as for a project of a workspace the caller is not a member of), 401 anonymous.
  */
 async function visibleExport(ctx: CollectionContext, caller: Actor, jobId: string): Promise<ExportJobRow> {
   const userId = userIdOf(caller);
   const job = UUID.test(jobId) ? await findExport(ctx.db, jobId) : undefined;
   if (!job) throw notFound('Export not found.');
-  if (job.requested_by === userId) return job;
   const role = await roleIn(ctx.db, job.workspace_id, userId);
-  if (!role || !can(role, 'export.view_all')) throw notFound('Export not found.');
+  if (!mayReadExport(job, userId, role)) throw notFound('Export not found.');
   return job;
 }
 
@@ -134,7 +147,10 @@ export async function listExports(
   return { items: rows.map((r) => exportJson(r)), total };
 }
 
-/** An export job's state. @throws 404 unless visible to the caller. */
+/**
+ * An export job's state.
+ * @throws 404 unless visible to the caller now ({@link visibleExport}), 401 anonymous.
+ */
 export async function getExport(ctx: CollectionContext, caller: Actor, jobId: string): Promise<ExportView> {
   return exportJson(await visibleExport(ctx, caller, jobId));
 }
@@ -150,7 +166,10 @@ export const exportHeaders = (contentType: string, filename: string) => ({
 });
 
 /**
- * The file of a completed export.
+ * The file of a completed export, for a caller who may read it at the time of this call
+ * ({@link visibleExport}: the requester's membership and role are checked again on every
+ * download, not only when the export was requested). With object storage the answer is a
+ * presigned URL made after that check, valid `S3_PRESIGN_SECONDS`.
  * @throws 404 unless visible, 409 `export_not_ready` before completion, 410 `export_expired`
  * once its file was deleted or expired.
  */
