@@ -386,6 +386,67 @@ describe('collection: submissions', () => {
       expect(res.body.code).to.equal('photo_too_large');
     });
 
+    it('rebuilds a kept photo from what the server stored: a url, content_type or size sent by the collector is never stored (issue 31)', async () => {
+      const draft = await post(body(form, { picture: PNG.toString('base64') }, { status: 'draft' })).expect(
+        201,
+      );
+      const url = `/api/v1/projects/${form.projectId}/submissions/${draft.body.data.id}`;
+      const at = draft.body.data.data.findIndex((e: { type: string }) => e.type === 'photo') as number;
+      const stored = draft.body.data.data[at].value as Record<string, unknown>;
+      expect(stored).to.deep.equal({
+        photo_id: stored.photo_id,
+        content_type: 'image/png',
+        size: PNG.length,
+        url: `/api/v1/photos/${stored.photo_id}`,
+      });
+      const keeping = (value: unknown) => body(form, { picture: value }).data;
+      const phish = {
+        photo_id: stored.photo_id,
+        url: 'http://127.0.0.1:18999/phish-login',
+        content_type: 'text/html',
+        size: -1,
+      };
+      const changed = await h
+        .as(2)
+        .put(url)
+        .send({ data: keeping(phish) })
+        .expect(200);
+      expect(changed.body.data.data[at].value).to.deep.equal(stored);
+      const read = await h.as(1).get(url).expect(200); // the reviewer's drawer reads this
+      expect(read.body.data.data[at].value).to.deep.equal(stored);
+      const row = (await h.db('submissions').where({ id: draft.body.data.id }).first('data')) as {
+        data: Array<{ value: unknown }>;
+      };
+      expect(row.data[at]!.value).to.deep.equal(stored);
+      // A client echoing the value it was given, or sending only the photo id, keeps the photo.
+      const echoed = await h
+        .as(2)
+        .put(url)
+        .send({ data: keeping(stored) })
+        .expect(200);
+      expect(echoed.body.data.data[at].value).to.deep.equal(stored);
+      const byId = await h
+        .as(2)
+        .put(url)
+        .send({ data: keeping({ photo_id: stored.photo_id }) })
+        .expect(200);
+      expect(byId.body.data.data[at].value).to.deep.equal(stored);
+      // A photo of another submission is no kept photo: 422 on the entry, nothing stored.
+      const other = await post(body(form, { picture: PNG.toString('base64') })).expect(201);
+      const foreign = other.body.data.data[at].value as Record<string, unknown>;
+      const refused = await h
+        .as(2)
+        .put(url)
+        .send({ data: keeping(foreign) })
+        .expect(422);
+      expect(refused.body).to.include({ status: 422, code: 'validation_failed' });
+      expect(refused.body.errors).to.have.property(`data.${at}.value`);
+      // The create path keeps no photo at all: a photo reference there is refused the same way.
+      const created = await post(body(form, { picture: phish })).expect(422);
+      expect(created.body.errors).to.have.property(`data.${at}.value`);
+      expect((await h.as(1).get(url).expect(200)).body.data.data[at].value).to.deep.equal(stored);
+    });
+
     it('takes multipart uploads named by field uuid', async () => {
       const b = body(form);
       const res = await h

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { addMember, body, makeForm, startHarness, type Form, type Harness } from './helpers.ts';
+import { addMember, body, makeForm, PNG, startHarness, type Form, type Harness } from './helpers.ts';
 
 describe('collection: offline synchronisation (POST /sync)', () => {
   let h: Harness;
@@ -86,6 +86,36 @@ describe('collection: offline synchronisation (POST /sync)', () => {
       ['requires_correction', 1, 'fix the name'],
       ['submitted', 2, null],
     ]);
+  });
+
+  it('keeps a photo of a newer item as the server stored it, whatever url, content_type or size the item says (issue 31)', async () => {
+    const created = await sync([
+      item('p1', '2026-06-01T08:00:00Z', 'Pic', { picture: PNG.toString('base64') }),
+    ]).expect(200);
+    const id = created.body.data.results[0].id as number;
+    const url = `/api/v1/projects/${form.projectId}/submissions/${id}`;
+    const at = body(form, { picture: null }).data.findIndex((e) => e.type === 'photo');
+    const stored = (await h.as(2).get(url).expect(200)).body.data.data[at].value as Record<string, unknown>;
+    expect(stored).to.include({
+      content_type: 'image/png',
+      size: PNG.length,
+      url: `/api/v1/photos/${stored.photo_id}`,
+    });
+    const phish = {
+      photo_id: stored.photo_id,
+      url: 'http://127.0.0.1:18999/phish-login',
+      content_type: 'text/html',
+      size: -1,
+    };
+    const newer = await sync([item('p1', '2026-06-01T09:00:00Z', 'Pic 2', { picture: phish })]).expect(200);
+    expect(newer.body.data.results[0]).to.include({ id, status: 'updated' });
+    const read = (await h.as(1).get(url).expect(200)).body.data.data;
+    expect(read[0].value).to.equal('Pic 2');
+    expect(read[at].value).to.deep.equal(stored);
+    // A new item cannot name a stored photo: it has none to keep.
+    const fresh = await sync([item('p2', '2026-06-01T09:00:00Z', 'Pic', { picture: phish })]).expect(200);
+    expect(fresh.body.data.results[0]).to.include({ status: 'rejected', code: 'validation_failed' });
+    expect(fresh.body.data.results[0].errors).to.have.property(`data.${at}.value`);
   });
 
   it('refuses an update when the project does not allow edits of submitted data', async () => {

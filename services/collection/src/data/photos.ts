@@ -26,3 +26,15 @@ export const findPhotoForCaller = (
     )
     .where('ph.id', photoId)
     .first('ph.blob_key', 'ph.content_type', 's.collector_id', 'm.role');
+
+/** What the server stored about a photo of a submission (table `photos`). */
+export interface StoredPhotoRow {
+  id: string;
+  field_uuid: string;
+  content_type: string;
+  size: number;
+}
+
+/** The photos stored for submission `submissionId` (every one ever stored, kept or replaced since). */
+export const listSubmissionPhotos = (db: Knex, submissionId: number): Promise<StoredPhotoRow[]> =>
+  db('photos').where({ submission_id: submissionId }).select('id', 'field_uuid', 'content_type', 'size');

@@ -18,9 +18,22 @@ export interface PendingPhoto {
 export const photoUrl = (id: string) => `/api/v1/photos/${id}`;
 
 /**
+ * The value of a photo entry, made by the server from what it stored about the photo (docs/collection.md,
+ * "Photos"): `{photo_id, content_type, size, url}`, the type sniffed from the bytes, the size
+ * counted, the URL the service's own download path. Nothing of it ever comes from a client.
+ */
+export const photoRefOf = (p: { id: string; content_type: string; size: number }): PhotoRef => ({
+  photo_id: p.id,
+  content_type: p.content_type,
+  size: p.size,
+  url: photoUrl(p.id),
+});
+
+/**
  * Turns photo entries (base64 values, or uploaded files by field uuid) into stored-photo
  * references: checks the size (413 above `maxBytes`) and sniffs the type from the bytes
- * (422 unless JPEG, PNG, WebP, GIF, HEIC or AVIF). Entries keeping an existing photo pass.
+ * (422 unless JPEG, PNG, WebP, GIF, HEIC or AVIF). Entries keeping an existing photo pass as
+ * validation rebuilt them ({@link photoRefOf} of the stored row, `checkEntries`).
  */
 export async function intakePhotos(
   entries: DataEntry[],
@@ -71,8 +84,11 @@ export async function intakePhotos(
       blob_key: `photos/${projectId}/${id}`,
       bytes,
     });
-    const ref: PhotoRef = { photo_id: id, content_type: type, size: bytes.length, url: photoUrl(id) };
-    out.push({ field_uuid: e.field_uuid, type: 'photo', value: ref });
+    out.push({
+      field_uuid: e.field_uuid,
+      type: 'photo',
+      value: photoRefOf({ id, content_type: type, size: bytes.length }),
+    });
   }
   if (Object.keys(errors).length) throw validationFailed(errors);
   return { entries: out, photos };

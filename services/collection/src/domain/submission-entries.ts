@@ -3,7 +3,9 @@ import { validationFailed, type FieldErrors } from '@fieldhouse/problem';
 import type { ProjectRow } from '../data/projects.ts';
 import { findVersion, listFields, type FieldRow } from '../data/versions.ts';
 import type { SubmissionRow } from '../data/submissions.ts';
-import { validateEntries, type DataEntry } from './submission-validation.ts';
+import { listSubmissionPhotos } from '../data/photos.ts';
+import { photoRefOf } from './photo-intake.ts';
+import { validateEntries, type DataEntry, type PhotoRef } from './submission-validation.ts';
 
 /** Fields of published versions by version id, for one database. */
 type PublishedCache = Map<number, { projectId: number; fields: FieldRow[] }>;
@@ -41,7 +43,9 @@ export async function publishedFields(db: Knex, project: ProjectRow, versionId: 
  * Validates entries (spec 2.1; domain/submission-validation.ts) and uploaded photo files
  * (`files`: bytes by photo field uuid) together.
  * @param enforceRequired false for drafts, which may be incomplete.
- * @param keptPhotoIds photos already stored for the submission, which an entry may keep.
+ * @param keptPhotos photos already stored for the submission ({@link keptPhotosOf}), which an
+ *   entry may keep by `photo_id`; the entry's value is then the stored reference.
+ * @returns the entries, kept photos' values made by the server.
  * @throws ProblemError 422 listing every bad entry (`data.3.value`...) and file (`files.<uuid>`).
  */
 export function checkEntries(
@@ -49,7 +53,7 @@ export function checkEntries(
   fields: FieldRow[],
   files: ReadonlyMap<string, Buffer>,
   enforceRequired: boolean,
-  keptPhotoIds?: Set<string>,
+  keptPhotos?: ReadonlyMap<string, PhotoRef>,
 ): DataEntry[] {
   const photoUuids = new Set(fields.filter((f) => f.type === 'photo').map((f) => f.uuid));
   const errors: FieldErrors = {};
@@ -59,17 +63,29 @@ export function checkEntries(
   const result = validateEntries(data, fields, {
     enforceRequired,
     uploadedPhotos: new Set(files.keys()),
-    ...(keptPhotoIds ? { keptPhotoIds } : {}),
+    ...(keptPhotos ? { keptPhotos } : {}),
   });
   Object.assign(errors, result.errors);
   if (Object.keys(errors).length) throw validationFailed(errors);
   return result.entries;
 }
 
-/** Ids of the photos a submission holds (entries of its data may keep them). */
-export const storedPhotoIds = (s: SubmissionRow): Set<string> =>
-  new Set(
+/**
+ * The photos a submission holds, which entries of a change may keep: those its data names now,
+ * each as the server stored it in table `photos` ({@link photoRefOf}: id, sniffed type, size,
+ * the service's URL), never as the data says it (issue 31: a value stored before this rule may
+ * carry a client's URL).
+ * @returns a map by photo id (empty when the submission has no photo).
+ */
+export async function keptPhotosOf(db: Knex, s: SubmissionRow): Promise<Map<string, PhotoRef>> {
+  const named = new Set(
     s.data
       .filter((e) => e.type === 'photo' && e.value && typeof e.value === 'object')
-      .map((e) => (e.value as { photo_id: string }).photo_id),
+      .map((e) => (e.value as { photo_id?: unknown }).photo_id),
   );
+  const kept = new Map<string, PhotoRef>();
+  if (named.size === 0) return kept;
+  for (const row of await listSubmissionPhotos(db, s.id))
+    if (named.has(row.id)) kept.set(row.id, photoRefOf(row));
+  return kept;
+}

@@ -14,7 +14,7 @@ import { photoTransaction, storePhotos } from './photo-store.ts';
 import { can, maySeeSubmission, type Role } from './roles.ts';
 import type { SubmissionCoords } from './submission-create.ts';
 import type { ProjectAccess, SubmissionDeps } from './submission-deps.ts';
-import { checkEntries, storedPhotoIds } from './submission-entries.ts';
+import { checkEntries, keptPhotosOf } from './submission-entries.ts';
 import { searchTextOf, type DataEntry } from './submission-validation.ts';
 import { checkTransition, type Actor, type Status } from './transitions.ts';
 
@@ -25,7 +25,7 @@ export interface SubmissionChange extends SubmissionCoords {
   status?: Status;
   /** Recorded in the status history with a status change. */
   comment?: string | null;
-  /** The full new data entries (replacing the old ones); photos kept by `{photo_id...}`. */
+  /** The full new data entries (replacing the old ones); photos kept by `{photo_id}` (other members ignored). */
   data?: unknown[];
 }
 
@@ -55,7 +55,10 @@ export interface UpdateSubmission {
  * - A status change along the transition table, by whom the table names (the collector, or
  *   a role with `submission.review`); it is recorded in the history with `comment`.
  * - Data is validated against the submission's form version (required fields when the result
- *   is `submitted`; submitting a draft checks its stored data); base64 photos are stored.
+ *   is `submitted`; submitting a draft checks its stored data); base64 photos are stored; a
+ *   photo entry keeping one of the submission's photos (`{photo_id, ...}`) gets the value the
+ *   server stored for it, whatever else the entry says (docs/collection.md, "Photos"); a
+ *   `photo_id` the submission does not hold is a 422 on that entry.
  * @returns the updated submission, or null when `guard` abandoned the update.
  * @throws ProblemError 403 (not the collector, `edits_not_allowed`, a transition the caller may
  *   not make), 422 (`illegal_transition` with `current_status` and `requested_status`, already
@@ -103,7 +106,7 @@ export async function updateSubmission(
       fields,
       new Map(),
       finalStatus === 'submitted',
-      storedPhotoIds(s0),
+      await keptPhotosOf(deps.db, s0),
     );
     if (change.data !== undefined) {
       ({ entries, photos } = await intakePhotos(checked, new Map(), s0.project_id, deps.photoMaxBytes));

@@ -20,8 +20,12 @@ export interface EntryOptions {
   enforceRequired: boolean;
   /** Field uuids whose photo came as an uploaded file (its entry may omit the value). */
   uploadedPhotos?: ReadonlySet<string>;
-  /** Ids of photos already stored for this submission: a photo entry may keep `{photo_id, ...}`. */
-  keptPhotoIds?: ReadonlySet<string>;
+  /**
+   * The photos this submission holds, by id, as the server stored them ({@link PhotoRef}): a
+   * photo entry may keep one by sending `{photo_id, ...}`, and its value is then this stored
+   * reference, whatever else the client sent with the id (issue 31).
+   */
+  keptPhotos?: ReadonlyMap<string, PhotoRef>;
 }
 
 /** A stored photo as it appears in a submission's data. */
@@ -32,11 +36,11 @@ export interface PhotoRef {
   url: string;
 }
 
-const isKeptPhoto = (v: unknown, kept?: ReadonlySet<string>): boolean =>
-  typeof v === 'object' &&
-  v !== null &&
-  typeof (v as PhotoRef).photo_id === 'string' &&
-  !!kept?.has((v as PhotoRef).photo_id);
+/** The `photo_id` of a value that names a stored photo (`{photo_id: "...", ...}`), else undefined. */
+const photoIdOf = (v: unknown): string | undefined =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as PhotoRef).photo_id === 'string'
+    ? (v as PhotoRef).photo_id
+    : undefined;
 
 const add = (errors: FieldErrors, key: string, message: string) => addFieldError(errors, key, message);
 
@@ -44,8 +48,10 @@ const add = (errors: FieldErrors, key: string, message: string) => addFieldError
  * Checks every data entry against the field it names (spec 2.1; docs/collection.md,
  * "Submission validation"): the entry shape, an existing `field_uuid`, the field's `type`,
  * the value's format and constraints, no second entry for one field, and every required field
- * present. Errors are keyed by entry: `data.3.value`, `data.1.field_uuid`, `data.2.type`,
- * `data.4` (duplicate); missing required fields under `data`.
+ * present. A photo entry naming one of `opts.keptPhotos` by its `photo_id` keeps it, its value
+ * rebuilt from the stored reference (every other member of the client's value ignored); one
+ * naming any other photo is a bad value. Errors are keyed by entry: `data.3.value`,
+ * `data.1.field_uuid`, `data.2.type`, `data.4` (duplicate); missing required fields under `data`.
  */
 export function validateEntries(data: unknown, fields: FieldDef[], opts: EntryOptions): EntriesResult {
   const errors: FieldErrors = {};
@@ -86,10 +92,24 @@ export function validateEntries(data: unknown, fields: FieldDef[], opts: EntryOp
       add(errors, `${at}.type`, `field ${field.name} is of type ${field.type}, not ${e.type}`);
       return;
     }
-    const value = e.value ?? null;
-    const uploaded =
-      field.type === 'photo' &&
-      (opts.uploadedPhotos?.has(field.uuid) || isKeptPhoto(value, opts.keptPhotoIds));
+    let value = e.value ?? null;
+    let uploaded = field.type === 'photo' && !!opts.uploadedPhotos?.has(field.uuid);
+    const keptId = field.type === 'photo' && !uploaded ? photoIdOf(value) : undefined;
+    if (keptId !== undefined) {
+      // A kept photo is rebuilt from the server's record: the client's url, content_type, size
+      // (or anything else) are ignored, never stored (docs/collection.md, "Photos").
+      const kept = opts.keptPhotos?.get(keptId);
+      if (!kept) {
+        add(
+          errors,
+          `${at}.value`,
+          `${field.name} keeps photo ${keptId}, which is not a photo of this submission; send a new photo as base64 or an uploaded file`,
+        );
+        return;
+      }
+      value = { ...kept };
+      uploaded = true;
+    }
     if (value !== null && !uploaded) {
       const problem = VALUE_VALIDATORS[field.type](value, field);
       if (problem) {
