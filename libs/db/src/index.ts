@@ -115,3 +115,42 @@ export async function migrateLatest(url: string, migrations: Migration[]): Promi
   }
 }
 export * from './listen.ts';
+
+/**
+ * A probe of the PostgreSQL server at `url` for a store watch (libs/http `StoreWatch`): one
+ * connection of its own, outside the pool (a probe never waits behind the service's queries,
+ * and a busy pool is not a hung server), running `SELECT 1` with a client-side limit of
+ * `timeoutMs`. A failed or timed-out probe drops its connection; the next one reconnects.
+ */
+export function postgresProbe(
+  url: string,
+  timeoutMs = 1_000,
+): { probe: () => Promise<void>; close: () => Promise<void> } {
+  let client: pg.Client | undefined;
+  const drop = () => {
+    const c = client;
+    client = undefined;
+    c?.end().catch(() => undefined);
+  };
+  return {
+    probe: async () => {
+      try {
+        if (!client) {
+          const c = new pg.Client({
+            connectionString: url,
+            connectionTimeoutMillis: timeoutMs,
+            query_timeout: timeoutMs,
+          });
+          c.on('error', () => (client === c ? drop() : undefined));
+          await c.connect();
+          client = c;
+        }
+        await client.query('SELECT 1');
+      } catch (err) {
+        drop();
+        throw err;
+      }
+    },
+    close: async () => drop(),
+  };
+}

@@ -11,3 +11,4 @@ export * from './ids.ts';
 export * from './contract/index.ts';
 export * from './multipart.ts';
 export * from './worker-liveness.ts';
+export * from './store-watch.ts';

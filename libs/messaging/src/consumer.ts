@@ -28,7 +28,21 @@ export interface ConsumerOptions {
   retryDelaysMs?: number[];
   /** Unacknowledged messages in flight at once. */
   prefetch?: number;
+  /**
+   * Longest a handler may take, ms (default 120,000; 0: no limit, for jobs that bound their own
+   * time). A handler still running then is taken as waiting on a hung store: the message is
+   * given back, parked in the longest retry queue without spending an attempt, and acked, so it
+   * is neither held until RabbitMQ's acknowledgement timeout closes the channel (30 minutes)
+   * nor dead-lettered by an outage (docs/messaging.md, "A hung store"). The late handler's
+   * outcome is ignored; consumers are idempotent, so the redelivery is safe.
+   */
+  handlerTimeoutMs?: number;
   logger: Logger;
+}
+
+/** Raised when a handler did not finish within `handlerTimeoutMs`. */
+export class HandlerTimeoutError extends Error {
+  override name = 'HandlerTimeoutError';
 }
 
 /** Names of the queues around a consumer queue. */
@@ -50,7 +64,9 @@ const ATTEMPT_HEADER = 'x-attempt';
  * - handler throws: the message is re-sent to the retry queue of its attempt (which holds it
  *   for that delay then dead-letters it back to the main queue), then acked;
  * - attempts exhausted, `PermanentError`, or a body that is not a valid envelope: the message
- *   goes to `<queue>.dlq` with `x-error` and `x-failed-at` headers, then acked.
+ *   goes to `<queue>.dlq` with `x-error` and `x-failed-at` headers, then acked;
+ * - handler still running after `handlerTimeoutMs`: the message goes to the longest retry
+ *   queue with the same attempt number (a hung store neither holds it nor dead-letters it).
  * Topology is declared on every reconnect; the consumer resumes by itself.
  */
 export async function startConsumer(
@@ -58,6 +74,7 @@ export async function startConsumer(
   opts: ConsumerOptions,
 ): Promise<{ close: () => Promise<void> }> {
   const delays = opts.retryDelaysMs ?? [1_000, 5_000, 30_000];
+  const handlerTimeoutMs = opts.handlerTimeoutMs ?? 120_000;
   const names = queueNames(broker, opts.queue, delays);
   const channel: ChannelWrapper = broker.connection.createChannel({
     name: `${opts.queue}-consumer`,
@@ -107,11 +124,22 @@ export async function startConsumer(
       }
       const { error } = envelopeSchema.validate(message, { allowUnknown: true });
       if (error) throw new PermanentError(`not a valid envelope: ${error.message}`);
-      await opts.handler(message, { attempt, raw: msg });
+      await withHandlerDeadline(opts.handler(message, { attempt, raw: msg }), handlerTimeoutMs);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       try {
-        if (err instanceof PermanentError || attempt > delays.length) {
+        if (err instanceof HandlerTimeoutError && names.retries.length) {
+          // Not the message's fault: back off for the longest delay, same attempt number.
+          opts.logger.warn('message handler did not finish in time (a hung store?); giving it back', {
+            queue: names.main,
+            attempt,
+            reason,
+          });
+          await broker.sendToQueue(names.retries.at(-1)!, msg.content, {
+            ...msg.properties,
+            headers: { ...msg.properties.headers, [ATTEMPT_HEADER]: attempt, 'x-error': reason },
+          });
+        } else if (err instanceof PermanentError || attempt > delays.length) {
           await deadLetter(msg, reason);
         } else {
           opts.logger.warn('message handling failed; will retry', { queue: names.main, attempt, reason });
@@ -138,4 +166,19 @@ export async function startConsumer(
   // Resolves once the topology is declared, so a message published next is routed to the queue.
   await channel.waitForConnect();
   return { close: () => channel.close() };
+}
+
+/** `work`, or a {@link HandlerTimeoutError} once `ms` have passed without it settling (0: no limit). */
+function withHandlerDeadline(work: Promise<void>, ms: number): Promise<void> {
+  if (ms <= 0) return work;
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new HandlerTimeoutError(`the handler did not finish within ${ms / 1000} s`)),
+      ms,
+    );
+  });
+  // A late failure of the abandoned handler must not become an unhandled rejection.
+  work.catch(() => undefined);
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }

@@ -99,6 +99,37 @@ describe('messaging (real RabbitMQ and PostgreSQL)', () => {
     await consumer.close();
   });
 
+  it('gives back a message whose handler hangs (a hung store), without spending its attempts, and handles it once the store answers', async () => {
+    // The "store": hangs every call until released, like FerretDB's wedge in issue 31.
+    let storeHung = true;
+    const calls: Array<{ attempt: number; hungStore: boolean }> = [];
+    const done: string[] = [];
+    const consumer = await startConsumer(broker, {
+      queue: 'hung-store',
+      bindings: [{ exchange: 'events', pattern: 'thing.hung' }],
+      retryDelaysMs: [20, 100],
+      handlerTimeoutMs: 150,
+      prefetch: 1,
+      logger,
+      handler: async (m, ctx) => {
+        calls.push({ attempt: ctx.attempt, hungStore: storeHung });
+        if (storeHung) await new Promise(() => undefined); // never settles
+        done.push(m.id);
+      },
+    });
+    const msg = envelope('events', 'thing.hung', { n: 3 });
+    await broker.publish('events', msg);
+    // More timeouts than there are attempts: none dead-letters it, and the channel keeps consuming.
+    await eventually(async () => calls.length >= 5, 10_000);
+    expect(calls.every((c) => c.attempt === 1)).to.equal(true);
+    expect(await countMessages(amqpUrl, `${broker.name('hung-store')}.dlq`)).to.equal(0);
+    storeHung = false;
+    await eventually(async () => done.length === 1, 10_000);
+    expect(done).to.deep.equal([msg.id]);
+    expect(calls.at(-1)).to.deep.equal({ attempt: 1, hungStore: false });
+    await consumer.close();
+  });
+
   it('sends permanent failures and invalid envelopes straight to the dead-letter queue', async () => {
     let calls = 0;
     const consumer = await startConsumer(broker, {

@@ -15,6 +15,12 @@ import { collectionDocument } from './http/document.ts';
 import { collectionRouter } from './http/router.ts';
 
 export interface CollectionAppDeps {
+  /**
+   * A real round trip to PostgreSQL on a connection of its own (`postgresProbe` of libs/db):
+   * given, a store watch answers 503 `store_unavailable` at once while it fails
+   * (docs/reliability.md, "When a store hangs"). None: no watch.
+   */
+  storeProbe?: () => Promise<unknown>;
   logger: Logger;
   db: Knex;
   /** Public keys of the gateway (its JWKS, or fixed keys in tests). */
@@ -43,6 +49,12 @@ export function createCollectionApp(deps: CollectionAppDeps): { app: Express; li
     logger: deps.logger,
     ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}),
     readiness: [{ name: 'postgres', check: () => deps.db.raw('select 1') }],
+    ...(deps.storeProbe
+      ? {
+          stores: [{ name: 'postgres', probe: deps.storeProbe }],
+          storeWatch: { intervalMs: 500, timeoutMs: 2_000, failuresToTrip: 2 },
+        }
+      : {}),
     bodyLimit: deps.bodyLimit,
     prefix: '/api/v1',
     authenticate: requireGateway({ audience: 'collection', issuer: deps.issuer, keys: deps.keys }),

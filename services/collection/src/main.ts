@@ -1,4 +1,4 @@
-import { createKnex, listenTo } from '@fieldhouse/db';
+import { createKnex, listenTo, postgresProbe } from '@fieldhouse/db';
 import { startServer } from '@fieldhouse/http';
 import { jwksKeyResolver } from '@fieldhouse/internal-auth';
 import { createLogger } from '@fieldhouse/logger';
@@ -23,6 +23,8 @@ relay.start();
 const outboxNotices = listenTo(config.DATABASE_URL, 'outbox', () => relay.kick(), logger);
 const users = await startUsersProjection(broker, db, logger);
 const blobs = blobStoreFrom(config);
+// The store watch's own connection (503 store_unavailable at once while PostgreSQL hangs).
+const storeProbe = postgresProbe(config.DATABASE_URL, 2_000);
 const { app, lifecycle } = createCollectionApp({
   logger,
   db,
@@ -33,6 +35,7 @@ const { app, lifecycle } = createCollectionApp({
   photoMaxBytes: config.PHOTO_MAX_BYTES,
   outboxWritten: () => relay.kick(),
   webhooks: webhookApiSettings(config),
+  storeProbe: storeProbe.probe,
 });
 await startServer(app, {
   port: config.PORT,
@@ -41,6 +44,7 @@ await startServer(app, {
   lifecycle,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
   onShutdown: [
+    () => storeProbe.close(),
     () => users.close(),
     () => outboxNotices.close(),
     () => relay.stop(),

@@ -12,6 +12,12 @@ import { eventsDocument } from './http/document.ts';
 import { eventsRouter } from './http/router.ts';
 
 export interface EventsAppDeps {
+  /**
+   * A real round trip to PostgreSQL on a connection of its own (`postgresProbe` of libs/db):
+   * given, a store watch answers 503 `store_unavailable` at once while it fails
+   * (docs/reliability.md, "When a store hangs"). None: no watch.
+   */
+  storeProbe?: () => Promise<unknown>;
   logger: Logger;
   db: Knex;
   /** Public keys of the gateway (its JWKS, or fixed keys in tests). */
@@ -51,6 +57,12 @@ export function createEventsApp(deps: EventsAppDeps): { app: Express; lifecycle:
     logger: deps.logger,
     ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}),
     readiness: [{ name: 'postgres', check: () => deps.db.raw('select 1') }],
+    ...(deps.storeProbe
+      ? {
+          stores: [{ name: 'postgres', probe: deps.storeProbe }],
+          storeWatch: { intervalMs: 500, timeoutMs: 2_000, failuresToTrip: 2 },
+        }
+      : {}),
     bodyLimit: deps.bodyLimit,
     prefix: '/api/events',
     authenticate: requireGateway({ audience: 'events', issuer: deps.issuer, keys: deps.keys }),

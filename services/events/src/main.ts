@@ -1,4 +1,4 @@
-import { createKnex, listenTo } from '@fieldhouse/db';
+import { createKnex, listenTo, postgresProbe } from '@fieldhouse/db';
 import { startServer } from '@fieldhouse/http';
 import { jwksKeyResolver } from '@fieldhouse/internal-auth';
 import { createLogger } from '@fieldhouse/logger';
@@ -27,6 +27,8 @@ const users = await startUserEventsConsumer({
   queue: 'events.users',
   apply: (messageId, user) => applyUserEvent(db, messageId, user),
 });
+// The store watch's own connection (503 store_unavailable at once while PostgreSQL hangs).
+const storeProbe = postgresProbe(config.DATABASE_URL, 2_000);
 const { app, lifecycle } = createEventsApp({
   logger,
   db,
@@ -36,6 +38,7 @@ const { app, lifecycle } = createEventsApp({
   publicUrl: config.PUBLIC_URL,
   webhooks: webhookApiSettings(config),
   outboxWritten: () => relay.kick(),
+  storeProbe: storeProbe.probe,
 });
 relay.start();
 await startServer(app, {
@@ -45,6 +48,7 @@ await startServer(app, {
   lifecycle,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
   onShutdown: [
+    () => storeProbe.close(),
     () => users.close(),
     () => outboxNotices.close(),
     () => relay.stop(),

@@ -48,6 +48,12 @@ export interface PollsAppDeps {
   settings?: Partial<PollsSettings>;
   /** Webhook URL policy and secret overlap (`WEBHOOK_*`); default: https only, no private networks, 24 h. */
   webhooks?: WebhookApiSettings;
+  /**
+   * A real read of MongoDB through a client of its own with a socket time limit: given, a
+   * store watch answers 503 `store_unavailable` at once while it hangs (docs/reliability.md,
+   * "When a store hangs"). None: no watch.
+   */
+  storeProbe?: () => Promise<unknown>;
 }
 
 /** The polls service's Express app, built from its dependencies (supertest uses it directly). */
@@ -101,7 +107,7 @@ export function createPollsApp(deps: PollsAppDeps): {
     settings.endedPollsIntervalMs > 0
       ? startEndedPollsAnnouncer(context, settings.endedPollsIntervalMs)
       : () => undefined;
-  const { app, lifecycle } = createServiceApp({
+  const { app, lifecycle, storeWatch } = createServiceApp({
     logger: deps.logger,
     ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}),
     readiness: [
@@ -114,12 +120,14 @@ export function createPollsApp(deps: PollsAppDeps): {
     openApi: pollsDocument,
     publicRoutes: pollsAsyncApiRoute(),
     routes: pollsRouter(context),
+    ...(deps.storeProbe ? { stores: [{ name: 'mongodb', probe: deps.storeProbe }] } : {}),
   });
   return {
     app,
     lifecycle,
     context,
     close: async () => {
+      storeWatch?.stop();
       stopReconciler();
       stopAnnouncer();
       await relay?.stop();

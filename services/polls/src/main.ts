@@ -14,8 +14,19 @@ const logger = createLogger({ service: 'polls', level: config.LOG_LEVEL });
 const mongo = new MongoClient(config.MONGO_URL, {
   serverSelectionTimeoutMS: 5_000,
   maxPoolSize: config.MONGO_MAX_POOL_SIZE,
+  // An operation whose connection brings no answer for this long fails (503 store_unavailable)
+  // instead of holding its request until the gateway's 504 (docs/reliability.md).
+  socketTimeoutMS: config.MONGO_SOCKET_TIMEOUT_MS,
 });
 await mongo.connect();
+// The store watch's own connection: its probes never wait behind the service's operations,
+// and a probe to a hung store is cut by the socket time limit instead of piling up.
+const probeClient = new MongoClient(config.MONGO_URL, {
+  serverSelectionTimeoutMS: 1_000,
+  connectTimeoutMS: 1_000,
+  socketTimeoutMS: 1_000,
+  maxPoolSize: 1,
+});
 const redis = createPollsRedis(config.REDIS_URL, logger);
 await redis.connect();
 const broker = new Broker({ url: config.AMQP_URL, logger, name: 'polls', prefix: config.AMQP_PREFIX });
@@ -29,6 +40,11 @@ const polls = createPollsApp({
   issuer: config.INTERNAL_JWT_ISSUER,
   bodyLimit: config.BODY_LIMIT,
   webhooks: webhookApiSettings(config),
+  storeProbe: () =>
+    probeClient
+      .db(config.MONGO_DB)
+      .collection('polls')
+      .findOne({}, { projection: { _id: 1 } }),
   settings: {
     otpTtlSeconds: config.OTP_TTL_SECONDS,
     otpMaxAttempts: config.OTP_MAX_ATTEMPTS,
@@ -47,7 +63,13 @@ await startServer(polls.app, {
   logger,
   lifecycle: polls.lifecycle,
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
-  onShutdown: [() => polls.close(), () => broker.close(), () => mongo.close(), () => redis.close()],
+  onShutdown: [
+    () => polls.close(),
+    () => broker.close(),
+    () => mongo.close(),
+    () => probeClient.close(),
+    () => redis.close(),
+  ],
   handleSignals: true,
   metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST },
 });

@@ -232,6 +232,8 @@ export async function startExportWorker(opts: {
     logger: opts.logger,
     retryDelaysMs: delays,
     prefetch: 1,
+    // An export may run for minutes over a million rows; its job holds a lease in PostgreSQL.
+    handlerTimeoutMs: 0,
     handler: async (message: Envelope, ctx) =>
       runExportJob(opts, exportIdOf(message), { last: ctx.attempt > delays.length, max: delays.length + 1 }),
   });

@@ -14,7 +14,12 @@ import { startPollsWebhookWorker } from './webhooks.ts';
  */
 const config = loadPollsWorkerConfig();
 const logger = createLogger({ service: 'polls-worker', level: config.LOG_LEVEL });
-const mongo = await MongoClient.connect(config.MONGO_URL, { serverSelectionTimeoutMS: 10_000 });
+// A handler whose MongoDB connection brings no answer fails and is retried (the consumer's
+// backoff), instead of holding its message until RabbitMQ's acknowledgement timeout.
+const mongo = await MongoClient.connect(config.MONGO_URL, {
+  serverSelectionTimeoutMS: 10_000,
+  socketTimeoutMS: config.MONGO_SOCKET_TIMEOUT_MS,
+});
 const broker = new Broker({ url: config.AMQP_URL, logger, name: 'polls-worker', prefix: config.AMQP_PREFIX });
 const mailer = createMailer(config.SMTP_URL, config.MAIL_FROM);
 const db = mongo.db(config.MONGO_DB);
