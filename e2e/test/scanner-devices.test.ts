@@ -48,12 +48,9 @@ describe('scanner devices through the gateway: setup, scope, revocation', () => 
     expect(malformed.body.errors).to.have.property('setup_code');
 
     const token = setup.body.token as string;
-    const whoami = await api().get('/api/events/_whoami').set(bearer(token)).expect(200);
-    expect(whoami.body.data).to.deep.include({
-      userId: null,
-      method: 'device',
-      device: { id: device.id, eventId, scope: 'checkin' },
-    });
+    const me = await api().get('/api/events/devices/me').set(bearer(token)).expect(200);
+    expect(me.body).to.deep.include({ id: device.id, name: 'North door' });
+    expect(me.body.event).to.include({ id: eventId });
     const invite = (
       await api()
         .post(`/api/events/${eventId}/invites`)
@@ -81,7 +78,16 @@ describe('scanner devices through the gateway: setup, scope, revocation', () => 
     const { token } = (
       await api().post('/api/events/devices/setup').send({ setup_code: device.setup_code }).expect(201)
     ).body as { token: string };
-    for (const path of ['/api/v1/me', '/api/v1/workspaces', '/api/polls', `/api/events/${eventId}`]) {
+    for (const path of [
+      '/api/v1/me',
+      '/api/v1/workspaces',
+      '/api/polls',
+      `/api/events/${eventId}`,
+      // The diagnostic that shows the caller (device, event, address) is not a check-in path.
+      '/api/events/_whoami',
+      '/api/v1/_whoami',
+      '/api/polls/_whoami',
+    ]) {
       const res = await api().get(path).set(bearer(token));
       expect(res.status, path).to.equal(403);
       expect(res.body.code, path).to.equal('device_scope');

@@ -213,6 +213,26 @@ describe('events service: scanner devices', () => {
     expect((await h.db('invites').where('id', other.id).first()).presence).to.equal(false);
   });
 
+  it('GET /api/events/_whoami is outside a device scope (403 device_scope; a revoked device 401), users still read it', async () => {
+    const device = await setUpDevice('Side door');
+    for (const method of ['get', 'head'] as const) {
+      const res = await request(h.app)[method]('/api/events/_whoami').set(h.deviceAuth(device));
+      expect(res.status, `${method} _whoami`).to.equal(403);
+      expect(res.headers['content-type']).to.match(/application\/problem\+json/);
+    }
+    const refused = await request(h.app).get('/api/events/_whoami').set(h.deviceAuth(device)).expect(403);
+    expect(refused.body).to.include({ status: 403, code: 'device_scope' });
+    expect(refused.body).to.not.have.property('data');
+    const user = await request(h.app).get('/api/events/_whoami').set(h.auth(alice)).expect(200);
+    expect(user.body.data).to.include({ userId: alice.id, device: null });
+    await request(h.app)
+      .post(`/api/events/${eventId}/devices/${device.id}/revoke`)
+      .set(h.auth(alice))
+      .expect(200);
+    const revoked = await request(h.app).get('/api/events/_whoami').set(h.deviceAuth(device)).expect(401);
+    expect(revoked.body.code).to.equal('device_revoked');
+  });
+
   it('a revoked device is refused on its next request (401 device_revoked); staff cannot revoke', async () => {
     const device = await setUpDevice('Back door');
     await request(h.app).get(`/api/events/${eventId}/stats`).set(h.deviceAuth(device)).expect(200);
