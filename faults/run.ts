@@ -19,11 +19,13 @@ import { killEach } from './scenarios/kill-each.ts';
 import { rabbitDrop } from './scenarios/rabbitmq-drop.ts';
 import { redisLoss } from './scenarios/redis-loss.ts';
 import { sseStreams } from './scenarios/sse-streams.ts';
+import { storeStop } from './scenarios/store-stop.ts';
+import { webhookFlood } from './scenarios/webhook-flood.ts';
 
 await runSuite({
   suite: 'faults',
   root: join(dirname(fileURLToPath(import.meta.url)), '..'),
-  scenarios: [killEach, redisLoss, rabbitDrop, exportKill, sseStreams],
+  scenarios: [killEach, redisLoss, rabbitDrop, exportKill, sseStreams, storeStop, webhookFlood],
   timeoutS: Number(process.env.FAULTS_TIMEOUT_S ?? 600),
   stack: {},
   ...(process.env.FAULTS_LOG_DIR ? { logDir: process.env.FAULTS_LOG_DIR } : {}),

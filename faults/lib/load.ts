@@ -46,6 +46,8 @@ export interface Attempt {
   error?: string;
   /** The answer's problem `code`, if any. */
   code?: string;
+  /** The id of what the answer made, if any (`data.vote.id` of a vote, else `data.id` or `id`). */
+  answerId?: string;
 }
 
 /** A stream's state while the load runs. */
@@ -166,6 +168,7 @@ async function send(s: Stream, shot: Shot, api: Api, retry: boolean): Promise<vo
   const a = await (s.spec.api ?? api).send(shot.method, shot.path, shot.body, shot.headers);
   s.inFlight--;
   const code = a.body && typeof a.body === 'object' ? (a.body as { code?: unknown }).code : undefined;
+  const answerId = answerIdOf(a.body);
   s.shots.set(shot.marker, shot);
   s.attempts.push({
     marker: shot.marker,
@@ -177,7 +180,14 @@ async function send(s: Stream, shot: Shot, api: Api, retry: boolean): Promise<vo
     ...(a.headers['retry-after'] ? { retryAfter: String(a.headers['retry-after']) } : {}),
     ...(a.error ? { error: a.error } : {}),
     ...(typeof code === 'string' ? { code } : {}),
+    ...(answerId ? { answerId } : {}),
   });
+}
+
+/** `data.vote.id`, `data.id` or `id` of an answer's body, when a string. */
+function answerIdOf(body: Json): string | undefined {
+  const id: unknown = body?.data?.vote?.id ?? body?.data?.id ?? body?.id;
+  return typeof id === 'string' ? id : undefined;
 }
 
 /**

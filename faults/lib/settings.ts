@@ -41,4 +41,14 @@ export const settings = {
   sseVoteRate: num('FAULTS_SSE_VOTE_RATE', 5),
   sseReadRate: num('FAULTS_SSE_READ_RATE', 20),
   sseP99TargetMs: 100,
+  /** store-stop: the targets of docs/reliability.md, "When a store hangs", ms. */
+  storeRefusalTargetMs: 1_000,
+  storeRestartTargetMs: 30_000,
+  storeRecoveryTargetMs: 5_000,
+  /** webhook-flood: seconds of load, dead receivers of the one owner, votes per owner poll and burst. */
+  floodSeconds: num('FAULTS_FLOOD_SECONDS', 120),
+  floodReceivers: num('FAULTS_FLOOD_RECEIVERS', 60),
+  floodVotesPerPoll: num('FAULTS_FLOOD_VOTES', 20),
+  /** webhook-flood: another owner's delivery, from its vote's answer to the receiver, at most (ms). */
+  floodIsolationTargetMs: 1_000,
 };

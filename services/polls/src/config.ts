@@ -17,7 +17,7 @@ export interface PollsConfig extends ServiceVars, WebhookVars {
   MONGO_URL: string;
   MONGO_DB: string;
   MONGO_MAX_POOL_SIZE: number;
-  /** An operation whose MongoDB connection brings no answer for this long fails, ms (default 10,000). */
+  /** An operation whose MongoDB connection brings no answer for this long fails, ms (default 3,000). */
   MONGO_SOCKET_TIMEOUT_MS: number;
   REDIS_URL: string;
   REDIS_PREFIX: string;
@@ -36,7 +36,7 @@ export interface PollsConfig extends ServiceVars, WebhookVars {
 export const mongoEnv = {
   MONGO_URL: urlOf('mongodb', 'mongodb+srv').default('mongodb://127.0.0.1:27017'),
   MONGO_DB: Joi.string().default('fieldhouse_polls'),
-  MONGO_SOCKET_TIMEOUT_MS: Joi.number().integer().min(500).max(600_000).default(10_000),
+  MONGO_SOCKET_TIMEOUT_MS: Joi.number().integer().min(500).max(600_000).default(3_000),
 };
 
 const schema = Joi.object<PollsConfig>({

@@ -11,16 +11,35 @@ const REDIS_AWAY = new Set([
   'DisconnectsClientError',
   'ReconnectStrategyError',
 ]);
-/** MongoDB driver errors raised while the database cannot be reached. */
-const MONGO_AWAY = new Set(['MongoServerSelectionError', 'MongoNetworkError', 'MongoNetworkTimeoutError']);
+/** MongoDB driver errors raised while the database cannot be reached or does not answer. */
+const MONGO_AWAY = new Set([
+  'MongoServerSelectionError',
+  'MongoNetworkError',
+  'MongoNetworkTimeoutError',
+  'MongoPoolClearedError',
+  'MongoWaitQueueTimeoutError',
+  'MongoTopologyClosedError',
+]);
 const NET_AWAY = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT']);
 
-/** Whether `err` says a store (Redis, MongoDB) is unreachable rather than that a request is wrong. */
-export function isStoreUnavailable(err: unknown): boolean {
-  const e = err as { name?: string; constructor?: { name?: string }; code?: string } | null;
-  if (!e || typeof e !== 'object') return false;
+/**
+ * Whether `err` says a store (Redis, MongoDB) is unreachable or not answering rather than that
+ * a request is wrong. A bulk write cut by a network timeout (`MongoBulkWriteError`, the votes'
+ * group insert) carries the network error as its `errorResponse`, another error as its
+ * `cause`: those are looked into too.
+ */
+export function isStoreUnavailable(err: unknown, depth = 0): boolean {
+  const e = err as {
+    name?: string;
+    constructor?: { name?: string };
+    code?: string;
+    cause?: unknown;
+    errorResponse?: unknown;
+  } | null;
+  if (!e || typeof e !== 'object' || depth > 3) return false;
   const name = e.constructor?.name ?? e.name ?? '';
-  return REDIS_AWAY.has(name) || MONGO_AWAY.has(name) || NET_AWAY.has(e.code ?? '');
+  if (REDIS_AWAY.has(name) || MONGO_AWAY.has(name) || NET_AWAY.has(e.code ?? '')) return true;
+  return isStoreUnavailable(e.cause, depth + 1) || isStoreUnavailable(e.errorResponse, depth + 1);
 }
 
 /**

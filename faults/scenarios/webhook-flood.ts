@@ -1,0 +1,262 @@
+/**
+ * Scenario: the reproduction of issue 31 (F1). One owner points 60 webhook subscriptions
+ * (`poll.vote.counted`) at a receiver that accepts connections and never answers, spread over
+ * as many of their polls as the subscription cap asks, and casts 20 votes on each of those
+ * polls, twice (1,200 deliveries a burst, each held until the attempt's time limit); meanwhile
+ * the steady load votes, comments and reads results on another poll for FAULTS_FLOOD_SECONDS
+ * (120 s), and a second owner's poll, with one subscription to a receiver that answers at once,
+ * gets a vote every 2 s. At the end the first owner deletes their subscriptions. Proves
+ * (docs/reliability.md, "When a store hangs"; docs/webhooks.md, "Isolation"): the store keeps
+ * answering (a read and a write every second, each within 5 s), no request waits past the
+ * client's timeout and no answer is a 5xx other than 503 with `Retry-After`, every other
+ * owner's delivery arrives within 1 s of its vote's answer, and the store, the votes and the
+ * counts are whole afterwards. On the SQLite handler (553a92e) the store answered
+ * `SQLITE_BUSY` and then hung for good (docs/reliability.md gives the run).
+ */
+import { createServer as createHttpServer } from 'node:http';
+import { createServer as createTcpServer, type Socket } from 'node:net';
+import { MongoClient } from 'mongodb';
+import { sleep } from '@fieldhouse/testkit';
+import { checkPollCounts, checkStream } from '../lib/durability.ts';
+import { voteBody } from '../lib/fixtures.ts';
+import type { Api } from '../lib/http.ts';
+import { retryUnacknowledged, SteadyLoad, Stream, type Attempt, type StreamSpec } from '../lib/load.ts';
+import { secs } from '../lib/report.ts';
+import type { Scenario } from '../lib/scenario.ts';
+import { settings } from '../lib/settings.ts';
+import { resultsReadStream, voteStream } from '../lib/streams.ts';
+
+/** An answer a client cannot act on: no answer, or a 5xx other than 503 with Retry-After. */
+const isBad = (a: Attempt) => a.status === 0 || (a.status >= 500 && !(a.status === 503 && a.retryAfter));
+
+const twoOptionPoll = (title: string) => ({
+  title,
+  sections: [{ title: 'Q', options: [{ label: 'yes' }, { label: 'no' }] }],
+});
+
+/** Anonymous comments on `pollId` at `rate`/s (not written again: a comment has no retry key). */
+const commentStream = (pollId: string, api: Api, rate: number): StreamSpec => ({
+  name: 'comments',
+  api,
+  rate,
+  ackStatus: 201,
+  make: (i) => ({
+    marker: `c${i}`,
+    method: 'POST',
+    path: `/api/polls/${pollId}/comments`,
+    body: { content: `flood comment ${i}`, author_name: `commenter ${i % 50}` },
+    headers: { 'x-forwarded-for': `198.51.100.${i % 200}` },
+  }),
+});
+
+export const webhookFlood: Scenario = {
+  name: 'webhook-flood',
+  title:
+    'one owner’s 60 dead webhook receivers under votes and comments: the store keeps answering, another owner’s deliveries within 1 s',
+  async run(ctx, report) {
+    const { fx, stack } = ctx;
+    // The dead receiver: accepts every connection, never answers.
+    const held = new Set<Socket>();
+    const dead = createTcpServer((socket) => {
+      held.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => held.delete(socket));
+    });
+    await new Promise<void>((resolve) => dead.listen(0, '127.0.0.1', resolve));
+    const deadUrl = `http://127.0.0.1:${(dead.address() as { port: number }).port}/hook`;
+    // The other owner's receiver: answers 204 at once, notes when each vote's delivery came.
+    const arrivals = new Map<string, number>();
+    const live = createHttpServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        try {
+          const voteId = (JSON.parse(body) as { data?: { vote?: { id?: string } } }).data?.vote?.id;
+          if (voteId && !arrivals.has(voteId)) arrivals.set(voteId, performance.now());
+        } catch {
+          // not a delivery
+        }
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => live.listen(0, '127.0.0.1', resolve));
+    const liveUrl = `http://127.0.0.1:${(live.address() as { port: number }).port}/hook`;
+    const storeClient = new MongoClient(stack.mongoUrl, {
+      serverSelectionTimeoutMS: 5_000,
+      socketTimeoutMS: 5_000,
+      maxPoolSize: 2,
+    });
+    try {
+      // The other owner: a poll with one subscription to the receiver that answers.
+      const reg = await ctx.anonymous.expect(201, 'POST', '/api/v1/register', {
+        name: 'Other Owner',
+        email: `flood-other-${fx.runId}@example.test`,
+        password: 'another fault suite password',
+      });
+      const other = ctx.anonymous.as(reg.token as string);
+      const otherPoll = (await other.expect(201, 'POST', '/api/polls', twoOptionPoll('Other owner')))
+        .data as { id: string; sections: Array<{ id: string; options: Array<{ id: string }> }> };
+      await other.expect(201, 'POST', `/api/polls/${otherPoll.id}/webhooks`, {
+        url: liveUrl,
+        events: ['poll.vote.counted'],
+      });
+
+      // The flooding owner: subscriptions to the dead receiver, a new poll each time the cap says so.
+      const floodPolls: Array<{
+        id: string;
+        sections: Array<{ id: string; options: Array<{ id: string }> }>;
+      }> = [];
+      const subscriptions: Array<{ pollId: string; id: string }> = [];
+      let refusedAtCap = 0;
+      while (subscriptions.length < settings.floodReceivers) {
+        if (!floodPolls.length || refusedAtCap) {
+          floodPolls.push(
+            (await fx.api.expect(201, 'POST', '/api/polls', twoOptionPoll(`Flood ${floodPolls.length}`)))
+              .data,
+          );
+          refusedAtCap = 0;
+        }
+        const poll = floodPolls.at(-1)!;
+        const made = await fx.api.send('POST', `/api/polls/${poll.id}/webhooks`, {
+          url: deadUrl,
+          events: ['poll.vote.counted'],
+        });
+        if (made.status === 201)
+          subscriptions.push({ pollId: poll.id, id: (made.body.data ?? made.body).id });
+        else if (made.status === 422 && !refusedAtCap) refusedAtCap = 1;
+        else throw new Error(`creating a subscription answered ${made.status}: ${made.text.slice(0, 200)}`);
+      }
+      report.info(
+        `${subscriptions.length} subscriptions to a receiver that never answers, over ${floodPolls.length} poll(s)`,
+      );
+
+      const floodVotes = async (round: number) => {
+        const answers = await Promise.all(
+          floodPolls.flatMap((poll) =>
+            Array.from({ length: settings.floodVotesPerPoll }, (_, i) => {
+              const marker = `flood-${fx.runId}-${round}-${poll.id}-${i}`;
+              return ctx.anonymous.send('POST', `/api/polls/${poll.id}/vote`, voteBody(poll, marker, i), {
+                'idempotency-key': marker,
+              });
+            }),
+          ),
+        );
+        return Stream.statusSummary(answers.map((a) => ({ status: a.status }) as Attempt));
+      };
+
+      const prefix = `fx-${fx.runId}-wf`;
+      const load = new SteadyLoad(ctx.api, [
+        voteStream(fx, ctx.anonymous, settings.rates.votes, prefix),
+        commentStream(fx.poll.id, ctx.anonymous, 5),
+        { ...resultsReadStream(fx.poll.id, 5), api: ctx.anonymous },
+        {
+          name: 'other-votes',
+          api: ctx.anonymous,
+          rate: 0.5,
+          ackStatus: 201,
+          make: (i) => {
+            const marker = `${prefix}-o${i}`;
+            return {
+              marker,
+              method: 'POST',
+              path: `/api/polls/${otherPoll.id}/vote`,
+              body: voteBody(otherPoll, marker, i),
+              headers: { 'idempotency-key': marker },
+            };
+          },
+        },
+      ]);
+      // The store, read and written every second with a deadline, as the supervisor's probe does.
+      const probes: Array<{ at: number; ms: number; error?: string }> = [];
+      let probing = true;
+      const probeLoop = (async () => {
+        const coll = storeClient.db(stack.mongoDb).collection<{ _id: string; at: Date }>('flood_probe');
+        while (probing) {
+          const at = performance.now();
+          try {
+            await coll.updateOne({ _id: 'p' }, { $set: { at: new Date() } }, { upsert: true });
+            await coll.findOne({ _id: 'p' });
+            probes.push({ at, ms: performance.now() - at });
+          } catch (err) {
+            probes.push({ at, ms: performance.now() - at, error: String(err).slice(0, 160) });
+          }
+          await sleep(1_000);
+        }
+      })();
+
+      // Which vote of the other owner was answered when, by vote id.
+      const otherVoteIds = new Map<string, number>();
+      load.start();
+      const started = performance.now();
+      try {
+        report.info(`flood burst 1: ${await floodVotes(1)}`);
+        await sleep((settings.floodSeconds * 1000) / 2 - (performance.now() - started));
+        report.info(`flood burst 2: ${await floodVotes(2)}`);
+        await sleep(Math.max(0, settings.floodSeconds * 1000 - (performance.now() - started)));
+        // F1's last step: the flooding owner deletes the subscriptions under load.
+        const deleted = await Promise.all(
+          subscriptions.map((s) => fx.api.send('DELETE', `/api/polls/${s.pollId}/webhooks/${s.id}`)),
+        );
+        report.info(
+          `subscriptions deleted: ${Stream.statusSummary(deleted.map((a) => ({ status: a.status }) as Attempt))}`,
+        );
+        await sleep(10_000);
+      } finally {
+        await load.stop();
+        probing = false;
+        await probeLoop;
+      }
+
+      // The other owner's deliveries: each acknowledged vote's delivery, timed from its answer.
+      const otherStream = load.stream('other-votes');
+      for (const a of otherStream.attempts) if (a.acked && a.answerId) otherVoteIds.set(a.answerId, a.doneAt);
+      await sleep(2_000); // the last vote's delivery
+      const delays = [...otherVoteIds].map(([id, answeredAt]) => {
+        const came = arrivals.get(id);
+        return came === undefined ? Infinity : Math.max(0, came - answeredAt);
+      });
+      const worst = Math.max(0, ...delays);
+      const sorted = [...delays].sort((a, b) => a - b);
+      report.check(
+        delays.length > 0 && worst <= settings.floodIsolationTargetMs,
+        `the other owner’s ${delays.length} deliveries came ${secs(sorted[Math.floor(sorted.length / 2)])} (median), ` +
+          `${secs(worst)} (worst) after their votes were answered (target ≤ ${secs(settings.floodIsolationTargetMs)}); ` +
+          `${delays.filter((d) => d === Infinity).length} never came`,
+      );
+      const failedProbes = probes.filter((p) => p.error || p.ms > 5_000);
+      report.check(
+        probes.length > 0 && failedProbes.length === 0,
+        `the store answered ${probes.length - failedProbes.length} of ${probes.length} reads and writes within 5 s ` +
+          `(slowest ${secs(Math.max(0, ...probes.map((p) => p.ms)))})` +
+          (failedProbes.length ? `; e.g. ${failedProbes[0]!.error ?? 'too slow'}` : ''),
+      );
+      for (const s of load.streams) {
+        const bad = s.attempts.filter(isBad);
+        const samples = [
+          ...new Set(
+            bad.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}${a.error ? ` (${a.error})` : ''}`),
+          ),
+        ];
+        report.check(
+          bad.length === 0,
+          `${s.spec.name}: ${bad.length} answers were a 5xx other than 503+Retry-After or none at all ` +
+            `(${Stream.statusSummary(s.attempts)}, slowest ${secs(Math.max(0, ...s.attempts.map((a) => a.doneAt - a.sentAt)))})` +
+            (samples.length ? `; e.g. ${samples.slice(0, 4).join(', ')}` : ''),
+        );
+      }
+      const ready = await ctx.anonymous.send('GET', '/api/polls/' + fx.poll.id + '/results');
+      report.check(ready.status === 200, `after the flood a results read answers ${ready.status}`);
+      const votes = load.stream('votes');
+      const before = await ctx.stores.votes(fx.poll.id);
+      report.info(`votes: ${await retryUnacknowledged(votes, ctx.anonymous)}`);
+      checkStream(report, votes, await ctx.stores.votes(fx.poll.id), before);
+      await checkPollCounts(report, ctx.api, ctx.stores, fx.poll.id, settings.settleMs);
+    } finally {
+      await storeClient.close();
+      for (const s of held) s.destroy();
+      dead.close();
+      live.closeAllConnections();
+      live.close();
+    }
+  },
+};
