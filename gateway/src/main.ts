@@ -19,4 +19,6 @@ await startServer(gateway.app, {
   onShutdown: [gateway.close],
   handleSignals: true,
   metrics: { port: config.METRICS_PORT, host: config.METRICS_HOST },
+  // A client that half-closes after its request still gets the answer (docs/reliability.md).
+  answerHalfClosed: true,
 });

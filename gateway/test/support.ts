@@ -46,6 +46,7 @@ export async function startTestGateway(env: Record<string, string> = {}): Promis
     host: '127.0.0.1',
     logger,
     lifecycle: gateway.lifecycle,
+    answerHalfClosed: true, // as main.ts
   });
   return {
     url: server.url,

@@ -152,6 +152,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     host: '127.0.0.1',
     logger,
     lifecycle: gateway.lifecycle,
+    answerHalfClosed: true, // as gateway/src/main.ts
   });
   gatewayUrl = gatewayServer.url;
   const identityDb = createKnex(identity.url, { poolMax: 2 });

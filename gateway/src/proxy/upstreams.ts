@@ -123,6 +123,7 @@ export function proxyTo(upstream: Upstream, deps: ProxyDeps): RequestHandler {
         return next(err);
       }
       res.once('close', release);
+      if (!endWhenClientLeaves(req, res)) return;
     }
     stripClientHeaders(req);
     const authorization = `Bearer ${deps.tokens.tokenFor(upstream.name, req.identity, req.ip)}`;
@@ -151,6 +152,55 @@ export function proxyTo(upstream: Upstream, deps: ProxyDeps): RequestHandler {
   };
 }
 
+/** Response headers of the upstream's own connection (RFC 9110 7.6.1), besides those its `Connection` names. */
+const HOP_BY_HOP_ANSWER = ['connection', 'keep-alive', 'proxy-connection', 'te', 'upgrade'];
+
+/**
+ * Makes the upstream's answer carry the client connection's `Connection`, not the upstream's.
+ * RFC 9110 7.6.1: "a proxy or gateway MUST parse a received Connection header field before a
+ * message is forwarded and, for each connection-option in this field, remove any header or
+ * trailer field(s) from the message with the same name as the connection-option, and then
+ * remove the Connection header field itself". httpxy copied the upstream's `Connection:
+ * keep-alive` (and `Keep-Alive: timeout=5`) onto the client's answer, and a `Connection` set on
+ * a Node `ServerResponse` overrides what the server decided from the request: a client that
+ * sent `Connection: close` got `keep-alive` and an open socket, against RFC 9112 9.6 ("A server
+ * that receives a "close" connection option MUST initiate closure of the connection after it
+ * sends the final response"). What Node decided for the client's connection
+ * (`res.shouldKeepAlive`: false for `close`, an HTTP/1.0 request without keep-alive, or a server
+ * shutting down) is written instead; httpxy keeps it, except for HTTP/1.0 clients, which always
+ * get `close`.
+ */
+export function clientConnectionHeaders(proxyRes: IncomingMessage, res: ServerResponse): void {
+  const headers = proxyRes.headers;
+  const named = String(headers.connection ?? '')
+    .split(',')
+    .map((token) => token.trim().toLowerCase())
+    // The body's framing is httpxy's and Node's business, whatever the upstream's Connection says.
+    .filter((token) => token !== '' && token !== 'transfer-encoding' && token !== 'content-length');
+  for (const name of [...HOP_BY_HOP_ANSWER, ...named]) delete headers[name];
+  headers.connection = res.shouldKeepAlive ? 'keep-alive' : 'close';
+}
+
+/**
+ * Ends an event stream as soon as its client ends its side of the connection. The gateway's
+ * server answers half-closed clients (libs/http `answerHalfClosed`), so the end of the client's
+ * side no longer closes the socket by itself; a stream, unlike an ordinary answer, would then
+ * stay open (its upstream stream and its place under {@link StreamCaps} held) until a write
+ * failed. A client that closes its EventSource sends exactly that end. Returns false (the
+ * answer destroyed) when the client's side had already ended before the stream began.
+ */
+function endWhenClientLeaves(req: IncomingMessage, res: ServerResponse): boolean {
+  const socket = req.socket;
+  if (socket.readableEnded) {
+    res.destroy();
+    return false;
+  }
+  const leave = () => res.destroy();
+  socket.once('end', leave);
+  res.once('close', () => socket.off('end', leave));
+  return true;
+}
+
 /** An http-proxy-middleware instance for `upstream` over `agent`, with the problem errors above. */
 function proxyWith(upstream: Upstream, deps: ProxyDeps, agent: Agent) {
   const timedOut = new WeakSet<IncomingMessage>();
@@ -171,6 +221,8 @@ function proxyWith(upstream: Upstream, deps: ProxyDeps, agent: Agent) {
           proxyReq.destroy();
         });
       },
+      proxyRes: (proxyRes: IncomingMessage, _req: IncomingMessage, res: ServerResponse) =>
+        clientConnectionHeaders(proxyRes, res),
       error: (err: Error & { code?: string }, req: IncomingMessage, res: ServerResponse | Socket) => {
         const problem = upstreamProblem(upstream.name, err, timedOut.has(req));
         deps.logger.warn('upstream request failed', {

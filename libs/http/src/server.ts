@@ -21,6 +21,13 @@ export interface ServerOptions {
    * is logged, not fatal).
    */
   metrics?: { port: number; host: string };
+  /**
+   * Answer a client that half-closes its connection after a complete request (the gateway sets
+   * it; see {@link answerHalfClosedClients}). Off by default: a server whose long-lived answers
+   * (event streams) learn that their client left from the end of its side of the connection
+   * must end them itself once this is on.
+   */
+  answerHalfClosed?: boolean;
 }
 
 export interface RunningServer {
@@ -32,6 +39,27 @@ export interface RunningServer {
   stop: () => Promise<void>;
   /** The metrics server, when `metrics` was given and its port could be bound. */
   metrics: MetricsServer | undefined;
+}
+
+/**
+ * Lets a client that half-closes its connection (shuts its write side down after a complete
+ * request) still get the answer. Node's HTTP server ends the socket as soon as the client's FIN
+ * arrives unless `httpAllowHalfOpen` is set (lib/_http_server.js, `socketOnEnd`): only answers
+ * written in the tick of the request (`/healthz`) got out, and every answer that waits on a
+ * query or an upstream (the gateway's whole proxied path) was lost. Set, the server marks the
+ * answer in flight as the connection's last, closes the socket once it is sent (no further
+ * request can come), and ends an idle half-closed socket at once: RFC 9112 9.6 describes
+ * closing as staged, and a half-close is the client's half of it, not an abandoned request.
+ * The price: the end of the client's side no longer ends an answer in flight, so an event
+ * stream to a client that left stays open until a write fails, unless its handler ends it when
+ * the socket's `end` comes (the gateway's proxy does, gateway/src/proxy/upstreams.ts).
+ *
+ * `httpAllowHalfOpen` is a property of every `http.Server` (false by default) that Node's
+ * documentation and @types/node do not list; gateway/test/connections.test.ts fails if a Node
+ * release stops honouring it.
+ */
+function answerHalfClosedClients(server: Server): void {
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
 }
 
 /**
@@ -48,6 +76,7 @@ export async function startServer(app: RequestListener, opts: ServerOptions): Pr
   // Longer than any proxy's idle timeout, so the gateway never reuses a socket we are closing.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  if (opts.answerHalfClosed) answerHalfClosedClients(server);
   const { port } = server.address() as AddressInfo;
   const host = !opts.host || opts.host === '0.0.0.0' || opts.host === '::' ? '127.0.0.1' : opts.host;
   const metrics = opts.metrics
