@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { GroupCommit } from '@fieldhouse/group-commit';
-import { PER_SUBSCRIPTION_CLAIM, planOf, type PlanRow } from './store-common.ts';
+import { PER_OWNER_CLAIM, PER_SUBSCRIPTION_CLAIM, planOf, type PlanRow } from './store-common.ts';
 import type {
   AttemptOutcome,
   AttemptPlan,
@@ -85,7 +85,7 @@ export class KnexWebhookStore implements WebhookStore {
            JOIN webhook_subscriptions s ON s.active AND m.kind = ANY(s.events) AND (${this.scopeMatch})
          ON CONFLICT (subscription_id, message_id) DO NOTHING
          RETURNING id, subscription_id, message_id)
-       SELECT d.id, d.subscription_id, d.message_id, s.url, s.secret, s.active,
+       SELECT d.id, d.subscription_id, d.message_id, s.url, s.secret, s.active, s.created_by,
          CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret
        FROM d JOIN webhook_subscriptions s ON s.id = d.subscription_id`,
       [JSON.stringify(messages), token],
@@ -112,17 +112,21 @@ export class KnexWebhookStore implements WebhookStore {
     const { rows } = (await this.db.raw(
       `WITH due AS (
          SELECT id FROM (
-           SELECT id, row_number() OVER (PARTITION BY subscription_id ORDER BY next_attempt_at) AS n
-           FROM webhook_deliveries
-           WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
-           ORDER BY next_attempt_at LIMIT ?) d
-         WHERE n <= ?),
+           SELECT d.id, d.next_attempt_at,
+             row_number() OVER (PARTITION BY d.subscription_id ORDER BY d.next_attempt_at) AS n,
+             row_number() OVER (PARTITION BY coalesce('user:' || s.created_by, 'subscription:' || s.id)
+               ORDER BY d.next_attempt_at) AS o
+           FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
+           WHERE d.status = 'pending' AND d.next_attempt_at <= now()
+             AND (d.locked_until IS NULL OR d.locked_until < now())) d
+         WHERE n <= ? AND o <= ?
+         ORDER BY next_attempt_at LIMIT ?),
        locked AS (
          SELECT id FROM webhook_deliveries WHERE id IN (SELECT id FROM due) FOR UPDATE SKIP LOCKED)
        UPDATE webhook_deliveries SET lock_token = ?, locked_until = now() + ? * interval '1 millisecond'
        WHERE id IN (SELECT id FROM locked)
        RETURNING id`,
-      [limit * 5, PER_SUBSCRIPTION_CLAIM, token, leaseMs],
+      [PER_SUBSCRIPTION_CLAIM, PER_OWNER_CLAIM, limit, token, leaseMs],
     )) as { rows: Array<{ id: string }> };
     return rows.slice(0, limit).map((r) => ({ delivery_id: r.id, token }));
   }
@@ -136,7 +140,7 @@ export class KnexWebhookStore implements WebhookStore {
          AND d.next_attempt_at <= now()
          AND (d.lock_token = ? OR d.locked_until IS NULL OR d.locked_until < now())
        RETURNING d.id, d.subscription_id, d.message_id, d.kind, d.attempts - d.round_start AS round_attempts,
-         s.url, s.secret, s.active, m.body, m.scope,
+         s.url, s.secret, s.active, s.created_by, m.body, m.scope,
          CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret END AS previous_secret`,
       [token, leaseMs, job.delivery_id, job.token],
     )) as {
@@ -249,9 +253,13 @@ export class KnexWebhookStore implements WebhookStore {
     return { id: plan.subscriptionId, url: r.url, reason: r.disabled_reason, scope: plan.scope };
   }
 
-  async defer(plan: AttemptPlan, delayMs: number): Promise<void> {
+  async defer(plans: AttemptPlan[], delayMs: number): Promise<void> {
+    if (!plans.length) return;
     await this.db('webhook_deliveries')
-      .where({ id: plan.deliveryId, lock_token: plan.token })
+      .whereIn(
+        ['id', 'lock_token'],
+        plans.map((p) => [p.deliveryId, p.token]),
+      )
       .update({
         lock_token: null,
         locked_until: null,

@@ -1,26 +1,82 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import { newWebhookSecret } from './signing.ts';
-import type {
-  AttemptRow,
-  DeliveryFilter,
-  DeliveryFound,
-  DeliveryRow,
-  Scope,
-  SubscriptionInput,
-  SubscriptionRow,
-  WebhookRepository,
+import {
+  SubscriptionLimitError,
+  type AttemptRow,
+  type DeliveryFilter,
+  type DeliveryFound,
+  type DeliveryRow,
+  type Scope,
+  type SubscriptionInput,
+  type SubscriptionRow,
+  type WebhookRepository,
 } from './rows.ts';
 import { PING_KIND } from './types.ts';
 
-/** Inserts a subscription in `scope` (with the area's own `columns`) and a new secret; resolves with the row. */
+/**
+ * How an area counts the subscriptions a new or changed one would share events with, for the
+ * cap (docs/webhooks.md, "Isolation"). By default every subscription of the scope; area A counts
+ * per project (those of every project plus those listing it, the most over its projects).
+ */
+export interface SubscriptionReach {
+  /**
+   * How many subscriptions of `scope`, other than `except`, share an event with one whose own
+   * columns are `columns` (the area's, as the create or update body gave them).
+   */
+  count: (
+    trx: Knex.Transaction,
+    scope: Scope,
+    columns: Record<string, unknown>,
+    except: string | null,
+  ) => Promise<number>;
+  /** The area's columns whose change on update can raise the count (checked then only). */
+  changedBy: string[];
+}
+
+/** Every subscription of the scope shares its events: the default {@link SubscriptionReach}. */
+const wholeScope: SubscriptionReach = {
+  count: async (trx, scope, _columns, except) => {
+    const q = trx('webhook_subscriptions').where(scope);
+    if (except) q.whereNot('id', except);
+    const [row] = (await q.count<Array<{ n: string }>>({ n: '*' })) as Array<{ n: string }>;
+    return Number(row?.n ?? 0);
+  },
+  changedBy: [],
+};
+
+/**
+ * Runs `work` in a transaction holding the scope's advisory lock, so the cap's count and the
+ * write it allows are not interleaved with another creation in the same scope (any process).
+ */
+async function underScopeLock<T>(db: Knex, scope: Scope, work: (trx: Knex.Transaction) => Promise<T>) {
+  return db.transaction(async (trx) => {
+    const key = `webhook_subscriptions:${JSON.stringify(Object.entries(scope).sort())}`;
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
+    return work(trx);
+  });
+}
+
+/**
+ * Inserts a subscription in `scope` (with the area's own `columns`) and a new secret; resolves
+ * with the row. With `limit`, under the scope's lock and only while fewer than `limit` share
+ * its events ({@link SubscriptionReach}).
+ * @throws SubscriptionLimitError when `limit` is reached: nothing is inserted.
+ */
 async function insertSubscription(
   db: Knex,
   scope: Scope,
   input: SubscriptionInput,
   createdBy: number | null,
   columns: Record<string, unknown> = {},
+  limit?: number,
+  reach: SubscriptionReach = wholeScope,
 ): Promise<SubscriptionRow> {
+  if (limit !== undefined)
+    return underScopeLock(db, scope, async (trx) => {
+      if ((await reach.count(trx, scope, columns, null)) >= limit) throw new SubscriptionLimitError(limit);
+      return insertSubscription(trx, scope, input, createdBy, columns);
+    });
   const [row] = (await db('webhook_subscriptions')
     .insert({
       id: randomUUID(),
@@ -53,6 +109,9 @@ async function findSubscription(db: Knex, scope: Scope, id: string): Promise<Sub
 /**
  * Changes a subscription's URL (and the area's own `columns`), kinds, description or state; turning it on again clears its
  * failure streak and disabled reason, turning it off records `by_owner`. Undefined when absent.
+ * With `limit`, a change of the columns of `reach.changedBy` is made under the scope's lock and
+ * only while fewer than `limit` others share its events.
+ * @throws SubscriptionLimitError when `limit` is reached: nothing is changed.
  */
 async function updateSubscription(
   db: Knex,
@@ -60,7 +119,14 @@ async function updateSubscription(
   id: string,
   patch: Partial<SubscriptionInput>,
   columns: Record<string, unknown> = {},
+  limit?: number,
+  reach: SubscriptionReach = wholeScope,
 ): Promise<SubscriptionRow | undefined> {
+  if (limit !== undefined && reach.changedBy.some((k) => k in columns))
+    return underScopeLock(db, scope, async (trx) => {
+      if ((await reach.count(trx, scope, columns, id)) >= limit) throw new SubscriptionLimitError(limit);
+      return updateSubscription(trx, scope, id, patch, columns);
+    });
   const changes: Record<string, unknown> = { ...columns, updated_at: db.fn.now() };
   if (patch.url !== undefined) changes.url = patch.url;
   if (patch.events !== undefined) changes.events = patch.events;
@@ -229,13 +295,18 @@ async function insertPing(db: Knex, subscriptionId: string, scope: Scope): Promi
   });
 }
 
-/** The {@link WebhookRepository} of a PostgreSQL service, on the tables of `createWebhookTables`. */
-export function knexWebhookRepository(db: Knex): WebhookRepository {
+/**
+ * The {@link WebhookRepository} of a PostgreSQL service, on the tables of `createWebhookTables`;
+ * `reach` is how the area counts subscriptions against the cap (default: the whole scope's).
+ */
+export function knexWebhookRepository(db: Knex, reach: SubscriptionReach = wholeScope): WebhookRepository {
   return {
-    insert: (scope, input, createdBy, columns) => insertSubscription(db, scope, input, createdBy, columns),
+    insert: (scope, input, createdBy, columns, limit) =>
+      insertSubscription(db, scope, input, createdBy, columns, limit, reach),
     list: (scope) => listSubscriptions(db, scope),
     find: (scope, id) => findSubscription(db, scope, id),
-    update: (scope, id, patch, columns) => updateSubscription(db, scope, id, patch, columns),
+    update: (scope, id, patch, columns, limit) =>
+      updateSubscription(db, scope, id, patch, columns, limit, reach),
     remove: (scope, id) => deleteSubscription(db, scope, id),
     removeAll: (scope) => db('webhook_subscriptions').where(scope).delete(),
     rotateSecret: (scope, id, overlapMs) => rotateSecret(db, scope, id, overlapMs),

@@ -7,15 +7,16 @@ import {
   type WebhookCollections,
 } from './mongo-documents.ts';
 import { newDelivery } from './mongo-subscriptions.ts';
-import { PER_SUBSCRIPTION_CLAIM, planOf, type PlanRow } from './store-common.ts';
-import type {
-  AttemptOutcome,
-  AttemptPlan,
-  AttemptRecord,
-  DeliveryJob,
-  DisabledSubscription,
-  WebhookEvent,
-  WebhookStore,
+import { PER_OWNER_CLAIM, PER_SUBSCRIPTION_CLAIM, planOf, type PlanRow } from './store-common.ts';
+import {
+  ownerOf,
+  type AttemptOutcome,
+  type AttemptPlan,
+  type AttemptRecord,
+  type DeliveryJob,
+  type DisabledSubscription,
+  type WebhookEvent,
+  type WebhookStore,
 } from './types.ts';
 
 /** Due now, and no attempt holds it (or the lease it was taken with has lapsed). */
@@ -32,7 +33,7 @@ const planRow = (
   deliveryId: string,
   s: Pick<
     SubscriptionDoc,
-    '_id' | 'url' | 'secret' | 'active' | 'previous_secret' | 'previous_secret_expires_at'
+    '_id' | 'url' | 'secret' | 'active' | 'previous_secret' | 'previous_secret_expires_at' | 'created_by'
   >,
   now: Date,
 ): PlanRow => ({
@@ -45,6 +46,7 @@ const planRow = (
     s.previous_secret && s.previous_secret_expires_at && s.previous_secret_expires_at > now
       ? s.previous_secret
       : null,
+  created_by: s.created_by ?? null,
 });
 /**
  * The delivery log of a MongoDB service (the polls service), on the collections of
@@ -82,7 +84,16 @@ export class MongoWebhookStore implements WebhookStore {
     const subscriptions = await this.c.subscriptions
       .find(
         { ...this.scopeFilter(event.scope), active: true, events: kind },
-        { projection: { _id: 1, url: 1, secret: 1, previous_secret: 1, previous_secret_expires_at: 1 } },
+        {
+          projection: {
+            _id: 1,
+            url: 1,
+            secret: 1,
+            previous_secret: 1,
+            previous_secret_expires_at: 1,
+            created_by: 1,
+          },
+        },
       )
       .toArray();
     if (!subscriptions.length) return [];
@@ -123,12 +134,26 @@ export class MongoWebhookStore implements WebhookStore {
       .sort({ next_attempt_at: 1 })
       .limit(limit * 5)
       .toArray();
+    const creators = new Map(
+      (
+        await this.c.subscriptions
+          .find(
+            { _id: { $in: [...new Set(due.map((d) => d.subscription_id))] } },
+            { projection: { _id: 1, created_by: 1 } },
+          )
+          .toArray()
+      ).map((s) => [s._id, s.created_by ?? null]),
+    );
     const perSubscription = new Map<string, number>();
+    const perOwner = new Map<string, number>();
     const ids: string[] = [];
     for (const d of due) {
       const n = (perSubscription.get(d.subscription_id) ?? 0) + 1;
       perSubscription.set(d.subscription_id, n);
-      if (n <= PER_SUBSCRIPTION_CLAIM && ids.length < limit) ids.push(d._id);
+      const owner = ownerOf(d.subscription_id, creators.get(d.subscription_id));
+      const o = (perOwner.get(owner) ?? 0) + 1;
+      perOwner.set(owner, o);
+      if (n <= PER_SUBSCRIPTION_CLAIM && o <= PER_OWNER_CLAIM && ids.length < limit) ids.push(d._id);
     }
     if (!ids.length) return [];
     const token = randomUUID();
@@ -282,11 +307,16 @@ export class MongoWebhookStore implements WebhookStore {
     throw new Error(`the failure streak of webhook ${plan.subscriptionId} kept changing; not counted`);
   }
 
-  async defer(plan: AttemptPlan, delayMs: number): Promise<void> {
-    await this.c.deliveries.updateOne(
-      { _id: plan.deliveryId, lock_token: plan.token },
-      { $set: { lock_token: null, locked_until: null, next_attempt_at: later(new Date(), delayMs) } },
-    );
+  async defer(plans: AttemptPlan[], delayMs: number): Promise<void> {
+    // One write per lease token: the plans of one fan-out share theirs.
+    const byToken = new Map<string, string[]>();
+    for (const p of plans) byToken.set(p.token, [...(byToken.get(p.token) ?? []), p.deliveryId]);
+    const at = later(new Date(), delayMs);
+    for (const [token, ids] of byToken)
+      await this.c.deliveries.updateMany(
+        { _id: { $in: ids }, lock_token: token },
+        { $set: { lock_token: null, locked_until: null, next_attempt_at: at } },
+      );
   }
 
   async prune(before: Date): Promise<number> {

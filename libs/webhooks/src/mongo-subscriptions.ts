@@ -6,7 +6,13 @@ import {
   type SubscriptionDoc,
   type WebhookCollections,
 } from './mongo-documents.ts';
-import type { DeliveryRow, Scope, SubscriptionRow, WebhookRepository } from './rows.ts';
+import {
+  SubscriptionLimitError,
+  type DeliveryRow,
+  type Scope,
+  type SubscriptionRow,
+  type WebhookRepository,
+} from './rows.ts';
 import { newWebhookSecret } from './signing.ts';
 import { PING_KIND } from './types.ts';
 
@@ -28,10 +34,34 @@ const notLeased = (now: Date): Filter<DeliveryDoc> => ({
  * The {@link WebhookRepository} of a MongoDB service (the polls service), on the collections of
  * {@link webhookCollections}. FerretDB has no multi-document transactions and no pipeline
  * updates: each change is one atomic single-document write, and a restart of a delivery's
- * round is a compare-and-set on its attempt count.
+ * round is a compare-and-set on its attempt count. The cap on a scope's subscriptions is
+ * counted with the creations of a scope one at a time in this process, and checked again once
+ * written: of creations racing from several processes, those ranked beyond the cap (by
+ * creation time, then id) are deleted again and refused, so at most the cap remain.
  */
 export function mongoWebhookRepository(db: Db): WebhookRepository {
   const c = webhookCollections(db);
+  /** The capped creation under way in each scope (see `insert`). */
+  const creating = new Map<string, Promise<unknown>>();
+  const oneAtATime = <T>(scope: Scope, work: () => Promise<T>): Promise<T> => {
+    const key = JSON.stringify(Object.entries(scope).sort());
+    const done = (creating.get(key) ?? Promise.resolve()).then(work);
+    const settled = done.catch(() => undefined);
+    creating.set(key, settled);
+    void settled.then(() => {
+      if (creating.get(key) === settled) creating.delete(key);
+    });
+    return done;
+  };
+  /** Whether `id` is among the first `limit` subscriptions of `scope` (by creation time, then id). */
+  const withinLimit = async (scope: Scope, id: string, limit: number) => {
+    const first = await c.subscriptions
+      .find(scope, { projection: { _id: 1 } })
+      .sort({ created_at: 1, _id: 1 })
+      .limit(limit)
+      .toArray();
+    return first.some((d) => d._id === id);
+  };
   const restart = (d: DeliveryDoc, now: Date) =>
     c.deliveries.updateOne(
       { _id: d._id, attempts: d.attempts, ...notLeased(now) },
@@ -45,30 +75,41 @@ export function mongoWebhookRepository(db: Db): WebhookRepository {
         },
       },
     );
+  const insert: WebhookRepository['insert'] = async (scope, input, createdBy, columns = {}, limit) => {
+    if (limit !== undefined)
+      return oneAtATime(scope, async () => {
+        if ((await c.subscriptions.countDocuments(scope)) >= limit) throw new SubscriptionLimitError(limit);
+        const row = await insert(scope, input, createdBy, columns);
+        if (await withinLimit(scope, row.id, limit)) return row;
+        // Another process created one at the same moment: the later one goes.
+        await c.subscriptions.deleteOne({ _id: row.id });
+        await deleteLogOf(c, [row.id]);
+        throw new SubscriptionLimitError(limit);
+      });
+    const now = new Date();
+    const doc: SubscriptionDoc = {
+      _id: randomUUID(),
+      ...scope,
+      ...columns,
+      url: input.url,
+      events: input.events,
+      description: input.description ?? null,
+      active: input.active ?? true,
+      secret: newWebhookSecret(),
+      previous_secret: null,
+      previous_secret_expires_at: null,
+      failure_streak: 0,
+      disabled_reason: input.active === false ? 'by_owner' : null,
+      disabled_at: input.active === false ? now : null,
+      created_by: createdBy,
+      created_at: now,
+      updated_at: now,
+    };
+    await c.subscriptions.insertOne(doc);
+    return subscriptionRowOf(doc);
+  };
   return {
-    async insert(scope, input, createdBy, columns = {}) {
-      const now = new Date();
-      const doc: SubscriptionDoc = {
-        _id: randomUUID(),
-        ...scope,
-        ...columns,
-        url: input.url,
-        events: input.events,
-        description: input.description ?? null,
-        active: input.active ?? true,
-        secret: newWebhookSecret(),
-        previous_secret: null,
-        previous_secret_expires_at: null,
-        failure_streak: 0,
-        disabled_reason: input.active === false ? 'by_owner' : null,
-        disabled_at: input.active === false ? now : null,
-        created_by: createdBy,
-        created_at: now,
-        updated_at: now,
-      };
-      await c.subscriptions.insertOne(doc);
-      return subscriptionRowOf(doc);
-    },
+    insert,
     async list(scope) {
       const docs = await c.subscriptions.find(scope).sort({ created_at: -1, _id: 1 }).toArray();
       return docs.map(subscriptionRowOf);

@@ -84,12 +84,18 @@ export interface DeliveryFound {
  * scope first.
  */
 export interface WebhookRepository {
-  /** Inserts a subscription in `scope` (with the area's own `columns`) and a new secret. */
+  /**
+   * Inserts a subscription in `scope` (with the area's own `columns`) and a new secret. With
+   * `limit`, only while fewer than `limit` subscriptions of the scope (active or not) would
+   * share an event with it, checked atomically against concurrent creations.
+   * @throws SubscriptionLimitError when `limit` is reached: nothing is stored.
+   */
   insert(
     scope: Scope,
     input: SubscriptionInput,
     createdBy: number | null,
     columns?: Record<string, unknown>,
+    limit?: number,
   ): Promise<SubscriptionRow>;
   /** The subscriptions of `scope`, newest first. */
   list(scope: Scope): Promise<SubscriptionRow[]>;
@@ -98,12 +104,16 @@ export interface WebhookRepository {
   /**
    * Changes URL, kinds, description, state (and the area's own `columns`); turning it on clears
    * the failure streak and disabled reason, turning it off records `by_owner`. Undefined when absent.
+   * With `limit`, a change of the columns that decide which events it takes (area A's
+   * `project_ids`) is refused when it would share an event with `limit` others.
+   * @throws SubscriptionLimitError when `limit` is reached: nothing is changed.
    */
   update(
     scope: Scope,
     id: string,
     patch: Partial<SubscriptionInput>,
     columns?: Record<string, unknown>,
+    limit?: number,
   ): Promise<SubscriptionRow | undefined>;
   /** Deletes a subscription and its delivery log; false when absent. */
   remove(scope: Scope, id: string): Promise<boolean>;
@@ -129,4 +139,19 @@ export interface WebhookRepository {
   redeliver(subscriptionId: string, deliveryId: string): Promise<DeliveryRow | undefined>;
   /** Queues again every failed delivery created at or after `since`; resolves with how many. */
   redeliverFailedSince(subscriptionId: string, since: Date): Promise<number>;
+}
+
+/**
+ * A subscription refused because its scope already has as many as allowed (docs/webhooks.md,
+ * "Isolation"): the repository stored nothing. The use cases answer it with the area's 422.
+ */
+export class SubscriptionLimitError extends Error {
+  /** The most subscriptions allowed. */
+  readonly limit: number;
+
+  constructor(limit: number) {
+    super(`at most ${limit} webhook subscriptions here`);
+    this.name = 'SubscriptionLimitError';
+    this.limit = limit;
+  }
 }

@@ -19,7 +19,26 @@ export interface SenderOptions {
   /** Bytes of the answer kept in the delivery log; default 1 KiB. */
   keptResponseBytes?: number;
   userAgent?: string;
+  /**
+   * Connections open at once per pool (one pool per owner: `send`'s `pool`) and origin; default
+   * 16, the worker's attempts per owner. Beyond it a request waits for one of its own pool's
+   * connections, never for another pool's.
+   */
+  socketsPerPool?: number;
 }
+
+/** The keep-alive agents of one pool (one owner), and when it was last used. */
+interface Pool {
+  http: http.Agent;
+  https: https.Agent;
+  /** Requests under way through it. */
+  active: number;
+  /** `performance.now()` of its last request's end. */
+  idleSince: number;
+}
+
+/** A pool unused this long (ms) is closed by the sweep, which runs this often. */
+const POOL_IDLE_MS = 60_000;
 
 /** What one attempt gave; exactly one of `status` and `error` is set. */
 export interface AttemptResult {
@@ -48,7 +67,9 @@ export const delivered = (r: AttemptResult): boolean =>
  */
 export class WebhookSender {
   private readonly opts: Required<SenderOptions>;
-  private readonly agents: { http: http.Agent; https: https.Agent };
+  /** Connection pools by owner (`send`'s `pool`), made on first use, closed once idle. */
+  private readonly pools = new Map<string, Pool>();
+  private readonly sweep: NodeJS.Timeout;
   private readonly lookup: LookupFunction;
 
   constructor(opts: SenderOptions) {
@@ -59,10 +80,11 @@ export class WebhookSender {
       maxResponseBytes: 64 * 1024,
       keptResponseBytes: 1024,
       userAgent: 'Fieldhouse-Webhooks/1',
+      socketsPerPool: 16,
       ...opts,
     };
-    const agentOptions = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, scheduling: 'lifo' as const };
-    this.agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
+    this.sweep = setInterval(() => this.closeIdlePools(), POOL_IDLE_MS);
+    this.sweep.unref();
     const guard = this.opts.guard;
     this.lookup = (hostname, options, callback) => {
       dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
@@ -80,10 +102,12 @@ export class WebhookSender {
   }
 
   /**
-   * POSTs `body` (JSON) with `headers` to `url` once. Never throws: every failure is an
+   * POSTs `body` (JSON) with `headers` to `url` once, over a connection of `pool` (the owner's:
+   * at most `socketsPerPool` per origin, so one owner's dead origin cannot take the connections
+   * another owner needs to the same origin). Never throws: every failure is an
    * {@link AttemptResult} with `error`.
    */
-  send(url: string, headers: Record<string, string>, body: string): Promise<AttemptResult> {
+  send(url: string, headers: Record<string, string>, body: string, pool = ''): Promise<AttemptResult> {
     const started = performance.now();
     const fail = (error: string, blocked = false): AttemptResult => ({
       status: null,
@@ -107,17 +131,21 @@ export class WebhookSender {
     if (refusal) return Promise.resolve(fail(refusal, true));
 
     const { connectTimeoutMs, timeoutMs, maxResponseBytes, keptResponseBytes } = this.opts;
+    const agents = this.poolOf(pool);
+    agents.active++;
     return new Promise<AttemptResult>((resolve) => {
       let settled = false;
       const finish = (r: AttemptResult) => {
         if (settled) return;
         settled = true;
         clearTimeout(total);
+        agents.active--;
+        agents.idleSince = performance.now();
         resolve(r);
       };
       const request = (secure ? https : http).request(target, {
         method: 'POST',
-        agent: secure ? this.agents.https : this.agents.http,
+        agent: secure ? agents.https : agents.http,
         lookup: this.lookup,
         headers: {
           'content-type': 'application/json',
@@ -179,9 +207,40 @@ export class WebhookSender {
     });
   }
 
-  /** Closes the kept-alive connections. */
+  /** The agents of a pool, made on first use. */
+  private poolOf(key: string): Pool {
+    let pool = this.pools.get(key);
+    if (!pool) {
+      const options = {
+        keepAlive: true,
+        maxSockets: this.opts.socketsPerPool,
+        maxFreeSockets: Math.min(4, this.opts.socketsPerPool),
+        scheduling: 'lifo' as const,
+      };
+      pool = { http: new http.Agent(options), https: new https.Agent(options), active: 0, idleSince: 0 };
+      this.pools.set(key, pool);
+    }
+    return pool;
+  }
+
+  /** Closes the pools with no request under way for {@link POOL_IDLE_MS} (their kept-alive connections with them). */
+  private closeIdlePools(): void {
+    const before = performance.now() - POOL_IDLE_MS;
+    for (const [key, pool] of this.pools)
+      if (pool.active === 0 && pool.idleSince < before) {
+        pool.http.destroy();
+        pool.https.destroy();
+        this.pools.delete(key);
+      }
+  }
+
+  /** Closes every pool's kept-alive connections. */
   close(): void {
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    clearInterval(this.sweep);
+    for (const pool of this.pools.values()) {
+      pool.http.destroy();
+      pool.https.destroy();
+    }
+    this.pools.clear();
   }
 }

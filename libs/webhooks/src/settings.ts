@@ -4,6 +4,9 @@ import type { TargetPolicy } from './api.ts';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from './schedule.ts';
 import { WebhookSender } from './sender.ts';
 
+/** The default of `WEBHOOK_MAX_SUBSCRIPTIONS`: subscriptions per poll, per event, per project. */
+export const DEFAULT_MAX_SUBSCRIPTIONS = 20;
+
 /** The webhook variables of a service (docs/webhooks.md, "Settings"). */
 export interface WebhookVars {
   /** Accept and call `http:` URLs (development); default false: only `https:`. */
@@ -18,6 +21,11 @@ export interface WebhookVars {
   WEBHOOK_TIMEOUT_MS: number;
   /** How long the previous secret keeps signing after a rotation, hours; default 24. */
   WEBHOOK_SECRET_OVERLAP_HOURS: number;
+  /**
+   * Most subscriptions per poll, per event, and reaching any one project of a workspace (active
+   * or not); creating one more answers 422 `webhook_limit_reached`. Default 20.
+   */
+  WEBHOOK_MAX_SUBSCRIPTIONS: number;
 }
 
 /** Joi keys of {@link WebhookVars}, spread into a service's configuration schema. */
@@ -33,12 +41,15 @@ export const webhookEnv = {
     .min(0)
     .max(24 * 30)
     .default(24),
+  WEBHOOK_MAX_SUBSCRIPTIONS: Joi.number().integer().min(1).max(1000).default(DEFAULT_MAX_SUBSCRIPTIONS),
 };
 
-/** What the HTTP process needs: the target URL policy and the secret overlap. */
+/** What the HTTP process needs: the target URL policy, the secret overlap, the subscription cap. */
 export interface WebhookApiSettings {
   policy: TargetPolicy;
   secretOverlapMs: number;
+  /** Most subscriptions per scope (poll, event, project); absent: {@link DEFAULT_MAX_SUBSCRIPTIONS}. */
+  maxSubscriptions?: number;
 }
 
 /** The API settings of {@link WebhookVars}. */
@@ -46,6 +57,7 @@ export function webhookApiSettings(vars: WebhookVars): WebhookApiSettings {
   return {
     policy: { allowHttp: vars.WEBHOOK_ALLOW_HTTP, guard: new AddressGuard(vars.WEBHOOK_ALLOWED_NETWORKS) },
     secretOverlapMs: vars.WEBHOOK_SECRET_OVERLAP_HOURS * 3_600_000,
+    maxSubscriptions: vars.WEBHOOK_MAX_SUBSCRIPTIONS,
   };
 }
 

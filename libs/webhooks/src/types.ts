@@ -42,7 +42,21 @@ export interface AttemptPlan {
   active: boolean;
   /** The lease this attempt holds; the result is recorded only under it. */
   token: string;
+  /**
+   * Whose share of the worker's slots and sockets the attempt takes (docs/webhooks.md,
+   * "Isolation"): `user:<id>` of the user who created the subscription, or `subscription:<id>`
+   * for one with no creator recorded. See {@link ownerOf}.
+   */
+  owner: string;
 }
+
+/**
+ * The owner key of a subscription's attempts: its creator (`user:<created_by>`), whatever scope
+ * (poll, workspace, event) it is in, since one user can make scopes at will but not users; a
+ * subscription with no creator recorded is its own owner.
+ */
+export const ownerOf = (subscriptionId: string, createdBy: number | null | undefined): string =>
+  createdBy === null || createdBy === undefined ? `subscription:${subscriptionId}` : `user:${createdBy}`;
 
 /** A subscription just disabled by a delivery result, for the owner's e-mail. */
 export interface DisabledSubscription {
@@ -87,7 +101,12 @@ export interface WebhookStore {
     event: WebhookEvent,
     leaseMs: number,
   ): Promise<AttemptPlan[]>;
-  /** Leases up to `limit` due deliveries whose lease expired or never was (at most 20 per subscription). */
+  /**
+   * Leases up to `limit` due deliveries whose lease expired or never was: at most
+   * `PER_SUBSCRIPTION_CLAIM` (20) per subscription and `PER_OWNER_CLAIM` (32) per owner (the
+   * subscriptions' creator, {@link ownerOf}), so an owner's backlog is not claimed again and
+   * again while its slots are full, and never crowds out the others.
+   */
   claimDue(limit: number, leaseMs: number): Promise<DeliveryJob[]>;
   /** Takes the delivery for an attempt if the job still holds it (or nobody does) and it is due; else undefined. */
   startAttempt(job: DeliveryJob, leaseMs: number): Promise<AttemptPlan | undefined>;
@@ -98,8 +117,11 @@ export interface WebhookStore {
     outcome: AttemptOutcome,
     disableAfter: number,
   ): Promise<DisabledSubscription | undefined>;
-  /** Gives the lease back and makes the delivery due again in `delayMs`, without counting an attempt. */
-  defer(plan: AttemptPlan, delayMs: number): Promise<void>;
+  /**
+   * Gives the leases back and makes the deliveries due again in `delayMs`, without counting an
+   * attempt (those whose lease another attempt took meanwhile are left alone).
+   */
+  defer(plans: AttemptPlan[], delayMs: number): Promise<void>;
   /** Deletes messages older than `before` (their deliveries and attempts with them); resolves with how many. */
   prune(before: Date): Promise<number>;
 }

@@ -1,5 +1,5 @@
 import { isUuid, type BodyReader } from '@fieldhouse/http';
-import { notFound, validationFailed } from '@fieldhouse/problem';
+import { notFound, validationFailed, type ProblemError } from '@fieldhouse/problem';
 import {
   deliveryDetailView,
   deliveryView,
@@ -8,8 +8,15 @@ import {
   type WebhookDelivery,
   type WebhookSubscription,
 } from './api.ts';
-import type { DeliveryFilter, Scope, SubscriptionInput, SubscriptionRow, WebhookRepository } from './rows.ts';
-import type { WebhookApiSettings } from './settings.ts';
+import {
+  SubscriptionLimitError,
+  type DeliveryFilter,
+  type Scope,
+  type SubscriptionInput,
+  type SubscriptionRow,
+  type WebhookRepository,
+} from './rows.ts';
+import { DEFAULT_MAX_SUBSCRIPTIONS, type WebhookApiSettings } from './settings.ts';
 
 /** A subscription with its signing secret: the creation and rotation answers, shown once. */
 export type WebhookSubscriptionWithSecret = WebhookSubscription & { secret: string };
@@ -20,10 +27,12 @@ export type WebhookDeliveryDetail = ReturnType<typeof deliveryDetailView>;
 /**
  * The webhook use cases of one area, the caller's access (`A`, e.g. `{userId, eventId}`)
  * checked first by the area. Every one may throw the area's 404/403 problems; those taking a
- * subscription id throw 404 when the scope has none with it; input errors are 422.
+ * subscription id throw 404 when the scope has none with it; input errors are 422; a
+ * subscription beyond the scope's cap (`WEBHOOK_MAX_SUBSCRIPTIONS`) is the area's 422
+ * (`webhook_limit_reached`), nothing stored.
  */
 export interface WebhookUseCases<A> {
-  /** Creates a subscription; the answer carries its `secret`, once. */
+  /** Creates a subscription; the answer carries its `secret`, once. 422 beyond the scope's cap. */
   create(access: A, input: BodyReader<SubscriptionInput>): Promise<WebhookSubscriptionWithSecret>;
   /** The scope's subscriptions, newest first. */
   list(access: A): Promise<WebhookSubscription[]>;
@@ -65,6 +74,31 @@ export interface WebhookScope {
   columns?: (body: Record<string, unknown>) => Promise<Record<string, unknown>>;
   /** Called after a subscription was created, changed or deleted (area B keeps the poll's kinds in step). */
   changed?: () => Promise<void>;
+  /**
+   * The area's 422 when the scope already has `limit` subscriptions (`settings.maxSubscriptions`):
+   * code `webhook_limit_reached`, in the area's words. Default: a `validation_failed` 422.
+   */
+  limitReached?: (limit: number) => ProblemError;
+}
+
+/**
+ * Runs a repository write bounded by the scope's cap, answering the area's 422 when it is
+ * reached (the repository stored nothing).
+ * @throws ProblemError 422 from `s.limitReached` (or `validation_failed`) at the cap.
+ */
+async function withinCap<T>(s: WebhookScope, write: (limit: number) => Promise<T>): Promise<T> {
+  const limit = s.settings.maxSubscriptions ?? DEFAULT_MAX_SUBSCRIPTIONS;
+  try {
+    return await write(limit);
+  } catch (err) {
+    if (!(err instanceof SubscriptionLimitError)) throw err;
+    throw (
+      s.limitReached?.(err.limit) ??
+      validationFailed({
+        webhooks: [`At most ${err.limit} webhooks here: delete one before adding another.`],
+      })
+    );
+  }
 }
 
 /**
@@ -102,7 +136,7 @@ export function webhookUseCases<A>(
       const body = input();
       checkTargetUrl(body.url, s.settings.policy);
       const columns = (await s.columns?.(body as unknown as Record<string, unknown>)) ?? {};
-      const row = await s.repo.insert(s.scope, body, s.userId, columns);
+      const row = await withinCap(s, (limit) => s.repo.insert(s.scope, body, s.userId, columns, limit));
       await s.changed?.();
       return { ...view(row), secret: row.secret };
     },
@@ -118,7 +152,7 @@ export function webhookUseCases<A>(
       const body = patch();
       if (body.url !== undefined) checkTargetUrl(body.url, s.settings.policy);
       const columns = (await s.columns?.(body as unknown as Record<string, unknown>)) ?? {};
-      const row = await s.repo.update(s.scope, id, body, columns);
+      const row = await withinCap(s, (limit) => s.repo.update(s.scope, id, body, columns, limit));
       if (!row) throw notFound('No webhook with this id here.');
       await s.changed?.();
       return view(row);

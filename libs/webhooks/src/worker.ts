@@ -30,8 +30,15 @@ export interface WebhookWorkerOptions {
   retryScheduleMs?: number[];
   /** Deliveries failed for good in a row after which the subscription is disabled (default 5). */
   disableAfter?: number;
-  /** Attempts in flight at once per subscription in this process (default 8). */
+  /** Attempts in flight at once per subscription in this process (default 8; as many more may wait). */
   perSubscriptionConcurrency?: number;
+  /**
+   * Attempts in flight at once per owner (the subscriptions' creator, {@link AttemptPlan.owner})
+   * in this process, whatever its subscriptions and scopes (default 16; as many more may wait):
+   * one owner's slow or dead receivers hold at most this share of `prefetch`, and the sender
+   * opens at most this many connections per owner and origin.
+   */
+  perOwnerConcurrency?: number;
   /** Delivery jobs held at once by this process (default 128). */
   prefetch?: number;
   /**
@@ -59,6 +66,7 @@ export type WebhookDeliverySettings = Pick<
   | 'attemptTimeoutMs'
   | 'pollIntervalMs'
   | 'perSubscriptionConcurrency'
+  | 'perOwnerConcurrency'
 >;
 
 /** A queued job is re-queued by the scheduler only when it was not attempted within this time. */
@@ -76,9 +84,10 @@ const QUEUED_LEASE_MS = 5 * 60_000;
  *   `disableAfter` deliveries failed for good in a row disable it too;
  * - polls for due retries and jobs lost on the way (a worker killed mid-attempt: its lease
  *   lapses, the delivery is queued again), so at-least-once holds across crashes;
- * - holds at most `perSubscriptionConcurrency` attempts and as many waiting per subscription;
- *   beyond that a job is put back for a few seconds, so one slow endpoint never fills the
- *   worker's slots and never delays the other subscriptions.
+ * - holds at most `perSubscriptionConcurrency` attempts and as many waiting per subscription,
+ *   and `perOwnerConcurrency` and as many waiting per owner (the subscriptions' creator);
+ *   beyond that a job is put back for a few seconds, so one slow endpoint, or one owner's many,
+ *   never fills the worker's slots or the sender's sockets and never delays other owners.
  */
 export async function startWebhookWorker(
   opts: WebhookWorkerOptions,
@@ -87,10 +96,11 @@ export async function startWebhookWorker(
   const schedule = opts.retryScheduleMs ?? DEFAULT_RETRY_SCHEDULE_MS;
   const disableAfter = opts.disableAfter ?? 5;
   const perSubscription = opts.perSubscriptionConcurrency ?? 8;
+  const perOwner = opts.perOwnerConcurrency ?? 16;
   // A job may wait for one round of its subscription's attempts, then make its own.
   const attemptLeaseMs = 2 * (opts.attemptTimeoutMs ?? 10_000) + 15_000;
   const deliveryQueue = `${opts.queuePrefix}.webhook-deliveries`;
-  const slots = new SubscriptionSlots(perSubscription);
+  const slots = new DeliverySlots(perSubscription, perOwner);
   // Jobs held from the queue, and attempts started by the fan-out: at most this many of each.
   const directLimit = opts.prefetch ?? 128;
   // Attempts under way, awaited on close so their results are recorded before the store closes.
@@ -130,6 +140,7 @@ export async function startWebhookWorker(
           plan.url,
           { ...signatureHeaders(plan.messageId, at, plan.body, plan.secrets) },
           plan.body,
+          plan.owner,
         )
       : {
           status: null,
@@ -154,25 +165,36 @@ export async function startWebhookWorker(
   };
 
   /**
-   * Runs an attempt under its lease within its subscription's slots; beyond them the delivery is
-   * put back for a few seconds (its lease given up), so it never waits behind a slow endpoint.
-   * Tracked until it ends, so `close` can wait for it.
+   * Runs an attempt under its lease within its subscription's and its owner's slots; beyond them
+   * the delivery is put back for a few seconds (its lease given up), so it never waits behind a
+   * slow endpoint or another owner's. Tracked until it ends, so `close` can wait for it.
    */
-  const run = (plan: AttemptPlan): Promise<void> => {
-    const slot = slots.acquire(plan.subscriptionId);
-    const running = slot
-      ? (async () => {
-          try {
-            await slot;
-            await attempt(plan);
-          } finally {
-            slots.release(plan.subscriptionId);
-          }
-        })()
-      : store.defer(plan, 2_000 + Math.round(Math.random() * 2_000));
-    inFlight.add(running);
-    return running.finally(() => inFlight.delete(running));
+  const run = (plan: AttemptPlan): Promise<void> => track(start(plan) ?? putBack([plan]));
+
+  /** Starts an attempt within its slots (it may wait its turn there); undefined when they are full. */
+  const start = (plan: AttemptPlan): Promise<void> | undefined => {
+    const slot = slots.acquire(plan.owner, plan.subscriptionId);
+    if (!slot) return undefined;
+    return (async () => {
+      try {
+        await slot;
+        await attempt(plan);
+      } finally {
+        slots.release(plan.owner, plan.subscriptionId);
+      }
+    })();
   };
+
+  /** Gives deliveries back for 2–4 s (one write for those of a fan-out). */
+  const putBack = (plans: AttemptPlan[]) => store.defer(plans, 2_000 + Math.round(Math.random() * 2_000));
+
+  /** Tracks work until it ends, so `close` can wait for it. */
+  const track = (work: Promise<void>): Promise<void> => {
+    inFlight.add(work);
+    return work.finally(() => inFlight.delete(work));
+  };
+  const lapse = (err: unknown) =>
+    logger.warn('webhook attempt failed; its lease will lapse and the poll retry it', { err });
 
   const deliveries = await startConsumer(broker, {
     queue: deliveryQueue,
@@ -206,14 +228,20 @@ export async function startWebhookWorker(
       // sent. Beyond `directLimit` attempts under way, a delivery gets a job holding that lease
       // (the consumer takes it over). A worker that dies meanwhile leaves leases that lapse: the
       // poll finds those deliveries and sends them (same `webhook-id`).
+      // Deliveries whose owner's (or subscription's) slots are full are put back together, in
+      // one write, not one each (a saturated owner's fan-out of 1,200 would be 1,200 writes).
       const overflow: DeliveryJob[] = [];
+      const full: AttemptPlan[] = [];
       for (const plan of plans) {
-        if (inFlight.size < directLimit)
-          void run(plan).catch((err: unknown) =>
-            logger.warn('webhook attempt failed; its lease will lapse and the poll retry it', { err }),
-          );
-        else overflow.push({ delivery_id: plan.deliveryId, token: plan.token });
+        if (inFlight.size >= directLimit) {
+          overflow.push({ delivery_id: plan.deliveryId, token: plan.token });
+          continue;
+        }
+        const started = start(plan);
+        if (started) void track(started).catch(lapse);
+        else full.push(plan);
       }
+      if (full.length) void track(putBack(full)).catch(lapse);
       // Recorded: a job that cannot be queued now is queued by the poll once its lease lapses.
       await queueJobs(overflow).catch((err: unknown) =>
         logger.warn('could not queue webhook deliveries; the poll will', { err }),
@@ -271,34 +299,108 @@ const jobEnvelope = (source: ExchangeName, job: DeliveryJob) => ({
 });
 
 /**
- * Attempts in flight per subscription: up to `limit` run, up to `limit` more wait their turn;
- * {@link acquire} answers undefined beyond that (the caller puts the job back for later).
+ * Attempts in flight, counted per subscription and per owner (docs/webhooks.md, "Isolation"):
+ * an attempt runs when its subscription has fewer than `perSubscription` running and its owner
+ * fewer than `perOwner`; otherwise it waits its turn, up to `perSubscription` waiting per
+ * subscription and `perOwner` per owner; {@link acquire} answers undefined beyond that (the
+ * caller puts the job back for later). So one owner, however many subscriptions and scopes it
+ * has, holds at most `2 × perOwner` of the worker's jobs and `perOwner` of its connections.
  */
-class SubscriptionSlots {
-  private readonly limit: number;
-  private readonly state = new Map<string, { running: number; waiting: Array<() => void> }>();
+export class DeliverySlots {
+  private readonly perSubscription: number;
+  private readonly perOwner: number;
+  private readonly subscriptions = new Map<string, { running: number; waiting: number }>();
+  private readonly owners = new Map<
+    string,
+    { running: number; waiting: Array<{ subscription: string; start: () => void }> }
+  >();
 
-  constructor(limit: number) {
-    this.limit = limit;
+  /**
+   * @param perSubscription attempts running at once per subscription (as many more may wait), ≥ 1
+   * @param perOwner attempts running at once per owner (as many more may wait), ≥ 1
+   */
+  constructor(perSubscription: number, perOwner: number) {
+    if (!(perSubscription >= 1 && perOwner >= 1))
+      throw new RangeError('delivery slots need at least one per subscription and per owner');
+    this.perSubscription = perSubscription;
+    this.perOwner = perOwner;
   }
 
-  acquire(id: string): Promise<void> | undefined {
-    let s = this.state.get(id);
-    if (!s) this.state.set(id, (s = { running: 0, waiting: [] }));
-    if (s.running < this.limit) {
+  /**
+   * Takes a slot of `owner` and `subscription`: resolves when the attempt may run (at once when
+   * both have room), or answers undefined when both its waiting lines are full. Every resolved
+   * acquisition must be given back with {@link release}.
+   */
+  acquire(owner: string, subscription: string): Promise<void> | undefined {
+    const o = this.ownerState(owner);
+    const s = this.subscriptionState(subscription);
+    // Nothing waiting could run now (release starts whatever fits), so this one overtakes nobody.
+    if (o.running < this.perOwner && s.running < this.perSubscription) {
+      o.running++;
       s.running++;
       return Promise.resolve();
     }
-    if (s.waiting.length >= this.limit) return undefined;
-    return new Promise((resolve) => s.waiting.push(resolve));
+    if (o.waiting.length >= this.perOwner || s.waiting >= this.perSubscription) {
+      this.forget(owner, subscription);
+      return undefined;
+    }
+    s.waiting++;
+    return new Promise((resolve) => o.waiting.push({ subscription, start: resolve }));
   }
 
-  release(id: string): void {
-    const s = this.state.get(id);
-    if (!s) return;
-    const next = s.waiting.shift();
-    if (next) return next(); // the slot passes to the next waiting attempt
+  /** Gives back a slot taken by {@link acquire}; the owner's first waiting attempt that now fits starts. */
+  release(owner: string, subscription: string): void {
+    const o = this.owners.get(owner);
+    const s = this.subscriptions.get(subscription);
+    if (!o || !s) return;
+    o.running--;
     s.running--;
-    if (s.running === 0) this.state.delete(id);
+    this.startWaiting(owner);
+    this.forget(owner, subscription);
+  }
+
+  /** Attempts running now (all owners), for tests and metrics. */
+  get running(): number {
+    let n = 0;
+    for (const o of this.owners.values()) n += o.running;
+    return n;
+  }
+
+  /** Starts the owner's waiting attempts, oldest first, whose subscriptions have room, while the owner has. */
+  private startWaiting(owner: string): void {
+    const o = this.owners.get(owner)!;
+    for (let i = 0; i < o.waiting.length && o.running < this.perOwner;) {
+      const next = o.waiting[i]!;
+      const s = this.subscriptions.get(next.subscription)!;
+      if (s.running >= this.perSubscription) {
+        i++;
+        continue;
+      }
+      o.waiting.splice(i, 1);
+      s.waiting--;
+      o.running++;
+      s.running++;
+      next.start();
+    }
+  }
+
+  private ownerState(owner: string) {
+    let o = this.owners.get(owner);
+    if (!o) this.owners.set(owner, (o = { running: 0, waiting: [] }));
+    return o;
+  }
+
+  private subscriptionState(subscription: string) {
+    let s = this.subscriptions.get(subscription);
+    if (!s) this.subscriptions.set(subscription, (s = { running: 0, waiting: 0 }));
+    return s;
+  }
+
+  /** Drops the counts of an owner and a subscription that have nothing running or waiting. */
+  private forget(owner: string, subscription: string): void {
+    const o = this.owners.get(owner);
+    if (o && o.running === 0 && o.waiting.length === 0) this.owners.delete(owner);
+    const s = this.subscriptions.get(subscription);
+    if (s && s.running === 0 && s.waiting === 0) this.subscriptions.delete(subscription);
   }
 }

@@ -1,29 +1,17 @@
 import type { ServerResponse } from 'node:http';
-import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { MongoClient } from 'mongodb';
 import { Webhook } from 'standardwebhooks';
 import { envelope } from '@fieldhouse/contracts';
-import { createKnex, migrateLatest } from '@fieldhouse/db';
 import { Broker } from '@fieldhouse/messaging';
 import {
   AddressGuard,
-  createWebhookTables,
-  ensureWebhookIndexes,
-  knexWebhookRepository,
-  KnexWebhookStore,
-  mongoWebhookRepository,
-  MongoWebhookStore,
   startWebhookWorker,
   WebhookSender,
   type DisabledSubscription,
   type SubscriptionRow,
-  type WebhookRepository,
-  type WebhookStore,
 } from '@fieldhouse/webhooks';
 import {
   backingUrl,
-  createTestDatabase,
   eventually,
   randomPrefix,
   sleep,
@@ -31,54 +19,9 @@ import {
   testLogger,
   type WebhookReceiver,
 } from '@fieldhouse/testkit';
+import { BACKENDS, type Backend } from './backends.ts';
 
-/** A delivery log to run the worker on: its store, its repository, and how to drop it. */
-interface Backend {
-  store: WebhookStore;
-  repo: WebhookRepository;
-  close: () => Promise<void>;
-}
-
-/** PostgreSQL: the tables of `createWebhookTables`, scoped by a `tenant_id` column. */
-async function postgresBackend(): Promise<Backend> {
-  const db = await createTestDatabase('webhooks');
-  await migrateLatest(db.url, [
-    {
-      name: '001',
-      up: (k) => createWebhookTables(k, (t) => t.integer('tenant_id').notNullable()),
-      down: async () => undefined,
-    },
-  ]);
-  const knex = createKnex(db.url);
-  return {
-    store: new KnexWebhookStore(knex, "s.tenant_id = (m.scope->>'tenant_id')::int"),
-    repo: knexWebhookRepository(knex),
-    close: async () => {
-      await knex.destroy();
-      await db.drop();
-    },
-  };
-}
-
-/** MongoDB (FerretDB unless MONGO_URL is set): the collections of `webhookCollections`, scoped by `tenant_id`. */
-async function mongoBackend(): Promise<Backend> {
-  const client = await MongoClient.connect(await backingUrl('mongo'));
-  const db = client.db(`t_webhooks_${randomBytes(4).toString('hex')}`);
-  await ensureWebhookIndexes(db, 'tenant_id');
-  return {
-    store: new MongoWebhookStore(db, (scope) => ({ tenant_id: scope.tenant_id })),
-    repo: mongoWebhookRepository(db),
-    close: async () => {
-      await db.dropDatabase();
-      await client.close();
-    },
-  };
-}
-
-for (const [name, makeBackend] of [
-  ['PostgreSQL', postgresBackend],
-  ['MongoDB', mongoBackend],
-] as const) {
+for (const [name, makeBackend] of BACKENDS) {
   describe(`webhooks: delivery worker on ${name} (real RabbitMQ and receivers)`, function () {
     this.timeout(60_000);
     const logger = testLogger('webhooks');
