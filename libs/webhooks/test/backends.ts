@@ -20,8 +20,18 @@ export interface Backend {
   close: () => Promise<void>;
 }
 
+/** A PostgreSQL {@link Backend} and its database's URL (for a second connection pool). */
+export interface PostgresBackend extends Backend {
+  url: string;
+}
+
+/** A MongoDB {@link Backend} and its database's name (for a second client). */
+export interface MongoBackend extends Backend {
+  dbName: string;
+}
+
 /** PostgreSQL: the tables of `createWebhookTables`, scoped by a `tenant_id` column. */
-export async function postgresBackend(): Promise<Backend> {
+export async function postgresBackend(): Promise<PostgresBackend> {
   const db = await createTestDatabase('webhooks');
   await migrateLatest(db.url, [
     {
@@ -32,6 +42,7 @@ export async function postgresBackend(): Promise<Backend> {
   ]);
   const knex = createKnex(db.url);
   return {
+    url: db.url,
     store: new KnexWebhookStore(knex, "s.tenant_id = (m.scope->>'tenant_id')::int"),
     repo: knexWebhookRepository(knex),
     close: async () => {
@@ -42,11 +53,12 @@ export async function postgresBackend(): Promise<Backend> {
 }
 
 /** MongoDB (FerretDB unless MONGO_URL is set): the collections of `webhookCollections`, scoped by `tenant_id`. */
-export async function mongoBackend(): Promise<Backend> {
+export async function mongoBackend(): Promise<MongoBackend> {
   const client = await MongoClient.connect(await backingUrl('mongo'));
   const db = client.db(`t_webhooks_${randomBytes(4).toString('hex')}`);
   await ensureWebhookIndexes(db, 'tenant_id');
   return {
+    dbName: db.databaseName,
     store: new MongoWebhookStore(db, (scope) => ({ tenant_id: scope.tenant_id })),
     repo: mongoWebhookRepository(db),
     close: async () => {

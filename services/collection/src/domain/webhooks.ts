@@ -1,10 +1,12 @@
 import { EMAIL_REQUESTED, envelope, Exchanges } from '@fieldhouse/contracts';
-import { validationFailed } from '@fieldhouse/problem';
+import type { Knex } from 'knex';
+import { ProblemError, validationFailed } from '@fieldhouse/problem';
 import {
   disabledWebhookEmail,
   knexWebhookRepository,
   webhookUseCases,
   type DisabledSubscription,
+  type SubscriptionReach,
 } from '@fieldhouse/webhooks';
 import { projectIdsIn, workspaceOwners } from '../data/workspaces.ts';
 import { workspaceFor } from './access.ts';
@@ -31,18 +33,60 @@ export interface WorkspaceWebhookAccess {
 }
 
 /**
+ * The cap of area A counts per project (docs/webhooks.md, "Isolation"): a subscription for
+ * every project (`project_ids` null) counts against each, one limited to projects against
+ * those. The count for a new or changed subscription is the most any of its projects (any
+ * project at all when null) already has; the subscription `except` is left out (the one changed).
+ */
+export const projectReach: SubscriptionReach = {
+  count: async (trx: Knex.Transaction, scope, columns, except) => {
+    const ids = (columns.project_ids as number[] | null | undefined) ?? null;
+    // A PostgreSQL array literal: knex would spread a JS array into a list of bindings.
+    const idList = ids === null ? null : `{${ids.map(Number).join(',')}}`;
+    const w = Number(scope.workspace_id);
+    const { rows } = (await trx.raw(
+      `SELECT (SELECT count(*) FROM webhook_subscriptions
+                 WHERE workspace_id = ? AND project_ids IS NULL AND id IS DISTINCT FROM CAST(? AS uuid))
+            + coalesce((SELECT max(n) FROM (
+                 SELECT count(*) AS n FROM webhook_subscriptions s, unnest(s.project_ids) AS p(id)
+                 WHERE s.workspace_id = ? AND s.id IS DISTINCT FROM CAST(? AS uuid)
+                   AND (CAST(? AS int[]) IS NULL OR p.id = ANY(CAST(? AS int[])))
+                 GROUP BY p.id) x), 0) AS n`,
+      [w, except, w, except, idList, idList],
+    )) as { rows: Array<{ n: string }> };
+    return Number(rows[0]?.n ?? 0);
+  },
+  changedBy: ['project_ids'],
+};
+
+/**
+ * 422 `webhook_limit_reached`: the projects the subscription would take events from already have
+ * `limit` webhooks each (`WEBHOOK_MAX_SUBSCRIPTIONS`, active or not, those of the whole workspace
+ * included), the most one project may have (docs/webhooks.md, "Isolation").
+ */
+export const workspaceWebhookLimitReached = (limit: number) =>
+  new ProblemError(
+    422,
+    `A project this webhook would take events from already has ${limit} webhooks (those for the whole workspace included), the most one project may have: delete one, or limit this one to other projects.`,
+    { code: 'webhook_limit_reached', extensions: { limit } },
+  );
+
+/**
  * The webhook use cases of a workspace (libs/webhooks `WebhookUseCases`); a subscription may be
- * limited to some of the workspace's projects (`project_ids`, null for all).
+ * limited to some of the workspace's projects (`project_ids`, null for all); at most
+ * `WEBHOOK_MAX_SUBSCRIPTIONS` reach any one project ({@link projectReach}).
  * @throws ProblemError 401 anonymous; 404 not a member; 403 role below manager; 422 a
- * `project_ids` entry that is not a project of the workspace.
+ * `project_ids` entry that is not a project of the workspace; 422 `webhook_limit_reached`
+ * creating (or widening to more projects) one more than the cap of a project.
  */
 export const workspaceWebhooks = (ctx: CollectionContext) =>
   webhookUseCases<WorkspaceWebhookAccess>(
     async (a) => {
       const { workspace } = await workspaceFor(ctx, a.caller, a.workspaceId, 'webhooks.manage');
       return {
-        repo: knexWebhookRepository(ctx.db),
+        repo: knexWebhookRepository(ctx.db, projectReach),
         scope: { workspace_id: workspace.id },
+        limitReached: workspaceWebhookLimitReached,
         settings: ctx.webhooks,
         userId: a.caller.userId,
         columns: async (body) => {

@@ -1,4 +1,5 @@
 import { EMAIL_REQUESTED, envelope, Exchanges } from '@fieldhouse/contracts';
+import { ProblemError } from '@fieldhouse/problem';
 import {
   disabledWebhookEmail,
   knexWebhookRepository,
@@ -27,8 +28,21 @@ export interface EventWebhookAccess {
 }
 
 /**
- * The webhook use cases of an event (libs/webhooks `WebhookUseCases`), owner only.
- * @throws ProblemError 404 unless owner or staff of the event; 403 for staff.
+ * 422 `webhook_limit_reached`: the event already has `limit` webhooks (`WEBHOOK_MAX_SUBSCRIPTIONS`,
+ * active or not), the most one event may have (docs/webhooks.md, "Isolation").
+ */
+export const eventWebhookLimitReached = (limit: number) =>
+  new ProblemError(
+    422,
+    `This event already has ${limit} webhooks, the most one event may have: delete one before adding another.`,
+    { code: 'webhook_limit_reached', extensions: { limit } },
+  );
+
+/**
+ * The webhook use cases of an event (libs/webhooks `WebhookUseCases`), owner only, at most
+ * `WEBHOOK_MAX_SUBSCRIPTIONS` per event.
+ * @throws ProblemError 404 unless owner or staff of the event; 403 for staff; 422
+ * `webhook_limit_reached` creating one more than the cap.
  */
 export const eventWebhooks = (ctx: EventsContext) =>
   webhookUseCases<EventWebhookAccess>(
@@ -39,6 +53,7 @@ export const eventWebhooks = (ctx: EventsContext) =>
         scope: { event_id: event.id },
         settings: ctx.webhooks,
         userId: a.userId,
+        limitReached: eventWebhookLimitReached,
       };
     },
     ['event_id'],

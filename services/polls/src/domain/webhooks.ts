@@ -1,5 +1,5 @@
 import { Exchanges, type Envelope } from '@fieldhouse/contracts';
-import { unauthenticated } from '@fieldhouse/problem';
+import { ProblemError, unauthenticated } from '@fieldhouse/problem';
 import { webhookUseCases, type WebhookScope } from '@fieldhouse/webhooks';
 import { isDuplicateKey } from '../data/collections.ts';
 import type { PollsContext } from './context.ts';
@@ -24,11 +24,24 @@ async function refreshWebhookKinds(ctx: PollsContext, pollId: string): Promise<v
 }
 
 /**
- * The webhook use cases of a poll (libs/webhooks `WebhookUseCases`), owner only; subscriptions
+ * 422 `webhook_limit_reached`: the poll already has `limit` webhooks (`WEBHOOK_MAX_SUBSCRIPTIONS`,
+ * active or not), the most one poll may have (docs/webhooks.md, "Isolation").
+ */
+export const pollWebhookLimitReached = (limit: number) =>
+  new ProblemError(
+    422,
+    `This poll already has ${limit} webhooks, the most one poll may have: delete one before adding another.`,
+    { code: 'webhook_limit_reached', extensions: { limit } },
+  );
+
+/**
+ * The webhook use cases of a poll (libs/webhooks `WebhookUseCases`), owner only, at most
+ * `WEBHOOK_MAX_SUBSCRIPTIONS` per poll; subscriptions
  * and delivery log live in the polls database (MongoDB). Each subscription keeps the e-mail
  * address of the owner who last created or changed it (`owner_email`), where the notice of a
  * webhook disabled by its deliveries goes.
- * @throws ProblemError 401 anonymous; 404 unknown poll; 403 not its owner.
+ * @throws ProblemError 401 anonymous; 404 unknown poll; 403 not its owner; 422
+ * `webhook_limit_reached` creating one more than the cap.
  */
 export const pollWebhooks = (ctx: PollsContext) =>
   webhookUseCases<PollWebhookAccess>(
@@ -42,6 +55,7 @@ export const pollWebhooks = (ctx: PollsContext) =>
         userId: a.userId,
         columns: async () => (a.email ? { owner_email: a.email } : {}),
         changed: () => refreshWebhookKinds(ctx, poll._id),
+        limitReached: pollWebhookLimitReached,
       };
     },
     ['poll_id'],
