@@ -46,7 +46,12 @@ export interface AttemptResult {
   status: number | null;
   /** From sending the request to the end of the answer (or the failure), ms. */
   durationMs: number;
-  /** The start of the answer's body (at most `keptResponseBytes`, UTF-8), or null. */
+  /**
+   * The start of the answer's body (at most `keptResponseBytes`, UTF-8), or null: no answer, or
+   * an answer from an address the guard admitted only by its allow-list (`admission` `allowed`,
+   * `WEBHOOK_ALLOWED_NETWORKS`), whose body the delivery log must not show (a readable SSRF
+   * into loopback services otherwise).
+   */
   body: string | null;
   /** Why no answer came (timeout, refused connection, blocked address...), or null. */
   error: string | null;
@@ -178,20 +183,24 @@ export class WebhookSender {
       request.on('response', (response) => {
         const chunks: Buffer[] = [];
         let read = 0;
+        // Only a public address's answer is kept (issue 31; docs/webhooks.md, "SSRF guard").
+        const keep = this.opts.guard.admission(response.socket?.remoteAddress ?? '') === 'public';
         const done = () =>
           finish({
             status: response.statusCode ?? null,
             durationMs: Math.round(performance.now() - started),
             // Text as the log keeps it: PostgreSQL text (and JSON) cannot hold NUL.
-            body: Buffer.concat(chunks)
-              .subarray(0, keptResponseBytes)
-              .toString('utf8')
-              .replaceAll('\u0000', '\uFFFD'),
+            body: keep
+              ? Buffer.concat(chunks)
+                  .subarray(0, keptResponseBytes)
+                  .toString('utf8')
+                  .replaceAll('\u0000', '\uFFFD')
+              : null,
             error: null,
             blocked: false,
           });
         response.on('data', (chunk: Buffer) => {
-          if (read < keptResponseBytes) chunks.push(chunk);
+          if (keep && read < keptResponseBytes) chunks.push(chunk);
           read += chunk.length;
           if (read >= maxResponseBytes) {
             done();

@@ -97,7 +97,8 @@ describe('webhooks: sender (real loopback receivers)', () => {
   it('posts the exact body with the headers and reports the answer', async () => {
     receiver.answer('/ok', (res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks'));
     const r = await allowed.send(`${receiver.url}/ok`, { 'webhook-id': 'm1' }, '{"a":1}');
-    expect(r).to.include({ status: 200, body: 'thanks', error: null, blocked: false });
+    // Loopback is admitted only by the allow-list: its answer's body is not kept (issue 31).
+    expect(r).to.include({ status: 200, body: null, error: null, blocked: false });
     expect(delivered(r)).to.equal(true);
     const got = receiver.on('/ok')[0]!;
     expect(got.body).to.equal('{"a":1}');
@@ -120,7 +121,7 @@ describe('webhooks: sender (real loopback receivers)', () => {
     expect(r.durationMs).to.be.within(1400, 3000);
   });
 
-  it('reads at most the cap of a huge answer and keeps its first KiB', async () => {
+  it('reads at most the cap of a huge answer', async () => {
     receiver.answer('/huge', (res) => {
       res.writeHead(200);
       const mb = Buffer.alloc(1024 * 1024, 'x');
@@ -128,8 +129,7 @@ describe('webhooks: sender (real loopback receivers)', () => {
       res.end();
     });
     const r = await allowed.send(`${receiver.url}/huge`, {}, '{}');
-    expect(r.status).to.equal(200);
-    expect(r.body).to.have.length(1024);
+    expect(r).to.include({ status: 200, error: null, body: null });
   });
 
   for (const target of [

@@ -172,7 +172,9 @@ for (const [name, makeBackend] of BACKENDS) {
         const rows = await deliveriesOf(s);
         return rows[0]?.status === 'succeeded' ? rows : undefined;
       });
-      expect(d).to.include({ attempts: 1, response_status: 200, response_body: 'ok\uFFFD\uFFFDdone' });
+      // Loopback is admitted only by the allow-list, so the body is not kept (issue 31); a public
+      // receiver's would be, with each NUL as U+FFFD.
+      expect(d).to.include({ attempts: 1, response_status: 200, response_body: null });
       expect(receiver.on('/nul')).to.have.length(1);
     });
 
