@@ -8,7 +8,7 @@ import { createKnex, type Knex } from '@fieldhouse/db';
 import type { Api } from './http.ts';
 import { sleep } from '@fieldhouse/testkit';
 import type { ScenarioReport } from './report.ts';
-import { retryUnacknowledged, Stream, type SteadyLoad } from './load.ts';
+import { retryUnacknowledged, Stream, type Attempt, type SteadyLoad } from './load.ts';
 
 /** How many times each marker is stored. */
 export type Stored = Map<string, number>;
@@ -32,7 +32,11 @@ export class Stores {
     collectionDb: string;
     eventsDb: string;
   }): Promise<Stores> {
-    const mongo = await MongoClient.connect(o.mongoUrl, { serverSelectionTimeoutMS: 10_000 });
+    // A store that hangs fails the check that reads it (after 30 s) instead of the whole run.
+    const mongo = await MongoClient.connect(o.mongoUrl, {
+      serverSelectionTimeoutMS: 10_000,
+      socketTimeoutMS: 30_000,
+    });
     return new Stores(
       mongo,
       mongo.db(o.mongoDb),
@@ -89,6 +93,27 @@ export class Stores {
   async close(): Promise<void> {
     await Promise.all([this.mongo.close(), this.collection.destroy(), this.events.destroy()]);
   }
+}
+
+/** An answer a client cannot act on: none at all (a timeout), or a 5xx other than 503 with `Retry-After`. */
+export const isUnactionable = (a: Attempt): boolean =>
+  a.status === 0 || (a.status >= 500 && !(a.status === 503 && a.retryAfter));
+
+/**
+ * Records one check: no attempt of `stream` got an answer a client cannot act on
+ * ({@link isUnactionable}). `context` (answers by status over the fault, the slowest answer...)
+ * is printed in the line, with up to four kinds of the bad answers.
+ */
+export function checkAnswers(report: ScenarioReport, stream: Stream, context: string): boolean {
+  const bad = stream.attempts.filter(isUnactionable);
+  const samples = [
+    ...new Set(bad.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}${a.error ? ` (${a.error})` : ''}`)),
+  ];
+  return report.check(
+    bad.length === 0,
+    `${stream.spec.name}: ${bad.length} answers were a 5xx other than 503+Retry-After or none at all (${context})` +
+      (samples.length ? `; e.g. ${samples.slice(0, 4).join(', ')}` : ''),
+  );
 }
 
 /**

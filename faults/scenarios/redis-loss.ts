@@ -7,17 +7,14 @@
  * `Idempotency-Key`, is acknowledged; every acknowledged vote is in MongoDB exactly once; the results
  * (Redis counters, through the API) equal MongoDB afterwards.
  */
-import { checkPollCounts, checkStream } from '../lib/durability.ts';
+import { checkAnswers, checkPollCounts, checkStream } from '../lib/durability.ts';
 import { Api } from '../lib/http.ts';
 import { sleep } from '@fieldhouse/testkit';
-import { retryUnacknowledged, SteadyLoad, Stream, type Attempt } from '../lib/load.ts';
+import { retryUnacknowledged, SteadyLoad, Stream } from '../lib/load.ts';
 import { secs } from '../lib/report.ts';
 import type { Scenario } from '../lib/scenario.ts';
 import { settings } from '../lib/settings.ts';
 import { resultsReadStream, voteStream } from '../lib/streams.ts';
-
-/** An answer a client cannot act on: no answer, or a 5xx other than 503 with Retry-After. */
-const isBad = (a: Attempt) => a.status === 0 || (a.status >= 500 && !(a.status === 503 && a.retryAfter));
 
 export const redisLoss: Scenario = {
   name: 'redis-loss',
@@ -57,18 +54,11 @@ export const redisLoss: Scenario = {
     );
     for (const s of [votes, reads]) {
       const during = s.between(t.downAt, t.backAt + (recovery ?? Infinity));
-      const bad = s.attempts.filter(isBad);
-      const samples = [
-        ...new Set(
-          bad.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}${a.error ? ` (${a.error})` : ''}`),
-        ),
-      ];
-      report.check(
-        bad.length === 0,
-        `${s.spec.name}: ${bad.length} answers were a 5xx other than 503+Retry-After or none at all ` +
-          `(while Redis was away and recovering: ${Stream.statusSummary(during)}; ` +
-          `503 with Retry-After: ${during.filter((a) => a.status === 503 && a.retryAfter).length})` +
-          (samples.length ? `; e.g. ${samples.slice(0, 4).join(', ')}` : ''),
+      checkAnswers(
+        report,
+        s,
+        `while Redis was away and recovering: ${Stream.statusSummary(during)}; ` +
+          `503 with Retry-After: ${during.filter((a) => a.status === 503 && a.retryAfter).length}`,
       );
     }
     if (recovery === undefined) {

@@ -8,17 +8,14 @@
  * again with its `Idempotency-Key`, is acknowledged; every acknowledged vote is in MongoDB
  * exactly once, and Redis's counts equal MongoDB's afterwards.
  */
-import { checkPollCounts, checkStream } from '../lib/durability.ts';
+import { checkAnswers, checkPollCounts, checkStream } from '../lib/durability.ts';
 import { sleep } from '@fieldhouse/testkit';
 import { waitForPort } from '../../scripts/lib/net.ts';
-import { retryUnacknowledged, SteadyLoad, Stream, type Attempt } from '../lib/load.ts';
+import { retryUnacknowledged, SteadyLoad, Stream } from '../lib/load.ts';
 import { secs } from '../lib/report.ts';
 import type { Scenario } from '../lib/scenario.ts';
 import { settings } from '../lib/settings.ts';
 import { resultsReadStream, voteStream } from '../lib/streams.ts';
-
-/** An answer a client cannot act on: no answer, or a 5xx other than 503 with Retry-After. */
-const isBad = (a: Attempt) => a.status === 0 || (a.status >= 500 && !(a.status === 503 && a.retryAfter));
 
 export const storeStop: Scenario = {
   name: 'store-stop',
@@ -86,18 +83,11 @@ export const storeStop: Scenario = {
     );
     for (const s of [votes, reads]) {
       const during = s.between(t.stopAt, (t.backAt || t.killedAt) + (recovery ?? 0));
-      const bad = s.attempts.filter(isBad);
-      const samples = [
-        ...new Set(
-          bad.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}${a.error ? ` (${a.error})` : ''}`),
-        ),
-      ];
       const slowest = Math.max(0, ...during.map((a) => a.doneAt - a.sentAt));
-      report.check(
-        bad.length === 0,
-        `${s.spec.name}: ${bad.length} answers were a 5xx other than 503+Retry-After or none at all ` +
-          `(while the store was away: ${Stream.statusSummary(during)}, slowest answer ${secs(slowest)})` +
-          (samples.length ? `; e.g. ${samples.slice(0, 4).join(', ')}` : ''),
+      checkAnswers(
+        report,
+        s,
+        `while the store was away: ${Stream.statusSummary(during)}, slowest answer ${secs(slowest)}`,
       );
     }
     const before = await ctx.stores.votes(fx.poll.id);

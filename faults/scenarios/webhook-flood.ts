@@ -17,7 +17,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer as createTcpServer, type Socket } from 'node:net';
 import { MongoClient } from 'mongodb';
 import { sleep } from '@fieldhouse/testkit';
-import { checkPollCounts, checkStream } from '../lib/durability.ts';
+import { checkAnswers, checkPollCounts, checkStream } from '../lib/durability.ts';
 import { voteBody } from '../lib/fixtures.ts';
 import type { Api } from '../lib/http.ts';
 import { retryUnacknowledged, SteadyLoad, Stream, type Attempt, type StreamSpec } from '../lib/load.ts';
@@ -25,9 +25,6 @@ import { secs } from '../lib/report.ts';
 import type { Scenario } from '../lib/scenario.ts';
 import { settings } from '../lib/settings.ts';
 import { resultsReadStream, voteStream } from '../lib/streams.ts';
-
-/** An answer a client cannot act on: no answer, or a 5xx other than 503 with Retry-After. */
-const isBad = (a: Attempt) => a.status === 0 || (a.status >= 500 && !(a.status === 503 && a.retryAfter));
 
 const twoOptionPoll = (title: string) => ({
   title,
@@ -43,9 +40,13 @@ const commentStream = (pollId: string, api: Api, rate: number): StreamSpec => ({
   make: (i) => ({
     marker: `c${i}`,
     method: 'POST',
-    path: `/api/polls/${pollId}/comments`,
-    body: { content: `flood comment ${i}`, author_name: `commenter ${i % 50}` },
-    headers: { 'x-forwarded-for': `198.51.100.${i % 200}` },
+    path: `/api/polls/${pollId}/comment`,
+    // A new anonymous commenter each time: the per-voter comment limit is not what is tested.
+    body: {
+      content: `flood comment ${i}`,
+      author_name: `commenter ${i}`,
+      voter_fingerprint: `flood-commenter-${i}`,
+    },
   }),
 });
 
@@ -211,10 +212,21 @@ export const webhookFlood: Scenario = {
       const otherStream = load.stream('other-votes');
       for (const a of otherStream.attempts) if (a.acked && a.answerId) otherVoteIds.set(a.answerId, a.doneAt);
       await sleep(2_000); // the last vote's delivery
-      const delays = [...otherVoteIds].map(([id, answeredAt]) => {
+      const timed = [...otherVoteIds].map(([id, answeredAt]) => {
         const came = arrivals.get(id);
-        return came === undefined ? Infinity : Math.max(0, came - answeredAt);
+        return { answeredAt, delay: came === undefined ? Infinity : Math.max(0, came - answeredAt) };
       });
+      const delays = timed.map((d) => d.delay);
+      const late = timed.filter((d) => d.delay > settings.floodIsolationTargetMs);
+      if (late.length)
+        report.info(
+          `late deliveries of the other owner (s after the load started: delay): ` +
+            late
+              .slice(0, 10)
+              .map((d) => `${secs(d.answeredAt - started)}: ${secs(d.delay)}`)
+              .join(', ') +
+            ` (bursts at 0 s and ${secs((settings.floodSeconds * 1000) / 2)})`,
+        );
       const worst = Math.max(0, ...delays);
       const sorted = [...delays].sort((a, b) => a - b);
       report.check(
@@ -230,20 +242,12 @@ export const webhookFlood: Scenario = {
           `(slowest ${secs(Math.max(0, ...probes.map((p) => p.ms)))})` +
           (failedProbes.length ? `; e.g. ${failedProbes[0]!.error ?? 'too slow'}` : ''),
       );
-      for (const s of load.streams) {
-        const bad = s.attempts.filter(isBad);
-        const samples = [
-          ...new Set(
-            bad.map((a) => `${a.status}${a.code ? ` ${a.code}` : ''}${a.error ? ` (${a.error})` : ''}`),
-          ),
-        ];
-        report.check(
-          bad.length === 0,
-          `${s.spec.name}: ${bad.length} answers were a 5xx other than 503+Retry-After or none at all ` +
-            `(${Stream.statusSummary(s.attempts)}, slowest ${secs(Math.max(0, ...s.attempts.map((a) => a.doneAt - a.sentAt)))})` +
-            (samples.length ? `; e.g. ${samples.slice(0, 4).join(', ')}` : ''),
+      for (const s of load.streams)
+        checkAnswers(
+          report,
+          s,
+          `${Stream.statusSummary(s.attempts)}, slowest ${secs(Math.max(0, ...s.attempts.map((a) => a.doneAt - a.sentAt)))}`,
         );
-      }
       const ready = await ctx.anonymous.send('GET', '/api/polls/' + fx.poll.id + '/results');
       report.check(ready.status === 200, `after the flood a results read answers ${ready.status}`);
       const votes = load.stream('votes');
