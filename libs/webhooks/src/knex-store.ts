@@ -107,7 +107,7 @@ export class KnexWebhookStore implements WebhookStore {
     });
   }
 
-  async claimDue(limit: number, leaseMs: number): Promise<DeliveryJob[]> {
+  async claimDue(limit: number, leaseMs: number, busyOwners: string[] = []): Promise<DeliveryJob[]> {
     const token = randomUUID();
     const { rows } = (await this.db.raw(
       `WITH due AS (
@@ -118,7 +118,9 @@ export class KnexWebhookStore implements WebhookStore {
                ORDER BY d.next_attempt_at) AS o
            FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id
            WHERE d.status = 'pending' AND d.next_attempt_at <= now()
-             AND (d.locked_until IS NULL OR d.locked_until < now())) d
+             AND (d.locked_until IS NULL OR d.locked_until < now())
+             AND coalesce('user:' || s.created_by, 'subscription:' || s.id)
+               NOT IN (SELECT jsonb_array_elements_text(?::jsonb))) d
          WHERE n <= ? AND o <= ?
          ORDER BY next_attempt_at LIMIT ?),
        locked AS (
@@ -126,7 +128,7 @@ export class KnexWebhookStore implements WebhookStore {
        UPDATE webhook_deliveries SET lock_token = ?, locked_until = now() + ? * interval '1 millisecond'
        WHERE id IN (SELECT id FROM locked)
        RETURNING id`,
-      [PER_SUBSCRIPTION_CLAIM, PER_OWNER_CLAIM, limit, token, leaseMs],
+      [JSON.stringify(busyOwners), PER_SUBSCRIPTION_CLAIM, PER_OWNER_CLAIM, limit, token, leaseMs],
     )) as { rows: Array<{ id: string }> };
     return rows.slice(0, limit).map((r) => ({ delivery_id: r.id, token }));
   }

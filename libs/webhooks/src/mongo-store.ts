@@ -127,7 +127,8 @@ export class MongoWebhookStore implements WebhookStore {
     );
   }
 
-  async claimDue(limit: number, leaseMs: number): Promise<DeliveryJob[]> {
+  async claimDue(limit: number, leaseMs: number, busyOwners: string[] = []): Promise<DeliveryJob[]> {
+    const busy = new Set(busyOwners);
     const now = new Date();
     const due = await this.c.deliveries
       .find(dueAndFree(now), { projection: { _id: 1, subscription_id: 1 } })
@@ -151,6 +152,7 @@ export class MongoWebhookStore implements WebhookStore {
       const n = (perSubscription.get(d.subscription_id) ?? 0) + 1;
       perSubscription.set(d.subscription_id, n);
       const owner = ownerOf(d.subscription_id, creators.get(d.subscription_id));
+      if (busy.has(owner)) continue;
       const o = (perOwner.get(owner) ?? 0) + 1;
       perOwner.set(owner, o);
       if (n <= PER_SUBSCRIPTION_CLAIM && o <= PER_OWNER_CLAIM && ids.length < limit) ids.push(d._id);

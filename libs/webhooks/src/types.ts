@@ -105,9 +105,11 @@ export interface WebhookStore {
    * Leases up to `limit` due deliveries whose lease expired or never was: at most
    * `PER_SUBSCRIPTION_CLAIM` (20) per subscription and `PER_OWNER_CLAIM` (32) per owner (the
    * subscriptions' creator, {@link ownerOf}), so an owner's backlog is not claimed again and
-   * again while its slots are full, and never crowds out the others.
+   * again while its slots are full, and never crowds out the others. The deliveries of
+   * `busyOwners` (owner keys whose attempt slots are all taken in this worker) are left for a
+   * later round: claimed now, they would only be put back.
    */
-  claimDue(limit: number, leaseMs: number): Promise<DeliveryJob[]>;
+  claimDue(limit: number, leaseMs: number, busyOwners?: string[]): Promise<DeliveryJob[]>;
   /** Takes the delivery for an attempt if the job still holds it (or nobody does) and it is due; else undefined. */
   startAttempt(job: DeliveryJob, leaseMs: number): Promise<AttemptPlan | undefined>;
   /** Records the attempt and the delivery's next state; resolves with a subscription it disabled, if any. */

@@ -69,6 +69,9 @@ export type WebhookDeliverySettings = Pick<
   | 'perOwnerConcurrency'
 >;
 
+/** The next poll round comes this soon (ms) after one that claimed deliveries. */
+const BACKLOG_POLL_MS = 100;
+
 /** A queued job is re-queued by the scheduler only when it was not attempted within this time. */
 const QUEUED_LEASE_MS = 5 * 60_000;
 
@@ -131,7 +134,8 @@ export async function startWebhookWorker(
       : { next: 'retry', at: new Date(Date.now() + delay) };
   };
 
-  const attempt = async (plan: AttemptPlan) => {
+  /** Sends an attempt (the part that holds a slot and a connection); resolves with what to record. */
+  const send = async (plan: AttemptPlan) => {
     const at = new Date();
     // A disabled subscription gets pings only: anything else is logged as not sent, for good.
     const sends = plan.active || plan.kind === PING_KIND;
@@ -149,6 +153,11 @@ export async function startWebhookWorker(
           error: 'The subscription is disabled: nothing was sent.',
           blocked: false,
         };
+    return { at, sends, result };
+  };
+
+  /** Records a sent attempt under its lease, and tells the owner if it disabled the subscription. */
+  const record = async (plan: AttemptPlan, { at, sends, result }: Awaited<ReturnType<typeof send>>) => {
     const outcome: AttemptOutcome = sends
       ? outcomeOf(plan, result)
       : { next: 'failed', gone: false, countsAsFailure: false };
@@ -176,12 +185,16 @@ export async function startWebhookWorker(
     const slot = slots.acquire(plan.owner, plan.subscriptionId);
     if (!slot) return undefined;
     return (async () => {
+      let sent: Awaited<ReturnType<typeof send>>;
       try {
         await slot;
-        await attempt(plan);
+        sent = await send(plan);
       } finally {
+        // The slot bounds what waits on receivers (and their connections); recording is the
+        // database's work, bounded by its pool, so the next attempt need not wait for it.
         slots.release(plan.owner, plan.subscriptionId);
       }
+      await record(plan, sent);
     })();
   };
 
@@ -252,9 +265,12 @@ export async function startWebhookWorker(
   let stopped = false;
   let polling: Promise<void> | undefined;
   let lastPrune = 0;
+  /** One round: queues the due deliveries (of owners with a free slot); resolves with how many. */
   const poll = async () => {
+    let claimed = 0;
     for (;;) {
-      const jobs = await store.claimDue(500, QUEUED_LEASE_MS);
+      const jobs = await store.claimDue(500, QUEUED_LEASE_MS, slots.busyOwners());
+      claimed += jobs.length;
       if (jobs.length) await queueJobs(jobs);
       if (jobs.length < 500 || stopped) break;
     }
@@ -263,15 +279,22 @@ export async function startWebhookWorker(
       const pruned = await store.prune(new Date(Date.now() - (opts.retentionDays ?? 30) * 86_400_000));
       if (pruned) logger.info('webhook delivery log pruned', { messages: pruned });
     }
+    return claimed;
   };
-  const timer = setInterval(() => {
-    if (polling) return;
+  // A round that found work is followed by another soon (an owner's backlog is claimed a slots'
+  // worth at a time, as its slots free up), else by the next at the poll interval.
+  const tick = () => {
+    if (polling || stopped) return;
     polling = poll()
+      .then((claimed) => {
+        if (claimed && !stopped) setTimeout(tick, BACKLOG_POLL_MS).unref();
+      })
       .catch((err: unknown) => {
         logger.warn('webhook poll failed; will retry', { err });
       })
       .finally(() => (polling = undefined));
-  }, opts.pollIntervalMs ?? 1_000);
+  };
+  const timer = setInterval(tick, opts.pollIntervalMs ?? 1_000);
   timer.unref();
 
   return {
@@ -359,11 +382,9 @@ export class DeliverySlots {
     this.forget(owner, subscription);
   }
 
-  /** Attempts running now (all owners), for tests and metrics. */
-  get running(): number {
-    let n = 0;
-    for (const o of this.owners.values()) n += o.running;
-    return n;
+  /** The owners whose running slots are all taken now (their due deliveries would only be put back). */
+  busyOwners(): string[] {
+    return [...this.owners].filter(([, o]) => o.running >= this.perOwner).map(([owner]) => owner);
   }
 
   /** Starts the owner's waiting attempts, oldest first, whose subscriptions have room, while the owner has. */
