@@ -28,6 +28,9 @@ const dueAndFree = (now: Date): Filter<DeliveryDoc> => ({
 
 const later = (now: Date, ms: number) => new Date(now.getTime() + ms);
 
+/** Deliveries claimed at once by `claimDue` (each its own update by `_id`). */
+const CLAIM_BATCH = 16;
+
 /** The plan columns of a delivery of subscription `s`: its previous secret while its overlap lasts. */
 const planRow = (
   deliveryId: string,
@@ -159,14 +162,21 @@ export class MongoWebhookStore implements WebhookStore {
     }
     if (!ids.length) return [];
     const token = randomUUID();
-    await this.c.deliveries.updateMany(
-      { _id: { $in: ids }, ...dueAndFree(now) },
-      { $set: { lock_token: token, locked_until: later(now, leaseMs) } },
-    );
-    const taken = await this.c.deliveries
-      .find({ _id: { $in: ids }, lock_token: token }, { projection: { _id: 1 } })
-      .toArray();
-    return taken.map((d) => ({ delivery_id: d._id, token }));
+    // One conditional update per delivery, by `_id`: FerretDB finds `{_id: {$in}}` by scanning
+    // every pending delivery (the whole backlog of a flooded owner, each round).
+    const taken: string[] = [];
+    for (let i = 0; i < ids.length; i += CLAIM_BATCH) {
+      await Promise.all(
+        ids.slice(i, i + CLAIM_BATCH).map(async (id) => {
+          const { modifiedCount } = await this.c.deliveries.updateOne(
+            { _id: id, ...dueAndFree(now) },
+            { $set: { lock_token: token, locked_until: later(now, leaseMs) } },
+          );
+          if (modifiedCount) taken.push(id);
+        }),
+      );
+    }
+    return taken.map((id) => ({ delivery_id: id, token }));
   }
 
   async startAttempt(job: DeliveryJob, leaseMs: number): Promise<AttemptPlan | undefined> {

@@ -265,10 +265,17 @@ export const newDelivery = (
   created_at: at,
 });
 
-/** Deletes the deliveries and attempts of some subscriptions. */
+/**
+ * Deletes the deliveries and attempts of some subscriptions, one equality filter per
+ * subscription: FerretDB answers `{subscription_id: x}` from its index but scans the whole
+ * collection for `{$in: [...]}` (12,000 deliveries: 17 ms against 498 ms; twenty deletes at
+ * once 0.4 s against 4.1 s, which held issue 31's deletions past the client's timeout).
+ */
 async function deleteLogOf(c: WebhookCollections, subscriptionIds: string[]): Promise<void> {
-  await c.deliveries.deleteMany({ subscription_id: { $in: subscriptionIds } });
-  await c.attempts.deleteMany({ subscription_id: { $in: subscriptionIds } });
+  for (const id of subscriptionIds) {
+    await c.deliveries.deleteMany({ subscription_id: id });
+    await c.attempts.deleteMany({ subscription_id: id });
+  }
 }
 
 /** Deletes every subscription of `scope` with its delivery log; resolves with how many subscriptions went. */

@@ -108,9 +108,8 @@ for (const [name, makeBackend] of BACKENDS) {
           ),
         );
         return totals.reduce((x, y) => x + y, 0) === 1_200;
-      }, 20_000);
+      }, 60_000);
       await sleep(500);
-      const attackerHangingSince = Math.min(...dead().map((r) => r.at));
 
       await emit(200, { n: 'victim' });
       const found = await eventually(
@@ -143,10 +142,10 @@ for (const [name, makeBackend] of BACKENDS) {
       expect(arrivalDelay, `the victim's delivery arrived ${arrivalDelay} ms after its event`).to.be.below(
         1_000,
       );
-      // The attacker's attempts were all still hanging when the victim's delivery arrived.
-      expect(arrival - attackerHangingSince, 'the victim arrived while the attacker hung').to.be.below(
-        HANG_MS,
-      );
+      // The attacker's share was hanging when the victim's delivery arrived: at least 16 of its
+      // requests had come less than the time limit before (each is held until that limit).
+      const hangingAtArrival = dead().filter((r) => r.at <= arrival && arrival - r.at < HANG_MS).length;
+      expect(hangingAtArrival, 'attacker requests hanging when the victim arrived').to.be.at.least(16);
       const attackerAttempted = await Promise.all(
         attacker.map(async (s) =>
           (await backend.repo.listDeliveries(s.id, {}, { page: 1, per_page: 100 })).rows.filter(
