@@ -51,4 +51,7 @@ export const settings = {
   floodVotesPerPoll: num('FAULTS_FLOOD_VOTES', 20),
   /** webhook-flood: another owner's delivery, from its vote's answer to the receiver, at most (ms). */
   floodIsolationTargetMs: 1_000,
+  /** webhook-flood: how long after a bulk write of the flooding owner counts as its window, and the target there (ms). */
+  floodWindowMs: 3_000,
+  floodBulkTargetMs: 3_000,
 };
