@@ -111,7 +111,8 @@ export function createPollsApp(deps: PollsAppDeps): {
     logger: deps.logger,
     ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}),
     readiness: [
-      { name: 'mongodb', check: () => deps.mongo.command({ ping: 1 }) },
+      // A real read when the probe is given: a wedged store still answered `ping` (issue 31).
+      { name: 'mongodb', check: deps.storeProbe ?? (() => deps.mongo.command({ ping: 1 })) },
       { name: 'redis', check: () => deps.redis.ping() },
     ],
     bodyLimit: deps.bodyLimit,
