@@ -41,6 +41,7 @@ const metricsPorts = {
 const backing = await provideBackingServices(root, {
   ferretDataDir: join(local, 'ferretdb'),
   ferretDatabase: 'fieldhouse_ferretdb',
+  ferretLivenessDb: 'fieldhouse_polls',
   ferretPort: (await isListening(27017)) ? await freePort() : 27017,
 });
 for (const v of ['POSTGRES_URL', 'REDIS_URL', 'AMQP_URL', 'MONGO_URL']) {
@@ -59,6 +60,22 @@ const database = (name: string) => {
 
 const key = ensureSigningKey(join(local, 'keys', 'internal-jwt.pem'));
 if (key.created) console.log(`generated the gateway signing key in ${key.path}`);
+
+/**
+ * The workers' liveness ports (loopback): each service's API port + 1010 unless set; a default
+ * port something else already holds (9092 is Kafka's) is replaced by a free one.
+ */
+const healthPort = async (variable: string, fallback: number) =>
+  process.env[variable]
+    ? Number(process.env[variable])
+    : (await isListening(fallback))
+      ? freePort()
+      : fallback;
+const workerHealthPorts = {
+  'collection-worker': await healthPort('COLLECTION_WORKER_HEALTH_PORT', ports.collection + 1010),
+  'polls-worker': await healthPort('POLLS_WORKER_HEALTH_PORT', ports.polls + 1010),
+  'events-worker': await healthPort('EVENTS_WORKER_HEALTH_PORT', ports.events + 1010),
+};
 
 // The web console, served by the gateway at `/` (docs/console.md): built once when missing or stale.
 const consoleDir = await ensureConsoleBuilt();
@@ -82,11 +99,7 @@ const { migrations, processes } = stackProcesses(
     nodeEnv: process.env.NODE_ENV ?? 'development',
     metricsPorts,
     envOf: { gateway: { CONSOLE_DIR: consoleDir } },
-    workerHealthPorts: {
-      'collection-worker': Number(process.env.COLLECTION_WORKER_HEALTH_PORT ?? ports.collection + 1010),
-      'polls-worker': Number(process.env.POLLS_WORKER_HEALTH_PORT ?? ports.polls + 1010),
-      'events-worker': Number(process.env.EVENTS_WORKER_HEALTH_PORT ?? ports.events + 1010),
-    },
+    workerHealthPorts,
   },
 );
 

@@ -162,6 +162,7 @@ export class FaultStack {
       s3: replicas > 1,
       // A FerretDB killed for hanging comes back at once: the scenarios time its return.
       ferretPolicy: { initialDelayMs: 200, maxDelayMs: 2_000 },
+      ferretLivenessDb: `${label}_polls_${id}`,
     });
     onCleanup('stop the backing servers started here', () => backingServices.stop());
     for (const v of ['POSTGRES_URL', 'AMQP_URL', 'MONGO_URL']) {

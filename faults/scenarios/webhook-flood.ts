@@ -58,8 +58,10 @@ export const webhookFlood: Scenario = {
     const { fx, stack } = ctx;
     // The dead receiver: accepts every connection, never answers.
     const held = new Set<Socket>();
+    let mostHeld = 0;
     const dead = createTcpServer((socket) => {
       held.add(socket);
+      mostHeld = Math.max(mostHeld, held.size);
       socket.on('error', () => undefined);
       socket.on('close', () => held.delete(socket));
     });
@@ -142,8 +144,11 @@ export const webhookFlood: Scenario = {
             }),
           ),
         );
+        const counted = answers.filter((a) => a.status === 201).length;
+        floodCounted.push({ counted, of: answers.length });
         return Stream.statusSummary(answers.map((a) => ({ status: a.status }) as Attempt));
       };
+      const floodCounted: Array<{ counted: number; of: number }> = [];
 
       const prefix = `fx-${fx.runId}-wf`;
       const load = new SteadyLoad(ctx.api, [
@@ -264,6 +269,19 @@ export const webhookFlood: Scenario = {
         `within ${secs(settings.floodWindowMs)} of the first owner's bulk writes (${windows.map((w) => w.what).join(', ')}), ` +
           `the other owner's ${bulk.length} deliveries came ${bulk.length ? summary(bulk) : 'n/a'} ` +
           `after their votes were answered (target ≤ ${secs(settings.floodBulkTargetMs)})`,
+      );
+      // The flood happened: both bursts counted (each vote 20 deliveries), the dead receiver held
+      // the owner's share of connections, and the other owner's votes were counted.
+      report.check(
+        floodCounted.length === 2 && floodCounted.every((b) => b.counted >= 0.95 * b.of),
+        `the flooding owner's votes counted: ${floodCounted.map((b) => `${b.counted} of ${b.of}`).join(', ')} ` +
+          `(${floodCounted.reduce((n, b) => n + b.counted, 0) * Math.round(settings.floodReceivers / Math.max(1, floodPolls.length))} deliveries)`,
+      );
+      report.check(mostHeld >= 16, `the dead receiver held up to ${mostHeld} connections at once (≥ 16)`);
+      const otherAcked = otherStream.attempts.filter((a) => a.acked).length;
+      report.check(
+        otherAcked >= 0.9 * otherStream.attempts.length,
+        `the other owner's votes counted: ${otherAcked} of ${otherStream.attempts.length}`,
       );
       const failedProbes = probes.filter((p) => p.error || p.ms > 5_000);
       report.check(

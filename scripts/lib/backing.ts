@@ -53,6 +53,8 @@ export async function provideBackingServices(
     s3?: boolean;
     /** Restart policy of FerretDB's supervisor (its liveness check is set here). */
     ferretPolicy?: Omit<RestartPolicy, 'liveness'>;
+    /** The database the liveness check writes and reads (the stack's polls database; default `fieldhouse_liveness`). */
+    ferretLivenessDb?: string;
   } = {},
 ): Promise<BackingServices> {
   for (const s of LOCAL_BACKING) {
@@ -85,7 +87,7 @@ export async function provideBackingServices(
     const mongoUrl = `mongodb://127.0.0.1:${port}`;
     ferretdb = new Supervisor('ferretdb', () => startFerretDbProcess(bin, storage, port, root), {
       ...opts.ferretPolicy,
-      liveness: mongoLiveness(mongoUrl),
+      liveness: mongoLiveness(mongoUrl, 2_000, opts.ferretLivenessDb),
     });
     await waitForPort(port, 20_000);
     process.env.MONGO_URL = mongoUrl;

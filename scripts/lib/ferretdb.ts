@@ -95,18 +95,28 @@ export function startFerretDbProcess(
 }
 
 /**
- * The liveness check of a FerretDB (or any MongoDB) at `url`: a real write and read in the
- * `fieldhouse_liveness` database, each bounded by the driver's socket time limit. A ping is not
+ * The liveness check of a FerretDB (or any MongoDB) at `url`: a real write and read of a
+ * document in the collection `fieldhouse_liveness` of `database` (the stack's polls database
+ * where it is known: with the SQLite handler each database has its own lock), each bounded by
+ * the driver's socket time limit. A ping is not
  * enough: while SQLite's lock wedged FerretDB, `ping` still answered and every data operation
  * hung (issue 31). The client is made once and reconnects by itself across restarts.
  */
-export function mongoLiveness(url: string, timeoutMs = 2_000): LivenessCheck {
+export function mongoLiveness(
+  url: string,
+  timeoutMs = 2_000,
+  database = 'fieldhouse_liveness',
+): LivenessCheck {
   let client: MongoClient | undefined;
   return {
     what: 'a write and a read with a deadline',
     timeoutMs,
     intervalMs: 1_000,
     unresponsiveAfterMs: 10_000,
+    close: async () => {
+      await client?.close();
+      client = undefined;
+    },
     probe: async () => {
       client ??= new MongoClient(url, {
         serverSelectionTimeoutMS: timeoutMs,
@@ -116,7 +126,7 @@ export function mongoLiveness(url: string, timeoutMs = 2_000): LivenessCheck {
         connectTimeoutMS: timeoutMs,
         maxPoolSize: 1,
       });
-      const probes = client.db('fieldhouse_liveness').collection<{ _id: string; at: Date }>('probe');
+      const probes = client.db(database).collection<{ _id: string; at: Date }>('fieldhouse_liveness');
       await probes.updateOne({ _id: 'probe' }, { $set: { at: new Date() } }, { upsert: true });
       await probes.findOne({ _id: 'probe' });
     },

@@ -119,8 +119,9 @@ export interface RestartPolicy {
  * whose data operations hang while its process lives) from a healthy one
  * (docs/reliability.md, "Liveness"). The probe runs every `intervalMs`; it fails when it
  * rejects or does not settle within `timeoutMs`. A child whose probes have failed for
- * `unresponsiveAfterMs` in a row (counted from its start, so a slow start counts too) is killed
- * with SIGKILL, and restarted like a crashed one: with the backoff, and the reason logged.
+ * `unresponsiveAfterMs` since the last one that passed, or that has not passed one within
+ * `startupMs` of its start (a slow start is not a hang, as with Kubernetes' startupProbe), is
+ * killed with SIGKILL, and restarted like a crashed one: with the backoff, and the reason logged.
  */
 export interface LivenessCheck {
   /** What is checked, for the log (`GET /healthz`, `a read and a write`). */
@@ -131,8 +132,12 @@ export interface LivenessCheck {
   intervalMs?: number;
   /** Longest wait for one probe, ms (default 2,000). */
   timeoutMs?: number;
-  /** Failing this long (ms, default 10,000) gets the child killed and restarted. */
+  /** Failing this long (ms, default 10,000) after a probe passed gets the child killed and restarted. */
   unresponsiveAfterMs?: number;
+  /** The first probe must pass within this of the child's start (ms, default 60,000). */
+  startupMs?: number;
+  /** Releases what the probe holds (a client), when the supervisor stops. */
+  close?: () => Promise<void>;
 }
 
 /**
@@ -180,7 +185,10 @@ export class Supervisor {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private readonly policy: Required<Omit<RestartPolicy, 'liveness'>>;
-  private readonly liveness: Required<LivenessCheck> | undefined;
+  private readonly liveness: Required<Omit<LivenessCheck, 'close'>> | undefined;
+  private readonly closeLiveness: (() => Promise<void>) | undefined;
+  /** Whether a probe has passed since the running child started. */
+  private passedSinceStart = false;
   private readonly start: () => Managed;
   private livenessTimer: NodeJS.Timeout | undefined;
   /** When the running child last passed its probe (or started). */
@@ -203,8 +211,10 @@ export class Supervisor {
       intervalMs: 1_000,
       timeoutMs: 2_000,
       unresponsiveAfterMs: 10_000,
+      startupMs: 60_000,
       ...policy.liveness,
     };
+    this.closeLiveness = policy.liveness?.close;
     this.nextDelayMs = this.policy.initialDelayMs;
     this.current = this.launch();
     if (this.liveness) {
@@ -216,6 +226,11 @@ export class Supervisor {
   /** The child running now (or the one that exited last, while a restart is pending). */
   get process(): Managed {
     return this.current;
+  }
+
+  /** Whether the running child has passed its liveness probe since it started (false without one). */
+  get answering(): boolean {
+    return this.passedSinceStart;
   }
 
   /** Whether `stop()` was called. */
@@ -230,12 +245,14 @@ export class Supervisor {
     clearInterval(this.livenessTimer);
     this.timer = undefined;
     await stopAll([this.current], graceMs);
+    await this.closeLiveness?.().catch(() => undefined);
   }
 
   private launch(): Managed {
     const managed = this.start();
     this.startedAt = Date.now();
     this.lastAliveAt = this.startedAt;
+    this.passedSinceStart = false;
     this.killedBecause = undefined;
     void managed.exited.then((status) => this.onExit(status));
     return managed;
@@ -262,12 +279,15 @@ export class Supervisor {
     if (this.current.child !== child || this.stopped) return; // restarted or stopped meanwhile
     if (failure === undefined) {
       this.lastAliveAt = Date.now();
+      this.passedSinceStart = true;
       return;
     }
     const failingMs = Date.now() - this.lastAliveAt;
-    if (failingMs < check.unresponsiveAfterMs || this.killedBecause) return;
+    const limit = this.passedSinceStart ? check.unresponsiveAfterMs : check.startupMs;
+    if (failingMs < limit || this.killedBecause) return;
     this.killedBecause =
-      `${check.what} failed for ${(failingMs / 1000).toFixed(1)} s ` + `(last: ${failure.slice(0, 200)})`;
+      `${check.what} ${this.passedSinceStart ? 'failed' : 'never passed since the start'} for ` +
+      `${(failingMs / 1000).toFixed(1)} s (last: ${failure.slice(0, 200)})`;
     this.policy.log(`${this.name} is running but unresponsive: ${this.killedBecause}; killing it (SIGKILL)`);
     child.kill('SIGKILL');
   }

@@ -42,6 +42,7 @@ describe('scripts: the embedded store under its supervisor (FerretDB on PostgreS
     client = new MongoClient(url, { serverSelectionTimeoutMS: 20_000 });
     const votes = client.db('liveness_test').collection<{ _id: string; n: number }>('votes');
     await votes.insertOne({ _id: 'before', n: 1 });
+    await eventually(async () => supervisor!.answering, 10_000); // started: past its startup grace
     const first = supervisor.process.child;
     first.kill('SIGSTOP'); // alive to the kernel, deaf to every client
     await eventually(async () => supervisor!.restarts.length === 1, 15_000);

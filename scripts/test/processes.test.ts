@@ -166,4 +166,33 @@ process.on('SIGUSR2', () => { for (;;) {} });
     expect(s.restarts).to.have.length(1);
     await s.stop();
   });
+
+  it('gives a child startupMs to pass its first probe, then kills one that never does', async () => {
+    const silent = script('silent.mjs', 'setInterval(() => undefined, 1000);\n');
+    let probes = 0;
+    const { s, children, lines } = supervise(silent, {
+      initialDelayMs: 20,
+      maxDelayMs: 40,
+      liveness: {
+        what: 'GET /healthz',
+        intervalMs: 50,
+        timeoutMs: 50,
+        unresponsiveAfterMs: 100,
+        startupMs: 1_000,
+        probe: async () => {
+          probes++;
+          throw new Error('connection refused');
+        },
+      },
+    });
+    await eventually(async () => probes >= 5);
+    // Failing for longer than unresponsiveAfterMs, but no probe ever passed: still starting.
+    await sleep(300);
+    expect(s.restarts).to.have.length(0);
+    await eventually(async () => s.restarts.length === 1, 5_000);
+    expect(s.restarts[0]!.killedBecause).to.match(/^GET \/healthz never passed since the start for [\d.]+ s/);
+    expect(lines.some((l) => l.includes('child is running but unresponsive'))).to.equal(true);
+    await eventually(async () => children.length === 2);
+    await s.stop();
+  });
 });

@@ -109,16 +109,25 @@ export class StoreWatch {
   private async probe(store: WatchedStore): Promise<void> {
     if (this.busy.has(store.name)) return;
     this.busy.add(store.name);
+    let answered = false;
+    // The deadline is decided after pending I/O (setImmediate): after an event-loop stall (a
+    // major GC, a busy CPU) the timers run before the poll phase, and an answer already in the
+    // socket would otherwise count as none, answering 503 under mere load.
     const timer = setTimeout(
-      () => this.failed(store.name, `no answer within ${this.opts.timeoutMs} ms`),
+      () =>
+        setImmediate(() => {
+          if (!answered) this.failed(store.name, `no answer within ${this.opts.timeoutMs} ms`);
+        }),
       this.opts.timeoutMs,
     );
     try {
       await store.probe();
+      answered = true;
       clearTimeout(timer);
       this.failures.set(store.name, 0);
       if (this.down.delete(store.name)) this.logger.warn('store answers again', { store: store.name });
     } catch (err) {
+      answered = true;
       clearTimeout(timer);
       this.failed(store.name, err instanceof Error ? err.message : String(err));
     } finally {

@@ -2,6 +2,7 @@ import type { ChannelWrapper } from 'amqp-connection-manager';
 import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
 import type { Logger } from '@fieldhouse/logger';
 import { envelopeSchema, type Envelope } from '@fieldhouse/contracts';
+import { isStoreUnavailableError } from '@fieldhouse/problem';
 import type { Broker } from './broker.ts';
 
 /** Thrown by a handler when retrying cannot help: the message goes straight to the dead-letter queue. */
@@ -37,6 +38,13 @@ export interface ConsumerOptions {
    * outcome is ignored; consumers are idempotent, so the redelivery is safe.
    */
   handlerTimeoutMs?: number;
+  /**
+   * Whether a handler's failure says a store is unreachable or not answering rather than that
+   * the message is at fault (default {@link isStoreUnavailableError}): such a message is parked
+   * like a timed-out one, without spending an attempt, so an outage of a minute does not
+   * dead-letter it after its three quick retries.
+   */
+  isUnavailable?: (err: unknown) => boolean;
   logger: Logger;
 }
 
@@ -65,8 +73,9 @@ const ATTEMPT_HEADER = 'x-attempt';
  *   for that delay then dead-letters it back to the main queue), then acked;
  * - attempts exhausted, `PermanentError`, or a body that is not a valid envelope: the message
  *   goes to `<queue>.dlq` with `x-error` and `x-failed-at` headers, then acked;
- * - handler still running after `handlerTimeoutMs`: the message goes to the longest retry
- *   queue with the same attempt number (a hung store neither holds it nor dead-letters it).
+ * - handler still running after `handlerTimeoutMs`, or failing because a store is unreachable
+ *   or not answering (`isUnavailable`): the message goes to the longest retry queue with the
+ *   same attempt number (a hung store neither holds it nor dead-letters it).
  * Topology is declared on every reconnect; the consumer resumes by itself.
  */
 export async function startConsumer(
@@ -75,6 +84,7 @@ export async function startConsumer(
 ): Promise<{ close: () => Promise<void> }> {
   const delays = opts.retryDelaysMs ?? [1_000, 5_000, 30_000];
   const handlerTimeoutMs = opts.handlerTimeoutMs ?? 120_000;
+  const isUnavailable = opts.isUnavailable ?? isStoreUnavailableError;
   const names = queueNames(broker, opts.queue, delays);
   const channel: ChannelWrapper = broker.connection.createChannel({
     name: `${opts.queue}-consumer`,
@@ -128,9 +138,9 @@ export async function startConsumer(
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       try {
-        if (err instanceof HandlerTimeoutError && names.retries.length) {
+        if ((err instanceof HandlerTimeoutError || isUnavailable(err)) && names.retries.length) {
           // Not the message's fault: back off for the longest delay, same attempt number.
-          opts.logger.warn('message handler did not finish in time (a hung store?); giving it back', {
+          opts.logger.warn('a store did not answer the message handler; giving the message back', {
             queue: names.main,
             attempt,
             reason,

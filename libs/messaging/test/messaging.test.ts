@@ -9,6 +9,7 @@ import {
   defineOutboxTable,
   defineProcessedMessagesTable,
   inTransactionWith,
+  isStoreUnavailableError,
   processOnce,
   replayDeadLetters,
   startConsumer,
@@ -128,6 +129,56 @@ describe('messaging (real RabbitMQ and PostgreSQL)', () => {
     expect(done).to.deep.equal([msg.id]);
     expect(calls.at(-1)).to.deep.equal({ attempt: 1, hungStore: false });
     await consumer.close();
+  });
+
+  it('parks a message whose handler fails because a store does not answer, without spending its attempts', async () => {
+    /** What the MongoDB driver throws when a connection brings no answer in socketTimeoutMS. */
+    class MongoNetworkTimeoutError extends Error {}
+    let storeAway = true;
+    const calls: number[] = [];
+    const done: string[] = [];
+    const consumer = await startConsumer(broker, {
+      queue: 'store-away',
+      bindings: [{ exchange: 'events', pattern: 'thing.away' }],
+      retryDelaysMs: [20, 100],
+      logger,
+      handler: async (m, ctx) => {
+        calls.push(ctx.attempt);
+        if (storeAway) throw new MongoNetworkTimeoutError('connection 3 to 127.0.0.1:27017 timed out');
+        done.push(m.id);
+      },
+    });
+    const msg = envelope('events', 'thing.away', { n: 4 });
+    await broker.publish('events', msg);
+    await eventually(async () => calls.length >= 5, 10_000);
+    expect(calls.every((a) => a === 1)).to.equal(true);
+    expect(await countMessages(amqpUrl, `${broker.name('store-away')}.dlq`)).to.equal(0);
+    storeAway = false;
+    await eventually(async () => done.length === 1, 10_000);
+    await consumer.close();
+  });
+
+  it('recognises a store that is away in the errors drivers throw, and nothing else', () => {
+    class KnexTimeoutError extends Error {}
+    expect(isStoreUnavailableError(new KnexTimeoutError('Timeout acquiring a connection'))).to.equal(true);
+    expect(isStoreUnavailableError(Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }))).to.equal(
+      true,
+    );
+    expect(isStoreUnavailableError(new Error('Connection terminated unexpectedly'))).to.equal(true);
+    class MongoBulkWriteError extends Error {
+      errorResponse: unknown;
+      constructor(cause: unknown) {
+        super('bulk');
+        this.errorResponse = cause;
+      }
+    }
+    class MongoNetworkTimeoutError extends Error {}
+    expect(
+      isStoreUnavailableError(new MongoBulkWriteError(new MongoNetworkTimeoutError('timed out'))),
+    ).to.equal(true);
+    expect(isStoreUnavailableError(new Error('duplicate key'))).to.equal(false);
+    expect(isStoreUnavailableError(new PermanentError('bad message'))).to.equal(false);
+    expect(isStoreUnavailableError(undefined)).to.equal(false);
   });
 
   it('sends permanent failures and invalid envelopes straight to the dead-letter queue', async () => {

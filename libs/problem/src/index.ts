@@ -2,3 +2,4 @@ export * from './problem.ts';
 export * from './validate.ts';
 export * from './middleware.ts';
 export * from './text.ts';
+export * from './store-errors.ts';

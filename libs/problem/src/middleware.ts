@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from '@fieldhouse/logger';
 import { ProblemError, problemBody } from './problem.ts';
+import { isStoreUnavailableError } from './store-errors.ts';
 
 /** Writes a problem document with `Content-Type: application/problem+json`. */
 export function sendProblem(res: Response, problem: ProblemError): void {
@@ -47,13 +48,26 @@ function fromHttpError(err: HttpErrorLike): ProblemError | undefined {
 }
 
 /**
- * The last middleware of every app: turns any error into a problem document.
- * Unknown errors become a 500 whose body says nothing internal; they are logged with their stack.
+ * The last middleware of every app: turns any error into a problem document. A store that is
+ * unreachable or does not answer ({@link isStoreUnavailableError}: MongoDB's network and
+ * timeout errors, Knex finding no connection, Redis offline...) is a 503 `store_unavailable`
+ * with `Retry-After: 2`. Unknown errors become a 500 whose body says nothing internal; they are
+ * logged with their stack.
  */
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
     let problem = err instanceof ProblemError ? err : fromHttpError((err ?? {}) as HttpErrorLike);
+    if (!problem && isStoreUnavailableError(err)) {
+      // A store unreachable or not answering (docs/reliability.md, "When a store hangs"): the
+      // client may retry, never a 500. A write stored before the cut is found by its retry key.
+      logger.warn('a store did not answer the request', { err, method: req.method, path: req.path });
+      problem = new ProblemError(
+        503,
+        'The service is briefly unavailable (a data store is unreachable or not answering). Please retry shortly.',
+        { code: 'store_unavailable', headers: { 'Retry-After': '2' } },
+      );
+    }
     if (!problem) {
       logger.error('unhandled error', { err, method: req.method, path: req.path });
       problem = new ProblemError(500, 'An internal error occurred. Please try again later.', {

@@ -154,8 +154,26 @@ export class MongoWebhookStore implements WebhookStore {
   async claimDue(limit: number, leaseMs: number, busyOwners: string[] = []): Promise<DeliveryJob[]> {
     const busy = new Set(busyOwners);
     const now = new Date();
+    // The busy owners' subscriptions are left out in the query, before the limit: a flooding
+    // owner's backlog, oldest first, would otherwise fill every round and starve the others.
+    const busyUsers = busyOwners.flatMap((o) => (o.startsWith('user:') ? [Number(o.slice(5))] : []));
+    const busySubscriptions = [
+      ...busyOwners.flatMap((o) => (o.startsWith('subscription:') ? [o.slice(13)] : [])),
+      ...(busyUsers.length
+        ? (
+            await this.c.subscriptions
+              .find({ created_by: { $in: busyUsers } }, { projection: { _id: 1 } })
+              .toArray()
+          ).map((s) => s._id)
+        : []),
+    ];
     const due = await this.c.deliveries
-      .find(dueAndFree(now), { projection: { _id: 1, subscription_id: 1 } })
+      .find(
+        busySubscriptions.length
+          ? { ...dueAndFree(now), subscription_id: { $nin: busySubscriptions } }
+          : dueAndFree(now),
+        { projection: { _id: 1, subscription_id: 1 } },
+      )
       .sort({ next_attempt_at: 1 })
       .limit(limit * 5)
       .toArray();

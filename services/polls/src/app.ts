@@ -111,8 +111,9 @@ export function createPollsApp(deps: PollsAppDeps): {
     logger: deps.logger,
     ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}),
     readiness: [
-      // A real read when the probe is given: a wedged store still answered `ping` (issue 31).
-      { name: 'mongodb', check: deps.storeProbe ?? (() => deps.mongo.command({ ping: 1 })) },
+      // `ping`, not the store watch's read: every replica shares the store, so taking them all out
+      // of the Service would turn the watch's 503 + Retry-After into the gateway's 502.
+      { name: 'mongodb', check: () => deps.mongo.command({ ping: 1 }) },
       { name: 'redis', check: () => deps.redis.ping() },
     ],
     bodyLimit: deps.bodyLimit,

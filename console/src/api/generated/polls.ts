@@ -901,7 +901,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -1022,7 +1022,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -1143,7 +1143,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -1277,7 +1277,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -1408,7 +1408,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -1530,7 +1530,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -1661,7 +1661,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -1788,7 +1788,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -1929,7 +1929,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -2067,7 +2067,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -2191,7 +2191,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -2341,7 +2341,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -2468,7 +2468,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -2610,7 +2610,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -2749,7 +2749,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -2894,7 +2894,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -3066,7 +3066,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -3200,7 +3200,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -3342,7 +3342,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -3477,7 +3477,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -3600,7 +3600,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -3742,7 +3742,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -3883,7 +3883,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -4019,7 +4019,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -4148,7 +4148,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -4276,7 +4276,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -4414,7 +4414,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */
@@ -4542,7 +4542,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description `store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2) */
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
       503: {
         headers: {
           /** @description Seconds to wait before retrying */

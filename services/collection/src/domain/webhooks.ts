@@ -1,13 +1,12 @@
 import { EMAIL_REQUESTED, envelope, Exchanges } from '@fieldhouse/contracts';
-import type { Knex } from 'knex';
 import { ProblemError, validationFailed } from '@fieldhouse/problem';
 import {
   disabledWebhookEmail,
   knexWebhookRepository,
   webhookUseCases,
   type DisabledSubscription,
-  type SubscriptionReach,
 } from '@fieldhouse/webhooks';
+import { projectReach } from '../data/webhook-reach.ts';
 import { projectIdsIn, workspaceOwners } from '../data/workspaces.ts';
 import { workspaceFor } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
@@ -31,33 +30,6 @@ export interface WorkspaceWebhookAccess {
   caller: Actor;
   workspaceId: number;
 }
-
-/**
- * The cap of area A counts per project (docs/webhooks.md, "Isolation"): a subscription for
- * every project (`project_ids` null) counts against each, one limited to projects against
- * those. The count for a new or changed subscription is the most any of its projects (any
- * project at all when null) already has; the subscription `except` is left out (the one changed).
- */
-export const projectReach: SubscriptionReach = {
-  count: async (trx: Knex.Transaction, scope, columns, except) => {
-    const ids = (columns.project_ids as number[] | null | undefined) ?? null;
-    // A PostgreSQL array literal: knex would spread a JS array into a list of bindings.
-    const idList = ids === null ? null : `{${ids.map(Number).join(',')}}`;
-    const w = Number(scope.workspace_id);
-    const { rows } = (await trx.raw(
-      `SELECT (SELECT count(*) FROM webhook_subscriptions
-                 WHERE workspace_id = ? AND project_ids IS NULL AND id IS DISTINCT FROM CAST(? AS uuid))
-            + coalesce((SELECT max(n) FROM (
-                 SELECT count(*) AS n FROM webhook_subscriptions s, unnest(s.project_ids) AS p(id)
-                 WHERE s.workspace_id = ? AND s.id IS DISTINCT FROM CAST(? AS uuid)
-                   AND (CAST(? AS int[]) IS NULL OR p.id = ANY(CAST(? AS int[])))
-                 GROUP BY p.id) x), 0) AS n`,
-      [w, except, w, except, idList, idList],
-    )) as { rows: Array<{ n: string }> };
-    return Number(rows[0]?.n ?? 0);
-  },
-  changedBy: ['project_ids'],
-};
 
 /**
  * 422 `webhook_limit_reached`: the projects the subscription would take events from already have

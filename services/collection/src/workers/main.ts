@@ -20,6 +20,9 @@ import { startCollectionWebhookWorker } from './webhooks.ts';
  */
 const config = loadCollectionConfig();
 const logger = createLogger({ service: 'collection-worker', level: config.LOG_LEVEL });
+// GET /healthz on HEALTH_PORT while the event loop turns (docs/reliability.md, "Liveness"),
+// served before any connection: a broker or store away at start must not fail liveness.
+const liveness = await serveWorkerLiveness(logger);
 // As many connections as the API process: exports, e-mails and the webhook delivery worker
 // (128 fan-outs and up to 128 attempts in flight) share them.
 const db = createKnex(config.DATABASE_URL, { poolMax: config.DB_POOL_MAX });
@@ -65,9 +68,6 @@ const sweep = setInterval(() => {
   );
 }, config.EXPORT_SWEEP_SECONDS * 1000);
 logger.info('collection worker started', { smtp: redactCredentials(config.SMTP_URL) });
-
-// GET /healthz on HEALTH_PORT while the event loop turns (docs/reliability.md, "Liveness").
-const liveness = await serveWorkerLiveness(logger);
 
 stopOnSignals(logger, [
   () => liveness.close(),

@@ -14,6 +14,9 @@ import { startEventsWebhookWorker } from './webhooks.ts';
  */
 const config = loadEventsConfig();
 const logger = createLogger({ service: 'events-worker', level: config.LOG_LEVEL });
+// GET /healthz on HEALTH_PORT while the event loop turns (docs/reliability.md, "Liveness"),
+// served before any connection: a broker or store away at start must not fail liveness.
+const liveness = await serveWorkerLiveness(logger);
 // As many connections as the API process: the delivery worker keeps 128 fan-outs and up to 128
 // attempts in flight, each a statement (docs/benchmarks.md, "Webhooks").
 const db = createKnex(config.DATABASE_URL, { poolMax: config.DB_POOL_MAX });
@@ -27,9 +30,6 @@ const mailer = createMailer(config.SMTP_URL, config.MAIL_FROM);
 const worker = await startEventsEmailWorker({ broker, db, mailer, logger });
 const webhooks = await startEventsWebhookWorker({ broker, db, logger, ...webhookWorkerSettings(config) });
 logger.info('events e-mail and webhook workers started', { smtp: redactCredentials(config.SMTP_URL) });
-
-// GET /healthz on HEALTH_PORT while the event loop turns (docs/reliability.md, "Liveness").
-const liveness = await serveWorkerLiveness(logger);
 
 stopOnSignals(logger, [
   () => liveness.close(),

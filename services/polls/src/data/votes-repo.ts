@@ -33,9 +33,19 @@ export class VotesRepo {
     return this.c.votes.findOne({ _id: id });
   }
 
-  /** Counted votes by id (the reconciler looks up votes whose counting was interrupted). */
-  byIds(ids: string[]): Promise<VoteDoc[]> {
-    return this.c.votes.find({ _id: { $in: ids } }).toArray();
+  /**
+   * Counted votes by id (the reconciler looks up votes whose counting was interrupted). One
+   * lookup by `_id` each, 16 at a time: FerretDB answers `{_id: {$in: [...]}}` by scanning the
+   * whole collection (docs/benchmarks.md, "The embedded store"), which on a large poll would
+   * outlast the socket time limit.
+   */
+  async byIds(ids: string[]): Promise<VoteDoc[]> {
+    const found: VoteDoc[] = [];
+    for (let i = 0; i < ids.length; i += 16) {
+      const batch = await Promise.all(ids.slice(i, i + 16).map((id) => this.c.votes.findOne({ _id: id })));
+      for (const v of batch) if (v) found.push(v);
+    }
+    return found;
   }
 
   /** The voter's latest counted vote on a poll, or null. */

@@ -20,10 +20,10 @@ export const pollsDocument: OpenApiDocument = openApiDocument({
     '`OTP_TTL_SECONDS` (600 s) it is 422 `otp_expired` and a new vote sends a new password. Voting again while a ' +
     'live pending vote exists is 403 `otp_required` ("a one-time password is required").',
   routes: pollsRouteSpecs,
-  // The JWT check before any route, the store-unavailable handler after any route (what the base
+  // The JWT check and the store watch before any route, the error middleware's 503 (what the base
   // app answers for any route, 400/413/415/422, libs/http adds by itself).
   commonProblems: {
     401: 'Not signed in (spec 5.7: "An unauthenticated request yields 401"), or not through the gateway',
-    503: '`store_unavailable`: Redis or MongoDB is unreachable; retry after `Retry-After` seconds (2)',
+    503: '`store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2)',
   },
 });

@@ -14,6 +14,9 @@ import { startPollsWebhookWorker } from './webhooks.ts';
  */
 const config = loadPollsWorkerConfig();
 const logger = createLogger({ service: 'polls-worker', level: config.LOG_LEVEL });
+// GET /healthz on HEALTH_PORT while the event loop turns (docs/reliability.md, "Liveness"),
+// served before any connection: a broker or store away at start must not fail liveness.
+const liveness = await serveWorkerLiveness(logger);
 // A handler whose MongoDB connection brings no answer fails and is retried (the consumer's
 // backoff), instead of holding its message until RabbitMQ's acknowledgement timeout.
 const mongo = await MongoClient.connect(config.MONGO_URL, {
@@ -26,9 +29,6 @@ const db = mongo.db(config.MONGO_DB);
 const worker = await startPollsEmailWorker({ broker, mailer, db, logger });
 const webhooks = await startPollsWebhookWorker({ broker, db, logger, ...webhookWorkerSettings(config) });
 logger.info('polls e-mail and webhook workers started', { smtp: redactCredentials(config.SMTP_URL) });
-
-// GET /healthz on HEALTH_PORT while the event loop turns (docs/reliability.md, "Liveness").
-const liveness = await serveWorkerLiveness(logger);
 
 stopOnSignals(logger, [
   () => liveness.close(),
