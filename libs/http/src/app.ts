@@ -1,7 +1,7 @@
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { Logger } from '@fieldhouse/logger';
-import { assertStorableText, errorMiddleware, notFoundHandler } from '@fieldhouse/problem';
+import { assertStorableText, errorMiddleware, notFound, notFoundHandler } from '@fieldhouse/problem';
 import { requestId } from './request-id.ts';
 import { metricsMiddleware } from './metrics.ts';
 import { healthRouter, type ReadinessCheck } from './health.ts';
@@ -26,13 +26,19 @@ export interface BaseAppOptions {
 
 /**
  * Refuses a query string holding a value no database can store as text (`?search=%00`):
- * 422 naming the parameter as `query.<name>`. Runs on every request of every app, but parses
+ * 422 naming the parameter as `query.<name>`; a path holding an escaped NUL (`/api/polls/a%00b`)
+ * is a 404 problem. Runs on every request of every app, but parses
  * the query (Express parses it again on each read of `req.query`) only when it holds `%00`:
  * the query parser keeps any undecodable sequence (`%ED%A0%80`) as the raw, well-formed text,
  * so an escaped NUL is the only way a query value becomes unstorable.
  */
 const storableQuery: RequestHandler = (req, _res, next) => {
   if (!req.url.includes('%00')) return next();
+  // A path segment holding NUL names nothing any store can hold (PostgreSQL, and FerretDB on
+  // it, cannot even compare with it): no such resource, as for any unknown id.
+  const pathEnd = req.url.indexOf('?');
+  if ((pathEnd < 0 ? req.url : req.url.slice(0, pathEnd)).includes('%00'))
+    return next(notFound('No resource has this address: it contains the NUL character (%00).'));
   assertStorableText(req.query, 'query');
   next();
 };

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
+import { expectWebhookLimit } from '@fieldhouse/testkit';
 import { DEFAULT_MAX_SUBSCRIPTIONS } from '@fieldhouse/webhooks';
 import { seen, startHarness, type Harness } from './helpers.ts';
 
@@ -48,17 +49,7 @@ describe('collection service: the cap on the webhooks reaching a project (real P
       .count({ n: '*' })) as [{ n: string }];
     return Number(n);
   };
-  const expectLimit = (res: request.Response) => {
-    expect(res.status, JSON.stringify(res.body)).to.equal(422);
-    expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
-    expect(res.body).to.include({
-      status: 422,
-      code: 'webhook_limit_reached',
-      type: 'urn:fieldhouse:problem:webhook-limit-reached',
-      limit: CAP,
-    });
-    expect(res.body.detail).to.match(/already has 20 webhooks/);
-  };
+  const expectLimit = (res: request.Response) => expectWebhookLimit(res, CAP);
 
   it('answers 422 webhook_limit_reached for one more than the cap of a project, and stores nothing', async () => {
     const { workspaceId, a, b } = await workspace();

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
+import { expectWebhookLimit } from '@fieldhouse/testkit';
 import { DEFAULT_MAX_SUBSCRIPTIONS } from '@fieldhouse/webhooks';
 import { startPolls, type PollsHarness } from './support.ts';
 
@@ -20,17 +21,7 @@ describe('polls service: the cap on a poll’s webhooks (real MongoDB)', () => {
       .send({ url: `https://hooks.example.test/b/${n}`, events: ['poll.vote.counted'] });
   const stored = (pollId: string) =>
     h.db.collection('webhook_subscriptions').countDocuments({ poll_id: pollId });
-  const expectLimit = (res: request.Response) => {
-    expect(res.status, JSON.stringify(res.body)).to.equal(422);
-    expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
-    expect(res.body).to.include({
-      status: 422,
-      code: 'webhook_limit_reached',
-      type: 'urn:fieldhouse:problem:webhook-limit-reached',
-      limit: CAP,
-    });
-    expect(res.body.detail).to.match(/already has 20 webhooks/);
-  };
+  const expectLimit = (res: request.Response) => expectWebhookLimit(res, CAP);
 
   it('answers 422 webhook_limit_reached for one more than the cap, and stores nothing', async () => {
     const poll = await h.createPoll(1);
