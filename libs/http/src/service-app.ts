@@ -24,7 +24,7 @@ export interface ServiceAppOptions {
    * `prefix` gets `503 store_unavailable` with `Retry-After` at once. None: no watch (tests).
    */
   stores?: WatchedStore[];
-  /** Timing of the watch (defaults: a probe every 250 ms, 700 ms to answer, one failure trips). */
+  /** Timing of the watch (defaults: a probe every 200 ms, 600 ms to answer, one failure trips). */
   storeWatch?: Omit<StoreWatchOptions, 'stores' | 'logger'>;
 }
 

@@ -19,9 +19,9 @@ export interface WatchedStore {
 export interface StoreWatchOptions {
   stores: WatchedStore[];
   logger: Logger;
-  /** Between two probes of a store, ms (default 250). */
+  /** Between two probes of a store, ms (default 200). */
   intervalMs?: number;
-  /** A probe not answered within this is a failure, ms (default 700). */
+  /** A probe not answered within this is a failure, ms (default 600). */
   timeoutMs?: number;
   /** Failed probes in a row that mark a store unresponsive (default 1). */
   failuresToTrip?: number;
@@ -53,8 +53,8 @@ export class StoreWatch {
     this.stores = opts.stores;
     this.logger = opts.logger;
     this.opts = {
-      intervalMs: opts.intervalMs ?? 250,
-      timeoutMs: opts.timeoutMs ?? 700,
+      intervalMs: opts.intervalMs ?? 200,
+      timeoutMs: opts.timeoutMs ?? 600,
       failuresToTrip: opts.failuresToTrip ?? 1,
       retryAfterSeconds: opts.retryAfterSeconds ?? 2,
     };

@@ -12,7 +12,9 @@ import { loadPollsConfig } from './config.ts';
 const config = loadPollsConfig();
 const logger = createLogger({ service: 'polls', level: config.LOG_LEVEL });
 const mongo = new MongoClient(config.MONGO_URL, {
-  serverSelectionTimeoutMS: 5_000,
+  // With the socket limit below, a write cut by a hung store and retried once by the driver
+  // answers within about 3 + 2 s, inside a client's 10 s (the fault suite's store-stop).
+  serverSelectionTimeoutMS: 2_000,
   maxPoolSize: config.MONGO_MAX_POOL_SIZE,
   // An operation whose connection brings no answer for this long fails (503 store_unavailable)
   // instead of holding its request until the gateway's 504 (docs/reliability.md).
