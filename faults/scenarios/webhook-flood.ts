@@ -56,12 +56,14 @@ export const webhookFlood: Scenario = {
     'one owner’s 60 dead webhook receivers under votes and comments: the store keeps answering, another owner’s deliveries within 1 s',
   async run(ctx, report) {
     const { fx, stack } = ctx;
-    // The dead receiver: accepts every connection, never answers.
+    // The dead receiver: accepts every connection, reads what comes (so it sees a client close
+    // it), never answers.
     const held = new Set<Socket>();
     let mostHeld = 0;
     const dead = createTcpServer((socket) => {
       held.add(socket);
       mostHeld = Math.max(mostHeld, held.size);
+      socket.resume();
       socket.on('error', () => undefined);
       socket.on('close', () => held.delete(socket));
     });
@@ -277,7 +279,11 @@ export const webhookFlood: Scenario = {
         `the flooding owner's votes counted: ${floodCounted.map((b) => `${b.counted} of ${b.of}`).join(', ')} ` +
           `(${floodCounted.reduce((n, b) => n + b.counted, 0) * Math.round(settings.floodReceivers / Math.max(1, floodPolls.length))} deliveries)`,
       );
-      report.check(mostHeld >= 16, `the dead receiver held up to ${mostHeld} connections at once (≥ 16)`);
+      // One connection pool per owner, 16 sockets per origin (a few more while closes cross).
+      report.check(
+        mostHeld >= 16 && mostHeld <= 20,
+        `the dead receiver held up to ${mostHeld} of the flooding owner's connections at once (its share: 16)`,
+      );
       const otherAcked = otherStream.attempts.filter((a) => a.acked).length;
       report.check(
         otherAcked >= 0.9 * otherStream.attempts.length,
