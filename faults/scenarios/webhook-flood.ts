@@ -135,6 +135,8 @@ export const webhookFlood: Scenario = {
         `${subscriptions.length} subscriptions to a receiver that never answers, over ${floodPolls.length} poll(s)`,
       );
 
+      // Each burst's votes: how many were counted, of how many sent.
+      const floodCounted: Array<{ counted: number; of: number }> = [];
       const floodVotes = async (round: number) => {
         const answers = await Promise.all(
           floodPolls.flatMap((poll) =>
@@ -150,7 +152,6 @@ export const webhookFlood: Scenario = {
         floodCounted.push({ counted, of: answers.length });
         return Stream.statusSummary(answers.map((a) => ({ status: a.status }) as Attempt));
       };
-      const floodCounted: Array<{ counted: number; of: number }> = [];
 
       const prefix = `fx-${fx.runId}-wf`;
       const load = new SteadyLoad(ctx.api, [
@@ -192,8 +193,6 @@ export const webhookFlood: Scenario = {
         }
       })();
 
-      // Which vote of the other owner was answered when, by vote id.
-      const otherVoteIds = new Map<string, number>();
       // The moments the flooding owner writes in bulk (1,200 deliveries recorded, or sixty logs
       // deleted), and the few seconds after, while the store works through them.
       const windows: Array<{ what: string; from: number; to: number }> = [];
@@ -230,10 +229,11 @@ export const webhookFlood: Scenario = {
 
       // The other owner's deliveries: each acknowledged vote's delivery, timed from its answer.
       const otherStream = load.stream('other-votes');
-      for (const a of otherStream.attempts) if (a.acked && a.answerId) otherVoteIds.set(a.answerId, a.doneAt);
       await sleep(2_000); // the last vote's delivery
-      const timed = [...otherVoteIds].map(([id, answeredAt]) => {
-        const came = arrivals.get(id);
+      const timed = otherStream.attempts.flatMap((a) => {
+        if (!a.acked || !a.answerId) return [];
+        const answeredAt = a.doneAt;
+        const came = arrivals.get(a.answerId);
         return {
           answeredAt,
           delay: came === undefined ? Infinity : Math.max(0, came - answeredAt),

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { withTimeout } from '@fieldhouse/http';
 
 const COLOURS = [36, 35, 33, 32, 34, 31, 96, 95];
 
@@ -270,7 +271,7 @@ export class Supervisor {
     this.probing = true;
     let failure: string | undefined;
     try {
-      await withDeadline(check.probe(), check.timeoutMs);
+      await withTimeout(check.probe(), check.timeoutMs);
     } catch (err) {
       failure = err instanceof Error ? err.message : String(err);
     } finally {
@@ -316,13 +317,4 @@ export class Supervisor {
       if (!this.stopped) this.current = this.launch();
     }, delayMs);
   }
-}
-
-/** Resolves as `promise` does, or rejects once `ms` have passed without it settling. */
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }

@@ -11,8 +11,8 @@ export interface ReadinessCheck {
   critical?: boolean;
 }
 
-/** Runs `promise` but rejects after `ms` milliseconds. */
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+/** Runs `promise` but rejects after `ms` milliseconds (`timed out after <ms> ms`). */
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
     promise.then(

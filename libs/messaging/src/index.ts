@@ -1,6 +1,5 @@
 export * from './broker.ts';
 export * from './consumer.ts';
-export { isStoreUnavailableError } from '@fieldhouse/problem';
 export * from './dead-letters.ts';
 export * from './outbox.ts';
 export * from './idempotency.ts';

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createKnex, migrateLatest, type Knex } from '@fieldhouse/db';
 import { envelope, type Envelope } from '@fieldhouse/contracts';
+import { isStoreUnavailableError } from '@fieldhouse/problem';
 import {
   Broker,
   OutboxRelay,
@@ -9,7 +10,6 @@ import {
   defineOutboxTable,
   defineProcessedMessagesTable,
   inTransactionWith,
-  isStoreUnavailableError,
   processOnce,
   replayDeadLetters,
   startConsumer,
