@@ -396,7 +396,12 @@ describe('console: the collector web form, offline queue and drafts (browser)', 
     await send(page);
     await summary(page).getByText('Everything has been sent.').waitFor();
     await alert.waitFor({ state: 'detached' });
-    const counts = (await submissions(limited)).map((s) => answer(s, limited, 'herons'));
+    // The page says sent once the service answered; read until the list shows the new one too.
+    let counts: unknown[] = [];
+    await eventually(async () => {
+      counts = (await submissions(limited)).map((s) => answer(s, limited, 'herons'));
+      return counts.length === 2;
+    });
     expect(counts.sort()).to.deep.equal([12, 31]);
   });
 
