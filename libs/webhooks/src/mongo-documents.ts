@@ -36,6 +36,16 @@ export interface AttemptDoc {
   error: string | null;
 }
 
+/**
+ * A lease on one scope's capped creations (`webhook_locks`): whoever inserted the document
+ * holds the scope until it deletes it or `expires_at` passes (a holder that died).
+ */
+export interface LockDoc {
+  _id: string;
+  token: string;
+  expires_at: Date;
+}
+
 /** The webhook collections of a MongoDB service's database, typed. */
 export function webhookCollections(db: Db) {
   return {
@@ -43,6 +53,7 @@ export function webhookCollections(db: Db) {
     messages: db.collection<MessageDoc>('webhook_messages'),
     deliveries: db.collection<DeliveryDoc>('webhook_deliveries'),
     attempts: db.collection<AttemptDoc>('webhook_attempts'),
+    locks: db.collection<LockDoc>('webhook_locks'),
   };
 }
 export type WebhookCollections = ReturnType<typeof webhookCollections>;

@@ -16,6 +16,9 @@ import {
 import { newWebhookSecret } from './signing.ts';
 import { PING_KIND } from './types.ts';
 
+/** MongoDB's duplicate key error. */
+const DUPLICATE_KEY = 11000;
+
 /** A subscription document as the use cases see it (`id` for `_id`). */
 const subscriptionRowOf = ({ _id, ...rest }: SubscriptionDoc): SubscriptionRow => ({
   id: _id,
@@ -30,22 +33,34 @@ const notLeased = (now: Date): Filter<DeliveryDoc> => ({
   $or: [{ status: { $ne: 'pending' } }, { locked_until: null }, { locked_until: { $lt: now } }],
 });
 
+/** How long a scope's lease lasts if its holder dies (ms); a creation takes a few ms. */
+const SCOPE_LEASE_MS = 15_000;
+/** How long a creation waits for its scope's lease before giving up (ms). */
+const SCOPE_WAIT_MS = 10_000;
+
 /**
  * The {@link WebhookRepository} of a MongoDB service (the polls service), on the collections of
  * {@link webhookCollections}. FerretDB has no multi-document transactions and no pipeline
  * updates: each change is one atomic single-document write, and a restart of a delivery's
  * round is a compare-and-set on its attempt count. The cap on a scope's subscriptions is
- * counted with the creations of a scope one at a time in this process, and checked again once
- * written: of creations racing from several processes, those ranked beyond the cap (by
- * creation time, then id) are deleted again and refused, so at most the cap remain.
+ * counted under a lease on the scope (a `webhook_locks` document whose unique `_id` only one
+ * insert can take, the counterpart of PostgreSQL's advisory lock), so creations racing from
+ * several processes are counted one at a time and exactly the cap remain. A ranking of the
+ * written documents cannot do this: a creation stamped first may be written last, after a
+ * later one has already counted itself within the cap (6 of 5 stored in one CI run).
  */
 export function mongoWebhookRepository(db: Db): WebhookRepository {
   const c = webhookCollections(db);
-  /** The capped creation under way in each scope (see `insert`). */
+  /** The capped creation under way in each scope in this process, which alone asks for the lease. */
   const creating = new Map<string, Promise<unknown>>();
-  const oneAtATime = <T>(scope: Scope, work: () => Promise<T>): Promise<T> => {
+  /**
+   * Runs `work` holding `scope`'s lease, after this process's earlier creations of the scope
+   * (so only other processes contend for the document, and FerretDB logs few refused inserts);
+   * rejects after {@link SCOPE_WAIT_MS} without it.
+   */
+  const underScopeLease = <T>(scope: Scope, work: () => Promise<T>): Promise<T> => {
     const key = JSON.stringify(Object.entries(scope).sort());
-    const done = (creating.get(key) ?? Promise.resolve()).then(work);
+    const done = (creating.get(key) ?? Promise.resolve()).then(() => leased(key, work));
     const settled = done.catch(() => undefined);
     creating.set(key, settled);
     void settled.then(() => {
@@ -53,14 +68,28 @@ export function mongoWebhookRepository(db: Db): WebhookRepository {
     });
     return done;
   };
-  /** Whether `id` is among the first `limit` subscriptions of `scope` (by creation time, then id). */
-  const withinLimit = async (scope: Scope, id: string, limit: number) => {
-    const first = await c.subscriptions
-      .find(scope, { projection: { _id: 1 } })
-      .sort({ created_at: 1, _id: 1 })
-      .limit(limit)
-      .toArray();
-    return first.some((d) => d._id === id);
+  const leased = async <T>(key: string, work: () => Promise<T>): Promise<T> => {
+    const _id = `subscriptions:${key}`;
+    const token = randomUUID();
+    const giveUpAt = Date.now() + SCOPE_WAIT_MS;
+    for (;;) {
+      const now = new Date();
+      try {
+        await c.locks.insertOne({ _id, token, expires_at: new Date(now.getTime() + SCOPE_LEASE_MS) });
+        break;
+      } catch (err) {
+        if ((err as { code?: number })?.code !== DUPLICATE_KEY) throw err;
+      }
+      // A lease past its time belonged to a holder that died: take it back.
+      await c.locks.deleteOne({ _id, expires_at: { $lt: now } });
+      if (Date.now() > giveUpAt) throw new Error(`webhook subscriptions of ${_id} stayed locked`);
+      await new Promise((r) => setTimeout(r, 10 + Math.random() * 20));
+    }
+    try {
+      return await work();
+    } finally {
+      await c.locks.deleteOne({ _id, token });
+    }
   };
   const restart = (d: DeliveryDoc, now: Date) =>
     c.deliveries.updateOne(
@@ -77,14 +106,9 @@ export function mongoWebhookRepository(db: Db): WebhookRepository {
     );
   const insert: WebhookRepository['insert'] = async (scope, input, createdBy, columns = {}, limit) => {
     if (limit !== undefined)
-      return oneAtATime(scope, async () => {
+      return underScopeLease(scope, async () => {
         if ((await c.subscriptions.countDocuments(scope)) >= limit) throw new SubscriptionLimitError(limit);
-        const row = await insert(scope, input, createdBy, columns);
-        if (await withinLimit(scope, row.id, limit)) return row;
-        // Another process created one at the same moment: the later one goes.
-        await c.subscriptions.deleteOne({ _id: row.id });
-        await deleteLogOf(c, [row.id]);
-        throw new SubscriptionLimitError(limit);
+        return insert(scope, input, createdBy, columns);
       });
     const now = new Date();
     const doc: SubscriptionDoc = {

@@ -47,7 +47,7 @@ describe('webhooks: the subscription cap against creations from two processes', 
     }
   });
 
-  it('MongoDB: exactly the cap is stored (the creations ranked beyond it are taken back)', async () => {
+  it('MongoDB: exactly the cap is stored (the scope’s lease document)', async () => {
     const backend = await mongoBackend();
     const client = await MongoClient.connect(await backingUrl('mongo'));
     try {
