@@ -5,8 +5,12 @@ import { join, relative } from 'node:path';
 
 /** The console workspace. */
 const CONSOLE = join(import.meta.dirname, '..');
-/** Where Vite writes the console (served by the gateway as CONSOLE_DIR). */
-export const CONSOLE_DIST = join(CONSOLE, 'dist');
+/**
+ * Where Vite writes the console (served by the gateway as CONSOLE_DIR): `console/dist`, or
+ * `CONSOLE_BUILD_DIR` when set (so test runs of people working side by side in one checkout
+ * do not build over each other).
+ */
+export const CONSOLE_DIST = process.env.CONSOLE_BUILD_DIR || join(CONSOLE, 'dist');
 /** The hash of the inputs `dist` was built from (a dot path: never served). */
 const STAMP = join(CONSOLE_DIST, '.vite', 'inputs.sha256');
 /** What the build reads besides node_modules. */
@@ -55,10 +59,14 @@ export async function ensureConsoleBuilt(log: (line: string) => void = console.l
   log('building the console (console/dist is missing or stale)...');
   const vite = join(CONSOLE, '..', 'node_modules', 'vite', 'bin', 'vite.js');
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [vite, 'build', '--logLevel', 'warn'], {
-      cwd: CONSOLE,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      [vite, 'build', '--logLevel', 'warn', '--outDir', CONSOLE_DIST, '--emptyOutDir'],
+      {
+        cwd: CONSOLE,
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
     child.on('error', reject);
     child.on('exit', (code) =>
       code === 0 ? resolve() : reject(new Error(`the console build failed (exit ${code})`)),
