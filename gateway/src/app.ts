@@ -13,6 +13,12 @@ import {
 import type { Logger } from '@fieldhouse/logger';
 import type { GatewayConfig } from './config.ts';
 import { consoleRoutes } from './console/console-routes.ts';
+import {
+  consoleSettingsOf,
+  consoleSettingsRoute,
+  isConsoleSettingsPath,
+  tileOrigin,
+} from './console/console-settings-route.ts';
 import { gatewayDocument } from './docs/document.ts';
 import { docsRoutes } from './docs/routes.ts';
 import { authenticate, refuseDevices } from './identity/authenticate.ts';
@@ -83,7 +89,7 @@ const pathOf = (url: string | undefined) => {
  *   request id, helmet, metrics; CORS; per-IP limit; authentication; per-user limit; the proxy
  *   to the service, as one Express layer (proxy/proxy-app.ts); 404 and problem errors;
  * - the **gateway app**, for everything else: the same, plus `/healthz`, `/readyz`, JWKS,
- *   `/docs` and the identity routes (the only ones that parse bodies). `/metrics` is not
+ *   `/docs`, the console's settings and the identity routes (the only ones that parse bodies). `/metrics` is not
  *   served here (404): main.ts serves it on the internal METRICS_PORT.
  *
  * The split keeps the proxied path free of the gateway's own routes, which Express would
@@ -93,12 +99,17 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
   const { config: c, logger } = deps;
   const upstreams = upstreamsOf(c);
   // Photos redirected to the object storage, map tiles: their origins join helmet's defaults.
-  const helmetOptions = c.CONTENT_ORIGINS.length
+  const tiles = tileOrigin(c.MAP_TILE_URL);
+  const contentOrigins = [
+    ...c.CONTENT_ORIGINS,
+    ...(tiles && !c.CONTENT_ORIGINS.includes(tiles) ? [tiles] : []),
+  ];
+  const helmetOptions = contentOrigins.length
     ? {
         contentSecurityPolicy: {
           directives: {
-            imgSrc: ["'self'", 'data:', ...c.CONTENT_ORIGINS],
-            connectSrc: ["'self'", ...c.CONTENT_ORIGINS],
+            imgSrc: ["'self'", 'data:', ...contentOrigins],
+            connectSrc: ["'self'", ...contentOrigins],
           },
         },
       }
@@ -169,6 +180,7 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
   own.use(corsHandler);
   const jwks = { keys: [deps.signingKey.publicJwk, ...(deps.extraPublicKeys ?? [])] };
   own.use(contractRouter([jwksRoute], { jwks }, gatewayDocument));
+  own.use(contractRouter([consoleSettingsRoute], { consoleSettings: consoleSettingsOf(c) }, gatewayDocument));
   own.use(docsRoutes(upstreams));
   // The console's files are public and immutable: no rate limit or identity lookup per asset.
   if (c.CONSOLE_DIR) own.use(consoleRoutes(c.CONSOLE_DIR));
@@ -245,7 +257,10 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
     listener: (req, res) => {
       const path = pathOf(req.url);
       const upstream = upstreams.find((u) => underPrefix(path, u.prefix));
-      (upstream && !isIdentityPath(path) ? proxied.get(upstream)! : own)(req, res);
+      (upstream && !isIdentityPath(path) && !isConsoleSettingsPath(path) ? proxied.get(upstream)! : own)(
+        req,
+        res,
+      );
     },
     close: limiters.close,
   };

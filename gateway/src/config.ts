@@ -6,6 +6,31 @@ export const identityDatabaseUrl = urlOf('postgres', 'postgresql').default(
   'postgres://postgres@127.0.0.1:5432/fieldhouse_identity',
 );
 
+/** OpenStreetMap's standard tiles: the documented default of the console map. */
+export const OSM_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+/** The attribution OpenStreetMap asks for (https://www.openstreetmap.org/copyright). */
+export const OSM_ATTRIBUTION = '© OpenStreetMap contributors';
+export const OSM_ATTRIBUTION_URL = 'https://www.openstreetmap.org/copyright';
+
+/**
+ * A tile URL template as MapLibre takes it: http(s), with `{z}`, `{x}` and `{y}`, or empty.
+ * Throws (a configuration error naming MAP_TILE_URL) otherwise.
+ */
+function checkTileUrl(v: string): string {
+  if (v === '') return v;
+  let url: URL | undefined;
+  try {
+    url = new URL(v.replace(/\{[a-z-]+\}/g, '0'));
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new Error('must be an http or https URL template');
+  if (!['{z}', '{x}', '{y}'].every((p) => v.includes(p)))
+    throw new Error('must hold {z}, {x} and {y} (an XYZ tile URL)');
+  return v;
+}
+
 const schema = Joi.object({
   ...commonEnv,
   PORT: Joi.number().port().default(8080),
@@ -89,6 +114,23 @@ const schema = Joi.object({
    * `npm start` builds the console when it is missing or stale and sets this.
    */
   CONSOLE_DIR: Joi.string().allow('').default(''),
+  /**
+   * The console map's tile server (docs/console.md, "Map tiles"): an XYZ raster URL template with
+   * `{z}`, `{x}` and `{y}`, served to the console by `GET /api/v1/console/settings`; its origin
+   * joins the Content-Security-Policy's `img-src` and `connect-src`. Default: OpenStreetMap's
+   * standard tiles, whose usage policy (https://operations.osmfoundation.org/policies/tiles/)
+   * asks heavy users for their own server. Empty: no tiles, the points on a plain panel.
+   */
+  MAP_TILE_URL: Joi.string()
+    .allow('')
+    .custom((v: string) => checkTileUrl(v))
+    .default(OSM_TILE_URL),
+  /** The tiles' attribution shown on the map (plain text); empty for none. */
+  MAP_TILE_ATTRIBUTION: Joi.string().allow('').max(300).default(OSM_ATTRIBUTION),
+  /** Where the attribution links to (http or https), or empty for no link. */
+  MAP_TILE_ATTRIBUTION_URL: Joi.alternatives(urlOf('http', 'https'), Joi.string().valid('')).default(
+    OSM_ATTRIBUTION_URL,
+  ),
 }).oxor('INTERNAL_JWT_PRIVATE_KEY', 'INTERNAL_JWT_PRIVATE_KEY_FILE');
 
 /** The gateway's environment after validation (names and defaults as in the schema above). */
@@ -141,6 +183,9 @@ interface GatewayVars {
   LOGIN_KNOWN_ADDRESS_DAYS: number;
   RATE_LIMIT_SYNC_MS: number;
   CONSOLE_DIR: string;
+  MAP_TILE_URL: string;
+  MAP_TILE_ATTRIBUTION: string;
+  MAP_TILE_ATTRIBUTION_URL: string;
 }
 
 export type GatewayConfig = GatewayVars & { privateKeyPem: string; cookieSecure: boolean };

@@ -5,8 +5,11 @@ describe('gateway: CONTENT_ORIGINS in the Content-Security-Policy (photos on obj
   let plain: TestGateway;
   let widened: TestGateway;
   before(async () => {
-    plain = await startTestGateway();
-    widened = await startTestGateway({ CONTENT_ORIGINS: 'https://s3.example.org,https://tiles.example.org' });
+    plain = await startTestGateway({ MAP_TILE_URL: '' });
+    widened = await startTestGateway({
+      CONTENT_ORIGINS: 'https://s3.example.org,https://tiles.example.org',
+      MAP_TILE_URL: '',
+    });
   });
   after(async () => {
     await plain?.stop();
@@ -23,7 +26,7 @@ describe('gateway: CONTENT_ORIGINS in the Content-Security-Policy (photos on obj
     ) as Record<string, string[]>;
   };
 
-  it('keeps helmet’s policy by default: images and requests from the console’s own origin only', async () => {
+  it('keeps helmet’s policy without origins or map tiles: images and requests from the console’s own origin only', async () => {
     const d = await directives(plain);
     expect(d['img-src']).to.deep.equal(["'self'", 'data:']);
     expect(d['connect-src']).to.equal(undefined); // default-src 'self' applies

@@ -34,6 +34,8 @@ export async function startConsoleStack(gatewayEnv: Record<string, string> = {})
       CONSOLE_DIR: consoleDir,
       RATE_LIMIT_IP: '100000',
       RATE_LIMIT_USER: '100000',
+      // No internet in tests: no map tiles unless a test serves its own (MAP_TILE_URL).
+      MAP_TILE_URL: '',
       ...gatewayEnv,
     },
   });
