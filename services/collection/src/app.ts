@@ -36,6 +36,8 @@ export interface CollectionAppDeps {
   outboxWritten?: () => void;
   /** Webhook URL policy and secret overlap (`WEBHOOK_*`); default: https only, no private networks, 24 h. */
   webhooks?: WebhookApiSettings;
+  /** The console's public address for links in e-mails (`PUBLIC_URL`); default `http://127.0.0.1:8080`. */
+  publicUrl?: string;
 }
 
 /**
@@ -68,6 +70,7 @@ export function createCollectionApp(deps: CollectionAppDeps): { app: Express; li
       outboxWritten: deps.outboxWritten ?? (() => undefined),
       inTransaction: inTransactionWith(deps.db, 'outbox', deps.outboxWritten),
       webhooks: deps.webhooks ?? webhookApiSettings(webhookEnvDefaults),
+      publicUrl: (deps.publicUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, ''),
       insertSubmission: submissionGroupCommit(deps.db, deps.logger),
       findProjectWithRole: projectLookups(deps.db),
     }),

@@ -35,6 +35,7 @@ const { app, lifecycle } = createCollectionApp({
   photoMaxBytes: config.PHOTO_MAX_BYTES,
   outboxWritten: () => relay.kick(),
   webhooks: webhookApiSettings(config),
+  publicUrl: config.PUBLIC_URL,
   storeProbe: storeProbe.probe,
 });
 await startServer(app, {

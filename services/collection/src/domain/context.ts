@@ -19,6 +19,11 @@ export interface CollectionContext {
   inTransaction: InTransaction;
   /** Which webhook URLs are accepted and how long a rotated secret keeps signing (`WEBHOOK_*` settings). */
   webhooks: WebhookApiSettings;
+  /**
+   * The console's public address, for the links in e-mails (`PUBLIC_URL`, no trailing slash;
+   * the gateway serves the console).
+   */
+  publicUrl: string;
   /** Inserts a plain submission, group-committed (data/submission-batch.ts). */
   insertSubmission: SubmissionWriter;
   /** {@link findProjectWithRole}, batched with the lookups arriving meanwhile (data/projects.ts). */

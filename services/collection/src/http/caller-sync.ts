@@ -1,14 +1,25 @@
 import type { RequestHandler } from 'express';
 import type { Knex } from 'knex';
-import { callerSync as usersCallerSync } from '@fieldhouse/users-projection';
+import { callerSync as usersCallerSync, type UsersProjection } from '@fieldhouse/users-projection';
+import { acceptInvitationsOfCaller } from '../domain/invitation-acceptance.ts';
 import { users } from '../users-projection.ts';
 
 /**
  * Keeps the users projection current from the caller's JWT claims (name, e-mail), through the
  * bounded process-local cache of `@fieldhouse/users-projection`'s `callerSync`: the database is
- * touched only when a user is first seen or their claims changed. Anonymous callers pass (public
+ * touched only when a user is first seen or their claims changed. Then too, the open invitations
+ * of the caller's address become memberships (docs/collection.md, "Inviting by e-mail"), so a
+ * user whose `user.created` has not reached this service yet joins at their first request. Anonymous callers pass (public
  * routes decide for themselves).
  */
 export function callerSync(db: Knex, maxEntries = 10_000): RequestHandler {
-  return usersCallerSync(users, db, { requireUser: false, maxEntries });
+  const projection: UsersProjection = {
+    ...users,
+    recordCaller: async (conn, caller) => {
+      const written = await users.recordCaller(conn, caller);
+      await acceptInvitationsOfCaller(db, caller);
+      return written;
+    },
+  };
+  return usersCallerSync(projection, db, { requireUser: false, maxEntries });
 }

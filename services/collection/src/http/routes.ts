@@ -3,6 +3,7 @@ import type { CollectionContext } from '../domain/context.ts';
 import { analysisRoutes } from './analysis-routes.ts';
 import { callerRoutes } from './caller-routes.ts';
 import { exportRoutes } from './export-routes.ts';
+import { invitationRoutes } from './invitation-routes.ts';
 import { projectRoutes } from './project-routes.ts';
 import { submissionRoutes } from './submission-routes.ts';
 import { versionRoutes } from './version-routes.ts';
@@ -15,6 +16,7 @@ import { workspaceRoutes } from './workspace-routes.ts';
  */
 export const signedInRouteSpecs: AnyRouteSpec<CollectionContext>[] = [
   ...workspaceRoutes,
+  ...invitationRoutes,
   ...projectRoutes,
   ...versionRoutes,
   ...analysisRoutes,

@@ -11,6 +11,7 @@ import { searchVectorLoop } from './009-search-vector-loop.ts';
 import { exportLease } from './010-export-lease.ts';
 import { exportsByProject } from './011-exports-by-project.ts';
 import { webhooks } from './012-webhooks.ts';
+import { memberInvitations } from './013-member-invitations.ts';
 
 /** The collection service's migrations, in order. */
 export const migrations: Migration[] = [
@@ -26,4 +27,5 @@ export const migrations: Migration[] = [
   exportLease,
   exportsByProject,
   webhooks,
+  memberInvitations,
 ];

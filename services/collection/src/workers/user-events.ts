@@ -1,11 +1,13 @@
 import type { Knex } from 'knex';
 import type { Logger } from '@fieldhouse/logger';
 import { startUserEventsConsumer, type Broker } from '@fieldhouse/messaging';
-import { users } from '../users-projection.ts';
+import { applyUserEvent } from '../domain/invitation-acceptance.ts';
 
 /**
  * Keeps the users projection (members are added by `user_id` or `email`) current from the
- * gateway's `user.created` / `user.updated` events, once per message id.
+ * gateway's `user.created` / `user.updated` events, once per message id; in the same
+ * transaction, the open invitations of the user's address become memberships
+ * (docs/collection.md, "Inviting by e-mail").
  */
 export function startUsersProjection(broker: Broker, db: Knex, logger: Logger) {
   return startUserEventsConsumer({
@@ -13,7 +15,7 @@ export function startUsersProjection(broker: Broker, db: Knex, logger: Logger) {
     logger,
     queue: 'collection.users',
     apply: async (messageId, user) => {
-      await users.applyEvent(db, messageId, user);
+      await applyUserEvent(db, messageId, user);
     },
   });
 }
