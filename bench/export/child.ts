@@ -17,6 +17,7 @@ const t0 = performance.now();
 const { rows, key } = await writeExportFile(db, new FileBlobStore(blobDir), claim.job, {
   heartbeatMs: 1000,
   leaseMs: 60_000,
+  publicUrl: 'https://fieldhouse.example.org',
 });
 const ms = performance.now() - t0;
 const { size } = await stat(join(blobDir, key));

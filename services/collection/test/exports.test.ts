@@ -4,10 +4,12 @@ import type { Readable } from 'node:stream';
 import { expect } from 'chai';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
+import JSZip from 'jszip';
 import { Broker, OutboxRelay } from '@fieldhouse/messaging';
 import { createKnex } from '@fieldhouse/db';
 import { backingUrl, eventually, randomPrefix, sleep, testLogger } from '@fieldhouse/testkit';
 import { FileBlobStore, type BlobStore } from '../src/blob/blob-store.ts';
+import { attachmentDisposition, exportFileName, nameSlug } from '../src/domain/export-names.ts';
 import {
   runExportJob,
   startExportWorker,
@@ -215,11 +217,13 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
       const place = (value('place') as number[] | undefined) ?? [];
       for (const [k, part] of ['latitude', 'longitude', 'altitude', 'precision'].entries())
         expect(row[`place_${part}`]).to.equal(str(place[k]));
-      expect(row.picture).to.equal(str((value('picture') as { url?: string } | undefined)?.url));
+      // Photo cells: the photo's API URL, absolute with PUBLIC_URL.
+      const url = (value('picture') as { url?: string } | undefined)?.url;
+      expect(row.picture).to.equal(url ? `${settings.publicUrl}${url}` : '');
     }
     expect(rows[0]!.full_name).to.equal('Zebulon, "the" first');
     expect(rows[0]!.fruits).to.equal('apple kiwi');
-    expect(rows[0]!.picture).to.match(/^\/api\/v1\/photos\/[0-9a-f-]{36}$/);
+    expect(rows[0]!.picture).to.match(/^https:\/\/fieldhouse\.example\.org\/api\/v1\/photos\/[0-9a-f-]{36}$/);
     expect(rows[0]!.created_at).to.equal('2025-01-10T08:00:00.000Z');
     expect(rows[3]!.full_name).to.equal('Dee\nline two');
   });
@@ -324,7 +328,7 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
       remark: '',
       form_version: '1',
     });
-    expect(rows[0]!.picture).to.match(/^\/api\/v1\/photos\/[0-9a-f-]{36}$/);
+    expect(rows[0]!.picture).to.match(/^https:\/\/fieldhouse\.example\.org\/api\/v1\/photos\/[0-9a-f-]{36}$/);
     // Partial: missing values empty; an empty select_multiple has every choice 0.
     expect(rows[2]).to.include({
       full_name: 'Ada',
@@ -466,6 +470,12 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
         if (row.age) expect(f.properties.age).to.equal(Number(row.age));
       }
     }
+    // photo cells are absolute URLs in every format (the CSV's, compared cell by cell above)
+    const photoCells = csvRows((await download((await exportNow({}, 4)).jobId)).body as string)
+      .map((r) => r.picture)
+      .filter(Boolean);
+    expect(photoCells).to.have.length(1);
+    expect(photoCells[0]).to.match(/^https:\/\/fieldhouse\.example\.org\/api\/v1\/photos\/[0-9a-f-]{36}$/);
     // with labels as headers the points are still the submissions' own coordinates
     const csv = csvRows((await download((await exportNow({}, 4)).jobId)).body as string);
     const labelled = await exportNow({}, 4, 'geojson', { options: { header: 'labels' } });
@@ -482,6 +492,116 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
         row.latitude ? [Number(row.longitude), Number(row.latitude)] : null,
       );
     }
+  });
+
+  const downloadBytes = async (jobId: string, user = 1) =>
+    h
+      .as(user)
+      .get(`/api/v1/exports/${jobId}/download`)
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
+
+  it('zips all data and media: the CSV, and each photo of its rows once under media/, named in its photo column', async () => {
+    const f = await makeForm(h, 1);
+    await h.db('projects').where({ id: f.projectId }).update({ name: 'Relevé des puits / Nord' });
+    const photoIds: string[] = [];
+    const send = async (extra: Record<string, unknown>, top: object = {}) => {
+      const r = await h
+        .as(1)
+        .post(`/api/v1/projects/${f.projectId}/submissions`)
+        .send(body(f, extra, top));
+      expect(r.status, JSON.stringify(r.body)).to.equal(201);
+      const photo = (r.body.data.data as Array<{ type: string; value: { photo_id: string } | null }>).find(
+        (e) => e.type === 'photo',
+      );
+      if (photo?.value) photoIds.push(photo.value.photo_id);
+    };
+    for (const name of ['Ann', 'Bob', 'Cy']) await send({ full_name: name, picture: PNG.toString('base64') });
+    await send({ full_name: 'Dee' }); // no photo
+    await send({ full_name: 'Eve', picture: PNG.toString('base64') }, { status: 'draft' });
+    expect(photoIds).to.have.length(4);
+
+    const open = async (filters: object) => {
+      const { jobId, job } = await exportNow(filters, 1, 'zip', { projectId: f.projectId });
+      expect(job).to.include({ status: 'completed', format: 'zip', error: null, progress: 1 });
+      const res = await downloadBytes(jobId);
+      expect(res.headers['content-type']).to.equal('application/zip');
+      const day = (job.created_at as string).slice(0, 10);
+      expect(res.headers['content-disposition']).to.equal(
+        `attachment; filename="releve-des-puits-nord-${day}.zip"; filename*=UTF-8''relev%C3%A9-des-puits-nord-${day}.zip`,
+      );
+      const zip = await JSZip.loadAsync(res.body as Buffer);
+      const names = Object.keys(zip.files).filter((n) => !zip.files[n]!.dir);
+      const csvName = `relevé-des-puits-nord-${day}.csv`;
+      expect(names).to.include(csvName);
+      const rows = csvRows(await zip.file(csvName)!.async('string'));
+      return { job, names, rows, zip };
+    };
+
+    // Every row: 4 photos, each once, each named by its row's photo cell.
+    const all = await open({});
+    expect(all.job.rows_written).to.equal(5);
+    expect(all.rows.map((r) => r.full_name)).to.deep.equal(['Ann', 'Bob', 'Cy', 'Dee', 'Eve']);
+    const media = all.names.filter((n) => n.startsWith('media/'));
+    expect(media).to.have.length(4);
+    expect(all.names).to.have.length(5); // the CSV and the media, nothing else
+    expect(all.rows.map((r) => r.picture)).to.deep.equal([
+      `media/${photoIds[0]}.png`,
+      `media/${photoIds[1]}.png`,
+      `media/${photoIds[2]}.png`,
+      '',
+      `media/${photoIds[3]}.png`,
+    ]);
+    for (const path of media) expect(await all.zip.file(path)!.async('nodebuffer')).to.deep.equal(PNG);
+
+    // The list filters choose the rows, and so the photos: the draft's photo is left out.
+    const submitted = await open({ status: 'submitted' });
+    expect(submitted.rows.map((r) => r.full_name)).to.deep.equal(['Ann', 'Bob', 'Cy', 'Dee']);
+    expect(submitted.names.filter((n) => n.startsWith('media/')).sort()).to.deep.equal(
+      photoIds
+        .slice(0, 3)
+        .map((id) => `media/${id}.png`)
+        .sort(),
+    );
+
+    // A project without photos: the zip holds the CSV alone.
+    const plain = await exportNow({ search: 'nobody-at-all' }, 1, 'zip', { projectId: f.projectId });
+    const empty = await JSZip.loadAsync((await downloadBytes(plain.jobId)).body as Buffer);
+    expect(Object.keys(empty.files)).to.have.length(1);
+  });
+
+  it('names files after the project and the day requested, with filename* for a name that is not ASCII', async () => {
+    const { jobId, job } = await exportNow({}, 4);
+    const day = (job.created_at as string).slice(0, 10);
+    const name = (await h.db('projects').where({ id: form.projectId }).first()).name as string;
+    expect((await download(jobId)).headers['content-disposition']).to.equal(
+      `attachment; filename="${nameSlug(name)}-${day}.csv"`,
+    );
+    // The rules themselves (domain/export-names.ts).
+    const at = new Date('2026-11-28T23:30:00Z');
+    expect(exportFileName('Water points', at, 'csv')).to.equal('water-points-2026-11-28.csv');
+    expect(exportFileName('  Census: 2025/2026 (North) ', at, 'xlsx')).to.equal(
+      'census-2025-2026-north-2026-11-28.xlsx',
+    );
+    expect(exportFileName('水井 调查', at, 'geojson')).to.equal('水井-调查-2026-11-28.geojson');
+    expect(exportFileName('"../../etc"', at, 'zip')).to.equal('etc-2026-11-28.zip');
+    expect(exportFileName('!!!', at, 'csv')).to.equal('export-2026-11-28.csv');
+    expect(exportFileName(undefined, at, 'csv')).to.equal('export-2026-11-28.csv');
+    expect(nameSlug('x'.repeat(200))).to.have.length(80);
+    expect(attachmentDisposition('water-points-2026-11-28.csv')).to.equal(
+      'attachment; filename="water-points-2026-11-28.csv"',
+    );
+    expect(attachmentDisposition('水井-调查-2026-11-28.csv')).to.equal(
+      `attachment; filename="2026-11-28.csv"; filename*=UTF-8''%E6%B0%B4%E4%BA%95-%E8%B0%83%E6%9F%A5-2026-11-28.csv`,
+    );
+    expect(attachmentDisposition('café-2026-11-28.csv')).to.equal(
+      `attachment; filename="cafe-2026-11-28.csv"; filename*=UTF-8''caf%C3%A9-2026-11-28.csv`,
+    );
   });
 
   it('refuses bad requests with problem documents', async () => {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
-import type { ColumnSource, ExportColumn, ExportField } from '../domain/export-columns.ts';
+import type { ColumnSource, ExportColumn, ExportField, PhotoCells } from '../domain/export-columns.ts';
+import { PHOTO_TYPES } from '../domain/photos.ts';
 import { FORMULA_TRIGGERS, PLAIN_NUMBER } from '../domain/formula-escaping.ts';
 import type { ExportJobRow } from './exports.ts';
 import { applyFilters } from './submission-list.ts';
@@ -69,8 +70,38 @@ export async function countExportRows(db: Knex, job: ExportJobRow): Promise<numb
 
 const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
+/** File extension of each photo type (domain/photos.ts) inside a media zip; `bin` for any other. */
+export const PHOTO_EXTENSIONS: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/gif': 'gif',
+  'image/heic': 'heic',
+  'image/avif': 'avif',
+};
+for (const t of PHOTO_TYPES) if (!PHOTO_EXTENSIONS[t]) throw new Error(`no file extension for ${t}`);
+
+/**
+ * SQL of a stored photo's path inside the media zip, from its value `v` (`{photo_id,
+ * content_type, ...}`, made by the server): `media/<photo_id>.<ext>`. The CSV's photo column and
+ * the media entries are both named by this one expression.
+ */
+const mediaPathSql = (v: string) =>
+  `'media/' || (${v} ->> 'photo_id') || '.' || CASE ${v} ->> 'content_type' ${Object.entries(PHOTO_EXTENSIONS)
+    .map(([type, ext]) => `WHEN ${lit(type)} THEN ${lit(ext)}`)
+    .join(' ')} ELSE 'bin' END`;
+
+/** SQL of a photo cell (`v` its JSONB value): see {@link PhotoCells}; a value that is not an object as text. */
+function photoSql(v: string, photos: PhotoCells): string {
+  const cell =
+    photos.kind === 'media'
+      ? `CASE WHEN ${v} ->> 'photo_id' IS NULL THEN ${v} ->> 'url' ELSE ${mediaPathSql(v)} END`
+      : `CASE WHEN left(${v} ->> 'url', 1) = '/' THEN ${lit(photos.base)} || (${v} ->> 'url') ELSE ${v} ->> 'url' END`;
+  return `CASE WHEN jsonb_typeof(${v}) = 'object' THEN ${cell} ELSE ${v} #>> '{}' END`;
+}
+
 /** SQL text of one column (`v` is the field's JSONB value, `s` the submission). */
-function columnSql(source: ColumnSource, valueOf: (uuid: string) => string): string {
+function columnSql(source: ColumnSource, valueOf: (uuid: string) => string, photos: PhotoCells): string {
   switch (source.kind) {
     case 'meta':
       return source.column === 'created_at' || source.column === 'updated_at'
@@ -78,10 +109,8 @@ function columnSql(source: ColumnSource, valueOf: (uuid: string) => string): str
         : `s.${source.column}`;
     case 'value':
       return `${valueOf(source.uuid)} #>> '{}'`;
-    case 'photo': {
-      const v = valueOf(source.uuid);
-      return `CASE WHEN jsonb_typeof(${v}) = 'object' THEN ${v} ->> 'url' ELSE ${v} #>> '{}' END`;
-    }
+    case 'photo':
+      return photoSql(valueOf(source.uuid), photos);
     case 'joined': {
       const v = valueOf(source.uuid);
       return `CASE WHEN jsonb_typeof(${v}) = 'array'
@@ -120,7 +149,8 @@ const neutralisedSql = (ref: string) =>
  *
  * With `neutraliseFormulas` (CSV), the values are computed once in a lateral subquery (`OFFSET
  * 0`: not inlined, so no value is computed twice) and every text column goes through the
- * formula rule (domain/formula-escaping.ts).
+ * formula rule (domain/formula-escaping.ts). `photos` says what a photo cell holds
+ * ({@link PhotoCells}: the absolute URL of the photo, or its path in the media zip).
  */
 export function exportSelectSql(
   db: Knex,
@@ -128,7 +158,7 @@ export function exportSelectSql(
   fields: ExportField[],
   latest: number,
   columns: ExportColumn[],
-  { neutraliseFormulas = false }: { neutraliseFormulas?: boolean } = {},
+  { neutraliseFormulas = false, photos }: { neutraliseFormulas?: boolean; photos: PhotoCells },
 ): string {
   const slot = new Map(fields.map((f, i) => [f.uuid, i]));
   const valueOf = (uuid: string) => {
@@ -141,7 +171,7 @@ export function exportSelectSql(
     .slice(0, latest)
     .map((f, i) => `z.d -> ${i} ->> 'field_uuid' = ${lit(f.uuid)}`)
     .join(' AND ');
-  const values = columns.map((c) => columnSql(c.source, valueOf));
+  const values = columns.map((c) => columnSql(c.source, valueOf, photos));
   const select = neutraliseFormulas
     ? columns.map((c, i) => (isText(c) ? neutralisedSql(`c.c${i}`) : `c.c${i}`)).join(',\n')
     : values.join(',\n');
@@ -159,4 +189,34 @@ export function exportSelectSql(
     FROM (SELECT s.data || '[]'::jsonb AS d OFFSET 0) z
     OFFSET 0) x${computed}
   ORDER BY s.created_at, s.id`;
+}
+
+/** A photo of a media zip: where the archive puts it, and where the blob store keeps it. */
+export interface ExportMediaRow {
+  /** `media/<photo_id>.<ext>`, as the CSV's photo column names it. */
+  path: string;
+  blob_key: string;
+  /** The place of its submission among the export's rows (1 for the first), as text (bigint). */
+  k: string;
+}
+
+/**
+ * SQL of the photos a media zip holds: for each row of the export (same filters, same order),
+ * the stored photos its answers to `photoFields` (field uuids of the export's photo columns)
+ * name, in the order of the answers, joined to `photos` for the blob key (a photo is found by
+ * its id among its own submission's photos; a value naming no stored photo gives nothing).
+ * Columns `path` ({@link mediaPathSql}, the CSV's text), `blob_key` and `k`, the row's place
+ * in the export (1 for its first row), for the job's progress.
+ */
+export function exportMediaSql(db: Knex, job: ExportJobRow, photoFields: string[]): string {
+  if (!photoFields.length)
+    return 'SELECT NULL::text AS path, NULL::text AS blob_key, 0::bigint AS k WHERE false';
+  return `SELECT ${mediaPathSql("e.value -> 'value'")} AS path, p.blob_key, s.k
+  FROM (SELECT f.*, row_number() OVER (ORDER BY f.created_at, f.id) AS k
+        FROM (${filteredSubmissions(db, job).toQuery()}) f) s
+  CROSS JOIN LATERAL jsonb_array_elements(s.data || '[]'::jsonb) WITH ORDINALITY AS e(value, n)
+  JOIN photos p ON p.submission_id = s.id AND p.id::text = e.value -> 'value' ->> 'photo_id'
+  WHERE e.value ->> 'field_uuid' IN (${photoFields.map(lit).join(', ')})
+    AND jsonb_typeof(e.value -> 'value') = 'object'
+  ORDER BY s.k, e.n`;
 }

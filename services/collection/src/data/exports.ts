@@ -3,7 +3,7 @@ import type { ExportOptions } from '../domain/export-columns.ts';
 import type { ListFilters } from './submission-list.ts';
 
 /** Formats an export may have (docs/collection.md, "Exports"). */
-export const EXPORT_FORMATS = ['csv', 'xlsx', 'geojson'] as const;
+export const EXPORT_FORMATS = ['csv', 'xlsx', 'geojson', 'zip'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 export type ExportStatus = 'queued' | 'running' | 'completed' | 'failed';
 

@@ -40,13 +40,22 @@ export const DEFAULT_EXPORT_OPTIONS: ExportOptions = {
  * - `joined`: a select_multiple's values separated by spaces;
  * - `choice`: 1 when a select_multiple holds `choice`, 0 when it does not, empty when unanswered;
  * - `geo`: part `index` of a geopoint (0 latitude, 1 longitude, 2 altitude, 3 precision);
- * - `photo`: a photo's download URL.
+ * - `photo`: a photo's absolute download URL, or its path inside a media zip ({@link PhotoCells}).
  */
 export type ColumnSource =
   | { kind: 'meta'; column: MetaColumn }
   | { kind: 'value' | 'joined' | 'photo'; uuid: string }
   | { kind: 'choice'; uuid: string; choice: string }
   | { kind: 'geo'; uuid: string; index: number };
+
+/**
+ * What a photo cell holds (docs/collection.md, "Exports"):
+ * - `url`: the photo's API URL made absolute with `base` (the deployment's `PUBLIC_URL`):
+ *   `<base>/api/v1/photos/<id>`, which asks whoever follows it to sign in and may read the
+ *   submission (CSV, xlsx, GeoJSON);
+ * - `media`: the photo's file inside the zip, `media/<photo id>.<ext>` (the media zip's CSV).
+ */
+export type PhotoCells = { kind: 'url'; base: string } | { kind: 'media' };
 
 /** One export column: its header, its label and where its values come from. */
 export interface ExportColumn {

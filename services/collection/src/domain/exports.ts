@@ -10,7 +10,9 @@ import {
   type ExportFormat,
   type ExportJobRow,
 } from '../data/exports.ts';
+import { findProject } from '../data/projects.ts';
 import { roleIn } from '../data/workspaces.ts';
+import { attachmentDisposition, exportFileName } from './export-names.ts';
 import { FORMAT_FILES } from '../workers/export-file.ts';
 import { EXPORT_REQUESTED } from '../workers/exports.ts';
 import { projectFor, userIdOf } from './access.ts';
@@ -158,15 +160,20 @@ export async function getExport(ctx: CollectionContext, caller: Actor, jobId: st
 /** A finished export's file: its bytes, size, content type and attachment name. */
 export type ExportFile = BlobDelivery & { contentType: string; filename: string };
 
-/** The headers an export file is answered with (by the service, or by the object storage it redirects to). */
+/**
+ * The headers an export file is answered with (by the service, or by the object storage it
+ * redirects to): an attachment named `filename` after RFC 6266 (`filename*` in UTF-8 when the
+ * name is not plain ASCII, domain/export-names.ts).
+ */
 export const exportHeaders = (contentType: string, filename: string) => ({
   contentType,
-  contentDisposition: `attachment; filename="${filename}"`,
+  contentDisposition: attachmentDisposition(filename),
   cacheControl: 'private, no-store',
 });
 
 /**
- * The file of a completed export, for a caller who may read it at the time of this call
+ * The file of a completed export, named `<project name slug>-<UTC day requested>.<ext>`
+ * (domain/export-names.ts), for a caller who may read it at the time of this call
  * ({@link visibleExport}: the requester's membership and role are checked again on every
  * download, not only when the export was requested). With object storage the answer is a
  * presigned URL made after that check, valid `S3_PRESIGN_SECONDS`.
@@ -181,7 +188,11 @@ export async function exportFile(ctx: CollectionContext, caller: Actor, jobId: s
       code: 'export_not_ready',
     });
   const file = FORMAT_FILES[job.format];
-  const filename = `export-${job.project_id}-${job.id}.${file.ext}`;
+  const filename = exportFileName(
+    (await findProject(ctx.db, job.project_id))?.name,
+    job.created_at,
+    file.ext,
+  );
   const delivery =
     view.download_url && job.blob_key
       ? await deliveryOf(ctx.blobs, job.blob_key, exportHeaders(file.contentType, filename))

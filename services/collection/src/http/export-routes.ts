@@ -19,9 +19,10 @@ export const exportRoutes = [
     method: 'post',
     path: '/api/v1/projects/{project_id}/submissions/export',
     operationId: 'requestExport',
-    summary: 'Queue an export of the submissions (CSV, xlsx, GeoJSON), with the list filters',
+    summary:
+      'Queue an export of the submissions (CSV, xlsx, GeoJSON, or a zip of all data and media), with the list filters',
     description:
-      'The job row and its RabbitMQ message (through the outbox) are written in one transaction; the requester gets an e-mail when the file is ready. Roles with submission.view_all (owner, admin, manager, viewer).',
+      'The job row and its RabbitMQ message (through the outbox) are written in one transaction; the requester gets an e-mail when the file is ready. Roles with submission.view_all (owner, admin, manager, viewer). Photo cells of CSV, xlsx and GeoJSON are absolute URLs of the API (`<PUBLIC_URL>/api/v1/photos/{id}`: whoever follows one signs in and must be allowed to read the submission). `zip` holds the CSV (photo cells: `media/<photo id>.<ext>`) and a `media/` folder with each photo once.',
     tags,
     params: exportProjectParams,
     body: exportBody,
@@ -87,14 +88,18 @@ export const exportRoutes = [
     path: '/api/v1/exports/{job_id}/download',
     operationId: 'downloadExport',
     summary: 'The export file (attachment)',
-    description: 'CSV, xlsx or GeoJSON as requested, streamed with its Content-Length.',
+    description:
+      'CSV, xlsx, GeoJSON or zip as requested, streamed with its Content-Length, named `<project name slug>-<UTC day requested>.<ext>` (e.g. `water-points-2026-11-28.csv`).',
     tags,
     params: exportParams,
     responses: {
       200: {
         description: 'The file',
         headers: {
-          'Content-Disposition': { description: 'attachment; filename="export-<project_id>-<job_id>.<ext>"' },
+          'Content-Disposition': {
+            description:
+              'RFC 6266: `attachment; filename="<slug>-<YYYY-MM-DD>.<ext>"`, plus `filename*=UTF-8\'\'<percent-encoded name>` when the project name is not plain ASCII (the `filename` is then its ASCII form)',
+          },
         },
         content: {
           'text/csv': { type: 'string' },
@@ -103,6 +108,7 @@ export const exportRoutes = [
             format: 'binary',
           },
           'application/geo+json': { type: 'object' },
+          'application/zip': { type: 'string', format: 'binary' },
         },
       },
       302: {

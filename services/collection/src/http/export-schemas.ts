@@ -31,7 +31,10 @@ export const exportOptionsSchema = Joi.object(exportOptionsKeys).id('ExportOptio
 export const exportBody = Joi.object<ExportInput>({
   format: Joi.string()
     .valid(...EXPORT_FORMATS)
-    .required(),
+    .required()
+    .description(
+      '`csv`, `xlsx`, `geojson`, or `zip`: all data and media (the CSV, its photo cells naming the files of its `media/` folder)',
+    ),
   filters: Joi.object()
     .unknown(true)
     .default({})

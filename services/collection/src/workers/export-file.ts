@@ -1,6 +1,7 @@
 /**
  * The file of an export job (docs/collection.md, "Exports"): the query streamed from PostgreSQL
- * into the blob store as CSV, xlsx or GeoJSON, under the job's lease.
+ * into the blob store as CSV, xlsx, GeoJSON or a zip of the CSV and the photos, under the job's
+ * lease.
  */
 import { PassThrough, Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -19,8 +20,11 @@ import {
   type ExportColumn,
 } from '../domain/export-columns.ts';
 import { neutraliseFormula } from '../domain/formula-escaping.ts';
-import { countExportRows, exportFields, exportSelectSql } from '../data/export-query.ts';
+import { countExportRows, exportFields, exportMediaSql, exportSelectSql } from '../data/export-query.ts';
 import { renewExportLease, type ExportFormat, type ExportJobRow } from '../data/exports.ts';
+import { findProject } from '../data/projects.ts';
+import { exportFileName } from '../domain/export-names.ts';
+import { mediaZip } from './export-zip.ts';
 import { inlineString } from './xlsx-cells.ts';
 
 /** File extension and content type of each format. */
@@ -28,6 +32,7 @@ export const FORMAT_FILES: Record<ExportFormat, { ext: string; contentType: stri
   csv: { ext: 'csv', contentType: 'text/csv; charset=utf-8' },
   xlsx: { ext: 'xlsx', contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
   geojson: { ext: 'geojson', contentType: 'application/geo+json' },
+  zip: { ext: 'zip', contentType: 'application/zip' },
 };
 
 /** Number of line feeds in a chunk: the rows of a CSV chunk, save values that hold line feeds. */
@@ -46,19 +51,24 @@ function lineFeeds(chunk: Buffer): number {
  * - xlsx: a cursor (pg-query-stream, 2,000 rows per fetch) into exceljs's `WorkbookWriter` (one
  *   sheet, each row committed as it comes, numeric columns as numbers);
  * - GeoJSON: the same cursor into a FeatureCollection, one Feature per submission, Point
- *   [longitude, latitude] or null geometry, properties named as the CSV header.
+ *   [longitude, latitude] or null geometry, properties named as the CSV header;
+ * - zip ("all data and media"): the CSV as an entry `<project>-<date>.csv` whose photo cells
+ *   are the photos' paths in the zip, then each photo under `media/` (workers/export-zip.ts).
+ * Photo cells of the other formats are absolute URLs (`publicUrl` + the API path).
  * Memory stays flat whatever the number of rows. From the start, every `heartbeatMs`, renews
- * the job's lease and records progress (CSV: line feeds so far, at most the row count); when
+ * the job's lease and records progress (CSV: line feeds so far, at most the row count; zip:
+ * half of it the CSV's rows, half the rows whose photos are in); when
  * the renewal finds the job no longer this worker's, it stops at once (the stream into the blob
  * store is destroyed, so its temporary file goes; the query's connection is closed) and rejects
- * with {@link LeaseLostError}. Resolves with the rows written and the key.
+ * with {@link LeaseLostError}. Resolves with the rows written and the key (and for a zip, the
+ * paths of the photos the blob store did not have, left out of it).
  */
 export async function writeExportFile(
   db: Knex,
   blobs: BlobStore,
   job: ExportJobRow,
-  { heartbeatMs, leaseMs }: { heartbeatMs: number; leaseMs: number },
-): Promise<{ rows: number; key: string }> {
+  { heartbeatMs, leaseMs, publicUrl }: { heartbeatMs: number; leaseMs: number; publicUrl: string },
+): Promise<{ rows: number; key: string; missingPhotos?: string[] }> {
   let rows = 0;
   let total: number | undefined;
   let lost = false;
@@ -91,9 +101,31 @@ export async function writeExportFile(
     await client.connect();
     const format = FORMAT_FILES[job.format] ? job.format : 'csv';
     const key = `exports/${job.id}/${job.attempts}.${FORMAT_FILES[format].ext}`;
+    const escaping = options.formula_escaping;
+    const csvHeader = stringifySync([escaping ? header.map(neutraliseFormula) : header]);
+    const photos = { kind: 'url', base: publicUrl } as const;
+    if (format === 'zip') {
+      const project = await findProject(db, job.project_id);
+      const photoFields = columns.flatMap((c) => (c.source.kind === 'photo' ? [c.source.uuid] : []));
+      const zip = mediaZip({
+        client,
+        blobs,
+        csvName: exportFileName(project?.name, job.created_at, 'csv'),
+        csvHeader,
+        csvSql: exportSelectSql(db, job, fields, latest, columns, {
+          neutraliseFormulas: escaping,
+          photos: { kind: 'media' },
+        }),
+        mediaSql: exportMediaSql(db, job, photoFields),
+        onProgress: (csvRows, mediaRows) =>
+          (rows = Math.floor((Math.min(csvRows, total ?? 0) + mediaRows) / 2)),
+      });
+      file = zip.archive;
+      const [written] = await unlessLost(Promise.all([zip.done, blobs.putStream(key, zip.archive)]));
+      return { rows: written.rows, key, missingPhotos: written.missing };
+    }
     if (format === 'csv') {
-      const escaping = options.formula_escaping;
-      const sql = exportSelectSql(db, job, fields, latest, columns, { neutraliseFormulas: escaping });
+      const sql = exportSelectSql(db, job, fields, latest, columns, { neutraliseFormulas: escaping, photos });
       const copy = client.query(copyTo(`COPY (${sql}) TO STDOUT WITH (FORMAT csv)`));
       const counted = new Transform({
         transform(chunk: Buffer, _enc, done) {
@@ -101,13 +133,13 @@ export async function writeExportFile(
           done(null, chunk);
         },
       });
-      counted.push(stringifySync([escaping ? header.map(neutraliseFormula) : header]));
+      counted.push(csvHeader);
       file = counted;
       // An error on either side destroys the other, so neither promise hangs.
       await unlessLost(Promise.all([pipeline(copy, counted), blobs.putStream(key, counted)]));
       return { rows: copy.rowCount, key };
     }
-    const sql = exportSelectSql(db, job, fields, latest, columns);
+    const sql = exportSelectSql(db, job, fields, latest, columns, { photos });
     const cursor = client.query(new QueryStream(sql, [], { rowMode: 'array', batchSize: 2000 }));
     const values = async function* () {
       for await (const row of cursor as AsyncIterable<Array<string | null>>) {

@@ -41,7 +41,10 @@ export interface ExportSettings {
   leaseMs: number;
   /** How often a running job renews its lease and records its progress (ms); well under `leaseMs`. */
   heartbeatMs: number;
-  /** Public address of the gateway: the download link in the requester's e-mail is absolute. */
+  /**
+   * Public address of the gateway (`PUBLIC_URL`): the download link in the requester's e-mail
+   * and the photo URLs in CSV, xlsx and GeoJSON files are absolute with it.
+   */
   publicUrl: string;
 }
 
@@ -148,7 +151,13 @@ export async function runExportJob(
   const { job } = claim;
   const lastAttempt = attempts.last || job.attempts >= attempts.max;
   try {
-    const { rows, key } = await writeExportFile(db, blobs, job, settings);
+    const { rows, key, missingPhotos } = await writeExportFile(db, blobs, job, settings);
+    if (missingPhotos?.length)
+      logger.warn('export: photos named by its rows were missing from the blob store, left out of the zip', {
+        exportId,
+        count: missingPhotos.length,
+        paths: missingPhotos.slice(0, 20),
+      });
     const owned = await db.transaction(async (trx) => {
       const n = await trx('exports')
         .where({ id: job.id, status: 'running', attempts: job.attempts })
