@@ -22,6 +22,8 @@ import {
 import { gatewayDocument } from './docs/document.ts';
 import { docsRoutes } from './docs/routes.ts';
 import { authenticate, refuseDevices } from './identity/authenticate.ts';
+import { createAccountLimiters } from './identity/account-limits.ts';
+import type { AccountService } from './identity/account-service.ts';
 import type { IdentityService } from './identity/identity-service.ts';
 import { LoginThrottle } from './identity/login-throttle.ts';
 import { isIdentityPath } from './identity/paths.ts';
@@ -45,6 +47,7 @@ export interface GatewayAppDeps {
   redis: RedisClient;
   identity: IdentityService;
   sessions: SessionsRepo;
+  accounts: AccountService;
   tokenCache: TokenCache;
   signingKey: SigningKey;
   /** Public keys published besides the signing key's (rotation). */
@@ -196,6 +199,18 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
         lifetimeMinutes: c.SESSION_LIFETIME_MINUTES,
       },
       registrationEnabled: c.REGISTRATION_ENABLED,
+      accounts: deps.accounts,
+      accountLimiters: createAccountLimiters(
+        deps.redis,
+        {
+          keyPrefix: c.REDIS_PREFIX,
+          windowSeconds: c.ACCOUNT_EMAILS_WINDOW_SECONDS,
+          perAddress: c.ACCOUNT_EMAILS_PER_ADDRESS,
+          perIp: c.ACCOUNT_EMAILS_PER_IP,
+        },
+        logger,
+      ),
+      logger,
       bodyLimit: c.BODY_LIMIT,
       loginLimiter: limiters.login,
       redeemSetupCode: setupCodeRedeemer({

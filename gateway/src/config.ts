@@ -114,6 +114,20 @@ const schema = Joi.object({
    * `npm start` builds the console when it is missing or stale and sets this.
    */
   CONSOLE_DIR: Joi.string().allow('').default(''),
+  /** SMTP relay of the account e-mails (password reset, e-mail verification): `smtp://user:pass@host:port`. */
+  SMTP_URL: urlOf('smtp', 'smtps').default('smtp://127.0.0.1:1025'),
+  /** Sender of the account e-mails. */
+  MAIL_FROM: Joi.string().default('Fieldhouse <no-reply@fieldhouse.local>'),
+  /** The console's public base URL: the links in account e-mails point there (no trailing slash kept). */
+  PUBLIC_URL: urlOf('http', 'https')
+    .default('http://127.0.0.1:8080')
+    .custom((v: string) => v.replace(/\/+$/, '')),
+  /** Password reset requests per e-mail typed, and verification e-mails per user, per window (docs/identity.md). */
+  ACCOUNT_EMAILS_PER_ADDRESS: Joi.number().integer().min(1).default(3),
+  /** Password reset requests per client address per window. */
+  ACCOUNT_EMAILS_PER_IP: Joi.number().integer().min(1).default(20),
+  /** Window of the two limits above (s). */
+  ACCOUNT_EMAILS_WINDOW_SECONDS: Joi.number().integer().min(1).default(900),
   /**
    * The console map's tile server (docs/console.md, "Map tiles"): an XYZ raster URL template with
    * `{z}`, `{x}` and `{y}`, served to the console by `GET /api/v1/console/settings`; its origin
@@ -183,6 +197,12 @@ interface GatewayVars {
   LOGIN_KNOWN_ADDRESS_DAYS: number;
   RATE_LIMIT_SYNC_MS: number;
   CONSOLE_DIR: string;
+  SMTP_URL: string;
+  MAIL_FROM: string;
+  PUBLIC_URL: string;
+  ACCOUNT_EMAILS_PER_ADDRESS: number;
+  ACCOUNT_EMAILS_PER_IP: number;
+  ACCOUNT_EMAILS_WINDOW_SECONDS: number;
   MAP_TILE_URL: string;
   MAP_TILE_ATTRIBUTION: string;
   MAP_TILE_ATTRIBUTION_URL: string;

@@ -20,6 +20,11 @@ describe('gateway: which paths under a service prefix the gateway answers itself
       '/api/v1/sessions',
       '/api/v1/sessions/others',
       '/api/v1/sessions/0a1b2c3d4e5f60718293a4b5',
+      '/api/v1/me/password',
+      '/api/v1/me/email-verification',
+      '/api/v1/email/verify',
+      '/api/v1/password/forgot',
+      '/api/v1/password/reset',
     ])
       expect(isIdentityPath(p), p).to.equal(true);
   });
@@ -32,6 +37,8 @@ describe('gateway: which paths under a service prefix the gateway answers itself
       '/api/v1/projects/1',
       '/api/v1/_whoami',
       '/api/v1/meet',
+      '/api/v1/password',
+      '/api/v1/email/verify/x',
       '/api/polls/p1/vote',
       '/api/events',
     ])

@@ -1,4 +1,5 @@
 import { openApiDocument } from '@fieldhouse/http';
+import { accountRoutes } from '../identity/account-routes.ts';
 import { deviceSetupRoute } from '../identity/device-setup-route.ts';
 import { identityRoutes } from '../identity/identity-routes.ts';
 import { sessionRoutes } from '../identity/session-routes.ts';
@@ -15,7 +16,14 @@ export const gatewayDocument = openApiDocument({
     'Users, personal access tokens and browser sessions. Every other `/api` route is proxied: `/api/v1/*` to ' +
     'the collection service, `/api/polls*` to polls, `/api/events*` to events (see their documents). Errors are ' +
     'RFC 9457 problem documents with Laravel-compatible `message` and `errors`.',
-  routes: [...identityRoutes, ...sessionRoutes, deviceSetupRoute, jwksRoute, consoleSettingsRoute],
+  routes: [
+    ...identityRoutes,
+    ...accountRoutes,
+    ...sessionRoutes,
+    deviceSetupRoute,
+    jwksRoute,
+    consoleSettingsRoute,
+  ],
   commonProblems: {
     401: 'A token or session that is not valid (malformed, expired, revoked)',
     429: 'Too many requests (`rate_limited`; `Retry-After` in seconds)',

@@ -45,6 +45,19 @@ export const accountSchema = Joi.object({
   id: Joi.number().integer().required(),
   name: Joi.string().required(),
   email: Joi.string().email({ tlds: false }).required(),
+  language: Joi.string()
+    .valid('en', 'fr')
+    .allow(null)
+    .required()
+    .description('The language of the console and e-mails; null when never chosen (issue 32)'),
+  time_zone: Joi.string()
+    .allow(null)
+    .required()
+    .description('An IANA time zone name (`Europe/Paris`); null when never chosen (issue 32)'),
+  email_verified_at: isoInstant()
+    .allow(null)
+    .required()
+    .description('When the current e-mail was verified by its link; null: unverified (issue 32)'),
   created_at: isoInstant().required(),
   updated_at: isoInstant().required(),
 }).id('Account');

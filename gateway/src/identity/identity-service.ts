@@ -15,10 +15,13 @@ export interface IdentityServiceDeps {
   onOutboxWrite?: () => void;
 }
 
-const userPayload = (u: UserRow): UserPayload => ({
+/** The `user.*` event payload of a user (never credentials). */
+export const userPayload = (u: UserRow): UserPayload => ({
   id: u.id,
   name: u.name,
   email: u.email,
+  language: u.language,
+  time_zone: u.time_zone,
   updated_at: u.updated_at.toISOString(),
 });
 

@@ -10,6 +10,12 @@ export const IdentityPaths = {
   logout: '/api/v1/logout',
   tokens: '/api/v1/tokens',
   sessions: '/api/v1/sessions',
+  /** Accounts (docs/identity.md, "Accounts"): password change, e-mail links, password reset. */
+  mePassword: '/api/v1/me/password',
+  meEmailVerification: '/api/v1/me/email-verification',
+  emailVerify: '/api/v1/email/verify',
+  passwordForgot: '/api/v1/password/forgot',
+  passwordReset: '/api/v1/password/reset',
   /** Scanner device setup: under the events prefix, answered by the gateway (it issues the credential). */
   deviceSetup: '/api/events/devices/setup',
 } as const;

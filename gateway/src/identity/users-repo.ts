@@ -5,6 +5,12 @@ export interface UserRow {
   name: string;
   email: string;
   password_hash: string;
+  /** `en` or `fr`, or null when never chosen. */
+  language: string | null;
+  /** An IANA time zone name, or null when never chosen. */
+  time_zone: string | null;
+  /** When the current address was verified by its link; null: unverified. */
+  email_verified_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -14,6 +20,9 @@ export interface PublicUser {
   id: number;
   name: string;
   email: string;
+  language: string | null;
+  time_zone: string | null;
+  email_verified_at: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -22,6 +31,9 @@ export const toPublicUser = (u: UserRow): PublicUser => ({
   id: u.id,
   name: u.name,
   email: u.email,
+  language: u.language,
+  time_zone: u.time_zone,
+  email_verified_at: u.email_verified_at?.toISOString() ?? null,
   created_at: u.created_at.toISOString(),
   updated_at: u.updated_at.toISOString(),
 });
@@ -43,8 +55,8 @@ export class UsersRepo {
       .first();
   }
 
-  findById(id: number): Promise<UserRow | undefined> {
-    return this.db<UserRow>('users').where({ id }).first();
+  findById(id: number, trx: Knex | Knex.Transaction = this.db): Promise<UserRow | undefined> {
+    return trx<UserRow>('users').where({ id }).first();
   }
 
   /** Inserts a user; resolves undefined when the e-mail is taken. */
@@ -60,10 +72,23 @@ export class UsersRepo {
     return row;
   }
 
-  async update(trx: Knex.Transaction, id: number, changes: Partial<Pick<UserRow, 'name' | 'password_hash'>>) {
+  /**
+   * Changes a user's columns and stamps `updated_at` (the version services keep); resolves the
+   * new row, or undefined when there is no such user. A new `email` is stored normalised; a
+   * taken one rejects with PostgreSQL's unique violation (23505).
+   */
+  async update(
+    trx: Knex.Transaction,
+    id: number,
+    changes: Partial<
+      Pick<UserRow, 'name' | 'email' | 'password_hash' | 'language' | 'time_zone' | 'email_verified_at'>
+    >,
+  ): Promise<UserRow | undefined> {
+    const normalized =
+      changes.email === undefined ? changes : { ...changes, email: normalizeEmail(changes.email) };
     const [row] = await trx<UserRow>('users')
       .where({ id })
-      .update({ ...changes, updated_at: trx.fn.now() as unknown as Date })
+      .update({ ...normalized, updated_at: trx.fn.now() as unknown as Date })
       .returning('*');
     return row;
   }

@@ -11,6 +11,13 @@ export interface UserPayload {
   id: number;
   name: string;
   email: string;
+  /**
+   * The user's language for e-mails and pages, `en` or `fr`; null or absent when never chosen
+   * (then English). Absent in events written before issue 32.
+   */
+  language?: string | null;
+  /** The user's IANA time zone (`Europe/Paris`) for times in e-mails; null or absent: UTC. */
+  time_zone?: string | null;
   /** ISO 8601 UTC; services keep the newest version they have seen. */
   updated_at: string;
 }
@@ -19,5 +26,7 @@ export const userPayloadSchema = Joi.object<UserPayload>({
   id: Joi.number().integer().positive().required(),
   name: Joi.string().required(),
   email: Joi.string().required(),
+  language: Joi.string().max(8).allow(null),
+  time_zone: Joi.string().max(64).allow(null),
   updated_at: Joi.string().isoDate().required(),
 });

@@ -11,6 +11,10 @@ export interface ProjectedUser {
   id: number;
   name: string;
   email: string;
+  /** `en` or `fr`, or null when unknown (never chosen, or only seen in JWT claims): English. */
+  language: string | null;
+  /** An IANA time zone name (`Europe/Paris`), or null when unknown: UTC. */
+  time_zone: string | null;
   updated_at: Date;
 }
 
@@ -19,6 +23,9 @@ export interface UserVersion {
   id: number;
   name: string;
   email: string;
+  /** Absent or null: unknown (events written before issue 32 carry neither). */
+  language?: string | null;
+  time_zone?: string | null;
   updated_at: string | Date;
 }
 
@@ -32,8 +39,9 @@ export interface CallerClaims {
 /** Where a service keeps its projection. */
 export interface UsersProjectionOptions {
   /**
-   * The projection table: `id` integer primary key, `name` text, `email` text, `updated_at`
-   * timestamptz (an index on `lower(email)` serves {@link UsersProjection.findByEmail}).
+   * The projection table: `id` integer primary key, `name` text, `email` text, `language` text
+   * null, `time_zone` text null, `updated_at` timestamptz (an index on `lower(email)` serves
+   * {@link UsersProjection.findByEmail}).
    */
   usersTable: string;
   /** The processed-messages table of `@fieldhouse/messaging` (`defineProcessedMessagesTable`). */
@@ -90,12 +98,22 @@ export function usersProjection(options: UsersProjectionOptions): UsersProjectio
 
   const upsertVersion = async (db: Db, user: UserVersion): Promise<boolean> => {
     const { rows } = await db.raw<{ rows: unknown[] }>(
-      `INSERT INTO ?? (id, name, email, updated_at) VALUES (?, ?, lower(?), ?)
+      `INSERT INTO ?? (id, name, email, language, time_zone, updated_at) VALUES (?, ?, lower(?), ?, ?, ?)
        ON CONFLICT (id) DO UPDATE
-         SET name = excluded.name, email = excluded.email, updated_at = excluded.updated_at
+         SET name = excluded.name, email = excluded.email, language = excluded.language,
+             time_zone = excluded.time_zone, updated_at = excluded.updated_at
          WHERE ??.updated_at < excluded.updated_at
        RETURNING id`,
-      [table, user.id, user.name, user.email, user.updated_at, table],
+      [
+        table,
+        user.id,
+        user.name,
+        user.email,
+        user.language ?? null,
+        user.time_zone ?? null,
+        user.updated_at,
+        table,
+      ],
     );
     return rows.length > 0;
   };
@@ -117,10 +135,13 @@ export function usersProjection(options: UsersProjectionOptions): UsersProjectio
       return rows.length > 0;
     },
     findById: (db, id) =>
-      db<ProjectedUser>(table).select('id', 'name', 'email', 'updated_at').where({ id }).first(),
+      db<ProjectedUser>(table)
+        .select('id', 'name', 'email', 'language', 'time_zone', 'updated_at')
+        .where({ id })
+        .first(),
     findByEmail: (db, email) =>
       db<ProjectedUser>(table)
-        .select('id', 'name', 'email', 'updated_at')
+        .select('id', 'name', 'email', 'language', 'time_zone', 'updated_at')
         .whereRaw('lower(email) = lower(?)', [email])
         .orderBy('updated_at', 'desc')
         .first(),

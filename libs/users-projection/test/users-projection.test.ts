@@ -30,6 +30,8 @@ describe('users projection (real PostgreSQL)', () => {
             t.integer('id').primary();
             t.text('name').notNullable();
             t.text('email').notNullable();
+            t.text('language');
+            t.text('time_zone');
             t.timestamp('updated_at', { useTz: true }).notNullable();
           });
           await k.raw('CREATE INDEX users_email_lower ON users (lower(email))');
@@ -56,6 +58,25 @@ describe('users projection (real PostgreSQL)', () => {
       const row = await users.findById(knex, 1);
       expect(row).to.include({ id: 1, name: 'Ann', email: 'ann@example.test' });
       expect(row!.updated_at.toISOString()).to.equal('2026-01-01T10:00:00.000Z');
+    });
+
+    it('keeps the language and time zone of the newest event; events without them leave null', async () => {
+      await users.applyEvent(
+        knex,
+        'm-lang-1',
+        event(40, 'Lou', 'lou@example.test', '2026-01-01T10:00:00.000Z'),
+      );
+      expect(await users.findById(knex, 40)).to.include({ language: null, time_zone: null });
+      await users.applyEvent(knex, 'm-lang-2', {
+        ...event(40, 'Lou', 'lou@example.test', '2026-01-02T10:00:00.000Z'),
+        language: 'fr',
+        time_zone: 'Europe/Paris',
+      });
+      expect(await users.findById(knex, 40)).to.include({ language: 'fr', time_zone: 'Europe/Paris' });
+      expect(await users.findByEmail(knex, 'LOU@example.test')).to.include({
+        language: 'fr',
+        time_zone: 'Europe/Paris',
+      });
     });
 
     it('keeps the newest version: an older event delivered after a newer one changes nothing', async () => {

@@ -12,6 +12,7 @@ import { exportLease } from './010-export-lease.ts';
 import { exportsByProject } from './011-exports-by-project.ts';
 import { webhooks } from './012-webhooks.ts';
 import { memberInvitations } from './013-member-invitations.ts';
+import { userPreferences } from './015-user-preferences.ts';
 
 /** The collection service's migrations, in order. */
 export const migrations: Migration[] = [
@@ -28,4 +29,5 @@ export const migrations: Migration[] = [
   exportsByProject,
   webhooks,
   memberInvitations,
+  userPreferences,
 ];

@@ -8,10 +8,14 @@ export interface UserRow {
   id: number;
   name: string;
   email: string;
+  /** `en`, `fr`, or null when unknown (then English). */
+  language: string | null;
+  /** An IANA time zone name, or null when unknown (then UTC). */
+  time_zone: string | null;
 }
 
 const row = (u: ProjectedUser | undefined): UserRow | undefined =>
-  u && { id: u.id, name: u.name, email: u.email };
+  u && { id: u.id, name: u.name, email: u.email, language: u.language, time_zone: u.time_zone };
 
 /**
  * Applies a `user.created`/`user.updated` event once per message id, keeping the version with

@@ -4,6 +4,14 @@ import { eventsSchema } from './002-events.ts';
 import { scannerDevices } from './003-scanner-devices.ts';
 import { webhooks } from './004-webhooks.ts';
 import { inviteCounts } from './005-invite-counts.ts';
+import { userPreferences } from './006-user-preferences.ts';
 
 /** The events service's migrations, in order. */
-export const migrations: Migration[] = [messaging, eventsSchema, scannerDevices, webhooks, inviteCounts];
+export const migrations: Migration[] = [
+  messaging,
+  eventsSchema,
+  scannerDevices,
+  webhooks,
+  inviteCounts,
+  userPreferences,
+];
