@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Field } from '../collection/types.ts';
 import type { PhotoDraft } from './answers.ts';
@@ -61,6 +61,11 @@ export function PhotoInput(props: {
   const id = useId();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  // No photo kept (after a send, a removal, a discarded draft): the picker names no file either.
+  useEffect(() => {
+    if (!props.value && !busy && input.current) input.current.value = '';
+  }, [props.value, busy]);
   const choose = async (file: File | undefined) => {
     if (!file) return;
     setBusy(true);
@@ -87,6 +92,7 @@ export function PhotoInput(props: {
     <div className={classes.fieldset} data-field={props.field.uuid}>
       <FieldLegend field={props.field} htmlFor={id} />
       <input
+        ref={input}
         id={id}
         type="file"
         accept="image/*"

@@ -4,6 +4,7 @@ import { useFormatInstant } from '../../components/format.ts';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import type { Field } from '../collection/types.ts';
 import type { QueueItem, QueueStatus } from './offline-store.ts';
+import { firstAnswers } from './queue-summary.ts';
 import { describeErrors } from './send-queue.ts';
 
 const COLORS: Record<QueueStatus, string> = {
@@ -17,7 +18,7 @@ const COLORS: Record<QueueStatus, string> = {
 /**
  * The submissions made in this browser for this project, newest first, each with where it
  * stands: waiting to be sent, sent, duplicate (the service already had it), conflict or refused
- * with the reason per field. A refused or conflicting item stays until the collector edits it
+ * with the reason per field, and its first two text or choice answers to tell it from the others. A refused or conflicting item stays until the collector edits it
  * back into the form or deletes it; sent ones can be cleared.
  */
 export function QueuePanel(props: {
@@ -76,6 +77,15 @@ export function QueuePanel(props: {
                         : t('queue.made', { when: when(item.client_updated_at) })}
                     </Text>
                   </Group>
+                  {/* The first answers tell the items apart. */}
+                  {firstAnswers(props.fields, item.answers).map((a) => (
+                    <Text key={a.label} size="sm" data-testid="queue-answer">
+                      <Text span c="dimmed" size="sm">
+                        {t('queue.answer', { label: a.label })}
+                      </Text>{' '}
+                      {a.text}
+                    </Text>
+                  ))}
                   {/* The errors say it all when there are some (the message repeats them). */}
                   {keep && item.message && problems.length === 0 ? (
                     <Text size="sm">{item.message}</Text>

@@ -3,6 +3,7 @@ import { Anchor, Badge, Breadcrumbs, Button, Group, Stack, Title } from '@mantin
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import type { Project } from './types.ts';
+import { WebFormShare } from './WebFormShare.tsx';
 
 /** The pages of a project, in the order of its navigation. */
 const TABS = ['form', 'submissions', 'map', 'exports', 'analyses'] as const;
@@ -53,9 +54,12 @@ export function ProjectHeader({ project, actions }: { project: Project; actions?
           );
         })}
         {project.is_published ? (
-          <Button component={Link} to={`/f/${project.id}`} size="compact-md" variant="subtle">
-            {t('project.tabs.collect')}
-          </Button>
+          <>
+            <Button component={Link} to={`/f/${project.id}`} size="compact-md" variant="subtle">
+              {t('project.tabs.collect')}
+            </Button>
+            <WebFormShare project={project} />
+          </>
         ) : null}
       </Group>
     </Stack>

@@ -16,8 +16,9 @@ import { useAnalyses, useAnalysisMutations } from './use-analyses.ts';
 
 /**
  * `/projects/{id}/analyses`: the analyses the collection service offers for the project, each
- * chart drawn from the service's Vega-Lite specification with vega-embed, with its SVG (drawn by
- * the service) to download and its data as a table; creation and deletion for owners, admins
+ * chart drawn with vega-embed from the service's Vega-Lite specification made readable (labels,
+ * titles and formats in the reader's language, the color scheme), with its SVG to download and
+ * its data as a table; creation and deletion for owners, admins
  * and managers.
  */
 export function AnalysesPage() {
@@ -51,7 +52,13 @@ function ProjectAnalyses({ project }: { project: Project }) {
       ) : (
         <>
           {analyses.data.data.map((a) => (
-            <AnalysisCard key={a.id} analysis={a} mayDelete={mayManage} onDelete={setDeleting} />
+            <AnalysisCard
+              key={a.id}
+              analysis={a}
+              fields={version.data?.fields ?? []}
+              mayDelete={mayManage}
+              onDelete={setDeleting}
+            />
           ))}
           <PagePicker lastPage={analyses.data.pagination.last_page} page={page} onChange={setPage} />
         </>

@@ -1,34 +1,50 @@
-import { useState } from 'react';
-import { Anchor, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
-import type { Analysis, ChartView } from '../collection/types.ts';
+import type { Analysis, ChartView, Field } from '../collection/types.ts';
+import { readableChart, type ChartColumn, type ReadableChart } from './chart-spec.ts';
 import { useCharts } from './use-analyses.ts';
-import { VegaChart } from './VegaChart.tsx';
+import { chartSvg, VegaChart } from './VegaChart.tsx';
 
-/** A chart's rows as a table: the accessible alternative to the drawing. */
-function ChartData({ chart }: { chart: ChartView }) {
-  const { t } = useTranslation('projectData');
-  const columns = Object.keys(chart.data[0] ?? {});
-  if (!columns.length) return <Text c="dimmed">{t('analyses.noData')}</Text>;
+/** Saves `text` as a file named `name` (a temporary link click). */
+function download(text: string, type: string, name: string) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([text], { type }));
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10_000);
+}
+
+/** A chart's rows as a table, labelled as the chart is: the accessible alternative to the drawing. */
+function ChartData({ chart, readable }: { chart: ChartView; readable: ReadableChart }) {
+  const { t, i18n } = useTranslation('projectData');
+  const lang = i18n.resolvedLanguage ?? 'en';
+  const show = (value: unknown, format: ChartColumn['format']) =>
+    format === 'share'
+      ? Number(value).toLocaleString(lang, { style: 'percent', maximumFractionDigits: 1 })
+      : typeof value === 'number'
+        ? value.toLocaleString(lang, { maximumFractionDigits: 6 })
+        : String(value ?? '');
+  if (!readable.rows.length) return <Text c="dimmed">{t('analyses.noData')}</Text>;
   return (
     <Table.ScrollContainer minWidth={0} type="native">
       <Table aria-label={t('analyses.dataOf', { title: chart.chart.title })}>
         <Table.Thead>
           <Table.Tr>
-            {columns.map((c) => (
-              <Table.Th key={c} scope="col">
-                {c}
+            {readable.columns.map((c) => (
+              <Table.Th key={c.key} scope="col">
+                {c.title}
               </Table.Th>
             ))}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {chart.data.slice(0, 200).map((row, i) => (
+          {readable.rows.slice(0, 200).map((row, i) => (
             <Table.Tr key={i}>
-              {columns.map((c) => (
-                <Table.Td key={c}>{String(row[c] ?? '')}</Table.Td>
+              {readable.columns.map((c) => (
+                <Table.Td key={c.key}>{show(row[c.key], c.format)}</Table.Td>
               ))}
             </Table.Tr>
           ))}
@@ -38,20 +54,34 @@ function ChartData({ chart }: { chart: ChartView }) {
   );
 }
 
-/** One chart: its title, the Vega-Lite drawing, the SVG download and its data on demand. */
-function ChartBlock({ chart }: { chart: ChartView }) {
-  const { t } = useTranslation('projectData');
+/**
+ * One chart: its title, the drawing (labels and titles in the reader's language), the SVG
+ * download (the same drawing, light) and its data on demand.
+ */
+function ChartBlock({ chart, fields }: { chart: ChartView; fields: readonly Field[] }) {
+  const { t, i18n } = useTranslation(['projectData', 'projectViews', 'collection']);
   const [showData, setShowData] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const language = i18n.resolvedLanguage;
+  const readable = useMemo(() => readableChart(chart, fields, t), [chart, fields, t]);
+  const saveSvg = async () => {
+    setSaving(true);
+    try {
+      download(await chartSvg(readable.spec, language), 'image/svg+xml', `${chart.chart.title}.svg`);
+    } finally {
+      setSaving(false);
+    }
+  };
   return (
     <Stack gap="xs">
       <Title order={4} size="h5">
         {chart.chart.title}
       </Title>
-      <VegaChart spec={chart.vega_lite} title={chart.chart.title} />
+      <VegaChart spec={readable.spec} title={chart.chart.title} />
       <Group gap="md">
-        <Anchor href={chart.svg_url} download={`${chart.chart.title}.svg`} underline="always">
+        <Button size="compact-sm" variant="default" onClick={() => void saveSvg()} loading={saving}>
           {t('analyses.svg')}
-        </Anchor>
+        </Button>
         <Button
           size="compact-sm"
           variant="default"
@@ -61,7 +91,7 @@ function ChartBlock({ chart }: { chart: ChartView }) {
           {showData ? t('analyses.hideData') : t('analyses.showData')}
         </Button>
       </Group>
-      {showData ? <ChartData chart={chart} /> : null}
+      {showData ? <ChartData chart={chart} readable={readable} /> : null}
     </Stack>
   );
 }
@@ -72,6 +102,8 @@ function ChartBlock({ chart }: { chart: ChartView }) {
  */
 export function AnalysisCard(props: {
   analysis: Analysis;
+  /** The current form version's fields: the labels of the charts' questions and choices. */
+  fields: readonly Field[];
   mayDelete: boolean;
   onDelete: (a: Analysis) => void;
 }) {
@@ -102,7 +134,7 @@ export function AnalysisCard(props: {
         ) : charts.error ? (
           <ProblemAlert error={charts.error} />
         ) : (
-          charts.data.map((chart) => <ChartBlock key={chart.index} chart={chart} />)
+          charts.data.map((chart) => <ChartBlock key={chart.index} chart={chart} fields={props.fields} />)
         )}
       </Stack>
     </Paper>

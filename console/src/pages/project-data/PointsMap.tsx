@@ -1,23 +1,53 @@
 import { useEffect, useRef } from 'react';
+import { useComputedColorScheme } from '@mantine/core';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import type { GeoJSONSource, Map as MapLibreMap, StyleSpecification } from 'maplibre-gl';
+import { useConsoleSettings, type ConsoleSettings } from '../../app/console-settings.ts';
 import type { MapPoint } from './map-points.ts';
 
-/**
- * The tile server of the map, a setting of the build: `VITE_MAP_TILE_URL` (an XYZ raster URL
- * such as `https://tile.example.org/{z}/{x}/{y}.png`). Without one the points show on a plain
- * background and the map makes no request of its own.
- */
-const TILE_URL: string | undefined = import.meta.env.VITE_MAP_TILE_URL || undefined;
+type MapSettings = ConsoleSettings['map'];
 
-const style = (): StyleSpecification => ({
+/**
+ * The map's style: the deployment's raster tiles (`tile_url`, a runtime setting served by the
+ * gateway: docs/console.md, "Map tiles") over a plain background, or the plain background alone
+ * when the deployment sets none (the map then makes no request of its own).
+ */
+const style = (tileUrl: string | null, dark: boolean): StyleSpecification => ({
   version: 8,
-  sources: TILE_URL ? { tiles: { type: 'raster', tiles: [TILE_URL], tileSize: 256 } } : {},
+  sources: tileUrl ? { tiles: { type: 'raster', tiles: [tileUrl], tileSize: 256, maxzoom: 19 } } : {},
   layers: [
-    { id: 'background', type: 'background', paint: { 'background-color': '#e9eef2' } },
-    ...(TILE_URL ? [{ id: 'tiles', type: 'raster' as const, source: 'tiles' }] : []),
+    { id: 'background', type: 'background', paint: { 'background-color': dark ? '#2e3440' : '#e9eef2' } },
+    ...(tileUrl ? [{ id: 'tiles', type: 'raster' as const, source: 'tiles' }] : []),
   ],
 });
+
+/** The tiles' attribution in the map's corner (plain text from the settings, with its link). */
+function Attribution({ map }: { map: MapSettings }) {
+  if (!map.tile_url || !map.attribution) return null;
+  return (
+    <div
+      data-testid="map-attribution"
+      style={{
+        position: 'absolute',
+        right: 0,
+        bottom: 0,
+        padding: '1px 6px',
+        fontSize: 12,
+        background: 'rgba(255, 255, 255, 0.85)',
+        color: '#212529',
+        borderTopLeftRadius: 4,
+      }}
+    >
+      {map.attribution_url ? (
+        <a href={map.attribution_url} target="_blank" rel="noreferrer" style={{ color: '#1864ab' }}>
+          {map.attribution}
+        </a>
+      ) : (
+        map.attribution
+      )}
+    </div>
+  );
+}
 
 const featuresOf = (points: MapPoint[]) => ({
   type: 'FeatureCollection' as const,
@@ -31,7 +61,8 @@ const featuresOf = (points: MapPoint[]) => ({
 /**
  * Points on a MapLibre GL map (loaded with the page that shows it), clustered: a cluster is a
  * circle sized by how many points it holds, and a click zooms into it; a click on a point calls
- * `onPointClick` with its submission. The view fits the points. `label` names the map region;
+ * `onPointClick` with its submission. The view fits the points; the deployment's tiles (if any)
+ * lie under them with their attribution in the corner. `label` names the map region;
  * pages give a list of the points beside it for keyboard and screen-reader users.
  */
 export function PointsMap(props: {
@@ -47,7 +78,13 @@ export function PointsMap(props: {
     click.current = props.onPointClick;
   });
   const { points } = props;
+  const settings = useConsoleSettings();
+  // Settings that cannot be read leave the plain panel: the points still show.
+  const ready = !settings.isPending;
+  const tileUrl = settings.data?.map.tile_url ?? null;
+  const dark = useComputedColorScheme('light') === 'dark';
   useEffect(() => {
+    if (!ready) return;
     let live = true;
     void (async () => {
       const [maplibre, { default: workerUrl }] = await Promise.all([
@@ -59,7 +96,7 @@ export function PointsMap(props: {
       maplibre.setWorkerUrl(workerUrl);
       const m = new maplibre.Map({
         container: box.current,
-        style: style(),
+        style: style(tileUrl, dark),
         center: [0, 0],
         zoom: 1,
         attributionControl: false,
@@ -127,14 +164,17 @@ export function PointsMap(props: {
       map.current?.remove();
       map.current = null;
     };
-  }, [points]);
+  }, [points, ready, tileUrl, dark]);
   return (
-    <div
-      ref={box}
-      role="region"
-      aria-label={props.label}
-      data-testid="points-map"
-      style={{ height: props.height ?? 420, width: '100%', borderRadius: 8, overflow: 'hidden' }}
-    />
+    <div style={{ position: 'relative', borderRadius: 8, overflow: 'hidden' }}>
+      <div
+        ref={box}
+        role="region"
+        aria-label={props.label}
+        data-testid="points-map"
+        style={{ height: props.height ?? 420, width: '100%' }}
+      />
+      {settings.data ? <Attribution map={settings.data.map} /> : null}
+    </div>
   );
 }

@@ -1,5 +1,5 @@
 import { call, collectionApi } from '../../api/client.ts';
-import type { DataEntry, Field, Submission } from '../collection/types.ts';
+import type { DataEntry, Field, Submission, SubmissionStatus } from '../collection/types.ts';
 
 /** A point on the project map: a submission and where it was answered. */
 export interface MapPoint {
@@ -30,19 +30,23 @@ export function pointsOf(s: Submission, geopoints: readonly Field[]): MapPoint[]
 /**
  * The points of a project's submissions, newest first, read from the submissions list 100 at a
  * time up to {@link MAX_MAP_SUBMISSIONS} (the API has no map endpoint; an analysis of kind
- * `map` would have to be created first). Resolves with the points and how many submissions
- * there are in all.
+ * `map` would have to be created first), only those of one review `status` when given (the
+ * list's own filter). Resolves with the points and how many submissions there are in all.
  */
 export async function loadMapPoints(
   projectId: number,
   geopoints: readonly Field[],
+  status?: SubmissionStatus,
 ): Promise<{ points: MapPoint[]; read: number; total: number }> {
   const points: MapPoint[] = [];
   let read = 0;
   for (let page = 1; read < MAX_MAP_SUBMISSIONS; page++) {
     const answer = await call(
       collectionApi.GET('/api/v1/projects/{project_id}/submissions', {
-        params: { path: { project_id: String(projectId) }, query: { page, per_page: 100 } },
+        params: {
+          path: { project_id: String(projectId) },
+          query: { page, per_page: 100, ...(status ? { status } : {}) },
+        },
       }),
     );
     for (const s of answer.data) points.push(...pointsOf(s, geopoints));
