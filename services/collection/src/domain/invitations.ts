@@ -43,10 +43,11 @@ export interface InvitationView {
   sent_at: Date;
   expires_at: Date | null;
   accepted_at: Date | null;
-  member: ReturnType<typeof memberJson> | null;
+  /** The membership, only once `accepted`. */
+  member?: ReturnType<typeof memberJson>;
 }
 
-function invitationJson(row: InvitationRow, member: InvitationView['member'] = null): InvitationView {
+function invitationJson(row: InvitationRow, member?: InvitationView['member']): InvitationView {
   const status = row.accepted_at
     ? 'accepted'
     : row.expires_at.getTime() <= Date.now()
@@ -63,7 +64,7 @@ function invitationJson(row: InvitationRow, member: InvitationView['member'] = n
     sent_at: row.sent_at,
     expires_at: row.accepted_at ? null : row.expires_at,
     accepted_at: row.accepted_at,
-    member,
+    ...(member ? { member } : {}),
   };
 }
 

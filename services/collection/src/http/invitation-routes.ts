@@ -34,7 +34,7 @@ const invitationSchema = Joi.object({
     .valid('pending', 'expired', 'accepted')
     .required()
     .description(
-      '`pending`: waiting for the address to register or sign in; `expired`: past `expires_at` (resend renews it); `accepted`: a membership (`member`).',
+      '`pending`: waiting for the address to register or sign in; `expired`: past `expires_at` (resend renews it); `accepted`: a membership (`member`, present only then).',
     ),
   invited_by: Joi.number().integer().required(),
   invited_by_name: Joi.string().allow(null).required(),
@@ -42,7 +42,7 @@ const invitationSchema = Joi.object({
   sent_at: dateTime().required().description('When the invitation e-mail was last queued'),
   expires_at: dateTime().allow(null).required().description('14 days after `sent_at`; null once accepted'),
   accepted_at: dateTime().allow(null).required(),
-  member: memberSchema.allow(null).required(),
+  member: memberSchema.description('The membership, once `accepted` (absent before)'),
 }).id('Invitation');
 
 /**
