@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
+import JSZip from 'jszip';
 import type { Locator, Page } from 'playwright-core';
 import { startExportWorker } from '@fieldhouse/collection';
 import { Broker, OutboxRelay } from '@fieldhouse/messaging';
-import { backingUrl, eventually, randomPrefix, testLogger } from '@fieldhouse/testkit';
+import { backingUrl, eventually, PNG, randomPrefix, testLogger } from '@fieldhouse/testkit';
 import { gatewayClient, registerUser } from '../test/support/users.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { createCollectionProject, submit, type CollectionProject } from './support/collection-project.ts';
@@ -176,6 +177,7 @@ describe('console: exports, analyses and the map of a project (browser)', functi
     await expectAccessible(page, 'exports page');
 
     const files: Record<string, Buffer> = {};
+    let csvName = '';
     for (const [format, label] of [
       ['csv', 'CSV'],
       ['xlsx', 'Excel (XLSX)'],
@@ -187,6 +189,7 @@ describe('console: exports, analyses and the map of a project (browser)', functi
       await link.waitFor({ timeout: 30_000 });
       const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
       files[format] = readFileSync((await download.path())!);
+      if (format === 'csv') csvName = download.suggestedFilename();
     }
     expect(files.csv!.toString('utf8').trim().split('\n')).to.have.length(11); // header + 10 rows
     expect(files.csv!.toString('utf8')).to.contain('Site 10');
@@ -194,7 +197,8 @@ describe('console: exports, analyses and the map of a project (browser)', functi
     const geo = JSON.parse(files.geojson!.toString('utf8')) as { features: unknown[] };
     expect(geo.features).to.have.length(10);
     expect(await page.locator('tr[data-status="completed"]').count()).to.equal(3);
-    await screenshotBoth(page, 'exports');
+    // Files are named after the project and the day (screenshots: the media zip's test below).
+    expect(csvName).to.match(/^water-points-\d{4}-\d{2}-\d{2}\.csv$/);
     // On a phone the download links stay within the screen.
     await page.setViewportSize({ width: 390, height: 844 });
     const link = await page
@@ -202,6 +206,45 @@ describe('console: exports, analyses and the map of a project (browser)', functi
       .first()
       .boundingBox();
     expect(link!.x + link!.width).to.be.at.most(390);
+  });
+
+  it('requests the all-data-and-media zip, downloads it named after the project, and finds each photo in it', async () => {
+    const photos = await createCollectionProject(
+      c.baseUrl,
+      owner.token,
+      [
+        { name: 'site', label: 'Site', type: 'text' },
+        { name: 'photo', label: 'Photo of the well', type: 'photo' },
+      ],
+      {},
+      { workspace: 'Wells', project: 'Relevé des puits' },
+    );
+    for (const site of ['North', 'South', 'East'])
+      await submit(c.baseUrl, owner.token, photos, { site, photo: PNG.toString('base64') });
+    await submit(c.baseUrl, owner.token, photos, { site: 'No photo' });
+    const page = await c.newPage();
+    await signInThroughPage(page, owner, `/projects/${photos.projectId}/exports`);
+    await page.getByText('No exports yet.').waitFor();
+    await page.getByText('Photo columns hold links to the photos').waitFor();
+    await page.getByRole('combobox', { name: 'Format' }).selectOption('zip');
+    await page.getByText('A CSV file and a “media” folder holding each photo once').waitFor();
+    await page.getByRole('button', { name: 'Request the export' }).click();
+    const link = page.getByRole('link', { name: 'Download the data and media (ZIP)' });
+    await link.waitFor({ timeout: 30_000 });
+    const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+    const day = new Date().toISOString().slice(0, 10);
+    expect(download.suggestedFilename()).to.equal(`relevé-des-puits-${day}.zip`);
+    const zip = await JSZip.loadAsync(readFileSync((await download.path())!));
+    const media = Object.keys(zip.files).filter((n) => n.startsWith('media/') && !zip.files[n]!.dir);
+    expect(media).to.have.length(3);
+    const csv = (await zip.file(`relevé-des-puits-${day}.csv`)!.async('string')).trim().split('\n');
+    expect(csv).to.have.length(5); // header + 4 rows
+    for (const path of media) {
+      expect(csv.some((line) => line.includes(path))).to.equal(true);
+      expect(await zip.file(path)!.async('nodebuffer')).to.deep.equal(PNG);
+    }
+    await expectAccessible(page, 'exports page with a media zip');
+    await screenshotBoth(page, 'exports');
   });
 
   it('shows why an export failed: one column per choice of 2,000 choices, past what PostgreSQL can select', async () => {

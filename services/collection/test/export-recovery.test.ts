@@ -2,11 +2,13 @@ import type { Readable } from 'node:stream';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import JSZip from 'jszip';
 import { Exchanges, envelope } from '@fieldhouse/contracts';
 import { Broker, OutboxRelay } from '@fieldhouse/messaging';
 import {
   backingUrl,
   eventually,
+  PNG,
   randomPrefix,
   startNodeProcess,
   testLogger,
@@ -151,6 +153,76 @@ describe('collection: export recovery (lease, killed worker process, dead letter
       console.log(
         `      killed worker: job completed ${Date.now() - killedAt} ms after the kill (lease 1 s)`,
       );
+    } finally {
+      if (!locker.isCompleted()) await locker.rollback();
+    }
+  });
+
+  it('completes a media zip whose worker process was killed mid-zip (CSV entry written, photos under way), once its lease lapses', async () => {
+    // Own project: 5 submissions with a photo each.
+    const f = await makeForm(h, 1);
+    for (let i = 0; i < 5; i++)
+      await h
+        .as(1)
+        .post(`/api/v1/projects/${f.projectId}/submissions`)
+        .send(body(f, { full_name: `Site ${i}`, picture: PNG.toString('base64') }))
+        .expect(201);
+    // The photos table locked: the worker writes the zip's CSV entry, then waits on its media query.
+    const locker = await h.db.transaction();
+    try {
+      await locker.raw('LOCK TABLE photos IN ACCESS EXCLUSIVE MODE');
+      workerProcess = startNodeProcess(workerMain, {
+        DATABASE_URL: h.databaseUrl,
+        AMQP_URL: amqpUrl,
+        AMQP_PREFIX: prefix,
+        BLOB_DIR: h.blobDir,
+        EXPORT_LEASE_SECONDS: '1',
+        EXPORT_SWEEP_SECONDS: '1',
+        LOG_LEVEL: 'info',
+      });
+      const started = workerProcess;
+      await eventually(async () => started.output().includes('collection worker started'), 20_000).catch(
+        () => {
+          throw new Error(`the worker process did not start:\n${started.output()}`);
+        },
+      );
+      const jobId = (
+        await h
+          .as(1)
+          .post(`/api/v1/projects/${f.projectId}/submissions/export`)
+          .send({ format: 'zip' })
+          .expect(202)
+      ).body.data.job_id as string;
+      await relay.drain();
+      // Mid-zip: the media query (after the CSV entry) waits for the lock.
+      await eventually(async () => {
+        const { rows } = await h.db.raw(
+          `SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%JOIN photos p ON%'`,
+        );
+        return rows.length > 0;
+      });
+      expect((await h.db('exports').where({ id: jobId }).first()).status).to.equal('running');
+      await startWorker();
+      const killed = new Promise((ok) => started.child.once('exit', ok));
+      started.child.kill('SIGKILL');
+      await killed;
+      workerProcess = undefined;
+      await locker.commit();
+      const done = await finalState(jobId, 11_000);
+      expect(done).to.include({ status: 'completed', rows_written: 5, error: null });
+      expect((await h.db('exports').where({ id: jobId }).first()).attempts).to.equal(2);
+      const file = await h
+        .as(1)
+        .get(`/api/v1/exports/${jobId}/download`)
+        .buffer(true)
+        .parse((r, cb) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => cb(null, Buffer.concat(chunks)));
+        })
+        .expect(200);
+      const zip = await JSZip.loadAsync(file.body as Buffer);
+      expect(Object.keys(zip.files).filter((k) => k.startsWith('media/'))).to.have.length(5);
     } finally {
       if (!locker.isCompleted()) await locker.rollback();
     }

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { expect } from 'chai';
 import { parse } from 'csv-parse/sync';
+import JSZip from 'jszip';
 import { PNG, testLogger } from '@fieldhouse/testkit';
 import { S3BlobStore } from '../src/blob/s3-blob-store.ts';
 import { runExportJob } from '../src/workers/exports.ts';
@@ -152,9 +153,61 @@ describe('collection: object storage (S3BlobStore on a real S3 server, versitygw
       const answer = await h.as(1).get(`/api/v1/exports/${job}/download`).expect(302);
       const file = await fetch(answer.headers.location!);
       expect(file.status).to.equal(200);
-      expect(file.headers.get('content-disposition')).to.match(/^attachment; filename="export-\d+-.+\.csv"$/);
+      expect(file.headers.get('content-disposition')).to.match(
+        /^attachment; filename="p-\d{4}-\d{2}-\d{2}\.csv"$/,
+      );
       const rows = parse(await file.text(), { columns: true, bom: true }) as Array<Record<string, string>>;
       expect(rows).to.have.length(100_000);
+    });
+
+    it('streams a media zip into the bucket, each photo read from it, and serves it by presigned URL under its name', async () => {
+      const form = await makeForm(h, 1);
+      await h.db('projects').where({ id: form.projectId }).update({ name: 'Puits du Sénégal' });
+      const n = 12;
+      for (let i = 0; i < n; i++)
+        await h
+          .as(1)
+          .post(`/api/v1/projects/${form.projectId}/submissions`)
+          .send(body(form, { full_name: `Site ${i}`, picture: PNG.toString('base64') }))
+          .expect(201);
+      await h.as(1).post(`/api/v1/projects/${form.projectId}/submissions`).send(body(form)).expect(201);
+      const job = (
+        await h
+          .as(1)
+          .post(`/api/v1/projects/${form.projectId}/submissions/export`)
+          .send({ format: 'zip' })
+          .expect(202)
+      ).body.data.job_id as string;
+      const settings = { ttlHours: 1, leaseMs: 30_000, heartbeatMs: 10_000, publicUrl: 'https://x.example' };
+      await runExportJob({ db: h.db, blobs: bucket.store, logger: testLogger('export'), settings }, job, {
+        last: true,
+        max: 3,
+      });
+      const done = await h.db('exports').where({ id: job }).first();
+      expect(done).to.include({ status: 'completed', error: null });
+      expect(await bucket.keys()).to.include(done.blob_key);
+      const answer = await h.as(1).get(`/api/v1/exports/${job}/download`).expect(302);
+      const file = await fetch(answer.headers.location!);
+      expect(file.status).to.equal(200);
+      expect(file.headers.get('content-type')).to.equal('application/zip');
+      const day = (done.created_at as Date).toISOString().slice(0, 10);
+      expect(file.headers.get('content-disposition')).to.equal(
+        `attachment; filename="puits-du-senegal-${day}.zip"; filename*=UTF-8''puits-du-s%C3%A9n%C3%A9gal-${day}.zip`,
+      );
+      const zip = await JSZip.loadAsync(Buffer.from(await file.arrayBuffer()));
+      const media = Object.keys(zip.files).filter((k) => k.startsWith('media/'));
+      expect(media).to.have.length(n);
+      const rows = parse(await zip.file(`puits-du-sénégal-${day}.csv`)!.async('string'), {
+        columns: true,
+      }) as Array<Record<string, string>>;
+      expect(rows).to.have.length(n + 1);
+      expect(
+        rows
+          .map((r) => r.picture)
+          .filter(Boolean)
+          .sort(),
+      ).to.deep.equal([...media].sort());
+      for (const k of media) expect(await zip.file(k)!.async('nodebuffer')).to.deep.equal(PNG);
     });
 
     it('gives no new presigned URL of an export to its requester once removed from the workspace', async () => {

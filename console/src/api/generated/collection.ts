@@ -103,7 +103,7 @@ export interface paths {
     };
     /**
      * The export file (attachment)
-     * @description CSV, xlsx or GeoJSON as requested, streamed with its Content-Length.
+     * @description CSV, xlsx, GeoJSON or zip as requested, streamed with its Content-Length, named `<project name slug>-<UTC day requested>.<ext>` (e.g. `water-points-2026-11-28.csv`).
      */
     get: operations['downloadExport'];
     put?: never;
@@ -305,8 +305,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Queue an export of the submissions (CSV, xlsx, GeoJSON), with the list filters
-     * @description The job row and its RabbitMQ message (through the outbox) are written in one transaction; the requester gets an e-mail when the file is ready. Roles with submission.view_all (owner, admin, manager, viewer).
+     * Queue an export of the submissions (CSV, xlsx, GeoJSON, or a zip of all data and media), with the list filters
+     * @description The job row and its RabbitMQ message (through the outbox) are written in one transaction; the requester gets an e-mail when the file is ready. Roles with submission.view_all (owner, admin, manager, viewer). Photo cells of CSV, xlsx and GeoJSON are absolute URLs of the API (`<PUBLIC_URL>/api/v1/photos/{id}`: whoever follows one signs in and must be allowed to read the submission). `zip` holds the CSV (photo cells: `media/<photo id>.<ext>`) and a `media/` folder with each photo once.
      */
     post: operations['requestExport'];
     delete?: never;
@@ -853,7 +853,7 @@ export interface components {
       /** Format: date-time */
       finished_at: string | null;
       /** @enum {string} */
-      format: 'csv' | 'xlsx' | 'geojson';
+      format: 'csv' | 'xlsx' | 'geojson' | 'zip';
       /** Format: uuid */
       id: string;
       options: components['schemas']['ExportOptions'];
@@ -1952,13 +1952,14 @@ export interface operations {
       /** @description The file */
       200: {
         headers: {
-          /** @description attachment; filename="export-<project_id>-<job_id>.<ext>" */
+          /** @description RFC 6266: `attachment; filename="<slug>-<YYYY-MM-DD>.<ext>"`, plus `filename*=UTF-8''<percent-encoded name>` when the project name is not plain ASCII (the `filename` is then its ASCII form) */
           'Content-Disposition'?: unknown;
           [name: string]: unknown;
         };
         content: {
           'application/geo+json': Record<string, never>;
           'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': string;
+          'application/zip': string;
           'text/csv': string;
         };
       };
@@ -3896,8 +3897,11 @@ export interface operations {
           filters?: {
             [key: string]: unknown;
           };
-          /** @enum {string} */
-          format: 'csv' | 'xlsx' | 'geojson';
+          /**
+           * @description `csv`, `xlsx`, `geojson`, or `zip`: all data and media (the CSV, its photo cells naming the files of its `media/` folder)
+           * @enum {string}
+           */
+          format: 'csv' | 'xlsx' | 'geojson' | 'zip';
           /** @default {} */
           options?: {
             /** @description After each select_multiple column, one `<name>/<choice>` column per choice: 1 chosen, 0 not, empty unanswered (default false) */

@@ -25,7 +25,7 @@ import { idParam, useProject } from '../collection/use-collection.ts';
 import { filtersOf, readListState, writeListState } from '../submissions/filters.ts';
 import { useExports, useRequestExport, type ExportRequest } from './use-exports.ts';
 
-const FORMATS = ['csv', 'xlsx', 'geojson'] as const;
+const FORMATS = ['csv', 'xlsx', 'geojson', 'zip'] as const;
 const STATUS_COLORS: Record<ExportJob['status'], string> = {
   queued: 'gray',
   running: 'blue',
@@ -34,7 +34,8 @@ const STATUS_COLORS: Record<ExportJob['status'], string> = {
 };
 
 /**
- * `/projects/{id}/exports`: request an export (CSV, XLSX or GeoJSON) of the submissions with
+ * `/projects/{id}/exports`: request an export (CSV, XLSX, GeoJSON, or a ZIP of all data and media:
+ * the CSV and each photo under `media/`) of the submissions with
  * the filters of the submissions page (the same query string: "Export this view" links here),
  * and the project's exports with their live status, progress, download link or failure reason.
  */
@@ -93,13 +94,16 @@ function ProjectExports({ project }: { project: Project }) {
                 {t('exports.changeFilters')}
               </Anchor>
             </Text>
-            <Group gap="md" align="flex-end" wrap="wrap">
-              <NativeSelect
-                label={t('exports.format')}
-                value={format}
-                data={FORMATS.map((f) => ({ value: f, label: t(`exports.formats.${f}`) }))}
-                onChange={(e) => setFormat(e.currentTarget.value as ExportRequest['format'])}
-              />
+            {/* The format on its own line: its hint says what the file holds (photo links, or the media). */}
+            <NativeSelect
+              label={t('exports.format')}
+              value={format}
+              data={FORMATS.map((f) => ({ value: f, label: t(`exports.formats.${f}`) }))}
+              onChange={(e) => setFormat(e.currentTarget.value as ExportRequest['format'])}
+              description={t(format === 'zip' ? 'exports.formatHint.zip' : 'exports.formatHint.links')}
+              maw={480}
+            />
+            <Group gap="md" align="center" wrap="wrap">
               <Checkbox
                 label={t('exports.labels')}
                 checked={labels}
@@ -178,7 +182,9 @@ function ProjectExports({ project }: { project: Project }) {
                     <Table.Td>
                       {job.download_url ? (
                         <Anchor href={job.download_url} download>
-                          {t('exports.download', { format: t(`exports.formats.${job.format}`) })}
+                          {job.format === 'zip'
+                            ? t('exports.downloadZip')
+                            : t('exports.download', { format: t(`exports.formats.${job.format}`) })}
                         </Anchor>
                       ) : job.status === 'failed' ? (
                         <Text size="sm" c="red.8">
