@@ -18,8 +18,10 @@
  * (collection-pages.ts): the submissions table over --rows submissions (BENCH_ROWS, default
  * 1,000,000) and the collector's web form.
  *
+ * Then the signed-in landing (start-page.ts): `/` to the start page with its counts, on a phone.
+ *
  * Options: --runs / BENCH_RUNS (default 7), --throttle (CPU slowdown factor, default 4), --rows,
- * --scans, --only (some of `vote,scanner,collection`).
+ * --scans, --only (some of `vote,scanner,collection,start`).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,6 +33,7 @@ import { median } from '../lib/percentile.ts';
 import { onCleanup, runBench } from '../lib/run.ts';
 import { benchCollectionPages } from './collection-pages.ts';
 import { benchScanner } from './scanner-page.ts';
+import { benchStartPage } from './start-page.ts';
 
 const { values } = parseArgs({
   options: {
@@ -44,8 +47,8 @@ const { values } = parseArgs({
 const RUNS = Number(values.runs ?? process.env.BENCH_RUNS ?? 7);
 const THROTTLE = Number(values.throttle ?? 4);
 const TARGET_MS = 1_500;
-/** Which parts run: `vote`, `scanner`, `collection` (comma-separated; default all). */
-const only = new Set((values.only ?? 'vote,scanner,collection').split(','));
+/** Which parts run: `vote`, `scanner`, `collection`, `start` (comma-separated; default all). */
+const only = new Set((values.only ?? 'vote,scanner,collection,start').split(','));
 const LAST_OPTION = 'Option C-3';
 
 /** Records when `label` is first visible in the page, as ms since navigation start. */
@@ -176,7 +179,9 @@ await runBench(async () => {
       runs: RUNS,
       throttle: THROTTLE,
     }));
-  const pass = votePass && scannerPass && collectionPass;
+  const startPass =
+    !only.has('start') || (await benchStartPage(c, owner, { runs: RUNS, throttle: THROTTLE }));
+  const pass = votePass && scannerPass && collectionPass && startPass;
   console.log(`overall: ${pass ? 'PASS' : 'FAIL'}`);
   if (!pass) process.exitCode = 1;
 });

@@ -25,7 +25,7 @@ describe('console: sign-in, register, sign-out (browser)', function () {
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill('correct horse battery');
     await page.getByRole('textbox', { name: 'Confirm the password' }).fill('correct horse battery');
     await page.getByRole('button', { name: 'Create the account' }).click();
-    await page.waitForURL((u) => u.pathname === '/polls');
+    await page.waitForURL((u) => u.pathname === '/start');
     await page.getByRole('button', { name: /Account menu of Page User/ }).waitFor();
     // The token of the register answer was revoked at once: the user has no token.
     const tokens = await page.evaluate(

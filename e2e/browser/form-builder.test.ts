@@ -80,7 +80,8 @@ describe('console: form builder and publication (browser)', function () {
     const page = await c.newPage();
     await signInThroughPage(page, owner, `/projects/${projectId}/form`);
     await page.getByText('This project has no form yet.').waitFor();
-    await page.getByRole('button', { name: 'New empty version' }).click();
+    // No version yet: the empty state starts the first one.
+    await page.getByRole('button', { name: 'Start the first version' }).click();
     await page.getByRole('heading', { name: 'Fields of version 1' }).waitFor();
 
     // The client checks the name's form first.
@@ -185,8 +186,12 @@ describe('console: form builder and publication (browser)', function () {
       { value: 'diarrhoea', label: 'Diarrhoea' },
     ]);
 
-    // Publish the version: it becomes read-only.
+    // Publish the version (after its confirmation): it becomes read-only.
     await page.getByRole('button', { name: 'Publish this version' }).click();
+    await page
+      .getByRole('dialog', { name: 'Publish version 1?' })
+      .getByRole('button', { name: 'Publish version 1' })
+      .click();
     await page.getByText('Published, read-only').waitFor();
     expect(await page.getByRole('button', { name: 'Add a field' }).count()).to.equal(0);
     expect(await page.getByRole('button', { name: /^Edit / }).count()).to.equal(0);

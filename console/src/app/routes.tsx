@@ -11,6 +11,8 @@ export const ResultsPage = lazyPage(
 );
 const SignInPage = lazyPage(async () => (await import('../pages/auth/SignInPage.tsx')).SignInPage);
 const RegisterPage = lazyPage(async () => (await import('../pages/auth/RegisterPage.tsx')).RegisterPage);
+const HomePage = lazyPage(async () => (await import('../pages/home/HomePage.tsx')).HomePage);
+const StartPage = lazyPage(async () => (await import('../pages/start/StartPage.tsx')).StartPage);
 export const ConsoleLayout = lazyPage(
   async () => (await import('../layout/ConsoleLayout.tsx')).ConsoleLayout,
 );
@@ -65,9 +67,11 @@ export function AppRoutes() {
         <Route path="/f/:projectId" element={<CollectPage />} />
         <Route path="/sign-in" element={<SignInPage />} />
         <Route path="/register" element={<RegisterPage />} />
+        {/* Signed out: what Fieldhouse does; signed in: on to the start page. */}
+        <Route index element={<HomePage />} />
       </Route>
       <Route element={<ConsoleLayout />}>
-        <Route index element={<Navigate to="/polls" replace />} />
+        <Route path="/start" element={<StartPage />} />
         <Route path="/polls" element={<PollsPage />} />
         <Route path="/polls/new" element={<PollEditorPage />} />
         <Route path="/polls/:pollId/edit" element={<PollEditorPage />} />

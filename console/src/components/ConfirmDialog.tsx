@@ -6,12 +6,14 @@ import { ProblemAlert } from './ProblemAlert.tsx';
  * Asks before an action that cannot be undone (revoke, delete): `message` says what will be lost;
  * the confirm button runs `onConfirm`, and a refusal (`error`) shows inside the dialog, next to
  * it. The close button is named `closeLabel` (a bare × would have no accessible name).
+ * `confirmColor` is red unless given (publishing a form version, say, is final but not a loss).
  */
 export function ConfirmDialog(props: {
   opened: boolean;
   title: string;
   message: ReactNode;
   confirmLabel: string;
+  confirmColor?: string;
   cancelLabel: string;
   closeLabel: string;
   pending: boolean;
@@ -34,7 +36,7 @@ export function ConfirmDialog(props: {
           <Button variant="default" onClick={props.onClose}>
             {props.cancelLabel}
           </Button>
-          <Button color="red" loading={props.pending} onClick={props.onConfirm}>
+          <Button color={props.confirmColor ?? 'red'} loading={props.pending} onClick={props.onConfirm}>
             {props.confirmLabel}
           </Button>
         </Group>

@@ -4,7 +4,7 @@ import { AppShell, Burger, Group, NavLink } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import '@mantine/notifications/styles.css';
 import { useDisclosure } from '@mantine/hooks';
-import { IconCalendarEvent, IconChartBar, IconFolders, IconKey } from '@tabler/icons-react';
+import { IconCalendarEvent, IconChartBar, IconFolders, IconKey, IconRocket } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, Outlet, useLocation } from 'react-router';
 import { signInPathFor } from '../auth/sign-in-path.ts';
@@ -18,6 +18,7 @@ import { LanguageSwitch } from './LanguageSwitch.tsx';
 
 /** The console's navigation; later areas add their entries here. */
 const NAV = [
+  { to: '/start', label: 'nav.start', icon: IconRocket },
   { to: '/workspaces', label: 'nav.workspaces', icon: IconFolders, also: '/projects' },
   { to: '/polls', label: 'nav.polls', icon: IconChartBar },
   { to: '/events', label: 'nav.events', icon: IconCalendarEvent },

@@ -13,8 +13,9 @@ import {
 } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import { EventForm } from './EventForm.tsx';
@@ -26,12 +27,14 @@ import { useDeleteEvent, useEvent, useEvents, type EventSummary, type EventsWhen
  * `/events`: the caller's events (owned or staffed) by start date, upcoming, past or all; create
  * one; each links to its scanner devices and its door scanner, and can be deleted after a
  * confirmation naming what goes (the service refuses staff with 403, shown in the dialog).
+ * `?new=1` (the start page's "Create an event") opens the creation dialog.
  */
 export function EventsPage() {
   const { t, i18n } = useTranslation('events');
   const [when, setWhen] = useState<EventsWhen>('upcoming');
   const events = useEvents(when);
-  const [creating, setCreating] = useState(false);
+  const [params] = useSearchParams();
+  const [creating, setCreating] = useState(params.get('new') === '1');
   const [deleting, setDeleting] = useState<EventSummary | null>(null);
   const [editing, setEditing] = useState<EventSummary | null>(null);
   const [staffOf, setStaffOf] = useState<EventSummary | null>(null);
@@ -65,7 +68,15 @@ export function EventsPage() {
       ) : events.error ? (
         <ProblemAlert error={events.error} />
       ) : events.data.length === 0 ? (
-        <Text>{t('list.empty')}</Text>
+        <EmptyState
+          title={t(`list.emptyWhen.${when}`)}
+          text={t('list.emptyText')}
+          action={
+            <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>
+              {t('list.createFirst')}
+            </Button>
+          }
+        />
       ) : (
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
           {events.data.map((event) => (

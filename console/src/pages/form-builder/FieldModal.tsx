@@ -1,4 +1,4 @@
-import type { ChangeEvent } from 'react';
+import { useState, type ChangeEvent } from 'react';
 import {
   ActionIcon,
   Button,
@@ -25,16 +25,22 @@ import {
   isSelect,
   type FieldFormValues,
 } from './field-form.ts';
+import { fieldNameFromLabel } from './field-name.ts';
 import type { FieldInput } from './use-form-builder.ts';
 
 /**
  * Adds or edits one field of a draft version: name, label, type, required, and the constraints
  * its type takes (min/max for numbers, length and pattern for text, choices for the select
  * types). The rules are checked here first; the service's 422 shows under the same fields.
+ * A new field's name follows its label (fieldNameFromLabel, unique among `takenNames`, the
+ * version's other names) until the user types a name of their own; an existing field's name
+ * never changes by itself (answers already collected are keyed by it).
  */
 export function FieldModal(props: {
   opened: boolean;
   field: Field | null;
+  /** The names of the version's other fields. */
+  takenNames: readonly string[];
   pending: boolean;
   error: unknown;
   onSave: (body: FieldInput) => void;
@@ -61,6 +67,19 @@ function FieldForm(props: Parameters<typeof FieldModal>[0]) {
     validate: (v) => fieldFormErrors(v, (k) => t(k)),
   });
   useServiceErrors(form, props.error);
+  /** Whether the name is the user's own (typed, or the existing field's): then the label leaves it. */
+  const [nameOwned, setNameOwned] = useState(props.field !== null);
+  const onLabel = (e: ChangeEvent<HTMLInputElement>) => {
+    const label = e.currentTarget.value;
+    form.setFieldValue('label', label);
+    if (!nameOwned) form.setFieldValue('name', fieldNameFromLabel(label, props.takenNames));
+  };
+  const onName = (e: ChangeEvent<HTMLInputElement>) => {
+    const name = e.currentTarget.value;
+    form.setFieldValue('name', name);
+    // Emptied: the label names it again.
+    setNameOwned(name !== '');
+  };
   const type = form.values.type;
   /** A constraint box: its value is the editor's, its error the service's key (`constraints.min`...). */
   const constraint = (key: 'min' | 'max' | 'max_length' | 'pattern') => ({
@@ -72,12 +91,19 @@ function FieldForm(props: Parameters<typeof FieldModal>[0]) {
     <form noValidate onSubmit={form.onSubmit((v) => props.onSave(fieldInputOf(v)))}>
       <Stack gap="sm">
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <TextInput label={t('field.label')} required data-autofocus {...form.getInputProps('label')} />
+          <TextInput
+            label={t('field.label')}
+            required
+            data-autofocus
+            {...form.getInputProps('label')}
+            onChange={onLabel}
+          />
           <TextInput
             label={t('field.name')}
-            description={t('field.nameHint')}
+            description={nameOwned ? t('field.nameHint') : t('field.nameDerived')}
             required
             {...form.getInputProps('name')}
+            onChange={onName}
           />
         </SimpleGrid>
         <NativeSelect

@@ -1,6 +1,7 @@
-import { ActionIcon, Badge, Group, Paper, Stack, Text } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconPencil, IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { EmptyState } from '../../components/EmptyState.tsx';
 import type { Field } from '../collection/types.ts';
 
 /** What a field's constraints say, in words ("1 to 20", "at most 80 characters", "3 choices"). */
@@ -20,7 +21,8 @@ function useConstraintSummary() {
 
 /**
  * The fields of a version in form order. On a draft each has edit, move up/down (each named
- * after the field) and remove; a published version lists them read-only.
+ * after the field) and remove; a published version lists them read-only. An empty draft says
+ * what to do next, with "add the first field" (`onAdd`).
  */
 export function FieldsList(props: {
   fields: Field[];
@@ -29,10 +31,24 @@ export function FieldsList(props: {
   onEdit: (f: Field) => void;
   onMove: (f: Field, to: number) => void;
   onRemove: (f: Field) => void;
+  onAdd: () => void;
 }) {
   const { t } = useTranslation(['formBuilder', 'collection']);
   const summary = useConstraintSummary();
-  if (props.fields.length === 0) return <Text c="dimmed">{t('fields.empty')}</Text>;
+  if (props.fields.length === 0)
+    return (
+      <EmptyState
+        title={t('fields.empty')}
+        text={props.editable ? t('fields.emptyText') : t('fields.emptyReadOnly')}
+        action={
+          props.editable ? (
+            <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={props.onAdd}>
+              {t('fields.addFirst')}
+            </Button>
+          ) : undefined
+        }
+      />
+    );
   return (
     <Stack gap="xs" component="ol" p={0} m={0} style={{ listStyle: 'none' }} aria-label={t('fields.label')}>
       {props.fields.map((f, i) => (

@@ -4,6 +4,7 @@ import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { EmptyState } from '../../components/EmptyState.tsx';
 import { useFormatInstant } from '../../components/format.ts';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
@@ -35,7 +36,8 @@ import {
  * read-only, and "new version from the published one" starts a draft with its fields), the
  * fields of the chosen version (add, edit, reorder, remove), a live preview as collectors will
  * see it, and the project's publication with its settings. Roles that may not edit forms see
- * it all read-only, with the reason.
+ * it all read-only, with the reason. A project without a version offers to start the first
+ * one; publishing a version (final) asks first, saying what it does.
  */
 export function FormBuilderPage() {
   const projectId = idParam(useParams().projectId);
@@ -64,6 +66,7 @@ function Builder({ project }: { project: Project }) {
   const [editing, setEditing] = useState<Field | 'new' | null>(null);
   const [removing, setRemoving] = useState<Field | null>(null);
   const [publishing, setPublishing] = useState(false);
+  const [confirmingPublish, setConfirmingPublish] = useState(false);
   const hasPublished = list.some((v) => v.status === 'published');
   const draft = version.data?.status === 'draft';
   const fields = version.data?.fields ?? [];
@@ -135,44 +138,62 @@ function Builder({ project }: { project: Project }) {
         <Grid gap="lg">
           <Grid.Col span={{ base: 12, md: 7 }}>
             <Stack gap="md">
-              <Group align="flex-end" gap="sm" wrap="wrap">
-                {list.length ? (
-                  <NativeSelect
-                    label={t('versions.label')}
-                    value={chosenId ? String(chosenId) : ''}
-                    onChange={(e) => choose(Number(e.currentTarget.value))}
-                    data={list.map((v) => ({
-                      value: String(v.id),
-                      label: t(v.status === 'draft' ? 'versions.draft' : 'versions.published', {
-                        number: v.number,
-                      }),
-                    }))}
-                    style={{ flex: '1 1 12rem' }}
-                  />
-                ) : (
-                  <Text>{t('versions.none')}</Text>
-                )}
-                {mayEdit ? (
-                  <>
-                    {hasPublished ? (
+              {list.length === 0 ? (
+                <EmptyState
+                  title={t('versions.none')}
+                  text={mayEdit ? t('versions.noneText') : t('versions.noneReadOnly')}
+                  action={
+                    mayEdit ? (
                       <Button
-                        variant="light"
-                        onClick={() => newVersion(true)}
+                        leftSection={<IconPlus size={16} aria-hidden />}
+                        onClick={() => newVersion(false)}
                         loading={createVersion.isPending}
                       >
-                        {t('versions.copy')}
+                        {t('versions.start')}
                       </Button>
-                    ) : null}
-                    <Button
-                      variant="default"
-                      onClick={() => newVersion(false)}
-                      loading={createVersion.isPending}
-                    >
-                      {t('versions.new')}
-                    </Button>
-                  </>
-                ) : null}
-              </Group>
+                    ) : undefined
+                  }
+                />
+              ) : (
+                <Group align="flex-end" gap="sm" wrap="wrap">
+                  {list.length ? (
+                    <NativeSelect
+                      label={t('versions.label')}
+                      value={chosenId ? String(chosenId) : ''}
+                      onChange={(e) => choose(Number(e.currentTarget.value))}
+                      data={list.map((v) => ({
+                        value: String(v.id),
+                        label: t(v.status === 'draft' ? 'versions.draft' : 'versions.published', {
+                          number: v.number,
+                        }),
+                      }))}
+                      style={{ flex: '1 1 12rem' }}
+                    />
+                  ) : (
+                    <Text>{t('versions.none')}</Text>
+                  )}
+                  {mayEdit ? (
+                    <>
+                      {hasPublished ? (
+                        <Button
+                          variant="light"
+                          onClick={() => newVersion(true)}
+                          loading={createVersion.isPending}
+                        >
+                          {t('versions.copy')}
+                        </Button>
+                      ) : null}
+                      <Button
+                        variant="default"
+                        onClick={() => newVersion(false)}
+                        loading={createVersion.isPending}
+                      >
+                        {t('versions.new')}
+                      </Button>
+                    </>
+                  ) : null}
+                </Group>
+              )}
               <ProblemAlert error={createVersion.error} />
               {version.data ? (
                 <Stack gap="sm" component="section" aria-labelledby="fields-heading">
@@ -193,10 +214,7 @@ function Builder({ project }: { project: Project }) {
                         >
                           {t('fields.add')}
                         </Button>
-                        <Button
-                          loading={publishVersion.isPending}
-                          onClick={() => publishVersion.mutate(version.data.id)}
-                        >
+                        <Button onClick={() => (publishVersion.reset(), setConfirmingPublish(true))}>
                           {t('versions.publish')}
                         </Button>
                       </Group>
@@ -207,7 +225,6 @@ function Builder({ project }: { project: Project }) {
                       {t('versions.frozen', { when: when(version.data.published_at) })}
                     </Text>
                   ) : null}
-                  <ProblemAlert error={publishVersion.error} />
                   <ProblemAlert error={updateField.isError && editing === null ? updateField.error : null} />
                   <FieldsList
                     fields={fields}
@@ -216,6 +233,7 @@ function Builder({ project }: { project: Project }) {
                     onEdit={setEditing}
                     onMove={(f, to) => void move(version.data.id, f, to)}
                     onRemove={setRemoving}
+                    onAdd={() => setEditing('new')}
                   />
                 </Stack>
               ) : version.error ? (
@@ -231,6 +249,7 @@ function Builder({ project }: { project: Project }) {
       <FieldModal
         opened={editing !== null}
         field={editing === 'new' ? null : editing}
+        takenNames={fields.filter((f) => editing === 'new' || f.id !== editing?.id).map((f) => f.name)}
         pending={fieldMutation.isPending}
         error={fieldMutation.error}
         onSave={(body) => {
@@ -263,6 +282,22 @@ function Builder({ project }: { project: Project }) {
           )
         }
         onClose={() => (setRemoving(null), deleteField.reset())}
+      />
+      <ConfirmDialog
+        opened={confirmingPublish && version.data !== undefined}
+        title={t('versions.publishTitle', { number: version.data?.number ?? '' })}
+        message={t(hasPublished ? 'versions.publishConfirmNext' : 'versions.publishConfirm')}
+        confirmLabel={t('versions.publishButton', { number: version.data?.number ?? '' })}
+        confirmColor="blue"
+        cancelLabel={t('field.cancel')}
+        closeLabel={t('field.close')}
+        pending={publishVersion.isPending}
+        error={publishVersion.error}
+        onConfirm={() =>
+          version.data &&
+          publishVersion.mutate(version.data.id, { onSuccess: () => setConfirmingPublish(false) })
+        }
+        onClose={() => (setConfirmingPublish(false), publishVersion.reset())}
       />
       <PublishProjectModal
         project={project}

@@ -15,6 +15,7 @@ import {
 import { IconDots, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
+import { EmptyState } from '../../components/EmptyState.tsx';
 import { useFormatInstant } from '../../components/format.ts';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { PagePicker } from '../../components/PagePicker.tsx';
@@ -82,13 +83,11 @@ export function InvitesPage() {
             ok: true,
             text: t(invite.revoked ? 'row.restored' : 'row.revokedDone', { nom: invite.nom }),
           }),
-        onError: (err) => setOutcome({ ok: false, text: `${invite.nom}: ${err.message}` }),
       },
     );
   const sendAgain = (invite: Invite) =>
     resend.mutate(invite.id, {
       onSuccess: (r) => setOutcome({ ok: true, text: t('row.resent', { nom: invite.nom, email: r.email }) }),
-      onError: (err) => setOutcome({ ok: false, text: `${invite.nom}: ${err.message}` }),
     });
 
   return (
@@ -160,7 +159,35 @@ export function InvitesPage() {
       ) : invites.error ? (
         <ProblemAlert error={invites.error} />
       ) : invites.data.data.length === 0 ? (
-        <Text>{t('empty')}</Text>
+        filter.search || filter.type_invite || filter.presence ? (
+          <EmptyState
+            title={t('empty')}
+            text={t('emptyMatchText')}
+            action={
+              <Button
+                variant="default"
+                onClick={() => (setSearch(''), setFilter({ search: '', type_invite: '', presence: '' }))}
+              >
+                {t('clearFilters')}
+              </Button>
+            }
+          />
+        ) : (
+          <EmptyState
+            title={t('emptyNone')}
+            text={t('emptyNoneText')}
+            action={
+              <Group gap="sm">
+                <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setEditing('new')}>
+                  {t('add.button')}
+                </Button>
+                <Button variant="default" onClick={() => setImporting(true)}>
+                  {t('import.button')}
+                </Button>
+              </Group>
+            }
+          />
+        )
       ) : (
         <>
           <Table.ScrollContainer minWidth={0}>

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, SimpleGrid, Stack, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { PagePicker } from '../../components/PagePicker.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
@@ -35,12 +36,15 @@ export function PollsPage() {
       ) : polls.error ? (
         <ProblemAlert error={polls.error} />
       ) : polls.data.data.length === 0 ? (
-        <Stack align="flex-start" gap="sm">
-          <Text>{t('list.empty')}</Text>
-          <Button component={Link} to="/polls/new" variant="light">
-            {t('list.createFirst')}
-          </Button>
-        </Stack>
+        <EmptyState
+          title={t('list.empty')}
+          text={t('list.emptyText')}
+          action={
+            <Button component={Link} to="/polls/new" leftSection={<IconPlus size={16} aria-hidden />}>
+              {t('list.createFirst')}
+            </Button>
+          }
+        />
       ) : (
         <>
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>

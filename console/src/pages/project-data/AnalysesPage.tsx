@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Stack, Text } from '@mantine/core';
+import { Button, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { PagePicker } from '../../components/PagePicker.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
@@ -48,7 +49,25 @@ function ProjectAnalyses({ project }: { project: Project }) {
       ) : analyses.error ? (
         <ProblemAlert error={analyses.error} />
       ) : analyses.data.data.length === 0 ? (
-        <Text c="dimmed">{t('analyses.none')}</Text>
+        <EmptyState
+          title={t('analyses.none')}
+          text={mayManage ? t('analyses.noneText') : t('analyses.noneReadOnly')}
+          action={
+            mayManage ? (
+              <Button
+                onClick={() =>
+                  document
+                    .getElementById('new-analysis')
+                    ?.closest('form')
+                    ?.querySelector<HTMLInputElement>('input')
+                    ?.focus()
+                }
+              >
+                {t('analyses.startNew')}
+              </Button>
+            ) : undefined
+          }
+        />
       ) : (
         <>
           {analyses.data.data.map((a) => (

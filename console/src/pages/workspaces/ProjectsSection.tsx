@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { PagePicker } from '../../components/PagePicker.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
@@ -17,12 +18,16 @@ import { useCreateProject, useDeleteProject, useProjects, useUpdateProject } fro
 /**
  * A workspace's projects (cards, paginated) with create and edit (owner, admin, manager) and
  * delete (owner, admin) after a confirmation that names how many submissions go with it.
+ * `?new=project` (from the start page) opens the creation dialog for those who may create.
  */
 export function ProjectsSection({ workspace }: { workspace: Workspace }) {
   const { t } = useTranslation('workspaces');
   const [page, setPage] = useState(1);
   const projects = useProjects(workspace.id, page);
-  const [creating, setCreating] = useState(false);
+  const [params] = useSearchParams();
+  const [creating, setCreating] = useState(
+    params.get('new') === 'project' && can(workspace.role, 'project.manage'),
+  );
   const [editing, setEditing] = useState<Project | null>(null);
   const [deleting, setDeleting] = useState<Project | null>(null);
   const create = useCreateProject();
@@ -64,7 +69,17 @@ export function ProjectsSection({ workspace }: { workspace: Workspace }) {
       ) : projects.error ? (
         <ProblemAlert error={projects.error} />
       ) : projects.data.data.length === 0 ? (
-        <Text>{t('projects.empty')}</Text>
+        <EmptyState
+          title={t('projects.empty')}
+          text={mayManage ? t('projects.emptyText') : t('projects.emptyReadOnly')}
+          action={
+            mayManage ? (
+              <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>
+                {t('projects.createFirst')}
+              </Button>
+            ) : undefined
+          }
+        />
       ) : (
         <>
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>

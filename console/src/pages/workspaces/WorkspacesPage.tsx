@@ -3,6 +3,7 @@ import { Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@man
 import { IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { EmptyState } from '../../components/EmptyState.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { PagePicker } from '../../components/PagePicker.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
@@ -38,7 +39,15 @@ export function WorkspacesPage() {
       ) : workspaces.error ? (
         <ProblemAlert error={workspaces.error} />
       ) : workspaces.data.data.length === 0 ? (
-        <Text>{t('list.empty')}</Text>
+        <EmptyState
+          title={t('list.empty')}
+          text={t('list.emptyText')}
+          action={
+            <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>
+              {t('list.createFirst')}
+            </Button>
+          }
+        />
       ) : (
         <>
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
