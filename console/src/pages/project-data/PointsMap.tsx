@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
-import { useComputedColorScheme } from '@mantine/core';
 import 'maplibre-gl/dist/maplibre-gl.css';
 import type { GeoJSONSource, Map as MapLibreMap, StyleSpecification } from 'maplibre-gl';
 import { useConsoleSettings, type ConsoleSettings } from '../../app/console-settings.ts';
+import { usePageScheme } from '../../components/use-page-scheme.ts';
 import type { MapPoint } from './map-points.ts';
 
 type MapSettings = ConsoleSettings['map'];
@@ -82,7 +82,7 @@ export function PointsMap(props: {
   // Settings that cannot be read leave the plain panel: the points still show.
   const ready = !settings.isPending;
   const tileUrl = settings.data?.map.tile_url ?? null;
-  const dark = useComputedColorScheme('light') === 'dark';
+  const dark = usePageScheme() === 'dark';
   useEffect(() => {
     if (!ready) return;
     let live = true;

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import { Text, useComputedColorScheme } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { expressionInterpreter } from 'vega-interpreter';
+import { usePageScheme } from '../../components/use-page-scheme.ts';
 import { chartLocale } from './chart-locales.ts';
 
 /** Loads vega-embed and vega-interpreter (with the first chart). */
@@ -51,7 +52,7 @@ export function VegaChart({ spec, title }: { spec: Record<string, unknown>; titl
   const { t, i18n } = useTranslation('projectData');
   const box = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState(false);
-  const dark = useComputedColorScheme('light') === 'dark';
+  const dark = usePageScheme() === 'dark';
   const language = i18n.resolvedLanguage;
   useEffect(() => {
     let finalize: (() => void) | undefined;
