@@ -99,6 +99,9 @@ describe('collection: analyses and charts', () => {
     expect(svg.headers['content-type']).to.match(/^image\/svg\+xml/);
     expect(svg.body as string).to.match(/^<svg[^>]*>/);
     expect(svg.body as string).to.contain('Colours');
+    // Counts of 1 to 3 on whole-number ticks (no 0.5, 1.5...), in the specification and its SVG.
+    expect(first.vega_lite.encoding.y.axis).to.deep.equal({ tickMinStep: 1, format: 'd' });
+    expect(svg.body as string).not.to.match(/>\d+\.\d+<\/text>/);
     for (const c of res.body.data) await h.as(4).get(c.svg_url).expect(200);
     await h.as(4).get(`/api/v1/analyses/${id}/charts/99.svg`).expect(404);
   });

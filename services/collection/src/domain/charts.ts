@@ -25,7 +25,14 @@ export const KIND_FIELD_TYPES: Record<ChartKind, readonly string[] | null> = {
 
 type Row = Record<string, unknown>;
 
-/** The Vega-Lite specification of a chart over its aggregated `data` rows. */
+/** The axis of a count: whole-number ticks only (never 0.5 submissions). */
+const COUNT_AXIS = { tickMinStep: 1, format: 'd' };
+
+/**
+ * The Vega-Lite specification of a chart over its aggregated `data` rows, naming things as the
+ * API does (choice values, field names; the console relabels them for its reader: docs/console.md,
+ * "Analyses"); counts on whole-number ticks.
+ */
 export function vegaLiteSpec(chart: ChartDef, data: Row[]): Record<string, unknown> {
   const base = {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
@@ -42,7 +49,7 @@ export function vegaLiteSpec(chart: ChartDef, data: Row[]): Record<string, unkno
         mark: 'bar',
         encoding: {
           x: { field: 'value', type: 'nominal', title: chart.field },
-          y: { field: 'count', type: 'quantitative', title: 'submissions' },
+          y: { field: 'count', type: 'quantitative', title: 'submissions', axis: COUNT_AXIS },
           ...color,
         },
       };
@@ -53,7 +60,7 @@ export function vegaLiteSpec(chart: ChartDef, data: Row[]): Record<string, unkno
         encoding: {
           x: { field: 'from', type: 'quantitative', bin: { binned: true }, title: chart.field },
           x2: { field: 'to' },
-          y: { field: 'count', type: 'quantitative', title: 'submissions' },
+          y: { field: 'count', type: 'quantitative', title: 'submissions', axis: COUNT_AXIS },
         },
       };
     case 'over_time':
@@ -62,7 +69,7 @@ export function vegaLiteSpec(chart: ChartDef, data: Row[]): Record<string, unkno
         mark: { type: 'line', point: true },
         encoding: {
           x: { field: 'day', type: 'temporal', title: 'day (UTC)' },
-          y: { field: 'count', type: 'quantitative', title: 'submissions' },
+          y: { field: 'count', type: 'quantitative', title: 'submissions', axis: COUNT_AXIS },
           ...color,
         },
       };
