@@ -54,23 +54,22 @@ describe('console: workspaces, members and projects (browser)', function () {
     await page.getByRole('heading', { level: 1, name: 'Sahel survey' }).waitFor();
     await page.getByText('Your role: Owner').waitFor();
 
-    // An e-mail nobody registered with: the service's refusal shows under the form, the address kept.
-    const email = page.getByRole('textbox', { name: 'E-mail of a registered user' });
-    await email.fill('nobody-here@example.test');
-    await page.getByRole('button', { name: 'Add', exact: true }).click();
-    await page
-      .getByRole('alert')
-      .filter({ hasText: /no user|unknown|registered/i })
-      .waitFor();
-    expect(await email.inputValue()).to.equal('nobody-here@example.test');
+    // An address that is a member already (the owner's own): the refusal shows once, under the
+    // field, in the user's words, with the address kept (it used to show twice).
+    const email = page.getByRole('textbox', { name: 'E-mail address' });
+    await email.fill(owner.email);
+    await page.getByRole('button', { name: 'Invite', exact: true }).click();
+    await page.getByText('This person is already a member of the workspace').waitFor();
+    expect(await page.getByText('This person is already a member of the workspace').count()).to.equal(1);
+    expect(await email.inputValue()).to.equal(owner.email);
 
     await email.fill(admin.email);
     await page.getByRole('combobox', { name: 'Role', exact: true }).selectOption('admin');
-    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByRole('button', { name: 'Invite', exact: true }).click();
     await page.getByRole('combobox', { name: 'Role of Ali Admin' }).waitFor();
     await email.fill(collector.email);
     await page.getByRole('combobox', { name: 'Role', exact: true }).selectOption('collector');
-    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByRole('button', { name: 'Invite', exact: true }).click();
     await page.getByRole('combobox', { name: 'Role of Cleo Collector' }).waitFor();
     // Change a role in place.
     await page.getByRole('combobox', { name: 'Role of Cleo Collector' }).selectOption('viewer');

@@ -7,27 +7,32 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import { assignableRoles, can } from '../collection/roles.ts';
 import type { Member, Role, Workspace } from '../collection/types.ts';
-import { InviteMemberForm } from './InviteMemberForm.tsx';
+import { InviteMemberForm, type InviteNotice } from './InviteMemberForm.tsx';
+import { PendingInvitations } from './PendingInvitations.tsx';
 import { useRemoveMember, useSetMember } from './use-workspaces.ts';
 
 /**
- * A workspace's members (name, e-mail, role). Owners and admins change roles, add members by
- * e-mail and remove them; only an owner gives, changes or takes the owner role, so an admin
- * sees an owner's role as text. Anyone may leave. A refusal (the last owner, an unknown
- * e-mail) shows next to the action that caused it.
+ * A workspace's members (name, e-mail, role). Owners and admins change roles, invite people by
+ * e-mail (members at once, or pending invitations listed below the members) and remove members;
+ * only an owner gives, changes or takes the owner role, so an admin sees an owner's role as
+ * text. Anyone may leave but the sole owner, who is told why instead of being offered "Leave"
+ * (the service would refuse it, 422 `last_owner`). A refusal shows next to the action that
+ * caused it.
  */
 export function MembersSection({ workspace }: { workspace: Workspace }) {
-  const { t } = useTranslation(['workspaces', 'collection']);
+  const { t } = useTranslation(['workspaces', 'collection', 'members']);
   const me = useMe();
   const navigate = useNavigate();
   const setMember = useSetMember();
   const remove = useRemoveMember();
   const [removing, setRemoving] = useState<Member | null>(null);
   const [changedUser, setChangedUser] = useState<number | null>(null);
+  const [notice, setNotice] = useState<InviteNotice | null>(null);
   const manage = can(workspace.role, 'members.manage');
   const roles = assignableRoles(workspace.role);
   const members = workspace.members ?? [];
   const leaving = removing?.user_id === me.data?.id;
+  const soleOwner = members.filter((m) => m.role === 'owner').length === 1;
   const closeRemove = () => {
     setRemoving(null);
     remove.reset();
@@ -42,7 +47,7 @@ export function MembersSection({ workspace }: { workspace: Workspace }) {
         {t('members.title')}
       </Title>
       {manage ? (
-        <InviteMemberForm workspaceId={workspace.id} roles={roles} />
+        <InviteMemberForm workspaceId={workspace.id} roles={roles} notice={notice} onNotice={setNotice} />
       ) : (
         <Text size="sm" c="dimmed">
           {t('members.notAllowed')}
@@ -63,6 +68,8 @@ export function MembersSection({ workspace }: { workspace: Workspace }) {
             const name = m.name ?? m.email ?? `#${m.user_id}`;
             const isMe = m.user_id === me.data?.id;
             const mayChange = manage && roles.includes(m.role);
+            // The sole owner cannot leave (422 last_owner): say why instead of offering it.
+            const mustStay = isMe && m.role === 'owner' && soleOwner;
             return (
               <Table.Tr key={m.user_id}>
                 <Table.Th scope="row" fw={500}>
@@ -92,7 +99,7 @@ export function MembersSection({ workspace }: { workspace: Workspace }) {
                     ) : (
                       <Text size="sm">{t(`collection:roles.${m.role}`)}</Text>
                     )}
-                    {isMe || mayChange ? (
+                    {(isMe || mayChange) && !mustStay ? (
                       <Button
                         size="xs"
                         color="red"
@@ -104,6 +111,11 @@ export function MembersSection({ workspace }: { workspace: Workspace }) {
                       </Button>
                     ) : null}
                   </Group>
+                  {mustStay ? (
+                    <Text size="xs" c="dimmed" mt={4}>
+                      {t('members:soleOwner')}
+                    </Text>
+                  ) : null}
                   {changedUser === m.user_id ? <ProblemAlert error={setMember.error} /> : null}
                 </Table.Td>
               </Table.Tr>
@@ -111,6 +123,13 @@ export function MembersSection({ workspace }: { workspace: Workspace }) {
           })}
         </Table.Tbody>
       </Table>
+      {manage ? (
+        <PendingInvitations
+          workspace={workspace}
+          roles={roles}
+          onRevoked={(id) => setNotice(notice?.invitation.id === id ? null : notice)}
+        />
+      ) : null}
       <ConfirmDialog
         opened={removing !== null}
         title={leaving ? t('members.leaveTitle') : t('members.removeTitle')}
