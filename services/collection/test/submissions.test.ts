@@ -195,10 +195,10 @@ describe('collection: submissions', () => {
         .send({ data: body(form, { age: 500 }).data })
         .expect(422);
       await h
-        .as(1)
+        .as(3)
         .put(url)
         .send({ data: body(form).data })
-        .expect(403); // not its collector
+        .expect(404); // another collector does not even see it
       await h
         .as(1)
         .post(`/api/v1/projects/${form.projectId}/publish`)

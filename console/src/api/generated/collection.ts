@@ -281,7 +281,7 @@ export interface paths {
     get: operations['getSubmission'];
     /**
      * Change status (transition table) and/or data
-     * @description A status change along the transition table (docs/collection.md, "Status transitions"): an illegal one is a 422 `illegal_transition` naming `current_status` and `requested_status`; one the caller may not make is a 403. New data or coordinates only from its collector, while the submission is a draft, sent back (`requires_correction`), or submitted in a project that allows edits (else 403 `edits_not_allowed`).
+     * @description A status change along the transition table (docs/collection.md, "Status transitions"): an illegal one is a 422 `illegal_transition` naming `current_status` and `requested_status`; one the caller may not make is a 403. New data or coordinates from its collector while the submission is a draft, sent back (`requires_correction`), or submitted in a project that allows edits (else 403 `edits_not_allowed`); from owners, admins and managers whatever its status except a draft. An edit of a submission that is not a draft is kept as a version (`GET .../versions`).
      */
     put: operations['updateSubmission'];
     post?: never;
@@ -290,6 +290,26 @@ export interface paths {
      * @description Not in the spec: an addition (docs/collection.md, "Deleting a submission"). The project’s counts and quota follow at once; `submission.deleted` webhooks carry the submission as it was. Collectors cannot delete, not even their own submissions.
      */
     delete: operations['deleteSubmission'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/projects/{project_id}/submissions/{submission_id}/versions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Edits of a submission, newest first: who, when, the answers before → after
+     * @description Not in the spec: an addition. Each edit of the data or location of a submission that is not a draft is kept as a version: its `number` (1 for the first edit), `user_id` and `user_name`, `created_at`, the answers that changed (`changes`: `field_uuid`, `type`, `before`, `after`; null is no answer) and the location before and after when it changed. Visible to whoever may see the submission.
+     */
+    get: operations['listSubmissionVersions'];
+    put?: never;
+    post?: never;
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -1001,6 +1021,7 @@ export interface components {
        */
       status: 'pending' | 'expired' | 'accepted';
     };
+    /** @description The membership, once `accepted` (absent before) */
     Member: {
       email: string | null;
       /** Format: date-time */
@@ -1084,6 +1105,8 @@ export interface components {
       altitude: number | null;
       /** @description null: an anonymous public submission */
       collector_id: number | null;
+      /** @description Name of `collector_id` (detail answers; null: anonymous, or not known to the service yet) */
+      collector_name?: string | null;
       consent: boolean | null;
       /** Format: date-time */
       created_at: string;
@@ -1103,6 +1126,14 @@ export interface components {
       /** Format: date-time */
       updated_at: string;
     };
+    SubmissionAnswerChange: {
+      /** @description The value after the edit (null: no answer) */
+      after?: unknown[] | boolean | number | Record<string, never> | string | null;
+      /** @description The value before the edit (null: no answer) */
+      before?: unknown[] | boolean | number | Record<string, never> | string | null;
+      field_uuid: string;
+      type: string;
+    };
     SubmissionHistoryEntry: {
       comment: string | null;
       /** Format: date-time */
@@ -1112,6 +1143,35 @@ export interface components {
       /** @enum {string} */
       to_status: 'submitted' | 'draft' | 'reviewed' | 'rejected' | 'requires_correction';
       user_id: number | null;
+      /** @description Name of `user_id` (null: anonymous, or not known to the service yet) */
+      user_name?: string | null;
+    };
+    SubmissionVersion: {
+      /** @description The answers that changed, before → after */
+      changes: components['schemas']['SubmissionAnswerChange'][];
+      /** Format: date-time */
+      created_at: string;
+      /** @description The submission's own location before and after, when the edit changed it */
+      location: {
+        after: {
+          altitude: number | null;
+          latitude: number | null;
+          longitude: number | null;
+          precision: number | null;
+        };
+        before: {
+          altitude: number | null;
+          latitude: number | null;
+          longitude: number | null;
+          precision: number | null;
+        };
+      } | null;
+      /** @description 1 for the first edit, then 2, 3... */
+      number: number;
+      /** @description Who made the edit */
+      user_id: number | null;
+      /** @description Their name (null: not known to the service yet) */
+      user_name: string | null;
     };
     SyncResult: {
       /**
@@ -1194,6 +1254,8 @@ export interface components {
        */
       disabled_reason: 'by_owner' | 'gone' | 'failing' | null;
       events: string[];
+      /** @description Deliveries failed for good in a row (0 after any success); this many (5 by default) turn the webhook off (`failing`) */
+      failure_streak: number;
       /** Format: uuid */
       id: string;
       /**
@@ -1290,6 +1352,8 @@ export interface components {
        */
       disabled_reason: 'by_owner' | 'gone' | 'failing' | null;
       events: string[];
+      /** @description Deliveries failed for good in a row (0 after any success); this many (5 by default) turn the webhook off (`failing`) */
+      failure_streak: number;
       /** Format: uuid */
       id: string;
       /**
@@ -3775,7 +3839,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Not the collector (data), edits not allowed (`edits_not_allowed`), or a transition the caller may not make */
+      /** @description Neither the collector nor a reviewer (data), a draft changed by a reviewer, edits not allowed (`edits_not_allowed`), or a transition the caller may not make */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3925,6 +3989,134 @@ export interface operations {
         };
       };
       /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listSubmissionVersions: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Integer id from 1 to 2147483647 */
+        project_id: string;
+        /** @description Integer id from 1 to 9007199254740991 */
+        submission_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Pagination envelope (spec 2.1) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['SubmissionVersion'][];
+            pagination: components['schemas']['Pagination'];
+          };
+        };
+      };
+      /** @description Not modified: If-None-Match matches the ETag */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A session without the X-XSRF-TOKEN header matching its cookie on an unsafe method (`csrf_token_mismatch`) — from the gateway */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown project or submission, or not visible to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Bad page or per_page */
       422: {
         headers: {
           [name: string]: unknown;

@@ -15,6 +15,7 @@ export type Action =
   | 'submission.create'
   | 'submission.view_all'
   | 'submission.review'
+  | 'submission.delete'
   | 'export.request'
   | 'analysis.manage'
   | 'stats.view';
@@ -29,6 +30,7 @@ const ALLOWED: Record<Action, readonly Role[]> = {
   'submission.create': ['owner', 'admin', 'manager', 'collector'],
   'submission.view_all': ['owner', 'admin', 'manager', 'viewer'],
   'submission.review': ['owner', 'admin', 'manager'],
+  'submission.delete': ['owner', 'admin', 'manager'],
   'export.request': ['owner', 'admin', 'manager', 'viewer'],
   'analysis.manage': ['owner', 'admin', 'manager'],
   'stats.view': ['owner', 'admin', 'manager', 'viewer'],

@@ -7,6 +7,7 @@ import { PageLoader } from '../../components/PageLoader.tsx';
 import { PagePicker } from '../../components/PagePicker.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import { ProjectHeader } from '../collection/ProjectHeader.tsx';
+import { useMe } from '../../auth/session.ts';
 import { can } from '../collection/roles.ts';
 import type { Project } from '../collection/types.ts';
 import {
@@ -22,6 +23,7 @@ import { filtersOf, readListState, writeListState, type ListState } from './filt
 import { SelectionBar } from './SelectionBar.tsx';
 import { SubmissionDrawer } from './SubmissionDrawer.tsx';
 import { SubmissionsTable } from './SubmissionsTable.tsx';
+import { mayEditSubmission } from './transitions.ts';
 import { useSubmissionsPage } from './use-submissions.ts';
 
 /**
@@ -73,12 +75,16 @@ function ProjectSubmissions({
   const [reviewing, setReviewing] = useState<readonly number[] | null>(null);
   const fields = version.data?.fields ?? [];
   const mayReview = can(role, 'submission.review');
+  const me = useMe().data;
   const names = useMemo(
     () => new Map((stats.data?.by_collector ?? []).map((c) => [c.collector_id, c.name])),
     [stats.data],
   );
   const userName = (id: number | null) =>
-    id === null ? t('table.anonymous') : (names.get(id) ?? t('table.user', { id }));
+    id === null
+      ? t('table.anonymous')
+      : (names.get(id) ?? (me && me.id === id ? me.name : t('table.user', { id })));
+  const [deleted, setDeleted] = useState<number | null>(null);
   const select = (ids: number[], on: boolean) =>
     setSelected((prev) => {
       const next = new Set(prev);
@@ -110,6 +116,11 @@ function ProjectSubmissions({
           </Group>
         }
       />
+      {deleted !== null ? (
+        <Text role="status" size="sm">
+          {t('delete.done', { id: deleted })}
+        </Text>
+      ) : null}
       <FiltersBar state={state} collectors={stats.data?.by_collector} onChange={update} />
       {mayReview ? (
         <SelectionBar
@@ -159,7 +170,10 @@ function ProjectSubmissions({
         fields={fields}
         userName={userName}
         mayReview={mayReview}
+        mayEdit={(s) => mayEditSubmission(s, role, me?.id, project.settings.allow_edits)}
+        mayDelete={can(role, 'submission.delete')}
         onClose={() => update({ submission: undefined })}
+        onDeleted={setDeleted}
       />
       <BulkReviewModal
         projectId={project.id}

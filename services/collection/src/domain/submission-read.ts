@@ -1,6 +1,7 @@
 import { notFound } from '@fieldhouse/problem';
 import { findSubmission, listHistory, type HistoryRow, type SubmissionRow } from '../data/submissions.ts';
 import { listSubmissions as listPage, type ListFilters } from '../data/submission-list.ts';
+import { userNames } from '../data/submission-versions.ts';
 import { can, maySeeSubmission } from './roles.ts';
 import type { ProjectAccess, SubmissionDeps } from './submission-deps.ts';
 
@@ -47,16 +48,28 @@ export interface GetSubmission {
 }
 
 /**
- * A submission with its status history (oldest first).
+ * The names of the people a submission's detail names (its collector, the authors of its status
+ * changes), by user id, from the users projection; ids unknown to the service are left out.
+ */
+export const namesOf = (
+  deps: Pick<SubmissionDeps, 'db'>,
+  s: SubmissionRow,
+  history: HistoryRow[],
+): Promise<Map<number, string>> => userNames(deps.db, [s.collector_id, ...history.map((h) => h.user_id)]);
+
+/**
+ * A submission with its status history (oldest first) and the names of the people they name
+ * ({@link namesOf}).
  * @throws ProblemError 404 unknown, or not visible to the caller (its collector, or a role
  *   with `submission.view_all`).
  */
 export async function getSubmission(
   deps: Pick<SubmissionDeps, 'db'>,
   cmd: GetSubmission,
-): Promise<{ submission: SubmissionRow; history: HistoryRow[] }> {
+): Promise<{ submission: SubmissionRow; history: HistoryRow[]; names: Map<number, string> }> {
   const { project, role } = cmd.access;
   const s = await findSubmission(deps.db, project.id, cmd.submissionId);
   if (!s || !maySeeSubmission(role, s, cmd.userId)) throw notFound('Submission not found.');
-  return { submission: s, history: await listHistory(deps.db, s.id) };
+  const history = await listHistory(deps.db, s.id);
+  return { submission: s, history, names: await namesOf(deps, s, history) };
 }

@@ -9,6 +9,7 @@ import {
   type HistoryRow,
   type SubmissionRow,
 } from '../data/submissions.ts';
+import { insertVersion } from '../data/submission-versions.ts';
 import { intakePhotos, type PendingPhoto } from './photo-intake.ts';
 import { photoTransaction, storePhotos } from './photo-store.ts';
 import { can, maySeeSubmission, type Role } from './roles.ts';
@@ -16,6 +17,8 @@ import type { SubmissionCoords } from './submission-create.ts';
 import type { ProjectAccess, SubmissionDeps } from './submission-deps.ts';
 import { checkEntries, keptPhotosOf } from './submission-entries.ts';
 import { searchTextOf, type DataEntry } from './submission-validation.ts';
+import { namesOf } from './submission-read.ts';
+import { changesOf } from './submission-versions.ts';
 import { checkTransition, type Actor, type Status } from './transitions.ts';
 
 const COORDS = ['latitude', 'longitude', 'altitude', 'precision'] as const;
@@ -49,19 +52,22 @@ export interface UpdateSubmission {
  * Changes a submission (docs/collection.md, "Status transitions" and "Submissions"): the one
  * update of `PUT /projects/{project_id}/submissions/{submission_id}` and of a newer item of
  * `POST /sync`.
- * - New data or coordinates only from its collector, and only while the submission may still
- *   be edited: a draft, one sent back (`requires_correction`), or a submitted one when the
- *   project has `allow_edits`.
+ * - New data or coordinates from its collector while the submission may still be edited: a
+ *   draft, one sent back (`requires_correction`), or a submitted one when the project has
+ *   `allow_edits`; and from a role with `submission.review` whatever its status except a draft
+ *   (docs/collection.md, "Editing a submission and its versions").
+ * - An edit of a submission that is not a draft is kept as a version in the same transaction
+ *   (who, when, the answers before → after, the location): `submission_versions`.
  * - A status change along the transition table, by whom the table names (the collector, or
  *   a role with `submission.review`); it is recorded in the history with `comment`.
- * - Data is validated against the submission's form version (required fields when the result
- *   is `submitted`; submitting a draft checks its stored data); base64 photos are stored; a
+ * - Data is validated against the submission's form version (required fields unless the result
+ *   is a draft or `requires_correction`; submitting a draft checks its stored data); base64 photos are stored; a
  *   photo entry keeping one of the submission's photos (`{photo_id, ...}`) gets the value the
  *   server stored for it, whatever else the entry says (docs/collection.md, "Photos"); a
  *   `photo_id` the submission does not hold is a 422 on that entry.
  * @returns the updated submission, or null when `guard` abandoned the update.
- * @throws ProblemError 403 (not the collector, `edits_not_allowed`, a transition the caller may
- *   not make), 422 (`illegal_transition` with `current_status` and `requested_status`, already
+ * @throws ProblemError 403 (neither the collector nor a reviewer, a reviewer on a draft,
+ *   `edits_not_allowed`, a transition the caller may not make), 422 (`illegal_transition` with `current_status` and `requested_status`, already
  *   in that status, bad entries), 413 (`photo_too_large`).
  */
 export async function updateSubmission(
@@ -79,12 +85,21 @@ export async function updateSubmission(
       s0.status === 'draft' ||
       s0.status === 'requires_correction' ||
       (s0.status === 'submitted' && settingsOf(cmd.project).allow_edits);
-    if (!isCollector) throw forbidden('Only the collector of a submission may change its data.');
-    if (!editable)
-      throw forbidden(
-        `The data of a ${s0.status} submission cannot be changed${s0.status === 'submitted' ? ' (this project does not allow edits)' : ''}.`,
-        { code: 'edits_not_allowed' },
-      );
+    // Reviewers correct what was sent, whatever its status; a draft stays its collector's.
+    const reviewerMay = actors.includes('reviewer') && s0.status !== 'draft';
+    if (!reviewerMay) {
+      if (!isCollector)
+        throw forbidden(
+          s0.status === 'draft'
+            ? 'A draft can be changed only by its collector until it is sent.'
+            : 'Only the collector of a submission or a reviewer may change its data.',
+        );
+      if (!editable)
+        throw forbidden(
+          `The data of a ${s0.status} submission cannot be changed${s0.status === 'submitted' ? ' (this project does not allow edits)' : ''}.`,
+          { code: 'edits_not_allowed' },
+        );
+    }
   }
   const newStatus = change.status && change.status !== s0.status ? change.status : undefined;
   if (change.status && !newStatus && !changesData)
@@ -101,11 +116,12 @@ export async function updateSubmission(
   const finalStatus = newStatus ?? s0.status;
   if (change.data !== undefined || newStatus === 'submitted') {
     const fields = await listFields(deps.db, s0.form_version_id);
+    // Required fields hold once sent: a draft or one sent back to its collector may be incomplete.
     const checked = checkEntries(
       change.data ?? s0.data,
       fields,
       new Map(),
-      finalStatus === 'submitted',
+      finalStatus !== 'draft' && finalStatus !== 'requires_correction',
       await keptPhotosOf(deps.db, s0),
     );
     if (change.data !== undefined) {
@@ -115,6 +131,8 @@ export async function updateSubmission(
   }
   const coords: SubmissionCoords = {};
   for (const k of COORDS) if (k in change) coords[k] = change[k] ?? null;
+  // An edit of what was sent is kept as a version (a draft's changes are work in progress).
+  const edit = s0.status === 'draft' ? null : changesOf(s0, entries, coords);
   return photoTransaction(deps, photos, async (trx) => {
     if (cmd.guard && !(await cmd.guard(trx))) return null;
     const row = await writeChange(trx, s0, {
@@ -125,6 +143,8 @@ export async function updateSubmission(
       comment: change.comment || null,
     });
     await storePhotos(deps, trx, s0.id, photos);
+    if (edit && (edit.changes.length || edit.location))
+      await insertVersion(trx, { submission_id: s0.id, user_id: userId, ...edit });
     return row;
   });
 }
@@ -145,7 +165,8 @@ export interface ChangeSubmission {
 /**
  * `PUT /projects/{project_id}/submissions/{submission_id}`: the submission the caller may see,
  * changed by {@link updateSubmission}.
- * @returns the updated submission and its status history (oldest first).
+ * @returns the updated submission, its status history (oldest first) and the names of the
+ *   people they name (by user id).
  * @throws ProblemError 404 unknown or not visible to the caller (its collector, or a role
  *   with `submission.view_all`), whatever `readChange` throws (422), and every refusal of
  *   {@link updateSubmission}.
@@ -153,7 +174,7 @@ export interface ChangeSubmission {
 export async function changeSubmission(
   deps: SubmissionDeps,
   cmd: ChangeSubmission,
-): Promise<{ submission: SubmissionRow; history: HistoryRow[] }> {
+): Promise<{ submission: SubmissionRow; history: HistoryRow[]; names: Map<number, string> }> {
   const { project, role } = cmd.access;
   const s0 = await findSubmission(deps.db, project.id, cmd.submissionId);
   if (!s0 || !maySeeSubmission(role, s0, cmd.userId)) throw notFound('Submission not found.');
@@ -166,5 +187,6 @@ export async function changeSubmission(
   });
   // Without a guard the update is never abandoned.
   const submission = updated ?? s0;
-  return { submission, history: await listHistory(deps.db, s0.id) };
+  const history = await listHistory(deps.db, s0.id);
+  return { submission, history, names: await namesOf(deps, submission, history) };
 }

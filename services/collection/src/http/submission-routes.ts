@@ -5,6 +5,7 @@ import { assertAccepting, createSubmission, creationHistory } from '../domain/su
 import { getSubmission, listSubmissions } from '../domain/submission-read.ts';
 import { removeSubmission } from '../domain/submission-delete.ts';
 import { changeSubmission } from '../domain/submission-update.ts';
+import { listSubmissionVersions } from '../domain/submission-versions.ts';
 import { projectForCollector, userIdOf } from '../domain/access.ts';
 import type { CollectionContext } from '../domain/context.ts';
 import { parseListFilters } from '../domain/list-filters.ts';
@@ -20,7 +21,10 @@ import {
   submissionPage,
   submissionParams,
   updateSubmissionBody,
+  versionBody,
+  versionPage,
 } from './submission-schemas.ts';
+import { pageQuery } from './common-schemas.ts';
 import { syncRoutes } from './sync-routes.ts';
 
 const tags = ['Submissions'];
@@ -133,12 +137,12 @@ const getSubmissionRoute = route({
   handler: async ({ params }, ctx, req) => {
     const userId = userIdOf(req.caller);
     const access = await projectForCollector(ctx, req.caller, pathId(params.project_id, 'projectId'));
-    const { submission, history } = await getSubmission(ctx, {
+    const { submission, history, names } = await getSubmission(ctx, {
       access,
       userId,
       submissionId: pathId(params.submission_id, 'submissionId', 'bigint'),
     });
-    return { body: { data: submissionBody(submission, history) } };
+    return { body: { data: submissionBody(submission, history, names) } };
   },
 });
 
@@ -151,8 +155,10 @@ const updateSubmissionRoute = route({
   description:
     'A status change along the transition table (docs/collection.md, "Status transitions"): an illegal one is a ' +
     '422 `illegal_transition` naming `current_status` and `requested_status`; one the caller may not make is a ' +
-    '403. New data or coordinates only from its collector, while the submission is a draft, sent back ' +
-    '(`requires_correction`), or submitted in a project that allows edits (else 403 `edits_not_allowed`).',
+    '403. New data or coordinates from its collector while the submission is a draft, sent back ' +
+    '(`requires_correction`), or submitted in a project that allows edits (else 403 `edits_not_allowed`); ' +
+    'from owners, admins and managers whatever its status except a draft. An edit of a submission that is not ' +
+    'a draft is kept as a version (`GET .../versions`).',
   tags,
   params: submissionParams,
   notFound: 'Submission not found.',
@@ -160,7 +166,7 @@ const updateSubmissionRoute = route({
   parseBody: 'by-use-case',
   responses: { 200: { description: 'The updated submission with its `history`', body: submissionEnvelope } },
   problems: {
-    403: 'Not the collector (data), edits not allowed (`edits_not_allowed`), or a transition the caller may not make',
+    403: 'Neither the collector nor a reviewer (data), a draft changed by a reviewer, edits not allowed (`edits_not_allowed`), or a transition the caller may not make',
     404: 'Unknown project or submission, or not visible to the caller',
     413: 'A photo larger than the limit (`photo_too_large`)',
     422: 'Illegal transition (`illegal_transition`) or invalid data (errors by field)',
@@ -168,14 +174,14 @@ const updateSubmissionRoute = route({
   handler: async ({ params, readBody }, ctx, req) => {
     const userId = userIdOf(req.caller);
     const access = await projectForCollector(ctx, req.caller, pathId(params.project_id, 'projectId'));
-    const { submission, history } = await changeSubmission(ctx, {
+    const { submission, history, names } = await changeSubmission(ctx, {
       access,
       userId,
       submissionId: pathId(params.submission_id, 'submissionId', 'bigint'),
       // Parsed once the submission is found: an unknown one is a 404 whatever the body.
       readChange: readBody,
     });
-    return { body: { data: submissionBody(submission, history) } };
+    return { body: { data: submissionBody(submission, history, names) } };
   },
 });
 
@@ -209,6 +215,47 @@ const deleteSubmissionRoute = route({
 });
 
 /**
+ * GET /projects/{project_id}/submissions/{submission_id}/versions: the edits of a submission,
+ * newest first (an addition to the spec; docs/collection.md, "Editing a submission and its
+ * versions").
+ */
+const listVersionsRoute = route({
+  method: 'get',
+  path: '/api/v1/projects/{project_id}/submissions/{submission_id}/versions',
+  operationId: 'listSubmissionVersions',
+  summary: 'Edits of a submission, newest first: who, when, the answers before → after',
+  description:
+    'Not in the spec: an addition. Each edit of the data or location of a submission that is not a draft is ' +
+    'kept as a version: its `number` (1 for the first edit), `user_id` and `user_name`, `created_at`, the ' +
+    'answers that changed (`changes`: `field_uuid`, `type`, `before`, `after`; null is no answer) and the ' +
+    'location before and after when it changed. Visible to whoever may see the submission.',
+  tags,
+  params: submissionParams,
+  notFound: 'Submission not found.',
+  query: pageQuery,
+  parseQuery: 'by-use-case',
+  responses: { 200: { description: 'Pagination envelope (spec 2.1)', body: versionPage } },
+  problems: {
+    404: 'Unknown project or submission, or not visible to the caller',
+    422: 'Bad page or per_page',
+  },
+  handler: async ({ params, readQuery }, ctx, req) => {
+    const userId = userIdOf(req.caller);
+    const access = await projectForCollector(ctx, req.caller, pathId(params.project_id, 'projectId'));
+    const submissionId = pathId(params.submission_id, 'submissionId', 'bigint');
+    const page = readQuery();
+    const { rows, total } = await listSubmissionVersions(ctx, {
+      access,
+      userId,
+      submissionId,
+      page: page.page,
+      perPage: page.per_page,
+    });
+    return { body: paginated(rows.map(versionBody), page, total) };
+  },
+});
+
+/**
  * Submissions, offline sync and photos (spec 2.1, 4.1; rules in docs/collection.md), in
  * matching order.
  */
@@ -218,6 +265,7 @@ export const submissionRoutes: AnyRouteSpec<CollectionContext>[] = [
   getSubmissionRoute,
   updateSubmissionRoute,
   deleteSubmissionRoute,
+  listVersionsRoute,
   ...syncRoutes,
   ...photoRoutes,
 ];

@@ -4,6 +4,7 @@ import type { SubmissionValues } from '../domain/submission-create.ts';
 import type { HistoryRow, SubmissionRow } from '../domain/submission-deps.ts';
 import type { SyncResult } from '../domain/submission-sync.ts';
 import type { SubmissionChange } from '../domain/submission-update.ts';
+import type { VersionRow } from '../domain/submission-versions.ts';
 import { STATUSES } from '../domain/transitions.ts';
 import { listFiltersSchema } from '../domain/list-filters.ts';
 
@@ -117,6 +118,9 @@ const HistoryEntry = Joi.object({
     .valid(...STATUSES)
     .required(),
   user_id: Joi.number().integer().allow(null).required(),
+  user_name: Joi.string()
+    .allow(null)
+    .description('Name of `user_id` (null: anonymous, or not known to the service yet)'),
   comment: Joi.string().allow(null).required(),
   created_at: Joi.date().iso().required(),
 }).id('SubmissionHistoryEntry');
@@ -131,6 +135,9 @@ export const Submission = Joi.object({
     .allow(null)
     .required()
     .description('null: an anonymous public submission'),
+  collector_name: Joi.string()
+    .allow(null)
+    .description('Name of `collector_id` (detail answers; null: anonymous, or not known to the service yet)'),
   status: Joi.string()
     .valid(...STATUSES)
     .required(),
@@ -173,14 +180,68 @@ export const syncResponse = Joi.object({
   }).required(),
 });
 
+/** A location of a version: degrees and metres, null when not recorded. */
+const VersionLocation = Joi.object({
+  latitude: Joi.number().allow(null).required(),
+  longitude: Joi.number().allow(null).required(),
+  altitude: Joi.number().allow(null).required(),
+  precision: Joi.number().allow(null).required(),
+});
+
+/** One edit of a submission (docs/collection.md, "Editing a submission and its versions"). */
+const SubmissionVersion = Joi.object({
+  number: Joi.number().integer().min(1).required().description('1 for the first edit, then 2, 3...'),
+  user_id: Joi.number().integer().allow(null).required().description('Who made the edit'),
+  user_name: Joi.string()
+    .allow(null)
+    .required()
+    .description('Their name (null: not known to the service yet)'),
+  created_at: Joi.date().iso().required(),
+  changes: Joi.array()
+    .items(
+      Joi.object({
+        field_uuid: Joi.string().required(),
+        type: Joi.string().required(),
+        before: Joi.any().description('The value before the edit (null: no answer)'),
+        after: Joi.any().description('The value after the edit (null: no answer)'),
+      }).id('SubmissionAnswerChange'),
+    )
+    .required()
+    .description('The answers that changed, before → after'),
+  location: Joi.object({ before: VersionLocation.required(), after: VersionLocation.required() })
+    .allow(null)
+    .required()
+    .description("The submission's own location before and after, when the edit changed it"),
+}).id('SubmissionVersion');
+
+/** The pagination envelope over a submission's versions, newest first. */
+export const versionPage = pageOf(SubmissionVersion);
+
 // ---- shaping ---------------------------------------------------------------------------
 
-/** API shape of a submission ({@link Submission}); with `history`, the detail. */
-export const submissionBody = (s: SubmissionRow, history?: HistoryRow[]) => ({
+const nameOf = (names: Map<number, string>, id: number | null) =>
+  id === null ? null : (names.get(id) ?? null);
+
+/** API shape of a version ({@link SubmissionVersion}). */
+export const versionBody = (v: VersionRow) => ({
+  number: v.number,
+  user_id: v.user_id,
+  user_name: v.user_name,
+  created_at: v.created_at,
+  changes: v.changes,
+  location: v.location,
+});
+
+/**
+ * API shape of a submission ({@link Submission}); with `history`, the detail; with `names` (user
+ * id → name), `collector_name` and each history entry's `user_name`.
+ */
+export const submissionBody = (s: SubmissionRow, history?: HistoryRow[], names?: Map<number, string>) => ({
   id: s.id,
   project_id: s.project_id,
   form_version_id: s.form_version_id,
   collector_id: s.collector_id,
+  ...(names ? { collector_name: nameOf(names, s.collector_id) } : {}),
   status: s.status,
   latitude: s.latitude,
   longitude: s.longitude,
@@ -197,6 +258,7 @@ export const submissionBody = (s: SubmissionRow, history?: HistoryRow[]) => ({
           from_status: h.from_status,
           to_status: h.to_status,
           user_id: h.user_id,
+          ...(names ? { user_name: nameOf(names, h.user_id) } : {}),
           comment: h.comment,
           created_at: h.created_at,
         })),

@@ -12,6 +12,7 @@ import { exportLease } from './010-export-lease.ts';
 import { exportsByProject } from './011-exports-by-project.ts';
 import { webhooks } from './012-webhooks.ts';
 import { memberInvitations } from './013-member-invitations.ts';
+import { submissionVersions } from './014-submission-versions.ts';
 import { userPreferences } from './015-user-preferences.ts';
 
 /** The collection service's migrations, in order. */
@@ -29,5 +30,6 @@ export const migrations: Migration[] = [
   exportsByProject,
   webhooks,
   memberInvitations,
+  submissionVersions,
   userPreferences,
 ];

@@ -1,0 +1,180 @@
+import { expect } from 'chai';
+import { addMember, body, makeForm, seen, startHarness, type Form, type Harness } from './helpers.ts';
+
+/**
+ * Editing a submission and its versions (issue 32; docs/collection.md, "Editing a submission
+ * and its versions"): reviewers correct sent submissions, each edit is kept as a version with
+ * who, when and the changes, written with the edit or not at all; names beside user ids.
+ */
+describe('collection: submission edits and versions', () => {
+  let h: Harness;
+  let form: Form;
+  // 1 owner, 2 and 3 collectors, 4 viewer, 5 manager, 9 a stranger.
+  before(async () => {
+    h = await startHarness(64 * 1024);
+    form = await makeForm(h, 1);
+    await addMember(h, 1, form.workspaceId, 2, 'collector');
+    await addMember(h, 1, form.workspaceId, 3, 'collector');
+    await addMember(h, 1, form.workspaceId, 4, 'viewer');
+    await addMember(h, 1, form.workspaceId, 5, 'manager');
+    await seen(h, 9);
+  });
+  after(async () => {
+    await h?.close();
+  });
+  const send = async (extra: Record<string, unknown> = {}, top: object = {}) =>
+    (
+      await h
+        .as(2)
+        .post(`/api/v1/projects/${form.projectId}/submissions`)
+        .send(body(form, extra, top))
+        .expect(201)
+    ).body.data as { id: number };
+  const urlOf = (id: number) => `/api/v1/projects/${form.projectId}/submissions/${id}`;
+  const versionCount = async (id: number) =>
+    Number((await h.db('submission_versions').where({ submission_id: id }).count({ n: '*' }))[0]!.n);
+
+  it('lets a reviewer edit a sent submission and keeps the edit as a version: who, when, before → after', async () => {
+    const s = await send({ colour: 'red' });
+    const url = urlOf(s.id);
+    const before = Date.now();
+    const edited = await h
+      .as(5)
+      .put(url)
+      .send({ data: body(form, { age: 37, colour: 'blue', full_name: 'Ada' }).data, latitude: 10 })
+      .expect(200);
+    expect(
+      edited.body.data.data.find((e: { field_uuid: string }) => e.field_uuid === form.fields.age!.uuid).value,
+    ).to.equal(37);
+    expect(edited.body.data.status).to.equal('submitted'); // an edit is not a review
+    expect(edited.body.data.collector_name).to.equal('User 2');
+
+    // A second edit, by the owner after a review.
+    await h.as(1).put(url).send({ status: 'reviewed', comment: 'ok' }).expect(200);
+    await h
+      .as(1)
+      .put(url)
+      .send({ data: body(form, { age: 38, colour: 'blue' }).data })
+      .expect(200);
+
+    const list = await h.as(1).get(`${url}/versions`).expect(200);
+    expect(list.body.pagination).to.deep.equal({ current_page: 1, last_page: 1, per_page: 15, total: 2 });
+    const [second, first] = list.body.data;
+    expect(first).to.deep.include({ number: 1, user_id: 5, user_name: 'User 5' });
+    expect(new Date(first.created_at).getTime()).to.be.within(before - 1000, Date.now() + 1000);
+    expect(first.created_at).to.match(/Z$/);
+    expect(first.changes).to.have.deep.members([
+      { field_uuid: form.fields.age!.uuid, type: 'integer', before: 36, after: 37 },
+      { field_uuid: form.fields.colour!.uuid, type: 'select_one', before: 'red', after: 'blue' },
+    ]);
+    expect(first.location).to.deep.equal({
+      before: { latitude: 48.85, longitude: 2.35, altitude: 35, precision: 5 },
+      after: { latitude: 10, longitude: 2.35, altitude: 35, precision: 5 },
+    });
+    expect(second).to.deep.include({ number: 2, user_id: 1, user_name: 'User 1', location: null });
+    expect(second.changes).to.deep.equal([
+      { field_uuid: form.fields.age!.uuid, type: 'integer', before: 37, after: 38 },
+    ]);
+
+    // The review history names its people too.
+    const detail = await h.as(1).get(url).expect(200);
+    expect(detail.body.data.history.map((x: { user_name: string }) => x.user_name)).to.deep.equal([
+      'User 2',
+      'User 1',
+    ]);
+    // An edit that changes nothing is no version.
+    await h
+      .as(1)
+      .put(url)
+      .send({ data: body(form, { age: 38, colour: 'blue' }).data })
+      .expect(200);
+    expect(await versionCount(s.id)).to.equal(2);
+  });
+
+  it('refuses an invalid edit with a problem naming the entry, and stores nothing', async () => {
+    const s = await send();
+    const url = urlOf(s.id);
+    const bad = await h
+      .as(5)
+      .put(url)
+      .send({ data: body(form, { age: 500 }).data })
+      .expect(422);
+    expect(bad.headers['content-type']).to.match(/^application\/problem\+json/);
+    expect(bad.body).to.include({ status: 422, code: 'validation_failed' });
+    expect(bad.body.errors['data.1.value'][0]).to.match(/age/);
+    // Required fields hold for a sent submission, whoever edits it.
+    const missing = await h
+      .as(5)
+      .put(url)
+      .send({ data: body(form, { full_name: null }).data })
+      .expect(422);
+    expect(Object.keys(missing.body.errors)).to.deep.equal(['data.0.value']);
+    const detail = await h.as(1).get(url).expect(200);
+    expect(detail.body.data.data.map((e: { value: unknown }) => e.value)).to.deep.equal(['Ada', 36]);
+    expect(await versionCount(s.id)).to.equal(0);
+  });
+
+  it('keeps drafts to their collector and records no version for them; collectors edit as allow_edits says', async () => {
+    const d = await send({}, { status: 'draft' });
+    const url = urlOf(d.id);
+    await h
+      .as(5)
+      .put(url)
+      .send({ data: body(form, { age: 40 }).data })
+      .expect(403);
+    await h
+      .as(2)
+      .put(url)
+      .send({ data: body(form, { age: 40 }).data })
+      .expect(200);
+    await h.as(2).put(url).send({ status: 'submitted' }).expect(200);
+    expect(await versionCount(d.id)).to.equal(0);
+    // The collector of a submitted one needs allow_edits; then their edits are versions too.
+    await h
+      .as(2)
+      .put(url)
+      .send({ data: body(form, { age: 41 }).data })
+      .expect(403);
+    await h.as(1).post(`/api/v1/projects/${form.projectId}/publish`).send({ allow_edits: true }).expect(200);
+    await h
+      .as(2)
+      .put(url)
+      .send({ data: body(form, { age: 41 }).data })
+      .expect(200);
+    await h.as(1).post(`/api/v1/projects/${form.projectId}/publish`).send({ allow_edits: false }).expect(200);
+    const list = await h.as(2).get(`${url}/versions`).expect(200);
+    expect(list.body.data).to.have.length(1);
+    expect(list.body.data[0]).to.deep.include({ number: 1, user_id: 2, user_name: 'User 2' });
+    // A viewer may read but not edit.
+    await h
+      .as(4)
+      .put(url)
+      .send({ data: body(form, { age: 42 }).data })
+      .expect(403);
+  });
+
+  it('shows versions only to those who may see the submission, and deletes them with it', async () => {
+    const s = await send();
+    const url = urlOf(s.id);
+    await h
+      .as(5)
+      .put(url)
+      .send({ data: body(form, { age: 50 }).data })
+      .expect(200);
+    await h.as(2).get(`${url}/versions`).expect(200); // its collector
+    await h.as(4).get(`${url}/versions`).expect(200); // a viewer reads every submission
+    await h.as(3).get(`${url}/versions`).expect(404); // another collector
+    await h.as(9).get(`${url}/versions`).expect(404); // not a member
+    await h.as(undefined).get(`${url}/versions`).expect(401);
+    await h
+      .as(1)
+      .get(`${urlOf(999999999)}/versions`)
+      .expect(404);
+    const bad = await h.as(1).get(`${url}/versions?per_page=101`).expect(422);
+    expect(bad.body.errors).to.have.property('per_page');
+
+    await h.as(5).delete(url).expect(204);
+    expect(await versionCount(s.id)).to.equal(0);
+    await h.as(1).get(`${url}/versions`).expect(404);
+  });
+});
