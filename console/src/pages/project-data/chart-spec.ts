@@ -88,8 +88,17 @@ export function readableChart(view: ChartView, fields: readonly Field[], t: TFun
         ...(field?.choices ?? []).map((c) => c.label),
         ...rows.map((r) => String(r.label)).filter((l) => !field?.choices?.some((c) => c.label === l)),
       ];
+      const rank = (r: Row) => order.indexOf(String(r.label));
+      rows.sort((a, b) => rank(a) - rank(b));
       Object.assign(encoding, {
-        x: { field: 'label', type: 'nominal', title: fieldTitle, sort: order, axis: { labelLimit: 160 } },
+        x: {
+          field: 'label',
+          type: 'nominal',
+          title: fieldTitle,
+          sort: order,
+          // Level labels when a few choices fit; slanted (not upright) when there are more.
+          axis: { labelLimit: 160, labelAngle: order.length <= 4 ? 0 : -40 },
+        },
         y: { field: 'count', type: 'quantitative', title: countCol.title, axis: COUNT_AXIS },
         ...splitColor,
         tooltip: tooltipOf(columns),
