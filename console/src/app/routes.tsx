@@ -49,6 +49,7 @@ const AttendancePage = lazyPage(
 const DevicesPage = lazyPage(async () => (await import('../pages/events/DevicesPage.tsx')).DevicesPage);
 export const ScannerPage = lazyPage(async () => (await import('../pages/scan/ScannerPage.tsx')).ScannerPage);
 const ScanSetupPage = lazyPage(async () => (await import('../pages/scan/ScanSetupPage.tsx')).ScanSetupPage);
+const WebhooksPage = lazyPage(async () => (await import('../pages/webhooks/WebhooksPage.tsx')).WebhooksPage);
 const NotFoundPage = lazyPage(async () => (await import('../pages/NotFoundPage.tsx')).NotFoundPage);
 
 /**
@@ -88,6 +89,8 @@ export function AppRoutes() {
         <Route path="/events/:eventId/devices" element={<DevicesPage />} />
         <Route path="/events/:eventId/attendance" element={<AttendancePage />} />
         <Route path="/settings/tokens" element={<TokensPage />} />
+        {/* /workspaces/{id}/webhooks, /polls/{id}/webhooks, /events/{id}/webhooks (one entry: the voting page's budget). */}
+        <Route path="/:area/:scopeId/webhooks/:webhookId?" element={<WebhooksPage />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -13,6 +13,8 @@ export interface WebhookSubscription {
   /** Why it is off: `by_owner`, `gone` (the receiver answered 410), `failing` (deliveries failed in a row). */
   disabled_reason: DisabledReason | null;
   disabled_at: string | null;
+  /** Deliveries failed for good in a row (0 after a success; `WEBHOOK_DISABLE_AFTER` turns it off). */
+  failure_streak: number;
   /** Until when the previous secret still signs alongside the current one, after a rotation. */
   previous_secret_expires_at: string | null;
   created_at: string;
@@ -49,6 +51,7 @@ export function subscriptionView(row: SubscriptionRow, scopeKeys: string[]): Web
     active: row.active,
     disabled_reason: row.disabled_reason,
     disabled_at: iso(row.disabled_at),
+    failure_streak: row.failure_streak ?? 0,
     previous_secret_expires_at:
       row.previous_secret_expires_at && row.previous_secret_expires_at > new Date()
         ? row.previous_secret_expires_at.toISOString()
@@ -171,6 +174,13 @@ export function subscriptionSchema(scope: Joi.PartialSchemaMap) {
         '`by_owner`; `gone` (the receiver answered 410); `failing` (deliveries failed for good in a row)',
       ),
     disabled_at: nullableDate,
+    failure_streak: Joi.number()
+      .integer()
+      .min(0)
+      .required()
+      .description(
+        'Deliveries failed for good in a row (0 after any success); this many (5 by default) turn the webhook off (`failing`)',
+      ),
     previous_secret_expires_at: nullableDate.description(
       'Until when the previous secret still signs, after a rotation',
     ),

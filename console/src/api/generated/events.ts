@@ -792,6 +792,8 @@ export interface components {
       /** Format: uuid */
       event_id: string;
       events: string[];
+      /** @description Deliveries failed for good in a row (0 after any success); this many (5 by default) turn the webhook off (`failing`) */
+      failure_streak: number;
       /** Format: uuid */
       id: string;
       /**
@@ -887,6 +889,8 @@ export interface components {
       /** Format: uuid */
       event_id: string;
       events: string[];
+      /** @description Deliveries failed for good in a row (0 after any success); this many (5 by default) turn the webhook off (`failing`) */
+      failure_streak: number;
       /** Format: uuid */
       id: string;
       /**

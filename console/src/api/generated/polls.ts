@@ -549,6 +549,8 @@ export interface components {
        */
       disabled_reason: 'by_owner' | 'gone' | 'failing' | null;
       events: string[];
+      /** @description Deliveries failed for good in a row (0 after any success); this many (5 by default) turn the webhook off (`failing`) */
+      failure_streak: number;
       /** Format: uuid */
       id: string;
       poll_id: string;
@@ -643,6 +645,8 @@ export interface components {
        */
       disabled_reason: 'by_owner' | 'gone' | 'failing' | null;
       events: string[];
+      /** @description Deliveries failed for good in a row (0 after any success); this many (5 by default) turn the webhook off (`failing`) */
+      failure_streak: number;
       /** Format: uuid */
       id: string;
       poll_id: string;

@@ -18,7 +18,8 @@ export type Action =
   | 'submission.delete'
   | 'export.request'
   | 'analysis.manage'
-  | 'stats.view';
+  | 'stats.view'
+  | 'webhooks.manage';
 
 const ALLOWED: Record<Action, readonly Role[]> = {
   'workspace.update': ['owner', 'admin'],
@@ -34,6 +35,7 @@ const ALLOWED: Record<Action, readonly Role[]> = {
   'export.request': ['owner', 'admin', 'manager', 'viewer'],
   'analysis.manage': ['owner', 'admin', 'manager'],
   'stats.view': ['owner', 'admin', 'manager', 'viewer'],
+  'webhooks.manage': ['owner', 'admin', 'manager'],
 };
 
 /** Whether `role` (the caller's role in the workspace; undefined when not a member) may do `action`. */

@@ -1,8 +1,10 @@
-import type { ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { Anchor, Group, Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink } from 'react-router';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
+import { eventWebhookApi } from '../webhooks/event-webhooks-api.ts';
+import { useWebhooks } from '../webhooks/use-webhooks.ts';
 import { useEvent } from './use-events.ts';
 
 /** The pages of one event, as the header links them. */
@@ -18,8 +20,10 @@ export function EventHeader(props: {
   title: (name: string) => string;
   children?: ReactNode;
 }) {
-  const { t } = useTranslation('events');
+  const { t } = useTranslation(['events', 'webhooks']);
   const event = useEvent(props.eventId);
+  // Only the owner may manage the webhooks (staff get 403): the link shows once the list answers.
+  const webhooks = useWebhooks(useMemo(() => eventWebhookApi(props.eventId), [props.eventId]));
   return (
     <Stack gap={4}>
       <Anchor component={Link} to="/events" size="sm">
@@ -32,6 +36,11 @@ export function EventHeader(props: {
             {t(`header.${page}`)}
           </Anchor>
         ))}
+        {webhooks.isSuccess ? (
+          <Anchor component={NavLink} to={`/events/${props.eventId}/webhooks`} size="sm">
+            {t('webhooks:title')}
+          </Anchor>
+        ) : null}
       </Group>
       {props.children}
       <ProblemAlert error={event.error} />

@@ -7,6 +7,7 @@ import {
   IconLockOpen,
   IconQrcode,
   IconTrash,
+  IconWebhook,
 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -22,7 +23,7 @@ const STATUS_COLOR = { open: 'green', closed: 'gray', not_open: 'yellow' } as co
  */
 export function PollCard(props: { poll: Poll; onShare: (p: Poll) => void; onDelete: (p: Poll) => void }) {
   const { poll } = props;
-  const { t } = useTranslation('polls');
+  const { t } = useTranslation(['polls', 'webhooks']);
   const when = useFormatInstant();
   const setOpen = useSetPollOpen();
   const closed = poll.status === 'closed';
@@ -55,6 +56,13 @@ export function PollCard(props: { poll: Poll; onShare: (p: Poll) => void; onDele
                   leftSection={<IconEdit size={14} aria-hidden />}
                 >
                   {t('list.edit')}
+                </Menu.Item>
+                <Menu.Item
+                  component={Link}
+                  to={`/polls/${poll.id}/webhooks`}
+                  leftSection={<IconWebhook size={14} aria-hidden />}
+                >
+                  {t('webhooks:title')}
                 </Menu.Item>
                 <Menu.Item
                   leftSection={

@@ -18,7 +18,7 @@ import { useDeleteWorkspace, useUpdateWorkspace } from './use-workspaces.ts';
  * the service allows; the sections below do the same for their own actions.
  */
 export function WorkspacePage() {
-  const { t } = useTranslation(['workspaces', 'collection']);
+  const { t } = useTranslation(['workspaces', 'collection', 'webhooks']);
   const workspaceId = idParam(useParams().workspaceId);
   const workspace = useWorkspace(workspaceId);
   const [editing, setEditing] = useState(false);
@@ -55,6 +55,11 @@ export function WorkspacePage() {
           ) : null}
         </Group>
         <Group gap="xs">
+          {can(ws.role, 'webhooks.manage') ? (
+            <Button variant="default" component={Link} to={`/workspaces/${ws.id}/webhooks`}>
+              {t('webhooks:title')}
+            </Button>
+          ) : null}
           {can(ws.role, 'workspace.update') ? (
             <Button variant="default" onClick={() => setEditing(true)}>
               {t('detail.rename')}

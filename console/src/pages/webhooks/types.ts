@@ -1,0 +1,102 @@
+/**
+ * The shapes of the webhook API, the same in the three areas (libs/webhooks `api.ts`); each area
+ * adds its scope key (`workspace_id`, `poll_id`, `event_id`) and area A `project_ids`.
+ */
+
+/** Why a subscription is off: turned off by a person, the receiver answered 410, or deliveries failed in a row. */
+export type DisabledReason = 'by_owner' | 'gone' | 'failing';
+
+/** A subscription as the API shows it (never the secret). */
+export interface Webhook {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  active: boolean;
+  disabled_reason: DisabledReason | null;
+  disabled_at: string | null;
+  /** Deliveries failed for good in a row (0 after any success). */
+  failure_streak: number;
+  /** Until when the previous secret still signs beside the new one, after a rotation. */
+  previous_secret_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+  /** Area A only: the projects whose events it takes; null for the whole workspace. */
+  project_ids?: number[] | null;
+}
+
+/** The creation and rotation answers: the subscription with its `whsec_…` secret, shown once. */
+export type WebhookWithSecret = Webhook & { secret: string };
+
+export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+/** One delivery of one event to one subscription (its last attempt's outcome). */
+export interface Delivery {
+  id: string;
+  event: string;
+  message_id: string;
+  status: DeliveryStatus;
+  attempts: number;
+  response_status: number | null;
+  duration_ms: number | null;
+  response_body: string | null;
+  error: string | null;
+  created_at: string;
+  last_attempt_at: string | null;
+  next_attempt_at: string | null;
+}
+
+/** One attempt of a delivery, as recorded. */
+export interface Attempt {
+  attempted_at: string;
+  response_status: number | null;
+  duration_ms: number;
+  response_body: string | null;
+  error: string | null;
+}
+
+/** A delivery with the body sent and every attempt. */
+export type DeliveryDetail = Delivery & {
+  payload: { type: string; timestamp: string; data: Record<string, unknown> };
+  attempt_log: Attempt[];
+};
+
+/** What a creation or an edit sends (area A may add `project_ids`). */
+export interface WebhookInput {
+  url: string;
+  events: string[];
+  description: string | null;
+  project_ids?: number[] | null;
+}
+
+/** A page of deliveries (spec 2.1 pagination in all three areas). */
+export interface DeliveryPage {
+  data: Delivery[];
+  pagination: { current_page: number; last_page: number; per_page: number; total: number };
+}
+
+/**
+ * One scope's webhook API (a workspace, a poll or an event), each area's envelope taken off:
+ * the components call only this, so they are the same for the three areas.
+ */
+export interface WebhookApi {
+  /** The query key of everything of this scope (`['webhooks', 'poll', id]`). */
+  key: readonly unknown[];
+  /** The event kinds the area sends, in the order the form lists them. */
+  kinds: readonly string[];
+  list(): Promise<Webhook[]>;
+  create(body: WebhookInput): Promise<WebhookWithSecret>;
+  update(webhookId: string, body: Partial<WebhookInput> & { active?: boolean }): Promise<Webhook>;
+  remove(webhookId: string): Promise<void>;
+  rotate(webhookId: string): Promise<WebhookWithSecret>;
+  ping(webhookId: string): Promise<Delivery>;
+  deliveries(
+    webhookId: string,
+    query: { page: number; per_page: number; status?: DeliveryStatus },
+  ): Promise<DeliveryPage>;
+  delivery(webhookId: string, deliveryId: string): Promise<DeliveryDetail>;
+  redeliver(webhookId: string, deliveryId: string): Promise<Delivery>;
+}
+
+/** The most webhooks per poll, per event, per project (`WEBHOOK_MAX_SUBSCRIPTIONS`' default). */
+export const WEBHOOK_CAP = 20;
