@@ -113,6 +113,12 @@ export async function createFixtures(
       events: ['submission.created'],
     })
   ).data as { id: string };
+  const invitation = (
+    await as('POST', `/api/v1/workspaces/${ws}/invitations`, {
+      email: 'invitee@example.test',
+      role: 'viewer',
+    })
+  ).data as { id: number };
   const workspacePing = (await as('POST', `/api/v1/workspaces/${ws}/webhooks/${workspaceHook.id}/ping`))
     .data as {
     id: string;
@@ -151,6 +157,7 @@ export async function createFixtures(
     invite_id: [invite.id],
     device_id: [device.id],
     webhook_id: [eventHook.id, workspaceHook.id],
+    invitation_id: [invitation.id],
     delivery_id: [eventPing.id, workspacePing.id],
     poll_id: [poll.id],
     comment_id: [comment.id],
@@ -206,6 +213,9 @@ export async function createFixtures(
     })
   ).data.id;
   const spareComment = (await as('POST', `/api/polls/${poll.id}/comment`, { content: 'spare' })).data.id;
+  const spareInvitation = (
+    await as('POST', `/api/v1/workspaces/${ws}/invitations`, { email: 'spare@example.test', role: 'viewer' })
+  ).data.id;
   const deletable = asFixtures({
     workspace_id: [spareWs],
     project_id: [spareProject],
@@ -215,6 +225,7 @@ export async function createFixtures(
     event_id: [spareEvent],
     invite_id: [spareInvite],
     webhook_id: [spareEventHook],
+    invitation_id: [spareInvitation],
     poll_id: [sparePoll],
     comment_id: [spareComment],
   });
