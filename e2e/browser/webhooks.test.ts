@@ -186,6 +186,11 @@ describe('console: webhooks pages of the three areas (browser, real receiver and
     const api = bearerApi(c.baseUrl, owner.token);
     const ws = ((await api('POST', '/api/v1/workspaces', { name: 'Field team' })) as { data: { id: number } })
       .data;
+    const project = (
+      (await api('POST', `/api/v1/workspaces/${ws.id}/projects`, { name: 'Wells' })) as {
+        data: { id: number };
+      }
+    ).data;
     const event = (await api('POST', '/api/events', {
       name: 'Spring gala',
       start_date: '2030-05-01T19:00:00',
@@ -201,11 +206,15 @@ describe('console: webhooks pages of the three areas (browser, real receiver and
     await dialog.getByRole('textbox', { name: 'URL of your server' }).fill(`${receiver.url}/ws`);
     await dialog.getByRole('checkbox', { name: 'submission.created' }).check();
     await dialog.getByText('Leave empty for every project of the workspace').waitFor();
+    // Limited to one project of the workspace.
+    await dialog.getByLabel('Projects').click();
+    await page.getByRole('option', { name: 'Wells' }).click();
+    await page.keyboard.press('Escape');
     await expectAccessible(page, 'workspace webhook form on a phone');
     await dialog.getByRole('button', { name: 'Add the webhook' }).click();
     const first = (await page.getByTestId('webhook-secret').innerText()).trim();
     const wsCard = card(page, `${receiver.url}/ws`);
-    await wsCard.getByText('All projects of the workspace').waitFor();
+    await wsCard.getByText('Projects: Wells').waitFor();
     // A new secret: the dialog explains the overlap; the new one is shown once, with its end.
     await wsCard.getByRole('button', { name: 'New secret' }).click();
     const rotate = page.getByRole('dialog', { name: 'Make a new signing secret?' });
@@ -222,7 +231,7 @@ describe('console: webhooks pages of the three areas (browser, real receiver and
       data: Array<{ events: string[]; project_ids: number[] | null }>;
     };
     expect(listed.data).to.have.length(1);
-    expect(listed.data[0]).to.deep.include({ events: ['submission.created'], project_ids: null });
+    expect(listed.data[0]).to.deep.include({ events: ['submission.created'], project_ids: [project.id] });
 
     // The event's header links its webhooks for its owner.
     await page.goto(`/events/${event.id}/invites`);
