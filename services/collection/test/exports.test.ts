@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import { expect } from 'chai';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
@@ -30,6 +30,8 @@ import {
 /** A blob store that fails export writes while `failing` is set (the failure path). */
 class FlakyBlobs implements BlobStore {
   failing = false;
+  /** How many photo reads to break half-way (a store that fails mid-stream). */
+  brokenPhotoReads = 0;
   private readonly inner: FileBlobStore;
   constructor(root: string) {
     this.inner = new FileBlobStore(root);
@@ -40,8 +42,15 @@ class FlakyBlobs implements BlobStore {
   delete(key: string) {
     return this.inner.delete(key);
   }
-  getStream(key: string) {
-    return this.inner.getStream(key);
+  async getStream(key: string) {
+    const got = await this.inner.getStream(key);
+    if (!got || !key.startsWith('photos/') || this.brokenPhotoReads <= 0) return got;
+    this.brokenPhotoReads--;
+    got.stream.destroy();
+    const broken = new PassThrough();
+    broken.write(Buffer.alloc(8));
+    setImmediate(() => broken.destroy(new Error('the store broke the connection')));
+    return { stream: broken, size: got.size };
   }
   async putStream(key: string, source: Readable) {
     if (this.failing) {
@@ -568,6 +577,23 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
         .map((id) => `media/${id}.png`)
         .sort(),
     );
+
+    // A photo read that breaks mid-stream fails the attempt (it does not hang), and the retry
+    // writes the whole zip.
+    blobs.brokenPhotoReads = 1;
+    const retried = await open({});
+    expect(blobs.brokenPhotoReads).to.equal(0);
+    expect(retried.names.filter((n) => n.startsWith('media/'))).to.have.length(4);
+    const row = await h.db('exports').where({ id: retried.job.id }).first();
+    expect(row.attempts).to.equal(2);
+
+    // A photo the store no longer has is left out; the CSV still names it; the job completes.
+    const gone = await h.db('photos').where({ id: photoIds[1] }).first();
+    await blobs.delete(gone.blob_key);
+    const partial = await open({});
+    expect(partial.names.filter((n) => n.startsWith('media/'))).to.have.length(3);
+    expect(partial.names).to.not.include(`media/${photoIds[1]}.png`);
+    expect(partial.rows[1]!.picture).to.equal(`media/${photoIds[1]}.png`);
 
     // A project without photos: the zip holds the CSV alone.
     const plain = await exportNow({ search: 'nobody-at-all' }, 1, 'zip', { projectId: f.projectId });
