@@ -215,6 +215,15 @@ describe('console: webhooks pages of the three areas (browser, real receiver and
     const first = (await page.getByTestId('webhook-secret').innerText()).trim();
     const wsCard = card(page, `${receiver.url}/ws`);
     await wsCard.getByText('Projects: Wells').waitFor();
+    // Edited: the form opens with what it has.
+    await wsCard.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit the webhook' });
+    expect(await edit.getByRole('checkbox', { name: 'submission.created' }).isChecked()).to.equal(true);
+    await edit.getByRole('checkbox', { name: 'submission.reviewed' }).check();
+    await edit.getByRole('textbox', { name: 'Description (optional)' }).fill('Reviews to the data team');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await wsCard.getByText('Reviews to the data team').waitFor();
+    await wsCard.getByText('submission.reviewed').waitFor();
     // A new secret: the dialog explains the overlap; the new one is shown once, with its end.
     await wsCard.getByRole('button', { name: 'New secret' }).click();
     const rotate = page.getByRole('dialog', { name: 'Make a new signing secret?' });
@@ -231,7 +240,10 @@ describe('console: webhooks pages of the three areas (browser, real receiver and
       data: Array<{ events: string[]; project_ids: number[] | null }>;
     };
     expect(listed.data).to.have.length(1);
-    expect(listed.data[0]).to.deep.include({ events: ['submission.created'], project_ids: [project.id] });
+    expect(listed.data[0]).to.deep.include({
+      events: ['submission.created', 'submission.reviewed'],
+      project_ids: [project.id],
+    });
 
     // The event's header links its webhooks for its owner.
     await page.goto(`/events/${event.id}/invites`);
