@@ -11,6 +11,12 @@ export const ResultsPage = lazyPage(
 );
 const SignInPage = lazyPage(async () => (await import('../pages/auth/SignInPage.tsx')).SignInPage);
 const RegisterPage = lazyPage(async () => (await import('../pages/auth/RegisterPage.tsx')).RegisterPage);
+const accountPages = () => import('../pages/account/pages.ts');
+const ForgotPasswordPage = lazyPage(async () => (await accountPages()).ForgotPasswordPage);
+const ResetPasswordPage = lazyPage(async () => (await accountPages()).ResetPasswordPage);
+const VerifyEmailPage = lazyPage(async () => (await accountPages()).VerifyEmailPage);
+const ProfilePage = lazyPage(async () => (await accountPages()).ProfilePage);
+const PasswordPage = lazyPage(async () => (await accountPages()).PasswordPage);
 const HomePage = lazyPage(async () => (await import('../pages/home/HomePage.tsx')).HomePage);
 const StartPage = lazyPage(async () => (await import('../pages/start/StartPage.tsx')).StartPage);
 export const ConsoleLayout = lazyPage(
@@ -68,6 +74,9 @@ export function AppRoutes() {
         <Route path="/f/:projectId" element={<CollectPage />} />
         <Route path="/sign-in" element={<SignInPage />} />
         <Route path="/register" element={<RegisterPage />} />
+        <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="/reset-password" element={<ResetPasswordPage />} />
+        <Route path="/verify-email" element={<VerifyEmailPage />} />
         {/* Signed out: what Fieldhouse does; signed in: on to the start page. */}
         <Route index element={<HomePage />} />
       </Route>
@@ -89,6 +98,8 @@ export function AppRoutes() {
         <Route path="/events/:eventId/devices" element={<DevicesPage />} />
         <Route path="/events/:eventId/attendance" element={<AttendancePage />} />
         <Route path="/settings/tokens" element={<TokensPage />} />
+        <Route path="/settings/profile" element={<ProfilePage />} />
+        <Route path="/settings/password" element={<PasswordPage />} />
         {/* /workspaces/{id}/webhooks, /polls/{id}/webhooks, /events/{id}/webhooks (one entry: the voting page's budget). */}
         <Route path="/:area/:scopeId/webhooks/:webhookId?" element={<WebhooksPage />} />
         <Route path="*" element={<NotFoundPage />} />

@@ -1,4 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
+import i18n from 'i18next';
 import { call, gatewayApi } from '../api/client.ts';
 import { renewBrowserSession } from '../api/csrf.ts';
 import { useSessionChanged } from './session.ts';
@@ -17,6 +18,19 @@ async function revokeAnswerToken(token: string) {
   if (!Number.isSafeInteger(id)) return;
   await gatewayApi
     .DELETE('/api/v1/tokens/{token_id}', { params: { path: { token_id: String(id) } } })
+    .catch(() => undefined);
+}
+
+/**
+ * Saves this browser's language and time zone to the new account (`PATCH /api/v1/me`), so the
+ * e-mails it gets are in the language it registered in, with local times. Best effort: a
+ * failure leaves them unset (the profile page proposes them again).
+ */
+async function keepBrowserPreferences() {
+  const language = i18n.resolvedLanguage === 'fr' ? 'fr' : 'en';
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  await gatewayApi
+    .PATCH('/api/v1/me', { body: { language, ...(timeZone ? { time_zone: timeZone } : {}) } })
     .catch(() => undefined);
 }
 
@@ -58,6 +72,7 @@ export function useRegister() {
       await renewBrowserSession();
       const answer = await call(gatewayApi.POST('/api/v1/register', { body: account }));
       await revokeAnswerToken(answer.token);
+      await keepBrowserPreferences();
       return answer.user;
     },
     onSuccess: sessionChanged,

@@ -12,7 +12,7 @@ export interface ConsoleStack {
   stack: TestStack;
   /** The gateway's URL: the console's origin. */
   baseUrl: string;
-  /** Where the polls e-mail worker delivers (one-time passwords). */
+  /** Where the polls e-mail worker (one-time passwords) and the gateway (account e-mails) deliver. */
   sink: SmtpSink;
   browser: Browser;
   /** A fresh browser context (own cookies and storage) at the desktop viewport, English. */
@@ -23,12 +23,15 @@ export interface ConsoleStack {
 }
 
 /**
- * Builds the console if stale, starts the stack (gateway serving it, the three services, the
- * polls e-mail worker writing to an SMTP sink) and launches Chromium. `gatewayEnv` overrides
+ * Builds the console if stale, starts the stack (gateway serving it and sending its account
+ * e-mails to an SMTP sink, the three services, the polls e-mail worker writing to the same sink)
+ * and launches Chromium. `gatewayEnv` overrides
  * gateway settings (rate limits default high; a test of 429 sets its own).
  */
 export async function startConsoleStack(gatewayEnv: Record<string, string> = {}): Promise<ConsoleStack> {
   const consoleDir = await ensureConsoleBuilt(() => undefined);
+  // The gateway's account e-mails (password reset, e-mail verification) go to the same sink.
+  const sink = await startSmtpSink();
   const stack = await startStack({
     gatewayEnv: {
       CONSOLE_DIR: consoleDir,
@@ -36,10 +39,10 @@ export async function startConsoleStack(gatewayEnv: Record<string, string> = {})
       RATE_LIMIT_USER: '100000',
       // No internet in tests: no map tiles unless a test serves its own (MAP_TILE_URL).
       MAP_TILE_URL: '',
+      SMTP_URL: `smtp://127.0.0.1:${sink.smtpPort}`,
       ...gatewayEnv,
     },
   });
-  const sink = await startSmtpSink();
   const mailer = createMailer(`smtp://127.0.0.1:${sink.smtpPort}`, 'Polls <polls@example.test>');
   const worker = await startPollsEmailWorker({
     broker: stack.polls.broker,

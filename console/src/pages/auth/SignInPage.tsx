@@ -58,6 +58,9 @@ export function SignInPage() {
             key={form.key('password')}
             {...form.getInputProps('password')}
           />
+          <Anchor component={Link} to="/forgot-password" size="sm" style={{ alignSelf: 'flex-end' }}>
+            {t('signIn.forgot')}
+          </Anchor>
           <Button type="submit" loading={signIn.isPending} fullWidth>
             {t('signIn.submit')}
           </Button>
