@@ -67,6 +67,18 @@ describe('console: inviting a workspace member by e-mail before they have an acc
     await expectAccessible(page, 'workspace with a pending invitation');
     await screenshotBoth(page, 'workspace-members');
 
+    // In French: the same states in the user's words.
+    await page.getByText('FR', { exact: true }).click();
+    await page
+      .getByRole('table', { name: 'Invitations en attente' })
+      .getByText('En attente jusqu’au')
+      .waitFor();
+    await page.getByRole('button', { name: `Renvoyer l’invitation à ${newcomer}` }).waitFor();
+    await page.getByText('Vous êtes le seul propriétaire et ne pouvez donc pas partir').waitFor();
+    await expectAccessible(page, 'pending invitation, in French');
+    await page.getByText('EN', { exact: true }).click();
+    await page.getByRole('table', { name: 'Pending invitations' }).waitFor();
+
     // The invitee follows the e-mail's link, in another browser (a phone), and registers.
     const mail = c.sink.messages().find((m) => m.envelope.to.includes(newcomer))!;
     const link = /(https?:\/\/\S+\/register\?next=\S+)/.exec(mail.text)![1]!;
