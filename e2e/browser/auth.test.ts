@@ -47,7 +47,7 @@ describe('console: sign-in, register, sign-out (browser)', function () {
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill('another long password');
     await page.getByRole('textbox', { name: 'Confirm the password' }).fill('another long password');
     await page.getByRole('button', { name: 'Create the account' }).click();
-    await page.getByText('The email has already been taken.').first().waitFor();
+    await page.getByText('Already in use').first().waitFor();
     expect(await page.getByRole('textbox', { name: 'E-mail' }).getAttribute('aria-invalid')).to.equal('true');
     expect(await page.getByRole('textbox', { name: 'Name' }).inputValue()).to.equal('Someone Else');
     expect(await page.getByRole('textbox', { name: 'E-mail' }).inputValue()).to.equal(taken.email);

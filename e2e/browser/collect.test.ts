@@ -372,7 +372,7 @@ describe('console: the collector web form, offline queue and drafts (browser)', 
     await herons.fill('31');
     await send(page);
 
-    const reason = 'This project has reached its submission limit (1).';
+    const reason = 'This project has received all the submissions it accepts.';
     const refused = page.locator('li[data-status="refused"]');
     await refused.getByText(reason).waitFor();
     expect((await submissions(limited)).map((s) => answer(s, limited, 'herons'))).to.deep.equal([12]);

@@ -38,7 +38,7 @@ describe('console: invitees of an event, with CSV import (browser)', function ()
     await dialog.getByRole('textbox', { name: 'Name' }).fill('Colette');
     await dialog.getByRole('textbox', { name: 'E-mail' }).fill('taken@example.test');
     await dialog.getByRole('button', { name: 'Add and send the invitation' }).click();
-    await dialog.getByText('This e-mail is already invited to the event.').waitFor();
+    await dialog.getByText('This e-mail address is already invited to the event.').waitFor();
     await expectAccessible(page, 'add invitee dialog with an error');
     await dialog.getByRole('textbox', { name: 'E-mail' }).fill('colette@example.test');
     await dialog.getByRole('combobox', { name: 'Type' }).selectOption('vip');

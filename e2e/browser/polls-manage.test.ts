@@ -137,7 +137,9 @@ describe('console: my polls, the poll editor, sharing (browser)', function () {
     await page.getByRole('button', { name: 'Save the changes' }).click();
     const problem = page.getByTestId('problem');
     await problem.waitFor();
-    expect(await problem.innerText()).to.match(/vote/i);
+    expect(await problem.innerText()).to.match(/Some values need correcting/);
+    // The service's sentence about the option, in the user's words under its section.
+    await page.getByText('An option that has votes cannot be removed').waitFor();
     expect(await page.getByRole('textbox', { name: 'Question or title' }).inputValue()).to.equal(
       'Lunch (edited)',
     );

@@ -88,7 +88,9 @@ describe('console: voting page (browser)', function () {
     await ballot(page, ['Pizzeria', '1 pm']);
     const alert = page.getByTestId('problem');
     await alert.waitFor();
-    expect(await alert.textContent()).to.match(/Refused \(422\)/);
+    // The message of the problem's code (vote_limit_reached), never the status in the main text.
+    await alert.getByText('You have used all your votes for this poll.').waitFor();
+    expect(await alert.getByTestId('problem-message').innerText()).to.not.match(/422/);
     await page.getByRole('link', { name: 'See the results' }).waitFor();
     const results = await request(c.baseUrl).get(`/api/polls/${poll.id}/results`).expect(200);
     expect(results.body.data.total_votes).to.equal(2);

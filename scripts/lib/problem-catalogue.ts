@@ -43,15 +43,75 @@ function sourceFiles(dir: string): string[] {
 const calleeName = (e: ts.Expression) =>
   ts.isIdentifier(e) ? e.text : ts.isPropertyAccessExpression(e) ? e.name.text : undefined;
 
-/** The `code: '...'` of an object literal argument, if any. */
-function codeOf(args: readonly ts.Expression[]): string | undefined {
+/** The codes a `code:` value can be: a string literal, or both literal branches of `c ? 'a' : 'b'`. */
+function literalCodes(e: ts.Expression): string[] {
+  if (ts.isStringLiteralLike(e)) return [e.text];
+  if (ts.isParenthesizedExpression(e)) return literalCodes(e.expression);
+  if (ts.isConditionalExpression(e)) return [...literalCodes(e.whenTrue), ...literalCodes(e.whenFalse)];
+  return [];
+}
+
+/** The `code: '...'` of an object literal argument (both of a conditional's), if any. */
+function codesOf(args: readonly ts.Expression[]): string[] {
   for (const arg of args) {
     if (!ts.isObjectLiteralExpression(arg)) continue;
     for (const p of arg.properties)
-      if (ts.isPropertyAssignment(p) && p.name.getText() === 'code' && ts.isStringLiteralLike(p.initializer))
-        return p.initializer.text;
+      if (ts.isPropertyAssignment(p) && p.name.getText() === 'code') return literalCodes(p.initializer);
   }
-  return undefined;
+  return [];
+}
+
+/** Whether a problem's options pass the `code` parameter through (`{ code, ... }`). */
+const passesCode = (args: readonly ts.Expression[]) =>
+  args.some(
+    (a) =>
+      ts.isObjectLiteralExpression(a) &&
+      a.properties.some((p) => ts.isShorthandPropertyAssignment(p) && p.name.text === 'code'),
+  );
+
+/**
+ * Local helpers that make a problem from their first parameter `code`
+ * (`const otpError = (code, message) => new ProblemError(422, message, { code })`): name → status.
+ */
+function codeHelpers(source: ts.SourceFile): Map<string, number> {
+  const helpers = new Map<string, number>();
+  const visit = (node: ts.Node): void => {
+    const fn = ts.isFunctionDeclaration(node)
+      ? node
+      : ts.isVariableDeclaration(node)
+        ? node.initializer
+        : undefined;
+    const named = ts.isFunctionDeclaration(node) || ts.isVariableDeclaration(node) ? node.name : undefined;
+    const name = named && ts.isIdentifier(named) ? named.text : undefined;
+    if (
+      name &&
+      fn &&
+      (ts.isFunctionDeclaration(fn) || ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) &&
+      fn.parameters[0]?.name.getText() === 'code'
+    ) {
+      const find = (n: ts.Node): void => {
+        if (ts.isNewExpression(n) && n.arguments && calleeName(n.expression) === 'ProblemError') {
+          const status = statusOf('ProblemError', n.arguments);
+          if (status && passesCode(n.arguments)) helpers.set(name, status);
+        }
+        ts.forEachChild(n, find);
+      };
+      find(fn);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return helpers;
+}
+
+/** A status and code written as a table row, `[410, 'setup_code_used', '...']`. */
+function tupleProblem(node: ts.ArrayLiteralExpression): { status: number; code: string } | undefined {
+  const [first, second] = node.elements;
+  if (!first || !second || !ts.isNumericLiteral(first) || !ts.isStringLiteralLike(second)) return undefined;
+  const status = Number(first.text);
+  return status >= 400 && status < 600 && /^[a-z]+(_[a-z]+)+$/.test(second.text)
+    ? { status, code: second.text }
+    : undefined;
 }
 
 /** The status a problem-making call answers: the constructor's, or its first numeric argument. */
@@ -78,25 +138,39 @@ const DEFAULT_CODE: Record<string, string> = {
 /**
  * Reads the component's sources (TypeScript syntax trees, no execution) and lists every problem
  * `code` they raise through `new ProblemError(status, detail, {code})`, `problemBody(...)` or the
- * constructors of @fieldhouse/problem, with its statuses and files. Sorted by code.
+ * constructors of @fieldhouse/problem (a `code` that is `c ? 'a' : 'b'` counts both), through a
+ * local helper taking the code as its first parameter (`otpError('otp_used', ...)`), or as a
+ * table row `[status, 'code', ...]`, with its statuses and files. Sorted by code.
  */
 export function catalogue(root: string, dirs: string[]): ProblemType[] {
   const found = new Map<string, { statuses: Set<number>; files: Set<string> }>();
   for (const file of dirs.flatMap((d) => sourceFiles(join(root, d)))) {
     const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const helpers = codeHelpers(source);
+    const add = (code: string, status: number) => {
+      const entry = found.get(code) ?? { statuses: new Set(), files: new Set() };
+      entry.statuses.add(status);
+      entry.files.add(relative(root, file));
+      found.set(code, entry);
+    };
     const visit = (node: ts.Node): void => {
       if ((ts.isCallExpression(node) || ts.isNewExpression(node)) && node.arguments) {
         const name = calleeName(node.expression);
         const status = name ? statusOf(name, node.arguments) : undefined;
-        const code =
-          codeOf(node.arguments) ??
-          (name && Object.hasOwn(DEFAULT_CODE, name) ? DEFAULT_CODE[name] : undefined);
-        if (name && status && code && (name !== 'ProblemError' || codeOf(node.arguments))) {
-          const entry = found.get(code) ?? { statuses: new Set(), files: new Set() };
-          entry.statuses.add(status);
-          entry.files.add(relative(root, file));
-          found.set(code, entry);
-        }
+        const explicit = codesOf(node.arguments);
+        const codes = explicit.length
+          ? explicit
+          : name && name !== 'ProblemError' && Object.hasOwn(DEFAULT_CODE, name)
+            ? [DEFAULT_CODE[name]!]
+            : [];
+        if (status) for (const code of codes) add(code, status);
+        const helper = name ? helpers.get(name) : undefined;
+        const first = node.arguments[0];
+        if (helper && first && ts.isStringLiteralLike(first)) add(first.text, helper);
+      }
+      if (ts.isArrayLiteralExpression(node)) {
+        const row = tupleProblem(node);
+        if (row) add(row.code, row.status);
       }
       ts.forEachChild(node, visit);
     };

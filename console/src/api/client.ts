@@ -5,6 +5,7 @@ import type { paths as EventsPaths } from './generated/events.ts';
 import type { paths as GatewayPaths } from './generated/gateway.ts';
 import type { paths as PollsPaths } from './generated/polls.ts';
 import { ApiError, apiErrorOf, networkError } from './problem.ts';
+import { loadProblemMessages } from './problem-message.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -38,7 +39,9 @@ export const eventsApi = make<EventsPaths>();
 
 /**
  * Awaits an openapi-fetch call and returns its `data`, or throws an {@link ApiError} carrying
- * the answer's problem document (status 0 when the request never got an answer).
+ * the answer's problem document (status 0 when the request never got an answer). Before a
+ * refusal is thrown, the problem messages (a lazy i18next namespace, docs/console.md, "Errors")
+ * are loaded, once.
  *
  *     const poll = await call(pollsApi.GET('/api/polls/{poll_id}', { params: { path: { poll_id } } }));
  */
@@ -51,7 +54,11 @@ export async function call<T>(
   } catch (err) {
     throw networkError(err);
   }
-  if (!answer.response.ok) throw apiErrorOf(answer.response, answer.error);
+  if (!answer.response.ok) {
+    // The refusal reaches the page with its messages loaded, so it is told in the user's words.
+    await loadProblemMessages();
+    throw apiErrorOf(answer.response, answer.error);
+  }
   return answer.data as T;
 }
 

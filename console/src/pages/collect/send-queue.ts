@@ -1,5 +1,7 @@
 import { call, collectionApi } from '../../api/client.ts';
 import { ApiError } from '../../api/problem.ts';
+import { loadProblemMessages, problemMessage } from '../../api/problem-message.ts';
+import { codeMessage } from './code-message.ts';
 import type { Field, SyncResult } from '../collection/types.ts';
 import { fieldOfErrorKey } from './answers.ts';
 import { deviceId, putQueueItem, type QueueItem, type QueueStatus } from './offline-store.ts';
@@ -94,6 +96,7 @@ function batches(items: QueueItem[]): QueueItem[][] {
  * is refused. A refused item keeps everything typed.
  */
 export async function sendBySync(items: QueueItem[]): Promise<SendReport> {
+  await loadProblemMessages();
   const device_id = await deviceId();
   let answered = 0;
   const refuse = async (item: QueueItem, message: string, errors: Record<string, string> = {}) => {
@@ -135,7 +138,7 @@ export async function sendBySync(items: QueueItem[]): Promise<SendReport> {
           : new Map<QueueItem, Record<string, unknown>>();
       if (named.size === 0) {
         // Nothing says which item: each one keeps the service's reason.
-        for (const item of batch) await refuse(item, err.message);
+        for (const item of batch) await refuse(item, problemMessage(err));
         continue;
       }
       for (const [item, errors] of named) await refuse(item, messagesOf(errors), errorsByField(item, errors));
@@ -150,7 +153,7 @@ export async function sendBySync(items: QueueItem[]): Promise<SendReport> {
         ...item,
         status: STATUS[result.status],
         server_id: result.id,
-        message: result.message,
+        message: result.message === undefined ? undefined : codeMessage(result.code, result.message),
         errors: errorsByField(item, result.errors),
       });
       answered++;
@@ -166,6 +169,7 @@ export async function sendBySync(items: QueueItem[]): Promise<SendReport> {
  * submission that is sent again (docs/console.md, "The web form").
  */
 export async function sendOneByOne(items: QueueItem[]): Promise<SendReport> {
+  await loadProblemMessages();
   let answered = 0;
   for (const item of items) {
     try {
@@ -192,7 +196,7 @@ export async function sendOneByOne(items: QueueItem[]): Promise<SendReport> {
       await putQueueItem({
         ...item,
         status: 'refused',
-        message: err.problem.detail ?? err.message,
+        message: problemMessage(err),
         errors: errorsByField(item, err.problem.errors),
       });
     }

@@ -3,6 +3,7 @@ import { Anchor, Badge, Breadcrumbs, Button, Group, Stack, Title } from '@mantin
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import type { Project } from './types.ts';
+import { useWorkspace } from './use-collection.ts';
 import { WebFormShare } from './WebFormShare.tsx';
 
 /** The pages of a project, in the order of its navigation. */
@@ -10,13 +11,15 @@ const TABS = ['form', 'submissions', 'map', 'exports', 'analyses'] as const;
 export type ProjectTab = (typeof TABS)[number];
 
 /**
- * The head of every project page: the way back to its workspace, the project's name and
+ * The head of every project page: the way back to its workspace (named, once its name is read;
+ * "Workspace" until then or for a caller who cannot read it), the project's name and
  * publication state, and the project's pages (a `nav` of links, the current one marked with
  * `aria-current`; it wraps on a phone). `actions` go at the right of the title.
  */
 export function ProjectHeader({ project, actions }: { project: Project; actions?: ReactNode }) {
   const { t } = useTranslation('collection');
   const { pathname } = useLocation();
+  const workspace = useWorkspace(project.workspace_id);
   return (
     <Stack gap="sm">
       <Breadcrumbs>
@@ -24,7 +27,7 @@ export function ProjectHeader({ project, actions }: { project: Project; actions?
           {t('workspaces.title')}
         </Anchor>
         <Anchor component={Link} to={`/workspaces/${project.workspace_id}`}>
-          {t('project.workspace')}
+          {workspace.data?.name ?? t('project.workspace')}
         </Anchor>
       </Breadcrumbs>
       <Group justify="space-between" wrap="wrap" gap="sm">

@@ -20,6 +20,7 @@ import { useFormatInstant } from '../../components/format.ts';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { PagePicker } from '../../components/PagePicker.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
+import { problemMessage } from '../../api/problem-message.ts';
 import { EventHeader } from '../events/EventHeader.tsx';
 import { CsvImport } from './CsvImport.tsx';
 import { InviteModal } from './InviteModal.tsx';
@@ -83,11 +84,13 @@ export function InvitesPage() {
             ok: true,
             text: t(invite.revoked ? 'row.restored' : 'row.revokedDone', { nom: invite.nom }),
           }),
+        onError: (err) => setOutcome({ ok: false, text: `${invite.nom}: ${problemMessage(err)}` }),
       },
     );
   const sendAgain = (invite: Invite) =>
     resend.mutate(invite.id, {
       onSuccess: (r) => setOutcome({ ok: true, text: t('row.resent', { nom: invite.nom, email: r.email }) }),
+      onError: (err) => setOutcome({ ok: false, text: `${invite.nom}: ${problemMessage(err)}` }),
     });
 
   return (

@@ -4,7 +4,7 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ApiError } from '../../api/problem.ts';
+import { fieldErrorsOf } from '../../components/field-errors.ts';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import {
@@ -58,8 +58,9 @@ export function PollEditorPage() {
       void navigate('/polls');
     };
     const failed = (err: unknown) => {
-      if (err instanceof ApiError && err.problem.errors)
-        form.setErrors(formErrorsOf(err.problem.errors, values));
+      // The service's messages in the user's words (fieldErrorsOf), under the editor's fields.
+      const translated = Object.entries(fieldErrorsOf(err)).map(([k, m]) => [k, [m]]);
+      if (translated.length) form.setErrors(formErrorsOf(Object.fromEntries(translated), values));
     };
     if (pollId) update.mutate({ pollId, body: toBody(values) }, { onSuccess: done, onError: failed });
     else create.mutate(toBody(values), { onSuccess: done, onError: failed });

@@ -5,6 +5,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../api/problem.ts';
+import { problemMessage } from '../../api/problem-message.ts';
 import { setUpDevice } from './scan-api.ts';
 import { saveCredential } from './scan-store.ts';
 import { registerScannerWorker } from './register-worker.ts';
@@ -31,7 +32,7 @@ export function ScanSetupPage() {
       return t(`setup.errors.${known}`);
     if (err instanceof ApiError && err.status === 422) return t('setup.errors.malformed');
     if (err instanceof ApiError && err.status === 0) return t('setup.errors.offline');
-    return err.message;
+    return problemMessage(err);
   };
   const [code, setCode] = useState(codeInHash);
   const [missing, setMissing] = useState(false);

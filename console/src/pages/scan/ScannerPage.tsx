@@ -4,6 +4,7 @@ import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { PageLoader } from '../../components/PageLoader.tsx';
+import { problemMessage } from '../../api/problem-message.ts';
 import { signal } from './feedback.ts';
 import { CameraReader } from './CameraReader.tsx';
 import { FollowUpList } from './FollowUpList.tsx';
@@ -89,7 +90,7 @@ export function ScannerPage() {
       ) : null}
       {s.syncError ? (
         <Text size="sm" c="red.9" role="alert">
-          {t('queue.failed', { reason: s.syncError.message })}
+          {t('queue.failed', { reason: problemMessage(s.syncError) })}
         </Text>
       ) : null}
       <FollowUpList items={s.followUps} onChange={() => void s.reload()} />

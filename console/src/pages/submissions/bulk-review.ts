@@ -1,4 +1,4 @@
-import { ApiError } from '../../api/problem.ts';
+import { problemMessage } from '../../api/problem-message.ts';
 import { reviewSubmission, type Review } from './use-submissions.ts';
 
 /** The outcome of one submission in a bulk review. */
@@ -31,10 +31,7 @@ export async function bulkReview(
         await reviewSubmission(projectId, id, review);
         outcomes[i] = { id, ok: true };
       } catch (err) {
-        const reason =
-          err instanceof ApiError
-            ? (err.problem.detail ?? err.problem.title ?? String(err.status))
-            : String(err);
+        const reason = problemMessage(err);
         outcomes[i] = { id, ok: false, reason };
       }
       onProgress?.(++done, ids.length);

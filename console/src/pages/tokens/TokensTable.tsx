@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Box, Button, Group, Paper, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useTranslation } from 'react-i18next';
 import { useFormatInstant } from '../../components/format.ts';
@@ -10,7 +10,9 @@ import { PER_PAGE, useRevokeToken, useTokens, type Token } from './use-tokens.ts
 
 /**
  * The caller's tokens (name, created, last used), newest first, paginated; each with a revoke
- * button that asks for confirmation. A refused revocation shows in the dialog.
+ * button that asks for confirmation. A refused revocation shows in the dialog. A table from a
+ * tablet up; on a phone (under Mantine's `sm`, 48em) a list of cards, so no sideways scrolling
+ * hides the Revoke buttons.
  */
 export function TokensTable() {
   const { t } = useTranslation('tokens');
@@ -23,6 +25,17 @@ export function TokensTable() {
   if (tokens.isPending) return <PageLoader />;
   if (tokens.error) return <ProblemAlert error={tokens.error} />;
   const { data, pagination } = tokens.data;
+  const revokeButton = (token: Token) => (
+    <Button
+      size="xs"
+      color="red"
+      variant="light"
+      onClick={() => setRevoking(token)}
+      aria-label={t('revoke.button', { name: token.name })}
+    >
+      {t('revoke.short')}
+    </Button>
+  );
   const close = () => {
     setRevoking(null);
     revoke.reset();
@@ -32,52 +45,60 @@ export function TokensTable() {
       {data.length === 0 ? (
         <Text c="dimmed">{t('list.empty')}</Text>
       ) : (
-        // On a phone the dates go under the name, so the Revoke button stays in view.
-        <Table.ScrollContainer minWidth={0}>
-          <Table striped highlightOnHover aria-label={t('list.label')}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('list.name')}</Table.Th>
-                <Table.Th scope="col" visibleFrom="sm">
-                  {t('list.created')}
-                </Table.Th>
-                <Table.Th scope="col" visibleFrom="sm">
-                  {t('list.lastUsed')}
-                </Table.Th>
-                <Table.Th scope="col">
-                  <VisuallyHidden>{t('list.actions')}</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.map((token) => (
-                <Table.Tr key={token.id}>
-                  <Table.Th scope="row" fw={500}>
-                    {token.name}
-                    <Text size="xs" c="dimmed" fw={400} hiddenFrom="sm">
-                      {t('list.createdOn', { when: when(token.created_at) })}
-                      <br />
-                      {t('list.lastUsedOn', { when: when(token.last_used_at, t('list.never')) })}
-                    </Text>
+        <>
+          {/* A table from a tablet up; on a phone, one card per token with its Revoke button in view. */}
+          <Box visibleFrom="sm">
+            <Table striped highlightOnHover aria-label={t('list.label')}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">{t('list.name')}</Table.Th>
+                  <Table.Th scope="col">{t('list.created')}</Table.Th>
+                  <Table.Th scope="col">{t('list.lastUsed')}</Table.Th>
+                  <Table.Th scope="col">
+                    <VisuallyHidden>{t('list.actions')}</VisuallyHidden>
                   </Table.Th>
-                  <Table.Td visibleFrom="sm">{when(token.created_at)}</Table.Td>
-                  <Table.Td visibleFrom="sm">{when(token.last_used_at, t('list.never'))}</Table.Td>
-                  <Table.Td ta="right">
-                    <Button
-                      size="xs"
-                      color="red"
-                      variant="light"
-                      onClick={() => setRevoking(token)}
-                      aria-label={t('revoke.button', { name: token.name })}
-                    >
-                      {t('revoke.short')}
-                    </Button>
-                  </Table.Td>
                 </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+              </Table.Thead>
+              <Table.Tbody>
+                {data.map((token) => (
+                  <Table.Tr key={token.id}>
+                    <Table.Th scope="row" fw={500} style={{ wordBreak: 'break-word' }}>
+                      {token.name}
+                    </Table.Th>
+                    <Table.Td>{when(token.created_at)}</Table.Td>
+                    <Table.Td>{when(token.last_used_at, t('list.never'))}</Table.Td>
+                    <Table.Td ta="right">{revokeButton(token)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Box>
+          <Stack
+            hiddenFrom="sm"
+            gap="xs"
+            component="ul"
+            p={0}
+            m={0}
+            style={{ listStyle: 'none' }}
+            aria-label={t('list.label')}
+          >
+            {data.map((token) => (
+              <Paper component="li" key={token.id} withBorder p="sm">
+                <Stack gap={6}>
+                  <Text fw={500} style={{ wordBreak: 'break-word' }}>
+                    {token.name}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    {t('list.createdOn', { when: when(token.created_at) })}
+                    <br />
+                    {t('list.lastUsedOn', { when: when(token.last_used_at, t('list.never')) })}
+                  </Text>
+                  <Group justify="flex-end">{revokeButton(token)}</Group>
+                </Stack>
+              </Paper>
+            ))}
+          </Stack>
+        </>
       )}
       <PagePicker lastPage={pagination.last_page} page={page} onChange={setPage} />
       <Text size="xs" c="dimmed">
