@@ -137,6 +137,14 @@ describe('accounts: profile, password change and reset, e-mail verification (thr
       .auth(u.token, { type: 'bearer' })
       .expect(200);
     expect(me.body.data.email_verified_at).to.be.a('string');
+    // Services learn it (address-based grants, such as invitations by e-mail, can wait for it).
+    const created = await eventually(async () =>
+      received.find((m) => m.type === 'user.created' && m.data.id === u.id),
+    );
+    expect(created.data.email_verified).to.equal(false);
+    await eventually(async () =>
+      received.find((m) => m.type === 'user.updated' && m.data.id === u.id && m.data.email_verified === true),
+    );
     // Single use.
     const again = await request(stack.gatewayUrl).post('/api/v1/email/verify').send({ token }).expect(422);
     expect(again.body.code).to.equal('verification_link_invalid');

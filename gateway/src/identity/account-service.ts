@@ -138,24 +138,28 @@ export class AccountService {
   /**
    * Sets a new password from a reset link: resolves false when the link is unknown, used or
    * expired. The link is used up; every browser session of the user ends; the address counts as
-   * verified (the link reached it) if it is still the account's.
+   * verified (the link reached it) if it is still the account's (then `user.updated` is written,
+   * `email_verified: true`).
    */
   async resetPassword(secret: string, newPassword: string): Promise<boolean> {
     const password_hash = await this.deps.hasher.hash(newPassword);
-    const userId = await this.deps.db.transaction(async (trx) => {
+    const done = await this.deps.db.transaction(async (trx) => {
       const link = await this.links.consume(trx, 'password_reset', secret);
       if (!link) return undefined;
       const user = await this.users.findById(link.user_id, trx);
       if (!user) return undefined;
-      await this.users.update(trx, user.id, {
+      const verifies = user.email === link.email && !user.email_verified_at;
+      const row = await this.users.update(trx, user.id, {
         password_hash,
-        ...(user.email === link.email && !user.email_verified_at ? { email_verified_at: new Date() } : {}),
+        ...(verifies ? { email_verified_at: new Date() } : {}),
       });
+      if (verifies && row) await this.publishUpdated(trx, row);
       await this.links.revokeAll(trx, user.id, 'password_reset');
-      return user.id;
+      return { userId: user.id, published: verifies };
     });
-    if (userId === undefined) return false;
-    await this.deps.sessions.destroyOthers(userId, undefined);
+    if (!done) return false;
+    if (done.published) this.deps.onOutboxWrite?.();
+    await this.deps.sessions.destroyOthers(done.userId, undefined);
     return true;
   }
 
@@ -177,16 +181,21 @@ export class AccountService {
 
   /**
    * Verifies an address from its link: resolves false when the link is unknown, used, expired,
-   * or was sent to an address the account no longer has.
+   * or was sent to an address the account no longer has. A new verification writes
+   * `user.updated` (`email_verified: true`).
    */
   async verifyEmail(secret: string): Promise<boolean> {
-    return this.deps.db.transaction(async (trx) => {
+    const result = await this.deps.db.transaction(async (trx) => {
       const link = await this.links.consume(trx, 'email_verification', secret);
-      if (!link) return false;
+      if (!link) return { ok: false, published: false };
       const user = await this.users.findById(link.user_id, trx);
-      if (!user || user.email !== link.email) return false;
-      if (!user.email_verified_at) await this.users.update(trx, user.id, { email_verified_at: new Date() });
-      return true;
+      if (!user || user.email !== link.email) return { ok: false, published: false };
+      if (user.email_verified_at) return { ok: true, published: false };
+      const row = await this.users.update(trx, user.id, { email_verified_at: new Date() });
+      if (row) await this.publishUpdated(trx, row);
+      return { ok: true, published: true };
     });
+    if (result.published) this.deps.onOutboxWrite?.();
+    return result.ok;
   }
 }

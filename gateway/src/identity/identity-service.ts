@@ -22,6 +22,7 @@ export const userPayload = (u: UserRow): UserPayload => ({
   email: u.email,
   language: u.language,
   time_zone: u.time_zone,
+  email_verified: u.email_verified_at !== null,
   updated_at: u.updated_at.toISOString(),
 });
 
