@@ -9,6 +9,7 @@ import {
   testLogger,
   type SmtpSink,
 } from '@fieldhouse/testkit';
+import { upsertUser } from '../src/data/users.ts';
 import { startCollectionEmailWorker } from '../src/workers/email.ts';
 import { body, makeForm, startHarness, type Form, type Harness } from './helpers.ts';
 
@@ -103,5 +104,46 @@ describe('collection: e-mail notifications (outbox, RabbitMQ, SMTP sink)', () =>
     expect(attempts).to.equal(3);
     await sleep(300);
     expect(sink.messages().filter((m) => m.text.includes(`#${s.body.data.id}`))).to.have.length(1);
+  });
+
+  it("writes in a known recipient's language and time zone, else English and UTC, with a link to the submission", async () => {
+    // A French user in Paris (as the gateway's user events project them) and an address no user has.
+    await upsertUser(h.db, {
+      id: 901,
+      name: 'Cheffe',
+      email: 'Cheffe@Example.test',
+      language: 'fr',
+      time_zone: 'Europe/Paris',
+      updated_at: new Date(),
+    });
+    const f = await makeForm(h, 1, {
+      notify_on_submission: true,
+      notification_emails: ['cheffe@example.test', 'outsider@example.test'],
+    });
+    const s = await h.as(1).post(`/api/v1/projects/${f.projectId}/submissions`).send(body(f)).expect(201);
+    await relay.drain();
+    const id = s.body.data.id as number;
+    const createdAt = new Date(s.body.data.created_at as string);
+    const link = `http://127.0.0.1:8080/projects/${f.projectId}/submissions?submission=${id}`;
+    const hhmm = (zone: string) =>
+      new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: zone }).format(
+        createdAt,
+      );
+
+    const fr = await sink.waitFor((m) => m.text.includes(`n° ${id}`));
+    expect([...fr.envelope.to]).to.deep.equal(['cheffe@example.test']);
+    expect(fr.subject).to.equal('Nouvel envoi pour P');
+    expect(fr.text).to.contain('a été reçu pour le projet « P »').and.contain(hhmm('Europe/Paris'));
+    expect(fr.text).to.contain(`L’ouvrir dans Fieldhouse : ${link}`);
+    expect(fr.html).to.contain(`href="${link.replaceAll('&', '&amp;')}"`);
+
+    const en = await sink.waitFor((m) => m.text.includes(`#${id},`));
+    expect([...en.envelope.to]).to.deep.equal(['outsider@example.test']);
+    expect(en.subject).to.equal('New submission to P');
+    expect(en.text)
+      .to.contain(`${hhmm('UTC')} UTC`)
+      .and.contain(`Open it in Fieldhouse: ${link}`);
+    // No raw ISO 8601 instant any more.
+    for (const m of [fr, en]) expect(m.text).to.not.match(/\d{4}-\d{2}-\d{2}T\d{2}:/);
   });
 });

@@ -16,3 +16,27 @@ export const findUserById = (db: Knex | Knex.Transaction, id: number): Promise<U
 /** The user with this e-mail (case-insensitive; the newest version if two ids share it), or undefined. */
 export const findUserByEmail = (db: Knex | Knex.Transaction, email: string): Promise<UserRow | undefined> =>
   users.findByEmail(db, email);
+
+/** A known recipient's language and IANA time zone (null: never chosen). */
+export interface RecipientPreferences {
+  email: string;
+  language: string | null;
+  time_zone: string | null;
+}
+
+/**
+ * The language and time zone of the users among `emails` (compared lower-cased, as the
+ * projection stores them); addresses that are no user's are not returned.
+ */
+export const preferencesByEmail = (
+  db: Knex | Knex.Transaction,
+  emails: readonly string[],
+): Promise<RecipientPreferences[]> =>
+  emails.length === 0
+    ? Promise.resolve([])
+    : db('users')
+        .whereIn(
+          'email',
+          emails.map((e) => e.toLowerCase()),
+        )
+        .select('email', 'language', 'time_zone');

@@ -9,6 +9,7 @@ import {
   type HistoryRow,
   type SubmissionRow,
 } from '../data/submissions.ts';
+import { preferencesByEmail } from '../data/users.ts';
 import { openToNonMembers } from './access.ts';
 import { intakePhotos } from './photo-intake.ts';
 import { photoTransaction, storePhotos } from './photo-store.ts';
@@ -17,6 +18,7 @@ import { can } from './roles.ts';
 import { checkEntries, publishedFields } from './submission-entries.ts';
 import type { Caller, ProjectAccess, SubmissionDeps } from './submission-deps.ts';
 import { searchTextOf } from './submission-validation.ts';
+import { submissionEmails } from './submission-email.ts';
 
 /** Location of a submission (degrees, metres); null clears a value. */
 export interface SubmissionCoords {
@@ -73,16 +75,30 @@ export function assertAccepting({ project, role }: ProjectAccess, caller: Caller
   return settings;
 }
 
-/** The e-mail job of `notify_on_submission` (spec 6). */
-function notification(project: ProjectRow, s: SubmissionRow, settings: PublicationSettings): EmailRequested {
-  return {
-    to: settings.notification_emails,
-    subject: `New submission to ${project.name}`,
-    text:
-      `A new submission (#${s.id}, status ${s.status}) was received for project "${project.name}" ` +
-      `at ${s.created_at.toISOString()}.`,
-    reason: 'submission-created',
-  };
+/**
+ * The e-mail jobs of `notify_on_submission` (spec 6): in each recipient's language and time
+ * zone when the address is a user's, with a link to the submission in the console.
+ */
+async function notifications(
+  trx: Knex.Transaction,
+  publicUrl: string,
+  project: ProjectRow,
+  s: SubmissionRow,
+  settings: PublicationSettings,
+): Promise<EmailRequested[]> {
+  const known = await preferencesByEmail(trx, settings.notification_emails);
+  return submissionEmails(
+    settings.notification_emails,
+    known,
+    {
+      projectId: project.id,
+      projectName: project.name,
+      submissionId: s.id,
+      status: s.status,
+      createdAt: s.created_at,
+    },
+    publicUrl,
+  );
 }
 
 /**
@@ -152,10 +168,8 @@ export async function createSubmission(deps: SubmissionDeps, cmd: CreateSubmissi
     const s = await insertSubmission(trx, row);
     await storePhotos(deps, trx, s.id, photos);
     if (notify)
-      await outbox.add(
-        Exchanges.collection,
-        envelope(Exchanges.collection, EMAIL_REQUESTED, notification(project, s, settings)),
-      );
+      for (const email of await notifications(trx, deps.publicUrl, project, s, settings))
+        await outbox.add(Exchanges.collection, envelope(Exchanges.collection, EMAIL_REQUESTED, email));
     if (cmd.afterInsert) await cmd.afterInsert(trx, s);
     return s;
   });

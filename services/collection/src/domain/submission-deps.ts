@@ -24,6 +24,8 @@ export interface SubmissionDeps {
   inTransaction: InTransaction;
   /** Inserts a plain submission, group-committed (data/submission-batch.ts). */
   insertSubmission: SubmissionWriter;
+  /** The console's public address (`PUBLIC_URL`, no trailing slash): links in e-mails. */
+  publicUrl: string;
   /** The project with the caller's role in its workspace (null: not a member), batched. */
   findProjectWithRole: (projectId: number, userId: number | null) => Promise<ProjectWithRole | undefined>;
 }
