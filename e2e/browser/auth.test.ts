@@ -84,7 +84,7 @@ describe('console: sign-in, register, sign-out (browser)', function () {
     await page.keyboard.press('Tab');
     await page.keyboard.type('wrong password!');
     await page.keyboard.press('Enter');
-    await page.getByText('These credentials do not match our records.').waitFor();
+    await page.getByText('The e-mail address or the password is wrong.').waitFor();
     expect(await page.getByRole('textbox', { name: 'E-mail' }).inputValue()).to.equal(user.email);
     await expectAccessible(page, 'sign-in page with a 401');
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill('');
