@@ -116,6 +116,7 @@ describe('console: map tiles and status filter, readable charts, sharing the web
         charts: [
           { title: 'Water sources', kind: 'choice_counts', field: 'water_source' },
           { title: 'Review', kind: 'status' },
+          { title: 'Per day', kind: 'over_time' },
         ],
       })
       .expect(201);
@@ -131,7 +132,7 @@ describe('console: map tiles and status filter, readable charts, sharing the web
     await page.getByText('5 points from 5 submissions.').waitFor();
     await page.locator('[data-testid="points-map"][data-drawn="true"]').waitFor();
     // Tiles come from the deployment's setting, served by the gateway at run time.
-    await eventually(() => tileRequests.some((p) => /^\/tiles\/\d+\/\d+\/\d+\.png$/.test(p)), 10_000);
+    await eventually(async () => tileRequests.some((p) => /^\/tiles\/\d+\/\d+\/\d+\.png$/.test(p)), 10_000);
     const attribution = page.getByRole('link', { name: '© OpenStreetMap contributors' });
     expect(await attribution.getAttribute('href')).to.equal('https://www.openstreetmap.org/copyright');
     await expectAccessible(page, 'map page with tiles');
@@ -182,6 +183,11 @@ describe('console: map tiles and status filter, readable charts, sharing the web
     const ticks = await yTicks(page, 'Water sources');
     expect(ticks.length).to.be.greaterThan(1);
     for (const tick of ticks) expect(tick).to.match(/^\d+$/);
+    // Submissions per day: whole counts, days named by their date in English.
+    const perDay = page.getByRole('img', { name: 'Per day' });
+    await perDay.locator('[data-drawn="light"] svg').waitFor();
+    for (const tick of await yTicks(page, 'Per day')) expect(tick).to.match(/^\d+$/);
+    expect(await perDay.locator('svg text').allTextContents()).to.include('Day (UTC)');
     const review = await page.getByRole('img', { name: 'Review' }).locator('svg text').allTextContents();
     expect(review).to.include.members(['Status', 'Submitted', 'Reviewed']);
     // The table of the data says the same, with each choice's share.
@@ -226,6 +232,10 @@ describe('console: map tiles and status filter, readable charts, sharing the web
       .allTextContents();
     expect(frenchReview).to.include('Statut');
     expect(frenchReview).not.to.include('Status');
+    // The day axis in French: its title and the month's French abbreviation.
+    const frenchDays = await page.getByRole('img', { name: 'Per day' }).locator('svg text').allTextContents();
+    expect(frenchDays).to.include('Jour (UTC)');
+    expect(frenchDays.join(' ')).to.match(/\b(janv|févr|mars|avr|mai|juin|juil|août|sept|oct|nov|déc)\b/);
     await page.getByRole('button', { name: 'Voir les données' }).first().click();
     expect(await page.getByRole('table', { name: /Water sources/ }).innerText())
       .to.contain('Part du total')
