@@ -153,6 +153,34 @@ describe('collection: submission edits and versions', () => {
       .expect(403);
   });
 
+  it('keeps a newer offline-sync item of a sent submission as a version by its collector', async () => {
+    const item = (at: string, age: number) => ({
+      local_id: 'versions-1',
+      client_updated_at: at,
+      ...body(form, { age }),
+    });
+    const sync = (at: string, age: number) =>
+      h
+        .as(2)
+        .post('/api/v1/sync')
+        .send({ device_id: 'phone-versions', submissions: [item(at, age)] })
+        .expect(200);
+    const id = (await sync('2026-01-01T10:00:00Z', 30)).body.data.results[0].id as number;
+    await h.as(1).post(`/api/v1/projects/${form.projectId}/publish`).send({ allow_edits: true }).expect(200);
+    const second = await sync('2026-01-01T11:00:00Z', 31);
+    await h.as(1).post(`/api/v1/projects/${form.projectId}/publish`).send({ allow_edits: false }).expect(200);
+    expect(second.body.data.results[0].status).to.equal('updated');
+    const list = await h
+      .as(1)
+      .get(`${urlOf(id)}/versions`)
+      .expect(200);
+    expect(list.body.data).to.have.length(1);
+    expect(list.body.data[0]).to.deep.include({ number: 1, user_id: 2, user_name: 'User 2' });
+    expect(list.body.data[0].changes).to.deep.equal([
+      { field_uuid: form.fields.age!.uuid, type: 'integer', before: 30, after: 31 },
+    ]);
+  });
+
   it('shows versions only to those who may see the submission, and deletes them with it', async () => {
     const s = await send();
     const url = urlOf(s.id);
