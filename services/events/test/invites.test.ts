@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { CODE_ALPHABET } from '../src/domain/codes.ts';
+import { users } from '../src/users-projection.ts';
 import { alice, bob, carol, startService, type ServiceHarness } from './support.ts';
 
 describe('events service: invites', () => {
@@ -135,6 +136,30 @@ describe('events service: invites', () => {
     const revoked = await request(h.app).post(url).set(h.auth(alice)).expect(409);
     expect(revoked.body.code).to.equal('revoked');
     expect(await mails()).to.equal(2);
+  });
+
+  it("writes the invitation in the invitee's language when the address is a user's, the start in words", async () => {
+    // A French user, as the gateway's user events project them; an address no user has gets English.
+    await users.upsertVersion(h.db, {
+      id: 9101,
+      name: 'Zélie',
+      email: 'zelie@example.test',
+      language: 'fr',
+      time_zone: 'Europe/Paris',
+      updated_at: new Date(),
+    });
+    await h.invite(alice, eventId, 'Zélie Martin', 'Zelie@Example.test');
+    await h.invite(alice, eventId, 'Uma Outsider', 'uma.outsider@example.test');
+    const mailTo = async (to: string) =>
+      (await h.db('outbox').select('message'))
+        .map((r: { message: { data: { to: string[]; subject: string; text: string } } }) => r.message.data)
+        .find((m) => m.to[0]!.toLowerCase() === to)!;
+    const fr = await mailTo('zelie@example.test');
+    expect(fr.subject).to.equal('Votre invitation : Launch');
+    expect(fr.text).to.contain('Bonjour Zélie Martin,').and.contain('1 juin 2030 à 18:30, Lyon');
+    const en = await mailTo('uma.outsider@example.test');
+    expect(en.subject).to.equal('Your invitation: Launch');
+    expect(en.text).to.contain('You are invited to Launch, 1 June 2030 at 18:30, Lyon.');
   });
 
   it('serves the QR code as PNG and SVG', async () => {

@@ -3,6 +3,7 @@ import type { BodyReader } from '@fieldhouse/http';
 import { notFound, ProblemError, validationFailed } from '@fieldhouse/problem';
 import { inviteHistory as historyRows, type HistoryEntry } from '../data/attendance.ts';
 import type { EventRow } from '../data/events.ts';
+import { findUserByEmail } from '../data/users.ts';
 import {
   deleteInvite as deleteInviteRow,
   EmailTakenError,
@@ -42,6 +43,10 @@ export interface InviteRef {
 const emailTakenProblem = () =>
   validationFailed({ email: ['This e-mail is already invited to the event.'] }, { code: 'email_taken' });
 
+/** The language of the user with this e-mail (the users projection), or null: not a user, or never chosen. */
+const languageOf = async (ctx: EventsContext, email: string) =>
+  (await findUserByEmail(ctx.db, email))?.language ?? null;
+
 /** @throws ProblemError 404 when the event has no invite with this id. */
 async function inviteOf(ctx: EventsContext, eventId: string, inviteId: string): Promise<Invite> {
   const invite = isUuid(inviteId) ? await findInvite(ctx.db, eventId, inviteId) : undefined;
@@ -59,7 +64,11 @@ export async function addInvite(ctx: EventsContext, event: EventRow, input: NewI
   try {
     return await ctx.inTransaction(async (trx, outbox) => {
       const created = await insertInvite(trx, event.id, row);
-      const email = await invitationEmail({ ...created, event });
+      const email = await invitationEmail({
+        ...created,
+        event,
+        language: await languageOf(ctx, created.email),
+      });
       await outbox.add(Exchanges.events, envelope(Exchanges.events, EMAIL_REQUESTED, email));
       return created;
     });
@@ -146,7 +155,7 @@ export async function resendInvitation(ctx: EventsContext, cmd: InviteRef): Prom
       code: 'revoked',
     });
   await ctx.inTransaction(async (_trx, outbox) => {
-    const email = await invitationEmail({ ...invite, event });
+    const email = await invitationEmail({ ...invite, event, language: await languageOf(ctx, invite.email) });
     await outbox.add(Exchanges.events, envelope(Exchanges.events, EMAIL_REQUESTED, email));
   });
   return { email: invite.email };
