@@ -95,6 +95,8 @@ export function stackProcesses(
       COLLECTION_URL: `http://127.0.0.1:${ports.collection}`,
       POLLS_URL: `http://127.0.0.1:${ports.polls}`,
       EVENTS_URL: `http://127.0.0.1:${ports.events}`,
+      // The console's address: the links in account e-mails (password reset, verification) point there.
+      PUBLIC_URL: `http://127.0.0.1:${ports.gateway}`,
     },
     collection: {
       ...shared,
