@@ -109,6 +109,7 @@ describe('console: accounts — profile, password, reset by e-mail, e-mail verif
     // "Send again", then the link of the registration's e-mail confirms the address.
     await page.getByRole('button', { name: 'Send the link again' }).click();
     await page.getByText(`A new link is on its way to ${user.email}.`).waitFor();
+    await expectAccessible(page, 'profile page, link sent again');
     const first = await mailTo(user.email, /Confirm your e-mail address/);
     await page.goto(linkPath(first, '/verify-email'));
     await page.getByText('Thank you: your e-mail address is confirmed.').waitFor();

@@ -24,7 +24,9 @@ export function useLanguageSync(account: Account) {
   useEffect(() => {
     const onChange = (lng: string) => {
       const language = lng.split('-')[0];
-      if (!isLanguage(language) || language === saved) return;
+      // The cache, not `saved`: a profile save updates it before this listener is renewed.
+      const current = client.getQueryData<Account | null>(ME_KEY)?.language ?? saved;
+      if (!isLanguage(language) || language === current) return;
       call(gatewayApi.PATCH('/api/v1/me', { body: { language } })).then(
         (answer) => client.setQueryData(ME_KEY, answer.data),
         () => undefined,
