@@ -9,6 +9,7 @@ import { createCollectionProject } from './support/collection-project.ts';
 import { startConsoleStack, type ConsoleStack } from './support/console-stack.ts';
 import { screenshotBoth } from './support/screenshots.ts';
 import { signInThroughPage } from './support/sign-in.ts';
+import { createPoll, twoSectionPoll } from './support/vote-polls.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const french = JSON.parse(readFileSync(join(root, 'console/src/locales/fr/problems.json'), 'utf8')) as Record<
@@ -176,6 +177,29 @@ describe('console: errors in the user’s words, tokens and sessions on a phone 
     await page.getByText('Déjà utilisé').first().waitFor();
     expect(await page.locator('body').innerText()).to.not.contain('already been taken');
     await expectAccessible(page, 'register page with a 422 in French');
+  });
+
+  it("e-mails a French voter's one-time password in French (the console's Accept-Language)", async () => {
+    const owner = await registerUser(c.baseUrl, 'Poll Owner');
+    const poll = await createPoll(
+      c.baseUrl,
+      owner.token,
+      twoSectionPoll({ require_verification: true }, 'Déjeuner'),
+    );
+    // The browser says English (en-GB); the voter chose French in the console.
+    const page = await c.newPage();
+    await page.addInitScript(() => localStorage.setItem('fieldhouse.lang', 'fr'));
+    await page.goto(`/p/${poll.id}`);
+    await page.getByRole('textbox', { name: /Votre e-mail/ }).fill('votante@example.test');
+    for (const label of ['Pizzeria', 'Noon']) await page.getByRole('radio', { name: label }).check();
+    const answer = page.waitForResponse((r) => r.request().method() === 'POST' && /\/vote$/.test(r.url()));
+    await page.getByRole('button', { name: 'Voter', exact: true }).click();
+    const code = ((await (await answer).json()) as { data: { verification_code: string } }).data
+      .verification_code;
+    const mail = await c.sink.waitFor((m) => m.text.includes(code), 15_000);
+    expect(mail.subject).to.equal('Votre mot de passe à usage unique pour « Déjeuner »');
+    expect(mail.text).to.match(/^Votre mot de passe à usage unique est \d{6}/);
+    expect(mail.text).to.contain('Il expire dans 10 minutes.');
   });
 
   it('names the workspace in the breadcrumbs, and keeps Revoke in view on a phone', async () => {

@@ -12,9 +12,13 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /**
  * Every unsafe request carries the session's CSRF token in `X-XSRF-TOKEN` (spec 5.2): the
  * console authenticates with the gateway's session cookie only and never holds a bearer token.
+ * Every request says the console's language (`Accept-Language`, the page's `lang`), so what
+ * a service e-mails because of it (a vote's one-time password) is in that language.
  */
 const csrf: Middleware = {
   async onRequest({ request }) {
+    const lang = document.documentElement.lang;
+    if (lang) request.headers.set('Accept-Language', lang);
     if (!UNSAFE.has(request.method)) return request;
     const token = await xsrfToken();
     if (token) request.headers.set('X-XSRF-TOKEN', token);

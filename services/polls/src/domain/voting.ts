@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { EMAIL_REQUESTED, Exchanges, envelope, type EmailRequested } from '@fieldhouse/contracts';
+import { EMAIL_REQUESTED, Exchanges, envelope } from '@fieldhouse/contracts';
 import type { Caller } from '@fieldhouse/internal-auth';
 import { ProblemError, conflict, forbidden, notFound, unprocessable } from '@fieldhouse/problem';
 import type { PendingVoteDoc } from '../data/documents.ts';
 import type { BodyReader, PollsContext } from './context.ts';
 import type { CounterFields, CounterSnapshot, Reservation } from './counters.ts';
 import { hourOf, newId } from './ids.ts';
+import { otpEmail, type EmailLanguage } from './otp-email.ts';
 import { hashPassword, newPassword, newVerificationCode, passwordMatches } from './otp.ts';
 import { optionCounts, recordReachedMilestone, seesStats } from './results.ts';
 import type { PollDoc, VoteDoc, Voter } from './types.ts';
@@ -169,6 +170,7 @@ async function holdForVerification(
   poll: PollDoc,
   voter: Voter,
   input: VoteInput,
+  language: EmailLanguage,
 ): Promise<VoteResult> {
   const email = voter.email ?? input.voter_email;
   if (!email)
@@ -199,15 +201,7 @@ async function holdForVerification(
     created_at: now.toISOString(),
   };
   const minutes = Math.round(ctx.settings.otpTtlSeconds / 60);
-  const mail: EmailRequested = {
-    to: [email],
-    subject: `Your one-time password for "${poll.title}"`,
-    text:
-      `Your one-time password is ${password}\n\n` +
-      `Enter it to confirm your vote on "${poll.title}". It expires in ${minutes} minutes.\n` +
-      `Verification code: ${code}\n`,
-    reason: 'vote-verification',
-  };
+  const mail = otpEmail(email, { password, title: poll.title, minutes, code }, language);
   await ctx.inTransaction(async ({ outbox, onRollback }) => {
     if (!(await ctx.pending.put(doc, now.toISOString())))
       throw forbidden(
@@ -289,6 +283,8 @@ export interface CastVote {
   input: BodyReader<VoteInput>;
   /** The `Idempotency-Key` header (1 to 255 visible ASCII characters), when sent. */
   idempotencyKey?: string;
+  /** The voter's language (the request's `Accept-Language`): the one-time password e-mail's. */
+  language?: EmailLanguage;
 }
 
 /**
@@ -327,7 +323,7 @@ export async function castVote(ctx: PollsContext, command: CastVote): Promise<Vo
 async function voteOnPoll(
   ctx: PollsContext,
   poll: PollDoc,
-  { caller, input: readInput, idempotencyKey }: CastVote,
+  { caller, input: readInput, idempotencyKey, language }: CastVote,
   reservedVote: ReservedVote | undefined,
 ): Promise<VoteResult> {
   const input = readInput();
@@ -341,7 +337,8 @@ async function voteOnPoll(
   try {
     assertOpen(poll);
     const optionIds = checkChoices(poll, input.votes);
-    if (poll.settings.require_verification) return await holdForVerification(ctx, poll, voter, input);
+    if (poll.settings.require_verification)
+      return await holdForVerification(ctx, poll, voter, input, language ?? 'en');
     if (reserved) reserved.taken = true;
     const counted = await countVote(
       ctx,

@@ -87,6 +87,8 @@ export const voteRoutes = [
         caller: req.caller,
         input: readBody,
         ...(idempotencyKey ? { idempotencyKey } : {}),
+        // The one-time password e-mail's language: French when the voter prefers it, else English.
+        language: req.acceptsLanguages('en', 'fr') === 'fr' ? 'fr' : 'en',
       });
       return voteReply(result);
     },
