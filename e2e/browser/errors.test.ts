@@ -114,6 +114,7 @@ describe('console: errors in the user’s words, tokens and sessions on a phone 
       .to.contain(`Statut HTTP: ${last.status}`)
       .and.contain(`The English detail of ${last.code}.`);
     await expectAccessible(page, 'a problem with its details open');
+    await screenshotBoth(page, 'problem-alert-details');
     await page.getByText('Détails', { exact: true }).click();
     await expectAccessible(page, 'a problem with its details closed');
 
