@@ -3,6 +3,7 @@ import { call } from '../../api/client.ts';
 import type { components, paths as EventsPaths } from '../../api/generated/events.ts';
 import type { paths as GatewayPaths } from '../../api/generated/gateway.ts';
 import { ApiError } from '../../api/problem.ts';
+import { problemMessage } from '../../api/problem-message.ts';
 import type { QueuedScan } from './scan-store.ts';
 
 export type ScannedInvite = components['schemas']['ScannedInvite'];
@@ -79,7 +80,7 @@ export function deviceApi(token: string, eventId: string) {
         return {
           kind: 'refused',
           result: typeof p.result === 'string' ? p.result : (p.code ?? 'invalid'),
-          message: err.message,
+          message: problemMessage(err),
           invite: (p.invite as ScannedInvite | undefined) ?? null,
           checkedInAt: typeof p.checked_in_at === 'string' ? p.checked_in_at : null,
           scannePar: typeof p.scanne_par === 'string' ? p.scanne_par : null,
