@@ -286,7 +286,7 @@ async function main(): Promise<void> {
     authorization: `Bearer ${signInternalToken(
       { key: signingKey, issuer: ISSUER, ttlSeconds: JWT_TTL_SECONDS },
       'collection',
-      { user, method: 'token', tokenId },
+      { user: { ...user, emailVerified: false }, method: 'token', tokenId },
       '127.0.0.1',
     )}`,
   });

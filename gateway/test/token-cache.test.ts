@@ -14,6 +14,7 @@ const row = (id: number): TokenWithUser => ({
   user_id: 7,
   user_name: 'Ada',
   user_email: 'ada@example.test',
+  user_email_verified: false,
 });
 
 describe('gateway: token cache revocation across replicas (real Redis)', () => {

@@ -16,7 +16,8 @@ import { timingSafeEqual } from 'node:crypto';
 
 /** Who is calling, as the gateway established it. */
 export interface Identity {
-  user: { id: number; name: string; email: string } | null;
+  /** `emailVerified`: the current address was confirmed by its e-mailed link. */
+  user: { id: number; name: string; email: string; emailVerified: boolean } | null;
   method: 'token' | 'session' | 'anonymous' | 'device';
   /** The scanner device (method `device`): its id, name and the one event it works on. */
   device?: { id: string; name: string; eventId: string };
@@ -121,7 +122,12 @@ export function authenticate(deps: AuthenticateDeps): RequestHandler {
           .catch((err: unknown) => deps.logger.warn('could not record token use', { err }));
       }
       return {
-        user: { id: row.user_id, name: row.user_name, email: row.user_email },
+        user: {
+          id: row.user_id,
+          name: row.user_name,
+          email: row.user_email,
+          emailVerified: row.user_email_verified,
+        },
         method: 'token',
         tokenId: row.id,
       };
@@ -146,7 +152,12 @@ export function authenticate(deps: AuthenticateDeps): RequestHandler {
     return {
       user:
         session.user_id !== null
-          ? { id: session.user_id, name: session.user_name!, email: session.user_email! }
+          ? {
+              id: session.user_id,
+              name: session.user_name!,
+              email: session.user_email!,
+              emailVerified: session.user_email_verified === true,
+            }
           : null,
       method: session.user_id !== null ? 'session' : 'anonymous',
       sessionIdHash: session.id_hash,

@@ -10,6 +10,8 @@ export interface SessionWithUser {
   user_id: number | null;
   user_name: string | null;
   user_email: string | null;
+  /** Whether the user's current address is verified; null for a guest session. */
+  user_email_verified: boolean | null;
 }
 
 /** A signed-in browser session as its user may see it (never its cookie or the cookie's hash). */
@@ -78,6 +80,7 @@ export class SessionsRepo {
         's.user_id',
         'u.name as user_name',
         'u.email as user_email',
+        this.db.raw('(u.email_verified_at IS NOT NULL) AS user_email_verified'),
       );
   }
 

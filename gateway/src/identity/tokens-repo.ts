@@ -37,6 +37,8 @@ export interface TokenWithUser {
   user_id: number;
   user_name: string;
   user_email: string;
+  /** Whether the user's current address is verified (`email_verified_at` set). */
+  user_email_verified: boolean;
 }
 
 /** Data access for `personal_access_tokens`. */
@@ -74,6 +76,7 @@ export class TokensRepo {
         'u.id as user_id',
         'u.name as user_name',
         'u.email as user_email',
+        this.db.raw('(u.email_verified_at IS NOT NULL) AS user_email_verified'),
       );
   }
 

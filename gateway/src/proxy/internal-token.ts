@@ -11,7 +11,9 @@ export interface InternalTokenSettings {
 
 /**
  * Signs the short-lived ES256 JWT forwarded to a service (design.md, phantom-token pattern):
- * `aud` the service, `iss`, `sub`/`name`/`email` for a signed-in user (none for anonymous),
+ * `aud` the service, `iss`, `sub`/`name`/`email`/`email_verified` for a signed-in user (none for
+ * anonymous; `email_verified` true only once the address was confirmed by its e-mailed link, so a
+ * service grants nothing by address, such as an invitation, to an unproven one),
  * `tid` the token id, `dev` the scanner device (`{id, evt, scope: "checkin"}`, with `amr: "device"`),
  * `amr` how the caller authenticated (`gateway` for the gateway's own calls), `ip` the client
  * address, `jti`, `exp`.
@@ -27,6 +29,7 @@ export function signInternalToken(
     claims.sub = String(identity.user.id);
     claims.name = identity.user.name;
     claims.email = identity.user.email;
+    claims.email_verified = identity.user.emailVerified;
   }
   if ('tokenId' in identity && identity.tokenId !== undefined) claims.tid = identity.tokenId;
   if ('device' in identity && identity.device)
@@ -43,7 +46,8 @@ export function signInternalToken(
 }
 
 /**
- * Reuses a signed internal JWT for the same caller (user, token, method, IP) and service for
+ * Reuses a signed internal JWT for the same caller (user and their address and its verification,
+ * token, method, IP) and service for
  * half its lifetime, so the gateway signs and each service verifies once per caller every few
  * seconds rather than on every request. The caller's credentials are still checked on every
  * request before this is asked for a JWT. `jti` therefore names a token, not a request.
@@ -62,7 +66,8 @@ export class InternalTokenIssuer {
 
   /** A JWT for `audience` describing `identity`, signed now or reused while fresh. */
   tokenFor(audience: string, identity: Identity, ip: string | undefined): string {
-    const key = `${audience}|${identity.method}|${identity.user?.id ?? ''}|${identity.tokenId ?? ''}|${identity.device?.id ?? ''}|${ip ?? ''}`;
+    const user = identity.user;
+    const key = `${audience}|${identity.method}|${user?.id ?? ''}|${user?.email ?? ''}|${user?.emailVerified ?? ''}|${identity.tokenId ?? ''}|${identity.device?.id ?? ''}|${ip ?? ''}`;
     const now = Date.now();
     const hit = this.cache.get(key);
     if (hit && hit.until > now) return hit.jwt;

@@ -22,6 +22,11 @@ export interface InternalClaims {
   sub?: string;
   name?: string;
   email?: string;
+  /**
+   * Whether the user's current `email` was confirmed by its e-mailed link (docs/identity.md,
+   * "Accounts"). Absent in tokens minted before issue 32: treat absence as not verified.
+   */
+  email_verified?: boolean;
   jti: string;
   /** Personal access token id when the caller used a bearer token. */
   tid?: number;
@@ -41,6 +46,8 @@ export interface Caller {
   userId: number | null;
   name: string | null;
   email: string | null;
+  /** True only when the JWT says the e-mail is verified (`email_verified: true`). */
+  emailVerified: boolean;
   tokenId: number | null;
   method: AuthMethod;
   /** The scanner device (`amr: "device"`), else null. */
@@ -56,6 +63,7 @@ export function callerFromClaims(c: InternalClaims): Caller {
     userId: c.sub !== undefined ? Number(c.sub) : null,
     name: c.name ?? null,
     email: c.email ?? null,
+    emailVerified: c.email_verified === true,
     tokenId: c.tid ?? null,
     method: c.amr,
     device: c.amr === 'device' && c.dev ? { id: c.dev.id, eventId: c.dev.evt, scope: c.dev.scope } : null,

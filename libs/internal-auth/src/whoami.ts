@@ -1,7 +1,10 @@
 import Joi from 'joi';
 import { defineRoute } from '@fieldhouse/http';
 
-/** The caller as the gateway's JWT describes it (claims.ts `Caller`), as a named response schema. */
+/**
+ * The caller as the gateway's JWT describes it (claims.ts `Caller`, without `emailVerified`), as a
+ * named response schema.
+ */
 export const callerSchema = Joi.object({
   userId: Joi.number().integer().allow(null).required().description('User id; null for an anonymous caller'),
   name: Joi.string().allow(null).required(),
@@ -43,5 +46,9 @@ export const whoamiRoute = (path: string) =>
     access: 'optional',
     responses: { 200: { description: 'The caller', body: Joi.object({ data: callerSchema.required() }) } },
     problems: { 401: 'Not sent through the gateway' },
-    handler: (_input, _ctx, req) => ({ body: { data: req.caller } }),
+    handler: (_input, _ctx, req) => {
+      // `emailVerified` stays inside the services (invitations); this diagnostic's shape is unchanged.
+      const { emailVerified: _verified, ...caller } = req.caller;
+      return { body: { data: caller } };
+    },
   });

@@ -19,7 +19,7 @@ export interface CallerSyncOptions {
 
 /**
  * Express middleware (after `requireGateway`) keeping the users projection current from the
- * caller's JWT claims (name, e-mail) with {@link UsersProjection.recordCaller}, cheaply: a
+ * caller's JWT claims (name, e-mail, whether it is verified) with {@link UsersProjection.recordCaller}, cheaply: a
  * bounded process-local cache remembers the claims last recorded per user id, so the database is
  * touched only when a user is first seen by this process or their claims changed. A caller without
  * an e-mail claim is not recorded; a missing name falls back to the e-mail. Errors of the write go
@@ -32,12 +32,13 @@ export function callerSync(
 ): RequestHandler {
   const cache = new ClaimsCache(options.maxEntries ?? 10_000);
   return (req, _res, next) => {
-    const { userId, name, email } = req.caller;
+    const { userId, name, email, emailVerified } = req.caller;
     if (userId === null) return next(options.requireUser ? unauthenticated() : undefined);
     if (!email) return next();
-    const key = `${name ?? ''}\u0000${email.toLowerCase()}`;
+    const key = `${name ?? ''}\u0000${email.toLowerCase()}\u0000${emailVerified}`;
     if (cache.get(userId) === key) return next();
-    projection.recordCaller(db, { id: userId, name: name ?? email, email }).then(() => {
+    const caller = { id: userId, name: name ?? email, email, email_verified: emailVerified };
+    projection.recordCaller(db, caller).then(() => {
       cache.set(userId, key);
       next();
     }, next);

@@ -34,6 +34,11 @@ export interface CallerClaims {
   id: number;
   name: string;
   email: string;
+  /**
+   * The JWT's `email_verified` (true only when the claim says so): not stored, but a service may
+   * grant something by address (an invitation) only to a verified one.
+   */
+  email_verified?: boolean;
 }
 
 /** Where a service keeps its projection. */

@@ -198,6 +198,7 @@ describe('users projection (real PostgreSQL)', () => {
           userId: claims.userId ?? null,
           name: claims.name ?? null,
           email: claims.email ?? null,
+          emailVerified: claims.emailVerified === true,
           tokenId: null,
           device: null,
           method: claims.userId ? 'token' : 'anonymous',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createKnex, migrateLatest, type Knex } from '@fieldhouse/db';
+import type { InternalClaims } from '@fieldhouse/internal-auth';
 import { createTestDatabase, createTestIssuer, testLogger, type TestDatabase } from '@fieldhouse/testkit';
 import { createCollectionApp, migrations } from '../src/index.ts';
 import { FileBlobStore, type BlobStore } from '../src/blob/blob-store.ts';
@@ -15,10 +16,13 @@ export interface Harness {
   databaseUrl: string;
   blobDir: string;
   outboxKicks: number;
-  /** Authorization header value for user `id` (anonymous when undefined). */
-  auth: (id?: number) => string;
-  /** A supertest agent call as user `id`. */
-  as: (id: number | undefined) => {
+  /** Authorization header value for user `id` (anonymous when undefined), with `extra` claims. */
+  auth: (id?: number, extra?: Partial<InternalClaims>) => string;
+  /** A supertest agent call as user `id`, with `extra` claims (`{email_verified: true}`, say). */
+  as: (
+    id: number | undefined,
+    extra?: Partial<InternalClaims>,
+  ) => {
     get: (p: string) => request.Test;
     post: (p: string) => request.Test;
     put: (p: string) => request.Test;
@@ -49,19 +53,19 @@ export async function startHarness(photoMaxBytes = 64 * 1024, blobs?: BlobStore)
       h.outboxKicks++;
     },
   });
-  const auth = (id?: number) =>
-    `Bearer ${issuer.sign('collection', id === undefined ? undefined : { id, name: `User ${id}`, email: `user${id}@example.test` })}`;
+  const auth = (id?: number, extra?: Partial<InternalClaims>) =>
+    `Bearer ${issuer.sign('collection', id === undefined ? undefined : { id, name: `User ${id}`, email: `user${id}@example.test` }, extra)}`;
   return Object.assign(h, {
     app,
     db,
     databaseUrl: tdb.url,
     blobDir,
     auth,
-    as: (id: number | undefined) => ({
-      get: (p: string) => request(app).get(p).set('Authorization', auth(id)),
-      post: (p: string) => request(app).post(p).set('Authorization', auth(id)),
-      put: (p: string) => request(app).put(p).set('Authorization', auth(id)),
-      delete: (p: string) => request(app).delete(p).set('Authorization', auth(id)),
+    as: (id: number | undefined, extra?: Partial<InternalClaims>) => ({
+      get: (p: string) => request(app).get(p).set('Authorization', auth(id, extra)),
+      post: (p: string) => request(app).post(p).set('Authorization', auth(id, extra)),
+      put: (p: string) => request(app).put(p).set('Authorization', auth(id, extra)),
+      delete: (p: string) => request(app).delete(p).set('Authorization', auth(id, extra)),
     }),
     close: async () => {
       await db.destroy();

@@ -7,15 +7,20 @@ import { applyUserEvent } from '../src/domain/invitation-acceptance.ts';
 import { startCollectionEmailWorker } from '../src/workers/email.ts';
 import { seen, startHarness, type Harness } from './helpers.ts';
 
-/** A `user.created` event of the gateway for this user, applied as the users worker does. */
+/**
+ * A `user.created` / `user.updated` event of the gateway for this user, applied as the users
+ * worker does; the address verified unless `extra` says otherwise.
+ */
 const registered = (h: Harness, id: number, email: string, extra: object = {}) =>
   applyUserEvent(h.db, randomUUID(), {
     id,
     name: `User ${id}`,
     email,
+    email_verified: true,
     updated_at: new Date().toISOString(),
     ...extra,
   });
+const VERIFIED = { email_verified: true };
 
 describe('collection: inviting workspace members by e-mail (outbox, RabbitMQ, SMTP sink)', () => {
   const logger = testLogger('collection-invitations');
@@ -95,7 +100,13 @@ describe('collection: inviting workspace members by e-mail (outbox, RabbitMQ, SM
     // collectors may not see or manage invitations
     await h.as(3).get(`/api/v1/workspaces/${ws}/invitations`).expect(403);
 
-    // Nina registers (the gateway's user.created): a member with the invited role, once
+    // Nina registers (the gateway's user.created, her address not verified yet): still pending
+    expect(await registered(h, 40, 'NINA@example.test', { email_verified: false })).to.equal(true);
+    expect(await h.db('workspace_members').where({ workspace_id: ws, user_id: 40 })).to.have.length(0);
+    expect((await h.as(1).get(`/api/v1/workspaces/${ws}/invitations`).expect(200)).body.data).to.have.length(
+      1,
+    );
+    // she opens the verification link (the gateway's user.updated): a member with the invited role, once
     expect(await registered(h, 40, 'NINA@example.test')).to.equal(true);
     const members = (await h.as(1).get(`/api/v1/workspaces/${ws}/members`).expect(200)).body.data;
     const nina = members.filter((m: { user_id: number }) => m.user_id === 40);
@@ -217,8 +228,8 @@ describe('collection: inviting workspace members by e-mail (outbox, RabbitMQ, SM
       .update({ expires_at: new Date(Date.now() - 1000) });
     const list = await h.as(1).get(`/api/v1/workspaces/${ws}/invitations`).expect(200);
     expect(list.body.data.find((i: { id: number }) => i.id === id).status).to.equal('expired');
-    // user 45 signs in (their first request): the expired invitation is not taken up
-    const mine = await h.as(45).get('/api/v1/workspaces').expect(200);
+    // user 45 signs in (their first request, address verified): the expired invitation is not taken up
+    const mine = await h.as(45, VERIFIED).get('/api/v1/workspaces').expect(200);
     expect(mine.body.data).to.deep.equal([]);
     expect(await h.db('workspace_members').where({ workspace_id: ws, user_id: 45 })).to.have.length(0);
     const renewed = await h.as(1).post(`/api/v1/workspaces/${ws}/invitations/${id}/resend`).expect(200);
@@ -228,28 +239,39 @@ describe('collection: inviting workspace members by e-mail (outbox, RabbitMQ, SM
     expect(rows.map((r) => r.role)).to.deep.equal(['collector']);
   });
 
-  it('takes up an invitation at the first request of a user whose registration event has not arrived', async () => {
+  it('takes up an invitation at the first request whose JWT says the address is verified, not before', async () => {
     await h
       .as(1)
       .post(`/api/v1/workspaces/${ws}/invitations`)
       .send({ email: 'user46@example.test', role: 'viewer' })
       .expect(201);
-    const mine = await h.as(46).get('/api/v1/workspaces').expect(200);
+    // a JWT without the claim (minted before issue 32) or saying false: not a member
+    expect((await h.as(46).get('/api/v1/workspaces').expect(200)).body.data).to.deep.equal([]);
+    const unverified = { email_verified: false };
+    expect((await h.as(46, unverified).get('/api/v1/workspaces').expect(200)).body.data).to.deep.equal([]);
+    await h.as(46, unverified).get(`/api/v1/workspaces/${ws}`).expect(404);
+    // the address verified (the claims changed, before the user.updated arrives): a member
+    const mine = await h.as(46, VERIFIED).get('/api/v1/workspaces').expect(200);
     expect(mine.body.data.map((w: { id: number; role: string }) => [w.id, w.role])).to.deep.equal([
       [ws, 'viewer'],
     ]);
   });
 
-  it('leaves an invitation pending while the gateway says the address is unverified', async () => {
+  it('leaves an invitation pending until an event says the address is verified', async () => {
     await h
       .as(1)
       .post(`/api/v1/workspaces/${ws}/invitations`)
       .send({ email: 'quinn@example.test', role: 'viewer' })
       .expect(201);
+    const members44 = () => h.db('workspace_members').where({ workspace_id: ws, user_id: 44 });
+    // registered without proving the address; an event without the flag (before issue 32) neither
     await registered(h, 44, 'quinn@example.test', { email_verified: false });
-    expect(await h.db('workspace_members').where({ workspace_id: ws, user_id: 44 })).to.have.length(0);
+    await registered(h, 44, 'quinn@example.test', { email_verified: undefined });
+    expect(await members44()).to.have.length(0);
+    // an older event arriving late says another (verified) address: it takes up nothing
+    await registered(h, 44, 'earlier@example.test', { updated_at: new Date(0).toISOString() });
+    expect(await members44()).to.have.length(0);
     await registered(h, 44, 'quinn@example.test', { email_verified: true });
-    const rows = await h.db('workspace_members').where({ workspace_id: ws, user_id: 44 });
-    expect(rows.map((r) => r.role)).to.deep.equal(['viewer']);
+    expect((await members44()).map((r) => r.role)).to.deep.equal(['viewer']);
   });
 });

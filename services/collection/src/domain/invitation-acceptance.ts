@@ -4,18 +4,19 @@ import { acceptOpenInvitations } from '../data/invitations.ts';
 import { users } from '../users-projection.ts';
 
 /**
- * Whether a user's address may take up invitations: not when the gateway says it is unverified
- * (`email_verified: false` in a user event or JWT claims, once the gateway sends it); an event
- * without the flag is trusted, as the projection trusts its e-mail (docs/collection.md,
- * "Inviting by e-mail").
+ * Whether a user's address may take up invitations: only when the gateway says it was verified
+ * by its e-mailed link (`email_verified: true` in a user event or the JWT claims). False, absent
+ * (an event or token from before issue 32) or anything else: not, since anyone can register with
+ * any address (docs/collection.md, "Inviting by e-mail").
  */
-export const mayJoinByEmail = (user: object): boolean =>
-  (user as { email_verified?: unknown }).email_verified !== false;
+export const mayJoinByEmail = (user: { email_verified?: unknown }): boolean => user.email_verified === true;
 
 /**
  * Applies a `user.created` / `user.updated` event to the users projection and, in the same
  * transaction, turns the open unexpired invitations of the user's address (the projection's,
- * after the event) into memberships: once per message id, so a replay changes nothing.
+ * after the event) into memberships when the event says that address is verified (an older
+ * event arriving late, about another address, takes nothing up): once per message id, so a
+ * replay changes nothing.
  * @returns false for a duplicate message.
  */
 export function applyUserEvent(db: Knex, messageId: string, user: UserPayload): Promise<boolean> {
@@ -29,20 +30,23 @@ export function applyUserEvent(db: Knex, messageId: string, user: UserPayload): 
     if (!inserted.length) return false;
     await users.upsertVersion(trx, user);
     const current = await users.findById(trx, user.id);
-    if (current && mayJoinByEmail(user)) await acceptOpenInvitations(trx, current.id, current.email);
+    const sameAddress = current?.email.toLowerCase() === user.email.toLowerCase();
+    if (current && sameAddress && mayJoinByEmail(user))
+      await acceptOpenInvitations(trx, current.id, current.email);
     return true;
   });
 }
 
 /**
  * Turns the open unexpired invitations of a caller's address (their JWT claims) into
- * memberships: run when a caller is first seen by this process or their claims changed, so an
- * invitation made after the user registered is taken up at their next request (sign-in).
- * @returns the workspaces joined.
+ * memberships, when the claims say that address is verified (`email_verified: true`): run when a
+ * caller is first seen by this process or their claims changed (verifying the address changes
+ * them), so an invitation made after the user registered is taken up at their next request.
+ * @returns the workspaces joined (none for an unverified address).
  */
 export const acceptInvitationsOfCaller = (
   db: Knex,
-  caller: { id: number; email: string },
+  caller: { id: number; email: string; email_verified?: boolean },
 ): Promise<number[]> =>
   mayJoinByEmail(caller)
     ? db.transaction((trx) => acceptOpenInvitations(trx, caller.id, caller.email))

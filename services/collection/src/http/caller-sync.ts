@@ -7,10 +7,11 @@ import { users } from '../users-projection.ts';
 /**
  * Keeps the users projection current from the caller's JWT claims (name, e-mail), through the
  * bounded process-local cache of `@fieldhouse/users-projection`'s `callerSync`: the database is
- * touched only when a user is first seen or their claims changed. Then too, the open invitations
- * of the caller's address become memberships (docs/collection.md, "Inviting by e-mail"), so a
- * user whose `user.created` has not reached this service yet joins at their first request. Anonymous callers pass (public
- * routes decide for themselves).
+ * touched only when a user is first seen or their claims changed. Then too, when the claims say
+ * the address is verified (`email_verified: true`), its open invitations become memberships
+ * (docs/collection.md, "Inviting by e-mail"), so a user whose `user.updated` has not reached
+ * this service yet joins at their first request after confirming it. Anonymous callers pass
+ * (public routes decide for themselves).
  */
 export function callerSync(db: Knex, maxEntries = 10_000): RequestHandler {
   const projection: UsersProjection = {
