@@ -31,15 +31,26 @@ const STATUS: Record<SyncResult['status'], QueueStatus> = {
  * A refusal's `errors` keyed by field uuid where the key names an entry (`data.3.value` → the
  * field of entry 3), so the form shows each message under its field; other keys are kept.
  */
-function errorsByField(item: QueueItem, errors: Record<string, unknown> | undefined): Record<string, string> {
+function errorsByField(
+  item: QueueItem,
+  errors: Record<string, unknown> | undefined,
+  own?: string,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, messages] of Object.entries(errors ?? {})) {
-    const text = Array.isArray(messages) ? messages.map(String).join(' ') : String(messages);
-    const at = fieldOfErrorKey(key, item.entries) ?? key;
+    const field = fieldOfErrorKey(key, item.entries);
+    // A reason not about a field (`project`: the limit, the window) reads as its code's message.
+    const text =
+      !field && own ? own : Array.isArray(messages) ? messages.map(String).join(' ') : String(messages);
+    const at = field ?? key;
     out[at] = out[at] ? `${out[at]} ${text}` : text;
   }
   return out;
 }
+
+/** The message of a refusal's own code (not the generic `validation_failed`), when the console has one. */
+const ownMessage = (code: string | null | undefined) =>
+  code && code !== 'validation_failed' ? codeMessage(code, '') || undefined : undefined;
 
 /**
  * The `errors` of a whole batch's 422 by item: the service names each bad value by its path in
@@ -154,7 +165,7 @@ export async function sendBySync(items: QueueItem[]): Promise<SendReport> {
         status: STATUS[result.status],
         server_id: result.id,
         message: result.message === undefined ? undefined : codeMessage(result.code, result.message),
-        errors: errorsByField(item, result.errors),
+        errors: errorsByField(item, result.errors, ownMessage(result.code)),
       });
       answered++;
     }
@@ -197,7 +208,7 @@ export async function sendOneByOne(items: QueueItem[]): Promise<SendReport> {
         ...item,
         status: 'refused',
         message: problemMessage(err),
-        errors: errorsByField(item, err.problem.errors),
+        errors: errorsByField(item, err.problem.errors, ownMessage(err.problem.code)),
       });
     }
     answered++;
