@@ -19,7 +19,7 @@ describe('console: inviting a workspace member by e-mail before they have an acc
     await c?.stop();
   });
 
-  it('invites an address with no account, lists it pending, and shows the member once that address registers', async () => {
+  it('invites an address with no account, lists it pending, and shows the member once that address registers and is confirmed', async () => {
     const owner = await registerUser(c.baseUrl, 'Awa Owner');
     const asOwner = gatewayClient(c.baseUrl, owner.token);
     const ws = (await asOwner.post('/api/v1/workspaces').send({ name: 'Sahel survey' }).expect(201)).body.data
@@ -91,6 +91,29 @@ describe('console: inviting a workspace member by e-mail before they have an acc
     await phone.getByRole('textbox', { name: 'Confirm the password' }).fill('correct horse battery');
     await phone.getByRole('button', { name: 'Create the account' }).click();
     await phone.waitForURL((u) => u.pathname === `/workspaces/${ws}`);
+    // Not a member until the address is confirmed (anyone could register it): the page says how.
+    await phone.getByText('Your e-mail address is not confirmed yet').waitFor();
+    await phone
+      .getByText('Invitations to workspaces sent to this address are applied once you confirm it.')
+      .waitFor();
+    expect(await phone.getByRole('heading', { level: 1, name: 'Sahel survey' }).count()).to.equal(0);
+    await expectAccessible(phone, 'invited workspace before the address is confirmed, phone');
+    await screenshotBoth(phone, 'workspace-invitation-unconfirmed');
+    // The start page says it too.
+    await phone.goto('/');
+    await phone
+      .getByText('Invitations to workspaces sent to this address are applied once you confirm it.')
+      .waitFor();
+    await expectAccessible(phone, 'start page, address not confirmed');
+    // The gateway's e-mail: its link confirms the address, and the workspace opens.
+    const confirm = await c.sink.waitFor(
+      (m) => m.envelope.to.includes(newcomer) && /Confirm your e-mail address/.test(m.subject),
+      15_000,
+    );
+    const confirmUrl = new URL(/(https?:\/\/\S+\/verify-email#token=[A-Za-z0-9_-]+)/.exec(confirm.text)![1]!);
+    await phone.goto(confirmUrl.pathname + confirmUrl.hash);
+    await phone.getByText('Thank you: your e-mail address is confirmed.').waitFor();
+    await phone.goto(`/workspaces/${ws}`);
     await phone.getByRole('heading', { level: 1, name: 'Sahel survey' }).waitFor();
     await phone.getByText('Your role: Manager').waitFor();
     await expectAccessible(phone, 'workspace joined through an invitation, phone');

@@ -6,7 +6,9 @@ import { useSendVerification } from './use-account.ts';
 
 /**
  * The notice of an unverified e-mail address, with "send again" (a new link; the gateway limits
- * how often, and its 429 shows here with the wait).
+ * how often, and its 429 shows here with the wait). It says that confirming the address also
+ * applies the workspace invitations waiting for it: only a confirmed address takes one up
+ * (docs/collection.md, "Inviting by e-mail"), and the console cannot list them (no endpoint).
  */
 export function EmailVerification({ email }: { email: string }) {
   const { t } = useTranslation('account');
@@ -20,6 +22,7 @@ export function EmailVerification({ email }: { email: string }) {
     >
       <Stack gap="xs">
         <Text size="sm">{t('verify.unverifiedText', { email })}</Text>
+        <Text size="sm">{t('verify.invitationsWaiting')}</Text>
         <Button
           size="xs"
           variant="light"

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { useMe } from '../../auth/session.ts';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
+import { UnconfirmedEmailNotice } from '../account/UnconfirmedEmailNotice.tsx';
 import { NameDescriptionModal } from '../workspaces/NameDescriptionModal.tsx';
 import { useCreateWorkspace } from '../workspaces/use-workspaces.ts';
 import { useStartCounts } from './use-start-counts.ts';
@@ -14,7 +15,8 @@ import { useStartCounts } from './use-start-counts.ts';
  * with what the user already has (how many, and a link to the list). A form lives in a project
  * of a workspace: without a workspace, "Create a form" creates one first (a dialog), then opens
  * it with the new-project dialog; with one workspace it opens that dialog there; with several,
- * the workspaces.
+ * the workspaces. An unconfirmed address shows its notice first (confirming it also applies the
+ * invitations waiting for it).
  */
 export function StartPage() {
   const { t } = useTranslation('start');
@@ -44,6 +46,7 @@ export function StartPage() {
         <Title order={1}>{me.data ? t('title', { name: me.data.name }) : t('titleAnonymous')}</Title>
         <Text>{t('lead')}</Text>
       </Stack>
+      <UnconfirmedEmailNotice />
       <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
         <StartCard
           id="collect"

@@ -5,6 +5,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
+import { UnconfirmedEmailNotice } from '../account/UnconfirmedEmailNotice.tsx';
 import { can } from '../collection/roles.ts';
 import { idParam, useWorkspace } from '../collection/use-collection.ts';
 import { MembersSection } from './MembersSection.tsx';
@@ -15,7 +16,9 @@ import { useDeleteWorkspace, useUpdateWorkspace } from './use-workspaces.ts';
 /**
  * `/workspaces/{id}`: a workspace with its projects and members. Rename (owner, admin) and
  * delete (owner, after a confirmation naming what goes with it) are offered only to the roles
- * the service allows; the sections below do the same for their own actions.
+ * the service allows; the sections below do the same for their own actions. When it cannot be
+ * opened (not a member: 404) and the user's address is unconfirmed, the notice says that
+ * confirming it applies the invitations waiting for it (an invitee who just registered).
  */
 export function WorkspacePage() {
   const { t } = useTranslation(['workspaces', 'collection', 'webhooks']);
@@ -29,7 +32,14 @@ export function WorkspacePage() {
 
   if (workspaceId === undefined) return <ProblemAlert error={new Error(t('detail.badId'))} />;
   if (workspace.isPending) return <PageLoader />;
-  if (workspace.error) return <ProblemAlert error={workspace.error} />;
+  if (workspace.error)
+    return (
+      <Stack gap="md">
+        {/* an invitee who registered from the invitation: a member once the address is confirmed */}
+        <UnconfirmedEmailNotice />
+        <ProblemAlert error={workspace.error} />
+      </Stack>
+    );
   const ws = workspace.data;
   const closeEdit = () => {
     setEditing(false);
