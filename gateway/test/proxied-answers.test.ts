@@ -203,6 +203,8 @@ describe('gateway: proxied answers keep every header (helmet, request id, RateLi
       sub: String(userId),
       amr: 'token',
       ip: '127.0.0.1',
+      // a new account's address is not confirmed yet: nothing is granted to it by address
+      email_verified: false,
     });
   });
 
@@ -234,6 +236,7 @@ describe('gateway: proxied answers keep every header (helmet, request id, RateLi
     const internal = jwt.decode(String(upstream.seen.at(-1)!.headers.authorization).replace(/^Bearer /, ''));
     expect(internal).to.include({ aud: 'collection', amr: 'anonymous' });
     expect(internal).to.not.have.property('sub');
+    expect(internal).to.not.have.property('email_verified');
   });
 
   it('a bad bearer token: 401 problem+json with helmet headers, X-Request-Id and the per-IP RateLimit', async () => {
