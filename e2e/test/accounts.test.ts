@@ -290,7 +290,7 @@ describe('accounts: profile, password change and reset, e-mail verification (thr
       .expect(200);
     expect(me.body.data.email_verified_at, 'the link proved the address').to.be.a('string');
     // ...and the services hear it (what takes up an invitation waiting for the address)
-    await eventually(() =>
+    await eventually(async () =>
       received.find((m) => m.type === 'user.updated' && m.data.id === u.id && m.data.email_verified === true),
     );
     await request(stack.gatewayUrl)
