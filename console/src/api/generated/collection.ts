@@ -1256,8 +1256,6 @@ export interface components {
       events: string[];
       /** @description Deliveries failed for good in a row (0 after any success); this many (5 by default) turn the webhook off (`failing`) */
       failure_streak: number;
-      /** @description Deliveries failed for good in a row (0 after any success); this many (5 by default) turn the webhook off (`failing`) */
-      failure_streak: number;
       /** Format: uuid */
       id: string;
       /**
@@ -1354,8 +1352,6 @@ export interface components {
        */
       disabled_reason: 'by_owner' | 'gone' | 'failing' | null;
       events: string[];
-      /** @description Deliveries failed for good in a row (0 after any success); this many (5 by default) turn the webhook off (`failing`) */
-      failure_streak: number;
       /** @description Deliveries failed for good in a row (0 after any success); this many (5 by default) turn the webhook off (`failing`) */
       failure_streak: number;
       /** Format: uuid */
