@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { fieldErrorsOf } from '../../components/field-errors.ts';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
-import { MIN_PASSWORD_LENGTH, passwordRule } from '../auth/rules.ts';
+import { confirmationRule, MIN_PASSWORD_LENGTH, passwordRule } from '../auth/rules.ts';
 import { useChangePassword } from './use-account.ts';
 
 const FIELDS = ['current_password', 'password', 'password_confirmation'];
@@ -23,8 +23,7 @@ export function PasswordPage() {
     validate: {
       current_password: passwordRule(tAuth),
       password: passwordRule(tAuth, MIN_PASSWORD_LENGTH),
-      password_confirmation: (value, values) =>
-        value === values.password ? null : tAuth('errors.confirmation'),
+      password_confirmation: confirmationRule(tAuth),
     },
   });
   const onField = Object.keys(fieldErrorsOf(change.error)).some((f) => FIELDS.includes(f));

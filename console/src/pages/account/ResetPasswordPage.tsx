@@ -6,7 +6,7 @@ import { Link, useLocation } from 'react-router';
 import { fieldErrorsOf } from '../../components/field-errors.ts';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import { AuthCard } from '../auth/AuthCard.tsx';
-import { MIN_PASSWORD_LENGTH, passwordRule } from '../auth/rules.ts';
+import { confirmationRule, MIN_PASSWORD_LENGTH, passwordRule } from '../auth/rules.ts';
 import { linkTokenOf, useResetPassword } from './use-account.ts';
 
 const FIELDS = ['password', 'password_confirmation'];
@@ -27,8 +27,7 @@ export function ResetPasswordPage() {
     initialValues: { password: '', password_confirmation: '' },
     validate: {
       password: passwordRule(tAuth, MIN_PASSWORD_LENGTH),
-      password_confirmation: (value, values) =>
-        value === values.password ? null : tAuth('errors.confirmation'),
+      password_confirmation: confirmationRule(tAuth),
     },
   });
   const onField = Object.keys(fieldErrorsOf(reset.error)).some((f) => FIELDS.includes(f));

@@ -8,7 +8,7 @@ import { useRegister } from '../../auth/sign-in.ts';
 import { fieldErrorsOf } from '../../components/field-errors.ts';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import { AuthCard } from './AuthCard.tsx';
-import { emailRule, MIN_PASSWORD_LENGTH, nameRule, passwordRule } from './rules.ts';
+import { confirmationRule, emailRule, MIN_PASSWORD_LENGTH, nameRule, passwordRule } from './rules.ts';
 
 /**
  * `/register`: name, e-mail, password and its confirmation, checked here with the gateway's
@@ -27,7 +27,7 @@ export function RegisterPage() {
       name: nameRule(t),
       email: emailRule(t),
       password: passwordRule(t, MIN_PASSWORD_LENGTH),
-      password_confirmation: (value, values) => (value === values.password ? null : t('errors.confirmation')),
+      password_confirmation: confirmationRule(t),
     },
   });
 

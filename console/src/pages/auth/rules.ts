@@ -35,6 +35,10 @@ export const passwordRule =
           ? t('errors.passwordLong', { max: MAX_PASSWORD_BYTES })
           : null;
 
+/** A confirmation field: the same as the form's `password` (the gateway's `password_confirmation`). */
+export const confirmationRule = (t: TFunction) => (value: string, values: { password: string }) =>
+  value === values.password ? null : t('errors.confirmation');
+
 export const nameRule = (t: TFunction) => (value: string) =>
   !value.trim()
     ? t('errors.required')
