@@ -3,6 +3,7 @@ import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { fieldErrorsOf } from '../../components/field-errors.ts';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
+import { NewPasswordFields } from '../auth/NewPasswordFields.tsx';
 import { confirmationRule, MIN_PASSWORD_LENGTH, passwordRule } from '../auth/rules.ts';
 import { useChangePassword } from './use-account.ts';
 
@@ -50,21 +51,7 @@ export function PasswordPage() {
             key={form.key('current_password')}
             {...form.getInputProps('current_password')}
           />
-          <PasswordInput
-            label={t('password.new')}
-            description={tAuth('register.passwordHint', { min: MIN_PASSWORD_LENGTH })}
-            autoComplete="new-password"
-            required
-            key={form.key('password')}
-            {...form.getInputProps('password')}
-          />
-          <PasswordInput
-            label={tAuth('fields.confirmation')}
-            autoComplete="new-password"
-            required
-            key={form.key('password_confirmation')}
-            {...form.getInputProps('password_confirmation')}
-          />
+          <NewPasswordFields form={form} label={t('password.new')} />
           <Group>
             <Button type="submit" loading={change.isPending}>
               {t('password.submit')}

@@ -1,11 +1,12 @@
 import '../../app/full-styles.ts';
-import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { fieldErrorsOf } from '../../components/field-errors.ts';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import { AuthCard } from '../auth/AuthCard.tsx';
+import { NewPasswordFields } from '../auth/NewPasswordFields.tsx';
 import { confirmationRule, MIN_PASSWORD_LENGTH, passwordRule } from '../auth/rules.ts';
 import { linkTokenOf, useResetPassword } from './use-account.ts';
 
@@ -52,22 +53,7 @@ export function ResetPasswordPage() {
           )}
         >
           <Stack gap="sm">
-            <PasswordInput
-              label={t('password.new')}
-              description={tAuth('register.passwordHint', { min: MIN_PASSWORD_LENGTH })}
-              autoComplete="new-password"
-              required
-              autoFocus
-              key={form.key('password')}
-              {...form.getInputProps('password')}
-            />
-            <PasswordInput
-              label={tAuth('fields.confirmation')}
-              autoComplete="new-password"
-              required
-              key={form.key('password_confirmation')}
-              {...form.getInputProps('password_confirmation')}
-            />
+            <NewPasswordFields form={form} label={t('password.new')} autoFocus />
             <Button type="submit" loading={reset.isPending} fullWidth>
               {t('reset.submit')}
             </Button>

@@ -1,5 +1,5 @@
 import '../../app/full-styles.ts';
-import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -8,6 +8,7 @@ import { useRegister } from '../../auth/sign-in.ts';
 import { fieldErrorsOf } from '../../components/field-errors.ts';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import { AuthCard } from './AuthCard.tsx';
+import { NewPasswordFields } from './NewPasswordFields.tsx';
 import { confirmationRule, emailRule, MIN_PASSWORD_LENGTH, nameRule, passwordRule } from './rules.ts';
 
 /**
@@ -59,21 +60,7 @@ export function RegisterPage() {
             key={form.key('email')}
             {...form.getInputProps('email')}
           />
-          <PasswordInput
-            label={t('fields.password')}
-            description={t('register.passwordHint', { min: MIN_PASSWORD_LENGTH })}
-            autoComplete="new-password"
-            required
-            key={form.key('password')}
-            {...form.getInputProps('password')}
-          />
-          <PasswordInput
-            label={t('fields.confirmation')}
-            autoComplete="new-password"
-            required
-            key={form.key('password_confirmation')}
-            {...form.getInputProps('password_confirmation')}
-          />
+          <NewPasswordFields form={form} label={t('fields.password')} />
           <Button type="submit" loading={register.isPending} fullWidth>
             {t('register.submit')}
           </Button>
