@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import amqplib from 'amqplib';
 import request from 'supertest';
 import type { Envelope, UserPayload } from '@fieldhouse/contracts';
-import { backingUrl, eventually, startSmtpSink, type SinkMessage, type SmtpSink } from '@fieldhouse/testkit';
+import { eventually, startSmtpSink, type SinkMessage, type SmtpSink } from '@fieldhouse/testkit';
 import { startStack, type TestStack } from './support/stack.ts';
+import { listenToUserEvents, type UserEvents } from './support/user-events.ts';
 import { registerUser } from './support/users.ts';
 
 const PUBLIC_URL = 'https://console.example.test';
@@ -41,8 +41,8 @@ function linkToken(mail: SinkMessage, page: string): string {
 describe('accounts: profile, password change and reset, e-mail verification (through the gateway)', () => {
   let stack: TestStack;
   let sink: SmtpSink;
-  let conn: amqplib.ChannelModel;
-  const received: Envelope<UserPayload>[] = [];
+  let userEvents: UserEvents | undefined;
+  let received: Envelope<UserPayload>[] = [];
   const mailTo = (email: string, subject: RegExp) =>
     sink.waitFor((m) => m.envelope.to.includes(email) && subject.test(m.subject), 10_000);
 
@@ -56,22 +56,11 @@ describe('accounts: profile, password change and reset, e-mail verification (thr
         ACCOUNT_EMAILS_PER_IP: '4',
       },
     });
-    conn = await amqplib.connect(await backingUrl('amqp'));
-    const ch = await conn.createChannel();
-    const exchange = `${stack.config.AMQP_PREFIX}identity`;
-    await ch.assertExchange(exchange, 'topic', { durable: true });
-    const { queue } = await ch.assertQueue('', { exclusive: true });
-    await ch.bindQueue(queue, exchange, 'user.*');
-    await ch.consume(
-      queue,
-      (msg) => {
-        if (msg) received.push(JSON.parse(msg.content.toString()) as Envelope<UserPayload>);
-      },
-      { noAck: true },
-    );
+    userEvents = await listenToUserEvents(stack);
+    received = userEvents.received;
   });
   after(async () => {
-    await conn?.close();
+    await userEvents?.close();
     await stack?.stop();
     await sink?.close();
   });

@@ -2,11 +2,11 @@ import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import amqplib from 'amqplib';
 import request from 'supertest';
 import type { Envelope, UserPayload } from '@fieldhouse/contracts';
-import { backingUrl, eventually } from '@fieldhouse/testkit';
+import { eventually } from '@fieldhouse/testkit';
 import { startStack, type TestStack } from './support/stack.ts';
+import { listenToUserEvents, type UserEvents } from './support/user-events.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -34,28 +34,16 @@ function userCreate(stack: TestStack, args: string[]): Promise<{ code: number | 
 
 describe('identity events and the user:create CLI', () => {
   let stack: TestStack;
-  let conn: amqplib.ChannelModel;
+  let userEvents: UserEvents | undefined;
   let received: Envelope<UserPayload>[];
 
   before(async () => {
     stack = await startStack();
-    conn = await amqplib.connect(await backingUrl('amqp'));
-    const ch = await conn.createChannel();
-    const exchange = `${stack.config.AMQP_PREFIX}identity`;
-    await ch.assertExchange(exchange, 'topic', { durable: true });
-    const { queue } = await ch.assertQueue('', { exclusive: true });
-    await ch.bindQueue(queue, exchange, 'user.*');
-    received = [];
-    await ch.consume(
-      queue,
-      (msg) => {
-        if (msg) received.push(JSON.parse(msg.content.toString()) as Envelope<UserPayload>);
-      },
-      { noAck: true },
-    );
+    userEvents = await listenToUserEvents(stack);
+    received = userEvents.received;
   });
   after(async () => {
-    await conn?.close();
+    await userEvents?.close();
     await stack?.stop();
   });
 
