@@ -73,8 +73,9 @@ describe('robustness: junk input on every documented route never gives a 5xx', (
     }
     expect(failures, failures.slice(0, 20).join('\n')).to.deep.equal([]);
     expect(statuses.has(401), 'the caller must stay signed in throughout').to.equal(false);
-    // Only the deliberately strict limits may answer 429 here: failed logins, reactions, comments.
-    const allowed = /login|\/react$|\/comment$/;
+    // Only the deliberately strict limits may answer 429 here: failed logins, reactions,
+    // comments, and the account e-mails (a reset link, a verification link: docs/identity.md).
+    const allowed = /login|\/react$|\/comment$|\/password\/forgot$|\/email-verification$/;
     expect(
       [...limited].filter((r) => !allowed.test(r)),
       'the limits must not hide the services',

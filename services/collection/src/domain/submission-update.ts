@@ -105,7 +105,7 @@ export async function updateSubmission(
   if (change.status && !newStatus && !changesData)
     throw validationFailed(
       { status: [`The submission is already ${s0.status}.`] },
-      { code: 'illegal_transition' },
+      { code: 'illegal_transition', extensions: { current_status: s0.status, requested_status: s0.status } },
     );
   if (newStatus && checkTransition(s0.status, newStatus, actors) === 'forbidden')
     throw forbidden(`You may not move this submission from ${s0.status} to ${newStatus}.`);
