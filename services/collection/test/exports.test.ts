@@ -9,6 +9,7 @@ import { Broker, OutboxRelay } from '@fieldhouse/messaging';
 import { createKnex } from '@fieldhouse/db';
 import { backingUrl, eventually, randomPrefix, sleep, testLogger } from '@fieldhouse/testkit';
 import { FileBlobStore, type BlobStore } from '../src/blob/blob-store.ts';
+import { upsertUser } from '../src/data/users.ts';
 import { attachmentDisposition, exportFileName, nameSlug } from '../src/domain/export-names.ts';
 import {
   runExportJob,
@@ -676,6 +677,48 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     expect(mail.message.data.text).to.contain(
       `https://fieldhouse.example.org/api/v1/exports/${jobId}/download`,
     );
+    // A requester whose language is unknown reads English, the time in UTC, and the exports page.
+    expect(mail.message.data.subject).to.match(/^Your export of .+ is ready$/);
+    expect(mail.message.data.text).to.match(/you requested on \d{1,2} [A-Z][a-z]+ \d{4} at \d\d:\d\d UTC/);
+    expect(mail.message.data.text).to.contain(
+      `https://fieldhouse.example.org/projects/${form.projectId}/exports`,
+    );
+    expect(mail.message.data.html).to.contain(
+      `href="https://fieldhouse.example.org/projects/${form.projectId}/exports"`,
+    );
+  });
+
+  it("writes the export e-mail in the requester's language and time zone (issue 32)", async () => {
+    // User 5 (a manager), French in Paris as the gateway's user events project them.
+    await upsertUser(h.db, {
+      id: 5,
+      name: 'Cinq',
+      email: 'user5@example.test',
+      language: 'fr',
+      time_zone: 'Europe/Paris',
+      updated_at: new Date(Date.now() + 60_000),
+    });
+    const { jobId } = await exportNow({}, 5);
+    const mail = (await h.db('outbox').select('message')).find(
+      (r) => r.message.data.reason === 'export-completed' && r.message.data.text.includes(jobId),
+    ).message.data;
+    expect(mail.to).to.deep.equal(['user5@example.test']);
+    expect(mail.subject).to.match(/^Votre export de .+ est prêt$/);
+    const created = new Date((await h.db('exports').where({ id: jobId }).first()).created_at);
+    const paris = new Intl.DateTimeFormat('fr-FR', {
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZone: 'Europe/Paris',
+      timeZoneName: 'short',
+    }).format(created);
+    expect(paris).to.match(/UTC\+[12]$/);
+    expect(mail.text).to.contain(`demandé le ${paris} est prêt`);
+    expect(mail.text).to.contain(`https://fieldhouse.example.org/projects/${form.projectId}/exports`);
+    expect(mail.text).to.contain(`https://fieldhouse.example.org/api/v1/exports/${jobId}/download`);
+    expect(mail.html).to.contain('Les exports du projet dans Fieldhouse');
   });
 
   it('re-checks access at download: a requester removed from the workspace, or no longer allowed to read every submission, gets 404', async () => {
@@ -783,6 +826,10 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
         (r) => r.message.data.reason === 'export-failed' && r.message.data.text.includes(jobId),
       );
       expect(mail.message.data.text).to.contain('disk full');
+      expect(mail.message.data.text).to.contain(
+        `https://fieldhouse.example.org/projects/${form.projectId}/exports`,
+      );
+      expect(mail.message.data.text).not.to.contain('/download');
     } finally {
       blobs.failing = false;
     }

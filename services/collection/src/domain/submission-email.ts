@@ -36,11 +36,12 @@ const TEXTS = {
   },
 };
 
-const escapeHtml = (s: string) =>
+/** `s` with HTML's special characters as entities. */
+export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** A zone Intl knows, else UTC (a stored zone the runtime does not know must not fail the e-mail). */
-function zoneOrUtc(zone: string | null): string {
+export function zoneOrUtc(zone: string | null): string {
   if (!zone) return 'UTC';
   try {
     new Intl.DateTimeFormat('en', { timeZone: zone });

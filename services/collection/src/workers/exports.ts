@@ -1,18 +1,13 @@
 import { isUuid } from '@fieldhouse/http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
-import {
-  EMAIL_REQUESTED,
-  Exchanges,
-  envelope,
-  type EmailRequested,
-  type Envelope,
-} from '@fieldhouse/contracts';
+import { EMAIL_REQUESTED, Exchanges, envelope, type Envelope } from '@fieldhouse/contracts';
 import type { Logger } from '@fieldhouse/logger';
 import { PermanentError, startConsumer, writeOutbox, type Broker } from '@fieldhouse/messaging';
 import type { BlobStore } from '../blob/blob-store.ts';
 import { findProject } from '../data/projects.ts';
 import { findUserById } from '../data/users.ts';
+import { exportEmail } from '../domain/export-email.ts';
 import { claimExport, failAbandonedExport, type ExportJobRow } from '../data/exports.ts';
 import { writeExportFile } from './export-file.ts';
 
@@ -49,30 +44,34 @@ export interface ExportSettings {
 }
 
 /**
- * Queues the requester's e-mail about a finished or failed job (spec 6), in `trx`; a finished
- * job's e-mail carries the absolute download link (`<publicUrl>/api/v1/exports/<id>/download`).
+ * Queues the requester's e-mail about a finished or failed job (spec 6), in `trx`: in the
+ * requester's language and time zone (domain/export-email.ts), with the absolute download link
+ * (`<publicUrl>/api/v1/exports/<id>/download`) when it completed and the project's exports page
+ * in the console. `detail`: the rows written (completed) or the error (failed).
  */
 async function notifyRequester(
   trx: Knex.Transaction,
   publicUrl: string,
   job: ExportJobRow,
   outcome: 'completed' | 'failed',
-  detail: string,
+  detail: number | string,
 ) {
-  const to = (await findUserById(trx, job.requested_by))?.email;
-  if (!to) return;
+  const requester = await findUserById(trx, job.requested_by);
+  if (!requester) return;
   const name = (await findProject(trx, job.project_id))?.name ?? `#${job.project_id}`;
-  const email: EmailRequested = {
-    to: [to],
-    subject: outcome === 'completed' ? `Your export of ${name} is ready` : `Your export of ${name} failed`,
-    text:
-      outcome === 'completed'
-        ? `The ${job.format.toUpperCase()} export ${job.id} of project "${name}" is ready: ${detail}.\n` +
-          `Download it from ${publicUrl}/api/v1/exports/${job.id}/download before it expires ` +
-          `(signed in as the requester or a manager of the workspace).`
-        : `The ${job.format.toUpperCase()} export ${job.id} of project "${name}" failed: ${detail}`,
-    reason: outcome === 'completed' ? 'export-completed' : 'export-failed',
-  };
+  const email = exportEmail(
+    requester,
+    {
+      exportId: job.id,
+      projectId: job.project_id,
+      projectName: name,
+      format: job.format,
+      requestedAt: new Date(job.created_at),
+      outcome,
+      ...(typeof detail === 'number' ? { rows: detail } : { error: detail }),
+    },
+    publicUrl,
+  );
   await writeOutbox(
     trx,
     'outbox',
@@ -171,14 +170,7 @@ export async function runExportJob(
           finished_at: trx.fn.now(),
           expires_at: trx.raw(`now() + make_interval(hours => ?)`, [settings.ttlHours]),
         });
-      if (n === 1)
-        await notifyRequester(
-          trx,
-          settings.publicUrl,
-          job,
-          'completed',
-          `${rows} row${rows === 1 ? '' : 's'}`,
-        );
+      if (n === 1) await notifyRequester(trx, settings.publicUrl, job, 'completed', rows);
       return n === 1;
     });
     if (!owned) await blobs.delete(key);
