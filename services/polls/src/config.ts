@@ -69,7 +69,10 @@ const schema = Joi.object<PollsConfig>({
 export const loadPollsConfig = (env: Record<string, string | undefined> = process.env): PollsConfig =>
   loadConfig(schema, env);
 
-/** The worker's variables: MongoDB, RabbitMQ, the SMTP server and the webhook delivery settings. */
+/**
+ * The worker's variables: MongoDB, RabbitMQ, the SMTP server, the webhook delivery settings and
+ * the console's address (`PUBLIC_URL`, default `http://localhost:8080`: links in e-mails).
+ */
 export interface PollsWorkerConfig extends WebhookVars {
   NODE_ENV: string;
   LOG_LEVEL: string;
@@ -80,6 +83,8 @@ export interface PollsWorkerConfig extends WebhookVars {
   AMQP_PREFIX: string;
   SMTP_URL: string;
   MAIL_FROM: string;
+  /** The console's public address (the gateway), for the links in e-mails (no trailing slash). */
+  PUBLIC_URL: string;
 }
 
 const workerSchema = Joi.object<PollsWorkerConfig>({
@@ -90,6 +95,9 @@ const workerSchema = Joi.object<PollsWorkerConfig>({
   AMQP_PREFIX: backingEnv.AMQP_PREFIX,
   SMTP_URL: urlOf('smtp', 'smtps').default('smtp://127.0.0.1:1025'),
   MAIL_FROM: Joi.string().default('Fieldhouse Polls <no-reply@fieldhouse.local>'),
+  PUBLIC_URL: urlOf('http', 'https')
+    .default('http://localhost:8080')
+    .custom((v: string) => v.replace(/\/+$/, '')),
   ...webhookEnv,
 }).unknown(true);
 

@@ -1,12 +1,13 @@
 import { EMAIL_REQUESTED, envelope, Exchanges } from '@fieldhouse/contracts';
 import { ProblemError, validationFailed } from '@fieldhouse/problem';
 import {
-  disabledWebhookEmail,
+  disabledWebhookEmails,
   knexWebhookRepository,
   webhookUseCases,
   type DisabledSubscription,
 } from '@fieldhouse/webhooks';
 import { projectReach } from '../data/webhook-reach.ts';
+import { preferencesByEmail } from '../data/users.ts';
 import { projectIdsIn, workspaceOwners } from '../data/workspaces.ts';
 import { workspaceFor } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
@@ -79,17 +80,27 @@ export const workspaceWebhooks = (ctx: CollectionContext) =>
   );
 
 /**
- * Tells the workspace's owners that a webhook was disabled by its deliveries: the e-mail job
- * is written to the outbox.
+ * Tells the workspace's owners that a webhook was disabled by its deliveries: the e-mail jobs
+ * (one per language and time zone among the owners, from the users projection; docs/errors.md,
+ * "E-mails in the recipient's language") are written to the outbox, with a link to the
+ * workspace's webhooks page in the console when `publicUrl` (`PUBLIC_URL`) is given.
  */
 export async function noticeDisabledWebhook(
-  ctx: Pick<CollectionContext, 'db' | 'inTransaction'>,
+  ctx: Pick<CollectionContext, 'db' | 'inTransaction'> & { publicUrl?: string },
   s: DisabledSubscription,
 ): Promise<void> {
-  const owners = await workspaceOwners(ctx.db, Number(s.scope.workspace_id));
+  const workspaceId = Number(s.scope.workspace_id);
+  const owners = await workspaceOwners(ctx.db, workspaceId);
   if (!owners?.emails.length) return;
-  const mail = disabledWebhookEmail(owners.emails, s, `the workspace "${owners.name}"`);
+  const known = new Map((await preferencesByEmail(ctx.db, owners.emails)).map((p) => [p.email, p]));
+  const mails = disabledWebhookEmails(
+    owners.emails.map((email) => known.get(email.toLowerCase()) ?? { email }),
+    s,
+    { en: `the workspace "${owners.name}"`, fr: `l’espace de travail « ${owners.name} »` },
+    ctx.publicUrl ? { link: `${ctx.publicUrl}/workspaces/${workspaceId}/webhooks` } : {},
+  );
   await ctx.inTransaction(async (_trx, outbox) => {
-    await outbox.add(Exchanges.collection, envelope(Exchanges.collection, EMAIL_REQUESTED, mail));
+    for (const mail of mails)
+      await outbox.add(Exchanges.collection, envelope(Exchanges.collection, EMAIL_REQUESTED, mail));
   });
 }

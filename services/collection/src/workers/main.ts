@@ -56,6 +56,7 @@ const webhooks = await startCollectionWebhookWorker({
   db,
   logger,
   outboxWritten: () => relay.kick(),
+  publicUrl: config.PUBLIC_URL,
   ...webhookWorkerSettings(config),
 });
 const sweep = setInterval(() => {

@@ -9,10 +9,17 @@ import { noticeDisabledWebhook } from '../domain/webhooks.ts';
  * The collection service's webhook delivery worker (libs/webhooks `startWebhookWorker`): fans
  * its `webhook.*` events out to the workspace's subscriptions (those limited to projects only
  * for theirs), delivers them, and e-mails the workspace owners when a webhook gets disabled.
- * Queues `collection.webhooks` and `collection.webhook-deliveries`.
+ * Queues `collection.webhooks` and `collection.webhook-deliveries`. `publicUrl` (`PUBLIC_URL`):
+ * the console's address, for the link to the workspace's webhooks page in that e-mail.
  */
 export function startCollectionWebhookWorker(
-  opts: { broker: Broker; db: Knex; logger: Logger; outboxWritten?: () => void } & WebhookDeliverySettings,
+  opts: {
+    broker: Broker;
+    db: Knex;
+    logger: Logger;
+    outboxWritten?: () => void;
+    publicUrl?: string;
+  } & WebhookDeliverySettings,
 ) {
   const { db } = opts;
   return startWebhookWorker({
@@ -25,6 +32,13 @@ export function startCollectionWebhookWorker(
     exchange: Exchanges.collection,
     queuePrefix: 'collection',
     onDisabled: (s) =>
-      noticeDisabledWebhook({ db, inTransaction: inTransactionWith(db, 'outbox', opts.outboxWritten) }, s),
+      noticeDisabledWebhook(
+        {
+          db,
+          inTransaction: inTransactionWith(db, 'outbox', opts.outboxWritten),
+          ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
+        },
+        s,
+      ),
   });
 }

@@ -61,16 +61,27 @@ export const eventWebhooks = (ctx: EventsContext) =>
 
 /**
  * Tells the event's owner that a webhook was disabled by its deliveries: the e-mail job is
- * written to the outbox (the API process relays it; the e-mail worker sends it).
+ * written to the outbox (the API process relays it; the e-mail worker sends it). In the owner's
+ * language and time zone (users projection; docs/errors.md, "E-mails in the recipient's
+ * language"), with a link to the event's webhooks page in the console when `publicUrl` is given.
  */
 export async function noticeDisabledWebhook(
-  ctx: Pick<EventsContext, 'db' | 'inTransaction'>,
+  ctx: Pick<EventsContext, 'db' | 'inTransaction'> & { publicUrl?: string },
   s: DisabledSubscription,
 ): Promise<void> {
   const event = await findEvent(ctx.db, String(s.scope.event_id));
   const owner = event ? await findUserById(ctx.db, event.owner_id) : undefined;
   if (!event || !owner) return;
-  const mail = disabledWebhookEmail([owner.email], s, `the event "${event.name}"`);
+  const mail = disabledWebhookEmail(
+    [owner.email],
+    s,
+    { en: `the event "${event.name}"`, fr: `l’événement « ${event.name} »` },
+    {
+      language: owner.language,
+      timeZone: owner.time_zone,
+      ...(ctx.publicUrl ? { link: `${ctx.publicUrl}/events/${event.id}/webhooks` } : {}),
+    },
+  );
   await ctx.inTransaction(async (_trx, outbox) => {
     await outbox.add(Exchanges.events, envelope(Exchanges.events, EMAIL_REQUESTED, mail));
   });

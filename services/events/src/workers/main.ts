@@ -28,7 +28,13 @@ const broker = new Broker({
 });
 const mailer = createMailer(config.SMTP_URL, config.MAIL_FROM);
 const worker = await startEventsEmailWorker({ broker, db, mailer, logger });
-const webhooks = await startEventsWebhookWorker({ broker, db, logger, ...webhookWorkerSettings(config) });
+const webhooks = await startEventsWebhookWorker({
+  broker,
+  db,
+  logger,
+  publicUrl: config.PUBLIC_URL,
+  ...webhookWorkerSettings(config),
+});
 logger.info('events e-mail and webhook workers started', { smtp: redactCredentials(config.SMTP_URL) });
 
 stopOnSignals(logger, [

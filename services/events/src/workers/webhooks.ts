@@ -9,9 +9,10 @@ import { noticeDisabledWebhook } from '../domain/webhooks.ts';
  * The events service's webhook delivery worker (libs/webhooks `startWebhookWorker`): fans its
  * `webhook.*` events out to the event's subscriptions, delivers them, and e-mails the event owner
  * when a webhook gets disabled. Queues `events.webhooks` and `events.webhook-deliveries`.
+ * `publicUrl` (`PUBLIC_URL`): the console's address, for the link to the event's webhooks page.
  */
 export function startEventsWebhookWorker(
-  opts: { broker: Broker; db: Knex; logger: Logger } & WebhookDeliverySettings,
+  opts: { broker: Broker; db: Knex; logger: Logger; publicUrl?: string } & WebhookDeliverySettings,
 ) {
   const { db } = opts;
   return startWebhookWorker({
@@ -19,6 +20,14 @@ export function startEventsWebhookWorker(
     store: new KnexWebhookStore(db, "s.event_id = (m.scope->>'event_id')::uuid"),
     exchange: Exchanges.events,
     queuePrefix: 'events',
-    onDisabled: (s) => noticeDisabledWebhook({ db, inTransaction: inTransactionWith(db, 'outbox') }, s),
+    onDisabled: (s) =>
+      noticeDisabledWebhook(
+        {
+          db,
+          inTransaction: inTransactionWith(db, 'outbox'),
+          ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
+        },
+        s,
+      ),
   });
 }

@@ -27,7 +27,13 @@ const broker = new Broker({ url: config.AMQP_URL, logger, name: 'polls-worker', 
 const mailer = createMailer(config.SMTP_URL, config.MAIL_FROM);
 const db = mongo.db(config.MONGO_DB);
 const worker = await startPollsEmailWorker({ broker, mailer, db, logger });
-const webhooks = await startPollsWebhookWorker({ broker, db, logger, ...webhookWorkerSettings(config) });
+const webhooks = await startPollsWebhookWorker({
+  broker,
+  db,
+  logger,
+  publicUrl: config.PUBLIC_URL,
+  ...webhookWorkerSettings(config),
+});
 logger.info('polls e-mail and webhook workers started', { smtp: redactCredentials(config.SMTP_URL) });
 
 stopOnSignals(logger, [
