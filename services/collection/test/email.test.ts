@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createMailer, type Mailer } from '@fieldhouse/mail';
-import { Broker, OutboxRelay } from '@fieldhouse/messaging';
+import { Broker, inTransactionWith, OutboxRelay } from '@fieldhouse/messaging';
 import {
   backingUrl,
   randomPrefix,
@@ -10,6 +10,7 @@ import {
   type SmtpSink,
 } from '@fieldhouse/testkit';
 import { upsertUser } from '../src/data/users.ts';
+import { noticeDisabledWebhook } from '../src/domain/webhooks.ts';
 import { startCollectionEmailWorker } from '../src/workers/email.ts';
 import { body, makeForm, startHarness, type Form, type Harness } from './helpers.ts';
 
@@ -145,5 +146,49 @@ describe('collection: e-mail notifications (outbox, RabbitMQ, SMTP sink)', () =>
       .and.contain(`Open it in Fieldhouse: ${link}`);
     // No raw ISO 8601 instant any more.
     for (const m of [fr, en]) expect(m.text).to.not.match(/\d{4}-\d{2}-\d{2}T\d{2}:/);
+  });
+
+  it("tells a workspace's French owner in French, at their local time, that a webhook was disabled, with the console's webhooks page", async () => {
+    const ws = await h.as(902).post('/api/v1/workspaces').send({ name: 'Atelier' }).expect(201);
+    const workspaceId = ws.body.data.id as number;
+    await upsertUser(h.db, {
+      id: 902,
+      name: 'Propriétaire',
+      email: 'user902@example.test',
+      language: 'fr',
+      time_zone: 'Europe/Paris',
+      updated_at: new Date(Date.now() + 60_000),
+    });
+    const hookId = `wh-${workspaceId}`;
+    const before = new Date();
+    await noticeDisabledWebhook(
+      { db: h.db, inTransaction: inTransactionWith(h.db, 'outbox'), publicUrl: 'https://fh.example.test' },
+      {
+        id: hookId,
+        url: 'https://hooks.example.test/x',
+        reason: 'gone',
+        scope: { workspace_id: workspaceId },
+      },
+    );
+    const mails = (await h.db('outbox').select('message'))
+      .map((r) => r.message.data)
+      .filter((m) => m.reason === 'webhook-disabled' && m.text.includes(hookId));
+    expect(mails).to.have.length(1);
+    const mail = mails[0];
+    expect(mail.to).to.deep.equal(['user902@example.test']);
+    expect(mail.subject).to.equal('Webhook désactivé : https://hooks.example.test/x');
+    expect(mail.text).to.contain('sur l’espace de travail « Atelier » a été désactivé le');
+    const day = new Intl.DateTimeFormat('fr-FR', {
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      timeZone: 'Europe/Paris',
+    }).format(before);
+    expect(mail.text)
+      .to.contain(day)
+      .and.match(/ UTC\+[12] parce que/);
+    const link = `https://fh.example.test/workspaces/${workspaceId}/webhooks`;
+    expect(mail.text).to.contain(`Ses webhooks dans la console Fieldhouse : ${link}`);
+    expect(mail.html).to.contain(`href="${link}"`);
   });
 });
