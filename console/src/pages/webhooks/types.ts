@@ -1,65 +1,34 @@
-/**
- * The shapes of the webhook API, the same in the three areas (libs/webhooks `api.ts`); each area
- * adds its scope key (`workspace_id`, `poll_id`, `event_id`) and area A `project_ids`.
- */
+import type { components } from '../../api/generated/polls.ts';
 
-/** Why a subscription is off: turned off by a person, the receiver answered 410, or deliveries failed in a row. */
-export type DisabledReason = 'by_owner' | 'gone' | 'failing';
+/**
+ * The shapes of the webhook API, the same in the three areas (libs/webhooks `api.ts`), taken
+ * from the generated client (area B's names; each area adds its scope key — `workspace_id`,
+ * `poll_id`, `event_id` — and area A `project_ids`, which the components do not rely on).
+ */
+type Schemas = components['schemas'];
 
 /** A subscription as the API shows it (never the secret). */
-export interface Webhook {
-  id: string;
-  url: string;
-  events: string[];
-  description: string | null;
-  active: boolean;
-  disabled_reason: DisabledReason | null;
-  disabled_at: string | null;
-  /** Deliveries failed for good in a row (0 after any success). */
-  failure_streak: number;
-  /** Until when the previous secret still signs beside the new one, after a rotation. */
-  previous_secret_expires_at: string | null;
-  created_at: string;
-  updated_at: string;
+export type Webhook = Omit<Schemas['PollWebhook'], 'poll_id'> & {
   /** Area A only: the projects whose events it takes; null for the whole workspace. */
   project_ids?: number[] | null;
-}
+};
+
+/** Why a subscription is off: turned off by a person, the receiver answered 410, or deliveries failed in a row. */
+export type DisabledReason = NonNullable<Webhook['disabled_reason']>;
 
 /** The creation and rotation answers: the subscription with its `whsec_…` secret, shown once. */
 export type WebhookWithSecret = Webhook & { secret: string };
 
-export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
-
 /** One delivery of one event to one subscription (its last attempt's outcome). */
-export interface Delivery {
-  id: string;
-  event: string;
-  message_id: string;
-  status: DeliveryStatus;
-  attempts: number;
-  response_status: number | null;
-  duration_ms: number | null;
-  response_body: string | null;
-  error: string | null;
-  created_at: string;
-  last_attempt_at: string | null;
-  next_attempt_at: string | null;
-}
+export type Delivery = Schemas['PollWebhookDelivery'];
 
-/** One attempt of a delivery, as recorded. */
-export interface Attempt {
-  attempted_at: string;
-  response_status: number | null;
-  duration_ms: number;
-  response_body: string | null;
-  error: string | null;
-}
+export type DeliveryStatus = Delivery['status'];
 
 /** A delivery with the body sent and every attempt. */
-export type DeliveryDetail = Delivery & {
-  payload: { type: string; timestamp: string; data: Record<string, unknown> };
-  attempt_log: Attempt[];
-};
+export type DeliveryDetail = Schemas['PollWebhookDeliveryDetail'];
+
+/** One attempt of a delivery, as recorded. */
+export type Attempt = DeliveryDetail['attempt_log'][number];
 
 /** What a creation or an edit sends (area A may add `project_ids`). */
 export interface WebhookInput {
