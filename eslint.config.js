@@ -60,6 +60,18 @@ export default tseslint.config(
               message: 'A service may not import another service (share code through libs/).',
             })),
             ...services.map((svc) => ({
+              target: `./services/${svc}/src/data`,
+              from: `./services/${svc}/src/domain`,
+              except: ['./types.ts', './types'],
+              message:
+                'data/ may not import domain/ (queries only): share types through domain/types, free of logic.',
+            })),
+            ...services.map((svc) => ({
+              target: `./services/${svc}/src/domain`,
+              from: [`./services/${svc}/src/http`, `./services/${svc}/src/workers`],
+              message: 'domain/ may not import http/ or workers/: they call use cases, not the other way.',
+            })),
+            ...services.map((svc) => ({
               target: `./services/${svc}/src/http`,
               from: `./services/${svc}/src/data`,
               message: 'http/ may not import data/: call a use case of domain/ instead.',
@@ -88,7 +100,8 @@ export default tseslint.config(
       ],
     },
   },
-  // domain/ holds use cases: no Express (types included).
+  // domain/ holds use cases: no Express and no driver (types included): queries live in data/,
+  // which hands the domain its own types (a transaction `Tx`, repositories).
   {
     files: ['services/*/src/domain/**/*.ts'],
     rules: {
@@ -98,11 +111,18 @@ export default tseslint.config(
           paths: [
             {
               name: 'express',
-              message: 'domain/ may not use Express: take a typed command, throw ProblemErrors.',
+              message: 'domain/ may not use Express: take a typed command, throw problems of the catalogue.',
             },
             { name: 'express-serve-static-core', message: 'domain/ may not use Express types.' },
+            ...['knex', 'pg', 'mongodb', 'redis', 'amqplib', 'node:http', 'http', 'node:net'].map((name) => ({
+              name,
+              message: `domain/ may not use a driver (${name}): put the query in data/ and call it.`,
+            })),
           ],
-          patterns: [{ group: ['express/*'], message: 'domain/ may not use Express.' }],
+          patterns: [
+            { group: ['express/*'], message: 'domain/ may not use Express.' },
+            { group: ['@redis/*'], message: 'domain/ may not use a driver: put the query in data/.' },
+          ],
         },
       ],
     },

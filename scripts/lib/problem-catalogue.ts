@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
+import { KIND_STATUS, type ProblemKind } from '@fieldhouse/problem';
 
 /** The status of each problem constructor of @fieldhouse/problem, by name. */
 const CONSTRUCTOR_STATUS: Record<string, number> = {
@@ -114,6 +115,22 @@ function tupleProblem(node: ts.ArrayLiteralExpression): { status: number; code: 
     : undefined;
 }
 
+/** The string literal value of an object literal's property `name`, if it is one. */
+function literalProperty(node: ts.ObjectLiteralExpression, name: string): string | undefined {
+  for (const p of node.properties)
+    if (ts.isPropertyAssignment(p) && p.name.getText() === name && ts.isStringLiteralLike(p.initializer))
+      return p.initializer.text;
+  return undefined;
+}
+
+/** An entry of a problem catalogue, `{ kind: 'conflict', code: 'version_frozen', ... }` (defineProblems). */
+function catalogueEntry(node: ts.ObjectLiteralExpression): { status: number; code: string } | undefined {
+  const kind = literalProperty(node, 'kind');
+  const code = literalProperty(node, 'code');
+  if (!kind || !code || !Object.hasOwn(KIND_STATUS, kind)) return undefined;
+  return { status: KIND_STATUS[kind as ProblemKind], code };
+}
+
 /** The status a problem-making call answers: the constructor's, or its first numeric argument. */
 function statusOf(name: string, args: readonly ts.Expression[]): number | undefined {
   if (Object.hasOwn(CONSTRUCTOR_STATUS, name)) return CONSTRUCTOR_STATUS[name];
@@ -137,7 +154,8 @@ const DEFAULT_CODE: Record<string, string> = {
 
 /**
  * Reads the component's sources (TypeScript syntax trees, no execution) and lists every problem
- * `code` they raise through `new ProblemError(status, detail, {code})`, `problemBody(...)` or the
+ * `code` they raise through a problem catalogue's entry (`{ kind, code, ... }` given to
+ * defineProblems: the kind's status), `new ProblemError(status, detail, {code})`, `problemBody(...)` or the
  * constructors of @fieldhouse/problem (a `code` that is `c ? 'a' : 'b'` counts both), through a
  * local helper taking the code as its first parameter (`otpError('otp_used', ...)`), or as a
  * table row `[status, 'code', ...]`, with its statuses and files. Sorted by code.
@@ -167,6 +185,10 @@ export function catalogue(root: string, dirs: string[]): ProblemType[] {
         const helper = name ? helpers.get(name) : undefined;
         const first = node.arguments[0];
         if (helper && first && ts.isStringLiteralLike(first)) add(first.text, helper);
+      }
+      if (ts.isObjectLiteralExpression(node)) {
+        const entry = catalogueEntry(node);
+        if (entry) add(entry.code, entry.status);
       }
       if (ts.isArrayLiteralExpression(node)) {
         const row = tupleProblem(node);

@@ -3,3 +3,5 @@ export * from './validate.ts';
 export * from './middleware.ts';
 export * from './text.ts';
 export * from './store-errors.ts';
+export * from './catalogue.ts';
+export * from './kinds.ts';
