@@ -14,17 +14,21 @@ import {
 import { BACKENDS, type Backend } from './backends.ts';
 
 /**
- * How long the attacker's receivers hold each attempt: the sender's production time limit
- * (`WEBHOOK_TIMEOUT_MS`). It costs the test nothing: the receiver is closed at the end.
+ * The sender's time limit in this test: longer than the test, so an attacker attempt, once
+ * started, holds its slot until the end (the receiver is closed then). The victim being
+ * delivered at all thus proves it never needed one of the attacker's slots, however slow the
+ * machine; how fast it is delivered is a figure of `npm run bench:webhooks` (BENCH_ISOLATION).
  */
-const HANG_MS = 10_000;
+const HANG_MS = 600_000;
+/** The worker's production share of one owner: attempts in flight per owner (docs/webhooks.md, "Isolation"). */
+const OWNER_SHARE = 16;
 const ATTACKER = 666;
 const VICTIM = 7;
 
 /**
  * Issue 31: one owner's dead receivers must not delay another owner's deliveries. The worker
  * runs with its production limits (128 slots, 8 per subscription, 16 per owner, 16 sockets per
- * owner and origin, a 10 s time limit).
+ * owner and origin) and a time limit longer than the test (see HANG_MS).
  */
 for (const [name, makeBackend] of BACKENDS) {
   describe(`webhooks: isolation between owners on ${name} (real RabbitMQ and receivers)`, function () {
@@ -74,7 +78,7 @@ for (const [name, makeBackend] of BACKENDS) {
         envelope('events', 'webhook.thing.done', { scope: { tenant_id: tenant }, data }),
       );
 
-    it('delivers to another owner within 1 s while one owner’s 60 receivers accept connections and never answer', async () => {
+    it('delivers to another owner while one owner’s 60 receivers hold its whole share and its 1,184 other deliveries wait', async () => {
       // The attacker: 60 subscriptions in three scopes of 20 (the cap), all created by one user,
       // each to its own path of a receiver that accepts the connection and never answers.
       const attacker: SubscriptionRow[] = [];
@@ -95,12 +99,12 @@ for (const [name, makeBackend] of BACKENDS) {
         { url: `${receiver.url}/victim`, events: ['thing.done'] },
         VICTIM,
       );
-      // 20 events in each attacker scope: 1,200 deliveries, each held until the time limit.
+      // 20 events in each attacker scope: 1,200 deliveries, each attempt held until the end.
       for (let n = 0; n < 20; n++) for (const tenant of [100, 101, 102]) await emit(tenant, { n });
       const dead = () => receiver.received.filter((r) => r.path.startsWith('/dead-'));
-      await eventually(async () => dead().length >= 16, 10_000);
-      // Every delivery fanned out (so what is measured below is the worker's slots and sockets,
-      // not the store still writing the 1,200), then a moment for them to wait or be put back.
+      await eventually(async () => dead().length >= OWNER_SHARE, 60_000);
+      // Every delivery fanned out (so the victim competes with the worker's slots and sockets,
+      // not with the store still writing the 1,200), then a moment for them to wait or be put back.
       await eventually(async () => {
         const totals = await Promise.all(
           attacker.map(
@@ -122,44 +126,31 @@ for (const [name, makeBackend] of BACKENDS) {
         20,
       ).catch(() => {
         throw new Error(
-          `the victim's delivery did not succeed within 90 s of its event (${dead().length} attacker requests hanging)`,
+          `the victim's delivery did not succeed (${dead().length} attacker requests hanging): ` +
+            'it waits for a slot the attacker holds',
         );
       });
-      const eventAt = Date.parse((JSON.parse(found!.body) as { timestamp: string }).timestamp);
-      const attemptDelay = found!.attempts[0]!.attempted_at.getTime() - eventAt;
+      expect(found!.row).to.include({ status: 'succeeded', attempts: 1, response_status: 204 });
+      expect(receiver.on('/victim'), 'requests to the victim').to.have.length(1);
+      // When it arrived, the attacker held exactly its share, every one of those requests still
+      // hanging (none can end before the receiver closes), and none of its other 1,184
+      // deliveries had been attempted: the victim went past the flood, not after it.
       const arrival = receiver.on('/victim')[0]!.at;
-      const arrivalDelay = arrival - eventAt;
-      // The figures docs/webhooks.md ("Isolation") quotes.
-      console.log(
-        `      the victim's attempt +${attemptDelay} ms, arrival +${arrivalDelay} ms after its event; ` +
-          `${dead().length} attacker requests hanging`,
-      );
-
       expect(
-        attemptDelay,
-        `the victim's attempt started ${attemptDelay} ms after its event (arrived after ${arrivalDelay} ms)`,
-      ).to.be.below(1_000);
-      expect(arrivalDelay, `the victim's delivery arrived ${arrivalDelay} ms after its event`).to.be.below(
-        1_000,
-      );
-      // The attacker's share was hanging when the victim's delivery arrived: at least 16 of its
-      // requests had come less than the time limit before (each is held until that limit).
-      const hangingAtArrival = dead().filter((r) => r.at <= arrival && arrival - r.at < HANG_MS).length;
-      expect(hangingAtArrival, 'attacker requests hanging when the victim arrived').to.be.at.least(16);
-      const attackerAttempted = await Promise.all(
+        dead().filter((r) => r.at <= arrival),
+        'attacker requests hanging when the victim arrived',
+      ).to.have.length(OWNER_SHARE);
+      const attackerEnded = await Promise.all(
         attacker.map(async (s) =>
           (await backend.repo.listDeliveries(s.id, {}, { page: 1, per_page: 100 })).rows.filter(
-            (d) =>
-              d.attempts > 0 &&
-              !!d.last_attempt_at &&
-              new Date(d.last_attempt_at).getTime() + (d.duration_ms ?? 0) <= arrival,
+            (d) => d.attempts > 0 || d.status !== 'pending',
           ),
         ),
       );
-      expect(attackerAttempted.flat(), 'attacker attempts ended before the victim’s arrival').to.have.length(
-        0,
-      );
-      expect(found!.row).to.include({ status: 'succeeded', attempts: 1, response_status: 204 });
+      expect(
+        attackerEnded.flat().map((d) => `${d.id}: ${d.status}, ${d.attempts} attempts`),
+        'attacker deliveries attempted to the end, or no longer pending',
+      ).to.deep.equal([]);
     });
   });
 }
