@@ -17,11 +17,13 @@ import { MongoOutboxStore, mongoInTransaction } from './data/outbox.ts';
 import { PendingRepo } from './data/pending-repo.ts';
 import { PollsRepo } from './data/polls-repo.ts';
 import { ReactionsRepo } from './data/reactions-repo.ts';
+import { RateLimits } from './data/rate-limits.ts';
 import { recountFrom } from './data/recount.ts';
+import { ResultsStore } from './data/results-inputs.ts';
 import type { Redis } from './data/redis.ts';
 import { VotesRepo } from './data/votes-repo.ts';
 import { DEFAULT_POLLS_SETTINGS, type PollsContext, type PollsSettings } from './domain/context.ts';
-import { Counters } from './domain/counters.ts';
+import { Counters } from './data/counters.ts';
 import { startEndedPollsAnnouncer } from './domain/ended-polls.ts';
 import { startVoteReconciler } from './domain/reconcile-votes.ts';
 import { ResultsCache } from './domain/results-cache.ts';
@@ -70,17 +72,22 @@ export function createPollsApp(deps: PollsAppDeps): {
     ? new OutboxRelay({ store: new MongoOutboxStore(c), broker: deps.broker, logger: deps.logger })
     : undefined;
   const settings = { ...DEFAULT_POLLS_SETTINGS, ...deps.settings };
+  const polls = new PollsRepo(c, deps.redis, prefix);
+  const counters = new Counters(deps.redis, prefix, recountFrom(c));
   const context = {
     logger: deps.logger,
     c,
-    redis: deps.redis,
-    prefix,
-    polls: new PollsRepo(c, deps.redis, prefix),
+    polls,
     votes: new VotesRepo(c),
     pending: new PendingRepo(c),
     comments: new CommentsRepo(c),
     reactions: new ReactionsRepo(c),
-    counters: new Counters(deps.redis, prefix, recountFrom(c)),
+    counters,
+    results: new ResultsStore(deps.redis, prefix, {
+      poll: (id) => polls.cacheKey(id),
+      counters: (id) => counters.key(id),
+    }),
+    rateLimits: new RateLimits(deps.redis, prefix),
     resultsCache: new ResultsCache(),
     live: new LiveResults(deps.redis, prefix, deps.logger),
     inTransaction: mongoInTransaction(c, () => relay?.kick()),
@@ -121,7 +128,7 @@ export function createPollsApp(deps: PollsAppDeps): {
     authenticate: requireGateway({ audience: 'polls', issuer: deps.issuer, keys: deps.keys }),
     openApi: pollsDocument,
     publicRoutes: pollsAsyncApiRoute(),
-    routes: pollsRouter(context),
+    routes: pollsRouter(context, pollsDocument),
     ...(deps.storeProbe ? { stores: [{ name: 'mongodb', probe: deps.storeProbe }] } : {}),
   });
   return {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { requireUser } from '@fieldhouse/internal-auth';
 import { pollsDocument } from '../src/http/document.ts';
-import { pollsRouteSpecs } from '../src/http/routes.ts';
+import { pollsRouteSpecs } from '../src/http/router.ts';
 
 type Operation = { responses: Record<string, { headers?: Record<string, unknown> }>; parameters?: unknown[] };
 const operations = () =>

@@ -2,7 +2,6 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { registry } from '@fieldhouse/http';
 import { fetchResultsInputs } from '../src/data/results-inputs.ts';
-import { recentKey } from '../src/domain/results.ts';
 import { fullResultsValidUntil, ResultsCache, type ResultsEntry } from '../src/domain/results-cache.ts';
 import type { PollDoc } from '../src/domain/types.ts';
 import { pollBody, startPolls, votesFor, type PollsHarness } from './support.ts';
@@ -124,21 +123,21 @@ describe('results cache (real MongoDB/FerretDB and Redis)', () => {
     const keys = {
       poll: ctx.polls.cacheKey(poll.id),
       counters: ctx.counters.key(poll.id),
-      recent: recentKey(ctx, poll.id),
+      recent: ctx.results.recentKey(poll.id),
     };
-    const first = await fetchResultsInputs(ctx.redis, keys, '');
+    const first = await fetchResultsInputs(h.redis, keys, '');
     expect(first.countersState).to.be.a('string');
     expect(first.counterPairs).to.include('total');
-    const same = await fetchResultsInputs(ctx.redis, keys, first.countersState!);
+    const same = await fetchResultsInputs(h.redis, keys, first.countersState!);
     expect(same.countersState).to.equal(first.countersState);
     expect(same.counterPairs).to.equal(null);
     const gen = await ctx.counters.generation(poll.id);
     await ctx.counters.apply(poll.id, gen, { comments: 1 }, []);
-    const changed = await fetchResultsInputs(ctx.redis, keys, first.countersState!);
+    const changed = await fetchResultsInputs(h.redis, keys, first.countersState!);
     expect(changed.countersState).to.not.equal(first.countersState);
     expect(changed.counterPairs).to.include('comments');
     await ctx.counters.drop(poll.id);
-    const lost = await fetchResultsInputs(ctx.redis, keys, first.countersState!);
+    const lost = await fetchResultsInputs(h.redis, keys, first.countersState!);
     expect(lost).to.include({ countersState: null, counterPairs: null });
   });
 });

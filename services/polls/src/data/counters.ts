@@ -1,14 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { runScript, type Redis } from '../data/redis.ts';
+import type { CounterFields, CounterSnapshot, Reservation } from '../domain/types.ts';
+import { runScript, type Redis } from './redis.ts';
 
-/**
- * Live counters of one poll in one Redis hash (docs/polls.md, "Counters"): `total`, `voters`,
- * `comments`, `o:<option id>`, `r:<reaction type>`, `h:<UTC hour>` (votes per hour) and
- * `t:<seconds>` (histogram of time_spent), plus `gen`, the id of the rebuild that created it,
- * and `rev`, bumped by every change (`gen:rev` names one state of the hash: the results cache
- * checks it).
- */
-export type CounterFields = Record<string, number>;
+// The Redis side of the counters (docs/polls.md, "Counters"; their fields: domain/types.ts,
+// `CounterFields`): the Lua scripts that keep them exact without transactions, and their calls.
 
 /**
  * Applies deltas only to the generation the writer saw before its MongoDB write. Without a
@@ -67,18 +62,6 @@ const UNLOCK = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
-/** A snapshot of a poll's counters. */
-export interface CounterSnapshot {
-  total: number;
-  voters: number;
-  comments: number;
-  options: Record<string, number>;
-  reactions: Record<string, number>;
-  hours: Record<string, number>;
-  /** time_spent in seconds to how many votes reported it. */
-  timeSpent: Record<string, number>;
-}
-
 const emptySnapshot = (): CounterSnapshot => ({
   total: 0,
   voters: 0,
@@ -110,13 +93,6 @@ export function snapshotOfPairs(pairs: readonly string[]): CounterSnapshot {
   const s = emptySnapshot();
   for (let i = 0; i + 1 < pairs.length; i += 2) put(s, pairs[i]!, Number(pairs[i + 1]));
   return s;
-}
-
-/** A vote reserved for counting: its marker in the uncounted set and the generation it saw. */
-export interface Reservation {
-  /** `<poll id>|<vote id>|<generation>`: the member of the uncounted set. */
-  marker: string;
-  generation: string;
 }
 
 /** Timing of rebuilds (ms); tests shorten them. */

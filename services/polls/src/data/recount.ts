@@ -1,5 +1,5 @@
 import type { Collections } from './collections.ts';
-import type { CounterFields } from '../domain/counters.ts';
+import type { CounterFields } from '../domain/types.ts';
 
 const bump = (fields: CounterFields, key: string) => {
   fields[key] = (fields[key] ?? 0) + 1;

@@ -1,3 +1,5 @@
+import type { CounterSnapshot } from '../domain/types.ts';
+import { snapshotOfPairs } from './counters.ts';
 import { runScript, type Redis } from './redis.ts';
 
 /**
@@ -49,4 +51,70 @@ export async function fetchResultsInputs(
     countersState: out[2] ?? null,
     counterPairs: out[3] ?? null,
   };
+}
+
+/** What {@link ResultsStore.read} answers: {@link ResultsInputs} with the hash as a snapshot. */
+export interface ResultsRead {
+  pollJson: string | null;
+  recentJson: string | null;
+  countersState: string | null;
+  /** The counters; null when missing or when their state is the caller's `knownState`. */
+  counters: CounterSnapshot | null;
+}
+
+/**
+ * The Redis side of results reads (docs/polls.md, "Results cache"): the one-round-trip read of
+ * their inputs, the cache of a poll's recent comments (`<prefix>rc:<poll id>`, 5 minutes), and
+ * the lock of whoever records missing milestones (`<prefix>ml:<poll id>`, 5 s).
+ */
+export class ResultsStore {
+  private readonly redis: Redis;
+  private readonly prefix: string;
+  private readonly keys: { poll: (pollId: string) => string; counters: (pollId: string) => string };
+
+  /** `keys`: where PollsRepo caches a poll and where Counters keeps its hash. */
+  constructor(
+    redis: Redis,
+    prefix: string,
+    keys: { poll: (pollId: string) => string; counters: (pollId: string) => string },
+  ) {
+    this.redis = redis;
+    this.prefix = prefix;
+    this.keys = keys;
+  }
+
+  /** Redis key of a poll's cached recent comments (JSON). */
+  recentKey(pollId: string): string {
+    return `${this.prefix}rc:${pollId}`;
+  }
+
+  /** The inputs of one results read ({@link fetchResultsInputs}), the hash parsed. One round trip. */
+  async read(pollId: string, knownState: string): Promise<ResultsRead> {
+    const raw = await fetchResultsInputs(
+      this.redis,
+      { poll: this.keys.poll(pollId), counters: this.keys.counters(pollId), recent: this.recentKey(pollId) },
+      knownState,
+    );
+    return {
+      pollJson: raw.pollJson,
+      recentJson: raw.recentJson,
+      countersState: raw.countersState,
+      counters: raw.counterPairs ? snapshotOfPairs(raw.counterPairs) : null,
+    };
+  }
+
+  /** Caches a poll's recent comments (the JSON of their views) for 5 minutes. */
+  async storeRecent(pollId: string, json: string): Promise<void> {
+    await this.redis.set(this.recentKey(pollId), json, { EX: 300 });
+  }
+
+  /** Drops a poll's cached recent comments (a comment was added or deleted). */
+  async dropRecent(pollId: string): Promise<void> {
+    await this.redis.del(this.recentKey(pollId));
+  }
+
+  /** Whether this reader may record a poll's missing milestones now (one at a time, 5 s at most). */
+  async claimMilestones(pollId: string): Promise<boolean> {
+    return (await this.redis.set(`${this.prefix}ml:${pollId}`, '1', { NX: true, PX: 5_000 })) === 'OK';
+  }
 }

@@ -1,6 +1,5 @@
 import { hourOf } from './ids.ts';
-import type { CounterSnapshot } from './counters.ts';
-import type { PollDoc } from './types.ts';
+import type { CounterSnapshot, PollDoc } from './types.ts';
 
 /** One achievement of the results: a milestone and when it was reached. */
 export interface Achievement {

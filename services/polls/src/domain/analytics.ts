@@ -1,4 +1,4 @@
-import type { CounterSnapshot } from './counters.ts';
+import type { CounterSnapshot } from './types.ts';
 import type { PollDoc } from './types.ts';
 
 /** The `analytics` object of the results (docs/polls.md, "Analytics"). */

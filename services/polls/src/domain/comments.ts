@@ -1,12 +1,11 @@
 import { Exchanges } from '@fieldhouse/contracts';
-import type { Caller } from '@fieldhouse/internal-auth';
-import { forbidden, notFound, unprocessable } from '@fieldhouse/problem';
+import { requireAccess } from './access.ts';
 import type { BodyReader, PollsContext } from './context.ts';
 import { newId } from './ids.ts';
-import { findPoll } from './manage.ts';
+import { problems } from './problems.ts';
 import { limitVoter } from './rate-limit.ts';
-import { recentKey, recordReachedMilestone } from './results.ts';
-import type { CommentDoc } from './types.ts';
+import { recordReachedMilestone } from './results.ts';
+import type { Actor, CommentDoc } from './types.ts';
 import { commentView, type CommentView } from './views.ts';
 import { identifyVoter } from './voter.ts';
 import { commentCreatedMessage } from './webhook-events.ts';
@@ -20,10 +19,10 @@ export interface CommentInput {
   voter_fingerprint?: string;
 }
 
-/** Command of {@link addComment}: the poll, the caller and the comment body (read once the poll is known). */
+/** Command of {@link addComment}: the poll, the actor and the comment body (read once the poll is known). */
 export interface AddComment {
   pollId: string;
-  caller: Caller;
+  actor: Actor;
   input: BodyReader<CommentInput>;
 }
 
@@ -32,20 +31,26 @@ export interface AddComment {
  * characters of plain text (stored as given after trimming; never interpreted as HTML);
  * `parent_id` is a comment of the same poll or null. Resolves the comment (201 `{data:
  * comment, message}`).
- * @throws ProblemError 404 unknown poll; 422 bad body; 401 anonymous caller on an `authenticated` poll; 403
- *   `comments_disabled`; 422 `parent_id` not a comment of this poll, anonymous caller without
+ * @throws ProblemError 404 unknown poll; 422 bad body; 401 anonymous actor on an `authenticated` poll; 403
+ *   `comments_disabled`; 422 `parent_id` not a comment of this poll, anonymous actor without
  *   fingerprint; 429 `rate_limited` (per voter and poll, with `Retry-After`).
  */
 export async function addComment(ctx: PollsContext, command: AddComment): Promise<CommentView> {
-  const poll = await findPoll(ctx, command.pollId);
+  const { poll } = await requireAccess(ctx, {
+    actor: command.actor,
+    permission: 'poll.comment',
+    pollId: command.pollId,
+  });
   const input = command.input();
-  const voter = identifyVoter(poll, command.caller, input.voter_fingerprint);
-  if (!poll.settings.allow_comments)
-    throw forbidden('Comments are turned off on this poll.', { code: 'comments_disabled' });
+  const voter = identifyVoter(poll, command.actor, input.voter_fingerprint);
+  if (!poll.settings.allow_comments) throw problems.commentsDisabled();
   let ancestors: string[] = [];
   if (input.parent_id !== null) {
     const parent = await ctx.comments.inPoll(poll._id, input.parent_id);
-    if (!parent) throw unprocessable('parent_id', 'The parent_id must be a comment of this poll, or null.');
+    if (!parent)
+      throw problems.invalid({
+        errors: { parent_id: ['The parent_id must be a comment of this poll, or null.'] },
+      });
     ancestors = [...parent.ancestors, parent._id];
   }
   await limitVoter(ctx, 'comment', poll._id, voter.key, ctx.settings.commentsPerMinute);
@@ -71,13 +76,14 @@ export async function addComment(ctx: PollsContext, command: AddComment): Promis
   });
   const applied = await ctx.counters.apply(poll._id, gen, { comments: 1 }, ['comments']);
   if (applied) await recordReachedMilestone(ctx, poll, 'comments', applied.comments, doc.created_at);
-  await ctx.redis.del(recentKey(ctx, poll._id));
+  await ctx.results.dropRecent(poll._id);
   return commentView(doc);
 }
 
 /** Command of {@link listComments}: the poll and the page asked for (`page` from 1). */
 export interface ListComments {
   pollId: string;
+  actor: Actor;
   /** The page asked for, read once the poll is found (an unknown poll is a 404 before any 422). */
   page: BodyReader<{ page: number; per_page: number }>;
 }
@@ -93,9 +99,9 @@ export type CommentThread = CommentView & { replies: CommentThread[] };
  */
 export async function listComments(
   ctx: PollsContext,
-  { pollId, page: readPage }: ListComments,
+  { pollId, actor, page: readPage }: ListComments,
 ): Promise<{ items: CommentThread[]; total: number }> {
-  const poll = await findPoll(ctx, pollId);
+  const { poll } = await requireAccess(ctx, { actor, permission: 'poll.read', pollId });
   const { page, per_page: perPage } = readPage();
   const { roots, total } = await ctx.comments.pageOfRoots(poll._id, (page - 1) * perPage, perPage);
   const replies = await ctx.comments.repliesOf(
@@ -112,7 +118,7 @@ export async function listComments(
 export interface DeleteComment {
   pollId: string;
   commentId: string;
-  caller: Caller;
+  actor: Actor;
 }
 
 /**
@@ -120,15 +126,10 @@ export interface DeleteComment {
  * deletes a comment and its replies.
  * @throws ProblemError 404 unknown poll or comment; 403 for anyone else.
  */
-export async function deleteComment(ctx: PollsContext, { pollId, commentId, caller }: DeleteComment) {
-  const poll = await findPoll(ctx, pollId);
-  const comment = await ctx.comments.inPoll(poll._id, commentId);
-  if (!comment) throw notFound('No comment of this poll has this id.');
-  const isOwner = caller.userId !== null && caller.userId === poll.owner_id;
-  const isAuthor = caller.userId !== null && caller.userId === comment.user_id;
-  if (!isOwner && !isAuthor) throw forbidden('Only the owner of the poll can delete its comments.');
+export async function deleteComment(ctx: PollsContext, { pollId, commentId, actor }: DeleteComment) {
+  const { poll } = await requireAccess(ctx, { actor, permission: 'comment.delete', pollId, commentId });
   const gen = await ctx.counters.generation(poll._id);
   const deleted = await ctx.comments.deleteWithReplies(poll._id, commentId);
   await ctx.counters.apply(poll._id, gen, { comments: -deleted }, []);
-  await ctx.redis.del(recentKey(ctx, poll._id));
+  await ctx.results.dropRecent(poll._id);
 }

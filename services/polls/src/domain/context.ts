@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import type { Logger } from '@fieldhouse/logger';
 import type { WebhookApiSettings, WebhookRepository } from '@fieldhouse/webhooks';
 import type { Collections } from '../data/collections.ts';
@@ -7,20 +6,40 @@ import type { MongoInTransaction } from '../data/outbox.ts';
 import type { PendingRepo } from '../data/pending-repo.ts';
 import type { ReactionsRepo } from '../data/reactions-repo.ts';
 import type { PollsRepo } from '../data/polls-repo.ts';
-import type { Redis } from '../data/redis.ts';
+import type { RateLimits } from '../data/rate-limits.ts';
+import type { ResultsStore } from '../data/results-inputs.ts';
 import type { VotesRepo } from '../data/votes-repo.ts';
-import type { Counters } from './counters.ts';
+import type { Counters } from '../data/counters.ts';
 import type { ResultsCache } from './results-cache.ts';
 import type { LiveResults } from '../live/live-results.ts';
 import type { Voter } from './types.ts';
 
+/**
+ * Where one live-results stream goes: the HTTP edge adapts its Server-Sent Events answer to it
+ * (http/results-routes.ts), so the streams know nothing of sockets.
+ */
+export interface ResultsSink {
+  /** Writes one event or comment, complete (`event: results\ndata: ...\n\n`). */
+  write(chunk: string | Buffer): void;
+  /** Ends the stream, after `last` when given. */
+  close(last?: string): void;
+  /** Whether the stream ended (closed here, or the client went away). */
+  readonly closed: boolean;
+  /** Whether the client is behind: a write now would queue (wait for {@link onDrain}). */
+  readonly full: boolean;
+  /** Calls `listener` once the client went away. */
+  onClose(listener: () => void): void;
+  /** Calls `listener` each time a full sink can take writes again. */
+  onDrain(listener: () => void): void;
+}
+
 /** The live-results streams of this process (live/results-streams.ts, `ResultsStreams`). */
 export interface ResultsStreamsPort {
   /**
-   * Adds an SSE response whose headers are sent: it gets the current results at once, then
-   * every change, until the client goes away or the poll is deleted.
+   * Adds a stream whose answer has started: it gets the current results at once, then every
+   * change, until the client goes away or the poll is deleted.
    */
-  open(pollId: string, reader: Voter | null, res: ServerResponse): Promise<void>;
+  open(pollId: string, reader: Voter | null, sink: ResultsSink): Promise<void>;
 }
 
 export type { BodyReader } from '@fieldhouse/http';
@@ -64,15 +83,16 @@ export interface PollsContext {
   logger: Logger;
   /** The collections themselves: for repositories and tests; use cases go through the repositories. */
   c: Collections;
-  redis: Redis;
-  /** Prefix of every Redis key of the service (`polls:`). */
-  prefix: string;
   polls: PollsRepo;
   votes: VotesRepo;
   pending: PendingRepo;
   comments: CommentsRepo;
   reactions: ReactionsRepo;
   counters: Counters;
+  /** The Redis side of results reads: their inputs, recent comments, the milestones lock. */
+  results: ResultsStore;
+  /** Comments and reactions per voter and poll and minute. */
+  rateLimits: RateLimits;
   /** Parsed results inputs per poll, checked against Redis on every read. */
   resultsCache: ResultsCache;
   live: LiveResults;

@@ -1,28 +1,24 @@
 import { Exchanges } from '@fieldhouse/contracts';
-import { forbidden, notFound, validationFailed } from '@fieldhouse/problem';
+import { requireAccess } from './access.ts';
 import type { PollsContext } from './context.ts';
 import { newId, shortId } from './ids.ts';
 import { DEFAULT_SETTINGS, mergeSettings, type PollInput, type SectionInput } from './poll-input.ts';
-import type { PollDoc, SectionDoc } from './types.ts';
+import { problems } from './problems.ts';
+import type { Actor, PollDoc, SectionDoc } from './types.ts';
 import { pollClosedMessage } from './webhook-events.ts';
 
-/**
- * The poll, or 404 (`GET /api/polls/{poll_id}`: anyone may read a poll).
- * @throws ProblemError 404 `not_found` when no poll has this id.
- */
-export async function findPoll(ctx: PollsContext, id: string): Promise<PollDoc> {
-  const poll = await ctx.polls.get(id);
-  if (!poll) throw notFound('No poll has this id.');
-  return poll;
+/** Command of {@link getPoll}: the poll and who reads it. */
+export interface GetPoll {
+  pollId: string;
+  actor: Actor;
 }
 
 /**
- * The poll when the caller owns it (docs/polls.md, "Polls": only the owner changes a poll).
- * @throws ProblemError 404 when missing, 403 `forbidden` when someone else's.
+ * `GET /api/polls/{poll_id}`: the poll (anyone may read a poll).
+ * @throws ProblemError `not_found` when no poll has this id.
  */
-export async function ownedPoll(ctx: PollsContext, id: string, userId: number): Promise<PollDoc> {
-  const poll = await findPoll(ctx, id);
-  if (poll.owner_id !== userId) throw forbidden('Only the owner of this poll can manage it.');
+export async function getPoll(ctx: PollsContext, { pollId, actor }: GetPoll): Promise<PollDoc> {
+  const { poll } = await requireAccess(ctx, { actor, permission: 'poll.read', pollId });
   return poll;
 }
 
@@ -47,7 +43,7 @@ function buildSections(input: SectionInput[], existing: SectionDoc[]): SectionDo
       }),
     };
   });
-  if (Object.keys(errors).length) throw validationFailed(errors);
+  if (Object.keys(errors).length) throw problems.invalid({ errors });
   return sections;
 }
 
@@ -102,7 +98,7 @@ export function listOwnPolls(
 /** Command of {@link updatePoll}: which poll, who asks, and the validated changes. */
 export interface UpdatePoll {
   pollId: string;
-  userId: number;
+  actor: Actor;
   input: PollInput;
 }
 
@@ -113,8 +109,8 @@ export interface UpdatePoll {
  * @throws ProblemError 404 unknown poll; 403 not the owner; 422 unknown section or option id,
  *   an option with votes removed, `ends_at` not after `starts_at`.
  */
-export async function updatePoll(ctx: PollsContext, { pollId, userId, input }: UpdatePoll): Promise<PollDoc> {
-  const poll = await ownedPoll(ctx, pollId, userId);
+export async function updatePoll(ctx: PollsContext, { pollId, actor, input }: UpdatePoll): Promise<PollDoc> {
+  const { poll } = await requireAccess(ctx, { actor, permission: 'poll.manage', pollId });
   const next: PollDoc = { ...poll, updated_at: new Date().toISOString() };
   if (input.title !== undefined) next.title = input.title;
   if (input.description !== undefined) next.description = input.description || null;
@@ -135,7 +131,7 @@ export async function updatePoll(ctx: PollsContext, { pollId, userId, input }: U
         errors[`sections.${s.id}.options.${o.id}`] = [
           `The option "${o.label}" has votes and cannot be removed.`,
         ];
-      throw validationFailed(errors);
+      throw problems.invalid({ errors });
     }
   }
   await ctx.polls.save(next);
@@ -145,7 +141,7 @@ export async function updatePoll(ctx: PollsContext, { pollId, userId, input }: U
 /** Command of {@link setClosed}: which poll, who asks, and whether it closes or reopens. */
 export interface SetClosed {
   pollId: string;
-  userId: number;
+  actor: Actor;
   closed: boolean;
 }
 
@@ -154,8 +150,8 @@ export interface SetClosed {
  * state at once.
  * @throws ProblemError 404 unknown poll; 403 not the owner.
  */
-export async function setClosed(ctx: PollsContext, { pollId, userId, closed }: SetClosed): Promise<PollDoc> {
-  const poll = await ownedPoll(ctx, pollId, userId);
+export async function setClosed(ctx: PollsContext, { pollId, actor, closed }: SetClosed): Promise<PollDoc> {
+  const { poll } = await requireAccess(ctx, { actor, permission: 'poll.manage', pollId });
   const now = new Date().toISOString();
   const next: PollDoc = { ...poll, closed, closed_at: closed ? now : null, updated_at: now };
   // Closing an open poll is a `poll.closed` webhook event, with the results at that moment;
@@ -178,7 +174,7 @@ export async function setClosed(ctx: PollsContext, { pollId, userId, closed }: S
 /** Command of {@link deletePoll}: which poll and who asks. */
 export interface DeletePoll {
   pollId: string;
-  userId: number;
+  actor: Actor;
 }
 
 /**
@@ -186,8 +182,8 @@ export interface DeletePoll {
  * subscriptions (with their delivery log); owner only.
  * @throws ProblemError 404 unknown poll; 403 not the owner.
  */
-export async function deletePoll(ctx: PollsContext, { pollId, userId }: DeletePoll): Promise<void> {
-  const poll = await ownedPoll(ctx, pollId, userId);
+export async function deletePoll(ctx: PollsContext, { pollId, actor }: DeletePoll): Promise<void> {
+  const { poll } = await requireAccess(ctx, { actor, permission: 'poll.manage', pollId });
   await ctx.polls.delete(poll._id);
   await ctx.counters.drop(poll._id);
   await ctx.webhooks.repo.removeAll({ poll_id: poll._id });

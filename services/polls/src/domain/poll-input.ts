@@ -1,4 +1,4 @@
-import { validationFailed } from '@fieldhouse/problem';
+import { problems } from './problems.ts';
 import type { PollSettings } from './types.ts';
 
 /** Defaults of a new poll's settings (docs/polls.md, "Settings"). */
@@ -44,6 +44,8 @@ export function mergeSettings(base: PollSettings, input: PollInput['settings']):
     ends_at: iso(input?.ends_at, base.ends_at),
   };
   if (merged.starts_at && merged.ends_at && merged.ends_at <= merged.starts_at)
-    throw validationFailed({ 'settings.ends_at': ['The ends_at must be a date after starts_at.'] });
+    throw problems.invalid({
+      errors: { 'settings.ends_at': ['The ends_at must be a date after starts_at.'] },
+    });
   return merged;
 }

@@ -1,9 +1,11 @@
-import { ProblemError } from '@fieldhouse/problem';
 import type { PollsContext } from './context.ts';
+import { problems } from './problems.ts';
 
 /**
- * A fixed one-minute window per (action, poll, voter) in Redis (`INCR` + `EXPIRE`).
- * @throws ProblemError 429 with `Retry-After` when the voter exceeded `perMinute`.
+ * At most `perMinute` comments or reactions per voter and poll, in fixed one-minute windows
+ * (docs/polls.md: `COMMENTS_PER_MINUTE`, `REACTIONS_PER_MINUTE`).
+ * @throws ProblemError `rate_limited` with `Retry-After` (the seconds left in the window, at
+ *   least 1) when the voter exceeded `perMinute`.
  */
 export async function limitVoter(
   ctx: PollsContext,
@@ -12,18 +14,6 @@ export async function limitVoter(
   voterKey: string,
   perMinute: number,
 ): Promise<void> {
-  const key = `${ctx.prefix}rl:${action}:${pollId}:${voterKey}`;
-  const [count, , ttl] = (await ctx.redis
-    .multi()
-    .incr(key)
-    .expire(key, 60, 'NX')
-    .ttl(key)
-    .exec()) as unknown as [number, number, number];
-  if (Number(count) > perMinute) {
-    const retry = Math.max(1, Number(ttl));
-    throw new ProblemError(429, `Too many ${action}s on this poll: try again in ${retry} seconds.`, {
-      code: 'rate_limited',
-      headers: { 'Retry-After': String(retry) },
-    });
-  }
+  const { count, secondsLeft } = await ctx.rateLimits.hit(action, pollId, voterKey);
+  if (count > perMinute) throw problems.rateLimited({ action, seconds: Math.max(1, secondsLeft) });
 }

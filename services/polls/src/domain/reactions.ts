@@ -1,10 +1,9 @@
-import type { Caller } from '@fieldhouse/internal-auth';
-import { forbidden } from '@fieldhouse/problem';
+import { requireAccess } from './access.ts';
 import type { BodyReader, PollsContext } from './context.ts';
-import { findPoll } from './manage.ts';
+import { problems } from './problems.ts';
 import { limitVoter } from './rate-limit.ts';
 import { reactionsSummary } from './results.ts';
-import { REACTION_TYPES, type ReactionType } from './types.ts';
+import { REACTION_TYPES, type Actor, type ReactionType } from './types.ts';
 import { identifyVoter } from './voter.ts';
 
 /** The reaction body: `{reaction_type, voter_fingerprint?}` (http/reaction-schemas.ts validates it). */
@@ -13,10 +12,10 @@ export interface ReactionInput {
   voter_fingerprint?: string;
 }
 
-/** Command of {@link react}: the poll, the caller, and the reaction body (read once the poll is known). */
+/** Command of {@link react}: the poll, the actor, and the reaction body (read once the poll is known). */
 export interface React {
   pollId: string;
-  caller: Caller;
+  actor: Actor;
   input: BodyReader<ReactionInput>;
 }
 
@@ -38,16 +37,19 @@ export interface ReactResult {
  * type again changes nothing. Answer (docs/polls.md, "Reactions"): 201 for a first reaction,
  * 200 otherwise, `{data: {reaction_type, previous_reaction_type, reactions_summary,
  * reactions_total}, message}`.
- * @throws ProblemError 404 unknown poll; 422 bad body; 401 anonymous caller on an `authenticated`
- *   poll; 422 anonymous caller without `voter_fingerprint`; 403 `reactions_disabled`; 429 `rate_limited`
+ * @throws ProblemError 404 unknown poll; 422 bad body; 401 anonymous actor on an `authenticated`
+ *   poll; 422 anonymous actor without `voter_fingerprint`; 403 `reactions_disabled`; 429 `rate_limited`
  *   (per voter and poll, with `Retry-After`).
  */
 export async function react(ctx: PollsContext, command: React): Promise<ReactResult> {
-  const poll = await findPoll(ctx, command.pollId);
+  const { poll } = await requireAccess(ctx, {
+    actor: command.actor,
+    permission: 'poll.react',
+    pollId: command.pollId,
+  });
   const input = command.input();
-  const voter = identifyVoter(poll, command.caller, input.voter_fingerprint);
-  if (!poll.settings.allow_reactions)
-    throw forbidden('Reactions are turned off on this poll.', { code: 'reactions_disabled' });
+  const voter = identifyVoter(poll, command.actor, input.voter_fingerprint);
+  if (!poll.settings.allow_reactions) throw problems.reactionsDisabled();
   await limitVoter(ctx, 'reaction', poll._id, voter.key, ctx.settings.reactionsPerMinute);
   const gen = await ctx.counters.generation(poll._id);
   const previous = await ctx.reactions.set(poll._id, voter.key, input.reaction_type);

@@ -1,5 +1,5 @@
 import { defineCounter } from '@fieldhouse/http';
-import type { CounterSnapshot } from './counters.ts';
+import type { CounterSnapshot } from './types.ts';
 import type { CommentView } from './views.ts';
 import type { PollDoc } from './types.ts';
 

@@ -1,10 +1,8 @@
-import { fetchResultsInputs } from '../data/results-inputs.ts';
 import { achievementsOf, milestoneAt, missingMilestones } from './achievements.ts';
 import { analyticsOf } from './analytics.ts';
 import type { PollsContext } from './context.ts';
-import { snapshotOfPairs, type CounterSnapshot } from './counters.ts';
 import { countResultsRead, fullResultsValidUntil, type RenderedResults } from './results-cache.ts';
-import { REACTION_TYPES, type PollDoc, type Voter } from './types.ts';
+import { REACTION_TYPES, type CounterSnapshot, type PollDoc, type Voter } from './types.ts';
 import { commentView, pollView, sectionsView, type CommentView } from './views.ts';
 
 /** Option id to vote count, every option of the poll present (0 without votes). */
@@ -23,14 +21,11 @@ export function reactionsSummary(s: CounterSnapshot): Record<string, number> {
 export const seesStats = (poll: PollDoc, voter: Voter | null): boolean =>
   poll.settings.show_stats_public || (voter?.userId != null && voter.userId === poll.owner_id);
 
-/** Redis key of a poll's cached recent comments (comments.ts drops it on every change). */
-export const recentKey = (ctx: PollsContext, pollId: string) => `${ctx.prefix}rc:${pollId}`;
-
 /** The five newest comments from MongoDB; cached in Redis until a comment is added or deleted. */
 async function loadRecentComments(ctx: PollsContext, pollId: string): Promise<CommentView[]> {
   const docs = await ctx.comments.newest(pollId, 5);
   const list = docs.map(commentView);
-  await ctx.redis.set(recentKey(ctx, pollId), JSON.stringify(list), { EX: 300 });
+  await ctx.results.storeRecent(pollId, JSON.stringify(list));
   return list;
 }
 
@@ -54,13 +49,9 @@ export async function readResults(
   reader: Voter | null,
 ): Promise<RenderedResults | null> {
   const known = ctx.resultsCache.get(pollId);
-  const raw = await fetchResultsInputs(
-    ctx.redis,
-    { poll: ctx.polls.cacheKey(pollId), counters: ctx.counters.key(pollId), recent: recentKey(ctx, pollId) },
-    known?.countersState ?? '',
-  );
-  const snapshot = raw.counterPairs
-    ? snapshotOfPairs(raw.counterPairs)
+  const raw = await ctx.results.read(pollId, known?.countersState ?? '');
+  const snapshot = raw.counters
+    ? raw.counters
     : raw.countersState !== null && raw.countersState === known?.countersState
       ? known.snapshot
       : undefined;
@@ -139,8 +130,7 @@ async function recordMilestones(ctx: PollsContext, poll: PollDoc, s: CounterSnap
   const missing = missingMilestones(poll, s);
   if (!missing.length) return poll;
   // One reader records them (the others answer without them for now): no thundering herd.
-  const lock = await ctx.redis.set(`${ctx.prefix}ml:${poll._id}`, '1', { NX: true, PX: 5_000 });
-  if (lock !== 'OK') return poll;
+  if (!(await ctx.results.claimMilestones(poll._id))) return poll;
   const achievements = { ...poll.achievements };
   for (const m of missing) {
     const at =

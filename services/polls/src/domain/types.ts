@@ -95,3 +95,43 @@ export interface Voter {
   name: string | null;
   email: string | null;
 }
+
+/**
+ * Who runs a use case: the principal of the request as the gateway's JWT describes it
+ * (`req.caller` satisfies it). `userId` is null for an anonymous actor, whose `ip` (with a
+ * fingerprint) identifies them as a voter.
+ */
+export interface Actor {
+  userId: number | null;
+  name: string | null;
+  email: string | null;
+  ip: string | null;
+}
+
+/**
+ * Live counters of one poll in one Redis hash (docs/polls.md, "Counters"): `total`, `voters`,
+ * `comments`, `o:<option id>`, `r:<reaction type>`, `h:<UTC hour>` (votes per hour) and
+ * `t:<seconds>` (histogram of time_spent), plus `gen`, the id of the rebuild that created it,
+ * and `rev`, bumped by every change (`gen:rev` names one state of the hash: the results cache
+ * checks it).
+ */
+export type CounterFields = Record<string, number>;
+
+/** A snapshot of a poll's counters. */
+export interface CounterSnapshot {
+  total: number;
+  voters: number;
+  comments: number;
+  options: Record<string, number>;
+  reactions: Record<string, number>;
+  hours: Record<string, number>;
+  /** time_spent in seconds to how many votes reported it. */
+  timeSpent: Record<string, number>;
+}
+
+/** A vote reserved for counting: its marker in the uncounted set and the generation it saw. */
+export interface Reservation {
+  /** `<poll id>|<vote id>|<generation>`: the member of the uncounted set. */
+  marker: string;
+  generation: string;
+}

@@ -1,4 +1,4 @@
-import { validationFailed, ProblemError } from '@fieldhouse/problem';
+import { problems } from './problems.ts';
 import type { PollDoc } from './types.ts';
 
 /**
@@ -17,7 +17,7 @@ export interface VoteInput {
 /**
  * Checks that `votes` names exactly one option for each section of the poll, each option of
  * its own section (spec 2.2). Returns the chosen option ids in section order.
- * @throws ProblemError 422 whose `errors` has one `votes.<section id>` entry per bad section.
+ * @throws ProblemError `validation_failed` whose `errors` has one `votes.<section id>` entry per bad section.
  */
 export function checkChoices(poll: PollDoc, votes: Record<string, string>): string[] {
   const errors: Record<string, string[]> = {};
@@ -34,7 +34,7 @@ export function checkChoices(poll: PollDoc, votes: Record<string, string>): stri
     if (!poll.sections.some((s) => s.id === sectionId))
       errors[`votes.${sectionId}`] = [`Section ${sectionId} does not belong to this poll.`];
   }
-  if (Object.keys(errors).length) throw validationFailed(errors);
+  if (Object.keys(errors).length) throw problems.invalid({ errors });
   return chosen;
 }
 
@@ -49,20 +49,8 @@ export function openState(poll: PollDoc, now = new Date()): { open: boolean; rea
   return { open: true };
 }
 
-/** @throws ProblemError 422 (`poll_not_open`) when the poll is closed, not yet open, or over. */
+/** @throws ProblemError `poll_not_open` when the poll is closed, not yet open, or over. */
 export function assertOpen(poll: PollDoc, now = new Date()): void {
   const state = openState(poll, now);
-  if (!state.open)
-    throw new ProblemError(422, state.reason!, {
-      code: 'poll_not_open',
-      errors: { poll: [state.reason!] },
-    });
+  if (!state.open) throw problems.pollNotOpen({ reason: state.reason! });
 }
-
-/** 422 (`vote_limit_reached`) for a voter who used every vote. */
-export const voteLimitReached = (max: number) =>
-  new ProblemError(422, `The vote limit is reached: at most ${max} vote${max > 1 ? 's' : ''} per voter.`, {
-    code: 'vote_limit_reached',
-    errors: { votes: ['The vote limit is reached.'] },
-    extensions: { remaining_votes: 0 },
-  });

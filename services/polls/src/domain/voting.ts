@@ -1,18 +1,17 @@
 import { createHash } from 'node:crypto';
 import { EMAIL_REQUESTED, Exchanges, envelope } from '@fieldhouse/contracts';
-import type { Caller } from '@fieldhouse/internal-auth';
-import { ProblemError, conflict, forbidden, notFound, unprocessable } from '@fieldhouse/problem';
 import type { PendingVoteDoc } from '../data/documents.ts';
 import type { BodyReader, PollsContext } from './context.ts';
-import type { CounterFields, CounterSnapshot, Reservation } from './counters.ts';
+import { voteDeltas } from './counters.ts';
 import { hourOf, newId } from './ids.ts';
 import { otpEmail, type EmailLanguage } from './otp-email.ts';
 import { hashPassword, newPassword, newVerificationCode, passwordMatches } from './otp.ts';
 import { optionCounts, recordReachedMilestone, seesStats } from './results.ts';
-import type { PollDoc, VoteDoc, Voter } from './types.ts';
+import { requireAccess } from './access.ts';
+import { isRefusal, problems } from './problems.ts';
+import type { Actor, CounterSnapshot, PollDoc, Reservation, VoteDoc, Voter } from './types.ts';
 import { identifyVoter } from './voter.ts';
-import { findPoll } from './manage.ts';
-import { assertOpen, checkChoices, voteLimitReached, type VoteInput } from './vote-rules.ts';
+import { assertOpen, checkChoices, type VoteInput } from './vote-rules.ts';
 import { voteView } from './views.ts';
 import { voteCountedMessage } from './webhook-events.ts';
 import { writeWebhookMessage } from './webhooks.ts';
@@ -55,14 +54,6 @@ const answerFields = (poll: PollDoc): string[] => [
   ...poll.sections.flatMap((s) => s.options.map((o) => `o:${o.id}`)),
 ];
 
-/** The counter changes one counted vote makes (docs/polls.md, "Counters"). */
-export function voteDeltas(vote: Pick<VoteDoc, 'seq' | 'hour' | 'option_ids' | 'time_spent'>): CounterFields {
-  const deltas: CounterFields = { total: 1, voters: vote.seq === 1 ? 1 : 0, [`h:${vote.hour}`]: 1 };
-  for (const id of vote.option_ids) deltas[`o:${id}`] = 1;
-  if (vote.time_spent !== null) deltas[`t:${vote.time_spent}`] = 1;
-  return deltas;
-}
-
 /**
  * Counts one vote: one MongoDB document whose unique key (poll, voter, seq) makes two
  * concurrent identical votes collide, then the Redis counters and a live notification. The
@@ -95,7 +86,7 @@ export async function countVote(
   let mayBeStored = false;
   try {
     const seq = max === 1 ? 1 : (await ctx.votes.countByVoter(poll._id, voter.key)) + 1;
-    if (seq > max) throw voteLimitReached(max);
+    if (seq > max) throw problems.voteLimitReached({ max });
     const now = new Date();
     const vote: VoteDoc = {
       _id: voteId,
@@ -117,10 +108,8 @@ export async function countVote(
     if (!inserted) {
       mayBeStored = false;
       const used = max === 1 ? 1 : await ctx.votes.countByVoter(poll._id, voter.key);
-      if (used >= max) throw voteLimitReached(max);
-      throw conflict('Another vote from this voter is being counted at the same time; try again.', {
-        code: 'concurrent_vote',
-      });
+      if (used >= max) throw problems.voteLimitReached({ max });
+      throw problems.concurrentVote();
     }
     // Its webhook message before its counters: a crash in between leaves the reservation, and
     // the reconciler writes the same message again (same id) when it counts the vote.
@@ -174,13 +163,12 @@ async function holdForVerification(
 ): Promise<VoteResult> {
   const email = voter.email ?? input.voter_email;
   if (!email)
-    throw unprocessable(
-      'voter_email',
-      'The voter_email field is required: this poll confirms votes by e-mail.',
-    );
+    throw problems.invalid({
+      errors: { voter_email: ['The voter_email field is required: this poll confirms votes by e-mail.'] },
+    });
   const max = poll.settings.max_votes_per_voter;
   const used = await ctx.votes.countByVoter(poll._id, voter.key);
-  if (used >= max) throw voteLimitReached(max);
+  if (used >= max) throw problems.voteLimitReached({ max });
   const now = new Date();
   const code = newVerificationCode();
   const password = newPassword();
@@ -203,12 +191,7 @@ async function holdForVerification(
   const minutes = Math.round(ctx.settings.otpTtlSeconds / 60);
   const mail = otpEmail(email, { password, title: poll.title, minutes, code }, language);
   await ctx.inTransaction(async ({ outbox, onRollback }) => {
-    if (!(await ctx.pending.put(doc, now.toISOString())))
-      throw forbidden(
-        'A one-time password is required: confirm your pending vote with the password sent by e-mail ' +
-          '(POST /api/polls/{poll_id}/verify) before voting again.',
-        { code: 'otp_required' },
-      );
+    if (!(await ctx.pending.put(doc, now.toISOString()))) throw problems.otpRequired();
     onRollback(() => ctx.pending.remove(doc._id));
     await outbox.add(Exchanges.polls, envelope(Exchanges.polls, EMAIL_REQUESTED, mail));
   });
@@ -253,12 +236,7 @@ async function replayedAnswer(
   const same =
     Object.keys(choices).length === Object.keys(original.choices).length &&
     Object.entries(choices).every(([k, v]) => original.choices[k] === v);
-  if (!same)
-    throw new ProblemError(
-      422,
-      'This Idempotency-Key was already used for a different vote: use a new key for a new vote.',
-      { code: 'idempotency_key_reused', errors: { 'Idempotency-Key': ['Already used for another vote.'] } },
-    );
+  if (!same) throw problems.idempotencyKeyReused();
   const [s, used] = await Promise.all([
     ctx.counters.read(poll._id),
     ctx.votes.countByVoter(poll._id, voter.key),
@@ -276,10 +254,10 @@ async function replayedAnswer(
   };
 }
 
-/** Command of {@link castVote}: the poll, the caller, the vote body (read once the poll is known) and its key. */
+/** Command of {@link castVote}: the poll, the actor, the vote body (read once the poll is known) and its key. */
 export interface CastVote {
   pollId: string;
-  caller: Caller;
+  actor: Actor;
   input: BodyReader<VoteInput>;
   /** The `Idempotency-Key` header (1 to 255 visible ASCII characters), when sent. */
   idempotencyKey?: string;
@@ -299,20 +277,24 @@ export interface CastVote {
  * `idempotencyKey` (docs/polls.md "Retrying a vote"): when this voter already has a counted vote
  * with this key, the answer is that vote again (`replayed`: 201 with `Idempotent-Replayed`)
  * instead of a new vote or "limit reached", whether the first answer reached the client or not.
- * @throws ProblemError 404 unknown poll; 401 anonymous caller on an `authenticated` poll; 403
+ * @throws ProblemError 404 unknown poll; 401 anonymous actor on an `authenticated` poll; 403
  *   `otp_required`; 409 `concurrent_vote`; 422 bad body, fingerprint, sections or e-mail,
  *   `poll_not_open`, `vote_limit_reached`, `idempotency_key_reused`.
  */
 export async function castVote(ctx: PollsContext, command: CastVote): Promise<VoteResult> {
   const voteId = newId();
-  // The poll and the vote's reservation in parallel; no counters yet: countVote reserves.
-  const [poll, reservation] = await Promise.all([
-    ctx.polls.get(command.pollId),
-    ctx.counters.tryReserve(command.pollId, voteId),
-  ]);
+  // The access check (it loads the poll) and the vote's reservation in parallel; no counters
+  // yet: countVote reserves. A refusal is awaited once the reservation is known (to release it).
+  const access = requireAccess(ctx, {
+    actor: command.actor,
+    permission: 'poll.vote',
+    pollId: command.pollId,
+  });
+  access.catch(() => undefined);
+  const reservation = await ctx.counters.tryReserve(command.pollId, voteId);
   const reserved: ReservedVote | undefined = reservation ? { voteId, reservation, taken: false } : undefined;
   try {
-    if (!poll) throw notFound('No poll has this id.');
+    const { poll } = await access;
     return await voteOnPoll(ctx, poll, command, reserved);
   } finally {
     if (reserved && !reserved.taken) await ctx.counters.release(reserved.reservation).catch(() => undefined);
@@ -323,11 +305,11 @@ export async function castVote(ctx: PollsContext, command: CastVote): Promise<Vo
 async function voteOnPoll(
   ctx: PollsContext,
   poll: PollDoc,
-  { caller, input: readInput, idempotencyKey, language }: CastVote,
+  { actor, input: readInput, idempotencyKey, language }: CastVote,
   reservedVote: ReservedVote | undefined,
 ): Promise<VoteResult> {
   const input = readInput();
-  const voter = identifyVoter(poll, caller, input.voter_fingerprint);
+  const voter = identifyVoter(poll, actor, input.voter_fingerprint);
   const key = idempotencyKey;
   // A keyed vote's id comes from (poll, voter, key): its retry collides with it on `_id`, and
   // the original is then one lookup by `_id` away (no read before the insert: FerretDB scans a
@@ -357,8 +339,7 @@ async function voteOnPoll(
   } catch (err) {
     // Refused (limit, closed poll, a concurrent retry...): a vote already counted with this key
     // is the answer.
-    const original =
-      keyedId && err instanceof ProblemError && err.status < 500 ? await ctx.votes.byId(keyedId) : null;
+    const original = keyedId && isRefusal(err) ? await ctx.votes.byId(keyedId) : null;
     if (original) return replayedAnswer(ctx, poll, voter, original, input.votes);
     throw err;
   }
@@ -371,6 +352,7 @@ export const keyedVoteId = (pollId: string, voterKey: string, key: string): stri
 /** Command of {@link verifyVote}: the poll and its `{verification_code, password}` body (read once the poll is known). */
 export interface VerifyVote {
   pollId: string;
+  actor: Actor;
   input: BodyReader<{ verification_code: string; password: string }>;
 }
 
@@ -383,45 +365,28 @@ export interface VerifyVote {
  *   409 `concurrent_vote`.
  */
 export async function verifyVote(ctx: PollsContext, command: VerifyVote): Promise<VoteResult> {
-  const poll = await findPoll(ctx, command.pollId);
+  const { poll } = await requireAccess(ctx, {
+    actor: command.actor,
+    permission: 'poll.vote',
+    pollId: command.pollId,
+  });
   const input = command.input();
   const pending = await ctx.pending.byCode(poll._id, input.verification_code);
-  if (!pending) throw notFound('No pending vote has this verification code.');
+  if (!pending) throw problems.notFound({ what: 'pendingVote' });
   const max = ctx.settings.otpMaxAttempts;
-  const otpError = (code: string, message: string, attemptsLeft: number) =>
-    new ProblemError(422, message, {
-      code,
-      errors: { password: [message] },
-      extensions: { attempts_left: attemptsLeft },
-    });
-  if (pending.state === 'verified') throw otpError('otp_used', 'This vote was already confirmed.', 0);
+  if (pending.state === 'verified') throw problems.otpUsed();
   const nowIso = new Date().toISOString();
-  if (pending.expires_at <= nowIso)
-    throw otpError('otp_expired', 'The one-time password expired: vote again to get a new one.', 0);
-  if (pending.attempts >= max)
-    throw otpError(
-      'otp_locked',
-      `Too many wrong passwords: this vote is locked until ${pending.expires_at}.`,
-      0,
-    );
+  if (pending.expires_at <= nowIso) throw problems.otpExpired({ why: 'expired' });
+  if (pending.attempts >= max) throw problems.otpLocked({ until: pending.expires_at });
   assertOpen(poll);
   if (!passwordMatches(pending.code, input.password, pending.password_hash)) {
     const after = await ctx.pending.failAttempt(pending._id, max);
     const left = after ? max - after.attempts : 0;
-    if (left === 0)
-      throw otpError(
-        'otp_locked',
-        `Too many wrong passwords: this vote is locked until ${pending.expires_at}.`,
-        0,
-      );
-    throw otpError(
-      'otp_invalid',
-      `The one-time password is wrong: ${left} attempt${left > 1 ? 's' : ''} left.`,
-      left,
-    );
+    if (left === 0) throw problems.otpLocked({ until: pending.expires_at });
+    throw problems.otpInvalid({ attemptsLeft: left });
   }
   const verified = await ctx.pending.markVerified(pending._id, max, nowIso);
-  if (!verified) throw otpError('otp_expired', 'The one-time password is no longer valid: vote again.', 0);
+  if (!verified) throw problems.otpExpired({ why: 'noLongerValid' });
   const optionIds = checkChoices(poll, verified.choices);
   const voter: Voter = {
     key: verified.voter_key,

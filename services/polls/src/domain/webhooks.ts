@@ -1,14 +1,14 @@
 import { Exchanges, type Envelope } from '@fieldhouse/contracts';
-import { ProblemError, unauthenticated } from '@fieldhouse/problem';
 import { webhookUseCases, type WebhookScope } from '@fieldhouse/webhooks';
 import { isDuplicateKey } from '../data/collections.ts';
+import { requireAccess } from './access.ts';
 import type { PollsContext } from './context.ts';
-import { ownedPoll } from './manage.ts';
+import { problems } from './problems.ts';
 
 /** Who manages a poll's webhooks: its owner (signed in; anyone else 403, unknown poll 404). */
 export interface PollWebhookAccess {
   userId: number | null;
-  /** The caller's e-mail address: the disabled-webhook notice goes there. */
+  /** The actor's e-mail address: the disabled-webhook notice goes there. */
   email: string | null;
   pollId: string;
 }
@@ -27,12 +27,7 @@ async function refreshWebhookKinds(ctx: PollsContext, pollId: string): Promise<v
  * 422 `webhook_limit_reached`: the poll already has `limit` webhooks (`WEBHOOK_MAX_SUBSCRIPTIONS`,
  * active or not), the most one poll may have (docs/webhooks.md, "Isolation").
  */
-export const pollWebhookLimitReached = (limit: number) =>
-  new ProblemError(
-    422,
-    `This poll already has ${limit} webhooks, the most one poll may have: delete one before adding another.`,
-    { code: 'webhook_limit_reached', extensions: { limit } },
-  );
+const pollWebhookLimitReached = (limit: number) => problems.webhookLimitReached({ limit });
 
 /**
  * The webhook use cases of a poll (libs/webhooks `WebhookUseCases`), owner only, at most
@@ -46,13 +41,16 @@ export const pollWebhookLimitReached = (limit: number) =>
 export const pollWebhooks = (ctx: PollsContext) =>
   webhookUseCases<PollWebhookAccess>(
     async (a): Promise<WebhookScope> => {
-      if (a.userId === null) throw unauthenticated('Sign in to manage webhooks.');
-      const poll = await ownedPoll(ctx, a.pollId, a.userId);
+      const { poll } = await requireAccess(ctx, {
+        actor: a,
+        permission: 'webhooks.manage',
+        pollId: a.pollId,
+      });
       return {
         repo: ctx.webhooks.repo,
         scope: { poll_id: poll._id },
         settings: ctx.webhooks.settings,
-        userId: a.userId,
+        userId: poll.owner_id,
         columns: async () => (a.email ? { owner_email: a.email } : {}),
         changed: () => refreshWebhookKinds(ctx, poll._id),
         limitReached: pollWebhookLimitReached,

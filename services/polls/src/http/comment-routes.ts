@@ -2,7 +2,7 @@ import { paginated } from '@fieldhouse/http';
 import { addComment, deleteComment, listComments } from '../domain/comments.ts';
 import { CommentAnswer, CommentInput, CommentList, CommentParams } from './comment-schemas.ts';
 import { PageQuery } from './polls-schemas.ts';
-import { route, signedIn } from './route.ts';
+import { route, signedIn } from './declare.ts';
 import { pollParams } from './shared-schemas.ts';
 
 const TAGS = ['Comments'];
@@ -31,7 +31,7 @@ export const commentRoutes = [
     handler: async ({ params, readBody }, ctx, req) => {
       const comment = await addComment(ctx, {
         pollId: params.poll_id,
-        caller: req.caller,
+        actor: req.caller,
         input: readBody,
       });
       return { status: 201, body: { data: comment, message: 'Your comment was added.' } };
@@ -50,8 +50,12 @@ export const commentRoutes = [
     parseQuery: 'by-use-case',
     responses: { 200: { description: '`{data: CommentThread[], pagination, message}`', body: CommentList } },
     problems: { 404: 'Unknown poll', 422: '`page` or `per_page` out of range' },
-    handler: async ({ params, readQuery }, ctx) => {
-      const { items, total } = await listComments(ctx, { pollId: params.poll_id, page: readQuery });
+    handler: async ({ params, readQuery }, ctx, req) => {
+      const { items, total } = await listComments(ctx, {
+        pollId: params.poll_id,
+        actor: req.caller,
+        page: readQuery,
+      });
       const { page, per_page } = readQuery();
       return { body: { ...paginated(items, { page, per_page }, total), message: 'Comments of the poll.' } };
     },
@@ -68,7 +72,7 @@ export const commentRoutes = [
     responses: { 204: { description: 'Deleted' } },
     problems: { 403: 'Not the owner of the poll nor the author', 404: 'Unknown poll or comment' },
     handler: async ({ params }, ctx, req) => {
-      await deleteComment(ctx, { pollId: params.poll_id, commentId: params.comment_id, caller: req.caller });
+      await deleteComment(ctx, { pollId: params.poll_id, commentId: params.comment_id, actor: req.caller });
       return { status: 204 };
     },
   }),

@@ -1,9 +1,9 @@
 import { openApiDocument, type OpenApiDocument } from '@fieldhouse/http';
-import { pollsRouteSpecs } from './routes.ts';
+import { pollsRouteSpecs } from './router.ts';
 
 /**
  * The polls service's OpenAPI 3.1 document (served at /openapi.json, shown by the gateway under
- * /docs), generated from the route declarations (http/routes.ts).
+ * /docs), generated from the route declarations (http/router.ts, `pollsRouteSpecs`).
  */
 export const pollsDocument: OpenApiDocument = openApiDocument({
   title: 'Fieldhouse Area B: polls',

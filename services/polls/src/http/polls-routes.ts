@@ -2,7 +2,7 @@ import { paginated } from '@fieldhouse/http';
 import {
   createPoll,
   deletePoll,
-  findPoll,
+  getPoll,
   listOwnPolls,
   setClosed,
   updatePoll,
@@ -10,7 +10,7 @@ import {
 } from '../domain/manage.ts';
 import { pollView } from '../domain/views.ts';
 import { PageQuery, PollAnswer, PollCreate, PollList, PollUpdate } from './polls-schemas.ts';
-import { route, signedIn } from './route.ts';
+import { route, signedIn } from './declare.ts';
 import { pollParams } from './shared-schemas.ts';
 import type { PollsContext } from '../domain/context.ts';
 import type { Request } from 'express';
@@ -18,7 +18,7 @@ import type { Request } from 'express';
 const TAGS = ['Polls'];
 const NO_POLL = 'No poll has this id.';
 
-/** The signed-in caller's id (routes with `middleware: signedIn` run after `requireUser`). */
+/** The signed-in actor's id (routes with `middleware: signedIn` run after `requireUser`). */
 const userIdOf = (req: Request): number => req.caller.userId!;
 
 /** PATCH and PUT: the same update (PUT takes the same partial body). */
@@ -28,7 +28,7 @@ const update = async (
   req: Request,
 ) => ({
   body: {
-    data: pollView(await updatePoll(ctx, { pollId: params.poll_id, userId: userIdOf(req), input: body })),
+    data: pollView(await updatePoll(ctx, { pollId: params.poll_id, actor: req.caller, input: body })),
     message: 'Poll updated.',
   },
 });
@@ -74,7 +74,7 @@ const setClosedRoute = (action: 'close' | 'reopen', operationId: string, summary
     responses: { 200: { description: 'The poll', body: PollAnswer } },
     problems: { 403: 'Not the owner', 404: 'Unknown poll' },
     handler: async ({ params }, ctx, req) => {
-      const poll = await setClosed(ctx, { pollId: params.poll_id, userId: userIdOf(req), closed });
+      const poll = await setClosed(ctx, { pollId: params.poll_id, actor: req.caller, closed });
       return { body: { data: pollView(poll), message: closed ? 'Poll closed.' : 'Poll reopened.' } };
     },
   });
@@ -140,8 +140,11 @@ export const pollsRoutes = [
     notFound: NO_POLL,
     responses: { 200: { description: 'The poll', body: PollAnswer } },
     problems: { 404: 'Unknown poll' },
-    handler: async ({ params }, ctx) => ({
-      body: { data: pollView(await findPoll(ctx, params.poll_id)), message: 'Poll.' },
+    handler: async ({ params }, ctx, req) => ({
+      body: {
+        data: pollView(await getPoll(ctx, { pollId: params.poll_id, actor: req.caller })),
+        message: 'Poll.',
+      },
     }),
   }),
   updatePollRoute(
@@ -166,7 +169,7 @@ export const pollsRoutes = [
     responses: { 204: { description: 'Deleted' } },
     problems: { 403: 'Not the owner', 404: 'Unknown poll' },
     handler: async ({ params }, ctx, req) => {
-      await deletePoll(ctx, { pollId: params.poll_id, userId: userIdOf(req) });
+      await deletePoll(ctx, { pollId: params.poll_id, actor: req.caller });
       return { status: 204 };
     },
   }),

@@ -1,6 +1,6 @@
 import { react } from '../domain/reactions.ts';
 import { ReactionAnswerEnvelope, ReactionInput } from './reaction-schemas.ts';
-import { route } from './route.ts';
+import { route } from './declare.ts';
 import { pollParams } from './shared-schemas.ts';
 
 /** Reactions (spec 2.2 and 4.2; docs/polls.md, "Reactions"). */
@@ -33,7 +33,7 @@ export const reactionRoutes = [
     handler: async ({ params, readBody }, ctx, req) => {
       const out = await react(ctx, {
         pollId: params.poll_id,
-        caller: req.caller,
+        actor: req.caller,
         input: readBody,
       });
       return { status: out.created ? 201 : 200, body: { data: out.data, message: out.message } };

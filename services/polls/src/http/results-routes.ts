@@ -1,7 +1,8 @@
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
+import type { ResultsSink } from '../domain/context.ts';
 import { getResults, watchResults } from '../domain/results-queries.ts';
 import { ResultsAnswer, ResultsQuery, fingerprintHeader } from './results-schemas.ts';
-import { route } from './route.ts';
+import { route } from './declare.ts';
 import { pollParams } from './shared-schemas.ts';
 
 const TAGS = ['Results'];
@@ -16,6 +17,24 @@ const fingerprintOf = (query: { voter_fingerprint?: unknown }, req: Request): st
   const v = typeof q === 'string' ? q : typeof h === 'string' ? h : undefined;
   return v && v.length <= 200 ? v : undefined;
 };
+
+/** A Server-Sent Events answer (headers sent) as the sink of a live-results stream. */
+const sseSink = (res: Response): ResultsSink => ({
+  write: (chunk) => void res.write(chunk),
+  close: (last) => {
+    if (res.writableEnded) return;
+    if (last === undefined) res.end();
+    else res.end(last);
+  },
+  get closed() {
+    return res.writableEnded || res.destroyed;
+  },
+  get full() {
+    return res.writableNeedDrain;
+  },
+  onClose: (listener) => void res.on('close', listener),
+  onDrain: (listener) => void res.on('drain', listener),
+});
 
 /** Results and live results (spec 2.2 and 4.2; docs/polls.md, "Results" and "Live results"). */
 export const resultsRoutes = [
@@ -45,7 +64,7 @@ export const resultsRoutes = [
     handler: async ({ params, query }, ctx, req, res) => {
       const results = await getResults(ctx, {
         pollId: params.poll_id,
-        caller: req.caller,
+        actor: req.caller,
         fingerprint: fingerprintOf(query, req),
       });
       // The ETag Express would compute, once per rendered answer (a cached answer reuses it).
@@ -81,7 +100,7 @@ export const resultsRoutes = [
     handler: async ({ params, query }, ctx, req, res) => {
       await watchResults(ctx, {
         pollId: params.poll_id,
-        caller: req.caller,
+        actor: req.caller,
         fingerprint: fingerprintOf(query, req),
         start: () => {
           res.writeHead(200, {
@@ -96,7 +115,7 @@ export const resultsRoutes = [
             return null;
           }
           res.write('retry: 3000\n\n');
-          return res;
+          return sseSink(res);
         },
       });
     },

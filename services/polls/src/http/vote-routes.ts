@@ -1,7 +1,7 @@
 import type { Request } from 'express';
-import { ProblemError } from '@fieldhouse/problem';
+import { problems } from '../domain/problems.ts';
 import { castVote, verifyVote, type VoteResult } from '../domain/voting.ts';
-import { route } from './route.ts';
+import { route } from './declare.ts';
 import { pollParams } from './shared-schemas.ts';
 import { VerifyInput, VoteAnswerEnvelope, VoteInput } from './vote-schemas.ts';
 
@@ -10,16 +10,13 @@ const TAGS = ['Voting'];
 /**
  * The `Idempotency-Key` header of a vote (docs/polls.md, "Retrying a vote"): 1 to 255 visible
  * ASCII characters, or absent.
- * @throws ProblemError 400 `invalid_idempotency_key` naming the header.
+ * @throws ProblemError `invalid_idempotency_key` naming the header.
  */
 function idempotencyKeyOf(req: Request): string | undefined {
   const value = req.headers['idempotency-key'];
   if (value === undefined) return undefined;
   if (typeof value === 'string' && /^[\x21-\x7e]{1,255}$/.test(value)) return value;
-  throw new ProblemError(400, 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.', {
-    code: 'invalid_idempotency_key',
-    errors: { 'Idempotency-Key': ['1 to 255 visible ASCII characters.'] },
-  });
+  throw problems.invalidIdempotencyKey();
 }
 
 /** The answer of a vote result: 202 while it waits for its password, else 201 (`Idempotent-Replayed` for a retry). */
@@ -84,7 +81,7 @@ export const voteRoutes = [
       const idempotencyKey = idempotencyKeyOf(req);
       const result = await castVote(ctx, {
         pollId: params.poll_id,
-        caller: req.caller,
+        actor: req.caller,
         input: readBody,
         ...(idempotencyKey ? { idempotencyKey } : {}),
         // The one-time password e-mail's language: French when the voter prefers it, else English.
@@ -114,7 +111,7 @@ export const voteRoutes = [
       409: '`concurrent_vote`: another vote of this voter was being counted',
       422: '`otp_invalid` (with `attempts_left`), `otp_locked`, `otp_expired`, `otp_used`, poll not open, vote limit',
     },
-    handler: async ({ params, readBody }, ctx) =>
-      voteReply(await verifyVote(ctx, { pollId: params.poll_id, input: readBody })),
+    handler: async ({ params, readBody }, ctx, req) =>
+      voteReply(await verifyVote(ctx, { pollId: params.poll_id, actor: req.caller, input: readBody })),
   }),
 ];

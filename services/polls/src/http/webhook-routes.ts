@@ -4,7 +4,7 @@ import { webhookRouteSpecs } from '@fieldhouse/webhooks';
 import type { PollsContext } from '../domain/context.ts';
 import { POLL_WEBHOOK_KINDS } from '../domain/webhook-events.ts';
 import { pollWebhooks, type PollWebhookAccess } from '../domain/webhooks.ts';
-import { signedIn } from './route.ts';
+import { signedIn } from './declare.ts';
 import { envelope, listEnvelope, pollIdSchema } from './shared-schemas.ts';
 
 /**

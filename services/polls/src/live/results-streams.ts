@@ -1,12 +1,11 @@
-import type { ServerResponse } from 'node:http';
-import type { PollsContext } from '../domain/context.ts';
+import type { PollsContext, ResultsSink, ResultsStreamsPort } from '../domain/context.ts';
 import { readResults, seesStats } from '../domain/results.ts';
 import type { RenderedResults } from '../domain/results-cache.ts';
 import type { Voter } from '../domain/types.ts';
 
-/** One open live-results stream (an SSE response) and who reads it. */
+/** One open live-results stream (an SSE answer's sink) and who reads it. */
 interface Stream {
-  res: ServerResponse;
+  sink: ResultsSink;
   reader: Voter | null;
   /** An event that waits for the socket to drain (only the newest is kept: each is complete). */
   waiting: Buffer | string | null;
@@ -42,7 +41,7 @@ export interface StreamSettings {
  * reader who sees only their own vote gets theirs), and one heartbeat timer per poll. A
  * stream whose socket is full gets only the newest results once it drains, never a backlog.
  */
-export class ResultsStreams {
+export class ResultsStreams implements ResultsStreamsPort {
   private readonly ctx: PollsContext;
   private readonly settings: StreamSettings;
   private readonly polls = new Map<string, PollStreams>();
@@ -53,16 +52,16 @@ export class ResultsStreams {
   }
 
   /**
-   * Adds an SSE response (headers already sent) for `pollId`; sends the current results at
-   * once, then every change, until the client goes away or the poll is deleted (`deleted`
-   * event, then the stream ends).
+   * Adds a stream (its answer started) for `pollId`; sends the current results at once, then
+   * every change, until the client goes away or the poll is deleted (`deleted` event, then the
+   * stream ends).
    */
-  async open(pollId: string, reader: Voter | null, res: ServerResponse): Promise<void> {
-    const stream: Stream = { res, reader, waiting: null };
+  async open(pollId: string, reader: Voter | null, sink: ResultsSink): Promise<void> {
+    const stream: Stream = { sink, reader, waiting: null };
     const poll = this.pollStreams(pollId);
     poll.streams.add(stream);
-    res.on('close', () => this.close(pollId, stream));
-    res.on('drain', () => {
+    sink.onClose(() => this.close(pollId, stream));
+    sink.onDrain(() => {
       if (stream.waiting === null) return;
       const event = stream.waiting;
       stream.waiting = null;
@@ -75,7 +74,7 @@ export class ResultsStreams {
     } catch (err) {
       // Redis or MongoDB away: end the stream; the client reconnects after `retry` (3 s).
       this.ctx.logger.warn('SSE first results failed', { err });
-      if (!res.writableEnded) res.end();
+      sink.close();
     }
   }
 
@@ -99,7 +98,7 @@ export class ResultsStreams {
       this.ctx.logger.warn('SSE subscribe failed', { err });
       if (this.polls.get(pollId) === created) this.polls.delete(pollId);
       clearInterval(created.heartbeat);
-      for (const s of created.streams) if (!s.res.writableEnded) s.res.end();
+      for (const s of created.streams) s.sink.close();
     });
     created.heartbeat.unref();
     poll = created;
@@ -183,7 +182,7 @@ export class ResultsStreams {
    */
   private deliver(streams: Stream[], results: RenderedResults | null): void {
     if (!results) {
-      for (const s of streams) s.res.end('event: deleted\ndata: {}\n\n');
+      for (const s of streams) s.sink.close('event: deleted\ndata: {}\n\n');
       return;
     }
     const event = Buffer.from(`event: results\ndata: ${results.dataJson}\n\n`);
@@ -196,12 +195,12 @@ export class ResultsStreams {
   }
 
   private write(stream: Stream, event: Buffer | string): void {
-    const { res } = stream;
-    if (res.writableEnded || res.destroyed) return;
-    if (res.writableNeedDrain) {
+    const { sink } = stream;
+    if (sink.closed) return;
+    if (sink.full) {
       if (typeof event !== 'string') stream.waiting = event; // heartbeats (strings) are not kept
       return;
     }
-    res.write(event);
+    sink.write(event);
   }
 }
