@@ -57,7 +57,7 @@ export interface GatewayAppDeps {
 }
 
 /** The upstream services and their path prefixes, most specific first. */
-export function upstreamsOf(c: GatewayConfig): Upstream[] {
+function upstreamsOf(c: GatewayConfig): Upstream[] {
   return [
     {
       name: 'polls',

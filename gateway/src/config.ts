@@ -7,10 +7,10 @@ export const identityDatabaseUrl = urlOf('postgres', 'postgresql').default(
 );
 
 /** OpenStreetMap's standard tiles: the documented default of the console map. */
-export const OSM_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+const OSM_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 /** The attribution OpenStreetMap asks for (https://www.openstreetmap.org/copyright). */
-export const OSM_ATTRIBUTION = '© OpenStreetMap contributors';
-export const OSM_ATTRIBUTION_URL = 'https://www.openstreetmap.org/copyright';
+const OSM_ATTRIBUTION = '© OpenStreetMap contributors';
+const OSM_ATTRIBUTION_URL = 'https://www.openstreetmap.org/copyright';
 
 /**
  * A tile URL template as MapLibre takes it: http(s), with `{z}`, `{x}` and `{y}`, or empty.

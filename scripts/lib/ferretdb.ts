@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { startProcess, type LivenessCheck, type Managed, type OutputOptions } from './processes.ts';
 
-export const FERRETDB_VERSION = 'v1.24.2';
+const FERRETDB_VERSION = 'v1.24.2';
 
 /**
  * Path of the FerretDB binary in `<root>/.tools/bin`, building it on first use (design.md,
@@ -67,7 +67,7 @@ export function ferretDbHandler(): FerretDbStorage['handler'] {
 }
 
 /** FerretDB's arguments: the storage, loopback only, telemetry off, errors only in the log. */
-export function ferretDbArgs(storage: FerretDbStorage, port: number): string[] {
+function ferretDbArgs(storage: FerretDbStorage, port: number): string[] {
   const where =
     storage.handler === 'postgresql'
       ? ['--handler=postgresql', `--postgresql-url=${storage.postgresUrl}`]

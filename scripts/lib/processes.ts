@@ -82,7 +82,7 @@ export async function runNode(
 }
 
 /** `code 1` or `signal SIGKILL`. */
-export const describeExit = (s: ExitStatus) => (s.signal ? `signal ${s.signal}` : `code ${s.code}`);
+const describeExit = (s: ExitStatus) => (s.signal ? `signal ${s.signal}` : `code ${s.code}`);
 
 /** Sends SIGTERM to every process, waits up to `graceMs` for them, then SIGKILLs the rest. */
 export async function stopAll(

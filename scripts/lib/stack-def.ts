@@ -38,18 +38,16 @@ export interface ProcessSpec {
 /** The workers of the stack (no API port: a `HEALTH_PORT` of their own serves `/healthz`). */
 export type StackWorkerName = 'collection-worker' | 'polls-worker' | 'events-worker';
 
-/** The names of the long-running processes, in start order. */
-export const STACK_PROCESS_NAMES = [
-  'smtp-sink',
-  'collection',
-  'collection-worker',
-  'polls',
-  'polls-worker',
-  'events',
-  'events-worker',
-  'gateway',
-] as const;
-export type StackProcessName = (typeof STACK_PROCESS_NAMES)[number];
+/** The names of the long-running processes (in start order: smtp-sink, the services each before its worker, the gateway). */
+export type StackProcessName =
+  | 'smtp-sink'
+  | 'collection'
+  | 'collection-worker'
+  | 'polls'
+  | 'polls-worker'
+  | 'events'
+  | 'events-worker'
+  | 'gateway';
 
 /**
  * The processes of a whole local stack (`npm start`, the fault suite): the four migrations to

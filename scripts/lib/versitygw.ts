@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { waitForPort } from './net.ts';
 
 /** The S3-compatible server the tests use (docs/collection.md, "Object storage"): Versity's gateway. */
-export const VERSITYGW_VERSION = 'v1.8.0';
+const VERSITYGW_VERSION = 'v1.8.0';
 
 /** The root credentials of the test server (loopback only, a throw-away folder). */
 export const TEST_S3_CREDENTIALS = {

@@ -4,7 +4,7 @@ import type { paths as CollectionPaths } from './generated/collection.ts';
 import type { paths as EventsPaths } from './generated/events.ts';
 import type { paths as GatewayPaths } from './generated/gateway.ts';
 import type { paths as PollsPaths } from './generated/polls.ts';
-import { ApiError, apiErrorOf, networkError } from './problem.ts';
+import { apiErrorOf, networkError } from './problem.ts';
 import { loadProblemMessages } from './problem-message.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -42,7 +42,7 @@ export const pollsApi = make<PollsPaths>();
 export const eventsApi = make<EventsPaths>();
 
 /**
- * Awaits an openapi-fetch call and returns its `data`, or throws an {@link ApiError} carrying
+ * Awaits an openapi-fetch call and returns its `data`, or throws an `ApiError` (./problem.ts) carrying
  * the answer's problem document (status 0 when the request never got an answer). Before a
  * refusal is thrown, the problem messages (a lazy i18next namespace, docs/console.md, "Errors")
  * are loaded, once.
@@ -65,5 +65,3 @@ export async function call<T>(
   }
   return answer.data as T;
 }
-
-export { ApiError };

@@ -1,10 +1,10 @@
 /** The readable cookie that holds the session's CSRF token (set by the gateway). */
 const XSRF_COOKIE = 'XSRF-TOKEN';
 /** The gateway route that starts a browser session and sets the cookies (spec 5.2, SPAs). */
-export const CSRF_COOKIE_PATH = '/api/v1/csrf-cookie';
+const CSRF_COOKIE_PATH = '/api/v1/csrf-cookie';
 
 /** The current `XSRF-TOKEN` cookie value, decoded, or undefined. */
-export function readXsrfCookie(): string | undefined {
+function readXsrfCookie(): string | undefined {
   for (const part of document.cookie.split(';')) {
     const [name, ...rest] = part.trim().split('=');
     if (name === XSRF_COOKIE) return decodeURIComponent(rest.join('='));

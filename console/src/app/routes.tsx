@@ -53,7 +53,7 @@ const AttendancePage = lazyPage(
   async () => (await import('../pages/attendance/AttendancePage.tsx')).AttendancePage,
 );
 const DevicesPage = lazyPage(async () => (await import('../pages/events/DevicesPage.tsx')).DevicesPage);
-export const ScannerPage = lazyPage(async () => (await import('../pages/scan/ScannerPage.tsx')).ScannerPage);
+const ScannerPage = lazyPage(async () => (await import('../pages/scan/ScannerPage.tsx')).ScannerPage);
 const ScanSetupPage = lazyPage(async () => (await import('../pages/scan/ScanSetupPage.tsx')).ScanSetupPage);
 const WebhooksPage = lazyPage(async () => (await import('../pages/webhooks/WebhooksPage.tsx')).WebhooksPage);
 const NotFoundPage = lazyPage(async () => (await import('../pages/NotFoundPage.tsx')).NotFoundPage);

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
 
 /** Debian's Chromium (package `chromium`), or CHROMIUM_PATH. Playwright's own download cannot work here. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Flags for a headless Chromium that runs as root, offline, with nothing in the background. */
 const FLAGS = [

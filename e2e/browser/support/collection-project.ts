@@ -1,7 +1,7 @@
 import { gatewayClient } from '../../test/support/users.ts';
 
 /** A field as the collection service returns it (the parts tests use). */
-export interface ApiField {
+interface ApiField {
   id: number;
   uuid: string;
   name: string;

@@ -2,7 +2,7 @@ import Joi from 'joi';
 import { routeDeclarer } from '@fieldhouse/http';
 
 /** Where the console reads the deployment's settings (under `/api/v1`, answered by the gateway). */
-export const CONSOLE_SETTINGS_PATH = '/api/v1/console/settings';
+const CONSOLE_SETTINGS_PATH = '/api/v1/console/settings';
 
 /**
  * The console's settings as the gateway serves them: the map's tile server and its attribution

@@ -2,7 +2,7 @@
  * What the gateway itself may answer on any route it proxies, before or instead of the service
  * (design.md: identity, rate limits, routing). Each is a problem document.
  */
-export const GATEWAY_ANSWERS: Record<string, string> = {
+const GATEWAY_ANSWERS: Record<string, string> = {
   401: 'Not signed in, or a token or session that is not valid (malformed, expired, revoked) — from the gateway',
   403: 'A session without the X-XSRF-TOKEN header matching its cookie on an unsafe method (`csrf_token_mismatch`) — from the gateway',
   413: 'The body is over the gateway limit (`payload_too_large`)',

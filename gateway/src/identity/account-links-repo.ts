@@ -6,7 +6,7 @@ import { hashSecret } from './token-format.ts';
 export type LinkPurpose = 'password_reset' | 'email_verification';
 
 /** How long a link stays usable after it is made (docs/identity.md, "Accounts"). */
-export const LINK_LIFETIME_MINUTES: Record<LinkPurpose, number> = {
+const LINK_LIFETIME_MINUTES: Record<LinkPurpose, number> = {
   // Issue 32: "a single-use token valid 30 minutes".
   password_reset: 30,
   email_verification: 48 * 60,

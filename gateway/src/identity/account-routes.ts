@@ -20,7 +20,7 @@ const route = routeDeclarer<IdentityContext>();
 const SESSION_OR_TOKEN = 'Signed in with a personal access token or the session cookie.';
 
 /** The answer of `POST /api/v1/password/forgot`, whether or not an account has the address. */
-export const RESET_REQUESTED =
+const RESET_REQUESTED =
   'If an account has this e-mail address, a link to choose a new password is on its way. It works once, for 30 minutes.';
 
 /** 422 for a password over bcrypt's 72 bytes, or a confirmation that differs. */

@@ -1,10 +1,10 @@
 import Joi from 'joi';
 
 /** The console's languages: e-mails and pages in English or French. */
-export const ACCOUNT_LANGUAGES = ['en', 'fr'] as const;
+const ACCOUNT_LANGUAGES = ['en', 'fr'] as const;
 
 /** Whether `zone` is a time zone name the runtime's IANA database knows (`Europe/Paris`, `UTC`). */
-export function isTimeZone(zone: string): boolean {
+function isTimeZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat('en', { timeZone: zone });
     return true;

@@ -1,7 +1,7 @@
 import type { CookieOptions, Response } from 'express';
 
 /** Name of the readable cookie that carries the CSRF token (Laravel/Sanctum's name, read by axios). */
-export const XSRF_COOKIE = 'XSRF-TOKEN';
+const XSRF_COOKIE = 'XSRF-TOKEN';
 
 export interface SessionCookieSettings {
   name: string;

@@ -34,7 +34,7 @@ export const tokenBody = Joi.object<{ name: string }>({
 const isoInstant = () => Joi.string().isoDate();
 
 /** The user of the login answer (spec 2.1): `{id, name, email}`. */
-export const userSchema = Joi.object({
+const userSchema = Joi.object({
   id: Joi.number().integer().required(),
   name: Joi.string().required(),
   email: Joi.string().email({ tlds: false }).required(),

@@ -33,7 +33,7 @@ export const publicSessionId = (idHash: string) =>
   createHash('sha256').update(`fieldhouse-session:${idHash}`).digest('hex').slice(0, 24);
 
 /** A random URL-safe value of 256 bits (session ids, CSRF tokens). */
-export const randomToken = () => randomBytes(32).toString('base64url');
+const randomToken = () => randomBytes(32).toString('base64url');
 
 /**
  * Browser sessions. The cookie holds a random id; the table holds its SHA-256, the user (null

@@ -3,7 +3,7 @@ import { signInternalToken, type InternalTokenSettings } from './internal-token.
 import { upstreamProblem } from './upstream-problem.ts';
 
 /** The device a setup code set up, as the events service answers it. */
-export interface RedeemedDevice {
+interface RedeemedDevice {
   id: string;
   name: string;
   event_id: string;

@@ -51,7 +51,7 @@ const STRIPPED = new Set([
 const INTERNAL_PREFIXES = ['x-internal-', 'x-gateway-', 'x-user-', 'x-auth-'];
 
 /** Removes stripped and internal headers from a request before it is proxied. */
-export function stripClientHeaders(req: IncomingMessage): void {
+function stripClientHeaders(req: IncomingMessage): void {
   for (const name in req.headers) {
     if (STRIPPED.has(name) || (name.startsWith('x-') && INTERNAL_PREFIXES.some((p) => name.startsWith(p))))
       delete req.headers[name];
@@ -170,7 +170,7 @@ const HOP_BY_HOP_ANSWER = ['connection', 'keep-alive', 'proxy-connection', 'te',
  * shutting down) is written instead; httpxy keeps it, except for HTTP/1.0 clients, which always
  * get `close`.
  */
-export function clientConnectionHeaders(proxyRes: IncomingMessage, res: ServerResponse): void {
+function clientConnectionHeaders(proxyRes: IncomingMessage, res: ServerResponse): void {
   const headers = proxyRes.headers;
   const named = String(headers.connection ?? '')
     .split(',')

@@ -5,7 +5,7 @@ import type { components } from '../../api/generated/events.ts';
 export type Attendance = components['schemas']['Attendance'];
 
 /** How often the attendance page asks again (issue #18: no slower than every 2 s). */
-export const ATTENDANCE_POLL_MS = 2000;
+const ATTENDANCE_POLL_MS = 2000;
 
 /** The event's live attendance (`GET .../attendance`), polled every 2 s while the page is open. */
 export const useAttendance = (eventId: string) =>

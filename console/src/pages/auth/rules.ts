@@ -5,11 +5,11 @@
 import type { TFunction } from 'i18next';
 
 /** bcrypt reads at most 72 bytes: the gateway refuses longer passwords (422). */
-export const MAX_PASSWORD_BYTES = 72;
+const MAX_PASSWORD_BYTES = 72;
 /** Registration: at least 8 characters. */
 export const MIN_PASSWORD_LENGTH = 8;
 /** Names and e-mails: at most 255 characters. */
-export const MAX_TEXT = 255;
+const MAX_TEXT = 255;
 
 const utf8Bytes = (s: string) => new TextEncoder().encode(s).length;
 /** Close to joi's `email({tlds: false})`: one @, no spaces, a dot-free-or-not domain part. */

@@ -10,7 +10,7 @@ import { FieldLegend } from './FieldLegend.tsx';
  * submission or a sync batch, whose body the service caps at 1 MB (docs/collection.md,
  * "Photos"); base64 adds a third. Larger photos are resized on the device first.
  */
-export const PHOTO_MAX_BYTES = 500_000;
+const PHOTO_MAX_BYTES = 500_000;
 
 const readAsDataUrl = (blob: Blob) =>
   new Promise<string>((resolve, reject) => {

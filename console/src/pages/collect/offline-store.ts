@@ -59,7 +59,7 @@ let db: Promise<IDBPDatabase<CollectDb>> | undefined;
  * the device id. IndexedDB survives reloads and closed tabs; nothing here is deleted except by
  * the user (a queued item, a draft) or replaced by a newer copy (a form).
  */
-export const collectDb = () =>
+const collectDb = () =>
   (db ??= openDB<CollectDb>('fieldhouse-collect', 1, {
     upgrade(d) {
       d.createObjectStore('queue', { keyPath: 'local_id' }).createIndex('by_project', 'project_id');

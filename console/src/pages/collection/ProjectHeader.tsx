@@ -8,7 +8,6 @@ import { WebFormShare } from './WebFormShare.tsx';
 
 /** The pages of a project, in the order of its navigation. */
 const TABS = ['form', 'submissions', 'map', 'exports', 'analyses'] as const;
-export type ProjectTab = (typeof TABS)[number];
 
 /**
  * The head of every project page: the way back to its workspace (named, once its name is read;

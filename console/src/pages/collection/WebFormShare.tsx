@@ -5,7 +5,7 @@ import { ShareLinkModal } from '../../components/ShareLinkModal.tsx';
 import type { Project } from './types.ts';
 
 /** The address of a project's web form on this console's origin (`/f/{project_id}`). */
-export const webFormLinkOf = (projectId: number) => `${window.location.origin}/f/${projectId}`;
+const webFormLinkOf = (projectId: number) => `${window.location.origin}/f/${projectId}`;
 
 /**
  * "Share" beside "Open the web form": the web form's link with a copy button and its QR code

@@ -10,7 +10,7 @@ import type { NewDevice } from './use-events.ts';
  * The setup URL of a new device on this console's own origin (the service's `setup_url` names
  * its configured `PUBLIC_URL`; the path and the code are the same).
  */
-export function setupUrlHere(device: Pick<NewDevice, 'setup_url'>): string {
+function setupUrlHere(device: Pick<NewDevice, 'setup_url'>): string {
   const url = new URL(device.setup_url);
   return `${window.location.origin}${url.pathname}${url.hash}`;
 }

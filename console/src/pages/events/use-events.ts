@@ -6,7 +6,6 @@ export type EventSummary = components['schemas']['EventSummary'];
 export type EventDetail = components['schemas']['Event'];
 export type EventInput = components['schemas']['EventInput'];
 export type EventPatch = components['schemas']['EventPatch'];
-export type Staff = components['schemas']['Staff'];
 export type Device = components['schemas']['Device'];
 export type NewDevice = components['schemas']['NewDevice'];
 
@@ -16,7 +15,7 @@ export type EventsWhen = 'upcoming' | 'past' | 'all';
 const EVENTS = ['events'] as const;
 
 /** Query keys of area C: every change under `events` refreshes what it touches. */
-export const eventKeys = {
+const eventKeys = {
   list: (when: EventsWhen) => [...EVENTS, 'list', when] as const,
   one: (eventId: string) => [...EVENTS, 'one', eventId] as const,
   devices: (eventId: string) => [...EVENTS, 'devices', eventId] as const,

@@ -14,7 +14,7 @@ export interface FieldFormValues {
   choices: Array<{ value: string; label: string }>;
 }
 
-export const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,99}$/;
+const NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,99}$/;
 export const isSelect = (type: FieldType) => type === 'select_one' || type === 'select_multiple';
 export const isNumber = (type: FieldType) => type === 'integer' || type === 'decimal';
 

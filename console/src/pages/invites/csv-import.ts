@@ -5,7 +5,7 @@ import { INVITE_TYPES } from './use-invites.ts';
 
 /** The columns an import needs: `nom` and `email`, and optionally `type_invite`. */
 export const TARGETS = ['nom', 'email', 'type_invite'] as const;
-export type Target = (typeof TARGETS)[number];
+type Target = (typeof TARGETS)[number];
 
 /** Which column of the file feeds each target (`null`: none; `type_invite` may have none). */
 export type ColumnMap = Record<Target, number | null>;

@@ -5,7 +5,6 @@ import type { components } from '../../api/generated/events.ts';
 export type Invite = components['schemas']['Invite'];
 export type InviteType = Invite['type_invite'];
 export type InviteInput = components['schemas']['InviteInput'];
-export type ImportResult = components['schemas']['ImportResult'];
 
 /** The invitation types of area C (docs/events.md), in the order the forms offer them. */
 export const INVITE_TYPES: readonly InviteType[] = [

@@ -3,7 +3,7 @@ import { call, pollsApi } from '../../api/client.ts';
 import type { Poll } from './types.ts';
 
 /** The query key of one poll as anyone sees it. */
-export const pollKey = (pollId: string) => ['poll-public', pollId] as const;
+const pollKey = (pollId: string) => ['poll-public', pollId] as const;
 
 /**
  * `GET /api/polls/{poll_id}` (anyone may read a poll): the poll, or an `ApiError` (404 for an

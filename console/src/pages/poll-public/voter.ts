@@ -1,7 +1,7 @@
 import { randomUuid } from './uuid.ts';
 
 /** Where this browser keeps its voter fingerprint. */
-export const VOTER_KEY = 'fieldhouse.voter';
+const VOTER_KEY = 'fieldhouse.voter';
 
 let memory: string | undefined;
 

@@ -30,8 +30,6 @@ export interface PollFormValues {
 }
 
 /** The polls service's limits (services/polls/src/http/polls-schemas.ts). */
-export { fromLocalInput, toLocalInput };
-
 export const LIMITS = {
   title: 200,
   description: 5000,

@@ -8,7 +8,7 @@ export type PollUpdate = components['schemas']['PollUpdate'];
 
 const POLLS = ['polls'] as const;
 /** Polls per page of the list (the API allows 1 to 100). */
-export const PER_PAGE = 12;
+const PER_PAGE = 12;
 
 /** A page (1-based) of the caller's polls, newest first: `GET /api/polls`. */
 export const useMyPolls = (page: number) =>

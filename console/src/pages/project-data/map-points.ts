@@ -14,7 +14,7 @@ export interface MapPoint {
 export const MAX_MAP_SUBMISSIONS = 5_000;
 
 /** The geopoint answers of one submission (or, without any, its own location). */
-export function pointsOf(s: Submission, geopoints: readonly Field[]): MapPoint[] {
+function pointsOf(s: Submission, geopoints: readonly Field[]): MapPoint[] {
   const points: MapPoint[] = [];
   for (const entry of s.data as DataEntry[]) {
     const field = geopoints.find((f) => f.uuid === entry.field_uuid);

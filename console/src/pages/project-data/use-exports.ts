@@ -9,7 +9,7 @@ export type ExportRequest = operations['requestExport']['requestBody']['content'
 
 const EXPORTS = [...COLLECTION, 'exports'] as const;
 /** How often the list is read again while a job is queued or running (ms). */
-export const EXPORT_POLL_MS = 1_500;
+const EXPORT_POLL_MS = 1_500;
 
 const unfinished = (jobs: ExportJob[] | undefined) =>
   (jobs ?? []).some((j) => j.status === 'queued' || j.status === 'running');

@@ -8,7 +8,7 @@ import { resultsKey } from './use-results.ts';
 const PER_PAGE = 10;
 
 /** The query key of a poll's comment threads. */
-export const commentsKey = (pollId: string) => ['poll-comments', pollId] as const;
+const commentsKey = (pollId: string) => ['poll-comments', pollId] as const;
 
 /**
  * `GET /api/polls/{poll_id}/comments`: top-level comments newest first, each with its whole

@@ -6,11 +6,8 @@ import { ApiError } from '../../api/problem.ts';
 import { problemMessage } from '../../api/problem-message.ts';
 import type { QueuedScan } from './scan-store.ts';
 
-export type ScannedInvite = components['schemas']['ScannedInvite'];
-export type BatchScanResult = components['schemas']['BatchScanResult'];
-export type DeviceSelf = components['schemas']['DeviceSelf'];
+type ScannedInvite = components['schemas']['ScannedInvite'];
 export type Stats = components['schemas']['Stats'];
-export type InviteMatch = components['schemas']['Invite'];
 
 // The door scanner never uses the browser's session: no cookie (so no CSRF either), only the
 // device credential, which works for the check-in routes of its event and nothing else.

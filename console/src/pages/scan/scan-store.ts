@@ -65,11 +65,6 @@ export const saveCredential = async (c: DeviceCredential) => {
   await (await open()).put('credentials', c);
 };
 
-/** Forgets this event's credential (a revoked device). */
-export const forgetCredential = async (eventId: string) => {
-  await (await open()).delete('credentials', eventId);
-};
-
 /** The event's queued scans, oldest first. */
 export const queuedScans = async (eventId: string) =>
   (await (await open()).getAllFromIndex('queue', 'by_event', eventId)).sort((a, b) =>

@@ -16,7 +16,7 @@ import {
 } from './scan-store.ts';
 
 /** How long a scan waits for the service before it is stored for later (issue: 1.5 s). */
-export const SCAN_WAIT_MS = 1500;
+const SCAN_WAIT_MS = 1500;
 /** How long after an answer is shown the counters are refreshed (ms), so they never delay it. */
 const AFTER_ANSWER_MS = 250;
 /**

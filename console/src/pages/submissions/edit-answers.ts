@@ -7,7 +7,7 @@ import { isGeopoint, isPhoto } from './values.ts';
  * text, a geopoint as its four texts, choices as they are; a photo is not an input's value (the
  * stored one is kept unless a new one is chosen), so null.
  */
-export function answerOf(field: Field, value: unknown): Answer {
+function answerOf(field: Field, value: unknown): Answer {
   if (value === null || value === undefined) return null;
   switch (field.type) {
     case 'integer':

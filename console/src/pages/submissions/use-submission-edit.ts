@@ -8,7 +8,7 @@ import type { DataEntry } from '../collect/answers.ts';
 export type SubmissionVersion = components['schemas']['SubmissionVersion'];
 
 /** Most edits one drawer shows (the API's largest page); older ones are counted, not listed. */
-export const VERSIONS_SHOWN = 100;
+const VERSIONS_SHOWN = 100;
 
 const path = (projectId: number, submissionId: number) => ({
   project_id: String(projectId),

@@ -3,7 +3,6 @@ import { call, gatewayApi } from '../../api/client.ts';
 import type { components } from '../../api/generated/gateway.ts';
 
 export type Token = components['schemas']['Token'];
-export type BrowserSession = components['schemas']['BrowserSession'];
 
 const TOKENS = ['tokens'] as const;
 const SESSIONS = ['sessions'] as const;

@@ -5,7 +5,7 @@ import type { WebhookApi } from './types.ts';
 type Kind = operations['createEventWebhook']['requestBody']['content']['application/json']['events'][number];
 
 /** Area C's kinds (docs/webhooks.md, "Area C"). */
-export const EVENT_KINDS = [
+const EVENT_KINDS = [
   'invite.created',
   'invite.checked_in',
   'invite.presence_changed',

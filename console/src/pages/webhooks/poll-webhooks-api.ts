@@ -9,7 +9,7 @@ const one = async <T>(pending: Promise<{ data?: { data: T }; error?: unknown; re
 type Kind = operations['createPollWebhook']['requestBody']['content']['application/json']['events'][number];
 
 /** Area B's kinds (docs/webhooks.md, "Area B"). */
-export const POLL_KINDS = [
+const POLL_KINDS = [
   'poll.vote.counted',
   'poll.comment.created',
   'poll.closed',

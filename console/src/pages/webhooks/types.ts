@@ -13,9 +13,6 @@ export type Webhook = Omit<Schemas['PollWebhook'], 'poll_id'> & {
   project_ids?: number[] | null;
 };
 
-/** Why a subscription is off: turned off by a person, the receiver answered 410, or deliveries failed in a row. */
-export type DisabledReason = NonNullable<Webhook['disabled_reason']>;
-
 /** The creation and rotation answers: the subscription with its `whsec_…` secret, shown once. */
 export type WebhookWithSecret = Webhook & { secret: string };
 
@@ -25,7 +22,7 @@ export type Delivery = Schemas['PollWebhookDelivery'];
 export type DeliveryStatus = Delivery['status'];
 
 /** A delivery with the body sent and every attempt. */
-export type DeliveryDetail = Schemas['PollWebhookDeliveryDetail'];
+type DeliveryDetail = Schemas['PollWebhookDeliveryDetail'];
 
 /** One attempt of a delivery, as recorded. */
 export type Attempt = DeliveryDetail['attempt_log'][number];
@@ -39,7 +36,7 @@ export interface WebhookInput {
 }
 
 /** A page of deliveries (spec 2.1 pagination in all three areas). */
-export interface DeliveryPage {
+interface DeliveryPage {
   data: Delivery[];
   pagination: { current_page: number; last_page: number; per_page: number; total: number };
 }

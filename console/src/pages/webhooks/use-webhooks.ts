@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DeliveryStatus, WebhookApi, WebhookInput } from './types.ts';
 
 /** Deliveries per page of a log (the API allows up to 100). */
-export const DELIVERIES_PER_PAGE = 20;
+const DELIVERIES_PER_PAGE = 20;
 
 /** The scope's subscriptions, newest first; `enabled` false to wait (e.g. for the caller's role). */
 export const useWebhooks = (api: WebhookApi, enabled = true) =>

@@ -10,7 +10,7 @@ type Kind =
   operations['createWorkspaceWebhook']['requestBody']['content']['application/json']['events'][number];
 
 /** Area A's kinds (docs/webhooks.md, "Area A"). */
-export const WORKSPACE_KINDS = [
+const WORKSPACE_KINDS = [
   'submission.created',
   'submission.updated',
   'submission.reviewed',

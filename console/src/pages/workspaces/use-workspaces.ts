@@ -4,7 +4,7 @@ import { COLLECTION, keys } from '../collection/use-collection.ts';
 import type { Role } from '../collection/types.ts';
 
 /** Projects per page of a workspace's list (the API allows 1 to 100). */
-export const PROJECTS_PER_PAGE = 20;
+const PROJECTS_PER_PAGE = 20;
 
 /** A workspace's name and description, as created and updated (name 1 to 200 characters). */
 export interface NameAndDescription {

@@ -1,0 +1,67 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * `npm run lint:exports`: fails when a module exports a value or a type that no other module
+ * imports (used only in its own file, or nowhere). The finding is knip's (`knip.json` lists each
+ * workspace's entry files, whose exports are the package's API and are not reported).
+ *
+ * Findings listed in `scripts/dead-exports-baseline.json` are allowed for now: that list holds the
+ * services' dead exports of issue 33, to be removed when the services' work is folded, after which
+ * the list is emptied (`[]`), so that the check covers every service. A baseline entry that knip no
+ * longer reports is printed as stale (not an error) so the list can be trimmed.
+ *
+ * Options: `--update-baseline` rewrites the baseline with today's findings under `services/`
+ * (findings elsewhere are never baselined: fix them).
+ */
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const baselineFile = join(root, 'scripts/dead-exports-baseline.json');
+
+/** One dead export: `<file>:<name>`, the file relative to the repository root. */
+type Finding = string;
+
+interface KnipIssue {
+  file: string;
+  exports?: { name: string }[];
+  types?: { name: string }[];
+}
+
+/** Runs knip for exports and types and returns every finding, sorted. Throws if knip fails to run. */
+function findDeadExports(): Finding[] {
+  const knip = spawnSync(
+    join(root, 'node_modules/.bin/knip'),
+    ['--include', 'exports,types', '--reporter', 'json', '--no-progress', '--no-config-hints'],
+    { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  // knip exits 1 when it finds something, 2 on a failure of its own.
+  if (knip.status !== 0 && knip.status !== 1) {
+    throw new Error(`knip failed (exit ${knip.status}): ${knip.stderr}`);
+  }
+  const report = JSON.parse(knip.stdout) as { issues: KnipIssue[] };
+  const findings = report.issues.flatMap((issue) =>
+    [...(issue.exports ?? []), ...(issue.types ?? [])].map((symbol) => `${issue.file}:${symbol.name}`),
+  );
+  return [...new Set(findings)].sort();
+}
+
+const findings = findDeadExports();
+
+if (process.argv.includes('--update-baseline')) {
+  const baseline = findings.filter((finding) => finding.startsWith('services/'));
+  writeFileSync(baselineFile, `${JSON.stringify(baseline, null, 2)}\n`);
+  console.log(`wrote ${baseline.length} services finding(s) to scripts/dead-exports-baseline.json`);
+}
+
+const baseline = new Set(JSON.parse(readFileSync(baselineFile, 'utf8')) as Finding[]);
+const errors = findings.filter((finding) => !baseline.has(finding));
+const stale = [...baseline].filter((entry) => !findings.includes(entry));
+
+for (const entry of stale) console.log(`stale baseline entry (no longer dead, remove it): ${entry}`);
+if (errors.length > 0) {
+  console.error('Exported but imported by no other module (remove `export`, or the code if unused):');
+  for (const error of errors) console.error(`  ${error}`);
+  process.exit(1);
+}
+console.log(`no dead exports (${baseline.size} allowed by scripts/dead-exports-baseline.json)`);
