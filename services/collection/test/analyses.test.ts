@@ -1,16 +1,27 @@
 import { expect } from 'chai';
-import { addMember, body, makeForm, startHarness, type Form, type Harness } from './helpers.ts';
+import {
+  addMember,
+  body,
+  cast,
+  makeForm,
+  startHarness,
+  type Form,
+  type Harness,
+  type TestUser,
+} from './harness.ts';
 
 describe('collection: analyses and charts', () => {
+  // alice owns the workspace, bob and carol collect, dave views, ivan is a stranger to it.
+  const { alice, bob, carol, dave, ivan } = cast;
   let h: Harness;
   let form: Form;
   before(async () => {
     h = await startHarness();
-    form = await makeForm(h, 1);
-    await addMember(h, 1, form.workspaceId, 2, 'collector');
-    await addMember(h, 1, form.workspaceId, 3, 'collector');
-    await addMember(h, 1, form.workspaceId, 4, 'viewer');
-    const post = async (user: number, extra: Record<string, unknown>, at: string, top: object = {}) => {
+    form = await makeForm(h, alice);
+    await addMember(h, alice, form.workspaceId, bob, 'collector');
+    await addMember(h, alice, form.workspaceId, carol, 'collector');
+    await addMember(h, alice, form.workspaceId, dave, 'viewer');
+    const post = async (user: TestUser, extra: Record<string, unknown>, at: string, top: object = {}) => {
       const r = await h
         .as(user)
         .post(`/api/v1/projects/${form.projectId}/submissions`)
@@ -19,19 +30,19 @@ describe('collection: analyses and charts', () => {
       await h.db('submissions').where({ id: r.body.data.id }).update({ created_at: at });
     };
     await post(
-      2,
+      bob,
       { age: 10, colour: 'red', fruits: ['apple', 'kiwi'], place: [10, 20] },
       '2025-03-01T08:00:00Z',
     );
-    await post(2, { age: 20, colour: 'blue', fruits: ['apple'], place: [30, 40] }, '2025-03-01T09:00:00Z');
-    await post(3, { age: 30, colour: 'red', fruits: [] }, '2025-03-02T10:00:00Z', { status: 'draft' });
-    await post(3, { age: 40 }, '2025-03-03T23:59:59Z');
+    await post(bob, { age: 20, colour: 'blue', fruits: ['apple'], place: [30, 40] }, '2025-03-01T09:00:00Z');
+    await post(carol, { age: 30, colour: 'red', fruits: [] }, '2025-03-02T10:00:00Z', { status: 'draft' });
+    await post(carol, { age: 40 }, '2025-03-03T23:59:59Z');
   });
   after(async () => {
     await h?.close();
   });
 
-  const create = (payload: object, user = 1) =>
+  const create = (payload: object, user = alice) =>
     h.as(user).post(`/api/v1/projects/${form.projectId}/analyses`).send(payload);
 
   it('computes every chart kind in SQL, matching hand-computed aggregates, with Vega-Lite and SVG', async () => {
@@ -48,7 +59,7 @@ describe('collection: analyses and charts', () => {
       ],
     }).expect(201);
     const id = a.body.data.id as number;
-    const res = await h.as(4).get(`/api/v1/analyses/${id}/charts`).expect(200);
+    const res = await h.as(dave).get(`/api/v1/analyses/${id}/charts`).expect(200);
     const data = (res.body.data as Array<{ data: unknown[] }>).map((c) => c.data);
     expect(data[0]).to.deep.equal([
       { value: 'blue', count: 1 },
@@ -87,7 +98,7 @@ describe('collection: analyses and charts', () => {
     expect(first.vega_lite).to.include({ mark: 'bar', title: 'Colours' });
     expect(first.vega_lite.data.values).to.deep.equal(data[0]);
     const svg = await h
-      .as(4)
+      .as(dave)
       .get(first.svg_url)
       .buffer(true)
       .parse((r, cb) => {
@@ -102,35 +113,35 @@ describe('collection: analyses and charts', () => {
     // Counts of 1 to 3 on whole-number ticks (no 0.5, 1.5...), in the specification and its SVG.
     expect(first.vega_lite.encoding.y.axis).to.deep.equal({ tickMinStep: 1, format: 'd' });
     expect(svg.body as string).not.to.match(/>\d+\.\d+<\/text>/);
-    for (const c of res.body.data) await h.as(4).get(c.svg_url).expect(200);
-    await h.as(4).get(`/api/v1/analyses/${id}/charts/99.svg`).expect(404);
+    for (const c of res.body.data) await h.as(dave).get(c.svg_url).expect(200);
+    await h.as(dave).get(`/api/v1/analyses/${id}/charts/99.svg`).expect(404);
   });
 
   it('applies the list filters of the analysis', async () => {
     const a = await create({
-      name: 'Collector 2, March 1st',
-      filters: { collector_id: 2, date_from: '2025-03-01', date_to: '2025-03-01' },
+      name: 'Collector Bob, March 1st',
+      filters: { collector_id: bob.id, date_from: '2025-03-01', date_to: '2025-03-01' },
       charts: [{ title: 'Statuses', kind: 'status' }],
     }).expect(201);
-    const res = await h.as(1).get(`/api/v1/analyses/${a.body.data.id}/charts`).expect(200);
+    const res = await h.as(alice).get(`/api/v1/analyses/${a.body.data.id}/charts`).expect(200);
     expect(res.body.data[0].data).to.deep.equal([{ status: 'submitted', count: 2 }]);
   });
 
   it('lists, shows and deletes analyses for the right roles only', async () => {
     const a = await create({ name: 'To delete', charts: [{ title: 'S', kind: 'status' }] }).expect(201);
     const id = a.body.data.id as number;
-    const list = await h.as(4).get(`/api/v1/projects/${form.projectId}/analyses`).expect(200);
+    const list = await h.as(dave).get(`/api/v1/projects/${form.projectId}/analyses`).expect(200);
     expect(list.body.data.map((x: { id: number }) => x.id)).to.include(id);
     expect(list.body.pagination.total).to.be.at.least(1);
-    expect((await h.as(4).get(`/api/v1/analyses/${id}`).expect(200)).body.data).to.include({
+    expect((await h.as(dave).get(`/api/v1/analyses/${id}`).expect(200)).body.data).to.include({
       name: 'To delete',
     });
-    await h.as(2).get(`/api/v1/analyses/${id}`).expect(403);
-    await h.as(9).get(`/api/v1/analyses/${id}`).expect(404);
-    await h.as(4).delete(`/api/v1/analyses/${id}`).expect(403);
-    await create({ name: 'x', charts: [{ title: 'S', kind: 'status' }] }, 4).expect(403);
-    await h.as(1).delete(`/api/v1/analyses/${id}`).expect(204);
-    await h.as(1).get(`/api/v1/analyses/${id}`).expect(404);
+    await h.as(bob).get(`/api/v1/analyses/${id}`).expect(403);
+    await h.as(ivan).get(`/api/v1/analyses/${id}`).expect(404);
+    await h.as(dave).delete(`/api/v1/analyses/${id}`).expect(403);
+    await create({ name: 'x', charts: [{ title: 'S', kind: 'status' }] }, dave).expect(403);
+    await h.as(alice).delete(`/api/v1/analyses/${id}`).expect(204);
+    await h.as(alice).get(`/api/v1/analyses/${id}`).expect(404);
   });
 
   it('refuses charts whose field does not fit their kind (422, every error named)', async () => {

@@ -7,9 +7,10 @@ import {
 } from '@fieldhouse/testkit';
 import { WORKSPACE_WEBHOOK_KINDS } from '../src/domain/webhooks.ts';
 import { collectionAsyncApiDocument } from '../src/http/asyncapi-route.ts';
-import { body, makeForm, seen, startHarness, type Harness } from './helpers.ts';
+import { body, cast, makeForm, seen, startHarness, type Harness } from './harness.ts';
 
 describe('collection service: the AsyncAPI document of its webhooks', () => {
+  const { alice } = cast; // owns the workspace
   let h: Harness;
   before(async () => {
     h = await startHarness();
@@ -26,32 +27,36 @@ describe('collection service: the AsyncAPI document of its webhooks', () => {
   });
 
   it('describes what the triggers write, every kind (exports finished as the worker would)', async () => {
-    await seen(h, 1);
-    const form = await makeForm(h, 1, { allow_edits: true });
+    await seen(h, alice);
+    const form = await makeForm(h, alice, { allow_edits: true });
     await h
-      .as(1)
+      .as(alice)
       .post(`/api/v1/workspaces/${form.workspaceId}/webhooks`)
       .send({ url: 'https://hooks.example.test/a', events: [...WORKSPACE_WEBHOOK_KINDS] })
       .expect(201);
     const submissions = `/api/v1/projects/${form.projectId}/submissions`;
     const created = await h
-      .as(1)
+      .as(alice)
       .post(submissions)
       .send(body(form, { colour: 'red', fruits: ['apple', 'kiwi'] }))
       .expect(201);
     const id = created.body.data.id as number;
     await h
-      .as(1)
+      .as(alice)
       .put(`${submissions}/${id}`)
       .send({ data: body(form, { age: 37 }).data })
       .expect(200);
-    await h.as(1).put(`${submissions}/${id}`).send({ status: 'reviewed', comment: 'Checked' }).expect(200);
+    await h
+      .as(alice)
+      .put(`${submissions}/${id}`)
+      .send({ status: 'reviewed', comment: 'Checked' })
+      .expect(200);
     const jobs: string[] = [];
     for (const format of ['csv', 'geojson'])
       jobs.push(
         (
           await h
-            .as(1)
+            .as(alice)
             .post(`${submissions}/export`)
             .send({ format, filters: { status: 'reviewed' } })
             .expect(202)

@@ -12,9 +12,11 @@ import {
 import { upsertUser } from '../src/data/users.ts';
 import { noticeDisabledWebhook } from '../src/domain/webhooks.ts';
 import { startCollectionEmailWorker } from '../src/workers/email.ts';
-import { body, makeForm, startHarness, type Form, type Harness } from './helpers.ts';
+import { body, cast, makeForm, startHarness, type Form, type Harness } from './harness.ts';
 
 describe('collection: e-mail notifications (outbox, RabbitMQ, SMTP sink)', () => {
+  // alice owns the form's workspace; erin owns another; frank is a user the notices may address.
+  const { alice, erin, frank } = cast;
   const logger = testLogger('collection-mail');
   let h: Harness;
   let sink: SmtpSink;
@@ -35,7 +37,7 @@ describe('collection: e-mail notifications (outbox, RabbitMQ, SMTP sink)', () =>
       prefix: randomPrefix('coll-mail'),
     });
     relay = new OutboxRelay({ knex: h.db, table: 'outbox', broker, logger, intervalMs: 50 });
-    form = await makeForm(h, 1, {
+    form = await makeForm(h, alice, {
       notify_on_submission: true,
       notification_emails: ['boss@example.test', 'deputy@example.test'],
     });
@@ -55,7 +57,7 @@ describe('collection: e-mail notifications (outbox, RabbitMQ, SMTP sink)', () =>
     // Every worker of this file declares the same retry queues (their TTLs must not differ).
     workers.push(await startCollectionEmailWorker({ broker, db: h.db, mailer, logger, retryDelaysMs }));
     const s = await h
-      .as(1)
+      .as(alice)
       .post(`/api/v1/projects/${form.projectId}/submissions`)
       .send(body(form))
       .expect(201);
@@ -96,7 +98,7 @@ describe('collection: e-mail notifications (outbox, RabbitMQ, SMTP sink)', () =>
       }),
     );
     const s = await h
-      .as(1)
+      .as(alice)
       .post(`/api/v1/projects/${form.projectId}/submissions`)
       .send(body(form))
       .expect(201);
@@ -108,20 +110,20 @@ describe('collection: e-mail notifications (outbox, RabbitMQ, SMTP sink)', () =>
   });
 
   it("writes in a known recipient's language and time zone, else English and UTC, with a link to the submission", async () => {
-    // A French user in Paris (as the gateway's user events project them) and an address no user has.
+    // Frank, French in Paris (as the gateway's user events project them), and an address no user has.
     await upsertUser(h.db, {
-      id: 901,
-      name: 'Cheffe',
-      email: 'Cheffe@Example.test',
+      id: frank.id,
+      name: frank.name,
+      email: 'Frank@Example.test',
       language: 'fr',
       time_zone: 'Europe/Paris',
       updated_at: new Date(),
     });
-    const f = await makeForm(h, 1, {
+    const f = await makeForm(h, alice, {
       notify_on_submission: true,
-      notification_emails: ['cheffe@example.test', 'outsider@example.test'],
+      notification_emails: [frank.email, 'outsider@example.test'],
     });
-    const s = await h.as(1).post(`/api/v1/projects/${f.projectId}/submissions`).send(body(f)).expect(201);
+    const s = await h.as(alice).post(`/api/v1/projects/${f.projectId}/submissions`).send(body(f)).expect(201);
     await relay.drain();
     const id = s.body.data.id as number;
     const createdAt = new Date(s.body.data.created_at as string);
@@ -132,7 +134,7 @@ describe('collection: e-mail notifications (outbox, RabbitMQ, SMTP sink)', () =>
       );
 
     const fr = await sink.waitFor((m) => m.text.includes(`n° ${id}`));
-    expect([...fr.envelope.to]).to.deep.equal(['cheffe@example.test']);
+    expect([...fr.envelope.to]).to.deep.equal([frank.email]);
     expect(fr.subject).to.equal('Nouvel envoi pour P');
     expect(fr.text).to.contain('a été reçu pour le projet « P »').and.contain(hhmm('Europe/Paris'));
     expect(fr.text).to.contain(`L’ouvrir dans Fieldhouse : ${link}`);
@@ -149,12 +151,12 @@ describe('collection: e-mail notifications (outbox, RabbitMQ, SMTP sink)', () =>
   });
 
   it("tells a workspace's French owner in French, at their local time, that a webhook was disabled, with the console's webhooks page", async () => {
-    const ws = await h.as(902).post('/api/v1/workspaces').send({ name: 'Atelier' }).expect(201);
+    const ws = await h.as(erin).post('/api/v1/workspaces').send({ name: 'Atelier' }).expect(201);
     const workspaceId = ws.body.data.id as number;
     await upsertUser(h.db, {
-      id: 902,
-      name: 'Propriétaire',
-      email: 'user902@example.test',
+      id: erin.id,
+      name: erin.name,
+      email: erin.email,
       language: 'fr',
       time_zone: 'Europe/Paris',
       updated_at: new Date(Date.now() + 60_000),
@@ -175,7 +177,7 @@ describe('collection: e-mail notifications (outbox, RabbitMQ, SMTP sink)', () =>
       .filter((m) => m.reason === 'webhook-disabled' && m.text.includes(hookId));
     expect(mails).to.have.length(1);
     const mail = mails[0];
-    expect(mail.to).to.deep.equal(['user902@example.test']);
+    expect(mail.to).to.deep.equal([erin.email]);
     expect(mail.subject).to.equal('Webhook désactivé : https://hooks.example.test/x');
     expect(mail.text).to.contain('sur l’espace de travail « Atelier » a été désactivé le');
     const day = new Intl.DateTimeFormat('fr-FR', {

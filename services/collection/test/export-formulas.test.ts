@@ -6,7 +6,7 @@ import { Broker, OutboxRelay } from '@fieldhouse/messaging';
 import { backingUrl, eventually, randomPrefix, testLogger } from '@fieldhouse/testkit';
 import { FileBlobStore } from '../src/blob/blob-store.ts';
 import { startExportWorker, type ExportSettings } from '../src/workers/exports.ts';
-import { startHarness, type Harness } from './helpers.ts';
+import { cast, startHarness, type Harness } from './harness.ts';
 
 /** Answers a spreadsheet would run as formulas (OWASP "CSV Injection"), and harmless neighbours. */
 const HOSTILE = [
@@ -23,6 +23,7 @@ const HOSTILE = [
 const HARMLESS = ['plain', '-5', '+3.25', '1+1', "'quoted", '', 'a_x0041_b', 'bell\u0007, line\r\nfeed'];
 
 describe('collection: exports neutralise spreadsheet formulas (CSV, xlsx, GeoJSON)', () => {
+  const { alice } = cast; // owns the workspace, collects and exports
   const logger = testLogger('collection-export-formulas');
   const settings: ExportSettings = {
     ttlHours: 1,
@@ -48,14 +49,14 @@ describe('collection: exports neutralise spreadsheet formulas (CSV, xlsx, GeoJSO
     relay = new OutboxRelay({ knex: h.db, table: 'outbox', broker, logger });
     const blobs = new FileBlobStore(h.blobDir);
     worker = await startExportWorker({ broker, db: h.db, blobs, logger, settings, retryDelaysMs: [20] });
-    const ws = await h.as(1).post('/api/v1/workspaces').send({ name: 'WS' }).expect(201);
+    const ws = await h.as(alice).post('/api/v1/workspaces').send({ name: 'WS' }).expect(201);
     const p = await h
-      .as(1)
+      .as(alice)
       .post(`/api/v1/workspaces/${ws.body.data.id}/projects`)
       .send({ name: 'P' })
       .expect(201);
     projectId = p.body.data.id as number;
-    const v = await h.as(1).post(`/api/v1/projects/${projectId}/versions`).send({}).expect(201);
+    const v = await h.as(alice).post(`/api/v1/projects/${projectId}/versions`).send({}).expect(201);
     const versionId = v.body.data.id as number;
     const fields: Array<{ uuid: string; type: string }> = [];
     for (const f of [
@@ -63,15 +64,15 @@ describe('collection: exports neutralise spreadsheet formulas (CSV, xlsx, GeoJSO
       { name: 'delta', label: '-Delta', type: 'integer' },
       { name: 'ratio', label: 'Ratio', type: 'decimal' },
     ]) {
-      const r = await h.as(1).post(`/api/v1/versions/${versionId}/fields`).send(f).expect(201);
+      const r = await h.as(alice).post(`/api/v1/versions/${versionId}/fields`).send(f).expect(201);
       fields.push({ uuid: r.body.data.uuid, type: f.type });
     }
-    await h.as(1).post(`/api/v1/versions/${versionId}/publish`).expect(200);
-    await h.as(1).post(`/api/v1/projects/${projectId}/publish`).send({}).expect(200);
+    await h.as(alice).post(`/api/v1/versions/${versionId}/publish`).expect(200);
+    await h.as(alice).post(`/api/v1/projects/${projectId}/publish`).send({}).expect(200);
     for (const [i, note] of answers.entries()) {
       const values = [note === '' ? null : note, -5 - i, -2.5];
       const res = await h
-        .as(1)
+        .as(alice)
         .post(`/api/v1/projects/${projectId}/submissions`)
         .send({
           form_version_id: versionId,
@@ -80,7 +81,7 @@ describe('collection: exports neutralise spreadsheet formulas (CSV, xlsx, GeoJSO
       expect(res.status, JSON.stringify(res.body)).to.equal(201);
     }
     // The collector's name is text a user chose: the same rule applies to it.
-    await h.db('users').where({ id: 1 }).update({ name: '@evil' });
+    await h.db('users').where({ id: alice.id }).update({ name: '@evil' });
   });
   after(async () => {
     await worker?.close();
@@ -94,19 +95,19 @@ describe('collection: exports neutralise spreadsheet formulas (CSV, xlsx, GeoJSO
     options?: object,
   ): Promise<{ job: Record<string, unknown>; file: Buffer }> {
     const res = await h
-      .as(1)
+      .as(alice)
       .post(`/api/v1/projects/${projectId}/submissions/export`)
       .send({ format, ...(options ? { options } : {}) })
       .expect(202);
     const jobId = res.body.data.job_id as string;
     await relay.drain();
     const job = await eventually(async () => {
-      const s = await h.as(1).get(`/api/v1/exports/${jobId}`).expect(200);
+      const s = await h.as(alice).get(`/api/v1/exports/${jobId}`).expect(200);
       return ['completed', 'failed'].includes(s.body.data.status) ? s.body.data : null;
     });
     expect(job.status).to.equal('completed');
     const file = await h
-      .as(1)
+      .as(alice)
       .get(`/api/v1/exports/${jobId}/download`)
       .buffer(true)
       .parse((r, cb) => {
@@ -140,7 +141,7 @@ describe('collection: exports neutralise spreadsheet formulas (CSV, xlsx, GeoJSO
     expect(rows.map((r) => r.note)).to.deep.equal(answers);
     expect(rows.every((r) => r.collector_name === '@evil')).to.equal(true);
     const bad = await h
-      .as(1)
+      .as(alice)
       .post(`/api/v1/projects/${projectId}/submissions/export`)
       .send({ format: 'csv', options: { formula_escaping: 'no' } })
       .expect(422);

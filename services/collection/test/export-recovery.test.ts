@@ -16,14 +16,14 @@ import {
 } from '@fieldhouse/testkit';
 import { FileBlobStore, type BlobStore } from '../src/blob/blob-store.ts';
 import { loadCollectionConfig } from '../src/config.ts';
+import { EXPORT_REQUESTED } from '../src/domain/exports.ts';
 import {
   EXPORT_DEAD_LETTERS,
-  EXPORT_REQUESTED,
   queueExport,
   startExportWorker,
   type ExportSettings,
 } from '../src/workers/exports.ts';
-import { body, makeForm, startHarness, type Form, type Harness } from './helpers.ts';
+import { body, cast, makeForm, startHarness, type Form, type Harness } from './harness.ts';
 
 const workerMain = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'workers', 'main.ts');
 
@@ -33,6 +33,7 @@ const workerMain = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'w
  * lease renewed every 200 ms.
  */
 describe('collection: export recovery (lease, killed worker process, dead letters)', () => {
+  const { alice } = cast; // owns the workspace and requests the exports
   const logger = testLogger('collection-export-recovery');
   const settings: ExportSettings = {
     ttlHours: 1,
@@ -56,10 +57,10 @@ describe('collection: export recovery (lease, killed worker process, dead letter
     prefix = randomPrefix('coll-rec');
     broker = new Broker({ url: amqpUrl, logger, name: 'collection-export-recovery-test', prefix });
     relay = new OutboxRelay({ knex: h.db, table: 'outbox', broker, logger });
-    form = await makeForm(h, 1);
+    form = await makeForm(h, alice);
     for (const name of ['Ann', 'Bob', 'Cy']) {
       await h
-        .as(1)
+        .as(alice)
         .post(`/api/v1/projects/${form.projectId}/submissions`)
         .send(body(form, { full_name: name }))
         .expect(201);
@@ -88,14 +89,14 @@ describe('collection: export recovery (lease, killed worker process, dead letter
   const requestExport = async () =>
     (
       await h
-        .as(1)
+        .as(alice)
         .post(`/api/v1/projects/${form.projectId}/submissions/export`)
         .send({ format: 'csv' })
         .expect(202)
     ).body.data.job_id as string;
   const finalState = (jobId: string, timeoutMs?: number) =>
     eventually(async () => {
-      const s = await h.as(1).get(`/api/v1/exports/${jobId}`).expect(200);
+      const s = await h.as(alice).get(`/api/v1/exports/${jobId}`).expect(200);
       return ['completed', 'failed'].includes(s.body.data.status) ? s.body.data : null;
     }, timeoutMs);
   const mailsAbout = async (jobId: string, reason: string) =>
@@ -160,10 +161,10 @@ describe('collection: export recovery (lease, killed worker process, dead letter
 
   it('completes a media zip whose worker process was killed mid-zip (CSV entry written, photos under way), once its lease lapses', async () => {
     // Own project: 5 submissions with a photo each.
-    const f = await makeForm(h, 1);
+    const f = await makeForm(h, alice);
     for (let i = 0; i < 5; i++)
       await h
-        .as(1)
+        .as(alice)
         .post(`/api/v1/projects/${f.projectId}/submissions`)
         .send(body(f, { full_name: `Site ${i}`, picture: PNG.toString('base64') }))
         .expect(201);
@@ -188,7 +189,7 @@ describe('collection: export recovery (lease, killed worker process, dead letter
       );
       const jobId = (
         await h
-          .as(1)
+          .as(alice)
           .post(`/api/v1/projects/${f.projectId}/submissions/export`)
           .send({ format: 'zip' })
           .expect(202)
@@ -212,7 +213,7 @@ describe('collection: export recovery (lease, killed worker process, dead letter
       expect(done).to.include({ status: 'completed', rows_written: 5, error: null });
       expect((await h.db('exports').where({ id: jobId }).first()).attempts).to.equal(2);
       const file = await h
-        .as(1)
+        .as(alice)
         .get(`/api/v1/exports/${jobId}/download`)
         .buffer(true)
         .parse((r, cb) => {

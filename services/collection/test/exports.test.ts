@@ -21,12 +21,14 @@ import {
   addMember,
   allTypeFields,
   body,
+  cast,
   makeForm,
   PNG,
   startHarness,
   type Form,
   type Harness,
-} from './helpers.ts';
+  type TestUser,
+} from './harness.ts';
 
 /** A blob store that fails export writes while `failing` is set (the failure path). */
 class FlakyBlobs implements BlobStore {
@@ -63,6 +65,9 @@ class FlakyBlobs implements BlobStore {
 }
 
 describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () => {
+  // alice owns the workspace, bob and carol collect, dave views, erin manages; frank and grace
+  // join as viewers later; ivan is a stranger to the workspace.
+  const { alice, bob, carol, dave, erin, frank, grace, ivan } = cast;
   const logger = testLogger('collection-exports');
   const settings: ExportSettings = {
     ttlHours: 1,
@@ -89,12 +94,12 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     relay = new OutboxRelay({ knex: h.db, table: 'outbox', broker, logger });
     blobs = new FlakyBlobs(h.blobDir);
     worker = await startExportWorker({ broker, db: h.db, blobs, logger, settings, retryDelaysMs: [20, 20] });
-    form = await makeForm(h, 1);
-    await addMember(h, 1, form.workspaceId, 2, 'collector');
-    await addMember(h, 1, form.workspaceId, 3, 'collector');
-    await addMember(h, 1, form.workspaceId, 4, 'viewer');
-    await addMember(h, 1, form.workspaceId, 5, 'manager');
-    const post = async (user: number, extra: Record<string, unknown>, top: object = {}) => {
+    form = await makeForm(h, alice);
+    await addMember(h, alice, form.workspaceId, bob, 'collector');
+    await addMember(h, alice, form.workspaceId, carol, 'collector');
+    await addMember(h, alice, form.workspaceId, dave, 'viewer');
+    await addMember(h, alice, form.workspaceId, erin, 'manager');
+    const post = async (user: TestUser, extra: Record<string, unknown>, top: object = {}) => {
       const r = await h
         .as(user)
         .post(`/api/v1/projects/${form.projectId}/submissions`)
@@ -102,7 +107,7 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
         .expect(201);
       ids.push(r.body.data.id as number);
     };
-    await post(2, {
+    await post(bob, {
       full_name: 'Zebulon, "the" first',
       weight: 72.5,
       colour: 'red',
@@ -111,9 +116,9 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
       visit_date: '2024-02-29',
       picture: PNG.toString('base64'),
     });
-    await post(2, { full_name: 'Bea', fruits: [] }, { status: 'draft' });
-    await post(3, { full_name: 'Cyd', place: [10, 20] }, { latitude: null, longitude: null });
-    await post(3, { full_name: 'Dee\nline two', code: 'ABC-12' });
+    await post(bob, { full_name: 'Bea', fruits: [] }, { status: 'draft' });
+    await post(carol, { full_name: 'Cyd', place: [10, 20] }, { latitude: null, longitude: null });
+    await post(carol, { full_name: 'Dee\nline two', code: 'ABC-12' });
     // Spread over days for the date filters.
     await h.db('submissions').where({ id: ids[0] }).update({ created_at: '2025-01-10T08:00:00Z' });
     await h.db('submissions').where({ id: ids[1] }).update({ created_at: '2025-01-15T23:59:59Z' });
@@ -127,13 +132,13 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     await h?.close();
   });
 
-  const request = (filters: object = {}, user = 4) =>
+  const request = (filters: object = {}, user = dave) =>
     h.as(user).post(`/api/v1/projects/${form.projectId}/submissions/export`).send({ format: 'csv', filters });
 
   /** Requests an export, relays its message and waits for the worker to finish it. */
   async function exportNow(
     filters: object = {},
-    user = 4,
+    user = dave,
     format = 'csv',
     { projectId = form.projectId, options }: { projectId?: number; options?: object } = {},
   ) {
@@ -151,7 +156,7 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     });
     return { jobId, job: done };
   }
-  const download = async (jobId: string, user = 4) => {
+  const download = async (jobId: string, user = dave) => {
     const res = await h
       .as(user)
       .get(`/api/v1/exports/${jobId}/download`)
@@ -240,7 +245,7 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
 
   it('reads complete, reordered, partial and older-version submissions alike; header labels and choice columns on request', async () => {
     // Own project: v1 with the test form; v2 a copy with a new field and a new choice.
-    const f2 = await makeForm(h, 1);
+    const f2 = await makeForm(h, alice);
     const full = {
       full_name: 'Full',
       code: 'ABC-12',
@@ -254,8 +259,8 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
       picture: PNG.toString('base64'),
     };
     const post = async (payload: object) =>
-      (await h.as(1).post(`/api/v1/projects/${f2.projectId}/submissions`).send(payload).expect(201)).body.data
-        .id as number;
+      (await h.as(alice).post(`/api/v1/projects/${f2.projectId}/submissions`).send(payload).expect(201)).body
+        .data.id as number;
     const inOrder = body(f2, full); // every field, in form order
     const ordered = {
       ...inOrder,
@@ -266,12 +271,13 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     const c = await post(body(f2, { fruits: [] }));
     const v2 = (
       await h
-        .as(1)
+        .as(alice)
         .post(`/api/v1/projects/${f2.projectId}/versions`)
         .send({ copy_last_published: true })
         .expect(201)
     ).body.data;
-    const v2Fields = (await h.as(1).get(`/api/v1/versions/${v2.id}/fields`).expect(200)).body.data as Array<{
+    const v2Fields = (await h.as(alice).get(`/api/v1/versions/${v2.id}/fields`).expect(200)).body
+      .data as Array<{
       id: number;
       name: string;
       uuid: string;
@@ -279,7 +285,7 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     }>;
     const fruits = v2Fields.find((f) => f.name === 'fruits')!;
     await h
-      .as(1)
+      .as(alice)
       .put(`/api/v1/versions/${v2.id}/fields/${fruits.id}`)
       .send({
         choices: [
@@ -291,12 +297,12 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
       })
       .expect(200);
     await h
-      .as(1)
+      .as(alice)
       .post(`/api/v1/versions/${v2.id}/fields`)
       .send({ name: 'remark', label: 'Remark', type: 'text' })
       .expect(201);
-    await h.as(1).post(`/api/v1/versions/${v2.id}/publish`).expect(200);
-    const v2All = (await h.as(1).get(`/api/v1/versions/${v2.id}/fields`).expect(200)).body
+    await h.as(alice).post(`/api/v1/versions/${v2.id}/publish`).expect(200);
+    const v2All = (await h.as(alice).get(`/api/v1/versions/${v2.id}/fields`).expect(200)).body
       .data as typeof v2Fields;
     // Every v2 field, in v2 form order: the row PostgreSQL reads by position.
     const v2Values: Record<string, unknown> = { ...full, fruits: ['mango'], remark: 'v2, "quoted"' };
@@ -306,13 +312,13 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
       data: v2All.map((f) => ({ field_uuid: f.uuid, type: f.type, value: v2Values[f.name] })),
     });
 
-    const { jobId, job } = await exportNow({}, 1, 'csv', {
+    const { jobId, job } = await exportNow({}, alice, 'csv', {
       projectId: f2.projectId,
       options: { choice_columns: true },
     });
     expect(job).to.include({ status: 'completed', rows_written: 4 });
     expect(job.options).to.deep.equal({ choice_columns: true });
-    const rows = csvRows((await download(jobId, 1)).body as string);
+    const rows = csvRows((await download(jobId, alice)).body as string);
     expect(rows.map((r) => Number(r.id))).to.deep.equal([a, b, c, d]);
     const fieldColumns = (r: Record<string, string>) =>
       Object.fromEntries(Object.entries(r).filter(([k]) => !['id', 'created_at', 'updated_at'].includes(k)));
@@ -366,11 +372,11 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
       'remark',
     ]);
 
-    const labelled = await exportNow({}, 1, 'csv', {
+    const labelled = await exportNow({}, alice, 'csv', {
       projectId: f2.projectId,
       options: { header: 'labels' },
     });
-    const text = (await download(labelled.jobId, 1)).body as string;
+    const text = (await download(labelled.jobId, alice)).body as string;
     expect(text.split('\n')[0]).to.equal(
       'ID,Status,Collector ID,Collector,Form version,Created at,Updated at,Latitude,Longitude,Name,Code,Age,Weight,Date,Time,Colour,Fruits,' +
         'Place (latitude),Place (longitude),Place (altitude),Place (precision),Picture,Remark',
@@ -381,11 +387,11 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
   it('applies every list filter, selecting exactly what the list endpoint selects', async () => {
     const cases: Array<[object, number[]]> = [
       [{ status: 'draft' }, [ids[1]!]],
-      [{ collector_id: 3 }, [ids[2]!, ids[3]!]],
+      [{ collector_id: carol.id }, [ids[2]!, ids[3]!]],
       [{ date_from: '2025-01-15', date_to: '2025-01-20' }, [ids[1]!, ids[2]!]],
       [{ date_to: '2025-01-14' }, [ids[0]!]],
       [{ search: 'zebulon' }, [ids[0]!]],
-      [{ status: 'submitted', collector_id: 2 }, [ids[0]!]],
+      [{ status: 'submitted', collector_id: bob.id }, [ids[0]!]],
       [{ search: 'nobody' }, []],
     ];
     for (const [filters, expected] of cases) {
@@ -400,7 +406,7 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
         Object.entries(filters).map(([k, v]): [string, string] => [k, String(v)]),
       );
       const list = await h
-        .as(1)
+        .as(alice)
         .get(`/api/v1/projects/${form.projectId}/submissions?per_page=100&${query}`)
         .expect(200);
       expect(list.body.data.map((s: { id: number }) => s.id).sort(), JSON.stringify(filters)).to.deep.equal(
@@ -410,15 +416,15 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
   });
 
   it('writes xlsx and GeoJSON with the same columns and values as the CSV', async () => {
-    for (const filters of [{}, { collector_id: 3 }]) {
+    for (const filters of [{}, { collector_id: carol.id }]) {
       const csv = await exportNow(filters);
       const expected = csvRows((await download(csv.jobId)).body as string);
       const header = Object.keys(expected[0] ?? {});
 
-      const x = await exportNow(filters, 4, 'xlsx');
+      const x = await exportNow(filters, dave, 'xlsx');
       expect(x.job).to.include({ status: 'completed', format: 'xlsx' });
       const file = await h
-        .as(4)
+        .as(dave)
         .get(`/api/v1/exports/${x.jobId}/download`)
         .buffer(true)
         .parse((r, cb) => {
@@ -454,7 +460,7 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
         if (row.latitude) expect(typed(i + 2, 'latitude')).to.equal(Number(row.latitude));
       }
 
-      const g = await exportNow(filters, 4, 'geojson');
+      const g = await exportNow(filters, dave, 'geojson');
       const res = await download(g.jobId);
       expect(res.headers['content-type']).to.contain('application/geo+json');
       const fc = JSON.parse(res.body as string) as {
@@ -481,14 +487,14 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
       }
     }
     // photo cells are absolute URLs in every format (the CSV's, compared cell by cell above)
-    const photoCells = csvRows((await download((await exportNow({}, 4)).jobId)).body as string)
+    const photoCells = csvRows((await download((await exportNow({}, dave)).jobId)).body as string)
       .map((r) => r.picture)
       .filter(Boolean);
     expect(photoCells).to.have.length(1);
     expect(photoCells[0]).to.match(/^https:\/\/fieldhouse\.example\.org\/api\/v1\/photos\/[0-9a-f-]{36}$/);
     // with labels as headers the points are still the submissions' own coordinates
-    const csv = csvRows((await download((await exportNow({}, 4)).jobId)).body as string);
-    const labelled = await exportNow({}, 4, 'geojson', { options: { header: 'labels' } });
+    const csv = csvRows((await download((await exportNow({}, dave)).jobId)).body as string);
+    const labelled = await exportNow({}, dave, 'geojson', { options: { header: 'labels' } });
     const features = (
       JSON.parse((await download(labelled.jobId)).body as string) as {
         features: Array<{ geometry: { coordinates: number[] } | null; properties: Record<string, unknown> }>;
@@ -504,7 +510,7 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     }
   });
 
-  const downloadBytes = async (jobId: string, user = 1) =>
+  const downloadBytes = async (jobId: string, user = alice) =>
     h
       .as(user)
       .get(`/api/v1/exports/${jobId}/download`)
@@ -517,12 +523,12 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
       .expect(200);
 
   it('zips all data and media: the CSV, and each photo of its rows once under media/, named in its photo column', async () => {
-    const f = await makeForm(h, 1);
+    const f = await makeForm(h, alice);
     await h.db('projects').where({ id: f.projectId }).update({ name: 'Relevé des puits / Nord' });
     const photoIds: string[] = [];
     const send = async (extra: Record<string, unknown>, top: object = {}) => {
       const r = await h
-        .as(1)
+        .as(alice)
         .post(`/api/v1/projects/${f.projectId}/submissions`)
         .send(body(f, extra, top));
       expect(r.status, JSON.stringify(r.body)).to.equal(201);
@@ -537,7 +543,7 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     expect(photoIds).to.have.length(4);
 
     const open = async (filters: object) => {
-      const { jobId, job } = await exportNow(filters, 1, 'zip', { projectId: f.projectId });
+      const { jobId, job } = await exportNow(filters, alice, 'zip', { projectId: f.projectId });
       expect(job).to.include({ status: 'completed', format: 'zip', error: null, progress: 1 });
       const res = await downloadBytes(jobId);
       expect(res.headers['content-type']).to.equal('application/zip');
@@ -597,13 +603,13 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     expect(partial.rows[1]!.picture).to.equal(`media/${photoIds[1]}.png`);
 
     // A project without photos: the zip holds the CSV alone.
-    const plain = await exportNow({ search: 'nobody-at-all' }, 1, 'zip', { projectId: f.projectId });
+    const plain = await exportNow({ search: 'nobody-at-all' }, alice, 'zip', { projectId: f.projectId });
     const empty = await JSZip.loadAsync((await downloadBytes(plain.jobId)).body as Buffer);
     expect(Object.keys(empty.files)).to.have.length(1);
   });
 
   it('names files after the project and the day requested, with filename* for a name that is not ASCII', async () => {
-    const { jobId, job } = await exportNow({}, 4);
+    const { jobId, job } = await exportNow({}, dave);
     const day = (job.created_at as string).slice(0, 10);
     const name = (await h.db('projects').where({ id: form.projectId }).first()).name as string;
     expect((await download(jobId)).headers['content-disposition']).to.equal(
@@ -638,42 +644,42 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
       (await request({ date_from: '2025-02-02', date_to: '2025-02-01' }).expect(422)).body.errors,
     ).to.have.property('filters.date_to');
     const fmt = await h
-      .as(1)
+      .as(alice)
       .post(`/api/v1/projects/${form.projectId}/submissions/export`)
       .send({ format: 'pdf' })
       .expect(422);
     expect(fmt.body.errors).to.have.property('format');
     const opts = await h
-      .as(1)
+      .as(alice)
       .post(`/api/v1/projects/${form.projectId}/submissions/export`)
       .send({ format: 'csv', options: { header: 'titles', choice_columns: 'yes' } })
       .expect(422);
     expect(opts.body.errors).to.have.keys('options.header', 'options.choice_columns');
-    await request({}, 2).expect(403); // a collector may not export everybody's data
-    await request({}, 9).expect(404);
+    await request({}, bob).expect(403); // a collector may not export everybody's data
+    await request({}, ivan).expect(404);
     await h
-      .as(undefined)
+      .anonymous()
       .post(`/api/v1/projects/${form.projectId}/submissions/export`)
       .send({ format: 'csv' })
       .expect(401);
-    await h.as(4).get('/api/v1/exports/not-a-uuid').expect(404);
-    await h.as(4).get('/api/v1/exports/00000000-0000-4000-8000-000000000000').expect(404);
+    await h.as(dave).get('/api/v1/exports/not-a-uuid').expect(404);
+    await h.as(dave).get('/api/v1/exports/00000000-0000-4000-8000-000000000000').expect(404);
   });
 
   it('shows and serves a file to its requester and the workspace managers only', async () => {
-    const { jobId } = await exportNow({}, 4);
-    for (const user of [4, 5, 1]) {
-      expect((await download(jobId, user)).status, `user ${user}`).to.equal(200);
+    const { jobId } = await exportNow({}, dave);
+    for (const user of [dave, erin, alice]) {
+      expect((await download(jobId, user)).status, user.name).to.equal(200);
       await h.as(user).get(`/api/v1/exports/${jobId}`).expect(200);
     }
-    for (const user of [2, 9]) {
-      expect((await download(jobId, user)).status, `user ${user}`).to.equal(404);
+    for (const user of [bob, ivan]) {
+      expect((await download(jobId, user)).status, user.name).to.equal(404);
       await h.as(user).get(`/api/v1/exports/${jobId}`).expect(404);
     }
     const mail = (await h.db('outbox').select('message')).find(
       (r) => r.message.data.reason === 'export-completed' && r.message.data.text.includes(jobId),
     );
-    expect(mail.message.data.to).to.deep.equal(['user4@example.test']);
+    expect(mail.message.data.to).to.deep.equal([dave.email]);
     expect(mail.message.data.text).to.contain(
       `https://fieldhouse.example.org/api/v1/exports/${jobId}/download`,
     );
@@ -689,20 +695,20 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
   });
 
   it("writes the export e-mail in the requester's language and time zone (issue 32)", async () => {
-    // User 5 (a manager), French in Paris as the gateway's user events project them.
+    // Erin (a manager), French in Paris as the gateway's user events project them.
     await upsertUser(h.db, {
-      id: 5,
-      name: 'Cinq',
-      email: 'user5@example.test',
+      id: erin.id,
+      name: erin.name,
+      email: erin.email,
       language: 'fr',
       time_zone: 'Europe/Paris',
       updated_at: new Date(Date.now() + 60_000),
     });
-    const { jobId } = await exportNow({}, 5);
+    const { jobId } = await exportNow({}, erin);
     const mail = (await h.db('outbox').select('message')).find(
       (r) => r.message.data.reason === 'export-completed' && r.message.data.text.includes(jobId),
     ).message.data;
-    expect(mail.to).to.deep.equal(['user5@example.test']);
+    expect(mail.to).to.deep.equal([erin.email]);
     expect(mail.subject).to.match(/^Votre export de .+ est prêt$/);
     const created = new Date((await h.db('exports').where({ id: jobId }).first()).created_at);
     const paris = new Intl.DateTimeFormat('fr-FR', {
@@ -723,43 +729,43 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
 
   it('re-checks access at download: a requester removed from the workspace, or no longer allowed to read every submission, gets 404', async () => {
     // Issue 31: a viewer removed from the workspace kept downloading the rows of their export.
-    await addMember(h, 1, form.workspaceId, 6, 'viewer');
-    await addMember(h, 1, form.workspaceId, 7, 'viewer');
-    const { jobId: removedJob } = await exportNow({}, 6);
-    const { jobId: demotedJob } = await exportNow({}, 7);
-    const before = await download(removedJob, 6);
+    await addMember(h, alice, form.workspaceId, frank, 'viewer');
+    await addMember(h, alice, form.workspaceId, grace, 'viewer');
+    const { jobId: removedJob } = await exportNow({}, frank);
+    const { jobId: demotedJob } = await exportNow({}, grace);
+    const before = await download(removedJob, frank);
     expect(before.status).to.equal(200);
     expect(before.body as string).to.contain('Zebulon');
-    expect((await download(demotedJob, 7)).status).to.equal(200);
+    expect((await download(demotedJob, grace)).status).to.equal(200);
 
-    await h.as(1).delete(`/api/v1/workspaces/${form.workspaceId}/members/6`).expect(204);
+    await h.as(alice).delete(`/api/v1/workspaces/${form.workspaceId}/members/${frank.id}`).expect(204);
     await h
-      .as(1)
+      .as(alice)
       .post(`/api/v1/workspaces/${form.workspaceId}/members`)
-      .send({ user_id: 7, role: 'collector' })
+      .send({ user_id: grace.id, role: 'collector' })
       .expect(200);
 
     for (const [jobId, user] of [
-      [removedJob, 6],
-      [demotedJob, 7],
+      [removedJob, frank],
+      [demotedJob, grace],
     ] as const) {
       const res = await download(jobId, user);
-      expect(res.status, `download by user ${user}`).to.equal(404);
+      expect(res.status, `download by ${user.name}`).to.equal(404);
       expect(res.headers['content-type']).to.match(/^application\/problem\+json/);
       expect(JSON.parse(res.body as string)).to.include({ status: 404, detail: 'Export not found.' });
       await h.as(user).get(`/api/v1/exports/${jobId}`).expect(404);
       // The workspace's managers still get the file: the job is not gone, only out of reach.
-      expect((await download(jobId, 5)).status).to.equal(200);
+      expect((await download(jobId, erin)).status).to.equal(200);
     }
     // Back in the workspace with a role that reads every submission: the export is theirs again.
-    await addMember(h, 1, form.workspaceId, 6, 'viewer');
-    expect((await download(removedJob, 6)).status).to.equal(200);
+    await addMember(h, alice, form.workspaceId, frank, 'viewer');
+    expect((await download(removedJob, frank)).status).to.equal(200);
   });
 
   it("lists a project's exports newest first: managers every job, a viewer their own, collectors none", async () => {
-    const { jobId: byViewer } = await exportNow({}, 4);
-    const { jobId: byManager } = await exportNow({ status: 'submitted' }, 5, 'geojson');
-    const list = async (user: number, query = '') =>
+    const { jobId: byViewer } = await exportNow({}, dave);
+    const { jobId: byManager } = await exportNow({ status: 'submitted' }, erin, 'geojson');
+    const list = async (user: TestUser, query = '') =>
       (await h.as(user).get(`/api/v1/projects/${form.projectId}/exports${query}`).expect(200)).body as {
         data: Array<{
           id: string;
@@ -770,25 +776,25 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
         }>;
         pagination: { total: number; per_page: number; last_page: number };
       };
-    const all = await list(5);
-    const mine = await list(4);
+    const all = await list(erin);
+    const mine = await list(dave);
     expect(all.data[0]!.id).to.equal(byManager);
-    expect(all.data[0]).to.include({ format: 'geojson', status: 'completed', requested_by: 5 });
+    expect(all.data[0]).to.include({ format: 'geojson', status: 'completed', requested_by: erin.id });
     expect(all.data.map((j) => j.id)).to.include(byViewer);
     expect(all.pagination.total).to.be.greaterThan(mine.pagination.total);
-    expect(mine.data.every((j) => j.requested_by === 4)).to.equal(true);
+    expect(mine.data.every((j) => j.requested_by === dave.id)).to.equal(true);
     expect(mine.data.map((j) => j.id))
       .to.include(byViewer)
       .and.not.include(byManager);
     expect(all.data.find((j) => j.id === byViewer)!.download_url).to.equal(
       `/api/v1/exports/${byViewer}/download`,
     );
-    const firstPage = await list(5, '?per_page=1');
+    const firstPage = await list(erin, '?per_page=1');
     expect(firstPage.data.map((j) => j.id)).to.deep.equal([byManager]);
     expect(firstPage.pagination.last_page).to.equal(all.pagination.total);
-    await h.as(2).get(`/api/v1/projects/${form.projectId}/exports`).expect(403);
-    await h.as(9).get(`/api/v1/projects/${form.projectId}/exports`).expect(404);
-    await h.as(5).get(`/api/v1/projects/${form.projectId}/exports?per_page=500`).expect(422);
+    await h.as(bob).get(`/api/v1/projects/${form.projectId}/exports`).expect(403);
+    await h.as(ivan).get(`/api/v1/projects/${form.projectId}/exports`).expect(404);
+    await h.as(erin).get(`/api/v1/projects/${form.projectId}/exports?per_page=500`).expect(422);
   });
 
   it('deletes expired files in the sweep; the download then answers 410', async () => {
@@ -804,7 +810,7 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     expect((await sweepExports(h.db, blobs)).deleted).to.equal(1);
     expect(existsSync(path)).to.equal(false);
     expect((await download(jobId)).status).to.equal(410);
-    const s = await h.as(4).get(`/api/v1/exports/${jobId}`).expect(200);
+    const s = await h.as(dave).get(`/api/v1/exports/${jobId}`).expect(200);
     expect(s.body.data).to.include({ status: 'completed', expired: true, download_url: null });
   });
 
@@ -817,7 +823,7 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
       expect((await h.db('exports').where({ id: jobId }).first()).attempts).to.equal(3);
       // Its message is dead-lettered; the DLQ consumer finds the job ended already and leaves it
       // (the consumer's own cases: export-recovery.test.ts).
-      expect((await h.as(4).get(`/api/v1/exports/${jobId}`).expect(200)).body.data).to.include({
+      expect((await h.as(dave).get(`/api/v1/exports/${jobId}`).expect(200)).body.data).to.include({
         status: 'failed',
         error: 'disk full',
       });
@@ -874,7 +880,7 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     // Worker B starts and receives the unacknowledged message again.
     worker = await startExportWorker({ broker, db: h.db, blobs, logger, settings, retryDelaysMs: [20, 20] });
     const done = await eventually(async () => {
-      const s = await h.as(4).get(`/api/v1/exports/${jobId}`).expect(200);
+      const s = await h.as(dave).get(`/api/v1/exports/${jobId}`).expect(200);
       return s.body.data.status === 'completed' ? s.body.data : null;
     });
     expect(done.rows_written).to.equal(4);
@@ -903,7 +909,7 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     expect((await sweepExports(h.db, blobs)).requeued).to.equal(1);
     await relay.drain();
     const done = await eventually(async () => {
-      const s = await h.as(4).get(`/api/v1/exports/${jobId}`).expect(200);
+      const s = await h.as(dave).get(`/api/v1/exports/${jobId}`).expect(200);
       return s.body.data.status === 'completed' ? s.body.data : null;
     });
     expect(done.rows_written).to.equal(4);

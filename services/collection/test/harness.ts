@@ -9,6 +9,64 @@ import { createTestDatabase, createTestIssuer, testLogger, type TestDatabase } f
 import { createCollectionApp, migrations } from '../src/index.ts';
 import { FileBlobStore, type BlobStore } from '../src/blob/blob-store.ts';
 
+/**
+ * A user of the tests as the gateway's internal JWT names them: `id` is the numeric user id the
+ * JWT carries (and the users projection stores), `name` and `email` its other claims.
+ */
+export interface TestUser {
+  id: number;
+  name: string;
+  email: string;
+}
+
+const actor = (id: number, name: string): TestUser => ({
+  id,
+  name,
+  email: `${name.toLowerCase()}@example.test`,
+});
+
+/**
+ * The named actors of the collection tests, the one place where a name maps to a user id (ids in
+ * alphabetical order, so a list sorted by name is sorted by id). A test takes the ones it needs
+ * and says their roles where it sets them: `const { alice, bob } = cast; // alice owns, bob collects`.
+ */
+export const cast = {
+  alice: actor(1, 'Alice'),
+  bob: actor(2, 'Bob'),
+  carol: actor(3, 'Carol'),
+  dave: actor(4, 'Dave'),
+  erin: actor(5, 'Erin'),
+  frank: actor(6, 'Frank'),
+  grace: actor(7, 'Grace'),
+  heidi: actor(8, 'Heidi'),
+  ivan: actor(9, 'Ivan'),
+  judy: actor(10, 'Judy'),
+  kevin: actor(11, 'Kevin'),
+  laura: actor(12, 'Laura'),
+  mallory: actor(13, 'Mallory'),
+  nina: actor(14, 'Nina'),
+  omar: actor(15, 'Omar'),
+  peggy: actor(16, 'Peggy'),
+  quinn: actor(17, 'Quinn'),
+  rupert: actor(18, 'Rupert'),
+  sybil: actor(19, 'Sybil'),
+  trent: actor(20, 'Trent'),
+  ursula: actor(21, 'Ursula'),
+  victor: actor(22, 'Victor'),
+  walter: actor(23, 'Walter'),
+  xena: actor(24, 'Xena'),
+  yusuf: actor(25, 'Yusuf'),
+  zoe: actor(26, 'Zoe'),
+} as const;
+
+/** Supertest calls carrying one Authorization header. */
+interface Agent {
+  get: (p: string) => request.Test;
+  post: (p: string) => request.Test;
+  put: (p: string) => request.Test;
+  delete: (p: string) => request.Test;
+}
+
 export interface Harness {
   app: Express;
   db: Knex;
@@ -16,18 +74,12 @@ export interface Harness {
   databaseUrl: string;
   blobDir: string;
   outboxKicks: number;
-  /** Authorization header value for user `id` (anonymous when undefined), with `extra` claims. */
-  auth: (id?: number, extra?: Partial<InternalClaims>) => string;
-  /** A supertest agent call as user `id`, with `extra` claims (`{email_verified: true}`, say). */
-  as: (
-    id: number | undefined,
-    extra?: Partial<InternalClaims>,
-  ) => {
-    get: (p: string) => request.Test;
-    post: (p: string) => request.Test;
-    put: (p: string) => request.Test;
-    delete: (p: string) => request.Test;
-  };
+  /** Authorization header value for `actor` (anonymous when undefined), with `extra` claims. */
+  auth: (actor?: TestUser, extra?: Partial<InternalClaims>) => string;
+  /** Calls as `actor`, with `extra` claims (`{email_verified: true}`, say). */
+  as: (actor: TestUser, extra?: Partial<InternalClaims>) => Agent;
+  /** Calls with a gateway JWT that names no user (a visitor who is not signed in). */
+  anonymous: () => Agent;
   close: () => Promise<void>;
 }
 
@@ -53,20 +105,22 @@ export async function startHarness(photoMaxBytes = 64 * 1024, blobs?: BlobStore)
       h.outboxKicks++;
     },
   });
-  const auth = (id?: number, extra?: Partial<InternalClaims>) =>
-    `Bearer ${issuer.sign('collection', id === undefined ? undefined : { id, name: `User ${id}`, email: `user${id}@example.test` }, extra)}`;
+  const auth = (user?: TestUser, extra?: Partial<InternalClaims>) =>
+    `Bearer ${issuer.sign('collection', user, extra)}`;
+  const agent = (user?: TestUser, extra?: Partial<InternalClaims>): Agent => ({
+    get: (p: string) => request(app).get(p).set('Authorization', auth(user, extra)),
+    post: (p: string) => request(app).post(p).set('Authorization', auth(user, extra)),
+    put: (p: string) => request(app).put(p).set('Authorization', auth(user, extra)),
+    delete: (p: string) => request(app).delete(p).set('Authorization', auth(user, extra)),
+  });
   return Object.assign(h, {
     app,
     db,
     databaseUrl: tdb.url,
     blobDir,
     auth,
-    as: (id: number | undefined, extra?: Partial<InternalClaims>) => ({
-      get: (p: string) => request(app).get(p).set('Authorization', auth(id, extra)),
-      post: (p: string) => request(app).post(p).set('Authorization', auth(id, extra)),
-      put: (p: string) => request(app).put(p).set('Authorization', auth(id, extra)),
-      delete: (p: string) => request(app).delete(p).set('Authorization', auth(id, extra)),
-    }),
+    as: agent,
+    anonymous: () => agent(),
     close: async () => {
       await db.destroy();
       await tdb.drop();
@@ -75,12 +129,12 @@ export async function startHarness(photoMaxBytes = 64 * 1024, blobs?: BlobStore)
   });
 }
 
-/** Ensures the users projection knows user `id` (as a first request through the gateway does). */
-export async function seen(h: Harness, ...ids: number[]) {
-  for (const id of ids) await h.as(id).get('/api/v1/workspaces').expect(200);
+/** Ensures the users projection knows `users` (as a first request through the gateway does). */
+export async function seen(h: Harness, ...users: TestUser[]) {
+  for (const user of users) await h.as(user).get('/api/v1/workspaces').expect(200);
 }
 
-/** The 20 field definitions (one or more of each type but photo) used by tests and the bench. */
+/** One field definition of each type (two of text), as the tests' forms hold them. */
 export const allTypeFields = [
   { name: 'full_name', label: 'Name', type: 'text', required: true, constraints: { max_length: 20 } },
   { name: 'code', label: 'Code', type: 'text', constraints: { pattern: '[A-Z]{3}-\\d{2}' } },
@@ -119,7 +173,7 @@ export interface Form {
 }
 
 /** Workspace + project + published version with {@link allTypeFields}, owned by `owner`. */
-export async function makeForm(h: Harness, owner: number, settings: object | null = {}): Promise<Form> {
+export async function makeForm(h: Harness, owner: TestUser, settings: object | null = {}): Promise<Form> {
   const ws = await h.as(owner).post('/api/v1/workspaces').send({ name: 'WS' }).expect(201);
   const workspaceId = ws.body.data.id as number;
   const p = await h
@@ -158,19 +212,19 @@ export function body(form: Form, extra: Record<string, unknown> = {}, top: objec
   };
 }
 
-/** Adds `userId` to the workspace with `role`. */
+/** Adds `member` to the workspace with `role`, as its `owner`. */
 export async function addMember(
   h: Harness,
-  owner: number,
+  owner: TestUser,
   workspaceId: number,
-  userId: number,
+  member: TestUser,
   role: string,
 ) {
-  await seen(h, userId);
+  await seen(h, member);
   await h
     .as(owner)
     .post(`/api/v1/workspaces/${workspaceId}/members`)
-    .send({ user_id: userId, role })
+    .send({ user_id: member.id, role })
     .expect(201);
 }
 

@@ -4,7 +4,7 @@ import { testLogger } from '@fieldhouse/testkit';
 import { FileBlobStore } from '../src/blob/blob-store.ts';
 import { inTransactionWith } from '@fieldhouse/messaging';
 import { photoTransaction, storePhotos } from '../src/domain/photo-store.ts';
-import { startHarness, type Harness } from './helpers.ts';
+import { startHarness, type Harness } from './harness.ts';
 
 /** Every file under `dir`, recursively. */
 async function filesUnder(dir: string): Promise<string[]> {

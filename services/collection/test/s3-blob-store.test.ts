@@ -5,7 +5,7 @@ import JSZip from 'jszip';
 import { PNG, testLogger } from '@fieldhouse/testkit';
 import { S3BlobStore } from '../src/blob/s3-blob-store.ts';
 import { runExportJob } from '../src/workers/exports.ts';
-import { addMember, body, makeForm, startHarness, type Harness } from './helpers.ts';
+import { addMember, body, cast, makeForm, startHarness, type Harness } from './harness.ts';
 import { createTestBucket, type TestBucket } from './s3.ts';
 
 const MiB = 1024 * 1024;
@@ -95,6 +95,8 @@ describe('collection: object storage (S3BlobStore on a real S3 server, versitygw
   });
 
   describe('through the collection API', () => {
+    // alice owns the workspaces, dave views one; bob is a stranger to them.
+    const { alice, bob, dave } = cast;
     let h: Harness;
     before(async () => {
       h = await startHarness(64 * 1024, bucket.store);
@@ -102,15 +104,15 @@ describe('collection: object storage (S3BlobStore on a real S3 server, versitygw
     after(async () => h?.close());
 
     it('redirects a photo download to a presigned URL after the access check, and deletes it with its submission', async () => {
-      const form = await makeForm(h, 1);
+      const form = await makeForm(h, alice);
       const sent = await h
-        .as(1)
+        .as(alice)
         .post(`/api/v1/projects/${form.projectId}/submissions`)
         .send(body(form, { picture: PNG.toString('base64') }))
         .expect(201);
       const photo = sent.body.data.data.find((e: { type: string }) => e.type === 'photo').value;
-      await h.as(2).get(photo.url).expect(404); // not a member: no URL given out
-      const answer = await h.as(1).get(photo.url).expect(302);
+      await h.as(bob).get(photo.url).expect(404); // not a member: no URL given out
+      const answer = await h.as(alice).get(photo.url).expect(302);
       expect(answer.headers['cache-control']).to.equal('no-store');
       const direct = await fetch(answer.headers.location!);
       expect(direct.status).to.equal(200);
@@ -118,13 +120,16 @@ describe('collection: object storage (S3BlobStore on a real S3 server, versitygw
       expect(Buffer.from(await direct.arrayBuffer())).to.deep.equal(PNG);
       const before = await bucket.keys();
       expect(before.some((k) => k.startsWith('photos/'))).to.equal(true);
-      await h.as(1).delete(`/api/v1/projects/${form.projectId}/submissions/${sent.body.data.id}`).expect(204);
+      await h
+        .as(alice)
+        .delete(`/api/v1/projects/${form.projectId}/submissions/${sent.body.data.id}`)
+        .expect(204);
       const after = await bucket.keys();
       expect(before.filter((k) => !after.includes(k))).to.have.length(1);
     });
 
     it('streams an export of 100,000 rows into the bucket and serves it by presigned URL', async () => {
-      const form = await makeForm(h, 1);
+      const form = await makeForm(h, alice);
       const template = body(form).data;
       await h.db.raw(
         `INSERT INTO submissions (project_id, form_version_id, collector_id, status, data, search_text,
@@ -134,7 +139,7 @@ describe('collection: object storage (S3BlobStore on a real S3 server, versitygw
       );
       const job = (
         await h
-          .as(1)
+          .as(alice)
           .post(`/api/v1/projects/${form.projectId}/submissions/export`)
           .send({ format: 'csv' })
           .expect(202)
@@ -150,7 +155,7 @@ describe('collection: object storage (S3BlobStore on a real S3 server, versitygw
       };
       expect(done.status).to.equal('completed');
       expect(Number(done.rows_written)).to.equal(100_000);
-      const answer = await h.as(1).get(`/api/v1/exports/${job}/download`).expect(302);
+      const answer = await h.as(alice).get(`/api/v1/exports/${job}/download`).expect(302);
       const file = await fetch(answer.headers.location!);
       expect(file.status).to.equal(200);
       expect(file.headers.get('content-disposition')).to.match(
@@ -161,19 +166,19 @@ describe('collection: object storage (S3BlobStore on a real S3 server, versitygw
     });
 
     it('streams a media zip into the bucket, each photo read from it, and serves it by presigned URL under its name', async () => {
-      const form = await makeForm(h, 1);
+      const form = await makeForm(h, alice);
       await h.db('projects').where({ id: form.projectId }).update({ name: 'Puits du Sénégal' });
       const n = 12;
       for (let i = 0; i < n; i++)
         await h
-          .as(1)
+          .as(alice)
           .post(`/api/v1/projects/${form.projectId}/submissions`)
           .send(body(form, { full_name: `Site ${i}`, picture: PNG.toString('base64') }))
           .expect(201);
-      await h.as(1).post(`/api/v1/projects/${form.projectId}/submissions`).send(body(form)).expect(201);
+      await h.as(alice).post(`/api/v1/projects/${form.projectId}/submissions`).send(body(form)).expect(201);
       const job = (
         await h
-          .as(1)
+          .as(alice)
           .post(`/api/v1/projects/${form.projectId}/submissions/export`)
           .send({ format: 'zip' })
           .expect(202)
@@ -186,7 +191,7 @@ describe('collection: object storage (S3BlobStore on a real S3 server, versitygw
       const done = await h.db('exports').where({ id: job }).first();
       expect(done).to.include({ status: 'completed', error: null });
       expect(await bucket.keys()).to.include(done.blob_key);
-      const answer = await h.as(1).get(`/api/v1/exports/${job}/download`).expect(302);
+      const answer = await h.as(alice).get(`/api/v1/exports/${job}/download`).expect(302);
       const file = await fetch(answer.headers.location!);
       expect(file.status).to.equal(200);
       expect(file.headers.get('content-type')).to.equal('application/zip');
@@ -211,12 +216,12 @@ describe('collection: object storage (S3BlobStore on a real S3 server, versitygw
     });
 
     it('gives no new presigned URL of an export to its requester once removed from the workspace', async () => {
-      const form = await makeForm(h, 1);
-      await addMember(h, 1, form.workspaceId, 4, 'viewer');
-      await h.as(1).post(`/api/v1/projects/${form.projectId}/submissions`).send(body(form)).expect(201);
+      const form = await makeForm(h, alice);
+      await addMember(h, alice, form.workspaceId, dave, 'viewer');
+      await h.as(alice).post(`/api/v1/projects/${form.projectId}/submissions`).send(body(form)).expect(201);
       const job = (
         await h
-          .as(4)
+          .as(dave)
           .post(`/api/v1/projects/${form.projectId}/submissions/export`)
           .send({ format: 'csv' })
           .expect(202)
@@ -226,9 +231,10 @@ describe('collection: object storage (S3BlobStore on a real S3 server, versitygw
         last: true,
         max: 3,
       });
-      const handedOut = (await h.as(4).get(`/api/v1/exports/${job}/download`).expect(302)).headers.location!;
-      await h.as(1).delete(`/api/v1/workspaces/${form.workspaceId}/members/4`).expect(204);
-      const refused = await h.as(4).get(`/api/v1/exports/${job}/download`).expect(404);
+      const handedOut = (await h.as(dave).get(`/api/v1/exports/${job}/download`).expect(302)).headers
+        .location!;
+      await h.as(alice).delete(`/api/v1/workspaces/${form.workspaceId}/members/${dave.id}`).expect(204);
+      const refused = await h.as(dave).get(`/api/v1/exports/${job}/download`).expect(404);
       expect(refused.headers.location).to.equal(undefined);
       expect(refused.body).to.include({ status: 404, detail: 'Export not found.' });
       // What holds for a URL handed out before (docs/collection.md, "Object storage"): it is the

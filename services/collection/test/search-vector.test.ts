@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { searchVectorSql } from '../src/migrations/007-search-prefixes.ts';
-import { startHarness, type Harness } from './helpers.ts';
+import { startHarness, type Harness } from './harness.ts';
 
 describe('collection: search vector of migration 009 equals the one of migration 007', () => {
   let h: Harness;

@@ -3,14 +3,16 @@ import { projectLookups } from '../src/data/projects.ts';
 import { submissionGroupCommit } from '../src/data/submission-batch.ts';
 import type { NewSubmission } from '../src/data/submissions.ts';
 import { testLogger } from '@fieldhouse/testkit';
-import { addMember, body, makeForm, startHarness, type Form, type Harness } from './helpers.ts';
+import { addMember, body, cast, makeForm, startHarness, type Form, type Harness } from './harness.ts';
 
 describe('collection: group commit of plain submissions and project lookups (real PostgreSQL)', () => {
+  // alice owns the workspace, erin collects in it; grace owns another.
+  const { alice, erin, grace } = cast;
   let h: Harness;
   let f: Form;
   before(async () => {
     h = await startHarness();
-    f = await makeForm(h, 1);
+    f = await makeForm(h, alice);
   });
   after(async () => h?.close());
 
@@ -22,7 +24,7 @@ describe('collection: group commit of plain submissions and project lookups (rea
     const answers = await Promise.all(
       names.map((full_name, i) =>
         h
-          .as(1)
+          .as(alice)
           .post(`/api/v1/projects/${f.projectId}/submissions`)
           .send(body(f, { full_name, age: i }, { status: i % 4 === 0 ? 'draft' : 'submitted' })),
       ),
@@ -51,10 +53,13 @@ describe('collection: group commit of plain submissions and project lookups (rea
     }
     const history = await h.db('submission_history').whereIn('submission_id', [...ids]);
     expect(history).to.have.length(40);
-    const stats = await h.as(1).get(`/api/v1/projects/${f.projectId}/stats`).expect(200);
+    const stats = await h.as(alice).get(`/api/v1/projects/${f.projectId}/stats`).expect(200);
     expect(stats.body.data.total).to.equal(40);
     expect(stats.body.data.by_status).to.include({ draft: 10, submitted: 30 });
-    const search = await h.as(1).get(`/api/v1/projects/${f.projectId}/submissions?search=person`).expect(200);
+    const search = await h
+      .as(alice)
+      .get(`/api/v1/projects/${f.projectId}/submissions?search=person`)
+      .expect(200);
     expect(search.body.pagination.total).to.equal(40);
   });
 
@@ -63,7 +68,7 @@ describe('collection: group commit of plain submissions and project lookups (rea
     const row = (full: string, formVersionId = f.versionId): NewSubmission => ({
       project_id: f.projectId,
       form_version_id: formVersionId,
-      collector_id: 1,
+      collector_id: alice.id,
       status: 'submitted',
       latitude: null,
       longitude: null,
@@ -90,18 +95,18 @@ describe('collection: group commit of plain submissions and project lookups (rea
   });
 
   it('answers lookups that waited together, each with its own project and role', async () => {
-    const other = await makeForm(h, 7);
-    await addMember(h, 1, f.workspaceId, 5, 'collector');
+    const other = await makeForm(h, grace);
+    await addMember(h, alice, f.workspaceId, erin, 'collector');
     const lookup = projectLookups(h.db);
     const asked: Array<[number, number | null]> = [
-      [f.projectId, 1], // owner
-      [f.projectId, 5], // collector
-      [f.projectId, 7], // not a member of this one
-      [other.projectId, 7], // owner of the other
+      [f.projectId, alice.id], // owner
+      [f.projectId, erin.id], // collector
+      [f.projectId, grace.id], // not a member of this one
+      [other.projectId, grace.id], // owner of the other
       [other.projectId, null], // anonymous
-      [999_999, 1], // no such project
-      [3_000_000_000, 1], // beyond a PostgreSQL integer: still just not found
-      [f.projectId, 5], // the same lookup twice
+      [999_999, alice.id], // no such project
+      [3_000_000_000, alice.id], // beyond a PostgreSQL integer: still just not found
+      [f.projectId, erin.id], // the same lookup twice
     ];
     const found = await Promise.all(asked.map(([p, u]) => lookup(p, u)));
     expect(found.map((x) => (x ? [x.project.id, x.role] : null))).to.deep.equal([

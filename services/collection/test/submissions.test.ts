@@ -1,19 +1,33 @@
 import { expect } from 'chai';
-import { addMember, body, makeForm, PNG, seen, startHarness, type Form, type Harness } from './helpers.ts';
+import {
+  addMember,
+  body,
+  cast,
+  makeForm,
+  PNG,
+  seen,
+  startHarness,
+  type Form,
+  type Harness,
+  type TestUser,
+} from './harness.ts';
 
 describe('collection: submissions', () => {
+  // alice owns the workspaces, bob and carol collect; dave reviews (a manager) or views, erin
+  // manages; mallory, omar and peggy are strangers to the workspaces.
+  const { alice, bob, carol, dave, erin, mallory, omar, peggy } = cast;
   let h: Harness;
   let form: Form;
   before(async () => {
     h = await startHarness(64 * 1024);
-    form = await makeForm(h, 1);
-    await addMember(h, 1, form.workspaceId, 2, 'collector');
-    await addMember(h, 1, form.workspaceId, 3, 'collector');
+    form = await makeForm(h, alice);
+    await addMember(h, alice, form.workspaceId, bob, 'collector');
+    await addMember(h, alice, form.workspaceId, carol, 'collector');
   });
   after(async () => {
     await h?.close();
   });
-  const post = (b: object, user = 2, p = form.projectId) =>
+  const post = (b: object, user = bob, p = form.projectId) =>
     h.as(user).post(`/api/v1/projects/${p}/submissions`).send(b);
 
   describe('validation of every type', () => {
@@ -83,18 +97,19 @@ describe('collection: submissions', () => {
         (await post({ ...body(form), form_version_id: undefined }).expect(422)).body.errors,
       ).to.have.property('form_version_id');
       await h
-        .as(2)
+        .as(bob)
         .post(`/api/v1/projects/${form.projectId}/submissions`)
         .set('Content-Type', 'application/json')
         .send('{"x":')
         .expect(400);
       // a draft version and a version of another project are refused
-      const draft = (await h.as(1).post(`/api/v1/projects/${form.projectId}/versions`).send({}).expect(201))
-        .body.data.id;
+      const draft = (
+        await h.as(alice).post(`/api/v1/projects/${form.projectId}/versions`).send({}).expect(201)
+      ).body.data.id;
       const res = await post({ ...body(form), form_version_id: draft }).expect(422);
       expect(res.body.errors.form_version_id[0]).to.match(/draft/);
-      const other = await makeForm(h, 1);
-      const foreign = await post({ ...body(form), form_version_id: other.versionId }, 1).expect(422);
+      const other = await makeForm(h, alice);
+      const foreign = await post({ ...body(form), form_version_id: other.versionId }, alice).expect(422);
       expect(foreign.body.errors.form_version_id[0]).to.match(/does not belong/);
     });
 
@@ -104,10 +119,10 @@ describe('collection: submissions', () => {
       const draft = await post({ ...b, status: 'draft' }).expect(201);
       expect(draft.body.data.status).to.equal('draft');
       const url = `/api/v1/projects/${form.projectId}/submissions/${draft.body.data.id}`;
-      const refused = await h.as(2).put(url).send({ status: 'submitted' }).expect(422);
+      const refused = await h.as(bob).put(url).send({ status: 'submitted' }).expect(422);
       expect(refused.body.errors).to.have.property('data');
       const ok = await h
-        .as(2)
+        .as(bob)
         .put(url)
         .send({ status: 'submitted', data: body(form).data })
         .expect(200);
@@ -118,28 +133,32 @@ describe('collection: submissions', () => {
 
   describe('status transitions and history', () => {
     it('follows the transition table, records who/when/comment, and names current and requested on 422', async () => {
-      await addMember(h, 1, form.workspaceId, 4, 'manager');
+      await addMember(h, alice, form.workspaceId, dave, 'manager');
       const s = (await post(body(form)).expect(201)).body.data;
       const url = `/api/v1/projects/${form.projectId}/submissions/${s.id}`;
-      await h.as(4).put(url).send({ status: 'requires_correction', comment: 'Age looks wrong' }).expect(200);
-      await h.as(4).put(url).send({ status: 'submitted' }).expect(403); // only its collector resubmits
-      await h.as(3).put(url).send({ status: 'submitted' }).expect(404); // another collector does not see it
       await h
-        .as(2)
+        .as(dave)
+        .put(url)
+        .send({ status: 'requires_correction', comment: 'Age looks wrong' })
+        .expect(200);
+      await h.as(dave).put(url).send({ status: 'submitted' }).expect(403); // only its collector resubmits
+      await h.as(carol).put(url).send({ status: 'submitted' }).expect(404); // another collector does not see it
+      await h
+        .as(bob)
         .put(url)
         .send({ data: body(form, { age: 37 }).data })
         .expect(200); // correction
-      await h.as(2).put(url).send({ status: 'submitted', comment: 'fixed' }).expect(200);
-      await h.as(4).put(url).send({ status: 'reviewed' }).expect(200);
-      const illegal = await h.as(4).put(url).send({ status: 'draft' }).expect(422);
+      await h.as(bob).put(url).send({ status: 'submitted', comment: 'fixed' }).expect(200);
+      await h.as(dave).put(url).send({ status: 'reviewed' }).expect(200);
+      const illegal = await h.as(dave).put(url).send({ status: 'draft' }).expect(422);
       expect(illegal.body).to.include({
         code: 'illegal_transition',
         current_status: 'reviewed',
         requested_status: 'draft',
       });
       expect(illegal.body.message).to.equal('A submission cannot go from status reviewed to draft.');
-      await h.as(4).put(url).send({ status: 'bogus' }).expect(422);
-      const detail = await h.as(4).get(url).expect(200);
+      await h.as(dave).put(url).send({ status: 'bogus' }).expect(422);
+      const detail = await h.as(dave).get(url).expect(200);
       expect(detail.body.data.history.map((x: { to_status: string }) => x.to_status)).to.deep.equal([
         'submitted',
         'requires_correction',
@@ -148,21 +167,21 @@ describe('collection: submissions', () => {
       ]);
       expect(detail.body.data.history[1]).to.include({
         from_status: 'submitted',
-        user_id: 4,
+        user_id: dave.id,
         comment: 'Age looks wrong',
       });
-      expect(detail.body.data.history[2]).to.include({ user_id: 2, comment: 'fixed' });
+      expect(detail.body.data.history[2]).to.include({ user_id: bob.id, comment: 'fixed' });
       expect(detail.body.data.history[3].created_at).to.match(/Z$/);
       expect(detail.body.data.data[1].value).to.equal(37);
       // rejected is final
       const r = (await post(body(form)).expect(201)).body.data;
       await h
-        .as(4)
+        .as(dave)
         .put(`/api/v1/projects/${form.projectId}/submissions/${r.id}`)
         .send({ status: 'rejected' })
         .expect(200);
       await h
-        .as(4)
+        .as(dave)
         .put(`/api/v1/projects/${form.projectId}/submissions/${r.id}`)
         .send({ status: 'reviewed' })
         .expect(422);
@@ -172,35 +191,35 @@ describe('collection: submissions', () => {
       const s = (await post(body(form)).expect(201)).body.data;
       const url = `/api/v1/projects/${form.projectId}/submissions/${s.id}`;
       const no = await h
-        .as(2)
+        .as(bob)
         .put(url)
         .send({ data: body(form, { age: 50 }).data })
         .expect(403);
       expect(no.body.code).to.equal('edits_not_allowed');
       await h
-        .as(1)
+        .as(alice)
         .post(`/api/v1/projects/${form.projectId}/publish`)
         .send({ allow_edits: true })
         .expect(200);
       const yes = await h
-        .as(2)
+        .as(bob)
         .put(url)
         .send({ data: body(form, { age: 50 }).data, latitude: 10 })
         .expect(200);
       expect(yes.body.data.data[1].value).to.equal(50);
       expect(yes.body.data.latitude).to.equal(10);
       await h
-        .as(2)
+        .as(bob)
         .put(url)
         .send({ data: body(form, { age: 500 }).data })
         .expect(422);
       await h
-        .as(3)
+        .as(carol)
         .put(url)
         .send({ data: body(form).data })
         .expect(404); // another collector does not even see it
       await h
-        .as(1)
+        .as(alice)
         .post(`/api/v1/projects/${form.projectId}/publish`)
         .send({ allow_edits: false })
         .expect(200);
@@ -209,137 +228,145 @@ describe('collection: submissions', () => {
 
   describe('publication settings', () => {
     it('refuses submissions to an unpublished project', async () => {
-      const f = await makeForm(h, 1, null);
-      const res = await post(body(f), 1, f.projectId).expect(422);
+      const f = await makeForm(h, alice, null);
+      const res = await post(body(f), alice, f.projectId).expect(422);
       expect(res.body.code).to.equal('project_not_published');
-      await h.as(1).post(`/api/v1/projects/${f.projectId}/publish`).expect(200);
-      await post(body(f), 1, f.projectId).expect(201);
-      await h.as(1).post(`/api/v1/projects/${f.projectId}/unpublish`).expect(200);
-      await post(body(f), 1, f.projectId).expect(422);
+      await h.as(alice).post(`/api/v1/projects/${f.projectId}/publish`).expect(200);
+      await post(body(f), alice, f.projectId).expect(201);
+      await h.as(alice).post(`/api/v1/projects/${f.projectId}/unpublish`).expect(200);
+      await post(body(f), alice, f.projectId).expect(422);
     });
 
     it('collect_access: public admits anonymous callers and non-members; members does not', async () => {
-      const f = await makeForm(h, 1, { collect_access: 'members' });
-      await seen(h, 50);
-      await post(body(f), 50, f.projectId).expect(404);
-      await h.as(undefined).post(`/api/v1/projects/${f.projectId}/submissions`).send(body(f)).expect(401);
+      const f = await makeForm(h, alice, { collect_access: 'members' });
+      await seen(h, mallory);
+      await post(body(f), mallory, f.projectId).expect(404);
+      await h.anonymous().post(`/api/v1/projects/${f.projectId}/submissions`).send(body(f)).expect(401);
       await h
-        .as(1)
+        .as(alice)
         .post(`/api/v1/workspaces/${f.workspaceId}/projects/${f.projectId}/publish`)
         .send({ collect_access: 'public' })
         .expect(200);
       const anon = await h
-        .as(undefined)
+        .anonymous()
         .post(`/api/v1/projects/${f.projectId}/submissions`)
         .send(body(f))
         .expect(201);
       expect(anon.body.data.collector_id).to.equal(null);
-      await post(body(f), 50, f.projectId).expect(201);
+      await post(body(f), mallory, f.projectId).expect(201);
       // the public form is readable, but nothing else
-      await h.as(undefined).get(`/api/v1/projects/${f.projectId}`).expect(200);
-      await h.as(undefined).get(`/api/v1/versions/${f.versionId}/fields`).expect(200);
-      await h.as(50).get(`/api/v1/projects/${f.projectId}/submissions`).expect(404);
+      await h.anonymous().get(`/api/v1/projects/${f.projectId}`).expect(200);
+      await h.anonymous().get(`/api/v1/versions/${f.versionId}/fields`).expect(200);
+      await h.as(mallory).get(`/api/v1/projects/${f.projectId}/submissions`).expect(404);
       await h
-        .as(1)
+        .as(alice)
         .post(`/api/v1/projects/${f.projectId}/publish`)
         .send({ collect_access: 'authenticated' })
         .expect(200);
-      await h.as(undefined).post(`/api/v1/projects/${f.projectId}/submissions`).send(body(f)).expect(401);
-      await post(body(f), 50, f.projectId).expect(201);
+      await h.anonymous().post(`/api/v1/projects/${f.projectId}/submissions`).send(body(f)).expect(401);
+      await post(body(f), mallory, f.projectId).expect(201);
       await h
-        .as(1)
+        .as(alice)
         .post(`/api/v1/projects/${f.projectId}/publish`)
         .send({ collect_access: 'everyone' })
         .expect(422);
       // the workspace-scoped publish checks the workspace
       await h
-        .as(1)
+        .as(alice)
         .post(`/api/v1/workspaces/${form.workspaceId}/projects/${f.projectId}/publish`)
         .send({})
         .expect(404);
     });
 
     it('submission_limit: 422 once reached', async () => {
-      const f = await makeForm(h, 1, { submission_limit: 2 });
-      await post(body(f), 1, f.projectId).expect(201);
-      await post(body(f), 1, f.projectId).expect(201);
-      const res = await post(body(f), 1, f.projectId).expect(422);
+      const f = await makeForm(h, alice, { submission_limit: 2 });
+      await post(body(f), alice, f.projectId).expect(201);
+      await post(body(f), alice, f.projectId).expect(201);
+      const res = await post(body(f), alice, f.projectId).expect(422);
       expect(res.body.code).to.equal('submission_limit_reached');
       expect(res.body.message).to.match(/submission limit \(2\)/);
-      await h.as(1).post(`/api/v1/projects/${f.projectId}/publish`).send({ submission_limit: 0 }).expect(422);
+      await h
+        .as(alice)
+        .post(`/api/v1/projects/${f.projectId}/publish`)
+        .send({ submission_limit: 0 })
+        .expect(422);
     });
 
     it('collect_starts_at / collect_expires_at: 422 outside the window', async () => {
-      const f = await makeForm(h, 1, { collect_starts_at: new Date(Date.now() + 3_600_000).toISOString() });
-      expect((await post(body(f), 1, f.projectId).expect(422)).body.code).to.equal('collection_not_started');
+      const f = await makeForm(h, alice, {
+        collect_starts_at: new Date(Date.now() + 3_600_000).toISOString(),
+      });
+      expect((await post(body(f), alice, f.projectId).expect(422)).body.code).to.equal(
+        'collection_not_started',
+      );
       await h
-        .as(1)
+        .as(alice)
         .post(`/api/v1/projects/${f.projectId}/publish`)
         .send({ collect_starts_at: '2020-01-01T00:00:00Z', collect_expires_at: '2021-01-01T00:00:00Z' })
         .expect(200);
-      expect((await post(body(f), 1, f.projectId).expect(422)).body.code).to.equal('collection_ended');
+      expect((await post(body(f), alice, f.projectId).expect(422)).body.code).to.equal('collection_ended');
       await h
-        .as(1)
+        .as(alice)
         .post(`/api/v1/projects/${f.projectId}/publish`)
         .send({ collect_expires_at: null })
         .expect(200);
-      await post(body(f), 1, f.projectId).expect(201);
+      await post(body(f), alice, f.projectId).expect(201);
       const bad = await h
-        .as(1)
+        .as(alice)
         .post(`/api/v1/projects/${f.projectId}/publish`)
         .send({ collect_expires_at: '2019-01-01T00:00:00Z' })
         .expect(422);
       expect(bad.body.errors).to.have.property('collect_expires_at');
       await h
-        .as(1)
+        .as(alice)
         .post(`/api/v1/projects/${f.projectId}/publish`)
         .send({ collect_starts_at: 'soon' })
         .expect(422);
     });
 
     it('allow_multiple_submissions false: one per collector', async () => {
-      const f = await makeForm(h, 1, { allow_multiple_submissions: false });
-      await addMember(h, 1, f.workspaceId, 2, 'collector');
-      await post(body(f), 2, f.projectId).expect(201);
-      expect((await post(body(f), 2, f.projectId).expect(422)).body.code).to.equal('already_submitted');
-      await post(body(f), 1, f.projectId).expect(201);
+      const f = await makeForm(h, alice, { allow_multiple_submissions: false });
+      await addMember(h, alice, f.workspaceId, bob, 'collector');
+      await post(body(f), bob, f.projectId).expect(201);
+      expect((await post(body(f), bob, f.projectId).expect(422)).body.code).to.equal('already_submitted');
+      await post(body(f), alice, f.projectId).expect(201);
     });
 
     it('require_consent: needs consent_text, returns it with the project, and needs consent: true', async () => {
-      const f = await makeForm(h, 1, null);
+      const f = await makeForm(h, alice, null);
       await h
-        .as(1)
+        .as(alice)
         .post(`/api/v1/projects/${f.projectId}/publish`)
         .send({ require_consent: true })
         .expect(422);
       await h
-        .as(1)
+        .as(alice)
         .post(`/api/v1/projects/${f.projectId}/publish`)
         .send({ require_consent: true, consent_text: 'I agree to share this.' })
         .expect(200);
-      const p = await h.as(1).get(`/api/v1/projects/${f.projectId}`).expect(200);
+      const p = await h.as(alice).get(`/api/v1/projects/${f.projectId}`).expect(200);
       expect(p.body.data).to.include({ consent_text: 'I agree to share this.', require_consent: true });
-      expect((await post(body(f), 1, f.projectId).expect(422)).body.errors).to.have.property('consent');
-      await post(body(f, {}, { consent: false }), 1, f.projectId).expect(422);
-      const ok = await post(body(f, {}, { consent: true }), 1, f.projectId).expect(201);
+      expect((await post(body(f), alice, f.projectId).expect(422)).body.errors).to.have.property('consent');
+      await post(body(f, {}, { consent: false }), alice, f.projectId).expect(422);
+      const ok = await post(body(f, {}, { consent: true }), alice, f.projectId).expect(201);
       expect(ok.body.data.consent).to.equal(true);
     });
 
     it('notify_on_submission: writes an email.requested job to the outbox in the same transaction', async () => {
-      const f = await makeForm(h, 1, null);
+      const f = await makeForm(h, alice, null);
       await h
-        .as(1)
+        .as(alice)
         .post(`/api/v1/projects/${f.projectId}/publish`)
         .send({ notify_on_submission: true })
         .expect(422);
       await h
-        .as(1)
+        .as(alice)
         .post(`/api/v1/projects/${f.projectId}/publish`)
         .send({ notify_on_submission: true, notification_emails: ['a@example.test', 'b@example.test'] })
         .expect(200);
       const before = h.outboxKicks;
       await h.db('outbox').delete();
-      const s = await post(body(f), 1, f.projectId).expect(201);
+      const s = await post(body(f), alice, f.projectId).expect(201);
       const rows = await h.db('outbox').select('exchange', 'message');
       expect(rows).to.have.length(1);
       expect(rows[0].exchange).to.equal('collection');
@@ -348,10 +375,10 @@ describe('collection: submissions', () => {
       expect(rows[0].message.data.text).to.contain(`#${s.body.data.id}`);
       expect(h.outboxKicks).to.equal(before + 1);
       // a refused submission writes nothing
-      await post({ ...body(f), latitude: 100 }, 1, f.projectId).expect(422);
+      await post({ ...body(f), latitude: 100 }, alice, f.projectId).expect(422);
       expect(await h.db('outbox').count({ n: '*' })).to.deep.equal([{ n: 1 }]);
       await h
-        .as(1)
+        .as(alice)
         .post(`/api/v1/projects/${f.projectId}/publish`)
         .send({ notification_emails: ['not-an-email'] })
         .expect(422);
@@ -363,14 +390,14 @@ describe('collection: submissions', () => {
       const s = await post(body(form, { picture: PNG.toString('base64') })).expect(201);
       const entry = s.body.data.data.find((e: { type: string }) => e.type === 'photo');
       expect(entry.value).to.include({ content_type: 'image/png', size: PNG.length });
-      const dl = await h.as(2).get(entry.value.url).expect(200);
+      const dl = await h.as(bob).get(entry.value.url).expect(200);
       expect(dl.headers['content-type']).to.equal('image/png');
       expect(Buffer.compare(dl.body as Buffer, PNG)).to.equal(0);
-      await h.as(1).get(entry.value.url).expect(200); // owner
-      await h.as(3).get(entry.value.url).expect(404); // another collector
-      await seen(h, 60);
-      await h.as(60).get(entry.value.url).expect(404);
-      await h.as(undefined).get(entry.value.url).expect(401);
+      await h.as(alice).get(entry.value.url).expect(200); // owner
+      await h.as(carol).get(entry.value.url).expect(404); // another collector
+      await seen(h, omar);
+      await h.as(omar).get(entry.value.url).expect(404);
+      await h.anonymous().get(entry.value.url).expect(401);
       // data URL form
       await post(body(form, { picture: `data:image/png;base64,${PNG.toString('base64')}` })).expect(201);
     });
@@ -407,12 +434,12 @@ describe('collection: submissions', () => {
         size: -1,
       };
       const changed = await h
-        .as(2)
+        .as(bob)
         .put(url)
         .send({ data: keeping(phish) })
         .expect(200);
       expect(changed.body.data.data[at].value).to.deep.equal(stored);
-      const read = await h.as(1).get(url).expect(200); // the reviewer's drawer reads this
+      const read = await h.as(alice).get(url).expect(200); // the reviewer's drawer reads this
       expect(read.body.data.data[at].value).to.deep.equal(stored);
       const row = (await h.db('submissions').where({ id: draft.body.data.id }).first('data')) as {
         data: Array<{ value: unknown }>;
@@ -420,13 +447,13 @@ describe('collection: submissions', () => {
       expect(row.data[at]!.value).to.deep.equal(stored);
       // A client echoing the value it was given, or sending only the photo id, keeps the photo.
       const echoed = await h
-        .as(2)
+        .as(bob)
         .put(url)
         .send({ data: keeping(stored) })
         .expect(200);
       expect(echoed.body.data.data[at].value).to.deep.equal(stored);
       const byId = await h
-        .as(2)
+        .as(bob)
         .put(url)
         .send({ data: keeping({ photo_id: stored.photo_id }) })
         .expect(200);
@@ -435,7 +462,7 @@ describe('collection: submissions', () => {
       const other = await post(body(form, { picture: PNG.toString('base64') })).expect(201);
       const foreign = other.body.data.data[at].value as Record<string, unknown>;
       const refused = await h
-        .as(2)
+        .as(bob)
         .put(url)
         .send({ data: keeping(foreign) })
         .expect(422);
@@ -444,13 +471,13 @@ describe('collection: submissions', () => {
       // The create path keeps no photo at all: a photo reference there is refused the same way.
       const created = await post(body(form, { picture: phish })).expect(422);
       expect(created.body.errors).to.have.property(`data.${at}.value`);
-      expect((await h.as(1).get(url).expect(200)).body.data.data[at].value).to.deep.equal(stored);
+      expect((await h.as(alice).get(url).expect(200)).body.data.data[at].value).to.deep.equal(stored);
     });
 
     it('takes multipart uploads named by field uuid', async () => {
       const b = body(form);
       const res = await h
-        .as(2)
+        .as(bob)
         .post(`/api/v1/projects/${form.projectId}/submissions`)
         .field('submission', JSON.stringify(b))
         .attach(form.fields.picture!.uuid, PNG, {
@@ -460,22 +487,22 @@ describe('collection: submissions', () => {
         .expect(201);
       const entry = res.body.data.data.find((e: { type: string }) => e.type === 'photo');
       expect(entry.value.content_type).to.equal('image/png');
-      await h.as(2).get(entry.value.url).expect(200);
+      await h.as(bob).get(entry.value.url).expect(200);
       const big = Buffer.concat([PNG, Buffer.alloc(70 * 1024)]);
       await h
-        .as(2)
+        .as(bob)
         .post(`/api/v1/projects/${form.projectId}/submissions`)
         .field('submission', JSON.stringify(b))
         .attach(form.fields.picture!.uuid, big, 'big.png')
         .expect(413);
       await h
-        .as(2)
+        .as(bob)
         .post(`/api/v1/projects/${form.projectId}/submissions`)
         .field('submission', JSON.stringify(b))
         .attach(form.fields.age!.uuid, PNG, 'x.png')
         .expect(422);
       await h
-        .as(2)
+        .as(bob)
         .post(`/api/v1/projects/${form.projectId}/submissions`)
         .attach(form.fields.picture!.uuid, PNG, 'x.png')
         .expect(400);
@@ -485,23 +512,30 @@ describe('collection: submissions', () => {
   describe('listing and stats', () => {
     let f: Form;
     before(async () => {
-      f = await makeForm(h, 1);
-      await addMember(h, 1, f.workspaceId, 2, 'collector');
-      await addMember(h, 1, f.workspaceId, 3, 'collector');
-      const add = async (user: number, day: string, status: string, name: string, fruits: string[] = []) => {
+      f = await makeForm(h, alice);
+      await addMember(h, alice, f.workspaceId, bob, 'collector');
+      await addMember(h, alice, f.workspaceId, carol, 'collector');
+      const add = async (
+        user: TestUser,
+        day: string,
+        status: string,
+        name: string,
+        fruits: string[] = [],
+      ) => {
         const s = await post(body(f, { full_name: name, fruits }), user, f.projectId).expect(201);
         await h
           .db('submissions')
           .where({ id: s.body.data.id })
           .update({ created_at: `${day}T12:00:00Z`, status });
       };
-      await add(2, '2024-01-01', 'submitted', 'Alice Martin', ['kiwi']);
-      await add(2, '2024-01-02', 'reviewed', 'Bob Stone');
-      await add(3, '2024-01-02', 'submitted', 'Carol Martin');
-      await add(3, '2024-01-03', 'rejected', 'Dan Brown', ['apple', 'pear']);
-      for (let i = 0; i < 20; i++) await add(2, '2024-01-04', 'submitted', `Extra ${i}`);
+      await add(bob, '2024-01-01', 'submitted', 'Alice Martin', ['kiwi']);
+      await add(bob, '2024-01-02', 'reviewed', 'Bob Stone');
+      await add(carol, '2024-01-02', 'submitted', 'Carol Martin');
+      await add(carol, '2024-01-03', 'rejected', 'Dan Brown', ['apple', 'pear']);
+      for (let i = 0; i < 20; i++) await add(bob, '2024-01-04', 'submitted', `Extra ${i}`);
     });
-    const list = (q: string, user = 1) => h.as(user).get(`/api/v1/projects/${f.projectId}/submissions?${q}`);
+    const list = (q: string, user = alice) =>
+      h.as(user).get(`/api/v1/projects/${f.projectId}/submissions?${q}`);
     const names = (res: { body: { data: Array<{ data: Array<{ value: unknown }> }> } }) =>
       res.body.data.map((s) => s.data[0]!.value);
 
@@ -537,7 +571,7 @@ describe('collection: submissions', () => {
         (await list('date_from=2024-01-02&date_to=2024-01-02&status=submitted').expect(200)).body.pagination
           .total,
       ).to.equal(1);
-      expect((await list('collector_id=3').expect(200)).body.pagination.total).to.equal(2);
+      expect((await list(`collector_id=${carol.id}`).expect(200)).body.pagination.total).to.equal(2);
       expect(names(await list('search=martin').expect(200))).to.deep.equal(['Carol Martin', 'Alice Martin']);
       expect(names(await list('search=Kiwi').expect(200))).to.deep.equal(['Alice Martin']);
       expect(names(await list('search=pear&status=rejected').expect(200))).to.deep.equal(['Dan Brown']);
@@ -598,7 +632,7 @@ describe('collection: submissions', () => {
     });
 
     it('stats: totals per status, per day, per collector, last submission time', async () => {
-      const res = await h.as(1).get(`/api/v1/projects/${f.projectId}/stats`).expect(200);
+      const res = await h.as(alice).get(`/api/v1/projects/${f.projectId}/stats`).expect(200);
       expect(res.body.data.total).to.equal(24);
       expect(res.body.data.by_status).to.deep.equal({
         submitted: 22,
@@ -614,8 +648,8 @@ describe('collection: submissions', () => {
         { date: '2024-01-04', count: 20 },
       ]);
       expect(res.body.data.by_collector).to.deep.equal([
-        { collector_id: 2, name: 'User 2', count: 22 },
-        { collector_id: 3, name: 'User 3', count: 2 },
+        { collector_id: bob.id, name: bob.name, count: 22 },
+        { collector_id: carol.id, name: carol.name, count: 2 },
       ]);
       expect(res.body.data.last_submission_at).to.equal('2024-01-04T12:00:00.000Z');
     });
@@ -623,13 +657,13 @@ describe('collection: submissions', () => {
 
   describe('deleting a submission', () => {
     it('lets owners, admins and managers delete for good (photos, counts, history); collectors and viewers 403, others 404', async () => {
-      const f = await makeForm(h, 1);
-      await addMember(h, 1, f.workspaceId, 2, 'collector');
-      await addMember(h, 1, f.workspaceId, 4, 'viewer');
-      await addMember(h, 1, f.workspaceId, 5, 'manager');
-      await seen(h, 61);
-      const sent = await post(body(f, { picture: PNG.toString('base64') }), 2, f.projectId).expect(201);
-      await post(body(f), 2, f.projectId).expect(201);
+      const f = await makeForm(h, alice);
+      await addMember(h, alice, f.workspaceId, bob, 'collector');
+      await addMember(h, alice, f.workspaceId, dave, 'viewer');
+      await addMember(h, alice, f.workspaceId, erin, 'manager');
+      await seen(h, peggy);
+      const sent = await post(body(f, { picture: PNG.toString('base64') }), bob, f.projectId).expect(201);
+      await post(body(f), bob, f.projectId).expect(201);
       const id = sent.body.data.id as number;
       const url = `/api/v1/projects/${f.projectId}/submissions/${id}`;
       const photo = sent.body.data.data.find((e: { type: string }) => e.type === 'photo').value.url as string;
@@ -637,19 +671,19 @@ describe('collection: submissions', () => {
         Number((await h.db('submission_history').where({ submission_id: id }).count({ n: '*' }))[0]!.n);
       expect(await history()).to.be.above(0);
 
-      expect((await h.as(2).delete(url).expect(403)).body.code).to.equal('forbidden'); // its own collector
-      await h.as(4).delete(url).expect(403); // viewer
-      await h.as(61).delete(url).expect(404); // not a member
-      await h.as(5).delete(`/api/v1/projects/${f.projectId}/submissions/999999999`).expect(404);
-      await h.as(5).delete(url).expect(204);
+      expect((await h.as(bob).delete(url).expect(403)).body.code).to.equal('forbidden'); // its own collector
+      await h.as(dave).delete(url).expect(403); // viewer
+      await h.as(peggy).delete(url).expect(404); // not a member
+      await h.as(erin).delete(`/api/v1/projects/${f.projectId}/submissions/999999999`).expect(404);
+      await h.as(erin).delete(url).expect(204);
 
-      await h.as(1).get(url).expect(404);
-      await h.as(1).get(photo).expect(404);
-      await h.as(5).delete(url).expect(404);
-      const stats = await h.as(1).get(`/api/v1/projects/${f.projectId}/stats`).expect(200);
+      await h.as(alice).get(url).expect(404);
+      await h.as(alice).get(photo).expect(404);
+      await h.as(erin).delete(url).expect(404);
+      const stats = await h.as(alice).get(`/api/v1/projects/${f.projectId}/stats`).expect(200);
       expect(stats.body.data.total).to.equal(1);
       expect(await history()).to.equal(0);
-      const listed = await h.as(1).get(`/api/v1/projects/${f.projectId}/submissions`).expect(200);
+      const listed = await h.as(alice).get(`/api/v1/projects/${f.projectId}/submissions`).expect(200);
       expect(listed.body.data.map((x: { id: number }) => x.id)).to.not.include(id);
     });
   });

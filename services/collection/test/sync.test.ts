@@ -1,14 +1,16 @@
 import { expect } from 'chai';
-import { addMember, body, makeForm, PNG, startHarness, type Form, type Harness } from './helpers.ts';
+import { addMember, body, cast, makeForm, PNG, startHarness, type Form, type Harness } from './harness.ts';
 
 describe('collection: offline synchronisation (POST /sync)', () => {
+  // alice owns the workspace, bob collects on his phone, dave views.
+  const { alice, bob, dave } = cast;
   let h: Harness;
   let form: Form;
   before(async () => {
     h = await startHarness();
-    form = await makeForm(h, 1, { allow_edits: true });
-    await addMember(h, 1, form.workspaceId, 2, 'collector');
-    await addMember(h, 1, form.workspaceId, 4, 'viewer');
+    form = await makeForm(h, alice, { allow_edits: true });
+    await addMember(h, alice, form.workspaceId, bob, 'collector');
+    await addMember(h, alice, form.workspaceId, dave, 'viewer');
   });
   after(async () => {
     await h?.close();
@@ -19,7 +21,7 @@ describe('collection: offline synchronisation (POST /sync)', () => {
     const b = body(form, { full_name: name, ...extra });
     return { local_id: localId, client_updated_at: at, ...b };
   };
-  const sync = (submissions: unknown[], device = 'phone-1', user = 2) =>
+  const sync = (submissions: unknown[], device = 'phone-1', user = bob) =>
     h.as(user).post('/api/v1/sync').send({ device_id: device, submissions });
   const count = async () => Number((await h.db('submissions').count({ n: '*' }))[0]!.n);
 
@@ -34,7 +36,10 @@ describe('collection: offline synchronisation (POST /sync)', () => {
     ]);
     expect(await count()).to.equal(before + 2);
     const ids = first.body.data.results.map((r: { id: number }) => r.id);
-    const stored = await h.as(2).get(`/api/v1/projects/${form.projectId}/submissions/${ids[1]}`).expect(200);
+    const stored = await h
+      .as(bob)
+      .get(`/api/v1/projects/${form.projectId}/submissions/${ids[1]}`)
+      .expect(200);
     expect(stored.body.data.data[0].value).to.equal('Bob');
     expect(stored.body.data.collector_id).to.equal(2);
 
@@ -61,7 +66,7 @@ describe('collection: offline synchronisation (POST /sync)', () => {
     const r = older.body.data.results[0];
     expect(r).to.include({ id, status: 'conflict', client_updated_at: '2026-02-01T13:00:00.000Z' });
     expect(r.server.data[0].value).to.equal('Second');
-    const stored = await h.as(2).get(`/api/v1/projects/${form.projectId}/submissions/${id}`).expect(200);
+    const stored = await h.as(bob).get(`/api/v1/projects/${form.projectId}/submissions/${id}`).expect(200);
     expect(stored.body.data.data[0].value).to.equal('Second');
   });
 
@@ -69,10 +74,10 @@ describe('collection: offline synchronisation (POST /sync)', () => {
     const created = await sync([item('r1', '2026-04-01T08:00:00Z', 'Draft answer')]).expect(200);
     const id = created.body.data.results[0].id as number;
     const url = `/api/v1/projects/${form.projectId}/submissions/${id}`;
-    await h.as(1).put(url).send({ status: 'requires_correction', comment: 'fix the name' }).expect(200);
+    await h.as(alice).put(url).send({ status: 'requires_correction', comment: 'fix the name' }).expect(200);
     const fixed = await sync([item('r1', '2026-04-01T09:00:00Z', 'Fixed answer')]).expect(200);
     expect(fixed.body.data.results[0]).to.include({ id, status: 'updated' });
-    const stored = await h.as(2).get(url).expect(200);
+    const stored = await h.as(bob).get(url).expect(200);
     expect(stored.body.data).to.include({ status: 'submitted' });
     expect(stored.body.data.data[0].value).to.equal('Fixed answer');
     expect(
@@ -82,9 +87,9 @@ describe('collection: offline synchronisation (POST /sync)', () => {
         e.comment,
       ]),
     ).to.deep.equal([
-      ['submitted', 2, null],
-      ['requires_correction', 1, 'fix the name'],
-      ['submitted', 2, null],
+      ['submitted', bob.id, null],
+      ['requires_correction', alice.id, 'fix the name'],
+      ['submitted', bob.id, null],
     ]);
   });
 
@@ -95,7 +100,7 @@ describe('collection: offline synchronisation (POST /sync)', () => {
     const id = created.body.data.results[0].id as number;
     const url = `/api/v1/projects/${form.projectId}/submissions/${id}`;
     const at = body(form, { picture: null }).data.findIndex((e) => e.type === 'photo');
-    const stored = (await h.as(2).get(url).expect(200)).body.data.data[at].value as Record<string, unknown>;
+    const stored = (await h.as(bob).get(url).expect(200)).body.data.data[at].value as Record<string, unknown>;
     expect(stored).to.include({
       content_type: 'image/png',
       size: PNG.length,
@@ -109,7 +114,7 @@ describe('collection: offline synchronisation (POST /sync)', () => {
     };
     const newer = await sync([item('p1', '2026-06-01T09:00:00Z', 'Pic 2', { picture: phish })]).expect(200);
     expect(newer.body.data.results[0]).to.include({ id, status: 'updated' });
-    const read = (await h.as(1).get(url).expect(200)).body.data.data;
+    const read = (await h.as(alice).get(url).expect(200)).body.data.data;
     expect(read[0].value).to.equal('Pic 2');
     expect(read[at].value).to.deep.equal(stored);
     // A new item cannot name a stored photo: it has none to keep.
@@ -119,8 +124,8 @@ describe('collection: offline synchronisation (POST /sync)', () => {
   });
 
   it('refuses an update when the project does not allow edits of submitted data', async () => {
-    const f = await makeForm(h, 1, {});
-    await addMember(h, 1, f.workspaceId, 2, 'collector');
+    const f = await makeForm(h, alice, {});
+    await addMember(h, alice, f.workspaceId, bob, 'collector');
     const mk = (at: string, name: string) => ({
       local_id: 'e1',
       client_updated_at: at,
@@ -166,17 +171,17 @@ describe('collection: offline synchronisation (POST /sync)', () => {
   });
 
   it('obeys the publication rules: a viewer is refused, an unpublished project too', async () => {
-    const viewer = await sync([item('v1', '2026-05-01T00:00:00Z')], 'tablet', 4).expect(200);
+    const viewer = await sync([item('v1', '2026-05-01T00:00:00Z')], 'tablet', dave).expect(200);
     expect(viewer.body.data.results[0].status).to.equal('rejected');
     expect(viewer.body.data.results[0].message).to.match(/\(viewer\) may not submit/);
-    await h.as(1).post(`/api/v1/projects/${form.projectId}/unpublish`).send({}).expect(200);
+    await h.as(alice).post(`/api/v1/projects/${form.projectId}/unpublish`).send({}).expect(200);
     const unpublished = await sync([item('u0', '2026-05-01T00:00:00Z')]).expect(200);
     expect(unpublished.body.data.results[0]).to.include({
       status: 'rejected',
       code: 'project_not_published',
     });
-    const f2 = await makeForm(h, 1, null);
-    await addMember(h, 1, f2.workspaceId, 2, 'collector');
+    const f2 = await makeForm(h, alice, null);
+    await addMember(h, alice, f2.workspaceId, bob, 'collector');
     const res = await sync([
       { local_id: 'u1', client_updated_at: '2026-05-01T00:00:00Z', ...body(f2) },
     ]).expect(200);
@@ -188,10 +193,10 @@ describe('collection: offline synchronisation (POST /sync)', () => {
     const big = await sync(many).expect(413);
     expect(big.body).to.include({ code: 'sync_batch_too_large', max_items: 500 });
     expect(
-      (await h.as(2).post('/api/v1/sync').send({ submissions: [] }).expect(422)).body.errors,
+      (await h.as(bob).post('/api/v1/sync').send({ submissions: [] }).expect(422)).body.errors,
     ).to.have.property('device_id');
-    await h.as(2).post('/api/v1/sync').send({ device_id: 'x', submissions: 'no' }).expect(422);
-    await h.as(undefined).post('/api/v1/sync').send({ device_id: 'x', submissions: [] }).expect(401);
+    await h.as(bob).post('/api/v1/sync').send({ device_id: 'x', submissions: 'no' }).expect(422);
+    await h.anonymous().post('/api/v1/sync').send({ device_id: 'x', submissions: [] }).expect(401);
     const empty = await sync([]).expect(200);
     expect(empty.body.data.results).to.deep.equal([]);
   });

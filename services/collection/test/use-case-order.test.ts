@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { addMember, makeForm, startHarness, type Form, type Harness } from './helpers.ts';
+import { addMember, cast, makeForm, startHarness, type Form, type Harness } from './harness.ts';
 
 /*
  * The use cases (src/domain/) check access and their rules before they read the request body,
@@ -8,31 +8,32 @@ import { addMember, makeForm, startHarness, type Form, type Harness } from './he
 describe('collection: use cases check access and rules before the body', () => {
   let h: Harness;
   let form: Form;
-  const viewer = 21;
+  // alice owns the workspace, bob views it, mallory is a stranger to it.
+  const { alice, bob, mallory } = cast;
   before(async () => {
     h = await startHarness();
-    form = await makeForm(h, 1, { collect_access: 'members' });
-    await addMember(h, 1, form.workspaceId, viewer, 'viewer');
+    form = await makeForm(h, alice, { collect_access: 'members' });
+    await addMember(h, alice, form.workspaceId, bob, 'viewer');
   });
   after(async () => {
     await h?.close();
   });
 
   it('answers an anonymous caller 401, not 422, for a bad workspace body', async () => {
-    await h.as(undefined).post('/api/v1/workspaces').send({}).expect(401);
+    await h.anonymous().post('/api/v1/workspaces').send({}).expect(401);
   });
 
   it('answers a non-member 404, not 422, for a bad project body', async () => {
-    await h.as(33).put(`/api/v1/projects/${form.projectId}`).send({ name: '' }).expect(404);
+    await h.as(mallory).put(`/api/v1/projects/${form.projectId}`).send({ name: '' }).expect(404);
   });
 
   it('answers a viewer 403, not 422, for a bad project or analysis body', async () => {
-    await h.as(viewer).put(`/api/v1/projects/${form.projectId}`).send({ name: '' }).expect(403);
-    await h.as(viewer).post(`/api/v1/projects/${form.projectId}/analyses`).send({}).expect(403);
+    await h.as(bob).put(`/api/v1/projects/${form.projectId}`).send({ name: '' }).expect(403);
+    await h.as(bob).post(`/api/v1/projects/${form.projectId}/analyses`).send({}).expect(403);
   });
 
   it('answers 409 version_frozen, not 422, for a bad field body on a published version', async () => {
-    const res = await h.as(1).post(`/api/v1/versions/${form.versionId}/fields`).send({}).expect(409);
+    const res = await h.as(alice).post(`/api/v1/versions/${form.versionId}/fields`).send({}).expect(409);
     expect(res.body.code).to.equal('version_frozen');
   });
 
@@ -42,13 +43,13 @@ describe('collection: use cases check access and rules before the body', () => {
       (await h.db('outbox').select('message')).filter((r) => r.message.type === 'export.requested').length;
     const before = { jobs: await exports(), messages: await requested() };
     await h
-      .as(1)
+      .as(alice)
       .post(`/api/v1/projects/${form.projectId}/submissions/export`)
       .send({ format: 'csv', filters: { status: 'nope' } })
       .expect(422);
     expect({ jobs: await exports(), messages: await requested() }).to.deep.equal(before);
     const ok = await h
-      .as(1)
+      .as(alice)
       .post(`/api/v1/projects/${form.projectId}/submissions/export`)
       .send({ format: 'csv' })
       .expect(202);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { expectWebhookLimit } from '@fieldhouse/testkit';
 import { DEFAULT_MAX_SUBSCRIPTIONS } from '@fieldhouse/webhooks';
-import { seen, startHarness, type Harness } from './helpers.ts';
+import { cast, seen, startHarness, type Harness } from './harness.ts';
 
 const CAP = DEFAULT_MAX_SUBSCRIPTIONS;
 
@@ -12,25 +12,26 @@ const CAP = DEFAULT_MAX_SUBSCRIPTIONS;
  * against those.
  */
 describe('collection service: the cap on the webhooks reaching a project (real PostgreSQL)', () => {
+  const { alice } = cast; // owns the workspaces
   let h: Harness;
   before(async () => {
     h = await startHarness();
-    await seen(h, 1);
+    await seen(h, alice);
   });
   after(async () => h?.close());
 
-  /** A workspace of user 1 with two projects. */
+  /** A workspace of alice's with two projects. */
   const workspace = async () => {
-    const ws = await h.as(1).post('/api/v1/workspaces').send({ name: 'Hooks' }).expect(201);
+    const ws = await h.as(alice).post('/api/v1/workspaces').send({ name: 'Hooks' }).expect(201);
     const workspaceId = ws.body.data.id as number;
     const project = async (name: string) =>
-      (await h.as(1).post(`/api/v1/workspaces/${workspaceId}/projects`).send({ name }).expect(201)).body.data
-        .id as number;
+      (await h.as(alice).post(`/api/v1/workspaces/${workspaceId}/projects`).send({ name }).expect(201)).body
+        .data.id as number;
     return { workspaceId, a: await project('A'), b: await project('B') };
   };
   const create = (workspaceId: number, n: number, projectIds?: number[] | null) =>
     h
-      .as(1)
+      .as(alice)
       .post(`/api/v1/workspaces/${workspaceId}/webhooks`)
       .send({
         url: `https://hooks.example.test/a/${n}`,
@@ -40,7 +41,7 @@ describe('collection service: the cap on the webhooks reaching a project (real P
   const patch = (workspaceId: number, id: string, body: object) =>
     request(h.app)
       .patch(`/api/v1/workspaces/${workspaceId}/webhooks/${id}`)
-      .set('Authorization', h.auth(1))
+      .set('Authorization', h.auth(alice))
       .send(body);
   const stored = async (workspaceId: number) => {
     const [{ n }] = (await h
@@ -76,7 +77,10 @@ describe('collection service: the cap on the webhooks reaching a project (real P
     // Moving the one of B to A would make A exceed the cap; nothing changes.
     expectLimit(await patch(workspaceId, onB.id, { project_ids: [a] }));
     expectLimit(await patch(workspaceId, onB.id, { project_ids: null }));
-    const { body } = await h.as(1).get(`/api/v1/workspaces/${workspaceId}/webhooks/${onB.id}`).expect(200);
+    const { body } = await h
+      .as(alice)
+      .get(`/api/v1/workspaces/${workspaceId}/webhooks/${onB.id}`)
+      .expect(200);
     expect(body.data.project_ids).to.deep.equal([b]);
     // Other changes of a webhook at the cap still go through.
     await patch(workspaceId, onB.id, { description: 'still here', project_ids: [b] }).expect(200);
