@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { startPolls, type PollsHarness } from './support.ts';
+import { startHarness, type PollsHarness } from './harness.ts';
 
 /*
  * Which problem comes first when a request is wrong in two ways, as the routes always answered:
@@ -10,7 +10,7 @@ describe('polls: the order of problems when a request is wrong twice', () => {
   let h: PollsHarness;
   const alice = 1;
   before(async () => {
-    h = await startPolls();
+    h = await startHarness();
   });
   after(async () => {
     await h?.stop();

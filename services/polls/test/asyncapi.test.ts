@@ -3,7 +3,7 @@ import request from 'supertest';
 import { expectPayloadMatchesAsyncApi, expectWebhookChannels } from '@fieldhouse/testkit';
 import { POLL_WEBHOOK_KINDS } from '../src/domain/webhook-events.ts';
 import { pollsAsyncApiDocument } from '../src/http/asyncapi-route.ts';
-import { pollBody, startPolls, type PollBody, type PollsHarness } from './support.ts';
+import { alice, bob, pollBody, startHarness, type PollBody, type PollsHarness } from './harness.ts';
 
 type Outboxed = { message: { type: string; time: string; data: { data: Record<string, unknown> } } };
 
@@ -23,7 +23,7 @@ async function outboxBodies(h: PollsHarness) {
 describe('polls service: the AsyncAPI document of its webhooks', () => {
   let h: PollsHarness;
   before(async () => {
-    h = await startPolls();
+    h = await startHarness();
   });
   after(async () => h?.stop());
 
@@ -38,10 +38,10 @@ describe('polls service: the AsyncAPI document of its webhooks', () => {
 
   it('describes what the service writes, every kind, on an authenticated and on a public poll', async () => {
     const subscribed = async (settings: object) => {
-      const poll = await h.createPoll(1, pollBody({ allow_comments: true, ...settings }));
+      const poll = await h.createPoll(alice, pollBody({ allow_comments: true, ...settings }));
       await request(h.app)
         .post(`/api/polls/${poll.id}/webhooks`)
-        .set('Authorization', h.auth(1))
+        .set('Authorization', h.auth(alice))
         .send({ url: 'https://hooks.example.test/b', events: [...POLL_WEBHOOK_KINDS] })
         .expect(201);
       return poll;
@@ -50,20 +50,20 @@ describe('polls service: the AsyncAPI document of its webhooks', () => {
     const named = await subscribed({ access: 'authenticated' });
     await request(h.app)
       .post(`/api/polls/${named.id}/vote`)
-      .set('Authorization', h.auth(2))
+      .set('Authorization', h.auth(bob))
       .send({ votes: votes(named), time_spent: 12 })
       .expect(201);
     const root = await request(h.app)
       .post(`/api/polls/${named.id}/comment`)
-      .set('Authorization', h.auth(2))
+      .set('Authorization', h.auth(bob))
       .send({ content: 'Pizza, always.' })
       .expect(201);
     await request(h.app)
       .post(`/api/polls/${named.id}/comment`)
-      .set('Authorization', h.auth(1))
+      .set('Authorization', h.auth(alice))
       .send({ content: 'Agreed.', parent_id: root.body.data.id })
       .expect(201);
-    await request(h.app).post(`/api/polls/${named.id}/close`).set('Authorization', h.auth(1)).expect(200);
+    await request(h.app).post(`/api/polls/${named.id}/close`).set('Authorization', h.auth(alice)).expect(200);
     const open = await subscribed({ access: 'public' });
     await request(h.app)
       .post(`/api/polls/${open.id}/vote`)

@@ -15,7 +15,21 @@ import { reconcileVotes } from '../src/domain/reconcile-votes.ts';
 import { voteDeltas } from '../src/domain/counters.ts';
 import { recountFrom } from '../src/data/recount.ts';
 import type { VoteDoc } from '../src/domain/types.ts';
-import { pollBody, startPolls, votesFor, type PollsHarness } from './support.ts';
+import {
+  alice,
+  bob,
+  carol,
+  crowd,
+  dave,
+  erin,
+  frank,
+  grace,
+  heidi,
+  pollBody,
+  startHarness,
+  votesFor,
+  type PollsHarness,
+} from './harness.ts';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -47,21 +61,21 @@ async function ownRedis(port: number): Promise<ChildProcess> {
 }
 
 const results = async (h: PollsHarness, pollId: string) =>
-  (await request(h.app).get(`/api/polls/${pollId}/results`).set('Authorization', h.auth(1)).expect(200)).body
-    .data;
+  (await request(h.app).get(`/api/polls/${pollId}/results`).set('Authorization', h.auth(alice)).expect(200))
+    .body.data;
 
 describe('polls counters: crash recovery, one rebuild, idempotent votes, Redis away (real MongoDB and Redis)', () => {
   let h: PollsHarness;
   before(async () => {
-    h = await startPolls({ reconcileIntervalMs: 0 });
+    h = await startHarness({ reconcileIntervalMs: 0 });
   });
   after(() => h.stop());
 
   it('counts a vote whose writer died between its MongoDB insert and its counters, exactly once', async () => {
-    const poll = await h.createPoll(1, pollBody({ max_votes_per_voter: 5 }));
+    const poll = await h.createPoll(alice, pollBody({ max_votes_per_voter: 5 }));
     await request(h.app)
       .post(`/api/polls/${poll.id}/vote`)
-      .set('Authorization', h.auth(2))
+      .set('Authorization', h.auth(bob))
       .send({ votes: votesFor(poll, [0, 0, 0]) })
       .expect(201);
     // The first step of countVote only: reserved and inserted, then the process "dies".
@@ -100,7 +114,7 @@ describe('polls counters: crash recovery, one rebuild, idempotent votes, Redis a
   });
 
   it('keeps a young reservation whose vote is not in MongoDB, and goes past it to the next', async () => {
-    const poll = await h.createPoll(1, pollBody({ max_votes_per_voter: 5 }));
+    const poll = await h.createPoll(alice, pollBody({ max_votes_per_voter: 5 }));
     const absentId = newId();
     const absent = await h.context.counters.reserve(poll.id, absentId); // its insert never came
     const presentId = newId();
@@ -128,7 +142,7 @@ describe('polls counters: crash recovery, one rebuild, idempotent votes, Redis a
   });
 
   it('settles a reservation once, whether the writer or the reconciler gets there first', async () => {
-    const poll = await h.createPoll(1);
+    const poll = await h.createPoll(alice);
     const voteId = newId();
     const reservation = await h.context.counters.reserve(poll.id, voteId);
     const deltas = voteDeltas({ seq: 1, hour: hourOf(new Date()), option_ids: ['x'], time_spent: null });
@@ -141,7 +155,7 @@ describe('polls counters: crash recovery, one rebuild, idempotent votes, Redis a
   });
 
   it('drops the counters when they were rebuilt since the reservation, so the next read is exact', async () => {
-    const poll = await h.createPoll(1, pollBody({ max_votes_per_voter: 5 }));
+    const poll = await h.createPoll(alice, pollBody({ max_votes_per_voter: 5 }));
     const voteId = newId();
     await h.context.counters.reserve(poll.id, voteId);
     const now = new Date();
@@ -166,11 +180,11 @@ describe('polls counters: crash recovery, one rebuild, idempotent votes, Redis a
   });
 
   it('rebuilds lost counters once for concurrent reads and votes, and answers the votes', async () => {
-    const poll = await h.createPoll(1, pollBody({ max_votes_per_voter: 50 }));
+    const poll = await h.createPoll(alice, pollBody({ max_votes_per_voter: 50 }));
     for (let i = 0; i < 5; i++)
       await request(h.app)
         .post(`/api/polls/${poll.id}/vote`)
-        .set('Authorization', h.auth(10 + i))
+        .set('Authorization', h.auth(crowd(i)))
         .send({ votes: votesFor(poll, [i % 3]) })
         .expect(201);
     let recounts = 0;
@@ -185,12 +199,12 @@ describe('polls counters: crash recovery, one rebuild, idempotent votes, Redis a
       await h.redis.del(counters.key(poll.id));
       const answers = await Promise.all([
         ...Array.from({ length: 10 }, () =>
-          request(h.app).get(`/api/polls/${poll.id}/results`).set('Authorization', h.auth(1)),
+          request(h.app).get(`/api/polls/${poll.id}/results`).set('Authorization', h.auth(alice)),
         ),
         ...Array.from({ length: 10 }, (_, i) =>
           request(h.app)
             .post(`/api/polls/${poll.id}/vote`)
-            .set('Authorization', h.auth(100 + i))
+            .set('Authorization', h.auth(crowd(i, 1)))
             .send({ votes: votesFor(poll, [1]) }),
         ),
       ]);
@@ -208,17 +222,17 @@ describe('polls counters: crash recovery, one rebuild, idempotent votes, Redis a
   });
 
   it('answers a retried vote with the same Idempotency-Key with the original vote, not the vote limit', async () => {
-    const poll = await h.createPoll(1);
+    const poll = await h.createPoll(alice);
     const votes = votesFor(poll, [2, 1, 0]);
     const first = await request(h.app)
       .post(`/api/polls/${poll.id}/vote`)
-      .set('Authorization', h.auth(40))
+      .set('Authorization', h.auth(carol))
       .set('Idempotency-Key', 'vote-40-a')
       .send({ votes })
       .expect(201);
     const retry = await request(h.app)
       .post(`/api/polls/${poll.id}/vote`)
-      .set('Authorization', h.auth(40))
+      .set('Authorization', h.auth(carol))
       .set('Idempotency-Key', 'vote-40-a')
       .send({ votes })
       .expect(201);
@@ -229,27 +243,27 @@ describe('polls counters: crash recovery, one rebuild, idempotent votes, Redis a
     // Another voter's same key is another vote; a new key is the vote limit; other choices 422.
     await request(h.app)
       .post(`/api/polls/${poll.id}/vote`)
-      .set('Authorization', h.auth(41))
+      .set('Authorization', h.auth(dave))
       .set('Idempotency-Key', 'vote-40-a')
       .send({ votes })
       .expect(201);
     const limit = await request(h.app)
       .post(`/api/polls/${poll.id}/vote`)
-      .set('Authorization', h.auth(40))
+      .set('Authorization', h.auth(carol))
       .set('Idempotency-Key', 'vote-40-b')
       .send({ votes })
       .expect(422);
     expect(limit.body.code).to.equal('vote_limit_reached');
     const reused = await request(h.app)
       .post(`/api/polls/${poll.id}/vote`)
-      .set('Authorization', h.auth(40))
+      .set('Authorization', h.auth(carol))
       .set('Idempotency-Key', 'vote-40-a')
       .send({ votes: votesFor(poll, [0, 0, 0]) })
       .expect(422);
     expect(reused.body.code).to.equal('idempotency_key_reused');
     const bad = await request(h.app)
       .post(`/api/polls/${poll.id}/vote`)
-      .set('Authorization', h.auth(42))
+      .set('Authorization', h.auth(erin))
       .set('Idempotency-Key', 'ö')
       .send({ votes })
       .expect(400);
@@ -265,7 +279,7 @@ describe('polls with Redis shut down without saving and restarted (own redis-ser
   before(async () => {
     port = await freePort();
     server = await ownRedis(port);
-    h = await startPolls({ reconcileIntervalMs: 0 }, { redisUrl: `redis://127.0.0.1:${port}` });
+    h = await startHarness({ reconcileIntervalMs: 0 }, { redisUrl: `redis://127.0.0.1:${port}` });
   });
   after(async () => {
     await h.stop();
@@ -273,11 +287,11 @@ describe('polls with Redis shut down without saving and restarted (own redis-ser
   });
 
   it('answers 503 with Retry-After while Redis is away, then counts votes exactly once it is back', async () => {
-    const poll = await h.createPoll(1, pollBody({ max_votes_per_voter: 10 }));
+    const poll = await h.createPoll(alice, pollBody({ max_votes_per_voter: 10 }));
     for (let i = 0; i < 3; i++)
       await request(h.app)
         .post(`/api/polls/${poll.id}/vote`)
-        .set('Authorization', h.auth(50 + i))
+        .set('Authorization', h.auth(crowd(i, 2)))
         .send({ votes: votesFor(poll) })
         .expect(201);
     const exited = new Promise((r) => server.once('exit', r));
@@ -285,12 +299,14 @@ describe('polls with Redis shut down without saving and restarted (own redis-ser
     await exited;
     const away = await request(h.app)
       .post(`/api/polls/${poll.id}/vote`)
-      .set('Authorization', h.auth(60))
+      .set('Authorization', h.auth(frank))
       .send({ votes: votesFor(poll) });
     expect(away.status).to.equal(503);
     expect(away.headers['retry-after']).to.equal('2');
     expect(away.body.code).to.equal('store_unavailable');
-    const read = await request(h.app).get(`/api/polls/${poll.id}/results`).set('Authorization', h.auth(1));
+    const read = await request(h.app)
+      .get(`/api/polls/${poll.id}/results`)
+      .set('Authorization', h.auth(alice));
     expect(read.status).to.equal(503);
 
     server = await ownRedis(port);
@@ -300,7 +316,7 @@ describe('polls with Redis shut down without saving and restarted (own redis-ser
       status = (
         await request(h.app)
           .post(`/api/polls/${poll.id}/vote`)
-          .set('Authorization', h.auth(61))
+          .set('Authorization', h.auth(grace))
           .set('Idempotency-Key', 'after-redis')
           .send({ votes: votesFor(poll) })
       ).status;
@@ -314,7 +330,7 @@ describe('polls with Redis shut down without saving and restarted (own redis-ser
   });
 
   it('keeps live streams going across a restart of Redis (the subscription comes back)', async () => {
-    const poll = await h.createPoll(1, pollBody({ max_votes_per_voter: 10 }));
+    const poll = await h.createPoll(alice, pollBody({ max_votes_per_voter: 10 }));
     const httpServer = h.app.listen(0, '127.0.0.1');
     await new Promise((r) => httpServer.once('listening', r));
     const { port: appPort } = httpServer.address() as AddressInfo;
@@ -322,7 +338,7 @@ describe('polls with Redis shut down without saving and restarted (own redis-ser
     const stream = await new Promise<IncomingMessage>((resolve, reject) => {
       get(
         `http://127.0.0.1:${appPort}/api/polls/${poll.id}/results/stream`,
-        { headers: { authorization: h.auth(1) } },
+        { headers: { authorization: h.auth(alice) } },
         (res) => {
           onServerSentEvents(res, (e) => {
             if (e.event === 'results')
@@ -343,7 +359,7 @@ describe('polls with Redis shut down without saving and restarted (own redis-ser
           (
             await request(h.app)
               .post(`/api/polls/${poll.id}/vote`)
-              .set('Authorization', h.auth(70))
+              .set('Authorization', h.auth(heidi))
               .send({ votes: votesFor(poll) })
           ).status === 201,
         5_000,

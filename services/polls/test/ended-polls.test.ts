@@ -3,7 +3,7 @@ import request from 'supertest';
 import { expectPayloadMatchesAsyncApi } from '@fieldhouse/testkit';
 import { announceEndedPolls } from '../src/domain/ended-polls.ts';
 import { pollsAsyncApiDocument } from '../src/http/asyncapi-route.ts';
-import { pollBody, startPolls, type PollBody, type PollsHarness } from './support.ts';
+import { alice, bob, pollBody, startHarness, type PollBody, type PollsHarness } from './harness.ts';
 
 type Outboxed = { _id: string; message: { type: string; time: string; data: { data: Record<string, any> } } }; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -11,7 +11,7 @@ describe('polls: poll.closed when a poll’s ends_at passes (real MongoDB and Re
   let h: PollsHarness;
   before(async () => {
     // The announcer is driven by hand here (time passed in), not by its timer.
-    h = await startPolls({ endedPollsIntervalMs: 0 });
+    h = await startHarness({ endedPollsIntervalMs: 0 });
   });
   after(async () => h?.stop());
 
@@ -24,18 +24,18 @@ describe('polls: poll.closed when a poll’s ends_at passes (real MongoDB and Re
   const subscribe = (poll: PollBody) =>
     request(h.app)
       .post(`/api/polls/${poll.id}/webhooks`)
-      .set('Authorization', h.auth(1))
+      .set('Authorization', h.auth(alice))
       .send({ url: 'https://hooks.example.test/end', events: ['poll.closed'] })
       .expect(201);
 
   it('announces an ended poll once, with its results, again when ends_at moves later, never twice on close', async () => {
     const endsAt = hours(1);
-    const poll = await h.createPoll(1, pollBody({ ends_at: endsAt.toISOString() }));
-    const quiet = await h.createPoll(1, pollBody({ ends_at: endsAt.toISOString() })); // no subscription
+    const poll = await h.createPoll(alice, pollBody({ ends_at: endsAt.toISOString() }));
+    const quiet = await h.createPoll(alice, pollBody({ ends_at: endsAt.toISOString() })); // no subscription
     await subscribe(poll);
     await request(h.app)
       .post(`/api/polls/${poll.id}/vote`)
-      .set('Authorization', h.auth(2))
+      .set('Authorization', h.auth(bob))
       .send({ votes: Object.fromEntries(poll.sections.map((s) => [s.id, s.options[1]!.id])) })
       .expect(201);
 
@@ -52,15 +52,15 @@ describe('polls: poll.closed when a poll’s ends_at passes (real MongoDB and Re
     expect(await closedMessages(quiet.id)).to.have.length(0);
 
     // Closing it by hand now sends nothing more: its end was announced.
-    await request(h.app).post(`/api/polls/${poll.id}/close`).set('Authorization', h.auth(1)).expect(200);
+    await request(h.app).post(`/api/polls/${poll.id}/close`).set('Authorization', h.auth(alice)).expect(200);
     expect(await closedMessages(poll.id)).to.have.length(1);
 
     // Reopened with a later end: announced again when that one passes, as a new message.
-    await request(h.app).post(`/api/polls/${poll.id}/reopen`).set('Authorization', h.auth(1)).expect(200);
+    await request(h.app).post(`/api/polls/${poll.id}/reopen`).set('Authorization', h.auth(alice)).expect(200);
     const later = hours(3);
     await request(h.app)
       .patch(`/api/polls/${poll.id}`)
-      .set('Authorization', h.auth(1))
+      .set('Authorization', h.auth(alice))
       .send({ settings: { ends_at: later.toISOString() } })
       .expect(200);
     expect(await announceEndedPolls(h.context, hours(2))).to.equal(0);

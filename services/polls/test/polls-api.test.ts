@@ -1,12 +1,32 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { eventually } from '@fieldhouse/testkit';
-import { pollBody, startPolls, votesFor, type PollsHarness } from './support.ts';
+import {
+  alice,
+  bob,
+  carol,
+  crowd,
+  dave,
+  erin,
+  frank,
+  grace,
+  heidi,
+  ivan,
+  judy,
+  mallory,
+  niaj,
+  olivia,
+  peggy,
+  pollBody,
+  startHarness,
+  votesFor,
+  type PollsHarness,
+} from './harness.ts';
 
 describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () => {
   let h: PollsHarness;
   before(async () => {
-    h = await startPolls({ commentsPerMinute: 3 });
+    h = await startHarness({ commentsPerMinute: 3 });
   });
   after(async () => {
     await h?.stop();
@@ -20,7 +40,7 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
   it('creates a poll: 201 with string ids of poll, sections and options, defaults for settings', async () => {
     const res = await request(h.app)
       .post('/api/polls')
-      .set('Authorization', h.auth(1))
+      .set('Authorization', h.auth(alice))
       .send(pollBody())
       .expect(201);
     const poll = res.body.data;
@@ -48,7 +68,7 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
     await request(h.app).post('/api/polls').set('Authorization', h.auth()).send(pollBody()).expect(401);
     const bad = await request(h.app)
       .post('/api/polls')
-      .set('Authorization', h.auth(1))
+      .set('Authorization', h.auth(alice))
       .send({
         title: '',
         sections: [{ title: 'x', options: [{ label: 'only one' }] }],
@@ -59,10 +79,10 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
   });
 
   it('lists own polls paginated, gets one, only the owner updates, closes, deletes', async () => {
-    for (let i = 0; i < 3; i++) await h.createPoll(42);
+    for (let i = 0; i < 3; i++) await h.createPoll(bob);
     const list = await request(h.app)
       .get('/api/polls?per_page=2&page=2')
-      .set('Authorization', h.auth(42))
+      .set('Authorization', h.auth(bob))
       .expect(200);
     expect(list.body.pagination).to.deep.equal({ current_page: 2, last_page: 2, per_page: 2, total: 3 });
     expect(list.body.data).to.have.length(1);
@@ -72,32 +92,32 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
     await request(h.app).get('/api/polls/nope').set('Authorization', h.auth()).expect(404);
     await request(h.app)
       .patch(`/api/polls/${poll.id}`)
-      .set('Authorization', h.auth(7))
+      .set('Authorization', h.auth(carol))
       .send({ title: 'x' })
       .expect(403);
     const up = await request(h.app)
       .patch(`/api/polls/${poll.id}`)
-      .set('Authorization', h.auth(42))
+      .set('Authorization', h.auth(bob))
       .send({ title: 'Renamed', settings: { max_votes_per_voter: 3 } })
       .expect(200);
     expect(up.body.data).to.include({ title: 'Renamed' });
     expect(up.body.data.settings.max_votes_per_voter).to.equal(3);
     const closed = await request(h.app)
       .post(`/api/polls/${poll.id}/close`)
-      .set('Authorization', h.auth(42))
+      .set('Authorization', h.auth(bob))
       .expect(200);
     expect(closed.body.data.status).to.equal('closed');
-    await request(h.app).delete(`/api/polls/${poll.id}`).set('Authorization', h.auth(7)).expect(403);
-    await request(h.app).delete(`/api/polls/${poll.id}`).set('Authorization', h.auth(42)).expect(204);
-    await request(h.app).get(`/api/polls/${poll.id}`).set('Authorization', h.auth(42)).expect(404);
+    await request(h.app).delete(`/api/polls/${poll.id}`).set('Authorization', h.auth(carol)).expect(403);
+    await request(h.app).delete(`/api/polls/${poll.id}`).set('Authorization', h.auth(bob)).expect(204);
+    await request(h.app).get(`/api/polls/${poll.id}`).set('Authorization', h.auth(bob)).expect(404);
   });
 
   it('counts a vote with the spec 2.2 answer, then refuses a second one (vote limit 422)', async () => {
-    const poll = await h.createPoll(1);
+    const poll = await h.createPoll(alice);
     const votes = votesFor(poll, [1, 0, 1]);
     const res = await request(h.app)
       .post(`/api/polls/${poll.id}/vote`)
-      .set('Authorization', h.auth(5))
+      .set('Authorization', h.auth(dave))
       .send({ votes, voter_name: 'Eve', time_spent: 12 })
       .expect(201);
     expect(res.body.data).to.have.keys(
@@ -119,7 +139,7 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
     expect(res.body.data.results[poll.sections[0]!.options[0]!.id]).to.equal(0);
     const again = await request(h.app)
       .post(`/api/polls/${poll.id}/vote`)
-      .set('Authorization', h.auth(5))
+      .set('Authorization', h.auth(dave))
       .send({ votes })
       .expect(422);
     expect(again.body.code).to.equal('vote_limit_reached');
@@ -130,30 +150,30 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
   });
 
   it('names each bad section (missing, foreign option, unknown section) in a 422', async () => {
-    const poll = await h.createPoll(1);
+    const poll = await h.createPoll(alice);
     const votes = votesFor(poll);
     const [s0, s1, s2] = poll.sections;
     const res = await request(h.app)
       .post(`/api/polls/${poll.id}/vote`)
-      .set('Authorization', h.auth(6))
+      .set('Authorization', h.auth(erin))
       .send({ votes: { [s0!.id]: votes[s0!.id], [s1!.id]: s2!.options[0]!.id, zzz: 'o_x' } })
       .expect(422);
     expect(res.body.errors).to.have.keys(`votes.${s1!.id}`, `votes.${s2!.id}`, 'votes.zzz');
   });
 
   it('refuses votes on a closed or not yet open poll (422) and anonymous votes on authenticated polls (401)', async () => {
-    const poll = await h.createPoll(1);
-    await request(h.app).post(`/api/polls/${poll.id}/close`).set('Authorization', h.auth(1)).expect(200);
+    const poll = await h.createPoll(alice);
+    await request(h.app).post(`/api/polls/${poll.id}/close`).set('Authorization', h.auth(alice)).expect(200);
     const closed = await request(h.app)
       .post(`/api/polls/${poll.id}/vote`)
-      .set('Authorization', h.auth(8))
+      .set('Authorization', h.auth(frank))
       .send({ votes: votesFor(poll) })
       .expect(422);
     expect(closed.body.message).to.equal('This poll is closed.');
-    await request(h.app).post(`/api/polls/${poll.id}/reopen`).set('Authorization', h.auth(1)).expect(200);
+    await request(h.app).post(`/api/polls/${poll.id}/reopen`).set('Authorization', h.auth(alice)).expect(200);
     await request(h.app)
       .post(`/api/polls/${poll.id}/vote`)
-      .set('Authorization', h.auth(8))
+      .set('Authorization', h.auth(frank))
       .send({ votes: votesFor(poll) })
       .expect(201);
     const later = await h.createPoll(
@@ -162,11 +182,11 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
     );
     const early = await request(h.app)
       .post(`/api/polls/${later.id}/vote`)
-      .set('Authorization', h.auth(8))
+      .set('Authorization', h.auth(frank))
       .send({ votes: votesFor(later) })
       .expect(422);
     expect(early.body.message).to.match(/not open yet/);
-    const members = await h.createPoll(1, pollBody({ access: 'authenticated' }));
+    const members = await h.createPoll(alice, pollBody({ access: 'authenticated' }));
     await request(h.app)
       .post(`/api/polls/${members.id}/vote`)
       .set('Authorization', h.auth())
@@ -175,7 +195,7 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
   });
 
   it('identifies anonymous voters by fingerprint and IP; max_votes_per_voter drives remaining_votes', async () => {
-    const poll = await h.createPoll(1, pollBody({ max_votes_per_voter: 2 }));
+    const poll = await h.createPoll(alice, pollBody({ max_votes_per_voter: 2 }));
     const vote = (ip: string, fp?: string) =>
       request(h.app)
         .post(`/api/polls/${poll.id}/vote`)
@@ -191,12 +211,12 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
   });
 
   it('never counts two identical concurrent votes twice', async () => {
-    const poll = await h.createPoll(1);
+    const poll = await h.createPoll(alice);
     const answers = await Promise.all(
       Array.from({ length: 8 }, () =>
         request(h.app)
           .post(`/api/polls/${poll.id}/vote`)
-          .set('Authorization', h.auth(77))
+          .set('Authorization', h.auth(grace))
           .send({ votes: votesFor(poll) }),
       ),
     );
@@ -206,10 +226,10 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
   });
 
   it('refuses removing an option that has votes (422) but allows removing one without', async () => {
-    const poll = await h.createPoll(1);
+    const poll = await h.createPoll(alice);
     await request(h.app)
       .post(`/api/polls/${poll.id}/vote`)
-      .set('Authorization', h.auth(9))
+      .set('Authorization', h.auth(heidi))
       .send({ votes: votesFor(poll) })
       .expect(201);
     const keep = (drop: number) => ({
@@ -223,13 +243,13 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
     });
     const bad = await request(h.app)
       .patch(`/api/polls/${poll.id}`)
-      .set('Authorization', h.auth(1))
+      .set('Authorization', h.auth(alice))
       .send(keep(0))
       .expect(422);
     expect(Object.keys(bad.body.errors)[0]).to.contain(poll.sections[0]!.options[0]!.id);
     const ok = await request(h.app)
       .patch(`/api/polls/${poll.id}`)
-      .set('Authorization', h.auth(1))
+      .set('Authorization', h.auth(alice))
       .send(keep(2))
       .expect(200);
     expect(ok.body.data.sections[0].options).to.have.length(2);
@@ -237,11 +257,11 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
   });
 
   it('answers results in the spec 2.2 shape with analytics and achievements', async () => {
-    const poll = await h.createPoll(1);
+    const poll = await h.createPoll(alice);
     for (const [i, t] of [10, 20, 40].entries())
       await request(h.app)
         .post(`/api/polls/${poll.id}/vote`)
-        .set('Authorization', h.auth(100 + i))
+        .set('Authorization', h.auth(crowd(i)))
         .send({ votes: votesFor(poll, [i === 2 ? 1 : 0]), time_spent: t })
         .expect(201);
     const res = await request(h.app)
@@ -277,12 +297,12 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
   });
 
   it('records vote milestones at the vote that reaches them, without a results read', async () => {
-    const poll = await h.createPoll(1);
+    const poll = await h.createPoll(alice);
     const times: string[] = [];
     for (let i = 0; i < 10; i++) {
       const res = await request(h.app)
         .post(`/api/polls/${poll.id}/vote`)
-        .set('Authorization', h.auth(300 + i))
+        .set('Authorization', h.auth(crowd(i, 1)))
         .send({ votes: votesFor(poll) })
         .expect(201);
       times.push(res.body.data.vote.created_at as string);
@@ -296,10 +316,10 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
   });
 
   it('records a milestone a vote did not (counters rebuilt) at the next results read', async () => {
-    const poll = await h.createPoll(1);
+    const poll = await h.createPoll(alice);
     const voted = await request(h.app)
       .post(`/api/polls/${poll.id}/vote`)
-      .set('Authorization', h.auth(320))
+      .set('Authorization', h.auth(ivan))
       .send({ votes: votesFor(poll) })
       .expect(201);
     const polls = h.db.collection<{ _id: string; achievements: Record<string, string> }>('polls');
@@ -308,7 +328,7 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
     await h.redis.del(`${h.prefix}p:${poll.id}`); // the cached poll
     const res = await request(h.app)
       .get(`/api/polls/${poll.id}/results`)
-      .set('Authorization', h.auth(1))
+      .set('Authorization', h.auth(alice))
       .expect(200);
     const first = (res.body.data.achievements as Array<{ key: string; achieved_at: string }>).find(
       (a) => a.key === 'first_vote',
@@ -330,51 +350,54 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
   });
 
   it('rebuilds lost counters from MongoDB, identical', async () => {
-    const poll = await h.createPoll(1, pollBody({ max_votes_per_voter: 2 }));
+    const poll = await h.createPoll(alice, pollBody({ max_votes_per_voter: 2 }));
     for (let i = 0; i < 5; i++)
       await request(h.app)
         .post(`/api/polls/${poll.id}/vote`)
-        .set('Authorization', h.auth(200 + (i % 3)))
+        .set('Authorization', h.auth(crowd(i % 3, 2)))
         .send({ votes: votesFor(poll, [i % 3, i % 2]), time_spent: i * 3 })
         .expect(201);
     await request(h.app)
       .post(`/api/polls/${poll.id}/react`)
-      .set('Authorization', h.auth(200))
+      .set('Authorization', h.auth(judy))
       .send({ reaction_type: 'fire' })
       .expect(201);
     await request(h.app)
       .post(`/api/polls/${poll.id}/comment`)
-      .set('Authorization', h.auth(200))
+      .set('Authorization', h.auth(judy))
       .send({ content: 'hi', parent_id: null })
       .expect(201);
-    const before = (await request(h.app).get(`/api/polls/${poll.id}/results`).set('Authorization', h.auth(1)))
-      .body.data;
+    const before = (
+      await request(h.app).get(`/api/polls/${poll.id}/results`).set('Authorization', h.auth(alice))
+    ).body.data;
     expect(before.unique_voters).to.equal(3);
     await h.redis.del(h.context.counters.key(poll.id));
-    const after = (await request(h.app).get(`/api/polls/${poll.id}/results`).set('Authorization', h.auth(1)))
-      .body.data;
+    const after = (
+      await request(h.app).get(`/api/polls/${poll.id}/results`).set('Authorization', h.auth(alice))
+    ).body.data;
     expect(after).to.deep.equal(before);
     expect(await h.redis.exists(h.context.counters.key(poll.id))).to.equal(1);
   });
 
   it('hides statistics from non-owners when show_stats_public is false', async () => {
-    const poll = await h.createPoll(1, pollBody({ show_stats_public: false }));
+    const poll = await h.createPoll(alice, pollBody({ show_stats_public: false }));
     await request(h.app)
       .post(`/api/polls/${poll.id}/vote`)
-      .set('Authorization', h.auth(300))
+      .set('Authorization', h.auth(mallory))
       .send({ votes: votesFor(poll) })
       .expect(201);
     await request(h.app)
       .post(`/api/polls/${poll.id}/vote`)
-      .set('Authorization', h.auth(301))
+      .set('Authorization', h.auth(niaj))
       .send({ votes: votesFor(poll, [1]) })
       .expect(201);
-    const owner = (await request(h.app).get(`/api/polls/${poll.id}/results`).set('Authorization', h.auth(1)))
-      .body.data;
+    const owner = (
+      await request(h.app).get(`/api/polls/${poll.id}/results`).set('Authorization', h.auth(alice))
+    ).body.data;
     expect(owner.stats_hidden).to.equal(false);
     expect(Object.keys(owner.results)).to.have.length(7);
     const voter = (
-      await request(h.app).get(`/api/polls/${poll.id}/results`).set('Authorization', h.auth(300))
+      await request(h.app).get(`/api/polls/${poll.id}/results`).set('Authorization', h.auth(mallory))
     ).body.data;
     expect(voter.stats_hidden).to.equal(true);
     expect(voter.results).to.deep.equal(
@@ -389,7 +412,7 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
   });
 
   it('keeps one reaction per voter, replacing moves the counts; other types 422', async () => {
-    const poll = await h.createPoll(1);
+    const poll = await h.createPoll(alice);
     const react = (t: string, user = 400) =>
       request(h.app)
         .post(`/api/polls/${poll.id}/react`)
@@ -410,8 +433,8 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
   });
 
   it('threads comments, checks parent_id and content, rate limits and lets the owner delete', async () => {
-    const poll = await h.createPoll(1);
-    const other = await h.createPoll(1);
+    const poll = await h.createPoll(alice);
+    const other = await h.createPoll(alice);
     const post = (body: object, user = 500) =>
       request(h.app).post(`/api/polls/${poll.id}/comment`).set('Authorization', h.auth(user)).send(body);
     const root = (await post({ content: 'First!', parent_id: null }).expect(201)).body.data;
@@ -420,7 +443,7 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
     const foreign = (
       await request(h.app)
         .post(`/api/polls/${other.id}/comment`)
-        .set('Authorization', h.auth(500))
+        .set('Authorization', h.auth(olivia))
         .send({ content: 'x', parent_id: null })
     ).body.data;
     expect(
@@ -444,14 +467,14 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
     expect(limited.headers['retry-after']).to.match(/^\d+$/);
     await request(h.app)
       .delete(`/api/polls/${poll.id}/comments/${root.id}`)
-      .set('Authorization', h.auth(503))
+      .set('Authorization', h.auth(peggy))
       .expect(403);
     await request(h.app)
       .delete(`/api/polls/${poll.id}/comments/${root.id}`)
-      .set('Authorization', h.auth(1))
+      .set('Authorization', h.auth(alice))
       .expect(204);
     const results = (
-      await request(h.app).get(`/api/polls/${poll.id}/results`).set('Authorization', h.auth(1))
+      await request(h.app).get(`/api/polls/${poll.id}/results`).set('Authorization', h.auth(alice))
     ).body.data;
     expect(results.comments_total).to.equal(3);
     expect(results.recent_comments.map((c: { content: string }) => c.content)).to.deep.equal(['c', 'b', 'a']);

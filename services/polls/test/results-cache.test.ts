@@ -4,7 +4,7 @@ import { registry } from '@fieldhouse/http';
 import { fetchResultsInputs } from '../src/data/results-inputs.ts';
 import { fullResultsValidUntil, ResultsCache, type ResultsEntry } from '../src/domain/results-cache.ts';
 import type { PollDoc } from '../src/domain/types.ts';
-import { pollBody, startPolls, votesFor, type PollsHarness } from './support.ts';
+import { alice, bob, pollBody, startHarness, votesFor, type PollsHarness } from './harness.ts';
 
 /** `polls_results_reads_total` by source, from the process registry (what /metrics shows). */
 async function readsBySource(): Promise<{ cache: number; computed: number }> {
@@ -17,7 +17,7 @@ async function readsBySource(): Promise<{ cache: number; computed: number }> {
 describe('results cache (real MongoDB/FerretDB and Redis)', () => {
   let h: PollsHarness;
   before(async () => {
-    h = await startPolls();
+    h = await startHarness();
   });
   after(async () => {
     await h?.stop();
@@ -27,10 +27,10 @@ describe('results cache (real MongoDB/FerretDB and Redis)', () => {
     request(h.app).get(`/api/polls/${pollId}/results`).set('Authorization', h.auth(userId)).expect(200);
 
   it('sends unchanged results again from the cache, with the same ETag (304 when the client has it)', async () => {
-    const poll = await h.createPoll(1);
+    const poll = await h.createPoll(alice);
     await request(h.app)
       .post(`/api/polls/${poll.id}/vote`)
-      .set('Authorization', h.auth(2))
+      .set('Authorization', h.auth(bob))
       .send({ votes: votesFor(poll), time_spent: 12 })
       .expect(201);
     await results(poll.id); // fills the Redis copies of the poll and its recent comments
@@ -51,13 +51,13 @@ describe('results cache (real MongoDB/FerretDB and Redis)', () => {
   });
 
   it('shows every change at the next read: vote, reaction, comment and poll edit', async () => {
-    const poll = await h.createPoll(1);
+    const poll = await h.createPoll(alice);
     const option = poll.sections[0]!.options[1]!.id;
     await results(poll.id);
     await results(poll.id); // cached from here on
     await request(h.app)
       .post(`/api/polls/${poll.id}/vote`)
-      .set('Authorization', h.auth(2))
+      .set('Authorization', h.auth(bob))
       .send({ votes: votesFor(poll, [1]) })
       .expect(201);
     let d = (await results(poll.id)).body.data;
@@ -65,14 +65,14 @@ describe('results cache (real MongoDB/FerretDB and Redis)', () => {
     expect(d.results[option]).to.equal(1);
     await request(h.app)
       .post(`/api/polls/${poll.id}/react`)
-      .set('Authorization', h.auth(2))
+      .set('Authorization', h.auth(bob))
       .send({ reaction_type: 'fire' })
       .expect(201);
     d = (await results(poll.id)).body.data;
     expect(d.reactions_summary.fire).to.equal(1);
     await request(h.app)
       .post(`/api/polls/${poll.id}/comment`)
-      .set('Authorization', h.auth(2))
+      .set('Authorization', h.auth(bob))
       .send({ content: 'Tacos, obviously' })
       .expect(201);
     d = (await results(poll.id)).body.data;
@@ -80,7 +80,7 @@ describe('results cache (real MongoDB/FerretDB and Redis)', () => {
     expect(d.recent_comments.map((c: { content: string }) => c.content)).to.deep.equal(['Tacos, obviously']);
     await request(h.app)
       .patch(`/api/polls/${poll.id}`)
-      .set('Authorization', h.auth(1))
+      .set('Authorization', h.auth(alice))
       .send({ title: 'Team dinner' })
       .expect(200);
     d = (await results(poll.id)).body.data;
@@ -90,7 +90,7 @@ describe('results cache (real MongoDB/FerretDB and Redis)', () => {
 
   it('recomputes cached results when the poll ends, without any write', async () => {
     const endsAt = new Date(Date.now() + 1_500).toISOString();
-    const poll = await h.createPoll(1, pollBody({ ends_at: endsAt }));
+    const poll = await h.createPoll(alice, pollBody({ ends_at: endsAt }));
     expect((await results(poll.id)).body.data.poll.is_open).to.equal(true);
     expect((await results(poll.id)).body.data.poll.is_open).to.equal(true);
     await new Promise((r) => setTimeout(r, Date.parse(endsAt) - Date.now() + 50));
@@ -99,10 +99,10 @@ describe('results cache (real MongoDB/FerretDB and Redis)', () => {
   });
 
   it('keeps a reader without full statistics apart: the owner sees counts, others only their own vote', async () => {
-    const poll = await h.createPoll(1, pollBody({ show_stats_public: false }));
+    const poll = await h.createPoll(alice, pollBody({ show_stats_public: false }));
     await request(h.app)
       .post(`/api/polls/${poll.id}/vote`)
-      .set('Authorization', h.auth(2))
+      .set('Authorization', h.auth(bob))
       .send({ votes: votesFor(poll, [2]) })
       .expect(201);
     for (let i = 0; i < 2; i++) {
@@ -118,7 +118,7 @@ describe('results cache (real MongoDB/FerretDB and Redis)', () => {
   });
 
   it('sends the counter hash only when its state differs from the one the caller holds', async () => {
-    const poll = await h.createPoll(1);
+    const poll = await h.createPoll(alice);
     const ctx = h.context;
     const keys = {
       poll: ctx.polls.cacheKey(poll.id),

@@ -5,7 +5,17 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { registry } from '@fieldhouse/http';
 import { eventually, onServerSentEvents } from '@fieldhouse/testkit';
-import { pollBody, startPolls, votesFor, type PollsHarness } from './support.ts';
+import {
+  alice,
+  bob,
+  carol,
+  crowd,
+  dave,
+  pollBody,
+  startHarness,
+  votesFor,
+  type PollsHarness,
+} from './harness.ts';
 
 interface Viewer {
   events: Array<Record<string, unknown>>;
@@ -37,7 +47,7 @@ describe('live results fan-out (real MongoDB and Redis, real sockets)', () => {
   let server: Server;
   let base: string;
   before(async () => {
-    h = await startPolls();
+    h = await startHarness();
     server = h.app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -49,10 +59,10 @@ describe('live results fan-out (real MongoDB and Redis, real sockets)', () => {
   });
 
   it('sends every change to every stream, reading the results once per view, not once per stream', async () => {
-    const poll = await h.createPoll(1, pollBody({ show_stats_public: true, max_votes_per_voter: 5 }));
+    const poll = await h.createPoll(alice, pollBody({ show_stats_public: true, max_votes_per_voter: 5 }));
     const viewers = await Promise.all(
       Array.from({ length: 60 }, (_, i) =>
-        view(base, `/api/polls/${poll.id}/results/stream`, h.auth(1000 + i)),
+        view(base, `/api/polls/${poll.id}/results/stream`, h.auth(crowd(i))),
       ),
     );
     try {
@@ -60,7 +70,7 @@ describe('live results fan-out (real MongoDB and Redis, real sockets)', () => {
       const before = await resultsReads();
       await request(h.app)
         .post(`/api/polls/${poll.id}/vote`)
-        .set('Authorization', h.auth(7))
+        .set('Authorization', h.auth(carol))
         .send({ votes: votesFor(poll) })
         .expect(201);
       await eventually(async () => viewers.every((v) => v.events.at(-1)?.total_votes === 1), 5_000);
@@ -73,13 +83,13 @@ describe('live results fan-out (real MongoDB and Redis, real sockets)', () => {
   });
 
   it('never sends full statistics to a reader who may only see their own vote', async () => {
-    const poll = await h.createPoll(1, pollBody({ show_stats_public: false, max_votes_per_voter: 5 }));
-    const owner = await view(base, `/api/polls/${poll.id}/results/stream`, h.auth(1));
-    const other = await view(base, `/api/polls/${poll.id}/results/stream`, h.auth(2));
+    const poll = await h.createPoll(alice, pollBody({ show_stats_public: false, max_votes_per_voter: 5 }));
+    const owner = await view(base, `/api/polls/${poll.id}/results/stream`, h.auth(alice));
+    const other = await view(base, `/api/polls/${poll.id}/results/stream`, h.auth(bob));
     try {
       await request(h.app)
         .post(`/api/polls/${poll.id}/vote`)
-        .set('Authorization', h.auth(3))
+        .set('Authorization', h.auth(dave))
         .send({ votes: votesFor(poll) })
         .expect(201);
       await eventually(

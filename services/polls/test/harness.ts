@@ -27,6 +27,31 @@ export interface PollBody {
   settings: Record<string, unknown>;
 }
 
+/**
+ * The named users of the tests (their user ids in the gateway's JWT, for \`auth\` and
+ * \`createPoll\`): alice usually owns the poll, the others vote, react, comment or are strangers.
+ */
+export const [
+  alice,
+  bob,
+  carol,
+  dave,
+  erin,
+  frank,
+  grace,
+  heidi,
+  ivan,
+  judy,
+  mallory,
+  niaj,
+  olivia,
+  peggy,
+  rupert,
+] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] as const;
+
+/** The user id of the \`i\`-th voter of a crowd (\`group\` keeps two crowds of one test apart). */
+export const crowd = (i: number, group = 0): number => 1000 * (group + 1) + i;
+
 /** A three-section poll body. */
 export const pollBody = (settings: object = {}) => ({
   title: 'Team lunch',
@@ -40,7 +65,7 @@ export const pollBody = (settings: object = {}) => ({
 });
 
 /** The polls app on a fresh MongoDB database and a unique Redis key prefix. */
-export async function startPolls(
+export async function startHarness(
   settings: Partial<PollsSettings> = {},
   opts: { redisUrl?: string } = {},
 ): Promise<PollsHarness> {
