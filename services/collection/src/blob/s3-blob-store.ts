@@ -33,7 +33,7 @@ export interface S3BlobStoreOptions {
   partSize?: number;
 }
 
-const notFound = (err: unknown) =>
+const isNoSuchKey = (err: unknown) =>
   err instanceof NoSuchKey || (err instanceof S3ServiceException && err.$metadata.httpStatusCode === 404);
 
 /**
@@ -100,7 +100,7 @@ export class S3BlobStore implements BlobStore {
       const answer = await this.client.send(new GetObjectCommand({ Bucket: this.o.bucket, Key: key }));
       return { stream: answer.Body as Readable, size: answer.ContentLength ?? 0 };
     } catch (err) {
-      if (notFound(err)) return undefined;
+      if (isNoSuchKey(err)) return undefined;
       throw err;
     }
   }

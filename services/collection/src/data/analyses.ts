@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ChartDef } from '../domain/charts.ts';
+import type { ChartDef } from '../domain/types.ts';
 import { applyFilters, type ListFilters } from './submission-list.ts';
 
 export interface AnalysisRow {

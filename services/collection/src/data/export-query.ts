@@ -1,8 +1,14 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
-import type { ColumnSource, ExportColumn, ExportField, PhotoCells } from '../domain/export-columns.ts';
-import { PHOTO_TYPES } from '../domain/photos.ts';
-import { FORMULA_TRIGGERS, PLAIN_NUMBER } from '../domain/formula-escaping.ts';
+import {
+  FORMULA_TRIGGERS,
+  PHOTO_TYPES,
+  PLAIN_NUMBER,
+  type ColumnSource,
+  type ExportColumn,
+  type ExportField,
+  type PhotoCells,
+} from '../domain/types.ts';
 import type { ExportJobRow } from './exports.ts';
 import { applyFilters } from './submission-list.ts';
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { ExportOptions } from '../domain/export-columns.ts';
+import type { ExportOptions } from '../domain/types.ts';
 import type { ListFilters } from './submission-list.ts';
 
 /** Formats an export may have (docs/collection.md, "Exports"). */

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Role } from '../domain/roles.ts';
+import type { Role } from '../domain/types.ts';
 
 type Db = Knex | Knex.Transaction;
 

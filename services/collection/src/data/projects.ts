@@ -1,6 +1,6 @@
 import { GroupCommit, statementBatches } from '@fieldhouse/group-commit';
 import type { Knex } from 'knex';
-import { DEFAULT_SETTINGS, type PublicationSettings } from '../domain/publication.ts';
+import { DEFAULT_SETTINGS, type PublicationSettings } from '../domain/types.ts';
 
 export interface ProjectRow {
   id: number;

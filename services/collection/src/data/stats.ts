@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { STATUSES } from '../domain/transitions.ts';
+import { STATUSES } from '../domain/types.ts';
 
 /**
  * Statistics of a project: totals per status and per UTC day (from the counters), per

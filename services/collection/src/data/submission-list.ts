@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { SEARCH_PREFIX_MAX } from '../migrations/007-search-prefixes.ts';
-import type { Status } from '../domain/transitions.ts';
+import type { Status } from '../domain/types.ts';
 import { SUBMISSION_COLUMNS, type SubmissionRow } from './submissions.ts';
 
 /** Filters of `GET /projects/{id}/submissions` (spec 4.1). Dates are inclusive UTC days. */

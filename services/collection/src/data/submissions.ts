@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
-import type { Status } from '../domain/transitions.ts';
-import type { DataEntry } from '../domain/submission-validation.ts';
+import type { DataEntry, Status } from '../domain/types.ts';
 
 export interface SubmissionRow {
   id: number;

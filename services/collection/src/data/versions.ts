@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Choice, Constraints, FieldDef, FieldType } from '../domain/fields.ts';
+import type { Choice, Constraints, FieldDef, FieldType } from '../domain/types.ts';
 
 export interface VersionRow {
   id: number;

@@ -1,4 +1,6 @@
-import { forbidden, notFound, ProblemError, unauthenticated } from '@fieldhouse/problem';
+import { isProblem } from '@fieldhouse/problem';
+import type { NOT_FOUND_DETAIL } from './problems.ts';
+import { problems } from './problems.ts';
 import { can, type Action, type Role } from './roles.ts';
 import { findWorkspace, roleIn, type WorkspaceRow } from '../data/workspaces.ts';
 import { settingsOf, type ProjectRow } from '../data/projects.ts';
@@ -11,20 +13,22 @@ import type { Actor, CollectionContext } from './context.ts';
  */
 export function userIdOf(caller: Actor): number {
   const id = caller.userId;
-  if (id === null) throw unauthenticated();
+  if (id === null) throw problems.unauthenticated();
   return id;
 }
 
 /** 403 naming what the role may not do. */
-const denied = (role: Role, action: Action) =>
-  forbidden(`Your role in this workspace (${role}) does not allow this action (${action}).`);
+const denied = (role: Role, action: Action) => problems.forbidden({ reason: 'role', role, action });
 
 /** Runs `work`, turning its 404 into a 404 with `detail` (the thing asked for is what is "not found"). */
-export async function renamingNotFound<T>(detail: string, work: () => Promise<T>): Promise<T> {
+export async function renamingNotFound<T>(
+  resource: keyof typeof NOT_FOUND_DETAIL,
+  work: () => Promise<T>,
+): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    throw err instanceof ProblemError && err.status === 404 ? notFound(detail) : err;
+    throw isProblem(err, problems.notFound) ? problems.notFound({ resource }) : err;
   }
 }
 
@@ -41,7 +45,7 @@ export async function workspaceFor(
   const userId = userIdOf(caller);
   const role = await roleIn(ctx.db, workspaceId, userId);
   const workspace = role ? await findWorkspace(ctx.db, workspaceId) : undefined;
-  if (!role || !workspace) throw notFound('Workspace not found.');
+  if (!role || !workspace) throw problems.notFound({ resource: 'workspace' });
   if (!can(role, action)) throw denied(role, action);
   return { workspace, role };
 }
@@ -69,7 +73,7 @@ export async function projectFor(
   const userId = userIdOf(caller);
   const found = await ctx.findProjectWithRole(projectId, userId);
   const role = found?.role as Role | null | undefined;
-  if (!found || !role) throw notFound('Project not found.');
+  if (!found || !role) throw problems.notFound({ resource: 'project' });
   if (!can(role, action)) throw denied(role, action);
   return { project: found.project, role };
 }
@@ -86,13 +90,13 @@ export async function projectForCollector(
 ): Promise<{ project: ProjectRow; role: Role | null }> {
   const userId = caller.userId;
   const found = await ctx.findProjectWithRole(projectId, userId);
-  if (!found) throw notFound('Project not found.');
+  if (!found) throw problems.notFound({ resource: 'project' });
   const { project } = found;
   const role = found.role as Role | null;
   if (role) return { project, role };
   if (openToNonMembers(project, caller)) return { project, role: null };
-  if (userId === null) throw unauthenticated();
-  throw notFound('Project not found.');
+  if (userId === null) throw problems.unauthenticated();
+  throw problems.notFound({ resource: 'project' });
 }
 
 /**
@@ -110,16 +114,16 @@ export async function versionFor(
   const version = await findVersion(ctx.db, versionId);
   if (!version) {
     userIdOf(caller);
-    throw notFound('Form version not found.');
+    throw problems.notFound({ resource: 'version' });
   }
   if (action === 'workspace.view') {
-    const { project, role } = await renamingNotFound('Form version not found.', () =>
+    const { project, role } = await renamingNotFound('version', () =>
       projectForCollector(ctx, caller, version.project_id),
     );
-    if (role === null && version.status !== 'published') throw notFound('Form version not found.');
+    if (role === null && version.status !== 'published') throw problems.notFound({ resource: 'version' });
     return { version, project, role };
   }
-  const { project, role } = await renamingNotFound('Form version not found.', () =>
+  const { project, role } = await renamingNotFound('version', () =>
     projectFor(ctx, caller, version.project_id, action),
   );
   return { version, project, role };

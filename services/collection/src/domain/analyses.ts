@@ -1,5 +1,6 @@
 import type { BodyReader, PageRequest } from '@fieldhouse/http';
-import { notFound, validationFailed, type FieldErrors } from '@fieldhouse/problem';
+import type { FieldErrors } from '@fieldhouse/problem';
+import { problems } from './problems.ts';
 import {
   analysisJson,
   chartData,
@@ -73,7 +74,7 @@ export async function createAnalysis(
   const input = command.analysis();
   const filters = parseListFilters(input.filters, { convert: false });
   const errors = chartErrors(input.charts, await fieldsByName(ctx.db, project.id));
-  if (Object.keys(errors).length) throw validationFailed(errors);
+  if (Object.keys(errors).length) throw problems.validationFailed({ errors });
   const row = await insertAnalysis(ctx.db, {
     project_id: project.id,
     name: input.name,
@@ -109,8 +110,8 @@ async function analysisFor(
   manage: boolean,
 ): Promise<AnalysisRow> {
   const a = await findAnalysis(ctx.db, analysisId);
-  if (!a) throw notFound('Analysis not found.');
-  await renamingNotFound('Analysis not found.', () =>
+  if (!a) throw problems.notFound({ resource: 'analysis' });
+  await renamingNotFound('analysis', () =>
     projectFor(ctx, caller, a.project_id, manage ? 'project.manage' : 'stats.view'),
   );
   return a;
@@ -157,7 +158,7 @@ export async function chartSvg(
   const a = await analysisFor(ctx, caller, command.analysisId, false);
   const index = Number(command.index);
   const chart = Number.isInteger(index) ? a.charts[index] : undefined;
-  if (!chart) throw notFound('Chart not found.');
+  if (!chart) throw problems.notFound({ resource: 'chart' });
   const data = await chartData(
     ctx.db,
     a.project_id,

@@ -1,18 +1,5 @@
-/** Chart kinds of an analysis (docs/collection.md, "Analyses and charts"). */
-export const CHART_KINDS = ['choice_counts', 'histogram', 'over_time', 'map', 'status'] as const;
-export type ChartKind = (typeof CHART_KINDS)[number];
-
-/** A chart definition as stored in an analysis. */
-export interface ChartDef {
-  title: string;
-  kind: ChartKind;
-  /** Field name: select_one/select_multiple (choice_counts), integer/decimal (histogram), geopoint (map). */
-  field?: string;
-  /** A select_one field whose values split the counts (choice_counts, over_time, status). */
-  split_by?: string;
-  /** Number of bins of a histogram (default 10). */
-  bins?: number;
-}
+import type { ChartKind, ChartDef } from './types.ts';
+export { CHART_KINDS, type ChartKind, type ChartDef } from './types.ts';
 
 /** Field types each kind needs for `field` (none: the kind takes no field). */
 export const KIND_FIELD_TYPES: Record<ChartKind, readonly string[] | null> = {

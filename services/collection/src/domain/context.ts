@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../data/tx.ts';
 import type { Logger } from '@fieldhouse/logger';
 import type { InTransaction } from '@fieldhouse/messaging';
 import type { WebhookApiSettings } from '@fieldhouse/webhooks';
@@ -8,7 +8,7 @@ import type { SubmissionWriter } from '../data/submission-batch.ts';
 
 /** What the use cases need (the service's dependencies), built once by createCollectionApp. */
 export interface CollectionContext {
-  db: Knex;
+  db: Db;
   logger: Logger;
   blobs: BlobStore;
   /** Largest photo accepted, in bytes (413 above). */

@@ -5,6 +5,16 @@
  * RFC 8187 when the name has other characters).
  */
 
+import type { ExportFormat } from '../data/exports.ts';
+
+/** File extension and content type of each format. */
+export const FORMAT_FILES: Record<ExportFormat, { ext: string; contentType: string }> = {
+  csv: { ext: 'csv', contentType: 'text/csv; charset=utf-8' },
+  xlsx: { ext: 'xlsx', contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
+  geojson: { ext: 'geojson', contentType: 'application/geo+json' },
+  zip: { ext: 'zip', contentType: 'application/zip' },
+};
+
 /** Longest slug kept from a project name, in characters (names may have 200). */
 const MAX_SLUG = 80;
 

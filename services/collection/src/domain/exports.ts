@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Exchanges, envelope } from '@fieldhouse/contracts';
-import { notFound, ProblemError } from '@fieldhouse/problem';
+import { ProblemError } from '@fieldhouse/problem';
 import {
   EXPORT_FORMATS,
   exportJson,
@@ -12,16 +12,18 @@ import {
 } from '../data/exports.ts';
 import { findProject } from '../data/projects.ts';
 import { roleIn } from '../data/workspaces.ts';
-import { attachmentDisposition, exportFileName } from './export-names.ts';
-import { FORMAT_FILES } from '../workers/export-file.ts';
-import { EXPORT_REQUESTED } from '../workers/exports.ts';
+import { attachmentDisposition, exportFileName, FORMAT_FILES } from './export-names.ts';
 import { projectFor, userIdOf } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
 import type { BodyReader, PageRequest } from '@fieldhouse/http';
 import type { ExportOptions } from './export-columns.ts';
 import { parseListFilters } from './list-filters.ts';
+import { problems } from './problems.ts';
 import { can, type Role } from './roles.ts';
 import { deliveryOf, type BlobDelivery } from './blob-delivery.ts';
+
+/** Routing key of an export job on the collection exchange: `{export_id}` (the export worker takes it). */
+export const EXPORT_REQUESTED = 'export.requested';
 
 /** Formats an export may have (docs/collection.md, "Exports"). */
 export { EXPORT_FORMATS };
@@ -52,8 +54,7 @@ function exportFilters(raw: unknown) {
     return parseListFilters(raw, { convert: false });
   } catch (err) {
     if (err instanceof ProblemError && err.errors)
-      throw new ProblemError(422, err.message, {
-        code: 'validation_failed',
+      throw problems.validationFailed({
         errors: Object.fromEntries(Object.entries(err.errors).map(([k, v]) => [`filters.${k}`, v])),
       });
     throw err;
@@ -119,9 +120,9 @@ const mayReadExport = (job: Pick<ExportJobRow, 'requested_by'>, userId: number, 
 async function visibleExport(ctx: CollectionContext, caller: Actor, jobId: string): Promise<ExportJobRow> {
   const userId = userIdOf(caller);
   const job = UUID.test(jobId) ? await findExport(ctx.db, jobId) : undefined;
-  if (!job) throw notFound('Export not found.');
+  if (!job) throw problems.notFound({ resource: 'export' });
   const role = await roleIn(ctx.db, job.workspace_id, userId);
-  if (!mayReadExport(job, userId, role)) throw notFound('Export not found.');
+  if (!mayReadExport(job, userId, role)) throw problems.notFound({ resource: 'export' });
   return job;
 }
 
@@ -183,10 +184,7 @@ export const exportHeaders = (contentType: string, filename: string) => ({
 export async function exportFile(ctx: CollectionContext, caller: Actor, jobId: string): Promise<ExportFile> {
   const job = await visibleExport(ctx, caller, jobId);
   const view = exportJson(job);
-  if (job.status !== 'completed')
-    throw new ProblemError(409, `This export is ${job.status}; it has no file to download.`, {
-      code: 'export_not_ready',
-    });
+  if (job.status !== 'completed') throw problems.exportNotReady({ status: job.status });
   const file = FORMAT_FILES[job.format];
   const filename = exportFileName(
     (await findProject(ctx.db, job.project_id))?.name,
@@ -197,7 +195,6 @@ export async function exportFile(ctx: CollectionContext, caller: Actor, jobId: s
     view.download_url && job.blob_key
       ? await deliveryOf(ctx.blobs, job.blob_key, exportHeaders(file.contentType, filename))
       : undefined;
-  if (!delivery)
-    throw new ProblemError(410, 'This export has expired; request a new one.', { code: 'export_expired' });
+  if (!delivery) throw problems.exportExpired();
   return { ...delivery, contentType: file.contentType, filename };
 }

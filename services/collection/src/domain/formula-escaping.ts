@@ -1,3 +1,5 @@
+import { FORMULA_TRIGGERS, PLAIN_NUMBER } from './types.ts';
+export { FORMULA_TRIGGERS, PLAIN_NUMBER } from './types.ts';
 /**
  * Spreadsheet formula neutralisation of export cells (OWASP "CSV Injection"; docs/collection.md,
  * "Exports", "Formulas"). A text cell whose first character a spreadsheet reads as the start of
@@ -6,27 +8,6 @@
  * number. The SQL form of the same rule (CSV is written by PostgreSQL's COPY) is in
  * `data/export-query.ts`, built from the two constants below.
  */
-
-/**
- * First characters that start a formula: `=`, `+`, `-`, `@`, tab, carriage return (OWASP), and
- * the full-width `＝ ＋ － ＠` that Apple Numbers normalises to them (as csv-stringify's
- * `escape_formulas` does).
- */
-export const FORMULA_TRIGGERS = [
-  '=',
-  '+',
-  '-',
-  '@',
-  '\t',
-  '\r',
-  '\uFF1D',
-  '\uFF0B',
-  '\uFF0D',
-  '\uFF20',
-] as const;
-
-/** A plain decimal number, optionally signed, with an optional exponent (POSIX ERE and JS). */
-export const PLAIN_NUMBER = '^[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?$';
 
 const triggers = new Set<string>(FORMULA_TRIGGERS);
 const plainNumber = new RegExp(PLAIN_NUMBER);

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../data/tx.ts';
 import type { UserPayload } from '@fieldhouse/contracts';
 import { acceptOpenInvitations } from '../data/invitations.ts';
 import { users } from '../users-projection.ts';
@@ -19,7 +19,7 @@ export const mayJoinByEmail = (user: { email_verified?: unknown }): boolean => u
  * replay changes nothing.
  * @returns false for a duplicate message.
  */
-export function applyUserEvent(db: Knex, messageId: string, user: UserPayload): Promise<boolean> {
+export function applyUserEvent(db: Db, messageId: string, user: UserPayload): Promise<boolean> {
   const { processedMessagesTable, consumer } = users.options;
   return db.transaction(async (trx) => {
     const inserted = await trx(processedMessagesTable)
@@ -45,7 +45,7 @@ export function applyUserEvent(db: Knex, messageId: string, user: UserPayload): 
  * @returns the workspaces joined (none for an unverified address).
  */
 export const acceptInvitationsOfCaller = (
-  db: Knex,
+  db: Db,
   caller: { id: number; email: string; email_verified?: boolean },
 ): Promise<number[]> =>
   mayJoinByEmail(caller)

@@ -1,7 +1,6 @@
-import type { Knex } from 'knex';
+import type { Tx } from '../data/tx.ts';
 import { EMAIL_REQUESTED, Exchanges, envelope } from '@fieldhouse/contracts';
 import type { OutboxWriter } from '@fieldhouse/messaging';
-import { forbidden, notFound, validationFailed } from '@fieldhouse/problem';
 import {
   deleteOpenInvitation,
   findOpenInvitation,
@@ -18,6 +17,7 @@ import { workspaceFor } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
 import { invitationEmail } from './invitation-email.ts';
 import { mayManageRole, type Role } from './roles.ts';
+import { problems } from './problems.ts';
 
 /** How long an invitation stays open: 14 days from its last sending (docs/collection.md). */
 export const INVITATION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
@@ -68,12 +68,12 @@ function invitationJson(row: InvitationRow, member?: InvitationView['member']): 
   };
 }
 
-const ownerOnly = () => forbidden('Only an owner may grant, change or remove the owner role.');
+const ownerOnly = () => problems.forbidden({ reason: 'owner_only' });
 
 /** Queues the invitation e-mail in the outbox (the collection e-mail worker sends it). */
 async function queueInvitationEmail(
   ctx: CollectionContext,
-  trx: Knex.Transaction,
+  trx: Tx,
   outbox: OutboxWriter,
   workspace: WorkspaceRow,
   invitationId: number,
@@ -127,20 +127,10 @@ export async function inviteMember(
   const user = await findUserByEmail(ctx.db, email);
   if (user) {
     const members = await listMembers(ctx.db, workspace.id);
-    if (members.some((m) => m.user_id === user.id))
-      throw validationFailed(
-        {
-          email: ['This person is already a member of the workspace; change their role in the list instead.'],
-        },
-        { code: 'already_member' },
-      );
+    if (members.some((m) => m.user_id === user.id)) throw problems.alreadyMember({ listed: true });
     const id = await ctx.db.transaction(async (trx) => {
       const outcome = await setMember(trx, workspace.id, user.id, input.role);
-      if (outcome !== 'created')
-        throw validationFailed(
-          { email: ['This person is already a member of the workspace.'] },
-          { code: 'already_member' },
-        );
+      if (outcome !== 'created') throw problems.alreadyMember({ listed: false });
       return insertAcceptedInvitation(trx, {
         workspaceId: workspace.id,
         email,
@@ -186,7 +176,7 @@ async function openInvitationFor(
 ) {
   const { workspace, role } = await workspaceFor(ctx, caller, command.workspaceId, 'members.manage');
   const row = await findOpenInvitation(ctx.db, workspace.id, command.invitationId);
-  if (!row) throw notFound('No open invitation with this id in the workspace.');
+  if (!row) throw problems.notFound({ resource: 'invitation' });
   if (!mayManageRole(role, row.role)) throw ownerOnly();
   return { workspace, row };
 }
@@ -203,7 +193,7 @@ export async function resendInvitation(
   const { workspace, row } = await openInvitationFor(ctx, caller, command);
   return ctx.inTransaction(async (trx, outbox) => {
     const renewed = await renewInvitation(trx, row.id, new Date(Date.now() + INVITATION_TTL_MS));
-    if (renewed === 0) throw notFound('No open invitation with this id in the workspace.');
+    if (renewed === 0) throw problems.notFound({ resource: 'invitation' });
     return invitationJson(await queueInvitationEmail(ctx, trx, outbox, workspace, row.id));
   });
 }
@@ -216,5 +206,5 @@ export async function revokeInvitation(
 ): Promise<void> {
   const { workspace, row } = await openInvitationFor(ctx, caller, command);
   if ((await deleteOpenInvitation(ctx.db, workspace.id, row.id)) === 0)
-    throw notFound('No open invitation with this id in the workspace.');
+    throw problems.notFound({ resource: 'invitation' });
 }

@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import { idSchema } from '@fieldhouse/http';
-import { validate, validationFailed } from '@fieldhouse/problem';
+import { validate } from '@fieldhouse/problem';
+import { problems } from './problems.ts';
 import { STATUSES } from './transitions.ts';
 import { isCalendarDate } from './value-validators.ts';
 import type { ListFilters } from '../data/submission-list.ts';
@@ -21,7 +22,7 @@ export const listFiltersSchema = Joi.object({
 export function parseListFilters(raw: unknown, opts: { convert: boolean }): ListFilters {
   const filters = validate(listFiltersSchema, raw, { convert: opts.convert }) as ListFilters;
   if (filters.date_from && filters.date_to && filters.date_from > filters.date_to)
-    throw validationFailed({ date_to: ['date_to must not be before date_from'] });
+    throw problems.validationFailed({ errors: { date_to: ['date_to must not be before date_from'] } });
   if (filters.search === '') delete filters.search;
   return filters;
 }

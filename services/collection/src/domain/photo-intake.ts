@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { payloadTooLarge, validationFailed, type FieldErrors } from '@fieldhouse/problem';
+import type { FieldErrors } from '@fieldhouse/problem';
 import { sniffPhoto } from './photos.ts';
+import { problems } from './problems.ts';
 import type { DataEntry, PhotoRef } from './submission-validation.ts';
 import { stripDataUrl } from './value-validators.ts';
 
@@ -56,20 +57,14 @@ export async function intakePhotos(
     let bytes = files.get(e.field_uuid);
     if (!bytes && typeof e.value === 'string') {
       const b64 = stripDataUrl(e.value);
-      if ((b64.length / 4) * 3 - 2 > maxBytes)
-        throw payloadTooLarge(`The photo at data.${i} is larger than the limit of ${maxBytes} bytes.`, {
-          code: 'photo_too_large',
-        });
+      if ((b64.length / 4) * 3 - 2 > maxBytes) throw problems.photoTooLarge({ index: i, maxBytes });
       bytes = Buffer.from(b64, 'base64');
     }
     if (!bytes) {
       out.push(e); // null, or a kept photo reference
       continue;
     }
-    if (bytes.length > maxBytes)
-      throw payloadTooLarge(`The photo at data.${i} is larger than the limit of ${maxBytes} bytes.`, {
-        code: 'photo_too_large',
-      });
+    if (bytes.length > maxBytes) throw problems.photoTooLarge({ index: i, maxBytes });
     const type = await sniffPhoto(bytes);
     if (!type) {
       (errors[`data.${i}.value`] ??= []).push('the photo is not a JPEG, PNG, WebP, GIF, HEIC or AVIF image');
@@ -90,6 +85,6 @@ export async function intakePhotos(
       value: photoRefOf({ id, content_type: type, size: bytes.length }),
     });
   }
-  if (Object.keys(errors).length) throw validationFailed(errors);
+  if (Object.keys(errors).length) throw problems.validationFailed({ errors });
   return { entries: out, photos };
 }

@@ -1,6 +1,6 @@
 import { isUuid } from '@fieldhouse/http';
-import { notFound } from '@fieldhouse/problem';
 import { findPhotoForCaller } from '../data/photos.ts';
+import { problems } from './problems.ts';
 import { maySeeSubmission, type Role } from './roles.ts';
 import type { SubmissionDeps } from './submission-deps.ts';
 import { deliveryOf, type BlobDelivery } from './blob-delivery.ts';
@@ -32,11 +32,11 @@ export async function readPhoto(
   deps: Pick<SubmissionDeps, 'db' | 'blobs'>,
   cmd: ReadPhoto,
 ): Promise<PhotoFile> {
-  if (!isUuid(cmd.photoId)) throw notFound('Photo not found.');
+  if (!isUuid(cmd.photoId)) throw problems.notFound({ resource: 'photo' });
   const photo = await findPhotoForCaller(deps.db, cmd.photoId, cmd.userId);
   if (!photo || !maySeeSubmission(photo.role as Role | null, photo, cmd.userId))
-    throw notFound('Photo not found.');
+    throw problems.notFound({ resource: 'photo' });
   const delivery = await deliveryOf(deps.blobs, photo.blob_key, photoHeaders(photo.content_type));
-  if (!delivery) throw notFound('Photo not found.');
+  if (!delivery) throw problems.notFound({ resource: 'photo' });
   return { ...delivery, contentType: photo.content_type };
 }

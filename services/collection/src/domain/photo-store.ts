@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Tx } from '../data/tx.ts';
 import type { OutboxWriter } from '@fieldhouse/messaging';
 import { insertPhotos } from '../data/submissions.ts';
 import type { PendingPhoto } from './photo-intake.ts';
@@ -10,7 +10,7 @@ import type { SubmissionDeps } from './submission-deps.ts';
  */
 export async function storePhotos(
   deps: Pick<SubmissionDeps, 'blobs'>,
-  trx: Knex.Transaction,
+  trx: Tx,
   submissionId: number,
   photos: PendingPhoto[],
 ): Promise<void> {
@@ -30,7 +30,7 @@ export async function storePhotos(
 export async function photoTransaction<T>(
   deps: Pick<SubmissionDeps, 'inTransaction' | 'blobs' | 'logger'>,
   photos: PendingPhoto[],
-  work: (trx: Knex.Transaction, outbox: OutboxWriter) => Promise<T>,
+  work: (trx: Tx, outbox: OutboxWriter) => Promise<T>,
 ): Promise<T> {
   try {
     return await deps.inTransaction(work);

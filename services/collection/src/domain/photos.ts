@@ -1,7 +1,6 @@
 import { fileTypeFromBuffer } from 'file-type';
-
-/** Image types accepted for photo fields, detected from the bytes (never from a client header). */
-export const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/heic', 'image/avif'];
+import { PHOTO_TYPES } from './types.ts';
+export { PHOTO_TYPES } from './types.ts';
 
 /**
  * Sniffs the content type of photo bytes with `file-type`.

@@ -1,5 +1,4 @@
 import type { BodyReader, PageRequest } from '@fieldhouse/http';
-import { notFound, validationFailed } from '@fieldhouse/problem';
 import {
   createProject as insertProject,
   deleteProject as removeProject,
@@ -13,6 +12,7 @@ import { projectStats } from '../data/stats.ts';
 import { projectFor, projectForCollector, userIdOf, workspaceFor } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
 import { mergeSettings, type PublicationSettings } from './publication.ts';
+import { problems } from './problems.ts';
 
 /** A project as the API shows it: publication state, `current_version_id`, settings, `consent_text`. */
 export type ProjectView = ReturnType<typeof projectJson>;
@@ -109,14 +109,10 @@ export async function publishProject(
 ): Promise<ProjectView> {
   const { project } = await projectFor(ctx, caller, command.projectId, 'project.manage');
   if (command.workspaceId !== undefined && project.workspace_id !== command.workspaceId)
-    throw notFound('Project not found.');
+    throw problems.notFound({ resource: 'project' });
   const { settings, errors } = mergeSettings(settingsOf(project), command.settings());
-  if (Object.keys(errors).length) throw validationFailed(errors);
-  if (!project.current_version_id)
-    throw validationFailed(
-      { project: ['This project has no published form version; publish a version first.'] },
-      { code: 'no_published_version' },
-    );
+  if (Object.keys(errors).length) throw problems.validationFailed({ errors });
+  if (!project.current_version_id) throw problems.noPublishedVersion();
   const saved = await saveProject(ctx.db, project.id, {
     is_published: true,
     published_at: ctx.db.fn.now(),

@@ -1,39 +1,8 @@
 import Joi from 'joi';
-
-/**
- * `collect_access` values: `public` (anyone through the gateway, anonymous included),
- * `authenticated` (any signed-in user, member or not), `members` (workspace members whose role
- * may collect: owner, admin, manager, collector). Default `members`.
- */
-export const COLLECT_ACCESS = ['public', 'authenticated', 'members'] as const;
-export type CollectAccess = (typeof COLLECT_ACCESS)[number];
-
-/** Publication settings of spec 2.1 as stored on a project (every key present). */
-export interface PublicationSettings {
-  collect_access: CollectAccess;
-  submission_limit: number | null;
-  collect_starts_at: string | null;
-  collect_expires_at: string | null;
-  allow_multiple_submissions: boolean;
-  allow_edits: boolean;
-  require_consent: boolean;
-  consent_text: string | null;
-  notify_on_submission: boolean;
-  notification_emails: string[];
-}
-
-export const DEFAULT_SETTINGS: PublicationSettings = {
-  collect_access: 'members',
-  submission_limit: null,
-  collect_starts_at: null,
-  collect_expires_at: null,
-  allow_multiple_submissions: true,
-  allow_edits: false,
-  require_consent: false,
-  consent_text: null,
-  notify_on_submission: false,
-  notification_emails: [],
-};
+import type { ProblemError } from '@fieldhouse/problem';
+import { problems } from './problems.ts';
+import { COLLECT_ACCESS, DEFAULT_SETTINGS, type PublicationSettings } from './types.ts';
+export { COLLECT_ACCESS, DEFAULT_SETTINGS, type CollectAccess, type PublicationSettings } from './types.ts';
 
 const utc = Joi.string()
   .isoDate()
@@ -79,17 +48,14 @@ export function mergeSettings(
   return { settings: s, errors };
 }
 
-/** Why the collection window refuses a submission at `now`, or null when it is open. */
-export function windowProblem(s: PublicationSettings, now: Date): { code: string; message: string } | null {
+/**
+ * Why the collection window refuses a submission at `now` (422 `collection_not_started` or
+ * `collection_ended`), or null when it is open.
+ */
+export function windowProblem(s: PublicationSettings, now: Date): ProblemError | null {
   if (s.collect_starts_at && now < new Date(s.collect_starts_at))
-    return {
-      code: 'collection_not_started',
-      message: `Collection for this project opens at ${s.collect_starts_at}.`,
-    };
+    return problems.collectionNotStarted({ startsAt: s.collect_starts_at });
   if (s.collect_expires_at && now >= new Date(s.collect_expires_at))
-    return {
-      code: 'collection_ended',
-      message: `Collection for this project closed at ${s.collect_expires_at}.`,
-    };
+    return problems.collectionEnded({ expiresAt: s.collect_expires_at });
   return null;
 }

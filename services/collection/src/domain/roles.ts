@@ -1,10 +1,5 @@
-/**
- * Workspace roles and what each may do (docs/collection.md, "Roles"). Non-members may do
- * nothing below a workspace and get 404 (except submitting to, and reading the published form
- * of, a project published with `collect_access` public or authenticated).
- */
-export const ROLES = ['owner', 'admin', 'manager', 'collector', 'viewer'] as const;
-export type Role = (typeof ROLES)[number];
+import { ROLES, type Role } from './types.ts';
+export { ROLES, type Role } from './types.ts';
 
 export type Action =
   | 'workspace.view'

@@ -1,6 +1,5 @@
-import type { Knex } from 'knex';
+import type { Tx } from '../data/tx.ts';
 import { EMAIL_REQUESTED, Exchanges, envelope, type EmailRequested } from '@fieldhouse/contracts';
-import { forbidden, validationFailed } from '@fieldhouse/problem';
 import { settingsOf, type ProjectRow } from '../data/projects.ts';
 import {
   collectorHasSubmission,
@@ -14,6 +13,7 @@ import { openToNonMembers } from './access.ts';
 import { intakePhotos } from './photo-intake.ts';
 import { photoTransaction, storePhotos } from './photo-store.ts';
 import { windowProblem, type PublicationSettings } from './publication.ts';
+import { problems } from './problems.ts';
 import { can } from './roles.ts';
 import { checkEntries, publishedFields } from './submission-entries.ts';
 import type { Caller, ProjectAccess, SubmissionDeps } from './submission-deps.ts';
@@ -50,7 +50,7 @@ export interface CreateSubmission {
    * Runs in the submission's transaction after its insert (sync records its item identity
    * there); if it throws, nothing is written.
    */
-  afterInsert?: (trx: Knex.Transaction, s: SubmissionRow) => Promise<void>;
+  afterInsert?: (trx: Tx, s: SubmissionRow) => Promise<void>;
 }
 
 /**
@@ -62,16 +62,12 @@ export interface CreateSubmission {
  */
 export function assertAccepting({ project, role }: ProjectAccess, caller: Caller): PublicationSettings {
   const open = openToNonMembers(project, caller);
-  if (!project.is_published)
-    throw validationFailed(
-      { project: ['This project is not published: it accepts no submissions.'] },
-      { code: 'project_not_published' },
-    );
+  if (!project.is_published) throw problems.projectNotPublished();
   if (!open && !(role && can(role, 'submission.create')))
-    throw forbidden(`Your role in this workspace (${role}) may not submit data.`);
+    throw problems.forbidden({ reason: 'submit', role });
   const settings = settingsOf(project);
   const closed = windowProblem(settings, new Date());
-  if (closed) throw validationFailed({ project: [closed.message] }, { code: closed.code });
+  if (closed) throw closed;
   return settings;
 }
 
@@ -80,7 +76,7 @@ export function assertAccepting({ project, role }: ProjectAccess, caller: Caller
  * zone when the address is a user's, with a link to the submission in the console.
  */
 async function notifications(
-  trx: Knex.Transaction,
+  trx: Tx,
   publicUrl: string,
   project: ProjectRow,
   s: SubmissionRow,
@@ -117,11 +113,7 @@ export async function createSubmission(deps: SubmissionDeps, cmd: CreateSubmissi
   const { project } = cmd.access;
   const settings = assertAccepting(cmd.access, cmd.caller);
   const values = cmd.values;
-  if (settings.require_consent && values.consent !== true)
-    throw validationFailed(
-      { consent: ['This project requires consent: send "consent": true after showing consent_text.'] },
-      { code: 'consent_required' },
-    );
+  if (settings.require_consent && values.consent !== true) throw problems.consentRequired();
   const fields = await publishedFields(deps.db, project, values.form_version_id);
   const checked = checkEntries(values.data, fields, cmd.photos, values.status === 'submitted');
   const { entries, photos } = await intakePhotos(checked, cmd.photos, project.id, deps.photoMaxBytes);
@@ -152,19 +144,13 @@ export async function createSubmission(deps: SubmissionDeps, cmd: CreateSubmissi
       settings.submission_limit !== null &&
       (await countProjectSubmissions(trx, project.id)) >= settings.submission_limit
     )
-      throw validationFailed(
-        { project: [`This project has reached its submission limit (${settings.submission_limit}).`] },
-        { code: 'submission_limit_reached' },
-      );
+      throw problems.submissionLimitReached({ limit: settings.submission_limit });
     if (
       !settings.allow_multiple_submissions &&
       collectorId !== null &&
       (await collectorHasSubmission(trx, project.id, collectorId))
     )
-      throw validationFailed(
-        { project: ['This project accepts one submission per collector, and you have already submitted.'] },
-        { code: 'already_submitted' },
-      );
+      throw problems.alreadySubmitted();
     const s = await insertSubmission(trx, row);
     await storePhotos(deps, trx, s.id, photos);
     if (notify)

@@ -1,5 +1,5 @@
-import { forbidden, notFound } from '@fieldhouse/problem';
 import { deleteSubmission, findSubmission } from '../data/submissions.ts';
+import { problems } from './problems.ts';
 import { can, maySeeSubmission } from './roles.ts';
 import type { ProjectAccess, SubmissionDeps } from './submission-deps.ts';
 
@@ -25,11 +25,10 @@ export async function removeSubmission(
 ): Promise<void> {
   const { project, role } = cmd.access;
   const s = await findSubmission(deps.db, project.id, cmd.submissionId);
-  if (!s || !maySeeSubmission(role, s, cmd.userId)) throw notFound('Submission not found.');
-  if (!role || !can(role, 'submission.delete'))
-    throw forbidden('Only owners, admins and managers of the workspace can delete submissions.');
+  if (!s || !maySeeSubmission(role, s, cmd.userId)) throw problems.notFound({ resource: 'submission' });
+  if (!role || !can(role, 'submission.delete')) throw problems.forbidden({ reason: 'delete_submission' });
   const keys = await deps.db.transaction((trx) => deleteSubmission(trx, project.id, s.id));
-  if (!keys) throw notFound('Submission not found.');
+  if (!keys) throw problems.notFound({ resource: 'submission' });
   for (const key of keys)
     await deps.blobs.delete(key).catch((err: unknown) => {
       deps.logger.warn('could not delete the photo of a deleted submission', { key, err });

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from '../data/tx.ts';
 import type { Logger } from '@fieldhouse/logger';
 import type { InTransaction } from '@fieldhouse/messaging';
 import type { BlobStore } from '../blob/blob-store.ts';
@@ -15,7 +15,7 @@ export type { HistoryRow, ProjectRow, SubmissionRow };
  * group-committed insert and the batched project lookup.
  */
 export interface SubmissionDeps {
-  db: Knex;
+  db: Db;
   logger: Logger;
   blobs: BlobStore;
   /** Largest photo accepted, in bytes (413 above). */

@@ -1,5 +1,6 @@
-import type { Knex } from 'knex';
-import { validationFailed, type FieldErrors } from '@fieldhouse/problem';
+import type { Db } from '../data/tx.ts';
+import type { FieldErrors } from '@fieldhouse/problem';
+import { problems } from './problems.ts';
 import type { ProjectRow } from '../data/projects.ts';
 import { findVersion, listFields, type FieldRow } from '../data/versions.ts';
 import type { SubmissionRow } from '../data/submissions.ts';
@@ -15,23 +16,25 @@ type PublishedCache = Map<number, { projectId: number; fields: FieldRow[] }>;
  * published version never changes, so its fields are kept (at most 1,000 versions; cleared
  * when full).
  */
-const caches = new WeakMap<Knex, PublishedCache>();
+const caches = new WeakMap<Db, PublishedCache>();
 
 /**
  * The fields of the published version `versionId` of `project`.
  * @throws ProblemError 422 (`form_version_id`) for a version of another project or a draft.
  */
-export async function publishedFields(db: Knex, project: ProjectRow, versionId: number): Promise<FieldRow[]> {
+export async function publishedFields(db: Db, project: ProjectRow, versionId: number): Promise<FieldRow[]> {
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
   const cached = cache.get(versionId);
   if (cached && cached.projectId === project.id) return cached.fields;
   const v = await findVersion(db, versionId);
   if (!v || v.project_id !== project.id)
-    throw validationFailed({ form_version_id: ['This form version does not belong to this project.'] });
+    throw problems.validationFailed({
+      errors: { form_version_id: ['This form version does not belong to this project.'] },
+    });
   if (v.status !== 'published')
-    throw validationFailed({
-      form_version_id: ['This form version is a draft; submit to a published version.'],
+    throw problems.validationFailed({
+      errors: { form_version_id: ['This form version is a draft; submit to a published version.'] },
     });
   const fields = await listFields(db, v.id);
   if (cache.size >= 1000) cache.clear();
@@ -66,7 +69,7 @@ export function checkEntries(
     ...(keptPhotos ? { keptPhotos } : {}),
   });
   Object.assign(errors, result.errors);
-  if (Object.keys(errors).length) throw validationFailed(errors);
+  if (Object.keys(errors).length) throw problems.validationFailed({ errors });
   return result.entries;
 }
 
@@ -77,7 +80,7 @@ export function checkEntries(
  * carry a client's URL).
  * @returns a map by photo id (empty when the submission has no photo).
  */
-export async function keptPhotosOf(db: Knex, s: SubmissionRow): Promise<Map<string, PhotoRef>> {
+export async function keptPhotosOf(db: Db, s: SubmissionRow): Promise<Map<string, PhotoRef>> {
   const named = new Set(
     s.data
       .filter((e) => e.type === 'photo' && e.value && typeof e.value === 'object')

@@ -1,7 +1,7 @@
-import { notFound } from '@fieldhouse/problem';
 import { findSubmission, listHistory, type HistoryRow, type SubmissionRow } from '../data/submissions.ts';
 import { listSubmissions as listPage, type ListFilters } from '../data/submission-list.ts';
 import { userNames } from '../data/submission-versions.ts';
+import { problems } from './problems.ts';
 import { can, maySeeSubmission } from './roles.ts';
 import type { ProjectAccess, SubmissionDeps } from './submission-deps.ts';
 
@@ -29,7 +29,7 @@ export async function listSubmissions(
   cmd: ListSubmissions,
 ): Promise<{ rows: SubmissionRow[]; total: number }> {
   const { project, role } = cmd.access;
-  if (!role) throw notFound('Project not found.');
+  if (!role) throw problems.notFound({ resource: 'project' });
   const filters = { ...cmd.filters };
   if (!can(role, 'submission.view_all')) {
     if (filters.collector_id !== undefined && filters.collector_id !== cmd.userId)
@@ -69,7 +69,7 @@ export async function getSubmission(
 ): Promise<{ submission: SubmissionRow; history: HistoryRow[]; names: Map<number, string> }> {
   const { project, role } = cmd.access;
   const s = await findSubmission(deps.db, project.id, cmd.submissionId);
-  if (!s || !maySeeSubmission(role, s, cmd.userId)) throw notFound('Submission not found.');
+  if (!s || !maySeeSubmission(role, s, cmd.userId)) throw problems.notFound({ resource: 'submission' });
   const history = await listHistory(deps.db, s.id);
   return { submission: s, history, names: await namesOf(deps, s, history) };
 }

@@ -1,8 +1,9 @@
-import { payloadTooLarge, ProblemError, validationFailed, type FieldErrors } from '@fieldhouse/problem';
+import { ProblemError, type FieldErrors } from '@fieldhouse/problem';
 import { findVersion } from '../data/versions.ts';
 import { findSubmission, type SubmissionRow } from '../data/submissions.ts';
 import { advanceSyncItem, findSyncItem, insertSyncItem, type SyncItemRow } from '../data/sync-items.ts';
 import { openToNonMembers } from './access.ts';
+import { problems, syncItemFailed } from './problems.ts';
 import type { Role } from './roles.ts';
 import { createSubmission, type SubmissionValues } from './submission-create.ts';
 import type { ProjectAccess, SubmissionDeps } from './submission-deps.ts';
@@ -55,14 +56,13 @@ export interface SyncResult {
  * @throws ProblemError 413 `sync_batch_too_large` with `max_items`.
  */
 export function assertSyncBatchSize(items: number): void {
-  if (items > MAX_SYNC_ITEMS)
-    throw payloadTooLarge(
-      `A sync batch holds at most ${MAX_SYNC_ITEMS} items (got ${items}); send the rest in another batch.`,
-      { code: 'sync_batch_too_large', extensions: { max_items: MAX_SYNC_ITEMS } },
-    );
+  if (items > MAX_SYNC_ITEMS) throw problems.syncBatchTooLarge({ items, maxItems: MAX_SYNC_ITEMS });
 }
 
-const rejected = (localId: string | null, id: number | null, err: ProblemError): SyncResult => ({
+/** What an item's `rejected` result says: a problem's code, message and field errors. */
+type Refusal = Pick<ProblemError, 'code' | 'message' | 'errors'>;
+
+const rejected = (localId: string | null, id: number | null, err: Refusal): SyncResult => ({
   local_id: localId,
   id,
   status: 'rejected',
@@ -73,13 +73,15 @@ const rejected = (localId: string | null, id: number | null, err: ProblemError):
 
 /**
  * A refusal of the update as an item reports it: what the API answers with 403 (edits not
- * allowed, a transition the collector may not make) is a 422 naming the item's member.
+ * allowed, a transition the collector may not make) names the item's member (`local_id`, or
+ * `status` with the code `validation_failed`).
  */
-function itemRefusal(err: ProblemError): ProblemError {
-  if (err.status !== 403) return err;
-  if (err.code === 'edits_not_allowed')
-    return validationFailed({ local_id: [err.message] }, { code: 'edits_not_allowed' });
-  return validationFailed({ status: [err.message] });
+function itemRefusal(err: ProblemError): Refusal {
+  if (err.code === problems.editsNotAllowed.code)
+    return { code: err.code, message: err.message, errors: { local_id: [err.message] } };
+  if (err.code === problems.forbidden.code)
+    return problems.validationFailed({ errors: { status: [err.message] } });
+  return err;
 }
 
 const isUniqueViolation = (err: unknown) =>
@@ -153,12 +155,7 @@ async function syncOne(batch: Batch, item: SyncItem): Promise<SyncResult> {
       if (existing) return await applyExisting(batch, existing, item, clientAt);
       const version = await findVersion(deps.db, item.form_version_id);
       const access = version ? await projectOf(batch, version.project_id) : null;
-      if (!version || !access)
-        return rejected(
-          item.local_id,
-          null,
-          validationFailed({ form_version_id: ['Unknown form version.'] }, { code: 'unknown_form_version' }),
-        );
+      if (!version || !access) return rejected(item.local_id, null, problems.unknownFormVersion());
       const { local_id: _l, client_updated_at: _c, ...values } = item;
       try {
         const s = await createSubmission(deps, {
@@ -191,11 +188,7 @@ async function syncOne(batch: Batch, item: SyncItem): Promise<SyncResult> {
   } catch (err) {
     if (err instanceof ProblemError) return rejected(item.local_id, null, err);
     deps.logger.error('sync item failed', { err, localId: item.local_id });
-    return rejected(
-      item.local_id,
-      null,
-      new ProblemError(500, 'This item could not be stored; send it again.', { code: 'item_failed' }),
-    );
+    return rejected(item.local_id, null, syncItemFailed());
   }
 }
 
@@ -221,8 +214,7 @@ async function applyExisting(
 ): Promise<SyncResult> {
   const { deps, userId } = batch;
   const s = await findSubmission(deps.db, existing.project_id, existing.submission_id);
-  const gone = () =>
-    validationFailed({ local_id: ['The submission of this item no longer exists.'] }, { code: 'gone' });
+  const gone = () => problems.syncItemGone();
   if (!s) throw gone();
   const base = { local_id: item.local_id, id: s.id };
   const stored = existing.client_updated_at.getTime();
@@ -232,14 +224,16 @@ async function applyExisting(
     return {
       ...base,
       status: 'conflict',
-      code: 'stale_item',
-      message: 'The server holds a newer version of this item.',
+      code: problems.staleItem.code,
+      message: problems.staleItem().message,
       client_updated_at: existing.client_updated_at.toISOString(),
       server: s,
     };
   try {
     if (item.form_version_id !== s.form_version_id)
-      throw validationFailed({ form_version_id: ['An item keeps the form version it was created with.'] });
+      throw problems.validationFailed({
+        errors: { form_version_id: ['An item keeps the form version it was created with.'] },
+      });
     const project = (await deps.findProjectWithRole(existing.project_id, userId))?.project;
     if (!project) throw gone();
     const status: Status | undefined =

@@ -1,5 +1,4 @@
-import type { Knex } from 'knex';
-import { forbidden, notFound, validationFailed } from '@fieldhouse/problem';
+import type { Tx } from '../data/tx.ts';
 import { settingsOf, type ProjectRow } from '../data/projects.ts';
 import { listFields } from '../data/versions.ts';
 import {
@@ -12,6 +11,7 @@ import {
 import { insertVersion } from '../data/submission-versions.ts';
 import { intakePhotos, type PendingPhoto } from './photo-intake.ts';
 import { photoTransaction, storePhotos } from './photo-store.ts';
+import { problems } from './problems.ts';
 import { can, maySeeSubmission, type Role } from './roles.ts';
 import type { SubmissionCoords } from './submission-create.ts';
 import type { ProjectAccess, SubmissionDeps } from './submission-deps.ts';
@@ -45,7 +45,7 @@ export interface UpdateSubmission {
    * Runs first in the update's transaction; resolving false abandons the update (rolled back,
    * result null). Sync moves its item's `client_updated_at` forward there.
    */
-  guard?: (trx: Knex.Transaction) => Promise<boolean>;
+  guard?: (trx: Tx) => Promise<boolean>;
 }
 
 /**
@@ -89,26 +89,15 @@ export async function updateSubmission(
     const reviewerMay = actors.includes('reviewer') && s0.status !== 'draft';
     if (!reviewerMay) {
       if (!isCollector)
-        throw forbidden(
-          s0.status === 'draft'
-            ? 'A draft can be changed only by its collector until it is sent.'
-            : 'Only the collector of a submission or a reviewer may change its data.',
-        );
-      if (!editable)
-        throw forbidden(
-          `The data of a ${s0.status} submission cannot be changed${s0.status === 'submitted' ? ' (this project does not allow edits)' : ''}.`,
-          { code: 'edits_not_allowed' },
-        );
+        throw problems.forbidden({ reason: s0.status === 'draft' ? 'draft_of_another' : 'not_collector' });
+      if (!editable) throw problems.editsNotAllowed({ status: s0.status });
     }
   }
   const newStatus = change.status && change.status !== s0.status ? change.status : undefined;
   if (change.status && !newStatus && !changesData)
-    throw validationFailed(
-      { status: [`The submission is already ${s0.status}.`] },
-      { code: 'illegal_transition', extensions: { current_status: s0.status, requested_status: s0.status } },
-    );
+    throw problems.illegalTransition({ from: s0.status, to: s0.status });
   if (newStatus && checkTransition(s0.status, newStatus, actors) === 'forbidden')
-    throw forbidden(`You may not move this submission from ${s0.status} to ${newStatus}.`);
+    throw problems.forbidden({ reason: 'transition', from: s0.status, to: newStatus });
 
   let entries: DataEntry[] | undefined;
   let search: string | undefined;
@@ -177,7 +166,7 @@ export async function changeSubmission(
 ): Promise<{ submission: SubmissionRow; history: HistoryRow[]; names: Map<number, string> }> {
   const { project, role } = cmd.access;
   const s0 = await findSubmission(deps.db, project.id, cmd.submissionId);
-  if (!s0 || !maySeeSubmission(role, s0, cmd.userId)) throw notFound('Submission not found.');
+  if (!s0 || !maySeeSubmission(role, s0, cmd.userId)) throw problems.notFound({ resource: 'submission' });
   const updated = await updateSubmission(deps, {
     submission: s0,
     project,

@@ -2,13 +2,8 @@ import { addFieldError, type FieldErrors } from '@fieldhouse/problem';
 import type { FieldDef } from './fields.ts';
 import { FIELD_TYPES } from './fields.ts';
 import { VALUE_VALIDATORS, isEmptyValue } from './value-validators.ts';
-
-/** A data entry of spec 2.1 after validation. */
-export interface DataEntry {
-  field_uuid: string;
-  type: string;
-  value: unknown;
-}
+import type { DataEntry, PhotoRef } from './types.ts';
+export { type DataEntry, type PhotoRef } from './types.ts';
 
 export interface EntriesResult {
   entries: DataEntry[];
@@ -26,14 +21,6 @@ export interface EntryOptions {
    * reference, whatever else the client sent with the id (issue 31).
    */
   keptPhotos?: ReadonlyMap<string, PhotoRef>;
-}
-
-/** A stored photo as it appears in a submission's data. */
-export interface PhotoRef {
-  photo_id: string;
-  content_type: string;
-  size: number;
-  url: string;
 }
 
 /** The `photo_id` of a value that names a stored photo (`{photo_id: "...", ...}`), else undefined. */

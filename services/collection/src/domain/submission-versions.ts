@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { notFound } from '@fieldhouse/problem';
+import { problems } from './problems.ts';
 import { findSubmission } from '../data/submissions.ts';
 import {
   listVersions,
@@ -78,6 +78,6 @@ export async function listSubmissionVersions(
 ): Promise<{ rows: VersionRow[]; total: number }> {
   const { project, role } = cmd.access;
   const s = await findSubmission(deps.db, project.id, cmd.submissionId);
-  if (!s || !maySeeSubmission(role, s, cmd.userId)) throw notFound('Submission not found.');
+  if (!s || !maySeeSubmission(role, s, cmd.userId)) throw problems.notFound({ resource: 'submission' });
   return listVersions(deps.db, s.id, cmd.page, cmd.perPage);
 }

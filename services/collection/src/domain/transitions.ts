@@ -1,8 +1,6 @@
-import { validationFailed } from '@fieldhouse/problem';
-
-/** Submission status values of spec 2.1. */
-export const STATUSES = ['submitted', 'draft', 'reviewed', 'rejected', 'requires_correction'] as const;
-export type Status = (typeof STATUSES)[number];
+import { problems } from './problems.ts';
+import type { Status } from './types.ts';
+export { STATUSES, type Status } from './types.ts';
 
 /** Who may make a transition: the submission's own collector, or a reviewer (submission.review). */
 export type Actor = 'collector' | 'reviewer';
@@ -28,10 +26,6 @@ export const TRANSITIONS: ReadonlyArray<{ from: Status; to: Status; by: Actor }>
  */
 export function checkTransition(from: Status, to: Status, actors: Actor[]): 'ok' | 'forbidden' {
   const rule = TRANSITIONS.find((t) => t.from === from && t.to === to);
-  if (!rule)
-    throw validationFailed(
-      { status: [`A submission cannot go from status ${from} to ${to}.`] },
-      { code: 'illegal_transition', extensions: { current_status: from, requested_status: to } },
-    );
+  if (!rule) throw problems.illegalTransition({ from, to });
   return actors.includes(rule.by) ? 'ok' : 'forbidden';
 }

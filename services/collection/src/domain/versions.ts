@@ -1,5 +1,4 @@
 import type { BodyReader, PageRequest } from '@fieldhouse/http';
-import { conflict, notFound, validationFailed } from '@fieldhouse/problem';
 import {
   countFields,
   createVersion,
@@ -21,6 +20,7 @@ import { projectFor, projectForCollector, versionFor } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
 import { fieldShapeErrors } from './field-definition.ts';
 import { SELECT_TYPES } from './fields.ts';
+import { problems } from './problems.ts';
 
 /** A form version as the API shows it (`field_count` when counted). */
 export type VersionView = ReturnType<typeof versionJson>;
@@ -30,11 +30,7 @@ export type { FieldInput };
 
 /** 409 `version_frozen` for any change to a published (frozen) version. */
 function assertDraft(v: VersionRow): void {
-  if (v.status !== 'draft')
-    throw conflict(
-      `Form version ${v.number} is published and frozen: its fields cannot change. Create a new version (copy_last_published: true) instead.`,
-      { code: 'version_frozen' },
-    );
+  if (v.status !== 'draft') throw problems.versionFrozen({ number: v.number });
 }
 
 /** A duplicate field name in a version (unique index) as a 422 `duplicate_name` on `name`. */
@@ -42,11 +38,7 @@ async function uniqueName<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if ((err as { code?: string }).code === '23505')
-      throw validationFailed(
-        { name: ['Another field of this version already has this name.'] },
-        { code: 'duplicate_name' },
-      );
+    if ((err as { code?: string }).code === '23505') throw problems.duplicateName();
     throw err;
   }
 }
@@ -82,7 +74,9 @@ export async function createFormVersion(
   if (command.input().copy_last_published) {
     const last = await lastPublishedVersion(ctx.db, project.id);
     if (!last)
-      throw validationFailed({ copy_last_published: ['This project has no published version to copy.'] });
+      throw problems.validationFailed({
+        errors: { copy_last_published: ['This project has no published version to copy.'] },
+      });
     copyFrom = last.id;
   }
   const v = await createVersion(ctx.db, project.id, copyFrom);
@@ -113,8 +107,7 @@ export async function getCurrentFormVersion(ctx: CollectionContext, caller: Acto
   const { project } = await projectForCollector(ctx, caller, projectId);
   const version =
     project.current_version_id === null ? undefined : await findVersion(ctx.db, project.current_version_id);
-  if (!version)
-    throw notFound('The project has no published form version.', { code: 'no_published_version' });
+  if (!version) throw problems.noCurrentVersion();
   return withFields(ctx, version);
 }
 
@@ -144,7 +137,7 @@ export async function addField(
   assertDraft(version);
   const field = command.field();
   const errors = fieldShapeErrors(field);
-  if (Object.keys(errors).length) throw validationFailed(errors);
+  if (Object.keys(errors).length) throw problems.validationFailed({ errors });
   const input = { ...field, choices: field.choices?.length ? field.choices : null };
   return fieldJson(await uniqueName(() => insertField(ctx.db, version.id, input)));
 }
@@ -161,11 +154,11 @@ export async function changeField(
 ): Promise<FieldView> {
   const { version } = await versionFor(ctx, caller, command.versionId, 'form.edit');
   const field = await findField(ctx.db, version.id, command.fieldId);
-  if (!field) throw notFound('Field not found.');
+  if (!field) throw problems.notFound({ resource: 'field' });
   assertDraft(version);
   const patch = command.patch();
   const errors = fieldShapeErrors({ ...field, ...patch });
-  if (Object.keys(errors).length) throw validationFailed(errors);
+  if (Object.keys(errors).length) throw problems.validationFailed({ errors });
   if (patch.type && !SELECT_TYPES.includes(patch.type)) patch.choices = null;
   return fieldJson(await uniqueName(() => updateField(ctx.db, field.id, patch)));
 }
@@ -178,7 +171,7 @@ export async function removeField(
 ): Promise<void> {
   const { version } = await versionFor(ctx, caller, command.versionId, 'form.edit');
   const field = await findField(ctx.db, version.id, command.fieldId);
-  if (!field) throw notFound('Field not found.');
+  if (!field) throw problems.notFound({ resource: 'field' });
   assertDraft(version);
   await deleteField(ctx.db, field.id);
 }
@@ -193,9 +186,11 @@ export async function publishFormVersion(
   versionId: number,
 ): Promise<VersionView> {
   const { version } = await versionFor(ctx, caller, versionId, 'form.edit');
-  if (version.status !== 'draft')
-    throw conflict(`Form version ${version.number} is already published.`, { code: 'version_published' });
+  if (version.status !== 'draft') throw problems.versionPublished({ number: version.number });
   const n = await countFields(ctx.db, version.id);
-  if (!n) throw validationFailed({ fields: ['A version needs at least one field to be published.'] });
+  if (!n)
+    throw problems.validationFailed({
+      errors: { fields: ['A version needs at least one field to be published.'] },
+    });
   return versionJson(await publishVersion(ctx.db, version), n);
 }

@@ -1,5 +1,4 @@
 import { EMAIL_REQUESTED, envelope, Exchanges } from '@fieldhouse/contracts';
-import { ProblemError, validationFailed } from '@fieldhouse/problem';
 import {
   disabledWebhookEmails,
   knexWebhookRepository,
@@ -11,6 +10,7 @@ import { preferencesByEmail } from '../data/users.ts';
 import { projectIdsIn, workspaceOwners } from '../data/workspaces.ts';
 import { workspaceFor } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
+import { problems } from './problems.ts';
 
 /**
  * The event kinds of area A (docs/webhooks.md, "Area A"): a submission created (any path: API,
@@ -33,18 +33,6 @@ export interface WorkspaceWebhookAccess {
 }
 
 /**
- * 422 `webhook_limit_reached`: the projects the subscription would take events from already have
- * `limit` webhooks each (`WEBHOOK_MAX_SUBSCRIPTIONS`, active or not, those of the whole workspace
- * included), the most one project may have (docs/webhooks.md, "Isolation").
- */
-export const workspaceWebhookLimitReached = (limit: number) =>
-  new ProblemError(
-    422,
-    `A project this webhook would take events from already has ${limit} webhooks (those for the whole workspace included), the most one project may have: delete one, or limit this one to other projects.`,
-    { code: 'webhook_limit_reached', extensions: { limit } },
-  );
-
-/**
  * The webhook use cases of a workspace (libs/webhooks `WebhookUseCases`); a subscription may be
  * limited to some of the workspace's projects (`project_ids`, null for all); at most
  * `WEBHOOK_MAX_SUBSCRIPTIONS` reach any one project ({@link projectReach}).
@@ -59,7 +47,7 @@ export const workspaceWebhooks = (ctx: CollectionContext) =>
       return {
         repo: knexWebhookRepository(ctx.db, projectReach),
         scope: { workspace_id: workspace.id },
-        limitReached: workspaceWebhookLimitReached,
+        limitReached: (limit: number) => problems.webhookLimitReached({ limit }),
         settings: ctx.webhooks,
         userId: a.caller.userId,
         columns: async (body) => {
@@ -69,8 +57,8 @@ export const workspaceWebhooks = (ctx: CollectionContext) =>
           const found = new Set(await projectIdsIn(ctx.db, workspace.id, ids));
           const missing = ids.filter((id) => !found.has(id));
           if (missing.length)
-            throw validationFailed({
-              project_ids: [`Not projects of this workspace: ${missing.join(', ')}.`],
+            throw problems.validationFailed({
+              errors: { project_ids: [`Not projects of this workspace: ${missing.join(', ')}.`] },
             });
           return { project_ids: ids };
         },

@@ -1,5 +1,4 @@
 import type { BodyReader, PageRequest } from '@fieldhouse/http';
-import { forbidden, notFound, unprocessable, validationFailed } from '@fieldhouse/problem';
 import {
   createWorkspace as insertWorkspace,
   deleteWorkspace as removeWorkspace,
@@ -15,6 +14,7 @@ import { findUserByEmail, findUserById } from '../data/users.ts';
 import { userIdOf, workspaceFor } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
 import { mayManageRole, type Role } from './roles.ts';
+import { problems } from './problems.ts';
 
 /** A workspace as the API shows it: with the caller's `role` and, when loaded, its `members`. */
 export type WorkspaceView = ReturnType<typeof workspaceJson>;
@@ -96,7 +96,7 @@ export interface SetMemberCommand {
   member: BodyReader<MemberInput>;
 }
 
-const ownerOnly = () => forbidden('Only an owner may grant, change or remove the owner role.');
+const ownerOnly = () => problems.forbidden({ reason: 'owner_only' });
 
 /**
  * Adds a registered user to a workspace or changes a member's role (`members.manage`).
@@ -119,22 +119,13 @@ export async function setWorkspaceMember(
   const user = input.user_id
     ? await findUserById(ctx.db, input.user_id)
     : await findUserByEmail(ctx.db, input.email!);
-  if (!user)
-    throw unprocessable(
-      input.user_id ? 'user_id' : 'email',
-      'No registered user has this ' + (input.user_id ? 'id.' : 'e-mail address.'),
-      { code: 'unknown_user' },
-    );
+  if (!user) throw problems.unknownUser({ field: input.user_id ? 'user_id' : 'email' });
   const members = await listMembers(ctx.db, workspace.id);
   const current = members.find((m) => m.user_id === user.id)?.role;
   if (!mayManageRole(actorRole, input.role) || (current && !mayManageRole(actorRole, current)))
     throw ownerOnly();
   const outcome = await setMember(ctx.db, workspace.id, user.id, input.role);
-  if (outcome === 'last_owner')
-    throw validationFailed(
-      { role: ['The last owner of a workspace cannot be demoted; make another member owner first.'] },
-      { code: 'last_owner' },
-    );
+  if (outcome === 'last_owner') throw problems.lastOwner({ field: 'role' });
   const member = (await listMembers(ctx.db, workspace.id)).find((m) => m.user_id === user.id)!;
   return { member: memberJson(member), created: outcome === 'created' };
 }
@@ -157,13 +148,9 @@ export async function removeWorkspaceMember(
     self ? 'workspace.view' : 'members.manage',
   );
   const target = (await listMembers(ctx.db, workspace.id)).find((m) => m.user_id === command.userId);
-  if (!target) throw notFound('This user is not a member of the workspace.');
+  if (!target) throw problems.notFound({ resource: 'member' });
   if (!self && !mayManageRole(actorRole, target.role)) throw ownerOnly();
   const outcome = await deleteMember(ctx.db, workspace.id, command.userId);
-  if (outcome === 'last_owner')
-    throw validationFailed(
-      { user_id: ['The last owner of a workspace cannot be removed; make another member owner first.'] },
-      { code: 'last_owner' },
-    );
-  if (outcome === 'not_member') throw notFound('This user is not a member of the workspace.');
+  if (outcome === 'last_owner') throw problems.lastOwner({ field: 'user_id' });
+  if (outcome === 'not_member') throw problems.notFound({ resource: 'member' });
 }

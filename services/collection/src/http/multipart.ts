@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { readMultipartBody } from '@fieldhouse/http';
-import { assertStorableText, badRequest, payloadTooLarge } from '@fieldhouse/problem';
+import { assertStorableText } from '@fieldhouse/problem';
+import { problems } from '../domain/problems.ts';
 
 export interface MultipartSubmission {
   /** The JSON of the `submission` part. */
@@ -21,19 +22,15 @@ export interface MultipartSubmission {
 export async function readMultipart(req: Request, maxFileBytes: number): Promise<MultipartSubmission> {
   const { fields, files } = await readMultipartBody(req, {
     limits: { fileBytes: maxFileBytes, files: 50, fields: 10, fieldBytes: 2 * 1024 * 1024, parts: 60 },
-    fileTooLarge: (name) =>
-      payloadTooLarge(`The file ${name} is larger than the photo limit of ${maxFileBytes} bytes.`, {
-        code: 'photo_too_large',
-      }),
+    fileTooLarge: (name) => problems.photoTooLarge({ file: name, maxBytes: maxFileBytes }),
   });
   const json = fields.get('submission');
-  if (json === undefined)
-    throw badRequest('The multipart body needs a "submission" part with the JSON body.');
+  if (json === undefined) throw problems.submissionPartMissing();
   let body: unknown;
   try {
     body = JSON.parse(json);
   } catch {
-    throw badRequest('The "submission" part is not valid JSON.', { code: 'invalid_json' });
+    throw problems.invalidJson();
   }
   assertStorableText(body);
   return { body, files: new Map(files.map((f) => [f.field, f.data])) };

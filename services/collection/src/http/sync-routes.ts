@@ -1,5 +1,6 @@
 import { toJsonSchema, type AnyRouteSpec } from '@fieldhouse/http';
-import { joiErrors, validate, validationFailed } from '@fieldhouse/problem';
+import { joiErrors, validate } from '@fieldhouse/problem';
+import { problems } from '../domain/problems.ts';
 import {
   assertSyncBatchSize,
   MAX_SYNC_ITEMS,
@@ -32,7 +33,9 @@ function parseSyncItem(raw: unknown): ParsedSyncItem {
   if (error || !value)
     return {
       localId,
-      refused: validationFailed(error ? joiErrors(error) : { item: ['An item must be an object.'] }),
+      refused: problems.validationFailed({
+        errors: error ? joiErrors(error) : { item: ['An item must be an object.'] },
+      }),
     };
   return { item: value as SyncItem };
 }

@@ -21,19 +21,11 @@ import {
 } from '../domain/export-columns.ts';
 import { neutraliseFormula } from '../domain/formula-escaping.ts';
 import { countExportRows, exportFields, exportMediaSql, exportSelectSql } from '../data/export-query.ts';
-import { renewExportLease, type ExportFormat, type ExportJobRow } from '../data/exports.ts';
+import { renewExportLease, type ExportJobRow } from '../data/exports.ts';
 import { findProject } from '../data/projects.ts';
-import { exportFileName } from '../domain/export-names.ts';
+import { exportFileName, FORMAT_FILES } from '../domain/export-names.ts';
 import { mediaZip } from './export-zip.ts';
 import { inlineString } from './xlsx-cells.ts';
-
-/** File extension and content type of each format. */
-export const FORMAT_FILES: Record<ExportFormat, { ext: string; contentType: string }> = {
-  csv: { ext: 'csv', contentType: 'text/csv; charset=utf-8' },
-  xlsx: { ext: 'xlsx', contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
-  geojson: { ext: 'geojson', contentType: 'application/geo+json' },
-  zip: { ext: 'zip', contentType: 'application/zip' },
-};
 
 /** Number of line feeds in a chunk: the rows of a CSV chunk, save values that hold line feeds. */
 function lineFeeds(chunk: Buffer): number {

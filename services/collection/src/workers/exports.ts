@@ -9,10 +9,12 @@ import { findProject } from '../data/projects.ts';
 import { findUserById } from '../data/users.ts';
 import { exportEmail } from '../domain/export-email.ts';
 import { claimExport, failAbandonedExport, type ExportJobRow } from '../data/exports.ts';
+import { EXPORT_REQUESTED } from '../domain/exports.ts';
 import { writeExportFile } from './export-file.ts';
 
-/** Routing key of an export job on the collection exchange: `{export_id}`. */
-export const EXPORT_REQUESTED = 'export.requested';
+/** Routing key of an export job (declared with the use case that sends it, domain/exports.ts). */
+export { EXPORT_REQUESTED };
+
 /** Queue of the export worker. */
 export const EXPORT_QUEUE = 'collection.exports';
 
