@@ -3,7 +3,7 @@
  * arity), then build one closure per syntax node. User text is never passed to eval or Function.
  */
 import type { Node } from './ast.ts';
-import { FUNCTIONS, type FunctionScope } from './functions.ts';
+import { FUNCTIONS, isEmpty, type FunctionScope } from './functions.ts';
 import { arithmetic, compare } from './operators.ts';
 import { parse, positionAt, type ExpressionError } from './parse.ts';
 import { answerText, NodeSet, toBoolean, toNumber, toText, type Answer, type Value } from './values.ts';
@@ -224,7 +224,7 @@ class Compiler {
       const [first, second] = args as [Evaluator, Evaluator];
       return (ctx, scope) => {
         const value = first(ctx, scope);
-        return toText(value) !== '' ? value : second(ctx, scope);
+        return isEmpty(value) ? second(ctx, scope) : value;
       };
     }
     const call = spec.call;

@@ -49,10 +49,15 @@ function numbersOf(args: Value[]): number[] {
 
 /** ODK round(): half away from zero, to `digits` decimals (negative: tens, hundreds...). */
 function round(n: number, digits: number): number {
-  if (!Number.isFinite(n)) return n;
-  const sign = n < 0 ? -1 : 1;
-  const shifted = Math.round(Number(`${Math.abs(n)}e${digits}`));
-  return sign * Number(`${shifted}e${-digits}`);
+  if (!Number.isFinite(n) || !Number.isFinite(digits)) return Number.isFinite(n) ? NaN : n;
+  const scale = Math.pow(10, Math.trunc(digits));
+  const shifted = Number((Math.abs(n) * scale).toPrecision(15));
+  return (Math.sign(n) * Math.round(shifted)) / scale;
+}
+
+/** ODK coalesce(): a value is empty when its string is '' or it is the number NaN. */
+export function isEmpty(value: Value): boolean {
+  return (typeof value === 'number' && Number.isNaN(value)) || toText(value) === '';
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
@@ -142,7 +147,7 @@ function minMax(args: Value[], pick: (a: number, b: number) => number): number {
 export const FUNCTIONS: Readonly<Record<string, FunctionSpec>> = {
   // if() and coalesce() are compiled lazily (compile.ts); these entries give their arity.
   if: { min: 3, max: 3, call: (a) => (toBoolean(arg(a, 0)) ? arg(a, 1) : arg(a, 2)) },
-  coalesce: { min: 2, max: 2, call: (a) => (toText(arg(a, 0)) !== '' ? arg(a, 0) : arg(a, 1)) },
+  coalesce: { min: 2, max: 2, call: (a) => (isEmpty(arg(a, 0)) ? arg(a, 1) : arg(a, 0)) },
   true: { min: 0, max: 0, call: () => true },
   false: { min: 0, max: 0, call: () => false },
   not: { min: 1, max: 1, call: (a) => !toBoolean(arg(a, 0)) },

@@ -235,35 +235,37 @@ function peg$parse(input, options) {
   const peg$e11 = peg$literalExpectation('mod', false);
   const peg$e12 = peg$literalExpectation('-', false);
   const peg$e13 = peg$literalExpectation('|', false);
-  const peg$e14 = peg$otherExpectation('a value');
-  const peg$e15 = peg$literalExpectation('(', false);
-  const peg$e16 = peg$literalExpectation(')', false);
+  const peg$e14 = peg$literalExpectation('(', false);
+  const peg$e15 = peg$literalExpectation(')', false);
+  const peg$e16 = peg$otherExpectation('a number');
   const peg$e17 = peg$classExpectation([['0', '9']], false, false, false);
   const peg$e18 = peg$literalExpectation('.', false);
-  const peg$e19 = peg$literalExpectation('"', false);
-  const peg$e20 = peg$classExpectation(['"'], true, false, false);
-  const peg$e21 = peg$literalExpectation("'", false);
-  const peg$e22 = peg$classExpectation(["'"], true, false, false);
-  const peg$e23 = peg$literalExpectation(',', false);
-  const peg$e24 = peg$otherExpectation('a ${name} reference');
-  const peg$e25 = peg$literalExpectation('${', false);
-  const peg$e26 = peg$literalExpectation('}', false);
-  const peg$e27 = peg$literalExpectation('/', false);
-  const peg$e28 = peg$literalExpectation('..', false);
-  const peg$e29 = peg$literalExpectation(':', false);
-  const peg$e30 = peg$classExpectation(
+  const peg$e19 = peg$otherExpectation('a string');
+  const peg$e20 = peg$literalExpectation('"', false);
+  const peg$e21 = peg$classExpectation(['"'], true, false, false);
+  const peg$e22 = peg$literalExpectation("'", false);
+  const peg$e23 = peg$classExpectation(["'"], true, false, false);
+  const peg$e24 = peg$literalExpectation(',', false);
+  const peg$e25 = peg$otherExpectation('a ${name} reference');
+  const peg$e26 = peg$literalExpectation('${', false);
+  const peg$e27 = peg$literalExpectation('}', false);
+  const peg$e28 = peg$otherExpectation('a field');
+  const peg$e29 = peg$literalExpectation('/', false);
+  const peg$e30 = peg$literalExpectation('..', false);
+  const peg$e31 = peg$literalExpectation(':', false);
+  const peg$e32 = peg$classExpectation(
     [['A', 'Z'], ['a', 'z'], '_', ['\xC0', '\uFFFF']],
     false,
     false,
     false,
   );
-  const peg$e31 = peg$classExpectation(
+  const peg$e33 = peg$classExpectation(
     [['A', 'Z'], ['a', 'z'], ['0', '9'], '_', '.', '-', '\xB7', ['\xC0', '\uFFFF']],
     false,
     false,
     false,
   );
-  const peg$e32 = peg$classExpectation([' ', '\t', '\r', '\n'], false, false, false);
+  const peg$e34 = peg$classExpectation([' ', '\t', '\r', '\n'], false, false, false);
 
   function peg$f0(expression) {
     return expression;
@@ -271,13 +273,13 @@ function peg$parse(input, options) {
   function peg$f1(head, tail) {
     return fold(
       head,
-      tail.map((t) => [null, t[0], null, t[2]]),
+      tail.map((t) => [null, t[0], null, t[1]]),
     );
   }
   function peg$f2(head, tail) {
     return fold(
       head,
-      tail.map((t) => [null, t[0], null, t[2]]),
+      tail.map((t) => [null, t[0], null, t[1]]),
     );
   }
   function peg$f3(head, tail) {
@@ -544,7 +546,7 @@ function peg$parse(input, options) {
           s7 = peg$parse_();
           s8 = peg$parseAnd();
           if (s8 !== peg$FAILED) {
-            s3 = s5;
+            s3 = [s5, s8];
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -585,7 +587,7 @@ function peg$parse(input, options) {
             s7 = peg$parse_();
             s8 = peg$parseAnd();
             if (s8 !== peg$FAILED) {
-              s3 = s5;
+              s3 = [s5, s8];
             } else {
               peg$currPos = s3;
               s3 = peg$FAILED;
@@ -642,7 +644,7 @@ function peg$parse(input, options) {
           s7 = peg$parse_();
           s8 = peg$parseEquality();
           if (s8 !== peg$FAILED) {
-            s3 = s5;
+            s3 = [s5, s8];
           } else {
             peg$currPos = s3;
             s3 = peg$FAILED;
@@ -683,7 +685,7 @@ function peg$parse(input, options) {
             s7 = peg$parse_();
             s8 = peg$parseEquality();
             if (s8 !== peg$FAILED) {
-              s3 = s5;
+              s3 = [s5, s8];
             } else {
               peg$currPos = s3;
               s3 = peg$FAILED;
@@ -1225,7 +1227,6 @@ function peg$parse(input, options) {
   function peg$parsePrimary() {
     let s0, s1, s2, s3, s4, s5;
 
-    peg$silentFails++;
     s0 = peg$parseNumber();
     if (s0 === peg$FAILED) {
       s0 = peg$parseString();
@@ -1237,7 +1238,7 @@ function peg$parse(input, options) {
         } else {
           s1 = peg$FAILED;
           if (peg$silentFails === 0) {
-            peg$fail(peg$e15);
+            peg$fail(peg$e14);
           }
         }
         if (s1 !== peg$FAILED) {
@@ -1251,7 +1252,7 @@ function peg$parse(input, options) {
             } else {
               s5 = peg$FAILED;
               if (peg$silentFails === 0) {
-                peg$fail(peg$e16);
+                peg$fail(peg$e15);
               }
             }
             if (s5 !== peg$FAILED) {
@@ -1280,13 +1281,6 @@ function peg$parse(input, options) {
         }
       }
     }
-    peg$silentFails--;
-    if (s0 === peg$FAILED) {
-      s1 = peg$FAILED;
-      if (peg$silentFails === 0) {
-        peg$fail(peg$e14);
-      }
-    }
 
     return s0;
   }
@@ -1294,6 +1288,7 @@ function peg$parse(input, options) {
   function peg$parseNumber() {
     let s0, s1, s2, s3, s4, s5, s6, s7;
 
+    peg$silentFails++;
     s0 = peg$currPos;
     s1 = peg$currPos;
     s2 = peg$currPos;
@@ -1449,6 +1444,13 @@ function peg$parse(input, options) {
       peg$currPos = s0;
       s0 = peg$FAILED;
     }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e16);
+      }
+    }
 
     return s0;
   }
@@ -1456,6 +1458,7 @@ function peg$parse(input, options) {
   function peg$parseString() {
     let s0, s1, s2, s3, s4;
 
+    peg$silentFails++;
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 34) {
       s1 = peg$c14;
@@ -1463,7 +1466,7 @@ function peg$parse(input, options) {
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) {
-        peg$fail(peg$e19);
+        peg$fail(peg$e20);
       }
     }
     if (s1 !== peg$FAILED) {
@@ -1475,7 +1478,7 @@ function peg$parse(input, options) {
       } else {
         s4 = peg$FAILED;
         if (peg$silentFails === 0) {
-          peg$fail(peg$e20);
+          peg$fail(peg$e21);
         }
       }
       while (s4 !== peg$FAILED) {
@@ -1486,7 +1489,7 @@ function peg$parse(input, options) {
         } else {
           s4 = peg$FAILED;
           if (peg$silentFails === 0) {
-            peg$fail(peg$e20);
+            peg$fail(peg$e21);
           }
         }
       }
@@ -1497,7 +1500,7 @@ function peg$parse(input, options) {
       } else {
         s3 = peg$FAILED;
         if (peg$silentFails === 0) {
-          peg$fail(peg$e19);
+          peg$fail(peg$e20);
         }
       }
       if (s3 !== peg$FAILED) {
@@ -1519,7 +1522,7 @@ function peg$parse(input, options) {
       } else {
         s1 = peg$FAILED;
         if (peg$silentFails === 0) {
-          peg$fail(peg$e21);
+          peg$fail(peg$e22);
         }
       }
       if (s1 !== peg$FAILED) {
@@ -1531,7 +1534,7 @@ function peg$parse(input, options) {
         } else {
           s4 = peg$FAILED;
           if (peg$silentFails === 0) {
-            peg$fail(peg$e22);
+            peg$fail(peg$e23);
           }
         }
         while (s4 !== peg$FAILED) {
@@ -1542,7 +1545,7 @@ function peg$parse(input, options) {
           } else {
             s4 = peg$FAILED;
             if (peg$silentFails === 0) {
-              peg$fail(peg$e22);
+              peg$fail(peg$e23);
             }
           }
         }
@@ -1553,7 +1556,7 @@ function peg$parse(input, options) {
         } else {
           s3 = peg$FAILED;
           if (peg$silentFails === 0) {
-            peg$fail(peg$e21);
+            peg$fail(peg$e22);
           }
         }
         if (s3 !== peg$FAILED) {
@@ -1566,6 +1569,13 @@ function peg$parse(input, options) {
       } else {
         peg$currPos = s0;
         s0 = peg$FAILED;
+      }
+    }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e19);
       }
     }
 
@@ -1585,7 +1595,7 @@ function peg$parse(input, options) {
       } else {
         s3 = peg$FAILED;
         if (peg$silentFails === 0) {
-          peg$fail(peg$e15);
+          peg$fail(peg$e14);
         }
       }
       if (s3 !== peg$FAILED) {
@@ -1601,7 +1611,7 @@ function peg$parse(input, options) {
         } else {
           s7 = peg$FAILED;
           if (peg$silentFails === 0) {
-            peg$fail(peg$e16);
+            peg$fail(peg$e15);
           }
         }
         if (s7 !== peg$FAILED) {
@@ -1638,7 +1648,7 @@ function peg$parse(input, options) {
       } else {
         s5 = peg$FAILED;
         if (peg$silentFails === 0) {
-          peg$fail(peg$e23);
+          peg$fail(peg$e24);
         }
       }
       if (s5 !== peg$FAILED) {
@@ -1664,7 +1674,7 @@ function peg$parse(input, options) {
         } else {
           s5 = peg$FAILED;
           if (peg$silentFails === 0) {
-            peg$fail(peg$e23);
+            peg$fail(peg$e24);
           }
         }
         if (s5 !== peg$FAILED) {
@@ -1702,7 +1712,7 @@ function peg$parse(input, options) {
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) {
-        peg$fail(peg$e25);
+        peg$fail(peg$e26);
       }
     }
     if (s1 !== peg$FAILED) {
@@ -1716,7 +1726,7 @@ function peg$parse(input, options) {
         } else {
           s5 = peg$FAILED;
           if (peg$silentFails === 0) {
-            peg$fail(peg$e26);
+            peg$fail(peg$e27);
           }
         }
         if (s5 !== peg$FAILED) {
@@ -1738,7 +1748,7 @@ function peg$parse(input, options) {
     if (s0 === peg$FAILED) {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) {
-        peg$fail(peg$e24);
+        peg$fail(peg$e25);
       }
     }
 
@@ -1748,6 +1758,7 @@ function peg$parse(input, options) {
   function peg$parsePath() {
     let s0, s1, s2;
 
+    peg$silentFails++;
     s0 = peg$currPos;
     if (input.charCodeAt(peg$currPos) === 47) {
       s1 = peg$c19;
@@ -1755,7 +1766,7 @@ function peg$parse(input, options) {
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) {
-        peg$fail(peg$e27);
+        peg$fail(peg$e29);
       }
     }
     if (s1 !== peg$FAILED) {
@@ -1780,6 +1791,13 @@ function peg$parse(input, options) {
       }
       s0 = s1;
     }
+    peg$silentFails--;
+    if (s0 === peg$FAILED) {
+      s1 = peg$FAILED;
+      if (peg$silentFails === 0) {
+        peg$fail(peg$e28);
+      }
+    }
 
     return s0;
   }
@@ -1798,7 +1816,7 @@ function peg$parse(input, options) {
       } else {
         s4 = peg$FAILED;
         if (peg$silentFails === 0) {
-          peg$fail(peg$e27);
+          peg$fail(peg$e29);
         }
       }
       if (s4 !== peg$FAILED) {
@@ -1822,7 +1840,7 @@ function peg$parse(input, options) {
         } else {
           s4 = peg$FAILED;
           if (peg$silentFails === 0) {
-            peg$fail(peg$e27);
+            peg$fail(peg$e29);
           }
         }
         if (s4 !== peg$FAILED) {
@@ -1857,7 +1875,7 @@ function peg$parse(input, options) {
     } else {
       s0 = peg$FAILED;
       if (peg$silentFails === 0) {
-        peg$fail(peg$e28);
+        peg$fail(peg$e30);
       }
     }
     if (s0 === peg$FAILED) {
@@ -1892,7 +1910,7 @@ function peg$parse(input, options) {
       } else {
         s4 = peg$FAILED;
         if (peg$silentFails === 0) {
-          peg$fail(peg$e29);
+          peg$fail(peg$e31);
         }
       }
       if (s4 !== peg$FAILED) {
@@ -1963,7 +1981,7 @@ function peg$parse(input, options) {
     } else {
       s0 = peg$FAILED;
       if (peg$silentFails === 0) {
-        peg$fail(peg$e30);
+        peg$fail(peg$e32);
       }
     }
 
@@ -1979,7 +1997,7 @@ function peg$parse(input, options) {
     } else {
       s0 = peg$FAILED;
       if (peg$silentFails === 0) {
-        peg$fail(peg$e31);
+        peg$fail(peg$e33);
       }
     }
 
@@ -1997,7 +2015,7 @@ function peg$parse(input, options) {
     } else {
       s1 = peg$FAILED;
       if (peg$silentFails === 0) {
-        peg$fail(peg$e32);
+        peg$fail(peg$e34);
       }
     }
     while (s1 !== peg$FAILED) {
@@ -2008,7 +2026,7 @@ function peg$parse(input, options) {
       } else {
         s1 = peg$FAILED;
         if (peg$silentFails === 0) {
-          peg$fail(peg$e32);
+          peg$fail(peg$e34);
         }
       }
     }

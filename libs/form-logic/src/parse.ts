@@ -51,6 +51,9 @@ const LITERAL_NAMES: Record<string, string> = {
   '-': 'a value',
 };
 
+const order = (name: string): number =>
+  name === 'a value' ? 0 : name === 'an operator' ? 1 : name === 'the end of the expression' ? 3 : 2;
+
 function describeExpected(expected: PeggyExpectation[] | null): string {
   const names = new Set<string>();
   for (const e of expected ?? []) {
@@ -58,7 +61,12 @@ function describeExpected(expected: PeggyExpectation[] | null): string {
     else if (e.type === 'other' && e.description && e.description !== 'whitespace') names.add(e.description);
     else if (e.type === 'literal' && e.text) names.add(LITERAL_NAMES[e.text] ?? `"${e.text}"`);
   }
-  const list = [...names];
+  const values = ['a number', 'a string', 'a field', 'a ${name} reference', '"("', 'a value'];
+  if (values.some((v) => names.has(v))) {
+    for (const v of values) names.delete(v);
+    names.add('a value');
+  }
+  const list = [...names].sort((a, b) => order(a) - order(b));
   if (list.length <= 1) return list[0] ?? 'something else';
   return `${list.slice(0, -1).join(', ')} or ${list.at(-1)}`;
 }
