@@ -67,11 +67,16 @@ export function dropDatabase(url: string): Promise<void> {
   });
 }
 
-/** One migration: a name that sorts in order, and its up and down steps. */
+/**
+ * One migration: a name that sorts in order, and its up and down steps. A `repeatable` one is
+ * not recorded: its `up` runs at every {@link migrateLatest}, after the others, and decides
+ * itself whether there is anything to do (e.g. generated SQL keyed by its hash).
+ */
 export interface Migration {
   name: string;
   up: (knex: Knex) => Promise<void>;
   down: (knex: Knex) => Promise<void>;
+  repeatable?: boolean;
 }
 
 /**
@@ -100,15 +105,17 @@ class ListMigrationSource implements Knex.MigrationSource<Migration> {
 
 /**
  * Creates the database if missing, then applies every pending migration of `migrations`
- * (recorded in `knex_migrations`, locked so concurrent runs wait). Resolves with the names applied.
+ * (recorded in `knex_migrations`, locked so concurrent runs wait), then the repeatable steps.
+ * Resolves with the names applied (repeatable steps not included).
  */
 export async function migrateLatest(url: string, migrations: Migration[]): Promise<string[]> {
   await ensureDatabase(url);
   const knex = createKnex(url, { poolMax: 2 });
   try {
     const [, applied] = (await knex.migrate.latest({
-      migrationSource: new ListMigrationSource(migrations),
+      migrationSource: new ListMigrationSource(migrations.filter((m) => !m.repeatable)),
     })) as [number, string[]];
+    for (const m of migrations) if (m.repeatable) await m.up(knex);
     return applied;
   } finally {
     await knex.destroy();

@@ -5,3 +5,4 @@ export * from './outbox.ts';
 export * from './idempotency.ts';
 export * from './user-events.ts';
 export * from './process.ts';
+export * from './changes.ts';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 
 /**
@@ -47,3 +48,107 @@ export const unlessSubscribedSql = (kinds: string[]): string =>
   `IF NOT EXISTS (SELECT 1 FROM webhook_subscriptions WHERE active AND events && ARRAY[${kinds
     .map((k) => `'${k}'`)
     .join(', ')}]::text[]) THEN RETURN NULL; END IF;`;
+
+/** One kind a generated trigger emits: the rows it reads and the SQL of the scope and the payload. */
+export interface TriggerEmit {
+  /** The webhook kind. */
+  kind: string;
+  /** The rows: a `FROM` list over the transition tables (`new_rows n JOIN projects p ON ...`). */
+  from: string;
+  /** Which of them change this kind (SQL condition), if not all. */
+  where?: string;
+  /** The condition on the subscription `s` that it reaches (`s.event_id = n.event_id`). */
+  reaches: string;
+  /** The scope (jsonb SQL) the webhook worker matches subscriptions by. */
+  scope: string;
+  /** The payload (jsonb SQL): libs/messaging `Changes.sql(kind)`, generated from the list of changes. */
+  data: string;
+  /** The order the messages are written in (SQL), if any. */
+  orderBy?: string;
+}
+
+/** A statement-level trigger whose function emits webhooks (see {@link webhookTriggerSql}). */
+export interface WebhookTrigger {
+  /** The trigger's name; its function is `webhook_<name>`. */
+  name: string;
+  table: string;
+  on: 'INSERT' | 'UPDATE' | 'DELETE';
+  /** Its transition tables: `NEW TABLE AS new_rows`, `OLD TABLE AS old_rows NEW TABLE AS new_rows`. */
+  referencing: string;
+  emits: TriggerEmit[];
+}
+
+/**
+ * The SQL of a generated webhook trigger (docs/webhooks.md, "How events are captured"): its
+ * function (return at once when no active subscription takes any of its kinds, then one
+ * `webhook_emit` per row of each kind that a subscription of the scope takes), and the
+ * statement-level trigger calling it. The statements replace what a previous version made.
+ */
+export function webhookTriggerSql(trigger: WebhookTrigger): string[] {
+  const fn = `webhook_${trigger.name}`;
+  const emits = trigger.emits.map(
+    (e) =>
+      `PERFORM webhook_emit('${e.kind}', ${e.scope}, ${e.data})
+  FROM ${e.from}
+  WHERE ${e.where ? `(${e.where}) AND ` : ''}${subscribedSql(`'${e.kind}'`, e.reaches)}${
+    e.orderBy ? `\n  ORDER BY ${e.orderBy}` : ''
+  };`,
+  );
+  return [
+    `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  ${unlessSubscribedSql(trigger.emits.map((e) => e.kind))}
+  ${emits.join('\n  ')}
+  RETURN NULL;
+END $$`,
+    `DROP TRIGGER IF EXISTS ${trigger.name} ON ${trigger.table}`,
+    `CREATE TRIGGER ${trigger.name} AFTER ${trigger.on} ON ${trigger.table} REFERENCING ${trigger.referencing}
+FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`,
+  ];
+}
+
+const GENERATED_TABLE = 'generated_sql';
+
+/**
+ * Creates the table in which {@link installGeneratedTriggers} records what it installed: per
+ * key, the hash of the generated SQL and the triggers it made.
+ */
+export async function createGeneratedSqlTable(knex: Knex): Promise<void> {
+  await knex.raw(`CREATE TABLE ${GENERATED_TABLE} (
+    key text PRIMARY KEY, hash text NOT NULL, triggers jsonb NOT NULL, installed_at timestamptz NOT NULL DEFAULT now())`);
+}
+
+/**
+ * The repeatable step of a service's migrations (libs/db `Migration.repeatable`): (re)creates
+ * the generated webhook triggers `triggers` when their SQL differs from what is installed under
+ * `key` (a SHA-256 of it, kept in `generated_sql`), dropping the triggers and functions the
+ * previous version made first; nothing when it is the same. One transaction, under an advisory
+ * lock, so two processes migrating at once install it once. A payload change in the list of
+ * changes thus needs no migration. Resolves with whether it installed anything.
+ */
+export async function installGeneratedTriggers(
+  knex: Knex,
+  key: string,
+  triggers: WebhookTrigger[],
+): Promise<boolean> {
+  const statements = triggers.flatMap(webhookTriggerSql);
+  const hash = createHash('sha256').update(statements.join(';\n')).digest('hex');
+  return knex.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(hashtext(?))', [`${GENERATED_TABLE}:${key}`]);
+    const row = (await trx(GENERATED_TABLE).where({ key }).first()) as
+      { hash: string; triggers: { name: string; table: string }[] } | undefined;
+    if (row?.hash === hash) return false;
+    for (const old of row?.triggers ?? []) {
+      await trx.raw(`DROP TRIGGER IF EXISTS ${old.name} ON ${old.table}`);
+      await trx.raw(`DROP FUNCTION IF EXISTS webhook_${old.name}()`);
+    }
+    for (const statement of statements) await trx.raw(statement);
+    const made = JSON.stringify(triggers.map((tr) => ({ name: tr.name, table: tr.table })));
+    await trx.raw(
+      `INSERT INTO ${GENERATED_TABLE} (key, hash, triggers) VALUES (?, ?, ?::jsonb)
+       ON CONFLICT (key) DO UPDATE SET hash = EXCLUDED.hash, triggers = EXCLUDED.triggers, installed_at = now()`,
+      [key, hash, made],
+    );
+    return true;
+  });
+}

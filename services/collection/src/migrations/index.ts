@@ -14,8 +14,10 @@ import { webhooks } from './012-webhooks.ts';
 import { memberInvitations } from './013-member-invitations.ts';
 import { submissionVersions } from './014-submission-versions.ts';
 import { userPreferences } from './015-user-preferences.ts';
+import { generatedWebhookTriggers } from './016-generated-webhook-triggers.ts';
+import { webhookTriggersStep } from './webhook-triggers.ts';
 
-/** The collection service's migrations, in order. */
+/** The collection service's migrations, in order; last, the repeatable step that installs the generated webhook triggers. */
 export const migrations: Migration[] = [
   messaging,
   collection,
@@ -32,4 +34,6 @@ export const migrations: Migration[] = [
   memberInvitations,
   submissionVersions,
   userPreferences,
+  generatedWebhookTriggers,
+  webhookTriggersStep,
 ];

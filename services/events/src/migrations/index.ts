@@ -5,8 +5,10 @@ import { scannerDevices } from './003-scanner-devices.ts';
 import { webhooks } from './004-webhooks.ts';
 import { inviteCounts } from './005-invite-counts.ts';
 import { userPreferences } from './006-user-preferences.ts';
+import { generatedWebhookTriggers } from './007-generated-webhook-triggers.ts';
+import { webhookTriggersStep } from './webhook-triggers.ts';
 
-/** The events service's migrations, in order. */
+/** The events service's migrations, in order; last, the repeatable step that installs the generated webhook triggers. */
 export const migrations: Migration[] = [
   messaging,
   eventsSchema,
@@ -14,4 +16,6 @@ export const migrations: Migration[] = [
   webhooks,
   inviteCounts,
   userPreferences,
+  generatedWebhookTriggers,
+  webhookTriggersStep,
 ];

@@ -1,16 +1,21 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { Exchanges, type Envelope } from '@fieldhouse/contracts';
+import type { Envelope } from '@fieldhouse/contracts';
+import type { PayloadOf, WebhookKindOf } from '@fieldhouse/messaging';
+import { changes } from './changes.ts';
 import type { CounterSnapshot } from './counters.ts';
 import { optionCounts } from './results.ts';
 import type { CommentDoc, PollDoc, VoteDoc } from './types.ts';
 import { commentView } from './views.ts';
 
+type Declared = (typeof changes)['declarations'];
+
 /**
  * The event kinds of area B (docs/webhooks.md, "Area B"): a vote counted (after its one-time
- * password when the poll requires one), a comment posted, a poll closed by its owner.
+ * password when the poll requires one), a comment posted, a poll closed by its owner; the
+ * webhook kinds of the list of changes (changes.ts).
  */
-export const POLL_WEBHOOK_KINDS = ['poll.vote.counted', 'poll.comment.created', 'poll.closed'] as const;
-export type PollWebhookKind = (typeof POLL_WEBHOOK_KINDS)[number];
+export const POLL_WEBHOOK_KINDS = changes.webhookKinds;
+export type PollWebhookKind = WebhookKindOf<Declared>;
 
 /** Paths of a poll's API resources, relative to the Fieldhouse base URL. */
 const links = (pollId: string) => ({
@@ -25,20 +30,14 @@ const links = (pollId: string) => ({
  * active subscription of the poll takes the kind (then nothing is written at all). `id` is the
  * message id, the `webhook-id` receivers see; `data` is frozen here, when the change happens.
  */
-function webhookMessage(
+function webhookMessage<K extends PollWebhookKind>(
   poll: PollDoc,
-  kind: PollWebhookKind,
+  kind: K,
   id: string,
-  data: Record<string, unknown>,
+  data: PayloadOf<Declared, K>,
 ): Envelope | undefined {
   if (!poll.webhook_kinds?.includes(kind)) return undefined;
-  return {
-    id,
-    type: `webhook.${kind}`,
-    source: Exchanges.polls,
-    time: new Date().toISOString(),
-    data: { scope: { poll_id: poll._id }, data },
-  };
+  return changes.webhookEnvelope(kind, data, { scope: { poll_id: poll._id }, id });
 }
 
 /**
@@ -49,7 +48,6 @@ function webhookMessage(
  * voter. No fingerprint, IP address or e-mail address is ever sent.
  */
 export function voteCountedMessage(poll: PollDoc, vote: VoteDoc): Envelope | undefined {
-  const named = poll.settings.access === 'authenticated' && vote.user_id !== null;
   return webhookMessage(poll, 'poll.vote.counted', vote._id, {
     poll_id: poll._id,
     vote: {
@@ -61,7 +59,10 @@ export function voteCountedMessage(poll: PollDoc, vote: VoteDoc): Envelope | und
       created_at: vote.created_at,
     },
     verified: vote.verified === true,
-    voter: named ? { user_id: vote.user_id, name: vote.voter_name } : null,
+    voter:
+      poll.settings.access === 'authenticated' && vote.user_id !== null
+        ? { user_id: vote.user_id, name: vote.voter_name }
+        : null,
     links: { poll: links(poll._id).poll, results: links(poll._id).results },
   });
 }
@@ -100,7 +101,12 @@ export async function pollClosedMessage(
   const ended = reason === 'ended';
   const id = ended ? stableUuid(`${poll._id}|ended|${poll.settings.ends_at}`) : randomUUID();
   return webhookMessage(poll, 'poll.closed', id, {
-    poll: { id: poll._id, title: poll.title, closed_at: ended ? poll.settings.ends_at : poll.closed_at },
+    // A poll closed by its owner has its closed_at, an ended one its ends_at.
+    poll: {
+      id: poll._id,
+      title: poll.title,
+      closed_at: (ended ? poll.settings.ends_at : poll.closed_at) as string,
+    },
     reason,
     total_votes: snapshot.total,
     results: optionCounts(poll, snapshot),

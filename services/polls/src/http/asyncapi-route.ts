@@ -5,11 +5,11 @@ import {
   webhookKindDocs,
   type AsyncApiDocument,
 } from '@fieldhouse/webhooks';
-import { POLL_WEBHOOK_PAYLOADS } from '../domain/webhook-payloads.ts';
+import { changes } from '../domain/changes.ts';
 
 /**
- * The AsyncAPI 3.0 document of area B's outbound webhooks (docs/webhooks.md), built from the
- * kinds' payload schemas; served at /asyncapi.json (and by the gateway at
+ * The AsyncAPI 3.0 document of area B's outbound webhooks (docs/webhooks.md), generated from the
+ * list of changes (domain/changes.ts); served at /asyncapi.json (and by the gateway at
  * /docs/polls.asyncapi.json).
  */
 export const pollsAsyncApiDocument: AsyncApiDocument = webhookAsyncApiDocument({
@@ -20,7 +20,7 @@ export const pollsAsyncApiDocument: AsyncApiDocument = webhookAsyncApiDocument({
     'closed. Bodies are `{type, timestamp, data}`, frozen when the change is written; `links` are paths ' +
     'relative to the Fieldhouse base URL. Every delivery is signed (Standard Webhooks headers) and retried ' +
     'for about 27.5 hours; deduplicate by `webhook-id`. Decisions: docs/webhooks.md.',
-  kinds: webhookKindDocs(POLL_WEBHOOK_PAYLOADS),
+  kinds: webhookKindDocs(changes.webhookDocs()),
 });
 
 /** `GET /asyncapi.json`: the document above, unauthenticated like `/openapi.json`. */
