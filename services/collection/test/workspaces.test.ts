@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import { addMember, body, cast, makeForm, seen, startHarness, type Form, type Harness } from './harness.ts';
 
 describe('collection: workspaces, members and access', () => {
-  // alice owns workspaces; judy owns one where kevin and laura become members; trent owns the roles'
-  // workspace where ursula views, victor and walter collect, xena manages, yusuf administers;
-  // zoe is a stranger to it.
-  const { alice, judy, kevin, laura, trent, ursula, victor, walter, xena, yusuf, zoe } = cast;
+  // alice and bob own workspaces; judy owns those where kevin and laura become members; trent owns
+  // the roles' workspace where ursula views, victor and walter collect, xena manages, yusuf
+  // administers and sybil joins to leave; zoe is a stranger to it.
+  const { alice, bob, judy, kevin, laura, trent, ursula, victor, walter, xena, yusuf, sybil, zoe } = cast;
   let h: Harness;
   before(async () => {
     h = await startHarness();
@@ -14,7 +14,7 @@ describe('collection: workspaces, members and access', () => {
     await h?.close();
   });
 
-  it('creates, lists (pagination envelope), shows, updates and deletes a workspace', async () => {
+  it('creates a workspace with its creator as its owner and only member', async () => {
     const created = await h
       .as(alice)
       .post('/api/v1/workspaces')
@@ -24,93 +24,146 @@ describe('collection: workspaces, members and access', () => {
     expect(created.body.data.id).to.be.a('number');
     expect(created.body.data.created_at).to.match(/Z$/);
     expect(created.body.data.members).to.have.length(1);
-    const id = created.body.data.id as number;
-    await h.as(alice).post('/api/v1/workspaces').send({ name: 'Second' }).expect(201);
-    const list = await h.as(alice).get('/api/v1/workspaces?per_page=1').expect(200);
+  });
+
+  it('lists workspaces newest first in the pagination envelope, 1 to 100 a page', async () => {
+    await h.as(bob).post('/api/v1/workspaces').send({ name: 'First' }).expect(201);
+    await h.as(bob).post('/api/v1/workspaces').send({ name: 'Second' }).expect(201);
+    const list = await h.as(bob).get('/api/v1/workspaces?per_page=1').expect(200);
     expect(list.body.pagination).to.deep.equal({ current_page: 1, last_page: 2, per_page: 1, total: 2 });
     expect(list.body.data[0].name).to.equal('Second');
-    await h.as(alice).get('/api/v1/workspaces?per_page=101').expect(422);
-    await h.as(alice).get('/api/v1/workspaces?per_page=0').expect(422);
+    await h.as(bob).get('/api/v1/workspaces?per_page=101').expect(422);
+    await h.as(bob).get('/api/v1/workspaces?per_page=0').expect(422);
+  });
+
+  it('renames a workspace, refusing an empty name (422)', async () => {
+    const id = (await h.as(alice).post('/api/v1/workspaces').send({ name: 'Old' }).expect(201)).body.data
+      .id as number;
     const updated = await h.as(alice).put(`/api/v1/workspaces/${id}`).send({ name: 'Renamed' }).expect(200);
     expect(updated.body.data.name).to.equal('Renamed');
     await h.as(alice).put(`/api/v1/workspaces/${id}`).send({ name: '' }).expect(422);
+  });
+
+  it('deletes a workspace, which then answers 404', async () => {
+    const id = (await h.as(alice).post('/api/v1/workspaces').send({ name: 'Gone' }).expect(201)).body.data
+      .id as number;
     await h.as(alice).delete(`/api/v1/workspaces/${id}`).expect(204);
     await h.as(alice).get(`/api/v1/workspaces/${id}`).expect(404);
   });
 
-  it('refuses anonymous callers and bad bodies with problem documents', async () => {
+  it('answers an anonymous caller 401 with a problem document', async () => {
     const anon = await h.anonymous().get('/api/v1/workspaces').expect(401);
     expect(anon.headers['content-type']).to.match(/application\/problem\+json/);
+  });
+
+  it('refuses a workspace without a name (422 naming it)', async () => {
     const bad = await h.as(alice).post('/api/v1/workspaces').send({}).expect(422);
     expect(bad.body.errors).to.have.property('name');
+  });
+
+  it('answers 404 for a workspace id that is not a number', async () => {
     await h.as(alice).get('/api/v1/workspaces/abc').expect(404);
   });
 
-  it('adds members by user_id or e-mail, refuses unknown users, changes roles and protects the last owner', async () => {
-    await seen(h, judy, kevin, laura);
-    const ws = (await h.as(judy).post('/api/v1/workspaces').send({ name: 'M' }).expect(201)).body.data
-      .id as number;
-    const byId = await h
-      .as(judy)
-      .post(`/api/v1/workspaces/${ws}/members`)
-      .send({ user_id: kevin.id, role: 'collector' })
-      .expect(201);
-    expect(byId.body.data).to.include({ user_id: kevin.id, role: 'collector', email: kevin.email });
-    const byEmail = await h
-      .as(judy)
-      .post(`/api/v1/workspaces/${ws}/members`)
-      .send({ email: laura.email.toUpperCase(), role: 'admin' })
-      .expect(201);
-    expect(byEmail.body.data.user_id).to.equal(laura.id);
-    const unknown = await h
-      .as(judy)
-      .post(`/api/v1/workspaces/${ws}/members`)
-      .send({ user_id: 999, role: 'viewer' })
-      .expect(422);
-    expect(unknown.body.errors).to.have.property('user_id');
-    await h
-      .as(judy)
-      .post(`/api/v1/workspaces/${ws}/members`)
-      .send({ email: 'nobody@example.test', role: 'viewer' })
-      .expect(422);
-    await h
-      .as(judy)
-      .post(`/api/v1/workspaces/${ws}/members`)
-      .send({ user_id: kevin.id, role: 'boss' })
-      .expect(422);
-    // role change of an existing member answers 200
-    const changed = await h
-      .as(judy)
-      .post(`/api/v1/workspaces/${ws}/members`)
-      .send({ user_id: kevin.id, role: 'manager' })
-      .expect(200);
-    expect(changed.body.data).to.include({ user_id: kevin.id, role: 'manager' });
-    // an admin may not grant the owner role
-    await h
-      .as(laura)
-      .post(`/api/v1/workspaces/${ws}/members`)
-      .send({ user_id: kevin.id, role: 'owner' })
-      .expect(403);
-    // the last owner can be neither demoted nor removed
-    const demote = await h
-      .as(judy)
-      .post(`/api/v1/workspaces/${ws}/members`)
-      .send({ user_id: judy.id, role: 'admin' })
-      .expect(422);
-    expect(demote.body.code).to.equal('last_owner');
-    await h.as(judy).delete(`/api/v1/workspaces/${ws}/members/${judy.id}`).expect(422);
-    await h.as(laura).delete(`/api/v1/workspaces/${ws}/members/${judy.id}`).expect(403);
-    // with a second owner, the first can go
-    await h
-      .as(judy)
-      .post(`/api/v1/workspaces/${ws}/members`)
-      .send({ user_id: laura.id, role: 'owner' })
-      .expect(200);
-    await h.as(judy).delete(`/api/v1/workspaces/${ws}/members/${judy.id}`).expect(204);
-    await h.as(judy).get(`/api/v1/workspaces/${ws}`).expect(404);
-    await h.as(laura).delete(`/api/v1/workspaces/${ws}/members/77`).expect(404);
-    const members = await h.as(laura).get(`/api/v1/workspaces/${ws}/members`).expect(200);
-    expect(members.body.pagination.total).to.equal(2);
+  describe('members', () => {
+    before(async () => {
+      await seen(h, judy, kevin, laura);
+    });
+    /** A workspace of judy's where kevin joins as a collector by user_id, laura as an admin by e-mail. */
+    const team = async () => {
+      const ws = (await h.as(judy).post('/api/v1/workspaces').send({ name: 'M' }).expect(201)).body.data
+        .id as number;
+      const byId = await h
+        .as(judy)
+        .post(`/api/v1/workspaces/${ws}/members`)
+        .send({ user_id: kevin.id, role: 'collector' })
+        .expect(201);
+      const byEmail = await h
+        .as(judy)
+        .post(`/api/v1/workspaces/${ws}/members`)
+        .send({ email: laura.email.toUpperCase(), role: 'admin' })
+        .expect(201);
+      return { ws, byId, byEmail };
+    };
+
+    it('adds a member by user_id, answering the member with its e-mail', async () => {
+      const { byId } = await team();
+      expect(byId.body.data).to.include({ user_id: kevin.id, role: 'collector', email: kevin.email });
+    });
+
+    it('adds a member by e-mail, whatever its case', async () => {
+      const { byEmail } = await team();
+      expect(byEmail.body.data.user_id).to.equal(laura.id);
+    });
+
+    it('refuses an unknown user (by user_id or e-mail) or an unknown role (422)', async () => {
+      const { ws } = await team();
+      const unknown = await h
+        .as(judy)
+        .post(`/api/v1/workspaces/${ws}/members`)
+        .send({ user_id: 999, role: 'viewer' })
+        .expect(422);
+      expect(unknown.body.errors).to.have.property('user_id');
+      await h
+        .as(judy)
+        .post(`/api/v1/workspaces/${ws}/members`)
+        .send({ email: 'nobody@example.test', role: 'viewer' })
+        .expect(422);
+      await h
+        .as(judy)
+        .post(`/api/v1/workspaces/${ws}/members`)
+        .send({ user_id: kevin.id, role: 'boss' })
+        .expect(422);
+    });
+
+    it('changes the role of an existing member (200)', async () => {
+      const { ws } = await team();
+      const changed = await h
+        .as(judy)
+        .post(`/api/v1/workspaces/${ws}/members`)
+        .send({ user_id: kevin.id, role: 'manager' })
+        .expect(200);
+      expect(changed.body.data).to.include({ user_id: kevin.id, role: 'manager' });
+    });
+
+    it('refuses an admin granting the owner role (403)', async () => {
+      const { ws } = await team();
+      await h
+        .as(laura)
+        .post(`/api/v1/workspaces/${ws}/members`)
+        .send({ user_id: kevin.id, role: 'owner' })
+        .expect(403);
+    });
+
+    it('keeps the last owner: neither demoted nor removed', async () => {
+      const { ws } = await team();
+      const demote = await h
+        .as(judy)
+        .post(`/api/v1/workspaces/${ws}/members`)
+        .send({ user_id: judy.id, role: 'admin' })
+        .expect(422);
+      expect(demote.body.code).to.equal('last_owner');
+      await h.as(judy).delete(`/api/v1/workspaces/${ws}/members/${judy.id}`).expect(422);
+      await h.as(laura).delete(`/api/v1/workspaces/${ws}/members/${judy.id}`).expect(403);
+    });
+
+    it('lets an owner leave once the workspace has a second owner', async () => {
+      const { ws } = await team();
+      await h
+        .as(judy)
+        .post(`/api/v1/workspaces/${ws}/members`)
+        .send({ user_id: laura.id, role: 'owner' })
+        .expect(200);
+      await h.as(judy).delete(`/api/v1/workspaces/${ws}/members/${judy.id}`).expect(204);
+      await h.as(judy).get(`/api/v1/workspaces/${ws}`).expect(404);
+      const members = await h.as(laura).get(`/api/v1/workspaces/${ws}/members`).expect(200);
+      expect(members.body.pagination.total).to.equal(2);
+    });
+
+    it('answers 404 for removing a user who is not a member', async () => {
+      const { ws } = await team();
+      await h.as(laura).delete(`/api/v1/workspaces/${ws}/members/77`).expect(404);
+    });
   });
 
   describe('roles', () => {
@@ -197,7 +250,7 @@ describe('collection: workspaces, members and access', () => {
         .expect(403);
     });
 
-    it('lets a collector submit and see only their own submissions, and never review', async () => {
+    it('limits a collector to submitting and reading their own submissions', async () => {
       const p = form.projectId;
       await h.as(walter).get(`/api/v1/projects/${p}/submissions/${submissionId}`).expect(404);
       const own = await h.as(walter).post(`/api/v1/projects/${p}/submissions`).send(body(form)).expect(201);
@@ -217,7 +270,7 @@ describe('collection: workspaces, members and access', () => {
       await h.as(walter).post(`/api/v1/projects/${p}/versions`).send({}).expect(403);
     });
 
-    it('lets managers edit forms and review, admins manage members, only owners delete the workspace', async () => {
+    it('lets a manager edit forms and review, but neither add members nor delete a project', async () => {
       const p = form.projectId;
       await h.as(xena).post(`/api/v1/projects/${p}/versions`).send({}).expect(201);
       await h
@@ -231,13 +284,20 @@ describe('collection: workspaces, members and access', () => {
         .send({ user_id: zoe.id, role: 'viewer' })
         .expect(403);
       await h.as(xena).delete(`/api/v1/projects/${p}`).expect(403);
+    });
+
+    it('lets an admin add members, but not delete the workspace', async () => {
       await h
         .as(yusuf)
         .post(`/api/v1/workspaces/${form.workspaceId}/members`)
         .send({ user_id: zoe.id, role: 'viewer' })
         .expect(201);
       await h.as(yusuf).delete(`/api/v1/workspaces/${form.workspaceId}`).expect(403);
-      await h.as(zoe).delete(`/api/v1/workspaces/${form.workspaceId}/members/${zoe.id}`).expect(204); // leaving
+    });
+
+    it('lets a member leave the workspace', async () => {
+      await addMember(h, trent, form.workspaceId, sybil, 'viewer');
+      await h.as(sybil).delete(`/api/v1/workspaces/${form.workspaceId}/members/${sybil.id}`).expect(204);
     });
   });
 });
