@@ -127,24 +127,39 @@ describe('collection: analyses and charts', () => {
     expect(res.body.data[0].data).to.deep.equal([{ status: 'submitted', count: 2 }]);
   });
 
-  it('lists, shows and deletes analyses for the right roles only', async () => {
-    const a = await create({ name: 'To delete', charts: [{ title: 'S', kind: 'status' }] }).expect(201);
-    const id = a.body.data.id as number;
+  /** A new analysis of the project (one status chart), by alice; resolves with its id. */
+  const statusAnalysis = async (name: string) =>
+    (await create({ name, charts: [{ title: 'S', kind: 'status' }] }).expect(201)).body.data.id as number;
+
+  it('shows a viewer the analyses of the project, listed and one by one', async () => {
+    const id = await statusAnalysis('Shown');
     const list = await h.as(dave).get(`/api/v1/projects/${form.projectId}/analyses`).expect(200);
     expect(list.body.data.map((x: { id: number }) => x.id)).to.include(id);
     expect(list.body.pagination.total).to.be.at.least(1);
     expect((await h.as(dave).get(`/api/v1/analyses/${id}`).expect(200)).body.data).to.include({
-      name: 'To delete',
+      name: 'Shown',
     });
+  });
+
+  it('refuses an analysis to a collector (403) and to a stranger to the workspace (404)', async () => {
+    const id = await statusAnalysis('Hidden');
     await h.as(bob).get(`/api/v1/analyses/${id}`).expect(403);
     await h.as(ivan).get(`/api/v1/analyses/${id}`).expect(404);
+  });
+
+  it('refuses a viewer creating or deleting an analysis (403)', async () => {
+    const id = await statusAnalysis('Kept');
     await h.as(dave).delete(`/api/v1/analyses/${id}`).expect(403);
     await create({ name: 'x', charts: [{ title: 'S', kind: 'status' }] }, dave).expect(403);
+  });
+
+  it('lets the owner delete an analysis, which then answers 404', async () => {
+    const id = await statusAnalysis('To delete');
     await h.as(alice).delete(`/api/v1/analyses/${id}`).expect(204);
     await h.as(alice).get(`/api/v1/analyses/${id}`).expect(404);
   });
 
-  it('refuses charts whose field does not fit their kind (422, every error named)', async () => {
+  it('refuses an analysis whose charts or filters are not valid (422, every error named)', async () => {
     const res = await create({
       name: 'Bad',
       charts: [
