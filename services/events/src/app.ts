@@ -68,6 +68,6 @@ export function createEventsApp(deps: EventsAppDeps): { app: Express; lifecycle:
     authenticate: requireGateway({ audience: 'events', issuer: deps.issuer, keys: deps.keys }),
     openApi: eventsDocument,
     publicRoutes: eventsAsyncApiRoute(),
-    routes: eventsRouter(ctx),
+    routes: eventsRouter(ctx, eventsDocument),
   });
 }

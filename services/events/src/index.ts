@@ -4,5 +4,5 @@ export { migrations } from './migrations/index.ts';
 export { startEventsEmailWorker } from './workers/email.ts';
 export { startEventsWebhookWorker } from './workers/webhooks.ts';
 export { applyUserEvent } from './data/users.ts';
-export { insertInvitesBulk } from './data/invites.ts';
+export { insertInvitesBulk } from './domain/invites.ts';
 export { eventsDocument } from './http/document.ts';

@@ -1,6 +1,4 @@
-import type { Knex } from 'knex';
-import type { CheckinAnswer, CheckinOutcome } from '../domain/checkin.ts';
-import { eventStats, type EventStats } from '../domain/stats.ts';
+import type { Db, Tx } from './tx.ts';
 
 /** Who made a presence change, from which device, when the scan happened. */
 export interface Scanner {
@@ -16,7 +14,14 @@ export interface Scanner {
   scannedAt: Date | null;
 }
 
-export type CheckedIn = Extract<CheckinOutcome, { result: 'checked_in' }>;
+/** The invite a check-in changed, as the UPDATE returned it. */
+export interface CheckedInRow {
+  id: string;
+  nom: string;
+  type_invite: string;
+  checked_in_at: Date;
+  scanne_par: string | null;
+}
 
 /**
  * The conditional UPDATE of a check-in: only an active, absent invite of this event changes,
@@ -25,13 +30,13 @@ export type CheckedIn = Extract<CheckinOutcome, { result: 'checked_in' }>;
  * round trip). Resolves undefined when nothing changed.
  */
 export async function markCheckedIn(
-  db: Knex | Knex.Transaction,
+  db: Db,
   eventId: string,
   code: string,
   by: Scanner,
   nonce: string | null,
   staffUserId?: number,
-): Promise<CheckedIn | undefined> {
+): Promise<CheckedInRow | undefined> {
   const access =
     staffUserId === undefined
       ? ''
@@ -63,150 +68,102 @@ export async function markCheckedIn(
       by.device,
       nonce,
     ],
-  )) as {
-    rows: Array<{
-      id: string;
-      nom: string;
-      type_invite: string;
-      checked_in_at: Date;
-      scanne_par: string | null;
-    }>;
-  };
-  const done = rows[0];
-  return done
-    ? {
-        result: 'checked_in',
-        invite: { id: done.id, nom: done.nom, type_invite: done.type_invite },
-        checked_in_at: done.checked_in_at.toISOString(),
-        scanne_par: done.scanne_par,
-      }
-    : undefined;
+  )) as { rows: CheckedInRow[] };
+  return rows[0];
+}
+
+/** The invite holding a code, as a refused check-in reads it to say why. */
+export interface ScannedInviteRow {
+  id: string;
+  event_id: string;
+  nom: string;
+  type_invite: string;
+  presence: boolean;
+  checked_in_at: Date | null;
+  scanne_par: string | null;
+  revoked_at: Date | null;
+}
+
+/** The invite of any event with this code, or undefined. */
+export async function findInviteByCode(db: Db, code: string): Promise<ScannedInviteRow | undefined> {
+  return (await db('invites')
+    .select('id', 'event_id', 'nom', 'type_invite', 'presence', 'checked_in_at', 'scanne_par', 'revoked_at')
+    .where('code_unique', code)
+    .first()) as ScannedInviteRow | undefined;
 }
 
 /**
- * Checks an invite in by its code, atomically ({@link markCheckedIn}), so of two concurrent
- * scans of one code exactly one succeeds; the other then reads the invite to say why it failed
- * (already checked in, other event, revoked, unknown).
+ * Claims a client nonce for the event (an insert into `checkin_nonces`); resolves false when it
+ * was claimed before. A concurrent claim of the same nonce waits for the first transaction.
  */
-export async function checkIn(
-  db: Knex | Knex.Transaction,
-  eventId: string,
-  code: string,
-  by: Scanner,
-  nonce: string | null,
-): Promise<CheckinOutcome> {
-  for (;;) {
-    const done = await markCheckedIn(db, eventId, code, by, nonce);
-    if (done) return done;
-    const found = (await db('invites')
-      .select('id', 'event_id', 'nom', 'type_invite', 'presence', 'checked_in_at', 'scanne_par', 'revoked_at')
-      .where('code_unique', code)
-      .first()) as
-      | {
-          id: string;
-          event_id: string;
-          nom: string;
-          type_invite: string;
-          presence: boolean;
-          checked_in_at: Date | null;
-          scanne_par: string | null;
-          revoked_at: Date | null;
-        }
-      | undefined;
-    if (!found) return { result: 'unknown_code' };
-    if (found.event_id !== eventId) return { result: 'wrong_event' };
-    const invite = { id: found.id, nom: found.nom, type_invite: found.type_invite };
-    if (found.revoked_at) return { result: 'revoked', invite };
-    if (found.presence) {
-      return {
-        result: 'already_checked_in',
-        invite,
-        checked_in_at: (found.checked_in_at ?? new Date()).toISOString(),
-        scanne_par: found.scanne_par,
-      };
-    }
-    // Marked absent or restored between the UPDATE and the read: try again.
-  }
+export async function claimNonce(tx: Tx, eventId: string, nonce: string): Promise<boolean> {
+  const claimed = await tx('checkin_nonces')
+    .insert({ event_id: eventId, nonce })
+    .onConflict(['event_id', 'nonce'])
+    .ignore()
+    .returning('nonce');
+  return claimed.length > 0;
 }
 
-/**
- * Runs `scan` once per (event, client nonce): the nonce is claimed with an insert in the same
- * transaction as the check-in, so a concurrent or later request with the same nonce waits for
- * the first and then gets its stored answer (`replayed: true`) without scanning again.
- */
-export async function oncePerNonce(
-  db: Knex,
-  eventId: string,
-  nonce: string,
-  scan: (trx: Knex.Transaction) => Promise<CheckinAnswer>,
-): Promise<CheckinAnswer & { replayed: boolean }> {
-  return db.transaction(async (trx) => {
-    const claimed = await trx('checkin_nonces')
-      .insert({ event_id: eventId, nonce, status: 0, body: '{}' })
-      .onConflict(['event_id', 'nonce'])
-      .ignore()
-      .returning('nonce');
-    if (!claimed.length) {
-      const stored = (await trx('checkin_nonces')
-        .select('status', 'body')
-        .where({ event_id: eventId, nonce })
-        .first()) as {
-        status: number;
-        body: Record<string, unknown>;
-      };
-      return { ...stored, replayed: true };
-    }
-    const answer = await scan(trx);
-    await trx('checkin_nonces')
-      .where({ event_id: eventId, nonce })
-      .update({ status: answer.status, body: JSON.stringify(answer.body) });
-    return { ...answer, replayed: false };
-  });
+/** The outcome stored for a claimed nonce (migration 008: the outcome, not an HTTP answer). */
+export async function storedOutcome(tx: Tx, eventId: string, nonce: string): Promise<unknown> {
+  const row = (await tx('checkin_nonces').select('outcome').where({ event_id: eventId, nonce }).first()) as
+    { outcome: unknown } | undefined;
+  return row?.outcome;
 }
 
-/**
- * Sets an invite's presence (spec 3, PUT presence) and records the change in the history.
- * Resolves with the invitee's name and the previous presence, `revoked` when the invite is
- * revoked and `presence` is true (nothing changes), or undefined when it does not exist.
- */
-export async function setPresence(
-  db: Knex,
+/** Stores the outcome of the scan that claimed the nonce, for later requests with it. */
+export async function storeOutcome(tx: Tx, eventId: string, nonce: string, outcome: unknown): Promise<void> {
+  await tx('checkin_nonces')
+    .where({ event_id: eventId, nonce })
+    .update({ outcome: JSON.stringify(outcome) });
+}
+
+/** An invite's name, presence and revocation, locked for a presence change; undefined when the event has no such invite. */
+export async function lockInvitePresence(
+  tx: Tx,
   eventId: string,
   inviteId: string,
-  presence: boolean,
-  by: Scanner,
-): Promise<{ nom: string; previous: boolean } | 'revoked' | undefined> {
-  return db.transaction(async (trx) => {
-    const current = (await trx('invites')
-      .select('nom', 'presence', 'revoked_at')
-      .where({ id: inviteId, event_id: eventId })
-      .forUpdate()
-      .first()) as { nom: string; presence: boolean; revoked_at: Date | null } | undefined;
-    if (!current) return undefined;
-    if (presence && current.revoked_at) return 'revoked';
-    const at = by.scannedAt ?? new Date();
-    await trx('invites')
-      .where('id', inviteId)
-      .update({
-        presence,
-        checked_in_at: presence ? (current.presence ? trx.raw('checked_in_at') : at) : null,
-        scanne_par: presence && current.presence ? trx.raw('scanne_par') : by.scanne_par,
-        updated_at: trx.fn.now(),
-      });
-    await trx('attendance_log').insert({
-      invite_id: inviteId,
-      event_id: eventId,
-      action: 'presence',
+): Promise<{ nom: string; presence: boolean; revoked_at: Date | null } | undefined> {
+  return (await tx('invites')
+    .select('nom', 'presence', 'revoked_at')
+    .where({ id: inviteId, event_id: eventId })
+    .forUpdate()
+    .first()) as { nom: string; presence: boolean; revoked_at: Date | null } | undefined;
+}
+
+/**
+ * Writes an invite's presence (spec 3, PUT presence) and its history row: marking present keeps
+ * the first check-in time and scanner when it was present already (`previous`).
+ */
+export async function recordPresence(
+  tx: Tx,
+  eventId: string,
+  inviteId: string,
+  change: { presence: boolean; previous: boolean; by: Scanner },
+): Promise<void> {
+  const { presence, previous, by } = change;
+  const at = by.scannedAt ?? new Date();
+  await tx('invites')
+    .where('id', inviteId)
+    .update({
       presence,
-      previous: current.presence,
-      scanne_par: by.scanne_par,
-      user_id: by.userId,
-      user_name: by.userName,
-      scanner_device_id: by.deviceId,
-      device: by.device,
-      scanned_at: at,
+      checked_in_at: presence ? (previous ? tx.raw('checked_in_at') : at) : null,
+      scanne_par: presence && previous ? tx.raw('scanne_par') : by.scanne_par,
+      updated_at: tx.fn.now(),
     });
-    return { nom: current.nom, previous: current.presence };
+  await tx('attendance_log').insert({
+    invite_id: inviteId,
+    event_id: eventId,
+    action: 'presence',
+    presence,
+    previous,
+    scanne_par: by.scanne_par,
+    user_id: by.userId,
+    user_name: by.userName,
+    scanner_device_id: by.deviceId,
+    device: by.device,
+    scanned_at: at,
   });
 }
 
@@ -228,7 +185,7 @@ export interface HistoryEntry {
 }
 
 /** The invite's presence changes, oldest first. */
-export async function inviteHistory(db: Knex, inviteId: string): Promise<HistoryEntry[]> {
+export async function inviteHistory(db: Db, inviteId: string): Promise<HistoryEntry[]> {
   const rows = (await db('attendance_log as l')
     .leftJoin('scanner_devices as d', 'd.id', 'l.scanner_device_id')
     .select(
@@ -264,14 +221,14 @@ export async function inviteHistory(db: Knex, inviteId: string): Promise<History
   }));
 }
 
-/** Exact statistics of the event's active (non-revoked) invites, in one consistent snapshot. */
-export async function statsOf(db: Knex, eventId: string): Promise<EventStats> {
+/** How many active (non-revoked) invites the event has and how many are present, in one consistent snapshot. */
+export async function countsOf(db: Db, eventId: string): Promise<{ total: number; present: number }> {
   const { rows } = (await db.raw(
     `SELECT coalesce(sum(total), 0) AS total, coalesce(sum(present), 0) AS present
      FROM invite_counts WHERE event_id = ?`,
     [eventId],
   )) as { rows: Array<{ total: string | number; present: string | number }> };
-  return eventStats(Number(rows[0]!.total), Number(rows[0]!.present));
+  return { total: Number(rows[0]!.total), present: Number(rows[0]!.present) };
 }
 
 /** Arrivals in one 10-minute window: its start (ISO 8601 UTC) and how many checked in. */
@@ -284,7 +241,7 @@ export interface ArrivalBucket {
  * Check-ins of the event's present, active invites per 10-minute window of `checked_in_at`
  * (windows aligned on the clock, UTC), oldest first; windows without arrivals are left out.
  */
-export async function arrivalsOf(db: Knex, eventId: string): Promise<ArrivalBucket[]> {
+export async function arrivalsOf(db: Db, eventId: string): Promise<ArrivalBucket[]> {
   const { rows } = (await db.raw(
     `SELECT to_timestamp(floor(extract(epoch FROM checked_in_at) / 600) * 600) AS bucket, count(*) AS n
      FROM invites
@@ -307,7 +264,7 @@ export interface LatestCheckin {
 }
 
 /** The event's latest `limit` changes that made an invitee present (check-ins and presence), newest first. */
-export async function latestCheckins(db: Knex, eventId: string, limit: number): Promise<LatestCheckin[]> {
+export async function latestCheckins(db: Db, eventId: string, limit: number): Promise<LatestCheckin[]> {
   const rows = (await db('attendance_log as l')
     .join('invites as i', 'i.id', 'l.invite_id')
     .leftJoin('scanner_devices as d', 'd.id', 'l.scanner_device_id')

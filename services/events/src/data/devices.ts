@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
+import type { Db } from './tx.ts';
 
 /** A scanner device as the owner sees it (the setup code itself is never stored). */
 export interface DeviceRow {
@@ -41,7 +41,7 @@ const LISTED = [
 ];
 
 /** The scans column: history rows written by the device. */
-const scansOf = (db: Knex) =>
+const scansOf = (db: Db) =>
   db('attendance_log as l').count('*').whereRaw('l.scanner_device_id = d.id').as('scans');
 
 const toDevice = (row: DeviceRow & { scans: string | number }): DeviceRow => ({
@@ -51,7 +51,7 @@ const toDevice = (row: DeviceRow & { scans: string | number }): DeviceRow => ({
 
 /** Creates a device of the event with the SHA-256 of its setup code; resolves with the row. */
 export async function insertDevice(
-  db: Knex,
+  db: Db,
   input: { eventId: string; name: string; createdBy: number; setupCodeHash: string; setupExpiresAt: Date },
 ): Promise<DeviceRow> {
   const id = randomUUID();
@@ -67,7 +67,7 @@ export async function insertDevice(
 }
 
 /** The event's devices, newest first, with their scan counts. */
-export async function listDevices(db: Knex, eventId: string): Promise<DeviceRow[]> {
+export async function listDevices(db: Db, eventId: string): Promise<DeviceRow[]> {
   const rows = (await db('scanner_devices as d')
     .select(...LISTED, scansOf(db))
     .where('d.event_id', eventId)
@@ -79,11 +79,7 @@ export async function listDevices(db: Knex, eventId: string): Promise<DeviceRow[
 }
 
 /** One device of the event, or undefined. */
-export async function findDevice(
-  db: Knex,
-  eventId: string,
-  deviceId: string,
-): Promise<DeviceRow | undefined> {
+export async function findDevice(db: Db, eventId: string, deviceId: string): Promise<DeviceRow | undefined> {
   const row = (await db('scanner_devices as d')
     .select(...LISTED, scansOf(db))
     .where({ 'd.event_id': eventId, 'd.id': deviceId })
@@ -92,7 +88,7 @@ export async function findDevice(
 }
 
 /** Marks the device revoked (once; a second call keeps the first time); resolves false when it does not exist. */
-export async function revokeDevice(db: Knex, eventId: string, deviceId: string): Promise<boolean> {
+export async function revokeDevice(db: Db, eventId: string, deviceId: string): Promise<boolean> {
   const n = await db('scanner_devices')
     .where({ event_id: eventId, id: deviceId })
     .update({ revoked_at: db.raw('coalesce(revoked_at, now())') });
@@ -100,7 +96,7 @@ export async function revokeDevice(db: Knex, eventId: string, deviceId: string):
 }
 
 /** The device behind a request's `dev` claim, or undefined when it no longer exists. */
-export async function findDeviceForAuth(db: Knex, deviceId: string): Promise<DeviceAuthRow | undefined> {
+export async function findDeviceForAuth(db: Db, deviceId: string): Promise<DeviceAuthRow | undefined> {
   return (await db('scanner_devices')
     .select('id', 'event_id', 'name', 'revoked_at', 'last_seen_at')
     .where('id', deviceId)
@@ -108,7 +104,7 @@ export async function findDeviceForAuth(db: Knex, deviceId: string): Promise<Dev
 }
 
 /** Records that the device was seen now. */
-export async function touchDevice(db: Knex, deviceId: string): Promise<void> {
+export async function touchDevice(db: Db, deviceId: string): Promise<void> {
   await db('scanner_devices').where('id', deviceId).update({ last_seen_at: db.fn.now() });
 }
 
@@ -117,7 +113,7 @@ export async function touchDevice(db: Knex, deviceId: string): Promise<void> {
  * not revoked, is marked set up in the same statement (so of two concurrent uses one wins). When
  * nothing matched, reads why.
  */
-export async function redeemSetupCode(db: Knex, codeHash: string): Promise<Redeemed> {
+export async function redeemSetupCode(db: Db, codeHash: string): Promise<Redeemed> {
   const [done] = (await db('scanner_devices')
     .where('setup_code_hash', codeHash)
     .whereNull('set_up_at')

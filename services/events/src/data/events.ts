@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import type { Db, Tx } from './tx.ts';
 
 /** An event row as stored. */
 export interface EventRow {
@@ -34,7 +35,7 @@ function columns(input: Partial<EventInput>): Record<string, unknown> {
 }
 
 /** Creates an event owned by `ownerId`; resolves with the stored row. */
-export async function insertEvent(db: Knex, ownerId: number, input: EventInput): Promise<EventRow> {
+export async function insertEvent(db: Db, ownerId: number, input: EventInput): Promise<EventRow> {
   const [row] = await db('events')
     .insert({ id: randomUUID(), owner_id: ownerId, description: '', ...columns(input) })
     .returning(COLUMNS);
@@ -42,7 +43,7 @@ export async function insertEvent(db: Knex, ownerId: number, input: EventInput):
 }
 
 /** Where-clause of the events `userId` may see: those they own or are staff of. */
-const ownerOrStaff = (db: Knex, userId: number) => (w: Knex.QueryBuilder) =>
+const ownerOrStaff = (db: Db, userId: number) => (w: Knex.QueryBuilder) =>
   w
     .where('owner_id', userId)
     .orWhereExists(
@@ -58,7 +59,7 @@ const ownerOrStaff = (db: Knex, userId: number) => (w: Knex.QueryBuilder) =>
  * `now` is a zone-less date-time compared with the stored ones.
  */
 export async function listEventsFor(
-  db: Knex,
+  db: Db,
   userId: number,
   when: 'upcoming' | 'past' | 'all',
   now: string,
@@ -74,7 +75,7 @@ export async function listEventsFor(
 
 /** The event and the user's role in it, or undefined when it does not exist or they have none. */
 export async function findEventFor(
-  db: Knex,
+  db: Db,
   eventId: string,
   userId: number,
 ): Promise<{ event: EventRow; role: EventRole } | undefined> {
@@ -89,12 +90,12 @@ export async function findEventFor(
 }
 
 /** The event with this id, or undefined (no access check: scanner devices, whose event is in their credential). */
-export async function findEvent(db: Knex, eventId: string): Promise<EventRow | undefined> {
+export async function findEvent(db: Db, eventId: string): Promise<EventRow | undefined> {
   return (await db('events').select(COLUMNS).where('id', eventId).first()) as EventRow | undefined;
 }
 
 /** Updates the given fields; resolves with the new row. */
-export async function updateEvent(db: Knex, eventId: string, patch: Partial<EventInput>): Promise<EventRow> {
+export async function updateEvent(db: Db, eventId: string, patch: Partial<EventInput>): Promise<EventRow> {
   const [row] = await db('events')
     .where('id', eventId)
     .update({ ...columns(patch), updated_at: db.fn.now() })
@@ -102,11 +103,9 @@ export async function updateEvent(db: Knex, eventId: string, patch: Partial<Even
   return row as EventRow;
 }
 
-/** Deletes an event with its staff, invites, history, nonces and attendance counters. */
-export async function deleteEvent(db: Knex, eventId: string): Promise<void> {
-  await db.transaction(async (trx) => {
-    await trx('events').where('id', eventId).delete();
-    // After the cascade, whose delete of the invites wrote their counters' last change.
-    await trx('invite_counts').where('event_id', eventId).delete();
-  });
+/** Deletes an event with its staff, invites, history, nonces and attendance counters (two statements: run it in a transaction). */
+export async function deleteEvent(tx: Tx, eventId: string): Promise<void> {
+  await tx('events').where('id', eventId).delete();
+  // After the cascade, whose delete of the invites wrote their counters' last change.
+  await tx('invite_counts').where('event_id', eventId).delete();
 }

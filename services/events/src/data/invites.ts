@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
-import { generateCode } from '../domain/codes.ts';
+import type { Db, Tx } from './tx.ts';
 
 /** An invite as the API shows it (list, detail, update). Times are ISO 8601 UTC. */
 export interface Invite {
@@ -62,7 +61,7 @@ type Row = Omit<Invite, 'revoked' | 'checked_in_at' | 'revoked_at' | 'created_at
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** Maps a row to the API shape. */
-export function toInvite(r: Row): Invite {
+function toInvite(r: Row): Invite {
   return {
     ...r,
     checked_in_at: iso(r.checked_in_at),
@@ -74,35 +73,31 @@ export function toInvite(r: Row): Invite {
 }
 
 /**
- * Inserts an invite with a fresh `code_unique` (a new code is drawn in the unlikely case of a
+ * Inserts an invite with a `code_unique` from `drawCode` (drawn again in the unlikely case of a
  * collision with any event's code). Run it in the transaction that also writes the invitation
  * e-mail to the outbox.
  * @throws EmailTakenError when the event already has an invite with this e-mail (any case).
  */
 export async function insertInvite(
-  db: Knex | Knex.Transaction,
+  tx: Tx,
   eventId: string,
   input: InviteInput,
+  drawCode: () => string,
 ): Promise<Invite> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const rows = (await db('invites')
-      .insert({ id: randomUUID(), event_id: eventId, ...input, code_unique: generateCode() })
+    const rows = (await tx('invites')
+      .insert({ id: randomUUID(), event_id: eventId, ...input, code_unique: drawCode() })
       .onConflict()
       .ignore()
       .returning(COLUMNS)) as Row[];
     if (rows[0]) return toInvite(rows[0]);
-    if (await emailTaken(db, eventId, input.email)) throw new EmailTakenError(input.email);
+    if (await emailTaken(tx, eventId, input.email)) throw new EmailTakenError(input.email);
   }
   throw new Error('could not draw a unique code in 5 attempts');
 }
 
 /** Whether another invite of the event (not `exceptId`) has this e-mail, case-insensitively. */
-export async function emailTaken(
-  db: Knex | Knex.Transaction,
-  eventId: string,
-  email: string,
-  exceptId?: string,
-): Promise<boolean> {
+async function emailTaken(db: Db, eventId: string, email: string, exceptId?: string): Promise<boolean> {
   const q = db('invites')
     .first('id')
     .where('event_id', eventId)
@@ -116,7 +111,7 @@ const likeEscape = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** One page of the event's invites ordered by `nom` then id, and the total matching the filter. */
 export async function listInvites(
-  db: Knex,
+  db: Db,
   eventId: string,
   filter: InviteFilter,
   page: { page: number; per_page: number },
@@ -145,11 +140,7 @@ export async function listInvites(
 }
 
 /** The invite of this event, or undefined. */
-export async function findInvite(
-  db: Knex | Knex.Transaction,
-  eventId: string,
-  inviteId: string,
-): Promise<Invite | undefined> {
+export async function findInvite(db: Db, eventId: string, inviteId: string): Promise<Invite | undefined> {
   const row = (await db('invites').select(COLUMNS).where({ id: inviteId, event_id: eventId }).first()) as
     Row | undefined;
   return row ? toInvite(row) : undefined;
@@ -168,7 +159,7 @@ export interface InvitePatch {
  * @throws EmailTakenError when the new e-mail is used by another invite of the event.
  */
 export async function updateInvite(
-  db: Knex,
+  db: Db,
   eventId: string,
   inviteId: string,
   patch: InvitePatch,
@@ -190,25 +181,26 @@ export async function updateInvite(
 }
 
 /** Deletes the invite with its history; resolves false when it did not exist. */
-export async function deleteInvite(db: Knex, eventId: string, inviteId: string): Promise<boolean> {
+export async function deleteInvite(db: Db, eventId: string, inviteId: string): Promise<boolean> {
   return (await db('invites').where({ id: inviteId, event_id: eventId }).delete()) > 0;
 }
 
 /**
  * Inserts many invites in multi-row statements (bench seeding and bulk loads that send no
- * e-mail); resolves with how many were inserted. Codes are drawn like {@link insertInvite}'s.
+ * e-mail), each with a code from `drawCode`; resolves with their ids and codes.
  */
-export async function insertInvitesBulk(
-  db: Knex,
+export async function insertInviteRows(
+  db: Db,
   eventId: string,
   inputs: InviteInput[],
+  drawCode: () => string,
   chunk = 1000,
 ): Promise<Array<{ id: string; code_unique: string }>> {
   const out: Array<{ id: string; code_unique: string }> = [];
   for (let i = 0; i < inputs.length; i += chunk) {
     const rows = inputs
       .slice(i, i + chunk)
-      .map((input) => ({ id: randomUUID(), event_id: eventId, ...input, code_unique: generateCode() }));
+      .map((input) => ({ id: randomUUID(), event_id: eventId, ...input, code_unique: drawCode() }));
     const inserted = (await db('invites').insert(rows).returning(['id', 'code_unique'])) as Array<{
       id: string;
       code_unique: string;

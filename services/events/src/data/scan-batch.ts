@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { GroupCommit, statementBatches } from '@fieldhouse/group-commit';
 import type { Logger } from '@fieldhouse/logger';
-import { markCheckedIn, type CheckedIn, type Scanner } from './attendance.ts';
+import { markCheckedIn, type CheckedInRow, type Scanner } from './attendance.ts';
 
 /** A scan of the scanner hot path: no nonce, the scanner's access checked in the statement. */
 export interface HotScan {
@@ -16,7 +16,7 @@ export interface HotScan {
  * Group commit of hot-path check-ins (docs/events.md, "Check-in"; @fieldhouse/group-commit):
  * scans that arrive while earlier ones are being written are applied together by one statement,
  * one round trip and one commit, instead of one each. Each scan keeps its own outcome, exactly
- * as {@link markCheckedIn} would give it: checked in, or undefined (refused or unknown: the
+ * as {@link markCheckedIn} would give it: the row checked in, or undefined (refused or unknown: the
  * caller then takes the full path, which says why). Of two scans of one code in one batch only
  * one matches (an UPDATE changes a row once); the other is answered as already checked in.
  * When the batch statement fails because of one scan's data or a clash with another
@@ -24,8 +24,8 @@ export interface HotScan {
  * any other error (connection lost...) fails the batch's scans. Scans are applied in code
  * order, so batches that share codes lock them in the same order.
  */
-export function scanGroupCommit(db: Knex, logger: Logger): GroupCommit<HotScan, CheckedIn | undefined> {
-  const write = statementBatches<HotScan, Row, CheckedIn | undefined>({
+export function scanGroupCommit(db: Knex, logger: Logger): GroupCommit<HotScan, CheckedInRow | undefined> {
+  const write = statementBatches<HotScan, Row, CheckedInRow | undefined>({
     statement: async (scans) => {
       // In code order, so that two batches holding the same codes lock their invites in the
       // same order (double scans at two gates), and cannot deadlock on them.
@@ -33,11 +33,12 @@ export function scanGroupCommit(db: Knex, logger: Logger): GroupCommit<HotScan, 
       return (await db.raw(BATCH_SQL, [JSON.stringify(records)])).rows as Array<Row & { ord: number }>;
     },
     alone: (s) => markCheckedIn(db, s.eventId, s.code, s.by, null, s.staffUserId),
-    fromRow: (r) => ({
-      result: 'checked_in',
-      invite: { id: r.id, nom: r.nom, type_invite: r.type_invite },
-      checked_in_at: r.checked_in_at.toISOString(),
-      scanne_par: r.scanne_par,
+    fromRow: ({ id, nom, type_invite, checked_in_at, scanne_par }) => ({
+      id,
+      nom,
+      type_invite,
+      checked_in_at,
+      scanne_par,
     }),
     noRow: () => undefined,
     onFallback: (err, scans) => logger.warn('check-in batch failed: each scan retried alone', { err, scans }),

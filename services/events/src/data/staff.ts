@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { Db } from './tx.ts';
 
 /** A staff member of an event (check-in role), with their projected name and e-mail. */
 export interface StaffRow {
@@ -9,12 +9,7 @@ export interface StaffRow {
 }
 
 /** Gives `userId` the check-in role on the event (idempotent). */
-export async function grantStaff(
-  db: Knex,
-  eventId: string,
-  userId: number,
-  grantedBy: number,
-): Promise<void> {
+export async function grantStaff(db: Db, eventId: string, userId: number, grantedBy: number): Promise<void> {
   await db('event_staff')
     .insert({ event_id: eventId, user_id: userId, granted_by: grantedBy })
     .onConflict(['event_id', 'user_id'])
@@ -22,7 +17,7 @@ export async function grantStaff(
 }
 
 /** Staff of the event, oldest grant first. */
-export async function listStaff(db: Knex, eventId: string): Promise<StaffRow[]> {
+export async function listStaff(db: Db, eventId: string): Promise<StaffRow[]> {
   const rows = await db('event_staff as s')
     .leftJoin('users as u', 'u.id', 's.user_id')
     .select('s.user_id', 'u.name', 'u.email', 's.created_at as granted_at')
@@ -32,6 +27,6 @@ export async function listStaff(db: Knex, eventId: string): Promise<StaffRow[]> 
 }
 
 /** Removes the role; resolves false when the user was not staff. */
-export async function revokeStaff(db: Knex, eventId: string, userId: number): Promise<boolean> {
+export async function revokeStaff(db: Db, eventId: string, userId: number): Promise<boolean> {
   return (await db('event_staff').where({ event_id: eventId, user_id: userId }).delete()) > 0;
 }

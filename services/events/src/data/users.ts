@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { UserPayload } from '@fieldhouse/contracts';
 import type { ProjectedUser } from '@fieldhouse/users-projection';
 import { users } from '../users-projection.ts';
+import type { Db } from './tx.ts';
 
 /** A user of the projection (fed by the gateway's user events and the callers' JWT claims). */
 export interface UserRow {
@@ -26,11 +27,11 @@ export async function applyUserEvent(db: Knex, messageId: string, user: UserPayl
 }
 
 /** The user with this id, or undefined. */
-export async function findUserById(db: Knex, id: number): Promise<UserRow | undefined> {
+export async function findUserById(db: Db, id: number): Promise<UserRow | undefined> {
   return row(await users.findById(db, id));
 }
 
 /** The user with this e-mail (case-insensitive), or undefined. */
-export async function findUserByEmail(db: Knex, email: string): Promise<UserRow | undefined> {
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
   return row(await users.findByEmail(db, email));
 }

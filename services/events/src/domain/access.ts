@@ -1,48 +1,56 @@
-import { forbidden, notFound } from '@fieldhouse/problem';
 import { findEventFor, type EventRole, type EventRow } from '../data/events.ts';
-import { isDevice, type EventsContext, type ScanActor } from './context.ts';
-
-/** The 404 detail of an event the caller cannot see (or that does not exist). */
-export const NO_EVENT = 'No event with this id.';
+import type { EventsContext, ScanActor } from './context.ts';
+import { problems } from './problems.ts';
 
 /**
- * The event and the caller's role in it (spec 5.6: area C needs a signed-in user; design.md:
- * only the owner of an event and its staff see it).
- * @throws ProblemError 404 when the event does not exist or the caller is neither its owner nor
- * its staff (existence is not revealed).
+ * What an actor may do to an event, and who may (docs/events.md, "Who sees what"): only the
+ * owner and staff see an event; staff read, mark presence and scan; only the owner edits or
+ * deletes it, manages staff, devices, webhooks and invites; a scanner device scans, looks
+ * invites up and reads the stats of its own event.
  */
-export async function eventOf(
+const PERMISSIONS = {
+  /** See the event, its invites, history, QR codes, statistics; mark presence. */
+  'event.read': ['owner', 'staff'],
+  /** Change the event, its staff, devices, webhooks and invites. */
+  'event.manage': ['owner'],
+  /** Scan codes, look invites up, read the statistics (scanner devices too). */
+  'event.scan': ['owner', 'staff', 'device'],
+} as const satisfies Record<string, ReadonlyArray<EventRole | 'device'>>;
+
+/** A permission of the table above. */
+export type Permission = keyof typeof PERMISSIONS;
+
+/** What {@link requireAccess} loaded: the event and the user's role, or only the id for a scanner device. */
+export type Granted<P extends Permission> = P extends 'event.scan'
+  ? { eventId: string; event?: EventRow; role: EventRole | 'device' }
+  : { eventId: string; event: EventRow; role: EventRole };
+
+/** Who asks: a scanner device, or a signed-in user by id. */
+export type Principal = ScanActor | { userId: number };
+
+/**
+ * The one access check of the events service, called once per use case (in the manner of
+ * immich's `requireAccess({auth, permission, ids})`): may `actor` do `permission` on the event
+ * `eventId`? Resolves with what it loaded (the event row and the user's role; for a scanner
+ * device, its credential's event id, without a query: the device was read on this request by
+ * the device gate, and a device row goes with its event), so the use case does not load it again.
+ * @throws problems.noSuch (404) when the actor may not know the event exists (no such event,
+ * neither owner nor staff, another event than a device's, a device asking for more than
+ * scanning); problems.ownerOnly (403) when they may see it but not do this.
+ */
+export async function requireAccess<P extends Permission>(
   ctx: EventsContext,
-  eventId: string,
-  userId: number,
-): Promise<{ event: EventRow; role: EventRole }> {
-  const found = await findEventFor(ctx.db, eventId, userId);
-  if (!found) throw notFound(NO_EVENT);
-  return found;
-}
-
-/**
- * Like {@link eventOf}, for actions only the owner may take (edit, delete, staff, invites).
- * @throws ProblemError 404 as eventOf; 403 when the caller is staff of the event.
- */
-export async function ownedEventOf(ctx: EventsContext, eventId: string, userId: number): Promise<EventRow> {
-  const { event, role } = await eventOf(ctx, eventId, userId);
-  if (role !== 'owner') throw forbidden('Only the owner of the event can do this.');
-  return event;
-}
-
-/**
- * The id of the event a scanning caller works on: for a user, as {@link eventOf} (owner or
- * staff); for a scanner device, its credential's event, without a query (the device was read on
- * this request by the device gate, and a device row goes with its event: ON DELETE CASCADE).
- * @throws ProblemError 404 when the caller may not scan in this event (existence not revealed).
- */
-export async function scannedEventIdOf(
-  ctx: EventsContext,
-  eventId: string,
-  actor: ScanActor,
-): Promise<string> {
-  if (!isDevice(actor)) return (await eventOf(ctx, eventId, actor.userId)).event.id;
-  if (eventId.toLowerCase() !== actor.device.eventId) throw notFound(NO_EVENT);
-  return actor.device.eventId;
+  cmd: { actor: Principal; permission: P; eventId: string },
+): Promise<Granted<P>> {
+  const allowed: ReadonlyArray<string> = PERMISSIONS[cmd.permission];
+  const { actor } = cmd;
+  if ('device' in actor) {
+    if (!allowed.includes('device') || cmd.eventId.toLowerCase() !== actor.device.eventId)
+      throw problems.noSuch({ what: 'event' });
+    return { eventId: actor.device.eventId, role: 'device' } as Granted<P>;
+  }
+  const found = await findEventFor(ctx.db, cmd.eventId, actor.userId);
+  if (!found) throw problems.noSuch({ what: 'event' });
+  if (!allowed.includes(found.role)) throw problems.ownerOnly();
+  return { eventId: found.event.id, event: found.event, role: found.role } as Granted<P>;
 }

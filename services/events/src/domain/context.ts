@@ -1,14 +1,15 @@
-import type { Knex } from 'knex';
 import type { GroupCommit } from '@fieldhouse/group-commit';
 import type { Logger } from '@fieldhouse/logger';
 import type { InTransaction } from '@fieldhouse/messaging';
 import type { WebhookApiSettings } from '@fieldhouse/webhooks';
-import type { CheckedIn } from '../data/attendance.ts';
+import type { CheckedInRow } from '../data/attendance.ts';
 import type { HotScan } from '../data/scan-batch.ts';
+import type { Db } from '../data/tx.ts';
 
 /** The events service's dependencies, built once by `createEventsApp` (app.ts); use cases take it. */
 export interface EventsContext {
-  db: Knex;
+  /** The pool: reads, and writes of one statement (the scanner's full path without nonce). */
+  db: Db;
   logger: Logger;
   /**
    * Runs a use case and the outbox messages it adds in one transaction on the `outbox` table,
@@ -20,11 +21,11 @@ export interface EventsContext {
   /** Which webhook URLs are accepted and how long a rotated secret keeps signing (`WEBHOOK_*` settings). */
   webhooks: WebhookApiSettings;
   /** Group commit of the scanner hot path (data/scan-batch.ts): one per app. */
-  hotScans: GroupCommit<HotScan, CheckedIn | undefined>;
+  hotScans: GroupCommit<HotScan, CheckedInRow | undefined>;
 }
 
 /**
- * The signed-in caller of a use case, as the gateway's JWT describes them, with the device the
+ * The signed-in actor of a use case, as the gateway's JWT describes them, with the device the
  * request came from (its User-Agent, at most 255 characters), which scans record.
  */
 export interface Actor {
@@ -50,6 +51,3 @@ export interface DeviceActor {
 
 /** Who may scan: a signed-in user (owner or staff of the event) or a scanner device of the event. */
 export type ScanActor = Actor | DeviceActor;
-
-/** Whether the scanning caller is a scanner device. */
-export const isDevice = (actor: ScanActor): actor is DeviceActor => 'device' in actor;

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { BodyReader } from '@fieldhouse/http';
-import { notFound, ProblemError, unauthenticated } from '@fieldhouse/problem';
 import {
   findDevice,
   findDeviceForAuth,
@@ -12,10 +11,11 @@ import {
   type DeviceRow,
 } from '../data/devices.ts';
 import { findEvent } from '../data/events.ts';
-import { ownedEventOf } from './access.ts';
+import { requireAccess } from './access.ts';
 import { generateCode, normalizeCode } from './codes.ts';
 import type { EventsContext, ScannerDevice } from './context.ts';
 import { isUuid } from './ids.ts';
+import { problems } from './problems.ts';
 
 /** How long a setup code can be used, once: 24 hours (docs/events.md, "Scanner devices"). */
 export const SETUP_CODE_TTL_MS = 24 * 3600_000;
@@ -68,22 +68,29 @@ const grouped = (code: string) => code.match(/.{1,4}/g)!.join('-');
  * Creates a scanner device for the event, with a setup code that works once within 24 hours.
  * The answer carries the code (shown once: only its hash is stored) and the console's setup URL,
  * `<PUBLIC_URL>/scan/setup#code=<code>` (in the fragment, so it reaches no server log). Owner only.
- * @throws ProblemError 404 unless owner or staff; 403 for staff; 422 for a bad name.
+ * @throws problems.noSuch (404) unless owner or staff; problems.ownerOnly (403) for staff;
+ * problems.invalid (422) for a bad name.
  */
 export async function createDevice(
   ctx: EventsContext,
   cmd: { userId: number; eventId: string; device: BodyReader<{ name: string }> },
 ): Promise<NewDevice> {
-  const event = await ownedEventOf(ctx, cmd.eventId, cmd.userId);
+  const { eventId } = await requireAccess(ctx, {
+    actor: { userId: cmd.userId },
+    permission: 'event.manage',
+    eventId: cmd.eventId,
+  });
   const { name } = cmd.device();
   const code = generateCode(SETUP_CODE_LENGTH);
-  const row = await insertDevice(ctx.db, {
-    eventId: event.id,
-    name,
-    createdBy: cmd.userId,
-    setupCodeHash: hashSetupCode(code),
-    setupExpiresAt: new Date(Date.now() + SETUP_CODE_TTL_MS),
-  });
+  const row = await ctx.inTransaction((tx) =>
+    insertDevice(tx, {
+      eventId,
+      name,
+      createdBy: cmd.userId,
+      setupCodeHash: hashSetupCode(code),
+      setupExpiresAt: new Date(Date.now() + SETUP_CODE_TTL_MS),
+    }),
+  );
   return {
     ...deviceOf(row),
     setup_code: grouped(code),
@@ -93,43 +100,57 @@ export async function createDevice(
 
 /**
  * The event's scanner devices, newest first, with status, last request and scan count. Owner only.
- * @throws ProblemError 404 unless owner or staff; 403 for staff.
+ * @throws problems.noSuch (404) unless owner or staff; problems.ownerOnly (403) for staff.
  */
 export async function listDevices(
   ctx: EventsContext,
   cmd: { userId: number; eventId: string },
 ): Promise<Device[]> {
-  const event = await ownedEventOf(ctx, cmd.eventId, cmd.userId);
-  return (await listDeviceRows(ctx.db, event.id)).map(deviceOf);
+  const { eventId } = await requireAccess(ctx, {
+    actor: { userId: cmd.userId },
+    permission: 'event.manage',
+    eventId: cmd.eventId,
+  });
+  return (await listDeviceRows(ctx.db, eventId)).map(deviceOf);
 }
 
 /**
  * Revokes a scanner device: its next request is refused (401 `device_revoked`), its unused setup
  * code too; its history stays. Idempotent. Owner only.
- * @throws ProblemError 404 unless owner or staff, or when the event has no such device; 403 for staff.
+ * @throws problems.noSuch (404) unless owner or staff, or when the event has no such device;
+ * problems.ownerOnly (403) for staff.
  */
 export async function revokeDevice(
   ctx: EventsContext,
   cmd: { userId: number; eventId: string; deviceId: string },
 ): Promise<Device> {
-  const event = await ownedEventOf(ctx, cmd.eventId, cmd.userId);
-  if (!isUuid(cmd.deviceId) || !(await revokeRow(ctx.db, event.id, cmd.deviceId)))
-    throw notFound('No scanner device with this id in this event.');
-  return deviceOf((await findDevice(ctx.db, event.id, cmd.deviceId))!);
+  const { eventId } = await requireAccess(ctx, {
+    actor: { userId: cmd.userId },
+    permission: 'event.manage',
+    eventId: cmd.eventId,
+  });
+  const { deviceId } = cmd;
+  if (!isUuid(deviceId)) throw problems.noSuch({ what: 'device' });
+  const row = await ctx.inTransaction(async (tx) =>
+    (await revokeRow(tx, eventId, deviceId)) ? findDevice(tx, eventId, deviceId) : undefined,
+  );
+  if (!row) throw problems.noSuch({ what: 'device' });
+  return deviceOf(row);
 }
 
+/** The problem of each reason a setup code is refused. */
 const REFUSALS = {
-  unknown: [404, 'setup_code_unknown', 'No scanner device has this setup code.'],
-  used: [410, 'setup_code_used', 'This setup code was already used: ask the event owner for a new device.'],
-  expired: [410, 'setup_code_expired', 'This setup code has expired: ask the event owner for a new device.'],
-  revoked: [410, 'device_revoked', 'This scanner device was revoked.'],
+  unknown: problems.setupCodeUnknown,
+  used: problems.setupCodeUsed,
+  expired: problems.setupCodeExpired,
+  revoked: problems.setupDeviceRevoked,
 } as const;
 
 /**
  * Exchanges a setup code, once, for the device it sets up: `{id, name, event_id}` (the gateway
  * then issues the device credential). Only the gateway calls this.
- * @throws ProblemError 404 `setup_code_unknown`; 410 `setup_code_used`, `setup_code_expired`,
- * `device_revoked`; 422 for a code that cannot be one.
+ * @throws problems.setupCodeUnknown (404); problems.setupCodeUsed, setupCodeExpired,
+ * setupDeviceRevoked (410); problems.invalid (422) for a code that cannot be one.
  */
 export async function redeemSetupCode(
   ctx: EventsContext,
@@ -137,20 +158,19 @@ export async function redeemSetupCode(
 ): Promise<{ id: string; name: string; event_id: string }> {
   const code = normalizeCode(cmd.setupCode().setup_code);
   if (!code || code.length !== SETUP_CODE_LENGTH)
-    throw new ProblemError(422, 'A setup code has 16 letters and digits.', {
-      code: 'validation_failed',
+    throw problems.invalid({
+      detail: 'A setup code has 16 letters and digits.',
       errors: { setup_code: ['A setup code has 16 letters and digits (dashes and spaces are ignored).'] },
     });
-  const done = await redeemRow(ctx.db, hashSetupCode(code));
+  const done = await ctx.inTransaction((tx) => redeemRow(tx, hashSetupCode(code)));
   if ('device' in done) return done.device;
-  const [status, problemCode, detail] = REFUSALS[done.refused];
-  throw new ProblemError(status, detail, { code: problemCode });
+  throw REFUSALS[done.refused]();
 }
 
 /**
  * What a scanner device knows of itself: its id and name, its event (`id`, `name`, dates,
  * `location`) and how many scans it made.
- * @throws ProblemError 404 when its event is gone.
+ * @throws problems.noSuch (404) when its event is gone.
  */
 export async function deviceSelf(
   ctx: EventsContext,
@@ -160,7 +180,7 @@ export async function deviceSelf(
     findDevice(ctx.db, device.eventId, device.id),
     findEvent(ctx.db, device.eventId),
   ]);
-  if (!row || !event) throw notFound('The event of this scanner device no longer exists.');
+  if (!row || !event) throw problems.noSuch({ what: 'deviceEvent' });
   return {
     id: row.id,
     name: row.name,
@@ -182,18 +202,15 @@ const TOUCH_EVERY_MS = 60_000;
  * The scanner device behind a request's credential (claim `dev`), checked live so revocation
  * is effective on the device's next request; records when it was last seen (at most once a
  * minute, without waiting).
- * @throws ProblemError 401 `device_revoked` when the device was revoked or deleted, or the
- * claim names another event than the device's.
+ * @throws problems.deviceRevoked (401) when the device was revoked or deleted, or the claim
+ * names another event than the device's.
  */
 export async function liveDevice(
   ctx: EventsContext,
   claim: { id: string; eventId: string },
 ): Promise<ScannerDevice> {
   const row = isUuid(claim.id) ? await findDeviceForAuth(ctx.db, claim.id) : undefined;
-  if (!row || row.revoked_at || row.event_id !== claim.eventId)
-    throw unauthenticated('This scanner device was revoked: ask the event owner for a new one.', {
-      code: 'device_revoked',
-    });
+  if (!row || row.revoked_at || row.event_id !== claim.eventId) throw problems.deviceRevoked();
   if (!row.last_seen_at || Date.now() - row.last_seen_at.getTime() > TOUCH_EVERY_MS)
     touchDevice(ctx.db, row.id).catch((err: unknown) =>
       ctx.logger.warn('could not record a device request', { err }),

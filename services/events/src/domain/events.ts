@@ -1,5 +1,4 @@
 import type { BodyReader } from '@fieldhouse/http';
-import { unprocessable } from '@fieldhouse/problem';
 import {
   deleteEvent as deleteEventRow,
   insertEvent,
@@ -8,19 +7,20 @@ import {
   type EventInput,
   type EventRow,
 } from '../data/events.ts';
-import { eventOf, ownedEventOf } from './access.ts';
+import { requireAccess } from './access.ts';
 import type { EventsContext } from './context.ts';
 import { compareLocal } from './dates.ts';
+import { problems } from './problems.ts';
 
 export type { EventInput, EventRow };
 
 /** Which events a list shows: not ended yet, ended, or all. */
 export type EventWhen = 'upcoming' | 'past' | 'all';
 
-/** @throws ProblemError 422 naming `end_date` when it is before `start_date`. */
+/** @throws problems.invalid (422) naming `end_date` when it is before `start_date`. */
 function checkOrder(start: string, end: string | null | undefined): void {
   if (end && compareLocal(end, start) < 0)
-    throw unprocessable('end_date', 'end_date must not be before start_date');
+    throw problems.invalid({ errors: { end_date: ['end_date must not be before start_date'] } });
 }
 
 /** The local (zone-less) date-time now, in UTC, for the `upcoming`/`past` filters. */
@@ -39,53 +39,67 @@ export function listEvents(
 
 /**
  * Creates an event owned by `userId` (design.md).
- * @throws ProblemError 422 when `end_date` is before `start_date`.
+ * @throws problems.invalid (422) when `end_date` is before `start_date`.
  */
 export async function createEvent(
   ctx: EventsContext,
   cmd: { userId: number; input: EventInput },
 ): Promise<EventRow> {
   checkOrder(cmd.input.start_date, cmd.input.end_date);
-  return insertEvent(ctx.db, cmd.userId, cmd.input);
+  return ctx.inTransaction((tx) => insertEvent(tx, cmd.userId, cmd.input));
 }
 
 /**
  * The event, for its owner and staff (spec 4.3).
- * @throws ProblemError 404 unless the caller owns or staffs it.
+ * @throws problems.noSuch (404) unless the actor owns or staffs it.
  */
 export async function getEvent(
   ctx: EventsContext,
   cmd: { userId: number; eventId: string },
 ): Promise<EventRow> {
-  return (await eventOf(ctx, cmd.eventId, cmd.userId)).event;
+  return (
+    await requireAccess(ctx, {
+      actor: { userId: cmd.userId },
+      permission: 'event.read',
+      eventId: cmd.eventId,
+    })
+  ).event;
 }
 
 /**
  * Updates the fields given (at least one; `end_date: null` clears it). Owner only.
- * @throws ProblemError 404 unless owner or staff; 403 for staff; 422 when the resulting
- * `end_date` is before the resulting `start_date`.
+ * @throws problems.noSuch (404) unless owner or staff; problems.ownerOnly (403) for staff;
+ * problems.invalid (422) when the resulting `end_date` is before the resulting `start_date`.
  */
 export async function updateEvent(
   ctx: EventsContext,
   cmd: { userId: number; eventId: string; patch: BodyReader<Partial<EventInput>> },
 ): Promise<EventRow> {
-  const event = await ownedEventOf(ctx, cmd.eventId, cmd.userId);
+  const { event } = await requireAccess(ctx, {
+    actor: { userId: cmd.userId },
+    permission: 'event.manage',
+    eventId: cmd.eventId,
+  });
   const patch = cmd.patch();
   checkOrder(
     patch.start_date ?? event.start_date,
     patch.end_date === undefined ? event.end_date : patch.end_date,
   );
-  return updateEventRow(ctx.db, event.id, patch);
+  return ctx.inTransaction((tx) => updateEventRow(tx, event.id, patch));
 }
 
 /**
- * Deletes the event with its staff, invites, history and nonces. Owner only.
- * @throws ProblemError 404 unless owner or staff; 403 for staff.
+ * Deletes the event with its staff, invites, history, nonces and counters. Owner only.
+ * @throws problems.noSuch (404) unless owner or staff; problems.ownerOnly (403) for staff.
  */
 export async function deleteEvent(
   ctx: EventsContext,
   cmd: { userId: number; eventId: string },
 ): Promise<void> {
-  const event = await ownedEventOf(ctx, cmd.eventId, cmd.userId);
-  await deleteEventRow(ctx.db, event.id);
+  const { eventId } = await requireAccess(ctx, {
+    actor: { userId: cmd.userId },
+    permission: 'event.manage',
+    eventId: cmd.eventId,
+  });
+  await ctx.inTransaction((tx) => deleteEventRow(tx, eventId));
 }

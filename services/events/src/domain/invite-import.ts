@@ -1,14 +1,9 @@
-import {
-  badRequest,
-  ProblemError,
-  unprocessable,
-  unstorableTextErrors,
-  type FieldErrors,
-} from '@fieldhouse/problem';
-import { ownedEventOf } from './access.ts';
+import { ProblemError, unstorableTextErrors, type FieldErrors } from '@fieldhouse/problem';
+import { requireAccess } from './access.ts';
 import type { EventsContext } from './context.ts';
 import { CsvFileError, parseInviteCsv } from './csv.ts';
 import { addInvite, type NewInvite } from './invites.ts';
+import { problems } from './problems.ts';
 
 /** One row's outcome in the import answer; `row` is the CSV line number (the header is line 1). */
 export type ImportRowResult =
@@ -33,24 +28,25 @@ export type InviteRowParser = (cells: {
  * Bulk import of invites from a CSV (columns `nom`, `email`, optional `type_invite`; `,` or `;`).
  * Each row is created on its own with its invitation e-mail, so bad rows never fail good ones.
  * `text` is undefined when the request held no CSV. Owner only.
- * @throws ProblemError 404 unless owner or staff; 403 for staff; 400 without a CSV; 422 naming
- * `file` when the file as a whole is unusable (no header with `nom` and `email`, broken quoting,
- * more than 5,000 rows).
+ * @throws problems.noSuch (404) unless owner or staff; problems.ownerOnly (403) for staff;
+ * problems.unreadable (400) without a CSV; problems.invalid (422) naming `file` when the file as
+ * a whole is unusable (no header with `nom` and `email`, broken quoting, more than 5,000 rows).
  */
 export async function importInvites(
   ctx: EventsContext,
   cmd: { userId: number; eventId: string; text: string | undefined; parseRow: InviteRowParser },
 ): Promise<ImportResult> {
-  const event = await ownedEventOf(ctx, cmd.eventId, cmd.userId);
-  if (cmd.text === undefined)
-    throw badRequest(
-      'Send the CSV as a text/csv body or as the "file" field of a multipart/form-data upload.',
-    );
+  const { event } = await requireAccess(ctx, {
+    actor: { userId: cmd.userId },
+    permission: 'event.manage',
+    eventId: cmd.eventId,
+  });
+  if (cmd.text === undefined) throw problems.unreadable({ why: 'noCsv' });
   let rows;
   try {
     rows = parseInviteCsv(cmd.text);
   } catch (err) {
-    if (err instanceof CsvFileError) throw unprocessable('file', err.message);
+    if (err instanceof CsvFileError) throw problems.invalid({ errors: { file: [err.message] } });
     throw err;
   }
   const results: ImportRowResult[] = [];

@@ -1,14 +1,15 @@
 import { EMAIL_REQUESTED, envelope, Exchanges } from '@fieldhouse/contracts';
 import type { BodyReader } from '@fieldhouse/http';
-import { notFound, ProblemError, validationFailed } from '@fieldhouse/problem';
 import { inviteHistory as historyRows, type HistoryEntry } from '../data/attendance.ts';
 import type { EventRow } from '../data/events.ts';
+import type { Db } from '../data/tx.ts';
 import { findUserByEmail } from '../data/users.ts';
 import {
   deleteInvite as deleteInviteRow,
   EmailTakenError,
   findInvite,
   insertInvite,
+  insertInviteRows,
   listInvites as listInviteRows,
   updateInvite as updateInviteRow,
   type Invite,
@@ -16,11 +17,13 @@ import {
   type InviteInput,
   type InvitePatch,
 } from '../data/invites.ts';
-import { eventOf, ownedEventOf, scannedEventIdOf } from './access.ts';
+import { requireAccess } from './access.ts';
+import { generateCode } from './codes.ts';
 import type { EventsContext, ScanActor } from './context.ts';
 import { isUuid } from './ids.ts';
 import { invitationEmail } from './invitation-email.ts';
 import { DEFAULT_INVITE_TYPE, type InviteType } from './invite-types.ts';
+import { problems } from './problems.ts';
 import { qrPng, qrSvg } from './qr.ts';
 
 export type { HistoryEntry, Invite, InviteFilter, InvitePatch };
@@ -39,41 +42,36 @@ export interface InviteRef {
   inviteId: string;
 }
 
-/** The e-mail is used by another invite of the event: 422 `email_taken`, as Laravel's `unique` rule. */
-const emailTakenProblem = () =>
-  validationFailed({ email: ['This e-mail is already invited to the event.'] }, { code: 'email_taken' });
-
 /** The language of the user with this e-mail (the users projection), or null: not a user, or never chosen. */
-const languageOf = async (ctx: EventsContext, email: string) =>
-  (await findUserByEmail(ctx.db, email))?.language ?? null;
+const languageOf = async (db: Db, email: string) => (await findUserByEmail(db, email))?.language ?? null;
 
-/** @throws ProblemError 404 when the event has no invite with this id. */
-async function inviteOf(ctx: EventsContext, eventId: string, inviteId: string): Promise<Invite> {
-  const invite = isUuid(inviteId) ? await findInvite(ctx.db, eventId, inviteId) : undefined;
-  if (!invite) throw notFound('No invite with this id in this event.');
+/** @throws problems.noSuch (404) when the event has no invite with this id. */
+async function inviteOf(db: Db, eventId: string, inviteId: string): Promise<Invite> {
+  const invite = isUuid(inviteId) ? await findInvite(db, eventId, inviteId) : undefined;
+  if (!invite) throw problems.noSuch({ what: 'invite' });
   return invite;
 }
 
 /**
  * Inserts an invite into `event` and queues its invitation e-mail (with the QR code) in one
  * transaction with the outbox; the relay is kicked after the commit.
- * @throws ProblemError 422 `email_taken` when the event already has an invite with this e-mail.
+ * @throws problems.emailTaken (422) when the event already has an invite with this e-mail.
  */
 export async function addInvite(ctx: EventsContext, event: EventRow, input: NewInvite): Promise<Invite> {
   const row: InviteInput = { ...input, type_invite: input.type_invite ?? DEFAULT_INVITE_TYPE };
   try {
     return await ctx.inTransaction(async (trx, outbox) => {
-      const created = await insertInvite(trx, event.id, row);
+      const created = await insertInvite(trx, event.id, row, generateCode);
       const email = await invitationEmail({
         ...created,
         event,
-        language: await languageOf(ctx, created.email),
+        language: await languageOf(trx, created.email),
       });
       await outbox.add(Exchanges.events, envelope(Exchanges.events, EMAIL_REQUESTED, email));
       return created;
     });
   } catch (err) {
-    if (err instanceof EmailTakenError) throw emailTakenProblem();
+    if (err instanceof EmailTakenError) throw problems.emailTaken();
     throw err;
   }
 }
@@ -81,13 +79,18 @@ export async function addInvite(ctx: EventsContext, event: EventRow, input: NewI
 /**
  * Invites someone (spec 4.3): a fresh `code_unique`, and the invitation e-mail with the QR code
  * queued. Owner only.
- * @throws ProblemError 404 unless owner or staff; 403 for staff; 422 `email_taken`.
+ * @throws problems.noSuch (404) unless owner or staff; problems.ownerOnly (403) for staff;
+ * problems.invalid (422) for a bad body; problems.emailTaken (422).
  */
 export async function createInvite(
   ctx: EventsContext,
   cmd: { userId: number; eventId: string; invite: BodyReader<NewInvite> },
 ): Promise<Invite> {
-  const event = await ownedEventOf(ctx, cmd.eventId, cmd.userId);
+  const { event } = await requireAccess(ctx, {
+    actor: { userId: cmd.userId },
+    permission: 'event.manage',
+    eventId: cmd.eventId,
+  });
   return addInvite(ctx, event, cmd.invite());
 }
 
@@ -95,7 +98,7 @@ export async function createInvite(
  * One page of the event's invites ordered by `nom`, and how many match. `search` matches part of
  * the name or e-mail (case-insensitive) or a whole code. Owner, staff, and the event's scanner
  * devices (lookup by name or code at the door).
- * @throws ProblemError 404 unless owner, staff or a device of the event.
+ * @throws problems.noSuch (404) unless owner, staff or a device of the event.
  */
 export async function listInvites(
   ctx: EventsContext,
@@ -106,38 +109,51 @@ export async function listInvites(
     query: BodyReader<InviteFilter & { page: number; per_page: number }>;
   },
 ): Promise<{ data: Invite[]; total: number }> {
-  const scannedEventId = await scannedEventIdOf(ctx, cmd.eventId, cmd.actor);
+  const { eventId } = await requireAccess(ctx, {
+    actor: cmd.actor,
+    permission: 'event.scan',
+    eventId: cmd.eventId,
+  });
   const { page, per_page, ...filter } = cmd.query();
-  return listInviteRows(ctx.db, scannedEventId, filter, { page, per_page });
+  return listInviteRows(ctx.db, eventId, filter, { page, per_page });
 }
 
 /**
  * The invite. Owner and staff.
- * @throws ProblemError 404 unless owner or staff, or when the event has no such invite.
+ * @throws problems.noSuch (404) unless owner or staff, or when the event has no such invite.
  */
 export async function getInvite(ctx: EventsContext, cmd: InviteRef): Promise<Invite> {
-  const { event } = await eventOf(ctx, cmd.eventId, cmd.userId);
-  return inviteOf(ctx, event.id, cmd.inviteId);
+  const { eventId } = await requireAccess(ctx, {
+    actor: { userId: cmd.userId },
+    permission: 'event.read',
+    eventId: cmd.eventId,
+  });
+  return inviteOf(ctx.db, eventId, cmd.inviteId);
 }
 
 /**
  * Updates `nom`, `email`, `type_invite`; `revoked: true` revokes the invite (check-ins then
  * answer `revoked`), `false` restores it. Owner only.
- * @throws ProblemError 404 as getInvite; 403 for staff; 422 `email_taken`.
+ * @throws problems.noSuch (404) as getInvite; problems.ownerOnly (403) for staff;
+ * problems.invalid (422) for a bad body; problems.emailTaken (422).
  */
 export async function updateInvite(
   ctx: EventsContext,
   cmd: InviteRef & { patch: BodyReader<InvitePatch> },
 ): Promise<Invite> {
-  const event = await ownedEventOf(ctx, cmd.eventId, cmd.userId);
-  const { id } = await inviteOf(ctx, event.id, cmd.inviteId);
+  const { eventId } = await requireAccess(ctx, {
+    actor: { userId: cmd.userId },
+    permission: 'event.manage',
+    eventId: cmd.eventId,
+  });
+  const { id } = await inviteOf(ctx.db, eventId, cmd.inviteId);
   const patch = cmd.patch();
   try {
-    const updated = await updateInviteRow(ctx.db, event.id, id, patch);
-    if (!updated) throw notFound('No invite with this id in this event.');
+    const updated = await ctx.inTransaction((tx) => updateInviteRow(tx, eventId, id, patch));
+    if (!updated) throw problems.noSuch({ what: 'invite' });
     return updated;
   } catch (err) {
-    if (err instanceof EmailTakenError) throw emailTakenProblem();
+    if (err instanceof EmailTakenError) throw problems.emailTaken();
     throw err;
   }
 }
@@ -145,17 +161,19 @@ export async function updateInvite(
 /**
  * Sends the invitation e-mail again (with the QR code), through the outbox like the first one:
  * resolves with the address it goes to. Owner only.
- * @throws ProblemError 404 as getInvite; 403 for staff; 409 `revoked` for a revoked invite.
+ * @throws problems.noSuch (404) as getInvite; problems.ownerOnly (403) for staff;
+ * problems.revoked (409) for a revoked invite.
  */
 export async function resendInvitation(ctx: EventsContext, cmd: InviteRef): Promise<{ email: string }> {
-  const event = await ownedEventOf(ctx, cmd.eventId, cmd.userId);
-  const invite = await inviteOf(ctx, event.id, cmd.inviteId);
-  if (invite.revoked)
-    throw new ProblemError(409, 'This invite was revoked: restore it before sending the invitation again.', {
-      code: 'revoked',
-    });
-  await ctx.inTransaction(async (_trx, outbox) => {
-    const email = await invitationEmail({ ...invite, event, language: await languageOf(ctx, invite.email) });
+  const { event } = await requireAccess(ctx, {
+    actor: { userId: cmd.userId },
+    permission: 'event.manage',
+    eventId: cmd.eventId,
+  });
+  const invite = await inviteOf(ctx.db, event.id, cmd.inviteId);
+  if (invite.revoked) throw problems.revoked({ during: 'resend' });
+  await ctx.inTransaction(async (trx, outbox) => {
+    const email = await invitationEmail({ ...invite, event, language: await languageOf(trx, invite.email) });
     await outbox.add(Exchanges.events, envelope(Exchanges.events, EMAIL_REQUESTED, email));
   });
   return { email: invite.email };
@@ -163,17 +181,21 @@ export async function resendInvitation(ctx: EventsContext, cmd: InviteRef): Prom
 
 /**
  * Deletes the invite and its history; its code becomes unknown. Owner only.
- * @throws ProblemError 404 as getInvite; 403 for staff.
+ * @throws problems.noSuch (404) as getInvite; problems.ownerOnly (403) for staff.
  */
 export async function deleteInvite(ctx: EventsContext, cmd: InviteRef): Promise<void> {
-  const event = await ownedEventOf(ctx, cmd.eventId, cmd.userId);
-  const { id } = await inviteOf(ctx, event.id, cmd.inviteId);
-  await deleteInviteRow(ctx.db, event.id, id);
+  const { eventId } = await requireAccess(ctx, {
+    actor: { userId: cmd.userId },
+    permission: 'event.manage',
+    eventId: cmd.eventId,
+  });
+  const { id } = await inviteOf(ctx.db, eventId, cmd.inviteId);
+  await ctx.inTransaction((tx) => deleteInviteRow(tx, eventId, id));
 }
 
 /**
  * Every presence change and check-in of the invite, oldest first. Owner and staff.
- * @throws ProblemError 404 as getInvite.
+ * @throws problems.noSuch (404) as getInvite.
  */
 export async function inviteHistory(ctx: EventsContext, cmd: InviteRef): Promise<HistoryEntry[]> {
   const invite = await getInvite(ctx, cmd);
@@ -183,7 +205,7 @@ export async function inviteHistory(ctx: EventsContext, cmd: InviteRef): Promise
 /**
  * The QR code of the invite's `code_unique`: a PNG about 300 px wide, or an SVG document.
  * Owner and staff.
- * @throws ProblemError 404 as getInvite.
+ * @throws problems.noSuch (404) as getInvite.
  */
 export async function inviteQr(
   ctx: EventsContext,
@@ -191,4 +213,17 @@ export async function inviteQr(
 ): Promise<Buffer | string> {
   const invite = await getInvite(ctx, cmd);
   return cmd.format === 'png' ? qrPng(invite.code_unique) : qrSvg(invite.code_unique);
+}
+
+/**
+ * Inserts many invites in multi-row statements, each with a fresh `code_unique`, and sends no
+ * e-mail (bench seeding and bulk loads); resolves with their ids and codes. No access check:
+ * for tools, not the API.
+ */
+export function insertInvitesBulk(
+  db: Db,
+  eventId: string,
+  inputs: Array<{ nom: string; email: string; type_invite: string }>,
+): Promise<Array<{ id: string; code_unique: string }>> {
+  return insertInviteRows(db, eventId, inputs, generateCode);
 }

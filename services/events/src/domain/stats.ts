@@ -12,7 +12,7 @@ export interface EventStats {
  * `taux` is `floor(100 * present / total)`: rounded down, so 100 means everyone came and
  * 199 of 200 shows 99; 0 when there are no invites.
  */
-export function eventStats(total: number, present: number): EventStats {
+export function statsFrom(total: number, present: number): EventStats {
   return {
     total,
     present,

@@ -1,5 +1,4 @@
 import { EMAIL_REQUESTED, envelope, Exchanges } from '@fieldhouse/contracts';
-import { ProblemError } from '@fieldhouse/problem';
 import {
   disabledWebhookEmail,
   knexWebhookRepository,
@@ -8,8 +7,9 @@ import {
 } from '@fieldhouse/webhooks';
 import { findEvent } from '../data/events.ts';
 import { findUserById } from '../data/users.ts';
-import { ownedEventOf } from './access.ts';
+import { requireAccess } from './access.ts';
 import type { EventsContext } from './context.ts';
+import { problems } from './problems.ts';
 
 /**
  * The event kinds of area C (docs/webhooks.md, "Area C"): an invite added (API, CSV import),
@@ -28,32 +28,25 @@ export interface EventWebhookAccess {
 }
 
 /**
- * 422 `webhook_limit_reached`: the event already has `limit` webhooks (`WEBHOOK_MAX_SUBSCRIPTIONS`,
- * active or not), the most one event may have (docs/webhooks.md, "Isolation").
- */
-export const eventWebhookLimitReached = (limit: number) =>
-  new ProblemError(
-    422,
-    `This event already has ${limit} webhooks, the most one event may have: delete one before adding another.`,
-    { code: 'webhook_limit_reached', extensions: { limit } },
-  );
-
-/**
  * The webhook use cases of an event (libs/webhooks `WebhookUseCases`), owner only, at most
  * `WEBHOOK_MAX_SUBSCRIPTIONS` per event.
- * @throws ProblemError 404 unless owner or staff of the event; 403 for staff; 422
- * `webhook_limit_reached` creating one more than the cap.
+ * @throws problems.noSuch (404) unless owner or staff of the event; problems.ownerOnly (403)
+ * for staff; problems.webhookLimitReached (422) creating one more than the cap (active or not).
  */
 export const eventWebhooks = (ctx: EventsContext) =>
   webhookUseCases<EventWebhookAccess>(
     async (a) => {
-      const event = await ownedEventOf(ctx, a.eventId, a.userId);
+      const { eventId } = await requireAccess(ctx, {
+        actor: { userId: a.userId },
+        permission: 'event.manage',
+        eventId: a.eventId,
+      });
       return {
         repo: knexWebhookRepository(ctx.db),
-        scope: { event_id: event.id },
+        scope: { event_id: eventId },
         settings: ctx.webhooks,
         userId: a.userId,
-        limitReached: eventWebhookLimitReached,
+        limitReached: (limit: number) => problems.webhookLimitReached({ limit }),
       };
     },
     ['event_id'],

@@ -1,14 +1,15 @@
 import { joiErrors } from '@fieldhouse/problem';
-import { NO_EVENT } from '../domain/access.ts';
+import { NO_EVENT } from '../domain/problems.ts';
+import { attendance, eventStats, setPresence } from '../domain/attendance.ts';
 import {
-  attendance,
+  checkedInMessage,
   checkIn,
   checkInBatch,
-  eventStats,
-  setPresence,
+  refusalOf,
   type BatchItem,
+  type CheckinOutcome,
   type Scan,
-} from '../domain/attendance.ts';
+} from '../domain/checkin.ts';
 import {
   Attendance,
   batchSchema,
@@ -19,10 +20,9 @@ import {
   scanSchema,
   Stats,
 } from './attendance-schemas.ts';
-import { actorOf, scanActorOf, userIdOf } from './caller.ts';
 import { eventParams } from './event-schemas.ts';
 import { inviteParams } from './invite-schemas.ts';
-import { NO_INVITE, NOT_VISIBLE, notModified, route } from './route.ts';
+import { actorOf, NO_INVITE, NOT_VISIBLE, notModified, route, scanActorOf, userIdOf } from './declare.ts';
 
 const tags = ['Attendance'];
 
@@ -31,6 +31,18 @@ function batchItem(item: unknown): BatchItem {
   const { value, error } = scanSchema.validate(item ?? {}, { abortEarly: false, stripUnknown: true });
   if (!error) return { scan: value };
   return { nonce: (value as Partial<Scan> | undefined)?.nonce ?? null, errors: joiErrors(error) };
+}
+
+/**
+ * The HTTP answer of a check-in outcome (docs/events.md, "Check-in"): 200 `{result:
+ * "checked_in", message, invite, checked_in_at, scanne_par}`, or the problem of a refusal (its
+ * status, and its body with `result`). Every body carries `result`, so batch results and single
+ * answers read the same.
+ */
+function answerOf(o: CheckinOutcome): { status: number; body: Record<string, unknown> } {
+  if (o.result === 'checked_in') return { status: 200, body: { ...o, message: checkedInMessage(o) } };
+  const refusal = refusalOf(o);
+  return { status: refusal.status, body: refusal.toBody() };
 }
 
 /** Presence, scans (single and offline batch) and statistics of an event. */
@@ -114,16 +126,17 @@ export const attendanceRoutes = [
       422: 'result wrong_event (code of another event), or an invalid body',
     },
     handler: async ({ params, readBody }, ctx, req) => {
-      const answer = await checkIn(ctx, {
+      const { outcome, replayed } = await checkIn(ctx, {
         actor: scanActorOf(req),
         eventId: params.event_id,
         scan: readBody,
       });
+      const answer = answerOf(outcome);
       return {
         status: answer.status,
         body: answer.body,
         headers: {
-          ...(answer.replayed ? { 'Idempotent-Replayed': 'true' } : {}),
+          ...(replayed ? { 'Idempotent-Replayed': 'true' } : {}),
           ...(answer.status === 200 ? {} : { 'Content-Type': 'application/problem+json' }),
         },
       };
@@ -153,18 +166,26 @@ export const attendanceRoutes = [
     parseBody: 'by-use-case',
     responses: { 200: { description: 'One result per scan, in order', body: BatchResults } },
     problems: { 404: NOT_VISIBLE, 422: 'Invalid body (no scans, more than 500)' },
-    handler: async ({ params, readBody }, ctx, req) => ({
-      body: {
-        results: await checkInBatch(ctx, {
-          actor: scanActorOf(req),
-          eventId: params.event_id,
-          batch: () => {
-            const body = readBody();
-            return { ...(body.device ? { device: body.device } : {}), items: body.scans.map(batchItem) };
-          },
-        }),
-      },
-    }),
+    handler: async ({ params, readBody }, ctx, req) => {
+      const results = await checkInBatch(ctx, {
+        actor: scanActorOf(req),
+        eventId: params.event_id,
+        batch: () => {
+          const body = readBody();
+          return { ...(body.device ? { device: body.device } : {}), items: body.scans.map(batchItem) };
+        },
+      });
+      return {
+        body: {
+          results: results.map(({ index, nonce, ...r }) => {
+            if ('invalid' in r)
+              return { index, nonce, replayed: false, ...r.invalid.toBody(), result: 'invalid' };
+            const answer = answerOf(r.outcome);
+            return { index, nonce, replayed: r.replayed, ...answer.body, status: answer.status };
+          }),
+        },
+      };
+    },
   }),
 
   /**

@@ -1,5 +1,5 @@
 import { Joi } from '@fieldhouse/config';
-import type { Scan } from '../domain/attendance.ts';
+import type { Scan } from '../domain/checkin.ts';
 
 /** Most scans in one offline batch. */
 export const MAX_BATCH = 500;

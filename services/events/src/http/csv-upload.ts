@@ -1,6 +1,6 @@
 import express, { type Request, type Response } from 'express';
 import { readMultipartBody } from '@fieldhouse/http';
-import { badRequest, payloadTooLarge } from '@fieldhouse/problem';
+import { problems } from '../domain/problems.ts';
 
 /** Largest CSV accepted, as a body or an uploaded file. */
 const MAX_CSV_BYTES = 5 * 1024 * 1024;
@@ -25,8 +25,8 @@ export async function readCsvUpload(req: Request, res: Response): Promise<string
     const { files } = await readMultipartBody(req, {
       limits: { fileBytes: MAX_CSV_BYTES, files: 1, fields: 100 },
       fileFields: ['file'],
-      fileTooLarge: () => payloadTooLarge('The CSV file is larger than 5 MB.'),
-      tooManyParts: () => badRequest('The upload cannot be read: send one file, in the field "file".'),
+      fileTooLarge: () => problems.csvTooLarge(),
+      tooManyParts: () => problems.unreadable({ why: 'unreadableUpload' }),
     });
     return files[0]?.data.toString('utf8');
   }

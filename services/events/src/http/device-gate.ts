@@ -1,6 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { forbidden, notFound } from '@fieldhouse/problem';
-import { NO_EVENT } from '../domain/access.ts';
+import { problems } from '../domain/problems.ts';
 import type { EventsContext, ScannerDevice } from '../domain/context.ts';
 import { liveDevice } from '../domain/devices.ts';
 
@@ -51,13 +50,8 @@ export function deviceGate(ctx: EventsContext): RequestHandler {
     }
     liveDevice(ctx, claim).then((device) => {
       const scope = inScope(req, device);
-      if (scope === 'no')
-        return next(
-          forbidden('A scanner device can only scan, look invites up and read the stats of its event.', {
-            code: 'device_scope',
-          }),
-        );
-      if (scope === 'other-event') return next(notFound(NO_EVENT));
+      if (scope === 'no') return next(problems.deviceScope());
+      if (scope === 'other-event') return next(problems.noSuch({ what: 'event' }));
       req.device = device;
       next();
     }, next);

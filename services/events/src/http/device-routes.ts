@@ -1,8 +1,6 @@
 import { Joi } from '@fieldhouse/config';
-import { forbidden, notFound } from '@fieldhouse/problem';
-import { NO_EVENT } from '../domain/access.ts';
+import { NO_EVENT, problems } from '../domain/problems.ts';
 import { createDevice, deviceSelf, listDevices, redeemSetupCode, revokeDevice } from '../domain/devices.ts';
-import { userIdOf } from './caller.ts';
 import {
   Device,
   deviceParams,
@@ -13,7 +11,7 @@ import {
   setupCodeSchema,
 } from './device-schemas.ts';
 import { eventParams } from './event-schemas.ts';
-import { NOT_VISIBLE, notModified, route, STAFF_ONLY } from './route.ts';
+import { NOT_VISIBLE, notModified, route, STAFF_ONLY, userIdOf } from './declare.ts';
 
 const tags = ['Scanner devices'];
 
@@ -46,7 +44,7 @@ export const gatewayOnlyRoutes = [
       422: 'Malformed setup code',
     },
     handler: async ({ readBody }, ctx, req) => {
-      if (req.caller.method !== 'gateway') throw notFound();
+      if (req.caller.method !== 'gateway') throw problems.noSuch({ what: 'route' });
       return { body: await redeemSetupCode(ctx, { setupCode: readBody }) };
     },
   }),
@@ -65,7 +63,7 @@ export const deviceSelfRoutes = [
     responses: { ...notModified, 200: { description: 'The device and its event', body: DeviceSelf } },
     problems: { 403: 'The caller is not a scanner device', 404: 'The device’s event was deleted' },
     handler: async (_input, ctx, req) => {
-      if (!req.device) throw forbidden('Only a scanner device can call this.', { code: 'not_a_device' });
+      if (!req.device) throw problems.notADevice();
       return { body: await deviceSelf(ctx, req.device) };
     },
   }),

@@ -1,5 +1,5 @@
 import { openApiDocument, type OpenApiDocument } from '@fieldhouse/http';
-import { eventsRouteSpecs } from './routes.ts';
+import { eventsRouteSpecs } from './router.ts';
 
 /** The events service's OpenAPI 3.1 document, generated from its route declarations; served at /openapi.json. */
 export const eventsDocument: OpenApiDocument = openApiDocument({

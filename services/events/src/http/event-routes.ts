@@ -1,8 +1,7 @@
 import { Joi } from '@fieldhouse/config';
 import type { EventRow } from '../domain/events.ts';
 import { createEvent, deleteEvent, getEvent, listEvents, updateEvent } from '../domain/events.ts';
-import { NO_EVENT } from '../domain/access.ts';
-import { userIdOf } from './caller.ts';
+import { NO_EVENT } from '../domain/problems.ts';
 import {
   createEventSchema,
   Event,
@@ -11,7 +10,7 @@ import {
   listEventsSchema,
   updateEventSchema,
 } from './event-schemas.ts';
-import { NOT_VISIBLE, notModified, route, STAFF_ONLY } from './route.ts';
+import { NOT_VISIBLE, notModified, route, STAFF_ONLY, userIdOf } from './declare.ts';
 
 /** The list item of spec 4.3: `{id, name, start_date, location}`. */
 const summary = (e: EventRow) => ({ id: e.id, name: e.name, start_date: e.start_date, location: e.location });

@@ -1,12 +1,11 @@
 import { joiErrors } from '@fieldhouse/problem';
-import { NO_EVENT } from '../domain/access.ts';
+import { NO_EVENT } from '../domain/problems.ts';
 import { importInvites, type InviteRowParser } from '../domain/invite-import.ts';
-import { userIdOf } from './caller.ts';
 import { readCsvUpload } from './csv-upload.ts';
 import { eventParams } from './event-schemas.ts';
 import { ImportResult, importRequestContent } from './import-schemas.ts';
 import { createInviteSchema } from './invite-schemas.ts';
-import { NOT_VISIBLE, route, STAFF_ONLY } from './route.ts';
+import { NOT_VISIBLE, route, STAFF_ONLY, userIdOf } from './declare.ts';
 
 const tags = ['Invites'];
 

@@ -1,6 +1,6 @@
 import { Joi } from '@fieldhouse/config';
 import { paginated } from '@fieldhouse/http';
-import { NO_EVENT } from '../domain/access.ts';
+import { NO_EVENT } from '../domain/problems.ts';
 import {
   createInvite,
   deleteInvite,
@@ -11,7 +11,6 @@ import {
   resendInvitation,
   updateInvite,
 } from '../domain/invites.ts';
-import { scanActorOf, userIdOf } from './caller.ts';
 import { eventParams } from './event-schemas.ts';
 import {
   createInviteSchema,
@@ -23,7 +22,7 @@ import {
   listInvitesSchema,
   updateInviteSchema,
 } from './invite-schemas.ts';
-import { NO_INVITE, NOT_VISIBLE, notModified, route, STAFF_ONLY } from './route.ts';
+import { NO_INVITE, NOT_VISIBLE, notModified, route, scanActorOf, STAFF_ONLY, userIdOf } from './declare.ts';
 
 const tags = ['Invites'];
 

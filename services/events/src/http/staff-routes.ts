@@ -1,10 +1,9 @@
 import { Joi } from '@fieldhouse/config';
 import { parseId } from '@fieldhouse/http';
-import { NO_EVENT } from '../domain/access.ts';
+import { NO_EVENT } from '../domain/problems.ts';
 import { grantStaff, listStaff, revokeStaff } from '../domain/staff.ts';
-import { userIdOf } from './caller.ts';
 import { eventParams } from './event-schemas.ts';
-import { NOT_VISIBLE, notModified, route, STAFF_ONLY } from './route.ts';
+import { NOT_VISIBLE, notModified, route, STAFF_ONLY, userIdOf } from './declare.ts';
 import { Staff, staffMemberParams, staffSchema } from './staff-schemas.ts';
 
 const tags = ['Staff'];

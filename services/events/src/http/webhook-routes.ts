@@ -1,11 +1,10 @@
 import { Joi } from '@fieldhouse/config';
 import { pageOf, paginated, pathUuidSchema } from '@fieldhouse/http';
 import { webhookRouteSpecs } from '@fieldhouse/webhooks';
-import { NO_EVENT } from '../domain/access.ts';
+import { NO_EVENT } from '../domain/problems.ts';
 import type { EventsContext } from '../domain/context.ts';
 import { EVENT_WEBHOOK_KINDS, eventWebhooks, type EventWebhookAccess } from '../domain/webhooks.ts';
-import { userIdOf } from './caller.ts';
-import { NOT_VISIBLE, STAFF_ONLY } from './route.ts';
+import { NOT_VISIBLE, STAFF_ONLY, userIdOf } from './declare.ts';
 
 /**
  * `/api/events/{event_id}/webhooks...` (docs/webhooks.md): the event owner's webhook

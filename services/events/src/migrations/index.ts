@@ -6,6 +6,7 @@ import { webhooks } from './004-webhooks.ts';
 import { inviteCounts } from './005-invite-counts.ts';
 import { userPreferences } from './006-user-preferences.ts';
 import { generatedWebhookTriggers } from './007-generated-webhook-triggers.ts';
+import { checkinOutcomes } from './008-checkin-outcomes.ts';
 import { webhookTriggersStep } from './webhook-triggers.ts';
 
 /** The events service's migrations, in order; last, the repeatable step that installs the generated webhook triggers. */
@@ -17,5 +18,6 @@ export const migrations: Migration[] = [
   inviteCounts,
   userPreferences,
   generatedWebhookTriggers,
+  checkinOutcomes,
   webhookTriggersStep,
 ];
