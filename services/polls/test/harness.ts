@@ -28,28 +28,28 @@ export interface PollBody {
 }
 
 /**
- * The named users of the tests (their user ids in the gateway's JWT, for \`auth\` and
- * \`createPoll\`): alice usually owns the poll, the others vote, react, comment or are strangers.
+ * The named users of the tests (their user ids in the gateway's JWT, for `auth` and
+ * `createPoll`): alice usually owns the poll, the others vote, react, comment or are strangers.
  */
-export const [
-  alice,
-  bob,
-  carol,
-  dave,
-  erin,
-  frank,
-  grace,
-  heidi,
-  ivan,
-  judy,
-  mallory,
-  niaj,
-  olivia,
-  peggy,
-  rupert,
-] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] as const;
+export const alice = 1;
+export const bob = 2;
+export const carol = 3;
+export const dave = 4;
+export const erin = 5;
+export const frank = 6;
+export const grace = 7;
+export const heidi = 8;
+export const ivan = 9;
+export const judy = 10;
+export const mallory = 11;
+export const niaj = 12;
+export const olivia = 13;
+export const peggy = 14;
+export const rupert = 15;
+export const sybil = 16;
+export const trent = 17;
 
-/** The user id of the \`i\`-th voter of a crowd (\`group\` keeps two crowds of one test apart). */
+/** The user id of the `i`-th voter of a crowd (`group` keeps two crowds of one test apart). */
 export const crowd = (i: number, group = 0): number => 1000 * (group + 1) + i;
 
 /** A three-section poll body. */

@@ -17,6 +17,9 @@ import {
   niaj,
   olivia,
   peggy,
+  rupert,
+  sybil,
+  trent,
   pollBody,
   startHarness,
   votesFor,
@@ -64,8 +67,11 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
     expect(poll.status).to.equal('open');
   });
 
-  it('answers 401 to anonymous creation and 422 naming bad fields', async () => {
+  it('answers 401 to an anonymous poll creation', async () => {
     await request(h.app).post('/api/polls').set('Authorization', h.auth()).send(pollBody()).expect(401);
+  });
+
+  it('answers 422 naming each bad field of a poll creation', async () => {
     const bad = await request(h.app)
       .post('/api/polls')
       .set('Authorization', h.auth(alice))
@@ -78,7 +84,7 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
     expect(bad.body.errors).to.have.keys('title', 'sections.0.options', 'settings.access');
   });
 
-  it('lists own polls paginated, gets one, only the owner updates, closes, deletes', async () => {
+  it("lists the owner's polls one page at a time", async () => {
     for (let i = 0; i < 3; i++) await h.createPoll(bob);
     const list = await request(h.app)
       .get('/api/polls?per_page=2&page=2')
@@ -86,10 +92,17 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
       .expect(200);
     expect(list.body.pagination).to.deep.equal({ current_page: 2, last_page: 2, per_page: 2, total: 3 });
     expect(list.body.data).to.have.length(1);
-    const poll = list.body.data[0];
+  });
+
+  it('shows a poll to anyone, and answers 404 for an unknown id', async () => {
+    const poll = await h.createPoll(dave);
     const one = await request(h.app).get(`/api/polls/${poll.id}`).set('Authorization', h.auth()).expect(200);
     expect(one.body.data.id).to.equal(poll.id);
     await request(h.app).get('/api/polls/nope').set('Authorization', h.auth()).expect(404);
+  });
+
+  it('lets only the owner update a poll (403 for anyone else)', async () => {
+    const poll = await h.createPoll(dave);
     await request(h.app)
       .patch(`/api/polls/${poll.id}`)
       .set('Authorization', h.auth(carol))
@@ -97,19 +110,27 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
       .expect(403);
     const up = await request(h.app)
       .patch(`/api/polls/${poll.id}`)
-      .set('Authorization', h.auth(bob))
+      .set('Authorization', h.auth(dave))
       .send({ title: 'Renamed', settings: { max_votes_per_voter: 3 } })
       .expect(200);
     expect(up.body.data).to.include({ title: 'Renamed' });
     expect(up.body.data.settings.max_votes_per_voter).to.equal(3);
+  });
+
+  it('lets the owner close a poll', async () => {
+    const poll = await h.createPoll(dave);
     const closed = await request(h.app)
       .post(`/api/polls/${poll.id}/close`)
-      .set('Authorization', h.auth(bob))
+      .set('Authorization', h.auth(dave))
       .expect(200);
     expect(closed.body.data.status).to.equal('closed');
+  });
+
+  it('lets only the owner delete a poll, which is then 404 (403 for anyone else)', async () => {
+    const poll = await h.createPoll(dave);
     await request(h.app).delete(`/api/polls/${poll.id}`).set('Authorization', h.auth(carol)).expect(403);
-    await request(h.app).delete(`/api/polls/${poll.id}`).set('Authorization', h.auth(bob)).expect(204);
-    await request(h.app).get(`/api/polls/${poll.id}`).set('Authorization', h.auth(bob)).expect(404);
+    await request(h.app).delete(`/api/polls/${poll.id}`).set('Authorization', h.auth(dave)).expect(204);
+    await request(h.app).get(`/api/polls/${poll.id}`).set('Authorization', h.auth(dave)).expect(404);
   });
 
   it('counts a vote with the spec 2.2 answer, then refuses a second one (vote limit 422)', async () => {
@@ -177,7 +198,7 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
       .send({ votes: votesFor(poll) })
       .expect(201);
     const later = await h.createPoll(
-      1,
+      alice,
       pollBody({ starts_at: new Date(Date.now() + 3_600_000).toISOString() }),
     );
     const early = await request(h.app)
@@ -432,27 +453,17 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
     expect(bad.body.errors).to.have.property('reaction_type');
   });
 
-  it('threads comments, checks parent_id and content, rate limits and lets the owner delete', async () => {
+  /** Posts a comment on `pollId` as `user` (olivia by default). */
+  const comment = (pollId: string, body: object, user: number = olivia) =>
+    request(h.app).post(`/api/polls/${pollId}/comment`).set('Authorization', h.auth(user)).send(body);
+
+  it('threads replies under their comment, stored as plain text', async () => {
     const poll = await h.createPoll(alice);
-    const other = await h.createPoll(alice);
-    const post = (body: object, user = 500) =>
-      request(h.app).post(`/api/polls/${poll.id}/comment`).set('Authorization', h.auth(user)).send(body);
-    const root = (await post({ content: 'First!', parent_id: null }).expect(201)).body.data;
-    const reply = (await post({ content: '<b>not html</b>', parent_id: root.id }, 501).expect(201)).body.data;
-    await post({ content: 'deep', parent_id: reply.id }, 502).expect(201);
-    const foreign = (
-      await request(h.app)
-        .post(`/api/polls/${other.id}/comment`)
-        .set('Authorization', h.auth(olivia))
-        .send({ content: 'x', parent_id: null })
+    const root = (await comment(poll.id, { content: 'First!', parent_id: null }).expect(201)).body.data;
+    const reply = (
+      await comment(poll.id, { content: '<b>not html</b>', parent_id: root.id }, peggy).expect(201)
     ).body.data;
-    expect(
-      (await post({ content: 'x', parent_id: foreign.id }, 503).expect(422)).body.errors,
-    ).to.have.property('parent_id');
-    expect((await post({ content: '', parent_id: null }, 503).expect(422)).body.errors).to.have.property(
-      'content',
-    );
-    await post({ content: 'y'.repeat(2001), parent_id: null }, 503).expect(422);
+    await comment(poll.id, { content: 'deep', parent_id: reply.id }, rupert).expect(201);
     const list = await request(h.app)
       .get(`/api/polls/${poll.id}/comments`)
       .set('Authorization', h.auth())
@@ -460,14 +471,39 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
     expect(list.body.pagination.total).to.equal(1);
     expect(list.body.data[0].replies[0].content).to.equal('<b>not html</b>');
     expect(list.body.data[0].replies[0].replies[0].content).to.equal('deep');
-    await post({ content: 'a', parent_id: null }, 504).expect(201);
-    await post({ content: 'b', parent_id: null }, 504).expect(201);
-    await post({ content: 'c', parent_id: null }, 504).expect(201);
-    const limited = await post({ content: 'd', parent_id: null }, 504).expect(429);
+  });
+
+  it('refuses a parent_id from another poll, and empty or too long content (422)', async () => {
+    const poll = await h.createPoll(alice);
+    const other = await h.createPoll(alice);
+    const foreign = (await comment(other.id, { content: 'x', parent_id: null }).expect(201)).body.data;
+    expect(
+      (await comment(poll.id, { content: 'x', parent_id: foreign.id }, sybil).expect(422)).body.errors,
+    ).to.have.property('parent_id');
+    expect(
+      (await comment(poll.id, { content: '', parent_id: null }, sybil).expect(422)).body.errors,
+    ).to.have.property('content');
+    await comment(poll.id, { content: 'y'.repeat(2001), parent_id: null }, sybil).expect(422);
+  });
+
+  it('rate limits comments per voter and poll (429 with Retry-After)', async () => {
+    const poll = await h.createPoll(alice);
+    await comment(poll.id, { content: 'a', parent_id: null }, trent).expect(201);
+    await comment(poll.id, { content: 'b', parent_id: null }, trent).expect(201);
+    await comment(poll.id, { content: 'c', parent_id: null }, trent).expect(201);
+    const limited = await comment(poll.id, { content: 'd', parent_id: null }, trent).expect(429);
     expect(limited.headers['retry-after']).to.match(/^\d+$/);
+  });
+
+  it("lets the poll's owner delete a comment with its replies (403 for another voter)", async () => {
+    const poll = await h.createPoll(alice);
+    const root = (await comment(poll.id, { content: 'First!', parent_id: null }).expect(201)).body.data;
+    await comment(poll.id, { content: 'reply', parent_id: root.id }, peggy).expect(201);
+    for (const content of ['a', 'b', 'c'])
+      await comment(poll.id, { content, parent_id: null }, trent).expect(201);
     await request(h.app)
       .delete(`/api/polls/${poll.id}/comments/${root.id}`)
-      .set('Authorization', h.auth(peggy))
+      .set('Authorization', h.auth(sybil))
       .expect(403);
     await request(h.app)
       .delete(`/api/polls/${poll.id}/comments/${root.id}`)

@@ -82,7 +82,7 @@ function put(s: CounterSnapshot, k: string, n: number): void {
 }
 
 /** Reads the fields of a counter hash into a snapshot. */
-export function snapshotOf(fields: Record<string, string | number>): CounterSnapshot {
+function snapshotOf(fields: Record<string, string | number>): CounterSnapshot {
   const s = emptySnapshot();
   for (const k in fields) put(s, k, Number(fields[k]));
   return s;

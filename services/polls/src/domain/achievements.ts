@@ -11,7 +11,7 @@ export interface Achievement {
 }
 
 /** Vote milestones: the time is the `created_at` of the n-th counted vote. */
-export const VOTE_MILESTONES = [
+const VOTE_MILESTONES = [
   { key: 'first_vote', n: 1, title: 'First vote', description: 'The poll received its first vote.' },
   { key: 'votes_10', n: 10, title: '10 votes', description: 'The poll reached 10 votes.' },
   { key: 'votes_100', n: 100, title: '100 votes', description: 'The poll reached 100 votes.' },
@@ -19,7 +19,7 @@ export const VOTE_MILESTONES = [
 ] as const;
 
 /** Comments needed for "Most discussed"; its time is the `created_at` of that comment. */
-export const MOST_DISCUSSED_COMMENTS = 10;
+const MOST_DISCUSSED_COMMENTS = 10;
 
 /**
  * The milestone that a counter change reaching `count` (the counters' value right after it, read

@@ -129,7 +129,7 @@ export interface DeleteComment {
 export async function deleteComment(ctx: PollsContext, { pollId, commentId, actor }: DeleteComment) {
   const { poll } = await requireAccess(ctx, { actor, permission: 'comment.delete', pollId, commentId });
   const gen = await ctx.counters.generation(poll._id);
-  const deleted = await ctx.comments.deleteWithReplies(poll._id, commentId);
+  const deleted = await ctx.inTransaction(async () => ctx.comments.deleteWithReplies(poll._id, commentId));
   await ctx.counters.apply(poll._id, gen, { comments: -deleted }, []);
   await ctx.results.dropRecent(poll._id);
 }

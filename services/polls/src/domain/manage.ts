@@ -73,7 +73,7 @@ export async function createPoll(ctx: PollsContext, { ownerId, input }: CreatePo
     created_at: now,
     updated_at: now,
   };
-  await ctx.polls.insert(poll);
+  await ctx.inTransaction(async () => ctx.polls.insert(poll));
   // Counters from the start, so the first vote's counter step is atomic like every other
   // (it records the first_vote milestone: domain/results.ts, recordReachedMilestone).
   await ctx.counters.rebuild(poll._id);
@@ -134,7 +134,7 @@ export async function updatePoll(ctx: PollsContext, { pollId, actor, input }: Up
       throw problems.invalid({ errors });
     }
   }
-  await ctx.polls.save(next);
+  await ctx.inTransaction(async () => ctx.polls.save(next));
   return next;
 }
 
@@ -184,9 +184,11 @@ export interface DeletePoll {
  */
 export async function deletePoll(ctx: PollsContext, { pollId, actor }: DeletePoll): Promise<void> {
   const { poll } = await requireAccess(ctx, { actor, permission: 'poll.manage', pollId });
-  await ctx.polls.delete(poll._id);
+  await ctx.inTransaction(async () => {
+    await ctx.polls.delete(poll._id);
+    await ctx.webhooks.repo.removeAll({ poll_id: poll._id });
+  });
   await ctx.counters.drop(poll._id);
-  await ctx.webhooks.repo.removeAll({ poll_id: poll._id });
   // Open result streams (on every replica) re-read the poll and end with `event: deleted`.
   await ctx.live.publish(poll._id);
 }

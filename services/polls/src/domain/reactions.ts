@@ -52,7 +52,9 @@ export async function react(ctx: PollsContext, command: React): Promise<ReactRes
   if (!poll.settings.allow_reactions) throw problems.reactionsDisabled();
   await limitVoter(ctx, 'reaction', poll._id, voter.key, ctx.settings.reactionsPerMinute);
   const gen = await ctx.counters.generation(poll._id);
-  const previous = await ctx.reactions.set(poll._id, voter.key, input.reaction_type);
+  const previous = await ctx.inTransaction(async () =>
+    ctx.reactions.set(poll._id, voter.key, input.reaction_type),
+  );
   let snapshot = null;
   if (previous !== input.reaction_type) {
     const deltas: Record<string, number> = { [`r:${input.reaction_type}`]: 1 };

@@ -151,7 +151,7 @@ async function recordMilestones(ctx: PollsContext, poll: PollDoc, s: CounterSnap
  * vote, theirs), `analytics` is empty, `achievements` is empty, and `stats_hidden` is true;
  * totals, reactions and comments stay visible.
  */
-export async function buildResults(
+async function buildResults(
   ctx: PollsContext,
   poll: PollDoc,
   voter: Voter | null,

@@ -346,7 +346,7 @@ async function voteOnPoll(
 }
 
 /** The id of a vote sent with an `Idempotency-Key`: `k` and a SHA-256 of (poll, voter, key). */
-export const keyedVoteId = (pollId: string, voterKey: string, key: string): string =>
+const keyedVoteId = (pollId: string, voterKey: string, key: string): string =>
   `k${createHash('sha256').update(`${pollId}\n${voterKey}\n${key}`).digest('base64url')}`;
 
 /** Command of {@link verifyVote}: the poll and its `{verification_code, password}` body (read once the poll is known). */
