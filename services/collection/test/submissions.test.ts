@@ -78,7 +78,7 @@ describe('collection: submissions', () => {
       expect(res.body.message).to.match(/and 3 more errors/);
     });
 
-    it('checks the submission body: version, coordinates, data shape', async () => {
+    it('refuses a submission body whose version, coordinates or data shape is wrong', async () => {
       expect((await post({ ...body(form), latitude: 91 }).expect(422)).body.errors).to.have.property(
         'latitude',
       );
@@ -113,7 +113,7 @@ describe('collection: submissions', () => {
       expect(foreign.body.errors.form_version_id[0]).to.match(/does not belong/);
     });
 
-    it('lets drafts be incomplete, and checks required fields when they are submitted', async () => {
+    it('checks the required fields of a draft only when it is submitted', async () => {
       const b = body(form);
       b.data = [];
       const draft = await post({ ...b, status: 'draft' }).expect(201);
@@ -132,8 +132,11 @@ describe('collection: submissions', () => {
   });
 
   describe('status transitions and history', () => {
-    it('follows the transition table, records who/when/comment, and names current and requested on 422', async () => {
+    before(async () => {
       await addMember(h, alice, form.workspaceId, dave, 'manager');
+    });
+    /** A new submission of bob's that dave sent back for correction; resolves with its URL. */
+    const sentBack = async () => {
       const s = (await post(body(form)).expect(201)).body.data;
       const url = `/api/v1/projects/${form.projectId}/submissions/${s.id}`;
       await h
@@ -141,8 +144,17 @@ describe('collection: submissions', () => {
         .put(url)
         .send({ status: 'requires_correction', comment: 'Age looks wrong' })
         .expect(200);
+      return url;
+    };
+
+    it('lets only its collector resubmit a submission sent back for correction', async () => {
+      const url = await sentBack();
       await h.as(dave).put(url).send({ status: 'submitted' }).expect(403); // only its collector resubmits
       await h.as(carol).put(url).send({ status: 'submitted' }).expect(404); // another collector does not see it
+    });
+
+    it('records who moved a submission along the transition table, when, and with what comment', async () => {
+      const url = await sentBack();
       await h
         .as(bob)
         .put(url)
@@ -150,14 +162,6 @@ describe('collection: submissions', () => {
         .expect(200); // correction
       await h.as(bob).put(url).send({ status: 'submitted', comment: 'fixed' }).expect(200);
       await h.as(dave).put(url).send({ status: 'reviewed' }).expect(200);
-      const illegal = await h.as(dave).put(url).send({ status: 'draft' }).expect(422);
-      expect(illegal.body).to.include({
-        code: 'illegal_transition',
-        current_status: 'reviewed',
-        requested_status: 'draft',
-      });
-      expect(illegal.body.message).to.equal('A submission cannot go from status reviewed to draft.');
-      await h.as(dave).put(url).send({ status: 'bogus' }).expect(422);
       const detail = await h.as(dave).get(url).expect(200);
       expect(detail.body.data.history.map((x: { to_status: string }) => x.to_status)).to.deep.equal([
         'submitted',
@@ -173,6 +177,23 @@ describe('collection: submissions', () => {
       expect(detail.body.data.history[2]).to.include({ user_id: bob.id, comment: 'fixed' });
       expect(detail.body.data.history[3].created_at).to.match(/Z$/);
       expect(detail.body.data.data[1].value).to.equal(37);
+    });
+
+    it('refuses a transition outside the table, naming the current and requested statuses (422)', async () => {
+      const s = (await post(body(form)).expect(201)).body.data;
+      const url = `/api/v1/projects/${form.projectId}/submissions/${s.id}`;
+      await h.as(dave).put(url).send({ status: 'reviewed' }).expect(200);
+      const illegal = await h.as(dave).put(url).send({ status: 'draft' }).expect(422);
+      expect(illegal.body).to.include({
+        code: 'illegal_transition',
+        current_status: 'reviewed',
+        requested_status: 'draft',
+      });
+      expect(illegal.body.message).to.equal('A submission cannot go from status reviewed to draft.');
+      await h.as(dave).put(url).send({ status: 'bogus' }).expect(422);
+    });
+
+    it('keeps a rejected submission rejected (422)', async () => {
       // rejected is final
       const r = (await post(body(form)).expect(201)).body.data;
       await h
@@ -237,11 +258,16 @@ describe('collection: submissions', () => {
       await post(body(f), alice, f.projectId).expect(422);
     });
 
-    it('collect_access: public admits anonymous callers and non-members; members does not', async () => {
+    it('collect_access members: refuses non-members (404) and anonymous callers (401)', async () => {
       const f = await makeForm(h, alice, { collect_access: 'members' });
       await seen(h, mallory);
       await post(body(f), mallory, f.projectId).expect(404);
       await h.anonymous().post(`/api/v1/projects/${f.projectId}/submissions`).send(body(f)).expect(401);
+    });
+
+    it('collect_access public: takes anonymous callers and non-members, who read the form but not the submissions', async () => {
+      const f = await makeForm(h, alice, { collect_access: 'members' });
+      await seen(h, mallory);
       await h
         .as(alice)
         .post(`/api/v1/workspaces/${f.workspaceId}/projects/${f.projectId}/publish`)
@@ -258,6 +284,11 @@ describe('collection: submissions', () => {
       await h.anonymous().get(`/api/v1/projects/${f.projectId}`).expect(200);
       await h.anonymous().get(`/api/v1/versions/${f.versionId}/fields`).expect(200);
       await h.as(mallory).get(`/api/v1/projects/${f.projectId}/submissions`).expect(404);
+    });
+
+    it('collect_access authenticated: takes non-members, not anonymous callers (401)', async () => {
+      const f = await makeForm(h, alice, { collect_access: 'members' });
+      await seen(h, mallory);
       await h
         .as(alice)
         .post(`/api/v1/projects/${f.projectId}/publish`)
@@ -265,11 +296,19 @@ describe('collection: submissions', () => {
         .expect(200);
       await h.anonymous().post(`/api/v1/projects/${f.projectId}/submissions`).send(body(f)).expect(401);
       await post(body(f), mallory, f.projectId).expect(201);
+    });
+
+    it('collect_access: refuses an unknown value (422)', async () => {
+      const f = await makeForm(h, alice, { collect_access: 'members' });
       await h
         .as(alice)
         .post(`/api/v1/projects/${f.projectId}/publish`)
         .send({ collect_access: 'everyone' })
         .expect(422);
+    });
+
+    it('publishes a project through its own workspace only (404 through another)', async () => {
+      const f = await makeForm(h, alice, { collect_access: 'members' });
       // the workspace-scoped publish checks the workspace
       await h
         .as(alice)
@@ -332,7 +371,18 @@ describe('collection: submissions', () => {
       await post(body(f), alice, f.projectId).expect(201);
     });
 
-    it('require_consent: needs consent_text, returns it with the project, and needs consent: true', async () => {
+    /** A project of alice's published with require_consent and a consent_text; resolves with its form. */
+    const consentForm = async () => {
+      const f = await makeForm(h, alice, null);
+      await h
+        .as(alice)
+        .post(`/api/v1/projects/${f.projectId}/publish`)
+        .send({ require_consent: true, consent_text: 'I agree to share this.' })
+        .expect(200);
+      return f;
+    };
+
+    it('require_consent: needs a consent_text (422), then returned with the project', async () => {
       const f = await makeForm(h, alice, null);
       await h
         .as(alice)
@@ -346,19 +396,37 @@ describe('collection: submissions', () => {
         .expect(200);
       const p = await h.as(alice).get(`/api/v1/projects/${f.projectId}`).expect(200);
       expect(p.body.data).to.include({ consent_text: 'I agree to share this.', require_consent: true });
+    });
+
+    it('require_consent: takes a submission only with consent: true', async () => {
+      const f = await consentForm();
       expect((await post(body(f), alice, f.projectId).expect(422)).body.errors).to.have.property('consent');
       await post(body(f, {}, { consent: false }), alice, f.projectId).expect(422);
       const ok = await post(body(f, {}, { consent: true }), alice, f.projectId).expect(201);
       expect(ok.body.data.consent).to.equal(true);
     });
 
-    it('notify_on_submission: writes an email.requested job to the outbox in the same transaction', async () => {
+    it('notify_on_submission: needs valid notification_emails (422)', async () => {
       const f = await makeForm(h, alice, null);
       await h
         .as(alice)
         .post(`/api/v1/projects/${f.projectId}/publish`)
         .send({ notify_on_submission: true })
         .expect(422);
+      await h
+        .as(alice)
+        .post(`/api/v1/projects/${f.projectId}/publish`)
+        .send({ notify_on_submission: true, notification_emails: ['a@example.test', 'b@example.test'] })
+        .expect(200);
+      await h
+        .as(alice)
+        .post(`/api/v1/projects/${f.projectId}/publish`)
+        .send({ notification_emails: ['not-an-email'] })
+        .expect(422);
+    });
+
+    it('notify_on_submission: writes an email.requested job to the outbox in the same transaction', async () => {
+      const f = await makeForm(h, alice, null);
       await h
         .as(alice)
         .post(`/api/v1/projects/${f.projectId}/publish`)
@@ -377,19 +445,25 @@ describe('collection: submissions', () => {
       // a refused submission writes nothing
       await post({ ...body(f), latitude: 100 }, alice, f.projectId).expect(422);
       expect(await h.db('outbox').count({ n: '*' })).to.deep.equal([{ n: 1 }]);
-      await h
-        .as(alice)
-        .post(`/api/v1/projects/${f.projectId}/publish`)
-        .send({ notification_emails: ['not-an-email'] })
-        .expect(422);
     });
   });
 
   describe('photos', () => {
-    it('takes base64, sniffs the type, serves it to those who may see the submission', async () => {
-      const s = await post(body(form, { picture: PNG.toString('base64') })).expect(201);
-      const entry = s.body.data.data.find((e: { type: string }) => e.type === 'photo');
+    /** A new submission of bob's with a PNG photo; resolves with the photo's entry. */
+    const withPhoto = async (picture = PNG.toString('base64')) => {
+      const s = await post(body(form, { picture })).expect(201);
+      return s.body.data.data.find((e: { type: string }) => e.type === 'photo');
+    };
+
+    it('takes a photo in base64 or as a data URL, its type sniffed', async () => {
+      const entry = await withPhoto();
       expect(entry.value).to.include({ content_type: 'image/png', size: PNG.length });
+      // data URL form
+      await post(body(form, { picture: `data:image/png;base64,${PNG.toString('base64')}` })).expect(201);
+    });
+
+    it('serves a photo only to those who may see its submission', async () => {
+      const entry = await withPhoto();
       const dl = await h.as(bob).get(entry.value.url).expect(200);
       expect(dl.headers['content-type']).to.equal('image/png');
       expect(Buffer.compare(dl.body as Buffer, PNG)).to.equal(0);
@@ -398,8 +472,6 @@ describe('collection: submissions', () => {
       await seen(h, omar);
       await h.as(omar).get(entry.value.url).expect(404);
       await h.anonymous().get(entry.value.url).expect(401);
-      // data URL form
-      await post(body(form, { picture: `data:image/png;base64,${PNG.toString('base64')}` })).expect(201);
     });
 
     it('refuses non-images (422), bad base64 (422) and photos over the limit (413)', async () => {
@@ -656,7 +728,11 @@ describe('collection: submissions', () => {
   });
 
   describe('deleting a submission', () => {
-    it('lets owners, admins and managers delete for good (photos, counts, history); collectors and viewers 403, others 404', async () => {
+    /**
+     * A form of alice's where bob collects, dave views and erin manages, with two of bob's
+     * submissions, the first with a photo; resolves with the form and the first one.
+     */
+    const twoSubmissions = async () => {
       const f = await makeForm(h, alice);
       await addMember(h, alice, f.workspaceId, bob, 'collector');
       await addMember(h, alice, f.workspaceId, dave, 'viewer');
@@ -667,14 +743,26 @@ describe('collection: submissions', () => {
       const id = sent.body.data.id as number;
       const url = `/api/v1/projects/${f.projectId}/submissions/${id}`;
       const photo = sent.body.data.data.find((e: { type: string }) => e.type === 'photo').value.url as string;
-      const history = async () =>
-        Number((await h.db('submission_history').where({ submission_id: id }).count({ n: '*' }))[0]!.n);
-      expect(await history()).to.be.above(0);
+      return { f, id, url, photo };
+    };
 
+    it('refuses deleting a submission to its collector and viewers (403) and to strangers (404)', async () => {
+      const { url } = await twoSubmissions();
       expect((await h.as(bob).delete(url).expect(403)).body.code).to.equal('forbidden'); // its own collector
       await h.as(dave).delete(url).expect(403); // viewer
       await h.as(peggy).delete(url).expect(404); // not a member
+    });
+
+    it('answers 404 for deleting a submission that does not exist', async () => {
+      const { f } = await twoSubmissions();
       await h.as(erin).delete(`/api/v1/projects/${f.projectId}/submissions/999999999`).expect(404);
+    });
+
+    it('lets a manager delete a submission for good: its photos, its count and its history', async () => {
+      const { f, id, url, photo } = await twoSubmissions();
+      const history = async () =>
+        Number((await h.db('submission_history').where({ submission_id: id }).count({ n: '*' }))[0]!.n);
+      expect(await history()).to.be.above(0);
       await h.as(erin).delete(url).expect(204);
 
       await h.as(alice).get(url).expect(404);
