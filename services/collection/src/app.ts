@@ -62,17 +62,20 @@ export function createCollectionApp(deps: CollectionAppDeps): { app: Express; li
     authenticate: requireGateway({ audience: 'collection', issuer: deps.issuer, keys: deps.keys }),
     openApi: collectionDocument,
     publicRoutes: collectionAsyncApiRoute(),
-    routes: collectionRouter({
-      db: deps.db,
-      logger: deps.logger,
-      blobs: deps.blobs ?? new FileBlobStore(join(tmpdir(), 'fieldhouse-blobs')),
-      photoMaxBytes,
-      outboxWritten: deps.outboxWritten ?? (() => undefined),
-      inTransaction: inTransactionWith(deps.db, 'outbox', deps.outboxWritten),
-      webhooks: deps.webhooks ?? webhookApiSettings(webhookEnvDefaults),
-      publicUrl: (deps.publicUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, ''),
-      insertSubmission: submissionGroupCommit(deps.db, deps.logger),
-      findProjectWithRole: projectLookups(deps.db),
-    }),
+    routes: collectionRouter(
+      {
+        db: deps.db,
+        logger: deps.logger,
+        blobs: deps.blobs ?? new FileBlobStore(join(tmpdir(), 'fieldhouse-blobs')),
+        photoMaxBytes,
+        outboxWritten: deps.outboxWritten ?? (() => undefined),
+        inTransaction: inTransactionWith(deps.db, 'outbox', deps.outboxWritten),
+        webhooks: deps.webhooks ?? webhookApiSettings(webhookEnvDefaults),
+        publicUrl: (deps.publicUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, ''),
+        insertSubmission: submissionGroupCommit(deps.db, deps.logger),
+        findProjectWithRole: projectLookups(deps.db),
+      },
+      collectionDocument,
+    ),
   });
 }

@@ -8,6 +8,15 @@ import { findVersion, type VersionRow } from '../data/versions.ts';
 import type { Actor, CollectionContext } from './context.ts';
 
 /**
+ * A project as the actor may reach it: its row and the actor's role in its workspace, or a
+ * null role for a non-member let in by the project's `collect_access` (public forms).
+ */
+export interface ProjectAccess {
+  project: ProjectRow;
+  role: Role | null;
+}
+
+/**
  * The signed-in caller's id.
  * @throws ProblemError 401 for anonymous callers.
  */

@@ -2,7 +2,7 @@ import { isUuid } from '@fieldhouse/http';
 import { findPhotoForCaller } from '../data/photos.ts';
 import { problems } from './problems.ts';
 import { maySeeSubmission, type Role } from './roles.ts';
-import type { SubmissionDeps } from './submission-deps.ts';
+import type { CollectionContext } from './context.ts';
 import { deliveryOf, type BlobDelivery } from './blob-delivery.ts';
 
 /** Command of {@link readPhoto}. */
@@ -29,14 +29,14 @@ export type PhotoFile = BlobDelivery & { contentType: string };
  * @throws ProblemError 404 unknown, not visible to the caller, or its bytes are missing.
  */
 export async function readPhoto(
-  deps: Pick<SubmissionDeps, 'db' | 'blobs'>,
+  ctx: Pick<CollectionContext, 'db' | 'blobs'>,
   cmd: ReadPhoto,
 ): Promise<PhotoFile> {
   if (!isUuid(cmd.photoId)) throw problems.notFound({ resource: 'photo' });
-  const photo = await findPhotoForCaller(deps.db, cmd.photoId, cmd.userId);
+  const photo = await findPhotoForCaller(ctx.db, cmd.photoId, cmd.userId);
   if (!photo || !maySeeSubmission(photo.role as Role | null, photo, cmd.userId))
     throw problems.notFound({ resource: 'photo' });
-  const delivery = await deliveryOf(deps.blobs, photo.blob_key, photoHeaders(photo.content_type));
+  const delivery = await deliveryOf(ctx.blobs, photo.blob_key, photoHeaders(photo.content_type));
   if (!delivery) throw problems.notFound({ resource: 'photo' });
   return { ...delivery, contentType: photo.content_type };
 }

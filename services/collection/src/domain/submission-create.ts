@@ -16,7 +16,8 @@ import { windowProblem, type PublicationSettings } from './publication.ts';
 import { problems } from './problems.ts';
 import { can } from './roles.ts';
 import { checkEntries, publishedFields } from './submission-entries.ts';
-import type { Caller, ProjectAccess, SubmissionDeps } from './submission-deps.ts';
+import type { ProjectAccess } from './access.ts';
+import type { Actor, CollectionContext } from './context.ts';
 import { searchTextOf } from './submission-validation.ts';
 import { submissionEmails } from './submission-email.ts';
 
@@ -42,7 +43,7 @@ export interface SubmissionValues extends SubmissionCoords {
 /** Command of {@link createSubmission}. */
 export interface CreateSubmission {
   access: ProjectAccess;
-  caller: Caller;
+  caller: Actor;
   values: SubmissionValues;
   /** Uploaded photos (multipart) by photo field uuid; empty for JSON bodies (base64 photos). */
   photos: ReadonlyMap<string, Buffer>;
@@ -60,7 +61,7 @@ export interface CreateSubmission {
  * @throws ProblemError 422 `project_not_published`, 403 role may not submit, 422
  *   `collection_not_started`/`collection_ended` (the window).
  */
-export function assertAccepting({ project, role }: ProjectAccess, caller: Caller): PublicationSettings {
+export function assertAccepting({ project, role }: ProjectAccess, caller: Actor): PublicationSettings {
   const open = openToNonMembers(project, caller);
   if (!project.is_published) throw problems.projectNotPublished();
   if (!open && !(role && can(role, 'submission.create')))
@@ -109,14 +110,17 @@ async function notifications(
  *   `already_submitted`, `consent_required`, draft or foreign version, bad entries), 413
  *   (`photo_too_large`), 403 (the role may not submit).
  */
-export async function createSubmission(deps: SubmissionDeps, cmd: CreateSubmission): Promise<SubmissionRow> {
+export async function createSubmission(
+  ctx: CollectionContext,
+  cmd: CreateSubmission,
+): Promise<SubmissionRow> {
   const { project } = cmd.access;
   const settings = assertAccepting(cmd.access, cmd.caller);
   const values = cmd.values;
   if (settings.require_consent && values.consent !== true) throw problems.consentRequired();
-  const fields = await publishedFields(deps.db, project, values.form_version_id);
+  const fields = await publishedFields(ctx.db, project, values.form_version_id);
   const checked = checkEntries(values.data, fields, cmd.photos, values.status === 'submitted');
-  const { entries, photos } = await intakePhotos(checked, cmd.photos, project.id, deps.photoMaxBytes);
+  const { entries, photos } = await intakePhotos(checked, cmd.photos, project.id, ctx.photoMaxBytes);
   const collectorId = cmd.caller.userId;
 
   const row = {
@@ -137,8 +141,8 @@ export async function createSubmission(deps: SubmissionDeps, cmd: CreateSubmissi
     settings.submission_limit !== null || (!settings.allow_multiple_submissions && collectorId !== null);
   // The common case (no limit to check, no photo, no e-mail) is one atomic statement,
   // group-committed with the submissions arriving meanwhile.
-  if (!mustLock && !notify && photos.length === 0 && !cmd.afterInsert) return deps.insertSubmission(row);
-  return photoTransaction(deps, photos, async (trx, outbox) => {
+  if (!mustLock && !notify && photos.length === 0 && !cmd.afterInsert) return ctx.insertSubmission(row);
+  return photoTransaction(ctx, photos, async (trx, outbox) => {
     if (mustLock) await trx('projects').where({ id: project.id }).forUpdate().first('id');
     if (
       settings.submission_limit !== null &&
@@ -152,9 +156,9 @@ export async function createSubmission(deps: SubmissionDeps, cmd: CreateSubmissi
     )
       throw problems.alreadySubmitted();
     const s = await insertSubmission(trx, row);
-    await storePhotos(deps, trx, s.id, photos);
+    await storePhotos(ctx, trx, s.id, photos);
     if (notify)
-      for (const email of await notifications(trx, deps.publicUrl, project, s, settings))
+      for (const email of await notifications(trx, ctx.publicUrl, project, s, settings))
         await outbox.add(Exchanges.collection, envelope(Exchanges.collection, EMAIL_REQUESTED, email));
     if (cmd.afterInsert) await cmd.afterInsert(trx, s);
     return s;

@@ -1,7 +1,8 @@
 import { deleteSubmission, findSubmission } from '../data/submissions.ts';
 import { problems } from './problems.ts';
 import { can, maySeeSubmission } from './roles.ts';
-import type { ProjectAccess, SubmissionDeps } from './submission-deps.ts';
+import type { ProjectAccess } from './access.ts';
+import type { CollectionContext } from './context.ts';
 
 /** Command of {@link removeSubmission}: the caller's access to the project, and which submission. */
 export interface RemoveSubmission {
@@ -20,17 +21,17 @@ export interface RemoveSubmission {
  *   the role may not delete.
  */
 export async function removeSubmission(
-  deps: Pick<SubmissionDeps, 'db' | 'blobs' | 'logger'>,
+  ctx: Pick<CollectionContext, 'db' | 'blobs' | 'logger'>,
   cmd: RemoveSubmission,
 ): Promise<void> {
   const { project, role } = cmd.access;
-  const s = await findSubmission(deps.db, project.id, cmd.submissionId);
+  const s = await findSubmission(ctx.db, project.id, cmd.submissionId);
   if (!s || !maySeeSubmission(role, s, cmd.userId)) throw problems.notFound({ resource: 'submission' });
   if (!role || !can(role, 'submission.delete')) throw problems.forbidden({ reason: 'delete_submission' });
-  const keys = await deps.db.transaction((trx) => deleteSubmission(trx, project.id, s.id));
+  const keys = await ctx.db.transaction((trx) => deleteSubmission(trx, project.id, s.id));
   if (!keys) throw problems.notFound({ resource: 'submission' });
   for (const key of keys)
-    await deps.blobs.delete(key).catch((err: unknown) => {
-      deps.logger.warn('could not delete the photo of a deleted submission', { key, err });
+    await ctx.blobs.delete(key).catch((err: unknown) => {
+      ctx.logger.warn('could not delete the photo of a deleted submission', { key, err });
     });
 }

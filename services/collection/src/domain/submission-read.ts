@@ -3,9 +3,10 @@ import { listSubmissions as listPage, type ListFilters } from '../data/submissio
 import { userNames } from '../data/submission-versions.ts';
 import { problems } from './problems.ts';
 import { can, maySeeSubmission } from './roles.ts';
-import type { ProjectAccess, SubmissionDeps } from './submission-deps.ts';
+import type { ProjectAccess } from './access.ts';
+import type { CollectionContext } from './context.ts';
 
-export type { ListFilters };
+export type { HistoryRow, ListFilters, SubmissionRow };
 
 /** Command of {@link listSubmissions}. */
 export interface ListSubmissions {
@@ -25,7 +26,7 @@ export interface ListSubmissions {
  * @throws ProblemError 404 for a caller who is not a member (a public form gives no reading).
  */
 export async function listSubmissions(
-  deps: Pick<SubmissionDeps, 'db'>,
+  ctx: Pick<CollectionContext, 'db'>,
   cmd: ListSubmissions,
 ): Promise<{ rows: SubmissionRow[]; total: number }> {
   const { project, role } = cmd.access;
@@ -36,7 +37,7 @@ export async function listSubmissions(
       return { rows: [], total: 0 };
     filters.collector_id = cmd.userId;
   }
-  return listPage(deps.db, project.id, filters, cmd.page, cmd.perPage);
+  return listPage(ctx.db, project.id, filters, cmd.page, cmd.perPage);
 }
 
 /** Command of {@link getSubmission}. */
@@ -52,10 +53,10 @@ export interface GetSubmission {
  * changes), by user id, from the users projection; ids unknown to the service are left out.
  */
 export const namesOf = (
-  deps: Pick<SubmissionDeps, 'db'>,
+  ctx: Pick<CollectionContext, 'db'>,
   s: SubmissionRow,
   history: HistoryRow[],
-): Promise<Map<number, string>> => userNames(deps.db, [s.collector_id, ...history.map((h) => h.user_id)]);
+): Promise<Map<number, string>> => userNames(ctx.db, [s.collector_id, ...history.map((h) => h.user_id)]);
 
 /**
  * A submission with its status history (oldest first) and the names of the people they name
@@ -64,12 +65,12 @@ export const namesOf = (
  *   with `submission.view_all`).
  */
 export async function getSubmission(
-  deps: Pick<SubmissionDeps, 'db'>,
+  ctx: Pick<CollectionContext, 'db'>,
   cmd: GetSubmission,
 ): Promise<{ submission: SubmissionRow; history: HistoryRow[]; names: Map<number, string> }> {
   const { project, role } = cmd.access;
-  const s = await findSubmission(deps.db, project.id, cmd.submissionId);
+  const s = await findSubmission(ctx.db, project.id, cmd.submissionId);
   if (!s || !maySeeSubmission(role, s, cmd.userId)) throw problems.notFound({ resource: 'submission' });
-  const history = await listHistory(deps.db, s.id);
-  return { submission: s, history, names: await namesOf(deps, s, history) };
+  const history = await listHistory(ctx.db, s.id);
+  return { submission: s, history, names: await namesOf(ctx, s, history) };
 }

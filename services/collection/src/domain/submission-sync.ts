@@ -6,7 +6,8 @@ import { openToNonMembers } from './access.ts';
 import { problems, syncItemFailed } from './problems.ts';
 import type { Role } from './roles.ts';
 import { createSubmission, type SubmissionValues } from './submission-create.ts';
-import type { ProjectAccess, SubmissionDeps } from './submission-deps.ts';
+import type { ProjectAccess } from './access.ts';
+import type { CollectionContext } from './context.ts';
 import { updateSubmission, type SubmissionChange } from './submission-update.ts';
 import type { Status } from './transitions.ts';
 
@@ -89,7 +90,7 @@ const isUniqueViolation = (err: unknown) =>
 
 /** What one batch shares: the caller, the device and the projects looked up so far. */
 interface Batch {
-  deps: SubmissionDeps;
+  ctx: CollectionContext;
   userId: number;
   deviceId: string;
   projects: Map<number, ProjectAccess | null>;
@@ -111,12 +112,12 @@ interface Batch {
  * @throws ProblemError 413 `sync_batch_too_large` above {@link MAX_SYNC_ITEMS} items.
  */
 export async function syncSubmissions(
-  deps: SubmissionDeps,
+  ctx: CollectionContext,
   cmd: SyncSubmissions,
 ): Promise<{ serverTime: Date; results: SyncResult[] }> {
   assertSyncBatchSize(cmd.items.length);
   const serverTime = new Date();
-  const batch: Batch = { deps, userId: cmd.userId, deviceId: cmd.deviceId, projects: new Map() };
+  const batch: Batch = { ctx, userId: cmd.userId, deviceId: cmd.deviceId, projects: new Map() };
   const results: SyncResult[] = new Array<SyncResult>(cmd.items.length);
   let next = 0;
   const lane = async () => {
@@ -134,7 +135,7 @@ export async function syncSubmissions(
 /** Loads a project once per batch, with the caller's role (null: open to non-members). */
 async function projectOf(batch: Batch, projectId: number): Promise<ProjectAccess | null> {
   if (!batch.projects.has(projectId)) {
-    const found = await batch.deps.findProjectWithRole(projectId, batch.userId);
+    const found = await batch.ctx.findProjectWithRole(projectId, batch.userId);
     const role = (found?.role ?? null) as Role | null;
     batch.projects.set(
       projectId,
@@ -147,18 +148,18 @@ async function projectOf(batch: Batch, projectId: number): Promise<ProjectAccess
 }
 
 async function syncOne(batch: Batch, item: SyncItem): Promise<SyncResult> {
-  const { deps, userId, deviceId } = batch;
+  const { ctx, userId, deviceId } = batch;
   const clientAt = new Date(item.client_updated_at);
   try {
     for (let attempt = 0; ; attempt++) {
-      const existing = await findSyncItem(deps.db, userId, deviceId, item.local_id);
+      const existing = await findSyncItem(ctx.db, userId, deviceId, item.local_id);
       if (existing) return await applyExisting(batch, existing, item, clientAt);
-      const version = await findVersion(deps.db, item.form_version_id);
+      const version = await findVersion(ctx.db, item.form_version_id);
       const access = version ? await projectOf(batch, version.project_id) : null;
       if (!version || !access) return rejected(item.local_id, null, problems.unknownFormVersion());
       const { local_id: _l, client_updated_at: _c, ...values } = item;
       try {
-        const s = await createSubmission(deps, {
+        const s = await createSubmission(ctx, {
           access,
           caller: { userId },
           values,
@@ -187,7 +188,7 @@ async function syncOne(batch: Batch, item: SyncItem): Promise<SyncResult> {
     }
   } catch (err) {
     if (err instanceof ProblemError) return rejected(item.local_id, null, err);
-    deps.logger.error('sync item failed', { err, localId: item.local_id });
+    ctx.logger.error('sync item failed', { err, localId: item.local_id });
     return rejected(item.local_id, null, syncItemFailed());
   }
 }
@@ -212,8 +213,8 @@ async function applyExisting(
   item: SyncItem,
   clientAt: Date,
 ): Promise<SyncResult> {
-  const { deps, userId } = batch;
-  const s = await findSubmission(deps.db, existing.project_id, existing.submission_id);
+  const { ctx, userId } = batch;
+  const s = await findSubmission(ctx.db, existing.project_id, existing.submission_id);
   const gone = () => problems.syncItemGone();
   if (!s) throw gone();
   const base = { local_id: item.local_id, id: s.id };
@@ -234,11 +235,11 @@ async function applyExisting(
       throw problems.validationFailed({
         errors: { form_version_id: ['An item keeps the form version it was created with.'] },
       });
-    const project = (await deps.findProjectWithRole(existing.project_id, userId))?.project;
+    const project = (await ctx.findProjectWithRole(existing.project_id, userId))?.project;
     if (!project) throw gone();
     const status: Status | undefined =
       item.status === 'draft' && s.status === 'requires_correction' ? undefined : item.status;
-    const updated = await updateSubmission(deps, {
+    const updated = await updateSubmission(ctx, {
       submission: s,
       project,
       userId,
@@ -247,8 +248,8 @@ async function applyExisting(
       guard: (trx) => advanceSyncItem(trx, existing, clientAt),
     });
     if (!updated) {
-      deps.logger.info('sync item overtaken by a concurrent newer version', { localId: item.local_id });
-      const again = await findSyncItem(deps.db, userId, existing.device_id, existing.local_id);
+      ctx.logger.info('sync item overtaken by a concurrent newer version', { localId: item.local_id });
+      const again = await findSyncItem(ctx.db, userId, existing.device_id, existing.local_id);
       return applyExisting(batch, again ?? existing, item, clientAt);
     }
     return { ...base, status: 'updated', client_updated_at: clientAt.toISOString() };

@@ -14,12 +14,13 @@ import { photoTransaction, storePhotos } from './photo-store.ts';
 import { problems } from './problems.ts';
 import { can, maySeeSubmission, type Role } from './roles.ts';
 import type { SubmissionCoords } from './submission-create.ts';
-import type { ProjectAccess, SubmissionDeps } from './submission-deps.ts';
+import type { ProjectAccess } from './access.ts';
+import type { CollectionContext } from './context.ts';
 import { checkEntries, keptPhotosOf } from './submission-entries.ts';
 import { searchTextOf, type DataEntry } from './submission-validation.ts';
 import { namesOf } from './submission-read.ts';
 import { changesOf } from './submission-versions.ts';
-import { checkTransition, type Actor, type Status } from './transitions.ts';
+import { checkTransition, type Party, type Status } from './transitions.ts';
 
 const COORDS = ['latitude', 'longitude', 'altitude', 'precision'] as const;
 
@@ -71,14 +72,14 @@ export interface UpdateSubmission {
  *   in that status, bad entries), 413 (`photo_too_large`).
  */
 export async function updateSubmission(
-  deps: SubmissionDeps,
+  ctx: CollectionContext,
   cmd: UpdateSubmission,
 ): Promise<SubmissionRow | null> {
   const { submission: s0, change, userId } = cmd;
   const isCollector = s0.collector_id === userId;
-  const actors: Actor[] = [];
-  if (isCollector) actors.push('collector');
-  if (cmd.role && can(cmd.role, 'submission.review')) actors.push('reviewer');
+  const parties: Party[] = [];
+  if (isCollector) parties.push('collector');
+  if (cmd.role && can(cmd.role, 'submission.review')) parties.push('reviewer');
   const changesData = change.data !== undefined || COORDS.some((k) => k in change);
   if (changesData) {
     const editable =
@@ -86,7 +87,7 @@ export async function updateSubmission(
       s0.status === 'requires_correction' ||
       (s0.status === 'submitted' && settingsOf(cmd.project).allow_edits);
     // Reviewers correct what was sent, whatever its status; a draft stays its collector's.
-    const reviewerMay = actors.includes('reviewer') && s0.status !== 'draft';
+    const reviewerMay = parties.includes('reviewer') && s0.status !== 'draft';
     if (!reviewerMay) {
       if (!isCollector)
         throw problems.forbidden({ reason: s0.status === 'draft' ? 'draft_of_another' : 'not_collector' });
@@ -96,7 +97,7 @@ export async function updateSubmission(
   const newStatus = change.status && change.status !== s0.status ? change.status : undefined;
   if (change.status && !newStatus && !changesData)
     throw problems.illegalTransition({ from: s0.status, to: s0.status });
-  if (newStatus && checkTransition(s0.status, newStatus, actors) === 'forbidden')
+  if (newStatus && checkTransition(s0.status, newStatus, parties) === 'forbidden')
     throw problems.forbidden({ reason: 'transition', from: s0.status, to: newStatus });
 
   let entries: DataEntry[] | undefined;
@@ -104,17 +105,17 @@ export async function updateSubmission(
   let photos: PendingPhoto[] = [];
   const finalStatus = newStatus ?? s0.status;
   if (change.data !== undefined || newStatus === 'submitted') {
-    const fields = await listFields(deps.db, s0.form_version_id);
+    const fields = await listFields(ctx.db, s0.form_version_id);
     // Required fields hold once sent: a draft or one sent back to its collector may be incomplete.
     const checked = checkEntries(
       change.data ?? s0.data,
       fields,
       new Map(),
       finalStatus !== 'draft' && finalStatus !== 'requires_correction',
-      await keptPhotosOf(deps.db, s0),
+      await keptPhotosOf(ctx.db, s0),
     );
     if (change.data !== undefined) {
-      ({ entries, photos } = await intakePhotos(checked, new Map(), s0.project_id, deps.photoMaxBytes));
+      ({ entries, photos } = await intakePhotos(checked, new Map(), s0.project_id, ctx.photoMaxBytes));
       search = searchTextOf(entries, fields);
     }
   }
@@ -122,7 +123,7 @@ export async function updateSubmission(
   for (const k of COORDS) if (k in change) coords[k] = change[k] ?? null;
   // An edit of what was sent is kept as a version (a draft's changes are work in progress).
   const edit = s0.status === 'draft' ? null : changesOf(s0, entries, coords);
-  return photoTransaction(deps, photos, async (trx) => {
+  return photoTransaction(ctx, photos, async (trx) => {
     if (cmd.guard && !(await cmd.guard(trx))) return null;
     const row = await writeChange(trx, s0, {
       ...(newStatus ? { status: newStatus } : {}),
@@ -131,7 +132,7 @@ export async function updateSubmission(
       userId,
       comment: change.comment || null,
     });
-    await storePhotos(deps, trx, s0.id, photos);
+    await storePhotos(ctx, trx, s0.id, photos);
     if (edit && (edit.changes.length || edit.location))
       await insertVersion(trx, { submission_id: s0.id, user_id: userId, ...edit });
     return row;
@@ -161,13 +162,13 @@ export interface ChangeSubmission {
  *   {@link updateSubmission}.
  */
 export async function changeSubmission(
-  deps: SubmissionDeps,
+  ctx: CollectionContext,
   cmd: ChangeSubmission,
 ): Promise<{ submission: SubmissionRow; history: HistoryRow[]; names: Map<number, string> }> {
   const { project, role } = cmd.access;
-  const s0 = await findSubmission(deps.db, project.id, cmd.submissionId);
+  const s0 = await findSubmission(ctx.db, project.id, cmd.submissionId);
   if (!s0 || !maySeeSubmission(role, s0, cmd.userId)) throw problems.notFound({ resource: 'submission' });
-  const updated = await updateSubmission(deps, {
+  const updated = await updateSubmission(ctx, {
     submission: s0,
     project,
     userId: cmd.userId,
@@ -176,6 +177,6 @@ export async function changeSubmission(
   });
   // Without a guard the update is never abandoned.
   const submission = updated ?? s0;
-  const history = await listHistory(deps.db, s0.id);
-  return { submission, history, names: await namesOf(deps, submission, history) };
+  const history = await listHistory(ctx.db, s0.id);
+  return { submission, history, names: await namesOf(ctx, submission, history) };
 }

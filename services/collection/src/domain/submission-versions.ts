@@ -8,7 +8,9 @@ import {
   type VersionRow,
 } from '../data/submission-versions.ts';
 import { maySeeSubmission } from './roles.ts';
-import type { ProjectAccess, SubmissionDeps, SubmissionRow } from './submission-deps.ts';
+import type { ProjectAccess } from './access.ts';
+import type { CollectionContext } from './context.ts';
+import type { SubmissionRow } from '../data/submissions.ts';
 import type { DataEntry } from './submission-validation.ts';
 
 export type { AnswerChange, Location, VersionRow };
@@ -73,11 +75,11 @@ export interface ListSubmissionVersions {
  *   `submission.view_all`; non-members never).
  */
 export async function listSubmissionVersions(
-  deps: Pick<SubmissionDeps, 'db'>,
+  ctx: Pick<CollectionContext, 'db'>,
   cmd: ListSubmissionVersions,
 ): Promise<{ rows: VersionRow[]; total: number }> {
   const { project, role } = cmd.access;
-  const s = await findSubmission(deps.db, project.id, cmd.submissionId);
+  const s = await findSubmission(ctx.db, project.id, cmd.submissionId);
   if (!s || !maySeeSubmission(role, s, cmd.userId)) throw problems.notFound({ resource: 'submission' });
-  return listVersions(deps.db, s.id, cmd.page, cmd.perPage);
+  return listVersions(ctx.db, s.id, cmd.page, cmd.perPage);
 }

@@ -16,7 +16,7 @@ import {
 } from './analysis-schemas.ts';
 import { envelope, pageQuery } from './common-schemas.ts';
 import { projectParams } from './project-schemas.ts';
-import { route } from './route.ts';
+import { route } from './declare.ts';
 import Joi from 'joi';
 
 const tags = ['Analyses'];

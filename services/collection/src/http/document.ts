@@ -1,5 +1,5 @@
 import { openApiDocument } from '@fieldhouse/http';
-import { collectionRouteSpecs } from './routes.ts';
+import { collectionRouteSpecs } from './router.ts';
 
 /**
  * The collection service's OpenAPI 3.1 document, generated from its route declarations;

@@ -8,7 +8,7 @@ import {
   exportProjectParams,
   exportQueuedSchema,
 } from './export-schemas.ts';
-import { route } from './route.ts';
+import { route } from './declare.ts';
 import { downloadHeaders, sendDelivery } from './send-blob.ts';
 
 const tags = ['Exports'];

@@ -8,7 +8,7 @@ import {
   type InvitationInput,
 } from '../domain/invitations.ts';
 import { dateTime, envelope, pageQuery } from './common-schemas.ts';
-import { route } from './route.ts';
+import { route } from './declare.ts';
 import { memberSchema, roleSchema, workspaceParams } from './workspace-schemas.ts';
 
 const tags = ['Workspaces'];

@@ -3,7 +3,7 @@ import { PHOTO_TYPES } from '../domain/photos.ts';
 import { photoHeaders, readPhoto } from '../domain/photo-read.ts';
 import { userIdOf } from '../domain/access.ts';
 import type { CollectionContext } from '../domain/context.ts';
-import { route } from './route.ts';
+import { route } from './declare.ts';
 import { downloadHeaders, sendDelivery } from './send-blob.ts';
 import { photoParams } from './submission-schemas.ts';
 

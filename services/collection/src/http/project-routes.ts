@@ -19,7 +19,7 @@ import {
   statsSchema,
   workspaceProjectParams,
 } from './project-schemas.ts';
-import { route } from './route.ts';
+import { route } from './declare.ts';
 import { workspaceParams } from './workspace-schemas.ts';
 
 const tags = ['Projects'];

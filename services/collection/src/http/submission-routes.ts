@@ -11,7 +11,7 @@ import type { CollectionContext } from '../domain/context.ts';
 import { parseListFilters } from '../domain/list-filters.ts';
 import { readMultipart } from './multipart.ts';
 import { photoRoutes } from './photo-routes.ts';
-import { route } from './route.ts';
+import { route } from './declare.ts';
 import {
   createSubmissionBody,
   listSubmissionsQuery,

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { idSchema, pageQuerySchema, pathUuidSchema, pageOf, pathIdParam } from '@fieldhouse/http';
 import type { SubmissionValues } from '../domain/submission-create.ts';
-import type { HistoryRow, SubmissionRow } from '../domain/submission-deps.ts';
+import type { HistoryRow, SubmissionRow } from '../domain/submission-read.ts';
 import type { SyncResult } from '../domain/submission-sync.ts';
 import type { SubmissionChange } from '../domain/submission-update.ts';
 import type { VersionRow } from '../domain/submission-versions.ts';

@@ -10,7 +10,7 @@ import {
 } from '../domain/submission-sync.ts';
 import { userIdOf } from '../domain/access.ts';
 import type { CollectionContext } from '../domain/context.ts';
-import { route } from './route.ts';
+import { route } from './declare.ts';
 import {
   syncBatchBody,
   syncItemSchema,

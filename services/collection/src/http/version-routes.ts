@@ -12,7 +12,7 @@ import {
 } from '../domain/versions.ts';
 import { envelope, pageQuery } from './common-schemas.ts';
 import { projectParams } from './project-schemas.ts';
-import { route } from './route.ts';
+import { route } from './declare.ts';
 import {
   fieldBody,
   fieldParams,

@@ -10,7 +10,7 @@ import {
   updateWorkspace,
 } from '../domain/workspaces.ts';
 import { envelope, pageQuery } from './common-schemas.ts';
-import { route } from './route.ts';
+import { route } from './declare.ts';
 import {
   memberBody,
   memberParams,
