@@ -23,7 +23,7 @@ export function createKnex(url: string, opts: KnexOptions = {}): Knex {
 }
 
 /** The database name in a `postgres://` URL. */
-export function databaseName(url: string): string {
+function databaseName(url: string): string {
   const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
   if (!name) throw new Error(`database URL has no database name: ${redactCredentials(url)}`);
   return name;

@@ -1,5 +1,4 @@
 import Joi from 'joi';
-import type { Request } from 'express';
 import { notFound } from '@fieldhouse/problem';
 
 /** Largest value of a PostgreSQL `integer` (`serial`, `increments`) column: 2^31 - 1. */
@@ -40,13 +39,6 @@ export function pathId(value: number, name: string, kind: IdKind = 'int'): numbe
     errors: { [name]: [`The ${name} must be an integer from 1 to ${ID_MAX[kind]}.`] },
   });
 }
-
-/**
- * A positive integer path parameter (ids of spec 4.1) within the kind's range.
- * @throws ProblemError 404 naming the parameter when it is not one (nothing can have that id).
- */
-export const idParam = (req: Request, name: string, kind: IdKind = 'int'): number =>
-  pathId(parseId(req.params[name], kind) ?? 0, name, kind);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

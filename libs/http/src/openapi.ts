@@ -27,12 +27,3 @@ export const sharedOpenApiSchemas = {
     },
   },
 } as const;
-
-/** A `$ref` to the component schema `name` (`#/components/schemas/<name>`). */
-export const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-
-/** An OpenAPI response whose body is a problem document (design.md, "Errors"). */
-export const problemResponse = (description: string) => ({
-  description,
-  content: { 'application/problem+json': { schema: schemaRef('Problem') } },
-});

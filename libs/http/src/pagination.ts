@@ -1,5 +1,4 @@
 import Joi from 'joi';
-import { validate } from '@fieldhouse/problem';
 
 /** Page request of the list endpoints (spec 4.1 and 8: `per_page` from 1 to 100, default 15). */
 export interface PageRequest {
@@ -11,14 +10,6 @@ export const pageQuerySchema = {
   page: Joi.number().integer().min(1).max(1_000_000).default(1),
   per_page: Joi.number().integer().min(1).max(100).default(15),
 };
-
-/**
- * Reads `page` and `per_page` from a query string.
- * @throws ProblemError 422 naming the parameter when either is out of range or not an integer.
- */
-export function parsePageQuery(query: unknown): PageRequest {
-  return validate(Joi.object(pageQuerySchema), query, { stripUnknown: true });
-}
 
 /** The pagination envelope of spec 2.1: `{data, pagination: {current_page, last_page, per_page, total}}`. */
 export interface Paginated<T> {
@@ -40,7 +31,7 @@ export function paginated<T>(data: T[], page: PageRequest, total: number): Pagin
 }
 
 /** The `pagination` object of spec 2.1 as a named response schema (`components.schemas.Pagination`). */
-export const paginationSchema = Joi.object({
+const paginationSchema = Joi.object({
   current_page: Joi.number().integer().min(1).required(),
   last_page: Joi.number().integer().min(1).required(),
   per_page: Joi.number().integer().min(1).max(100).required(),

@@ -5,7 +5,7 @@ import { defineRoute } from '@fieldhouse/http';
  * The caller as the gateway's JWT describes it (claims.ts `Caller`, without `emailVerified`), as a
  * named response schema.
  */
-export const callerSchema = Joi.object({
+const callerSchema = Joi.object({
   userId: Joi.number().integer().allow(null).required().description('User id; null for an anonymous caller'),
   name: Joi.string().allow(null).required(),
   email: Joi.string().allow(null).required(),

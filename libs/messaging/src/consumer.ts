@@ -49,12 +49,12 @@ export interface ConsumerOptions {
 }
 
 /** Raised when a handler did not finish within `handlerTimeoutMs`. */
-export class HandlerTimeoutError extends Error {
+class HandlerTimeoutError extends Error {
   override name = 'HandlerTimeoutError';
 }
 
 /** Names of the queues around a consumer queue. */
-export function queueNames(broker: Broker, queue: string, delays: number[]) {
+function queueNames(broker: Broker, queue: string, delays: number[]) {
   const main = broker.name(queue);
   return {
     main,

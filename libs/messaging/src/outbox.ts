@@ -48,7 +48,7 @@ export interface OutboxStore {
  * before the commit leaves the rows to be published again: delivery is at-least-once, and
  * consumers dedupe by message id.
  */
-export class KnexOutboxStore implements OutboxStore {
+class KnexOutboxStore implements OutboxStore {
   private readonly knex: Knex;
   private readonly table: string;
   private readonly batchSize: number;

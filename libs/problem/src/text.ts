@@ -5,7 +5,7 @@ import { addFieldError, validationFailed, type FieldErrors } from './problem.ts'
  * character in `text` and `jsonb` (and `\u0000` in JSON), and an unpaired UTF-16 surrogate
  * (`\ud800` alone) is not Unicode: `jsonb` refuses it and `text` would silently store U+FFFD.
  */
-export function unstorableReason(s: string): string | undefined {
+function unstorableReason(s: string): string | undefined {
   if (s.includes('\u0000')) return 'must not contain the NUL character (\\u0000)';
   if (!s.isWellFormed()) return 'must be well-formed Unicode (it contains an unpaired surrogate)';
   return undefined;

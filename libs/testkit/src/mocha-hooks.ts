@@ -8,7 +8,9 @@ process.env.FIELDHOUSE_CONTRACT_CHECK ??= '1';
 /**
  * Mocha root hooks: after each test, fail it if an answer broke its OpenAPI document (status
  * not declared, content type not declared, or body not matching the schema); after all, stop
- * whatever containers testcontainers started for this run.
+ * whatever containers testcontainers started for this run. Mocha reads it (`.mocharc.json`
+ * `require`), no module imports it.
+ * @public
  */
 export const mochaHooks = {
   afterEach(): void {

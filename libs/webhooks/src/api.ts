@@ -106,7 +106,7 @@ export interface TargetPolicy {
  * A target URL: `http:` or `https:`, at most 2,000 characters. Whether plain `http:` and IP
  * literals are allowed is the deployment's policy, checked by the use case (`checkTargetUrl`).
  */
-export const targetUrlSchema = () =>
+const targetUrlSchema = () =>
   Joi.string()
     .trim()
     .max(2000)

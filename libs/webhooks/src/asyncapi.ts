@@ -80,7 +80,7 @@ export interface AsyncApiDocument {
 }
 
 /** The test event of `POST .../webhooks/{webhook_id}/ping`, which every service sends. */
-export const PING_KIND_DOC: WebhookKindDoc = {
+const PING_KIND_DOC: WebhookKindDoc = {
   kind: PING_KIND,
   summary: 'A test delivery asked for with `POST …/webhooks/{webhook_id}/ping`.',
   description:

@@ -106,7 +106,7 @@ async function withinCap<T>(s: WebhookScope, write: (limit: number) => Promise<T
  * SSRF guard refuses (names are checked at each delivery, after DNS resolution).
  * @throws ProblemError 422 on `url`.
  */
-export function checkTargetUrl(url: string, policy: TargetPolicy): void {
+function checkTargetUrl(url: string, policy: TargetPolicy): void {
   const target = new URL(url);
   if (target.protocol === 'http:' && !policy.allowHttp)
     throw validationFailed({ url: ['The url must be an https URL.'] });

@@ -15,7 +15,7 @@ import {
 } from './types.ts';
 
 /** Routing keys of the events to deliver: `webhook.<kind>` on the service's exchange. */
-export const WEBHOOK_ROUTING_PREFIX = 'webhook.';
+const WEBHOOK_ROUTING_PREFIX = 'webhook.';
 
 export interface WebhookWorkerOptions {
   broker: Broker;
@@ -329,7 +329,7 @@ const jobEnvelope = (source: ExchangeName, job: DeliveryJob) => ({
  * caller puts the job back for later). So one owner, however many subscriptions and scopes it
  * has, holds at most `2 × perOwner` of the worker's jobs and `perOwner` of its connections.
  */
-export class DeliverySlots {
+class DeliverySlots {
   private readonly perSubscription: number;
   private readonly perOwner: number;
   private readonly subscriptions = new Map<string, { running: number; waiting: number }>();

@@ -12,7 +12,7 @@ type Registry = { [VIOLATIONS]?: string[] };
 export const contractCheckEnabled = () => process.env.FIELDHOUSE_CONTRACT_CHECK === '1';
 
 /** Records one answer that broke its document (read by the test kit after each test). */
-export function recordContractViolation(violation: string): void {
+function recordContractViolation(violation: string): void {
   ((globalThis as Registry)[VIOLATIONS] ??= []).push(violation);
 }
 

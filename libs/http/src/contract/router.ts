@@ -6,7 +6,7 @@ import type { OpenApiDocument } from './document.ts';
 import { expressPath, type AnyRouteSpec, type Reply } from './route.ts';
 
 /** Sends a handler's {@link Reply}: status (default 200, or 204 without a body), headers, JSON body. */
-export function sendReply(res: Response, reply: Reply): void {
+function sendReply(res: Response, reply: Reply): void {
   res.status(reply.status ?? (reply.body === undefined ? 204 : 200));
   if (reply.headers) res.set(reply.headers);
   if (reply.body === undefined) res.end();
