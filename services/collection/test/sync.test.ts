@@ -25,7 +25,7 @@ describe('collection: offline synchronisation (POST /sync)', () => {
     h.as(user).post('/api/v1/sync').send({ device_id: device, submissions });
   const count = async () => Number((await h.db('submissions').count({ n: '*' }))[0]!.n);
 
-  it('creates each item once: a replayed batch creates nothing and answers unchanged', async () => {
+  it('creates each item of a device once: a replayed batch creates nothing and answers unchanged', async () => {
     const batch = [item('a1', '2026-01-01T10:00:00.000Z'), item('a2', '2026-01-01T10:01:00Z', 'Bob')];
     const before = await count();
     const first = await sync(batch).expect(200);
@@ -41,7 +41,7 @@ describe('collection: offline synchronisation (POST /sync)', () => {
       .get(`/api/v1/projects/${form.projectId}/submissions/${ids[1]}`)
       .expect(200);
     expect(stored.body.data.data[0].value).to.equal('Bob');
-    expect(stored.body.data.collector_id).to.equal(2);
+    expect(stored.body.data.collector_id).to.equal(bob.id);
 
     const replay = await sync(batch).expect(200);
     expect(replay.body.data.results).to.deep.equal([
@@ -57,12 +57,18 @@ describe('collection: offline synchronisation (POST /sync)', () => {
     ]);
   });
 
-  it('answers conflict with the server version for an older item, and applies a newer one', async () => {
+  it('applies an item newer than the stored submission', async () => {
     const created = await sync([item('c1', '2026-02-01T12:00:00Z', 'First')]).expect(200);
     const id = created.body.data.results[0].id as number;
     const newer = await sync([item('c1', '2026-02-01T13:00:00Z', 'Second')]).expect(200);
     expect(newer.body.data.results[0]).to.include({ id, status: 'updated' });
-    const older = await sync([item('c1', '2026-02-01T12:30:00Z', 'Stale')]).expect(200);
+  });
+
+  it('answers an item older than the stored submission with conflict and the server version', async () => {
+    const created = await sync([item('c2', '2026-02-01T12:00:00Z', 'First')]).expect(200);
+    const id = created.body.data.results[0].id as number;
+    await sync([item('c2', '2026-02-01T13:00:00Z', 'Second')]).expect(200);
+    const older = await sync([item('c2', '2026-02-01T12:30:00Z', 'Stale')]).expect(200);
     const r = older.body.data.results[0];
     expect(r).to.include({ id, status: 'conflict', client_updated_at: '2026-02-01T13:00:00.000Z' });
     expect(r.server.data[0].value).to.equal('Second');
@@ -170,10 +176,13 @@ describe('collection: offline synchronisation (POST /sync)', () => {
     expect(await count()).to.equal(before + 2);
   });
 
-  it('obeys the publication rules: a viewer is refused, an unpublished project too', async () => {
+  it("refuses a viewer's items: a viewer may not submit", async () => {
     const viewer = await sync([item('v1', '2026-05-01T00:00:00Z')], 'tablet', dave).expect(200);
     expect(viewer.body.data.results[0].status).to.equal('rejected');
     expect(viewer.body.data.results[0].message).to.match(/\(viewer\) may not submit/);
+  });
+
+  it('refuses the items of a project that is not published', async () => {
     await h.as(alice).post(`/api/v1/projects/${form.projectId}/unpublish`).send({}).expect(200);
     const unpublished = await sync([item('u0', '2026-05-01T00:00:00Z')]).expect(200);
     expect(unpublished.body.data.results[0]).to.include({
@@ -188,15 +197,24 @@ describe('collection: offline synchronisation (POST /sync)', () => {
     expect(res.body.data.results[0]).to.include({ status: 'rejected', code: 'project_not_published' });
   });
 
-  it('limits a batch to 500 items (413) and checks the envelope (422, 401)', async () => {
+  it('refuses a batch of more than 500 items (413)', async () => {
     const many = Array.from({ length: 501 }, (_, i) => ({ local_id: `m${i}` }));
     const big = await sync(many).expect(413);
     expect(big.body).to.include({ code: 'sync_batch_too_large', max_items: 500 });
+  });
+
+  it('refuses an envelope without a device_id or a submissions array (422)', async () => {
     expect(
       (await h.as(bob).post('/api/v1/sync').send({ submissions: [] }).expect(422)).body.errors,
     ).to.have.property('device_id');
     await h.as(bob).post('/api/v1/sync').send({ device_id: 'x', submissions: 'no' }).expect(422);
+  });
+
+  it('answers an anonymous caller 401', async () => {
     await h.anonymous().post('/api/v1/sync').send({ device_id: 'x', submissions: [] }).expect(401);
+  });
+
+  it('answers an empty batch with no results', async () => {
     const empty = await sync([]).expect(200);
     expect(empty.body.data.results).to.deep.equal([]);
   });
