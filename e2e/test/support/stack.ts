@@ -19,7 +19,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEventsApp, migrations as eventsMigrations } from '@fieldhouse/events';
-import { createPollsApp, ensureIndexes } from '@fieldhouse/polls';
+import { createPollsApp, ensureIndexes, pollsOutboxRelay } from '@fieldhouse/polls';
 import { Broker } from '@fieldhouse/messaging';
 import type { Db } from 'mongodb';
 import {
@@ -124,7 +124,15 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
     name: 'e2e-polls',
     prefix: randomPrefix('e2e-polls'),
   });
-  const pollsApp = createPollsApp({ ...common, mongo: pollsDb, redis, broker: pollsBroker });
+  // As services/polls/src/main.ts: the process starts the relay and the app kicks it.
+  const pollsRelay = pollsOutboxRelay(pollsDb, pollsBroker, logger);
+  pollsRelay.start();
+  const pollsApp = createPollsApp({
+    ...common,
+    mongo: pollsDb,
+    redis,
+    outboxWritten: () => pollsRelay.kick(),
+  });
   const serviceUrls = {
     collection: await serve(createCollectionApp({ ...common, db: collectionKnex, blobs: collectionBlobs })),
     polls: await serve(pollsApp),
@@ -173,6 +181,7 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
       await Promise.all(servers.map((s) => s.stop()));
       await Promise.all([collectionKnex.destroy(), eventsKnex.destroy(), identityDb.destroy()]);
       await pollsApp.close();
+      await pollsRelay.stop();
       await pollsBroker.close();
       await redis.close();
       await pollsDb.dropDatabase().catch(() => undefined);

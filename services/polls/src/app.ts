@@ -3,7 +3,6 @@ import type { Db } from 'mongodb';
 import { createServiceApp, type Lifecycle } from '@fieldhouse/http';
 import { requireGateway, type KeyResolver } from '@fieldhouse/internal-auth';
 import type { Logger } from '@fieldhouse/logger';
-import type { Broker } from '@fieldhouse/messaging';
 import {
   mongoWebhookRepository,
   webhookApiSettings,
@@ -11,9 +10,8 @@ import {
   type WebhookApiSettings,
 } from '@fieldhouse/webhooks';
 import { collections } from './data/collections.ts';
-import { OutboxRelay } from '@fieldhouse/messaging';
 import { CommentsRepo } from './data/comments-repo.ts';
-import { MongoOutboxStore, mongoInTransaction } from './data/outbox.ts';
+import { mongoInTransaction } from './data/outbox.ts';
 import { PendingRepo } from './data/pending-repo.ts';
 import { PollsRepo } from './data/polls-repo.ts';
 import { ReactionsRepo } from './data/reactions-repo.ts';
@@ -43,8 +41,8 @@ export interface PollsAppDeps {
   issuer: string;
   bodyLimit: string;
   lifecycle?: Lifecycle;
-  /** When given, the MongoDB outbox (one-time password e-mails) is relayed to RabbitMQ. */
-  broker?: Broker;
+  /** Called after a write that added outbox messages (main.ts kicks its relay, outbox-relay.ts). */
+  outboxWritten?: () => void;
   /** Prefix of every Redis key (default `polls:`; tests use a unique one). */
   redisPrefix?: string;
   settings?: Partial<PollsSettings>;
@@ -63,14 +61,11 @@ export function createPollsApp(deps: PollsAppDeps): {
   app: Express;
   lifecycle: Lifecycle;
   context: PollsContext;
-  /** Stops the outbox relay and the pub/sub connection (the caller closes Mongo and Redis). */
+  /** Stops the background loops and the pub/sub connection (the caller closes Mongo and Redis). */
   close: () => Promise<void>;
 } {
   const c = collections(deps.mongo);
   const prefix = deps.redisPrefix ?? 'polls:';
-  const relay = deps.broker
-    ? new OutboxRelay({ store: new MongoOutboxStore(c), broker: deps.broker, logger: deps.logger })
-    : undefined;
   const settings = { ...DEFAULT_POLLS_SETTINGS, ...deps.settings };
   const polls = new PollsRepo(c, deps.redis, prefix);
   const counters = new Counters(deps.redis, prefix, recountFrom(c));
@@ -90,7 +85,7 @@ export function createPollsApp(deps: PollsAppDeps): {
     rateLimits: new RateLimits(deps.redis, prefix),
     resultsCache: new ResultsCache(),
     live: new LiveResults(deps.redis, prefix, deps.logger),
-    inTransaction: mongoInTransaction(c, () => relay?.kick()),
+    inTransaction: mongoInTransaction(c, () => deps.outboxWritten?.()),
     settings,
     webhooks: {
       repo: mongoWebhookRepository(deps.mongo),
@@ -102,7 +97,6 @@ export function createPollsApp(deps: PollsAppDeps): {
     heartbeatMs: settings.sseHeartbeatMs,
     writesPerSecond: settings.sseWritesPerSecond,
   });
-  relay?.start();
   const stopReconciler =
     context.settings.reconcileIntervalMs > 0
       ? startVoteReconciler(context, {
@@ -139,7 +133,6 @@ export function createPollsApp(deps: PollsAppDeps): {
       storeWatch?.stop();
       stopReconciler();
       stopAnnouncer();
-      await relay?.stop();
       await context.live.close();
     },
   };

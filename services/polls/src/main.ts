@@ -3,6 +3,7 @@ import { startServer } from '@fieldhouse/http';
 import { jwksKeyResolver } from '@fieldhouse/internal-auth';
 import { createLogger } from '@fieldhouse/logger';
 import { Broker } from '@fieldhouse/messaging';
+import { pollsOutboxRelay } from './outbox-relay.ts';
 import { webhookApiSettings } from '@fieldhouse/webhooks';
 import { createPollsApp } from './app.ts';
 import { createPollsRedis } from './data/redis.ts';
@@ -32,11 +33,13 @@ const probeClient = new MongoClient(config.MONGO_URL, {
 const redis = createPollsRedis(config.REDIS_URL, logger);
 await redis.connect();
 const broker = new Broker({ url: config.AMQP_URL, logger, name: 'polls', prefix: config.AMQP_PREFIX });
+const relay = pollsOutboxRelay(mongo.db(config.MONGO_DB), broker, logger);
+relay.start();
 const polls = createPollsApp({
   logger,
   mongo: mongo.db(config.MONGO_DB),
   redis,
-  broker,
+  outboxWritten: () => relay.kick(),
   redisPrefix: config.REDIS_PREFIX,
   keys: jwksKeyResolver(config.GATEWAY_JWKS_URL),
   issuer: config.INTERNAL_JWT_ISSUER,
@@ -67,6 +70,7 @@ await startServer(polls.app, {
   shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
   onShutdown: [
     () => polls.close(),
+    () => relay.stop(),
     () => broker.close(),
     () => mongo.close(),
     () => probeClient.close(),
