@@ -16,7 +16,8 @@ import { fileURLToPath } from 'node:url';
  * longer reports is printed as stale (not an error) so the list can be trimmed.
  *
  * Options: `--update-baseline` rewrites the baseline with today's findings under `services/`
- * (findings elsewhere are never baselined: fix them).
+ * (findings elsewhere are never baselined: fix them); `--list` prints every finding, baselined
+ * or not, one `<file>:<name>` a line, and exits 0.
  */
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const baselineFile = join(root, 'scripts/dead-exports-baseline.json');
@@ -51,6 +52,11 @@ function findDeadExports(): Finding[] {
 }
 
 const findings = findDeadExports();
+
+if (process.argv.includes('--list')) {
+  for (const finding of findings) console.log(finding);
+  process.exit(0);
+}
 
 if (process.argv.includes('--update-baseline')) {
   const baseline = findings.filter((finding) => finding.startsWith('services/'));
