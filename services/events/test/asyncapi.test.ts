@@ -7,12 +7,12 @@ import {
 } from '@fieldhouse/testkit';
 import { EVENT_WEBHOOK_KINDS } from '../src/domain/webhooks.ts';
 import { eventsAsyncApiDocument } from '../src/http/asyncapi-route.ts';
-import { alice, startService, type ServiceHarness } from './support.ts';
+import { alice, startHarness, type Harness } from './harness.ts';
 
 describe('events service: the AsyncAPI document of its webhooks', () => {
-  let h: ServiceHarness;
+  let h: Harness;
   before(async () => {
-    h = await startService('events_asyncapi');
+    h = await startHarness('events_asyncapi');
   });
   after(async () => h?.close());
 

@@ -1,15 +1,15 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { alice, bob, carol, startService, type ServiceHarness } from './support.ts';
+import { alice, bob, carol, startHarness, type Harness } from './harness.ts';
 
 describe('events service: presence, check-in and stats', () => {
-  let h: ServiceHarness;
+  let h: Harness;
   let eventId: string;
   const stats = async () =>
     (await request(h.app).get(`/api/events/${eventId}/stats`).set(h.auth(alice)).expect(200)).body;
 
   before(async () => {
-    h = await startService('events_attendance');
+    h = await startHarness('events_attendance');
     eventId = await h.event(alice);
     await h.addStaff(alice, eventId, bob);
   });

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { alice, bob, carol, startService, type ServiceHarness } from './support.ts';
+import { alice, bob, carol, startHarness, type Harness } from './harness.ts';
 
 describe('events service: scanner devices', () => {
-  let h: ServiceHarness;
+  let h: Harness;
   let eventId: string;
   let otherEventId: string;
 
@@ -23,7 +23,7 @@ describe('events service: scanner devices', () => {
   };
 
   before(async () => {
-    h = await startService('events_devices');
+    h = await startHarness('events_devices');
     eventId = await h.event(alice);
     otherEventId = await h.event(alice, { name: 'Other' });
     await h.addStaff(alice, eventId, bob);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { alice, startService, type ServiceHarness } from './support.ts';
+import { alice, startHarness, type Harness } from './harness.ts';
 
 /** Every operation of area C, as `METHOD path` (path parameter names as the spec writes them). */
 const OPERATIONS = [
@@ -49,9 +49,9 @@ const OPERATIONS = [
 ];
 
 describe('events service: the OpenAPI document generated from the route declarations', () => {
-  let h: ServiceHarness;
+  let h: Harness;
   before(async () => {
-    h = await startService('events_document');
+    h = await startHarness('events_document');
   });
   after(async () => h?.close());
 

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { alice, bob, carol, startService, type ServiceHarness } from './support.ts';
+import { alice, bob, carol, startHarness, type Harness } from './harness.ts';
 
 describe('events service: events and staff', () => {
-  let h: ServiceHarness;
+  let h: Harness;
   before(async () => {
-    h = await startService('events_crud');
+    h = await startHarness('events_crud');
   });
   after(async () => h?.close());
 

@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import { expectProblemNaming } from '@fieldhouse/testkit';
 import request from 'supertest';
-import { alice, bob, startService, type ServiceHarness } from './support.ts';
+import { alice, bob, startHarness, type Harness } from './harness.ts';
 
 describe('events service: inputs PostgreSQL cannot take are 4xx problems naming the field, never 500', () => {
-  let h: ServiceHarness;
+  let h: Harness;
   let eventId: string;
   before(async () => {
-    h = await startService('events_hostile');
+    h = await startHarness('events_hostile');
     eventId = await h.event(alice);
   });
   after(async () => h?.close());

@@ -2,13 +2,13 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { CODE_ALPHABET } from '../src/domain/codes.ts';
 import { users } from '../src/users-projection.ts';
-import { alice, bob, carol, startService, type ServiceHarness } from './support.ts';
+import { alice, bob, carol, startHarness, type Harness } from './harness.ts';
 
 describe('events service: invites', () => {
-  let h: ServiceHarness;
+  let h: Harness;
   let eventId: string;
   before(async () => {
-    h = await startService('events_invites');
+    h = await startHarness('events_invites');
     eventId = await h.event(alice);
   });
   after(async () => h?.close());

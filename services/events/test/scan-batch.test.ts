@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import type { Scanner } from '../src/data/attendance.ts';
 import { scanGroupCommit, type HotScan } from '../src/data/scan-batch.ts';
 import { testLogger } from '@fieldhouse/testkit';
-import { alice, bob, carol, startService, type ServiceHarness, type TestUser } from './support.ts';
+import { alice, bob, carol, startHarness, type Harness, type TestUser } from './harness.ts';
 
 describe('events service: group commit of scanner check-ins (real PostgreSQL)', () => {
-  let h: ServiceHarness;
+  let h: Harness;
   let eventId: string;
   let otherEventId: string;
 
@@ -19,7 +19,7 @@ describe('events service: group commit of scanner check-ins (real PostgreSQL)', 
   });
 
   before(async () => {
-    h = await startService('events_scan_batch');
+    h = await startHarness('events_scan_batch');
     eventId = await h.event(alice);
     otherEventId = await h.event(alice, { name: 'Other' });
     await h.addStaff(alice, eventId, bob);

@@ -5,7 +5,7 @@ import { createEventsContext } from '../src/app.ts';
 import type { EventsContext } from '../src/domain/context.ts';
 import { deleteEvent, getEvent } from '../src/domain/events.ts';
 import { createInvite } from '../src/domain/invites.ts';
-import { alice, bob, carol, startService, type ServiceHarness } from './support.ts';
+import { alice, bob, carol, startHarness, type Harness } from './harness.ts';
 
 /** The status of the problem `work` fails with. */
 async function problemStatus(work: Promise<unknown>): Promise<number> {
@@ -18,12 +18,12 @@ async function problemStatus(work: Promise<unknown>): Promise<number> {
 }
 
 describe('events service: use cases called without HTTP (typed commands, domain errors)', () => {
-  let h: ServiceHarness;
+  let h: Harness;
   let ctx: EventsContext;
   let eventId: string;
   let kicks = 0;
   before(async () => {
-    h = await startService('events_use_cases');
+    h = await startHarness('events_use_cases');
     ctx = createEventsContext({ db: h.db, logger: testLogger('events'), outboxWritten: () => kicks++ });
     eventId = await h.event(alice);
     await h.addStaff(alice, eventId, bob);

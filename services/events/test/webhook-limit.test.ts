@@ -2,13 +2,13 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { expectWebhookLimit } from '@fieldhouse/testkit';
 import { DEFAULT_MAX_SUBSCRIPTIONS } from '@fieldhouse/webhooks';
-import { alice, startService, type ServiceHarness } from './support.ts';
+import { alice, startHarness, type Harness } from './harness.ts';
 
 /** Issue 31: an event holds at most `WEBHOOK_MAX_SUBSCRIPTIONS` webhooks (default 20). */
 describe('events service: the cap on an event’s webhooks (real PostgreSQL)', () => {
-  let h: ServiceHarness;
+  let h: Harness;
   before(async () => {
-    h = await startService('events_webhook_limit');
+    h = await startHarness('events_webhook_limit');
   });
   after(async () => h?.close());
 

@@ -4,13 +4,13 @@ import { inTransactionWith } from '@fieldhouse/messaging';
 import type { DisabledSubscription } from '@fieldhouse/webhooks';
 import { applyUserEvent } from '../src/data/users.ts';
 import { noticeDisabledWebhook } from '../src/domain/webhooks.ts';
-import { alice, startService, type ServiceHarness, type TestUser } from './support.ts';
+import { alice, startHarness, type Harness, type TestUser } from './harness.ts';
 
 /** Issue 32: the webhook-disabled notice in the event owner's language and time zone, with the console's page. */
 describe('events service: the webhook-disabled notice to the event owner (real PostgreSQL)', () => {
-  let h: ServiceHarness;
+  let h: Harness;
   before(async () => {
-    h = await startService('events_webhook_notice');
+    h = await startHarness('events_webhook_notice');
   });
   after(async () => h?.close());
 

@@ -11,7 +11,7 @@ export interface TestUser {
   email: string;
 }
 
-export interface ServiceHarness {
+export interface Harness {
   app: Express;
   db: Knex;
   /** Authorization header of `user` as the gateway would sign it. */
@@ -38,8 +38,8 @@ export const alice: TestUser = { id: 1, name: 'Alice Owner', email: 'alice@examp
 export const bob: TestUser = { id: 2, name: 'Bob Staff', email: 'bob@example.test' };
 export const carol: TestUser = { id: 3, name: 'Carol Outsider', email: 'carol@example.test' };
 
-/** The events app on a fresh, migrated database, with a stand-in gateway issuer. */
-export async function startService(label: string): Promise<ServiceHarness> {
+/** The events app on a fresh, migrated database, with a stand-in gateway issuer, and the named actors' helpers. */
+export async function startHarness(label: string): Promise<Harness> {
   const database: TestDatabase = await createTestDatabase(label);
   await migrateLatest(database.url, migrations);
   const db = createKnex(database.url);
