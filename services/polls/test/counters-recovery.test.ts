@@ -12,7 +12,7 @@ import { Counters } from '../src/data/counters.ts';
 import { newId } from '../src/domain/ids.ts';
 import { hourOf } from '../src/domain/ids.ts';
 import { reconcileVotes } from '../src/domain/reconcile-votes.ts';
-import { voteDeltas } from '../src/domain/counters.ts';
+import { voteDeltas } from '../src/domain/voting.ts';
 import { recountFrom } from '../src/data/recount.ts';
 import type { VoteDoc } from '../src/domain/types.ts';
 import {

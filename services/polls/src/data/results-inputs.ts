@@ -5,7 +5,7 @@ import { runScript, type Redis } from './redis.ts';
 /**
  * What a results read needs from Redis, in one atomic step: the cached poll document (JSON),
  * the cached recent comments (JSON), the state of the counter hash (`gen:rev`, see
- * domain/counters.ts) and, only when that state is not the one the caller already has, the
+^ * data/counters.ts) and, only when that state is not the one the caller already has, the
  * whole hash. KEYS: poll, counters, recent comments. ARGV[1]: the state the caller has, or ''.
  */
 const READ = `

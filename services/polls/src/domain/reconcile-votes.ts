@@ -1,5 +1,5 @@
 import type { PollsContext } from './context.ts';
-import { voteDeltas } from './counters.ts';
+import { voteDeltas } from './voting.ts';
 import { voteCountedMessage } from './webhook-events.ts';
 import { writeWebhookMessage } from './webhooks.ts';
 

@@ -2,14 +2,13 @@ import { createHash } from 'node:crypto';
 import { EMAIL_REQUESTED, Exchanges, envelope } from '@fieldhouse/contracts';
 import type { PendingVoteDoc } from '../data/documents.ts';
 import type { BodyReader, PollsContext } from './context.ts';
-import { voteDeltas } from './counters.ts';
 import { hourOf, newId } from './ids.ts';
 import { otpEmail, type EmailLanguage } from './otp-email.ts';
 import { hashPassword, newPassword, newVerificationCode, passwordMatches } from './otp.ts';
 import { optionCounts, recordReachedMilestone, seesStats } from './results.ts';
 import { requireAccess } from './access.ts';
 import { isRefusal, problems } from './problems.ts';
-import type { Actor, CounterSnapshot, PollDoc, Reservation, VoteDoc, Voter } from './types.ts';
+import type { Actor, CounterFields, CounterSnapshot, PollDoc, Reservation, VoteDoc, Voter } from './types.ts';
 import { identifyVoter } from './voter.ts';
 import { assertOpen, checkChoices, type VoteInput } from './vote-rules.ts';
 import { voteView } from './views.ts';
@@ -53,6 +52,14 @@ const answerFields = (poll: PollDoc): string[] => [
   'voters',
   ...poll.sections.flatMap((s) => s.options.map((o) => `o:${o.id}`)),
 ];
+
+/** The counter changes one counted vote makes (docs/polls.md, "Counters"). */
+export function voteDeltas(vote: Pick<VoteDoc, 'seq' | 'hour' | 'option_ids' | 'time_spent'>): CounterFields {
+  const deltas: CounterFields = { total: 1, voters: vote.seq === 1 ? 1 : 0, [`h:${vote.hour}`]: 1 };
+  for (const id of vote.option_ids) deltas[`o:${id}`] = 1;
+  if (vote.time_spent !== null) deltas[`t:${vote.time_spent}`] = 1;
+  return deltas;
+}
 
 /**
  * Counts one vote: one MongoDB document whose unique key (poll, voter, seq) makes two
