@@ -182,7 +182,7 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
     expect(res.body.errors).to.have.keys(`votes.${s1!.id}`, `votes.${s2!.id}`, 'votes.zzz');
   });
 
-  it('refuses votes on a closed or not yet open poll (422) and anonymous votes on authenticated polls (401)', async () => {
+  it('refuses a vote on a closed poll (422) and takes it again once reopened', async () => {
     const poll = await h.createPoll(alice);
     await request(h.app).post(`/api/polls/${poll.id}/close`).set('Authorization', h.auth(alice)).expect(200);
     const closed = await request(h.app)
@@ -197,6 +197,9 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
       .set('Authorization', h.auth(frank))
       .send({ votes: votesFor(poll) })
       .expect(201);
+  });
+
+  it('refuses a vote on a poll not open yet (422)', async () => {
     const later = await h.createPoll(
       alice,
       pollBody({ starts_at: new Date(Date.now() + 3_600_000).toISOString() }),
@@ -207,6 +210,9 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
       .send({ votes: votesFor(later) })
       .expect(422);
     expect(early.body.message).to.match(/not open yet/);
+  });
+
+  it('refuses an anonymous vote on a poll for signed-in users (401)', async () => {
     const members = await h.createPoll(alice, pollBody({ access: 'authenticated' }));
     await request(h.app)
       .post(`/api/polls/${members.id}/vote`)
@@ -432,15 +438,17 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
     expect(stranger.my_vote).to.equal(null);
   });
 
-  it('keeps one reaction per voter, replacing moves the counts; other types 422', async () => {
+  /** Reacts on `pollId` with `type` as `user` (olivia by default). */
+  const react = (pollId: string, type: string, user: number = olivia) =>
+    request(h.app)
+      .post(`/api/polls/${pollId}/react`)
+      .set('Authorization', h.auth(user))
+      .send({ reaction_type: type });
+
+  it("keeps one reaction per voter: a new type replaces the voter's last and moves the counts", async () => {
     const poll = await h.createPoll(alice);
-    const react = (t: string, user = 400) =>
-      request(h.app)
-        .post(`/api/polls/${poll.id}/react`)
-        .set('Authorization', h.auth(user))
-        .send({ reaction_type: t });
-    expect((await react('like')).status).to.equal(201);
-    const moved = await react('love');
+    expect((await react(poll.id, 'like')).status).to.equal(201);
+    const moved = await react(poll.id, 'love');
     expect(moved.status).to.equal(200);
     expect(moved.body.data).to.include({
       reaction_type: 'love',
@@ -448,8 +456,12 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
       reactions_total: 1,
     });
     expect(moved.body.data.reactions_summary).to.include({ like: 0, love: 1 });
-    await react('clap', 401).expect(201);
-    const bad = await react('meh').expect(422);
+    await react(poll.id, 'clap', peggy).expect(201);
+  });
+
+  it('refuses an unknown reaction type with 422 naming reaction_type', async () => {
+    const poll = await h.createPoll(alice);
+    const bad = await react(poll.id, 'meh').expect(422);
     expect(bad.body.errors).to.have.property('reaction_type');
   });
 

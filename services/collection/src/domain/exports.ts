@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { Exchanges, envelope } from '@fieldhouse/contracts';
 import { ProblemError } from '@fieldhouse/problem';
 import {
   EXPORT_FORMATS,
@@ -21,6 +20,7 @@ import { parseListFilters } from './list-filters.ts';
 import { problems } from './problems.ts';
 import { can, type Role } from './roles.ts';
 import { deliveryOf, type BlobDelivery } from './blob-delivery.ts';
+import { changes } from './changes.ts';
 
 /** Routing key of an export job on the collection exchange: `{export_id}` (the export worker takes it). */
 export const EXPORT_REQUESTED = 'export.requested';
@@ -88,10 +88,7 @@ export async function requestExport(
       filters,
       options: input.options,
     });
-    await outbox.add(
-      Exchanges.collection,
-      envelope(Exchanges.collection, EXPORT_REQUESTED, { export_id: jobId }),
-    );
+    await changes.append(outbox, 'export.requested', { export_id: jobId });
   });
   return {
     job_id: jobId,

@@ -1,5 +1,4 @@
 import type { Tx } from '../data/tx.ts';
-import { EMAIL_REQUESTED, Exchanges, envelope } from '@fieldhouse/contracts';
 import type { OutboxWriter } from '@fieldhouse/messaging';
 import {
   deleteOpenInvitation,
@@ -18,6 +17,7 @@ import type { Actor, CollectionContext } from './context.ts';
 import { invitationEmail } from './invitation-email.ts';
 import { mayManageRole, type Role } from './roles.ts';
 import { problems } from './problems.ts';
+import { changes } from './changes.ts';
 
 /** How long an invitation stays open: 14 days from its last sending (docs/collection.md). */
 export const INVITATION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
@@ -79,21 +79,18 @@ async function queueInvitationEmail(
   invitationId: number,
 ) {
   const row = await invitationById(trx, invitationId);
-  await outbox.add(
-    Exchanges.collection,
-    envelope(
-      Exchanges.collection,
-      EMAIL_REQUESTED,
-      invitationEmail({
-        to: row.email,
-        workspaceName: workspace.name,
-        workspaceId: workspace.id,
-        inviterName: row.invited_by_name,
-        role: row.role,
-        expiresAt: row.expires_at,
-        publicUrl: ctx.publicUrl,
-      }),
-    ),
+  await changes.append(
+    outbox,
+    'email.requested',
+    invitationEmail({
+      to: row.email,
+      workspaceName: workspace.name,
+      workspaceId: workspace.id,
+      inviterName: row.invited_by_name,
+      role: row.role,
+      expiresAt: row.expires_at,
+      publicUrl: ctx.publicUrl,
+    }),
   );
   return row;
 }

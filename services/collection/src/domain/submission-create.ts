@@ -1,5 +1,5 @@
 import type { Tx } from '../data/tx.ts';
-import { EMAIL_REQUESTED, Exchanges, envelope, type EmailRequested } from '@fieldhouse/contracts';
+import type { EmailRequested } from '@fieldhouse/contracts';
 import { settingsOf, type ProjectRow } from '../data/projects.ts';
 import {
   collectorHasSubmission,
@@ -20,6 +20,7 @@ import type { ProjectAccess } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
 import { searchTextOf } from './submission-validation.ts';
 import { submissionEmails } from './submission-email.ts';
+import { changes } from './changes.ts';
 
 /** Location of a submission (degrees, metres); null clears a value. */
 export interface SubmissionCoords {
@@ -159,7 +160,7 @@ export async function createSubmission(
     await storePhotos(ctx, trx, s.id, photos);
     if (notify)
       for (const email of await notifications(trx, ctx.publicUrl, project, s, settings))
-        await outbox.add(Exchanges.collection, envelope(Exchanges.collection, EMAIL_REQUESTED, email));
+        await changes.append(outbox, 'email.requested', email);
     if (cmd.afterInsert) await cmd.afterInsert(trx, s);
     return s;
   });

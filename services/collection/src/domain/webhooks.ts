@@ -1,4 +1,3 @@
-import { EMAIL_REQUESTED, envelope, Exchanges } from '@fieldhouse/contracts';
 import {
   disabledWebhookEmails,
   knexWebhookRepository,
@@ -11,6 +10,7 @@ import { projectIdsIn, workspaceOwners } from '../data/workspaces.ts';
 import { workspaceFor } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
 import { problems } from './problems.ts';
+import { changes } from './changes.ts';
 
 /**
  * The event kinds of area A (docs/webhooks.md, "Area A"): a submission created (any path: API,
@@ -88,7 +88,6 @@ export async function noticeDisabledWebhook(
     ctx.publicUrl ? { link: `${ctx.publicUrl}/workspaces/${workspaceId}/webhooks` } : {},
   );
   await ctx.inTransaction(async (_trx, outbox) => {
-    for (const mail of mails)
-      await outbox.add(Exchanges.collection, envelope(Exchanges.collection, EMAIL_REQUESTED, mail));
+    for (const mail of mails) await changes.append(outbox, 'email.requested', mail);
   });
 }

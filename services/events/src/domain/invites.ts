@@ -1,4 +1,3 @@
-import { EMAIL_REQUESTED, envelope, Exchanges } from '@fieldhouse/contracts';
 import type { BodyReader } from '@fieldhouse/http';
 import { inviteHistory as historyRows, type HistoryEntry } from '../data/attendance.ts';
 import type { EventRow } from '../data/events.ts';
@@ -25,6 +24,7 @@ import { invitationEmail } from './invitation-email.ts';
 import { DEFAULT_INVITE_TYPE, type InviteType } from './invite-types.ts';
 import { problems } from './problems.ts';
 import { qrPng, qrSvg } from './qr.ts';
+import { changes } from './changes.ts';
 
 export type { HistoryEntry, Invite, InviteFilter, InvitePatch };
 
@@ -67,7 +67,7 @@ export async function addInvite(ctx: EventsContext, event: EventRow, input: NewI
         event,
         language: await languageOf(trx, created.email),
       });
-      await outbox.add(Exchanges.events, envelope(Exchanges.events, EMAIL_REQUESTED, email));
+      await changes.append(outbox, 'email.requested', email);
       return created;
     });
   } catch (err) {
@@ -174,7 +174,7 @@ export async function resendInvitation(ctx: EventsContext, cmd: InviteRef): Prom
   if (invite.revoked) throw problems.revoked({ during: 'resend' });
   await ctx.inTransaction(async (trx, outbox) => {
     const email = await invitationEmail({ ...invite, event, language: await languageOf(trx, invite.email) });
-    await outbox.add(Exchanges.events, envelope(Exchanges.events, EMAIL_REQUESTED, email));
+    await changes.append(outbox, 'email.requested', email);
   });
   return { email: invite.email };
 }

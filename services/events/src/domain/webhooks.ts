@@ -1,4 +1,3 @@
-import { EMAIL_REQUESTED, envelope, Exchanges } from '@fieldhouse/contracts';
 import {
   disabledWebhookEmail,
   knexWebhookRepository,
@@ -10,6 +9,7 @@ import { findUserById } from '../data/users.ts';
 import { requireAccess } from './access.ts';
 import type { EventsContext } from './context.ts';
 import { problems } from './problems.ts';
+import { changes } from './changes.ts';
 
 /**
  * The event kinds of area C (docs/webhooks.md, "Area C"): an invite added (API, CSV import),
@@ -76,6 +76,6 @@ export async function noticeDisabledWebhook(
     },
   );
   await ctx.inTransaction(async (_trx, outbox) => {
-    await outbox.add(Exchanges.events, envelope(Exchanges.events, EMAIL_REQUESTED, mail));
+    await changes.append(outbox, 'email.requested', mail);
   });
 }

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { EMAIL_REQUESTED, Exchanges, envelope } from '@fieldhouse/contracts';
 import type { PendingVoteDoc } from '../data/documents.ts';
 import type { BodyReader, PollsContext } from './context.ts';
 import { hourOf, newId } from './ids.ts';
@@ -14,6 +13,7 @@ import { assertOpen, checkChoices, type VoteInput } from './vote-rules.ts';
 import { voteView } from './views.ts';
 import { voteCountedMessage } from './webhook-events.ts';
 import { writeWebhookMessage } from './webhooks.ts';
+import { changes } from './changes.ts';
 
 /** What a vote came to: counted now, held for its one-time password, or counted before (a retry). */
 export type VoteOutcome = 'counted' | 'pending' | 'replayed';
@@ -200,7 +200,7 @@ async function holdForVerification(
   await ctx.inTransaction(async ({ outbox, onRollback }) => {
     if (!(await ctx.pending.put(doc, now.toISOString()))) throw problems.otpRequired();
     onRollback(() => ctx.pending.remove(doc._id));
-    await outbox.add(Exchanges.polls, envelope(Exchanges.polls, EMAIL_REQUESTED, mail));
+    await changes.append(outbox, 'email.requested', mail);
   });
   const s = await ctx.counters.read(poll._id);
   return {
