@@ -229,7 +229,7 @@ describe('collection: export recovery (lease, killed worker process, dead letter
     }
   });
 
-  it('ends a dead-lettered job as failed with the reason in its error, and tells the requester', async () => {
+  it('fails a dead-lettered job no live worker holds, telling its requester the reason', async () => {
     await startWorker();
     const queued = await requestExport();
     const abandoned = await requestExport();
@@ -260,7 +260,7 @@ describe('collection: export recovery (lease, killed worker process, dead letter
     expect((await h.db('exports').where({ id: live }).first()).status).to.equal('running');
   });
 
-  it('fails a job that stopped its worker on every attempt instead of starting it again, and tells the requester', async () => {
+  it('fails a job that stopped its worker on every attempt, telling its requester, instead of starting it again', async () => {
     await startWorker();
     const jobId = await requestExport();
     await h.db('outbox').delete();
@@ -278,7 +278,7 @@ describe('collection: export recovery (lease, killed worker process, dead letter
     expect(await mailsAbout(jobId, 'export-failed')).to.have.length(1);
   });
 
-  it('stops writing a job whose lease it lost to another worker, and leaves the job to that worker', async () => {
+  it('gives up a job whose lease it lost, leaving it untouched to the worker that took it over', async () => {
     // The first file write never ends (a stalled disk): the worker holds the job and renews.
     let stall = true;
     let writing!: () => void;

@@ -152,7 +152,7 @@ describe('collection: inputs PostgreSQL cannot take are 4xx problems naming the 
     return { project, submitValue };
   }
 
-  it('stores a long text answer of distinct words (its search vector would pass 1 MiB) and finds its beginning', async () => {
+  it('takes a long text answer whose search vector would pass 1 MiB, found by its beginning', async () => {
     const { project, submitValue } = await oneFieldForm('text');
     const words = Array.from({ length: 20_000 }, (_, i) => `w${i.toString(36)}x${(i * 7919).toString(36)}`);
     const created = await submitValue(words.join(' '));
@@ -175,7 +175,7 @@ describe('collection: inputs PostgreSQL cannot take are 4xx problems naming the 
     expectProblemNaming(await h.anonymous().get(`/api/v1/projects/%ED%A0%80/submissions`), 400, 'path');
   });
 
-  it('answers JSON bodies that are not objects, and deep nesting, with 4xx problems', async () => {
+  it('answers a JSON body that is not an object or nests too deep with a 4xx problem', async () => {
     for (const raw of ['null', '42', '"text"', '[]', '[{"name":"x"}]']) {
       const res = await h
         .as(alice)

@@ -52,7 +52,7 @@ describe('collection service: the cap on the webhooks reaching a project (real P
   };
   const expectLimit = (res: request.Response) => expectWebhookLimit(res, CAP);
 
-  it('answers 422 webhook_limit_reached for one more than the cap of a project, and stores nothing', async () => {
+  it('refuses a webhook reaching a project at the cap (422 webhook_limit_reached), storing nothing', async () => {
     const { workspaceId, a, b } = await workspace();
     for (let n = 0; n < CAP; n++) await create(workspaceId, n, [a]).expect(201);
     expectLimit(await create(workspaceId, 99, [a]));
@@ -66,14 +66,27 @@ describe('collection service: the cap on the webhooks reaching a project (real P
     expect(await stored(workspaceId)).to.equal(CAP + 1);
   });
 
-  it('counts webhooks for the whole workspace against every project, and refuses widening one into a full project', async () => {
+  it('counts webhooks for the whole workspace against every project', async () => {
     const { workspaceId, a, b } = await workspace();
     for (let n = 0; n < CAP - 1; n++) await create(workspaceId, n).expect(201);
-    const onB = (await create(workspaceId, 50, [b]).expect(201)).body.data as { id: string };
+    await create(workspaceId, 50, [b]).expect(201);
     // Project B now has the cap (19 for all + 1): neither project takes one more for all.
     expectLimit(await create(workspaceId, 51));
     await create(workspaceId, 52, [a]).expect(201);
     expectLimit(await create(workspaceId, 53, [a]));
+  });
+
+  /** A workspace whose projects A and B are both at the cap: CAP - 1 webhooks for all, one on each. */
+  const bothFull = async () => {
+    const { workspaceId, a, b } = await workspace();
+    for (let n = 0; n < CAP - 1; n++) await create(workspaceId, n).expect(201);
+    const onB = (await create(workspaceId, 50, [b]).expect(201)).body.data as { id: string };
+    await create(workspaceId, 52, [a]).expect(201);
+    return { workspaceId, a, b, onB };
+  };
+
+  it('refuses moving or widening a webhook into a full project, and changes nothing', async () => {
+    const { workspaceId, a, b, onB } = await bothFull();
     // Moving the one of B to A would make A exceed the cap; nothing changes.
     expectLimit(await patch(workspaceId, onB.id, { project_ids: [a] }));
     expectLimit(await patch(workspaceId, onB.id, { project_ids: null }));
@@ -82,6 +95,10 @@ describe('collection service: the cap on the webhooks reaching a project (real P
       .get(`/api/v1/workspaces/${workspaceId}/webhooks/${onB.id}`)
       .expect(200);
     expect(body.data.project_ids).to.deep.equal([b]);
+  });
+
+  it('takes the other changes of a webhook at the cap', async () => {
+    const { workspaceId, b, onB } = await bothFull();
     // Other changes of a webhook at the cap still go through.
     await patch(workspaceId, onB.id, { description: 'still here', project_ids: [b] }).expect(200);
     expect(await stored(workspaceId)).to.equal(CAP + 1);
