@@ -37,7 +37,7 @@ describe('collection: submission edits and versions', () => {
   const versionCount = async (id: number) =>
     Number((await h.db('submission_versions').where({ submission_id: id }).count({ n: '*' }))[0]!.n);
 
-  it('lets a reviewer edit a sent submission and keeps the edit as a version: who, when, before → after', async () => {
+  it("keeps a reviewer's edit of a sent submission as a version: who, when, before → after", async () => {
     const s = await send({ colour: 'red' });
     const url = urlOf(s.id);
     const before = Date.now();
@@ -117,7 +117,7 @@ describe('collection: submission edits and versions', () => {
     expect(await versionCount(s.id)).to.equal(0);
   });
 
-  it('keeps drafts to their collector and records no version for them; collectors edit as allow_edits says', async () => {
+  it('keeps a draft to its collector, and records no version of its edits', async () => {
     const d = await send({}, { status: 'draft' });
     const url = urlOf(d.id);
     await h
@@ -132,6 +132,10 @@ describe('collection: submission edits and versions', () => {
       .expect(200);
     await h.as(bob).put(url).send({ status: 'submitted' }).expect(200);
     expect(await versionCount(d.id)).to.equal(0);
+  });
+
+  it('lets a collector edit their sent submission only with allow_edits, each edit a version', async () => {
+    const url = urlOf((await send()).id);
     // The collector of a submitted one needs allow_edits; then their edits are versions too.
     await h
       .as(bob)
@@ -156,6 +160,10 @@ describe('collection: submission edits and versions', () => {
     const list = await h.as(bob).get(`${url}/versions`).expect(200);
     expect(list.body.data).to.have.length(1);
     expect(list.body.data[0]).to.deep.include({ number: 1, user_id: bob.id, user_name: bob.name });
+  });
+
+  it('refuses a viewer editing a submission (403)', async () => {
+    const url = urlOf((await send()).id);
     // A viewer may read but not edit.
     await h
       .as(dave)
@@ -200,7 +208,8 @@ describe('collection: submission edits and versions', () => {
     ]);
   });
 
-  it('shows versions only to those who may see the submission, and deletes them with it', async () => {
+  /** A new submission of bob's that erin edited once; resolves with its id and URL. */
+  const editedOnce = async () => {
     const s = await send();
     const url = urlOf(s.id);
     await h
@@ -208,6 +217,11 @@ describe('collection: submission edits and versions', () => {
       .put(url)
       .send({ data: body(form, { age: 50 }).data })
       .expect(200);
+    return { id: s.id, url };
+  };
+
+  it('shows versions only to those who may see the submission', async () => {
+    const { url } = await editedOnce();
     await h.as(bob).get(`${url}/versions`).expect(200); // its collector
     await h.as(dave).get(`${url}/versions`).expect(200); // a viewer reads every submission
     await h.as(carol).get(`${url}/versions`).expect(404); // another collector
@@ -217,11 +231,18 @@ describe('collection: submission edits and versions', () => {
       .as(alice)
       .get(`${urlOf(999999999)}/versions`)
       .expect(404);
+  });
+
+  it('refuses a page of versions over 100 (422 naming per_page)', async () => {
+    const { url } = await editedOnce();
     const bad = await h.as(alice).get(`${url}/versions?per_page=101`).expect(422);
     expect(bad.body.errors).to.have.property('per_page');
+  });
 
+  it('deletes the versions of a submission with it', async () => {
+    const { id, url } = await editedOnce();
     await h.as(erin).delete(url).expect(204);
-    expect(await versionCount(s.id)).to.equal(0);
+    expect(await versionCount(id)).to.equal(0);
     await h.as(alice).get(`${url}/versions`).expect(404);
   });
 });
