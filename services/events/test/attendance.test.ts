@@ -19,30 +19,40 @@ describe('events service: presence, check-in and stats', () => {
     expect(await stats()).to.deep.equal({ total: 0, present: 0, absent: 0, taux: 0 });
   });
 
-  it('PUT presence marks present and absent with messages naming the invitee, keeping history', async () => {
+  const presence = (inviteId: string, body: Record<string, unknown>, actor = bob) =>
+    request(h.app).put(`/api/events/${eventId}/invites/${inviteId}/presence`).set(h.auth(actor)).send(body);
+
+  it('marks an invitee present, naming them, and counts them as present', async () => {
     const inv = await h.invite(alice, eventId, 'Marie Curie', 'marie@example.test');
-    const url = `/api/events/${eventId}/invites/${inv.id}/presence`;
-    const on = await request(h.app)
-      .put(url)
-      .set(h.auth(bob))
-      .set('user-agent', 'scanner-1')
-      .send({ presence: true, scanne_par: 'Porte A' })
-      .expect(200);
+    const before = await stats();
+    const on = await presence(inv.id, { presence: true, scanne_par: 'Porte A' }).expect(200);
     expect(on.body).to.deep.equal({ success: true, message: 'Marie Curie is marked present.' });
-    expect(await stats()).to.deep.equal({ total: 1, present: 1, absent: 0, taux: 100 });
-    const again = await request(h.app)
-      .put(url)
-      .set(h.auth(bob))
-      .send({ presence: true, scanne_par: 'Porte B' })
+    expect(await stats()).to.include({ total: before.total, present: before.present + 1 });
+  });
+
+  it('says an invitee marked present twice was already present', async () => {
+    const inv = await h.invite(alice, eventId, 'Pierre Curie', 'pierre@example.test');
+    await presence(inv.id, { presence: true }).expect(200);
+    const again = await presence(inv.id, { presence: true, scanne_par: 'Porte B' }).expect(200);
+    expect(again.body.message).to.equal('Pierre Curie was already marked present.');
+  });
+
+  it('marks a present invitee absent, naming them, and counts them as absent', async () => {
+    const inv = await h.invite(alice, eventId, 'Irène Curie', 'irene@example.test');
+    await presence(inv.id, { presence: true }).expect(200);
+    const before = await stats();
+    const off = await presence(inv.id, { presence: false, scanne_par: 'Accueil' }, alice).expect(200);
+    expect(off.body).to.deep.equal({ success: true, message: 'Irène Curie is now marked absent.' });
+    expect(await stats()).to.include({ total: before.total, present: before.present - 1 });
+  });
+
+  it('keeps every presence change in the history, with who made it and from which device', async () => {
+    const inv = await h.invite(alice, eventId, 'Ève Curie', 'eve@example.test');
+    await presence(inv.id, { presence: true, scanne_par: 'Porte A' })
+      .set('user-agent', 'scanner-1')
       .expect(200);
-    expect(again.body.message).to.equal('Marie Curie was already marked present.');
-    const off = await request(h.app)
-      .put(url)
-      .set(h.auth(alice))
-      .send({ presence: false, scanne_par: 'Accueil' })
-      .expect(200);
-    expect(off.body).to.deep.equal({ success: true, message: 'Marie Curie is now marked absent.' });
-    expect(await stats()).to.deep.equal({ total: 1, present: 0, absent: 1, taux: 0 });
+    await presence(inv.id, { presence: true, scanne_par: 'Porte B' }).expect(200);
+    await presence(inv.id, { presence: false, scanne_par: 'Accueil' }, alice).expect(200);
     const history = await request(h.app)
       .get(`/api/events/${eventId}/invites/${inv.id}/history`)
       .set(h.auth(alice))
@@ -55,68 +65,77 @@ describe('events service: presence, check-in and stats', () => {
       [false, 'Accueil'],
     ]);
     expect(history.body[0]).to.include({ user_id: bob.id, device: 'scanner-1', action: 'presence' });
-    await request(h.app).put(url).set(h.auth(alice)).send({ presence: 'yes' }).expect(422);
-    await request(h.app).put(url).set(h.auth(carol)).send({ presence: true }).expect(404);
-    await request(h.app)
-      .put(`/api/events/${eventId}/invites/00000000-0000-4000-8000-000000000000/presence`)
-      .set(h.auth(alice))
-      .send({ presence: true })
-      .expect(404);
   });
 
-  it('check-in outcomes: checked in, already (when and by whom), unknown, other event, revoked', async () => {
+  it('refuses a presence that is not a JSON boolean with 422', async () => {
+    const inv = await h.invite(alice, eventId, 'Paul Langevin', 'paul@example.test');
+    await presence(inv.id, { presence: 'yes' }, alice).expect(422);
+  });
+
+  it('answers a stranger setting a presence with 404', async () => {
+    const inv = await h.invite(alice, eventId, 'Jean Perrin', 'jean@example.test');
+    await presence(inv.id, { presence: true }, carol).expect(404);
+  });
+
+  it('answers the presence of an invite the event does not have with 404', async () => {
+    await presence('00000000-0000-4000-8000-000000000000', { presence: true }, alice).expect(404);
+  });
+
+  const checkin = (body: Record<string, unknown>, actor = bob) =>
+    request(h.app).post(`/api/events/${eventId}/checkin`).set(h.auth(actor)).send(body);
+
+  it('checks an absent invitee in by their code, whatever its case, naming the invitee and the scanner', async () => {
     const inv = await h.invite(alice, eventId, 'Ada', 'ada@example.test');
-    const url = `/api/events/${eventId}/checkin`;
-    const ok = await request(h.app)
-      .post(url)
-      .set(h.auth(bob))
-      .send({ code_unique: inv.code_unique.toLowerCase(), scanne_par: 'Gate 1' })
-      .expect(200);
+    const ok = await checkin({ code_unique: inv.code_unique.toLowerCase(), scanne_par: 'Gate 1' }).expect(
+      200,
+    );
     expect(ok.body).to.include({ result: 'checked_in', scanne_par: 'Gate 1' });
     expect(ok.body.invite).to.deep.equal({ id: inv.id, nom: 'Ada', type_invite: 'standard' });
-    const again = await request(h.app)
-      .post(url)
-      .set(h.auth(bob))
-      .send({ code_unique: inv.code_unique })
-      .expect(409);
+  });
+
+  it('answers a second scan with 409 already_checked_in, giving when and by whom the first was made', async () => {
+    const inv = await h.invite(alice, eventId, 'Ben', 'ben@example.test');
+    const ok = await checkin({ code_unique: inv.code_unique, scanne_par: 'Gate 1' }).expect(200);
+    const again = await checkin({ code_unique: inv.code_unique }).expect(409);
     expect(again.body).to.include({
       result: 'already_checked_in',
       code: 'already_checked_in',
       scanne_par: 'Gate 1',
       checked_in_at: ok.body.checked_in_at,
     });
-    expect(
-      (
-        await request(h.app)
-          .post(url)
-          .set(h.auth(bob))
-          .send({ code_unique: 'ZZZZZZZZZZZZZZZZZZZZZZ' })
-          .expect(404)
-      ).body.result,
-    ).to.equal('unknown_code');
+  });
+
+  it('answers a code no invite has with 404 unknown_code', async () => {
+    expect((await checkin({ code_unique: 'ZZZZZZZZZZZZZZZZZZZZZZ' }).expect(404)).body.result).to.equal(
+      'unknown_code',
+    );
+  });
+
+  it("answers another event's code with 422 wrong_event", async () => {
     const other = await h.event(alice);
     const stranger = await h.invite(alice, other, 'Other', 'other@example.test');
-    expect(
-      (
-        await request(h.app)
-          .post(url)
-          .set(h.auth(bob))
-          .send({ code_unique: stranger.code_unique })
-          .expect(422)
-      ).body.result,
-    ).to.equal('wrong_event');
+    expect((await checkin({ code_unique: stranger.code_unique }).expect(422)).body.result).to.equal(
+      'wrong_event',
+    );
+  });
+
+  it("answers a revoked invite's code with 409 revoked", async () => {
     const revoked = await h.invite(alice, eventId, 'Gone', 'gone@example.test');
     await request(h.app)
       .patch(`/api/events/${eventId}/invites/${revoked.id}`)
       .set(h.auth(alice))
       .send({ revoked: true })
       .expect(200);
-    expect(
-      (await request(h.app).post(url).set(h.auth(bob)).send({ code_unique: revoked.code_unique }).expect(409))
-        .body.result,
-    ).to.equal('revoked');
-    await request(h.app).post(url).set(h.auth(bob)).send({}).expect(422);
-    await request(h.app).post(url).set(h.auth(carol)).send({ code_unique: inv.code_unique }).expect(404);
+    expect((await checkin({ code_unique: revoked.code_unique }).expect(409)).body.result).to.equal('revoked');
+  });
+
+  it('refuses a scan without code_unique with 422', async () => {
+    await checkin({}).expect(422);
+  });
+
+  it('answers a stranger scanning in the event with 404', async () => {
+    const inv = await h.invite(alice, eventId, 'Cleo', 'cleo@example.test');
+    await checkin({ code_unique: inv.code_unique }, carol).expect(404);
   });
 
   it('two concurrent scans of one code: exactly one checks in', async () => {

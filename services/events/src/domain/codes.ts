@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 export const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTWXYZ';
 
 /** Length of a code: 22 symbols of log2(29) = 4.86 bits each, about 106.9 bits of entropy. */
-export const CODE_LENGTH = 22;
+const CODE_LENGTH = 22;
 
 /**
  * A fresh `code_unique` (or, with `length`, a setup code) from the operating system's CSPRNG (`crypto.randomBytes`), with

@@ -12,7 +12,7 @@ export class CsvFileError extends Error {
 }
 
 /** Most data rows accepted in one import. */
-export const MAX_IMPORT_ROWS = 5_000;
+const MAX_IMPORT_ROWS = 5_000;
 
 /**
  * Parses an invite CSV (csv-parse): a header row naming the columns (`nom`, `email`, optional

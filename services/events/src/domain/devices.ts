@@ -18,10 +18,10 @@ import { isUuid } from './ids.ts';
 import { problems } from './problems.ts';
 
 /** How long a setup code can be used, once: 24 hours (docs/events.md, "Scanner devices"). */
-export const SETUP_CODE_TTL_MS = 24 * 3600_000;
+const SETUP_CODE_TTL_MS = 24 * 3600_000;
 
 /** Symbols of a setup code: 16 of the invite-code alphabet, log2(29) * 16 ≈ 78 bits. */
-export const SETUP_CODE_LENGTH = 16;
+const SETUP_CODE_LENGTH = 16;
 
 /** A scanner device as the API shows it (`scans`: history rows it wrote; dates ISO 8601). */
 export interface Device {
@@ -43,7 +43,7 @@ export type NewDevice = Device & { setup_code: string; setup_url: string };
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** The API shape of a device row. */
-export function deviceOf(row: DeviceRow): Device {
+function deviceOf(row: DeviceRow): Device {
   return {
     id: row.id,
     event_id: row.event_id,

@@ -42,7 +42,7 @@ const TEXTS = {
  * where they are), in words in `language` (`1 June 2026 at 18:30`, `1 juin 2026 à 18:30`); the
  * text as it came when it is not such a date.
  */
-export function startInWords(start: string, language: 'en' | 'fr'): string {
+function startInWords(start: string, language: 'en' | 'fr'): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(start);
   if (!m) return start.replace('T', ' ');
   const [y, mo, d, h, mi] = m.slice(1).map(Number) as [number, number, number, number, number];

@@ -4,7 +4,7 @@ import { defineProblems, type FieldErrors } from '@fieldhouse/problem';
 export const NO_EVENT = 'No event with this id.';
 
 /** Largest `integer` column value: user ids above it name nobody. */
-export const USER_ID_MAX = 2_147_483_647;
+const USER_ID_MAX = 2_147_483_647;
 
 /** What a 404 `not_found` is about, and its sentence. */
 const NOT_FOUND = {

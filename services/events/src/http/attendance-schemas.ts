@@ -2,7 +2,7 @@ import { Joi } from '@fieldhouse/config';
 import type { Scan } from '../domain/checkin.ts';
 
 /** Most scans in one offline batch. */
-export const MAX_BATCH = 500;
+const MAX_BATCH = 500;
 
 /** Clock skew allowed on a scan time: at most 5 minutes in the future. */
 const SKEW_MS = 5 * 60_000;
@@ -84,7 +84,7 @@ export const CheckedIn = Joi.object({
  * single endpoint would answer (its `status` and body: the check-in, or a problem document
  * with its `result`; invalid items: status 422, `result: "invalid"`, `errors`).
  */
-export const BatchScanResult = Joi.object({
+const BatchScanResult = Joi.object({
   index: Joi.number().integer().required(),
   nonce: Joi.string().allow(null).required(),
   replayed: Joi.boolean().required(),

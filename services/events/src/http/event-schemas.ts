@@ -4,7 +4,7 @@ import { isLocalDateTime } from '../domain/dates.ts';
 import type { EventInput, EventWhen } from '../domain/events.ts';
 
 /** A date-time without zone (spec 2.3 `start_date`/`end_date`), kept exactly as given. */
-export const localDateTime = Joi.string()
+const localDateTime = Joi.string()
   .custom((v: string, helpers) => (isLocalDateTime(v) ? v : helpers.error('any.invalid')))
   .messages({ 'any.invalid': '{{#label}} must be a date-time without zone, e.g. 2026-06-01T18:30:00' })
   .description('Date-time without zone, ISO 8601 (YYYY-MM-DDTHH:MM[:SS[.ffffff]]), kept as given')
