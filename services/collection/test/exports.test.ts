@@ -243,8 +243,11 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     expect(rows[3]!.full_name).to.equal('Dee\nline two');
   });
 
-  it('reads complete, reordered, partial and older-version submissions alike; header labels and choice columns on request', async () => {
-    // Own project: v1 with the test form; v2 a copy with a new field and a new choice.
+  /**
+   * Own project: v1 with the test form; v2 a copy with a new field and a new choice. Its
+   * submissions: `a` complete, `b` the same answers reordered, `c` partial, `d` of version 2.
+   */
+  const twoVersionProject = async () => {
     const f2 = await makeForm(h, alice);
     const full = {
       full_name: 'Full',
@@ -311,7 +314,11 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
       form_version_id: v2.id,
       data: v2All.map((f) => ({ field_uuid: f.uuid, type: f.type, value: v2Values[f.name] })),
     });
+    return { f2, a, b, c, d };
+  };
 
+  it('reads complete, reordered, partial and older-version submissions alike (choice columns on request)', async () => {
+    const { f2, a, b, c, d } = await twoVersionProject();
     const { jobId, job } = await exportNow({}, alice, 'csv', {
       projectId: f2.projectId,
       options: { choice_columns: true },
@@ -371,7 +378,10 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
       'picture',
       'remark',
     ]);
+  });
 
+  it('writes the field labels as the header on request', async () => {
+    const { f2 } = await twoVersionProject();
     const labelled = await exportNow({}, alice, 'csv', {
       projectId: f2.projectId,
       options: { header: 'labels' },
@@ -522,7 +532,11 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
       })
       .expect(200);
 
-  it('zips all data and media: the CSV, and each photo of its rows once under media/, named in its photo column', async () => {
+  /**
+   * A project named 'Relevé des puits / Nord' with five submissions: Ann, Bob and Cy with a
+   * photo, Dee without, Eve a draft with a photo; resolves with its form and the photo ids.
+   */
+  const photoProject = async () => {
     const f = await makeForm(h, alice);
     await h.db('projects').where({ id: f.projectId }).update({ name: 'Relevé des puits / Nord' });
     const photoIds: string[] = [];
@@ -541,26 +555,31 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     await send({ full_name: 'Dee' }); // no photo
     await send({ full_name: 'Eve', picture: PNG.toString('base64') }, { status: 'draft' });
     expect(photoIds).to.have.length(4);
+    return { f, photoIds };
+  };
 
-    const open = async (filters: object) => {
-      const { jobId, job } = await exportNow(filters, alice, 'zip', { projectId: f.projectId });
-      expect(job).to.include({ status: 'completed', format: 'zip', error: null, progress: 1 });
-      const res = await downloadBytes(jobId);
-      expect(res.headers['content-type']).to.equal('application/zip');
-      const day = (job.created_at as string).slice(0, 10);
-      expect(res.headers['content-disposition']).to.equal(
-        `attachment; filename="releve-des-puits-nord-${day}.zip"; filename*=UTF-8''relev%C3%A9-des-puits-nord-${day}.zip`,
-      );
-      const zip = await JSZip.loadAsync(res.body as Buffer);
-      const names = Object.keys(zip.files).filter((n) => !zip.files[n]!.dir);
-      const csvName = `relevé-des-puits-nord-${day}.csv`;
-      expect(names).to.include(csvName);
-      const rows = csvRows(await zip.file(csvName)!.async('string'));
-      return { job, names, rows, zip };
-    };
+  /** Exports `f`'s rows chosen by `filters` as a zip, checks its name, and opens it. */
+  const openZip = async (f: Form, filters: object) => {
+    const { jobId, job } = await exportNow(filters, alice, 'zip', { projectId: f.projectId });
+    expect(job).to.include({ status: 'completed', format: 'zip', error: null, progress: 1 });
+    const res = await downloadBytes(jobId);
+    expect(res.headers['content-type']).to.equal('application/zip');
+    const day = (job.created_at as string).slice(0, 10);
+    expect(res.headers['content-disposition']).to.equal(
+      `attachment; filename="releve-des-puits-nord-${day}.zip"; filename*=UTF-8''relev%C3%A9-des-puits-nord-${day}.zip`,
+    );
+    const zip = await JSZip.loadAsync(res.body as Buffer);
+    const names = Object.keys(zip.files).filter((n) => !zip.files[n]!.dir);
+    const csvName = `relevé-des-puits-nord-${day}.csv`;
+    expect(names).to.include(csvName);
+    const rows = csvRows(await zip.file(csvName)!.async('string'));
+    return { job, names, rows, zip };
+  };
 
+  it('zips the CSV and each photo of its rows once under media/, named in its photo column', async () => {
+    const { f, photoIds } = await photoProject();
     // Every row: 4 photos, each once, each named by its row's photo cell.
-    const all = await open({});
+    const all = await openZip(f, {});
     expect(all.job.rows_written).to.equal(5);
     expect(all.rows.map((r) => r.full_name)).to.deep.equal(['Ann', 'Bob', 'Cy', 'Dee', 'Eve']);
     const media = all.names.filter((n) => n.startsWith('media/'));
@@ -574,9 +593,12 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
       `media/${photoIds[3]}.png`,
     ]);
     for (const path of media) expect(await all.zip.file(path)!.async('nodebuffer')).to.deep.equal(PNG);
+  });
 
+  it('zips the photos of the rows the list filters choose, and no others', async () => {
+    const { f, photoIds } = await photoProject();
     // The list filters choose the rows, and so the photos: the draft's photo is left out.
-    const submitted = await open({ status: 'submitted' });
+    const submitted = await openZip(f, { status: 'submitted' });
     expect(submitted.rows.map((r) => r.full_name)).to.deep.equal(['Ann', 'Bob', 'Cy', 'Dee']);
     expect(submitted.names.filter((n) => n.startsWith('media/')).sort()).to.deep.equal(
       photoIds
@@ -584,24 +606,33 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
         .map((id) => `media/${id}.png`)
         .sort(),
     );
+  });
 
+  it('retries a zip whose photo read broke mid-stream, and writes it whole', async () => {
+    const { f } = await photoProject();
     // A photo read that breaks mid-stream fails the attempt (it does not hang), and the retry
     // writes the whole zip.
     blobs.brokenPhotoReads = 1;
-    const retried = await open({});
+    const retried = await openZip(f, {});
     expect(blobs.brokenPhotoReads).to.equal(0);
     expect(retried.names.filter((n) => n.startsWith('media/'))).to.have.length(4);
     const row = await h.db('exports').where({ id: retried.job.id }).first();
     expect(row.attempts).to.equal(2);
+  });
 
+  it('leaves out of the zip a photo the store no longer has, its CSV cell kept', async () => {
+    const { f, photoIds } = await photoProject();
     // A photo the store no longer has is left out; the CSV still names it; the job completes.
     const gone = await h.db('photos').where({ id: photoIds[1] }).first();
     await blobs.delete(gone.blob_key);
-    const partial = await open({});
+    const partial = await openZip(f, {});
     expect(partial.names.filter((n) => n.startsWith('media/'))).to.have.length(3);
     expect(partial.names).to.not.include(`media/${photoIds[1]}.png`);
     expect(partial.rows[1]!.picture).to.equal(`media/${photoIds[1]}.png`);
+  });
 
+  it('zips the CSV alone when the chosen rows have no photo', async () => {
+    const { f } = await photoProject();
     // A project without photos: the zip holds the CSV alone.
     const plain = await exportNow({ search: 'nobody-at-all' }, alice, 'zip', { projectId: f.projectId });
     const empty = await JSZip.loadAsync((await downloadBytes(plain.jobId)).body as Buffer);
@@ -637,7 +668,7 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     );
   });
 
-  it('refuses bad requests with problem documents', async () => {
+  it('refuses an export request with bad filters, format or options (422 naming each)', async () => {
     const bad = await request({ status: 'lost', date_from: '2025-02-30' }).expect(422);
     expect(bad.body.errors).to.have.keys('filters.status', 'filters.date_from');
     expect(
@@ -655,6 +686,9 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
       .send({ format: 'csv', options: { header: 'titles', choice_columns: 'yes' } })
       .expect(422);
     expect(opts.body.errors).to.have.keys('options.header', 'options.choice_columns');
+  });
+
+  it('refuses an export to a collector (403), a stranger (404) and an anonymous caller (401)', async () => {
     await request({}, bob).expect(403); // a collector may not export everybody's data
     await request({}, ivan).expect(404);
     await h
@@ -662,6 +696,9 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
       .post(`/api/v1/projects/${form.projectId}/submissions/export`)
       .send({ format: 'csv' })
       .expect(401);
+  });
+
+  it('answers 404 for an export id that is not a UUID or is unknown', async () => {
     await h.as(dave).get('/api/v1/exports/not-a-uuid').expect(404);
     await h.as(dave).get('/api/v1/exports/00000000-0000-4000-8000-000000000000').expect(404);
   });
@@ -676,6 +713,10 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
       expect((await download(jobId, user)).status, user.name).to.equal(404);
       await h.as(user).get(`/api/v1/exports/${jobId}`).expect(404);
     }
+  });
+
+  it('e-mails the requester of a ready export its links, in English and UTC when their language is unknown', async () => {
+    const { jobId } = await exportNow({}, dave);
     const mail = (await h.db('outbox').select('message')).find(
       (r) => r.message.data.reason === 'export-completed' && r.message.data.text.includes(jobId),
     );
@@ -814,7 +855,7 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     expect(s.body.data).to.include({ status: 'completed', expired: true, download_url: null });
   });
 
-  it('ends a job that keeps failing as failed, with its error and an e-mail, and the dead-letter consumer leaves it so', async () => {
+  it('ends a job that keeps failing as failed for good: its error shown, its requester e-mailed, no download (409)', async () => {
     blobs.failing = true;
     try {
       const { jobId, job } = await exportNow();
@@ -888,7 +929,7 @@ describe('collection: exports (CSV through RabbitMQ, blob store, expiry)', () =>
     expect(csvRows((await download(jobId)).body as string)).to.have.length(4);
   });
 
-  it('restarts a job whose worker died (lapsed lease) from the sweep, and leaves a live one alone', async () => {
+  it('restarts from the sweep a job whose worker died (lapsed lease), not one whose lease is live', async () => {
     const res = await request().expect(202);
     const jobId = res.body.data.job_id as string;
     await h.db('outbox').delete(); // the message was lost with the worker

@@ -41,7 +41,7 @@ describe('collection: object storage (S3BlobStore on a real S3 server, versitygw
     await bucket?.drop();
   });
 
-  it('stores, reads and deletes objects; a missing key reads as absent', async () => {
+  it('keeps an object until it is deleted, then reads it as absent', async () => {
     await bucket.store.put('photos/a.png', PNG, 'image/png');
     const got = await bucket.store.getStream('photos/a.png');
     expect(got!.size).to.equal(PNG.length);
@@ -51,13 +51,14 @@ describe('collection: object storage (S3BlobStore on a real S3 server, versitygw
     expect(await bucket.keys()).to.not.include('photos/a.png');
   });
 
-  it('answers a presigned URL with the service’s headers and byte ranges, refused once expired', async () => {
+  const headers = {
+    contentType: 'image/png',
+    contentDisposition: 'inline',
+    cacheControl: 'private, max-age=3600',
+  };
+
+  it('answers a presigned URL with the service’s headers and byte ranges', async () => {
     await bucket.store.put('photos/b.png', PNG, 'image/png');
-    const headers = {
-      contentType: 'image/png',
-      contentDisposition: 'inline',
-      cacheControl: 'private, max-age=3600',
-    };
     const url = await bucket.store.downloadUrl('photos/b.png', headers);
     const whole = await fetch(url);
     expect(whole.status).to.equal(200);
@@ -69,7 +70,10 @@ describe('collection: object storage (S3BlobStore on a real S3 server, versitygw
     expect(part.status).to.equal(206);
     expect(Buffer.from(await part.arrayBuffer())).to.deep.equal(PNG.subarray(0, 10));
     expect(part.headers.get('content-range')).to.equal(`bytes 0-9/${PNG.length}`);
+  });
 
+  it('refuses a presigned URL once expired (403)', async () => {
+    await bucket.store.put('photos/b.png', PNG, 'image/png');
     const shortLived = new S3BlobStore({ ...bucket.options, presignSeconds: 1 });
     const expiring = await shortLived.downloadUrl('photos/b.png', headers);
     await new Promise((r) => setTimeout(r, 2_100));
@@ -77,18 +81,22 @@ describe('collection: object storage (S3BlobStore on a real S3 server, versitygw
     shortLived.close();
   });
 
-  it('streams a large file as a multipart upload, and leaves nothing behind when the source fails', async () => {
+  it('streams a large file as a multipart upload', async () => {
     const store = new S3BlobStore({ ...bucket.options, partSize: 5 * MiB });
     expect(await store.putStream('exports/big.csv', generated(12 * MiB + 3))).to.equal(12 * MiB + 3);
     const got = await store.getStream('exports/big.csv');
     expect(got!.size).to.equal(12 * MiB + 3);
     expect(await bytesOf(got!.stream)).to.equal(12 * MiB + 3);
+    expect(await bucket.keys()).to.include('exports/big.csv');
+    store.close();
+  });
+
+  it('leaves nothing behind of a multipart upload whose source fails', async () => {
+    const store = new S3BlobStore({ ...bucket.options, partSize: 5 * MiB });
     let failed: unknown;
     await store.putStream('exports/broken.csv', generated(20 * MiB, 11 * MiB)).catch((err) => (failed = err));
     expect(failed).to.be.an('error');
-    expect(await bucket.keys())
-      .to.include('exports/big.csv')
-      .and.not.include('exports/broken.csv');
+    expect(await bucket.keys()).to.not.include('exports/broken.csv');
     // Nor its parts: the unfinished multipart upload was aborted.
     expect(await bucket.uploads()).to.deep.equal([]);
     store.close();
@@ -103,7 +111,8 @@ describe('collection: object storage (S3BlobStore on a real S3 server, versitygw
     });
     after(async () => h?.close());
 
-    it('redirects a photo download to a presigned URL after the access check, and deletes it with its submission', async () => {
+    /** A new submission of alice's with a PNG photo; resolves with its form, id and photo entry. */
+    const withPhoto = async () => {
       const form = await makeForm(h, alice);
       const sent = await h
         .as(alice)
@@ -111,6 +120,11 @@ describe('collection: object storage (S3BlobStore on a real S3 server, versitygw
         .send(body(form, { picture: PNG.toString('base64') }))
         .expect(201);
       const photo = sent.body.data.data.find((e: { type: string }) => e.type === 'photo').value;
+      return { form, id: sent.body.data.id as number, photo };
+    };
+
+    it('redirects a photo download to a presigned URL after the access check', async () => {
+      const { photo } = await withPhoto();
       await h.as(bob).get(photo.url).expect(404); // not a member: no URL given out
       const answer = await h.as(alice).get(photo.url).expect(302);
       expect(answer.headers['cache-control']).to.equal('no-store');
@@ -118,12 +132,13 @@ describe('collection: object storage (S3BlobStore on a real S3 server, versitygw
       expect(direct.status).to.equal(200);
       expect(direct.headers.get('content-type')).to.equal('image/png');
       expect(Buffer.from(await direct.arrayBuffer())).to.deep.equal(PNG);
+    });
+
+    it('deletes a photo from the bucket with its submission', async () => {
+      const { form, id } = await withPhoto();
       const before = await bucket.keys();
       expect(before.some((k) => k.startsWith('photos/'))).to.equal(true);
-      await h
-        .as(alice)
-        .delete(`/api/v1/projects/${form.projectId}/submissions/${sent.body.data.id}`)
-        .expect(204);
+      await h.as(alice).delete(`/api/v1/projects/${form.projectId}/submissions/${id}`).expect(204);
       const after = await bucket.keys();
       expect(before.filter((k) => !after.includes(k))).to.have.length(1);
     });
