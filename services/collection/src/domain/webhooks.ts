@@ -15,16 +15,9 @@ import { changes } from './changes.ts';
 /**
  * The event kinds of area A (docs/webhooks.md, "Area A"): a submission created (any path: API,
  * web form, offline sync), its data or location edited, its review status changed, deleted; an
- * export finished or failed.
+ * export finished or failed: the webhook kinds of the list of changes (changes.ts).
  */
-export const WORKSPACE_WEBHOOK_KINDS = [
-  'submission.created',
-  'submission.updated',
-  'submission.reviewed',
-  'submission.deleted',
-  'export.completed',
-  'export.failed',
-] as const;
+export const WORKSPACE_WEBHOOK_KINDS = changes.webhookKinds;
 
 /** Who manages a workspace's webhooks: its owners, admins and managers (others 403, non-members 404). */
 export interface WorkspaceWebhookAccess {

@@ -13,13 +13,10 @@ import { changes } from './changes.ts';
 
 /**
  * The event kinds of area C (docs/webhooks.md, "Area C"): an invite added (API, CSV import),
- * checked in by a scan (any path: scanner, offline batch, device), its presence set by hand.
+ * checked in by a scan (any path: scanner, offline batch, device), its presence set by hand: the
+ * webhook kinds of the list of changes (changes.ts).
  */
-export const EVENT_WEBHOOK_KINDS = [
-  'invite.created',
-  'invite.checked_in',
-  'invite.presence_changed',
-] as const;
+export const EVENT_WEBHOOK_KINDS = changes.webhookKinds;
 
 /** Who manages an event's webhooks: its owner (staff get 403, anyone else 404). */
 export interface EventWebhookAccess {

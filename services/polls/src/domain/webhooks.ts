@@ -24,12 +24,6 @@ async function refreshWebhookKinds(ctx: PollsContext, pollId: string): Promise<v
 }
 
 /**
- * 422 `webhook_limit_reached`: the poll already has `limit` webhooks (`WEBHOOK_MAX_SUBSCRIPTIONS`,
- * active or not), the most one poll may have (docs/webhooks.md, "Isolation").
- */
-const pollWebhookLimitReached = (limit: number) => problems.webhookLimitReached({ limit });
-
-/**
  * The webhook use cases of a poll (libs/webhooks `WebhookUseCases`), owner only, at most
  * `WEBHOOK_MAX_SUBSCRIPTIONS` per poll; subscriptions
  * and delivery log live in the polls database (MongoDB). Each subscription keeps the e-mail
@@ -53,7 +47,9 @@ export const pollWebhooks = (ctx: PollsContext) =>
         userId: poll.owner_id,
         columns: async () => (a.email ? { owner_email: a.email } : {}),
         changed: () => refreshWebhookKinds(ctx, poll._id),
-        limitReached: pollWebhookLimitReached,
+        // 422 `webhook_limit_reached`: `WEBHOOK_MAX_SUBSCRIPTIONS` per poll, active or not
+        // (docs/webhooks.md, "Isolation").
+        limitReached: (limit) => problems.webhookLimitReached({ limit }),
       };
     },
     ['poll_id'],
