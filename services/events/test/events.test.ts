@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { alice, bob, carol, startHarness, type Harness } from './harness.ts';
+import { alice, bob, carol, dave, startHarness, type Harness } from './harness.ts';
 
 describe('events service: events and staff', () => {
   let h: Harness;
@@ -61,17 +61,28 @@ describe('events service: events and staff', () => {
     await request(h.app).get('/api/events?when=tomorrow').set(h.auth(user)).expect(422);
   });
 
-  it('hides an event from non-staff (404), lets the owner grant staff by e-mail or id, and limits staff', async () => {
+  it('hides an event and its stats from a user who is neither owner nor staff (404)', async () => {
     const id = await h.event(alice);
     await request(h.app).get(`/api/events/${id}`).set(h.auth(carol)).expect(404);
     await request(h.app).get(`/api/events/${id}/stats`).set(h.auth(carol)).expect(404);
+  });
+
+  it('answers 404 for an event id that is not a UUID', async () => {
     await request(h.app).get(`/api/events/not-a-uuid`).set(h.auth(alice)).expect(404);
-    // Bob is unknown to the service until he calls it once (or his user event arrives).
+  });
+
+  it('refuses to grant staff to an e-mail the service does not know yet (422)', async () => {
+    const id = await h.event(alice);
+    // Dave is unknown to the service until he calls it once (or his user event arrives).
     await request(h.app)
       .post(`/api/events/${id}/staff`)
       .set(h.auth(alice))
-      .send({ email: 'bob@example.test' })
+      .send({ email: 'dave@example.test' })
       .expect(422);
+  });
+
+  it('grants staff by e-mail, in any case, once the user has called; staff then see the event', async () => {
+    const id = await h.event(alice);
     await request(h.app).get('/api/events').set(h.auth(bob)).expect(200);
     const granted = await request(h.app)
       .post(`/api/events/${id}/staff`)
@@ -82,7 +93,11 @@ describe('events service: events and staff', () => {
     await request(h.app).get(`/api/events/${id}`).set(h.auth(bob)).expect(200);
     const list = await request(h.app).get('/api/events').set(h.auth(bob)).expect(200);
     expect(list.body.map((e: { id: string }) => e.id)).to.include(id);
-    // Staff can read but not manage.
+  });
+
+  it("refuses staff the owner's actions with 403: edit the event, grant staff, invite", async () => {
+    const id = await h.event(alice);
+    await h.addStaff(alice, id, bob);
     await request(h.app).patch(`/api/events/${id}`).set(h.auth(bob)).send({ name: 'Hijack' }).expect(403);
     await request(h.app)
       .post(`/api/events/${id}/staff`)
@@ -94,13 +109,18 @@ describe('events service: events and staff', () => {
       .set(h.auth(bob))
       .send({ nom: 'X', email: 'x@example.test' })
       .expect(403);
+  });
+
+  it('removes staff, who then get 404; removing them again is 404', async () => {
+    const id = await h.event(alice);
+    await h.addStaff(alice, id, bob);
     await request(h.app).get(`/api/events/${id}/staff`).set(h.auth(alice)).expect(200);
     await request(h.app).delete(`/api/events/${id}/staff/${bob.id}`).set(h.auth(alice)).expect(204);
     await request(h.app).get(`/api/events/${id}`).set(h.auth(bob)).expect(404);
     await request(h.app).delete(`/api/events/${id}/staff/${bob.id}`).set(h.auth(alice)).expect(404);
   });
 
-  it('updates and deletes an event', async () => {
+  it('updates only the fields given, end_date null clearing it', async () => {
     const id = await h.event(alice);
     const res = await request(h.app)
       .put(`/api/events/${id}`)
@@ -108,7 +128,15 @@ describe('events service: events and staff', () => {
       .send({ location: 'Nantes', end_date: null })
       .expect(200);
     expect(res.body).to.include({ location: 'Nantes', end_date: null, name: 'Launch' });
+  });
+
+  it('refuses an update without any field (422)', async () => {
+    const id = await h.event(alice);
     await request(h.app).patch(`/api/events/${id}`).set(h.auth(alice)).send({}).expect(422);
+  });
+
+  it('deletes an event, which then is 404', async () => {
+    const id = await h.event(alice);
     await request(h.app).delete(`/api/events/${id}`).set(h.auth(alice)).expect(204);
     await request(h.app).get(`/api/events/${id}`).set(h.auth(alice)).expect(404);
   });

@@ -37,6 +37,7 @@ export interface Harness {
 export const alice: TestUser = { id: 1, name: 'Alice Owner', email: 'alice@example.test' };
 export const bob: TestUser = { id: 2, name: 'Bob Staff', email: 'bob@example.test' };
 export const carol: TestUser = { id: 3, name: 'Carol Outsider', email: 'carol@example.test' };
+export const dave: TestUser = { id: 4, name: 'Dave Newcomer', email: 'dave@example.test' };
 
 /** The events app on a fresh, migrated database, with a stand-in gateway issuer, and the named actors' helpers. */
 export async function startHarness(label: string): Promise<Harness> {
