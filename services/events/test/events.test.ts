@@ -77,7 +77,7 @@ describe('events service: events and staff', () => {
     await request(h.app)
       .post(`/api/events/${id}/staff`)
       .set(h.auth(alice))
-      .send({ email: 'dave@example.test' })
+      .send({ email: dave.email })
       .expect(422);
   });
 
