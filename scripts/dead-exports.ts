@@ -10,10 +10,11 @@ import { fileURLToPath } from 'node:url';
  * libs/: a lib's value that no other package imports is dead too). The types a lib exports are its
  * API even when no one names them (the parameters and results of its functions): not reported.
  *
- * Findings listed in `scripts/dead-exports-baseline.json` are allowed for now: that list holds the
- * services' dead exports of issue 33, to be removed when the services' work is folded, after which
- * the list is emptied (`[]`), so that the check covers every service. A baseline entry that knip no
- * longer reports is printed as stale (not an error) so the list can be trimmed.
+ * Findings listed in `scripts/dead-exports-baseline.json` are allowed for now: its groups hold the
+ * services' dead exports of issue 33, to be removed when the services' work is folded, and those
+ * of libs that other work in progress is changing ({@link BASELINE_GROUPS}); once they are
+ * removed the groups are emptied (`[]`), so that the check covers everything. A baseline entry
+ * that knip no longer reports is printed as stale (not an error) so the list can be trimmed.
  *
  * Options: `--update-baseline` rewrites the baseline with today's findings under `services/`
  * (findings elsewhere are never baselined: fix them); `--list` prints every finding, baselined
@@ -58,13 +59,38 @@ if (process.argv.includes('--list')) {
   process.exit(0);
 }
 
+/**
+ * The groups of the baseline, each with the paths whose findings `--update-baseline` puts in it:
+ * work that other hands are changing while this check lands. Nothing else may be baselined.
+ */
+const BASELINE_GROUPS: Record<string, string[]> = {
+  'services: issue 33, removed when the services are folded in, then this list is emptied': ['services/'],
+  'libs changed by work in progress (issue 33 changes, issue 34 form-logic; libs/problem conflict() unused since the catalogues)':
+    [
+      'libs/form-logic/',
+      'libs/messaging/src/changes.ts',
+      'libs/webhooks/src/triggers.ts',
+      'libs/problem/src/problem.ts',
+    ],
+};
+
 if (process.argv.includes('--update-baseline')) {
-  const baseline = findings.filter((finding) => finding.startsWith('services/'));
-  writeFileSync(baselineFile, `${JSON.stringify(baseline, null, 2)}\n`);
-  console.log(`wrote ${baseline.length} services finding(s) to scripts/dead-exports-baseline.json`);
+  const groups = Object.fromEntries(
+    Object.entries(BASELINE_GROUPS).map(([name, paths]) => [
+      name,
+      findings.filter((finding) => paths.some((path) => finding.startsWith(path))),
+    ]),
+  );
+  writeFileSync(baselineFile, `${JSON.stringify(groups, null, 2)}\n`);
+  console.log(
+    `wrote ${Object.values(groups).flat().length} finding(s) to scripts/dead-exports-baseline.json`,
+  );
 }
 
-const baseline = new Set(JSON.parse(readFileSync(baselineFile, 'utf8')) as Finding[]);
+/** The baseline: `{ "<group>": ["<file>:<name>", ...] }`. */
+const baseline = new Set(
+  Object.values(JSON.parse(readFileSync(baselineFile, 'utf8')) as Record<string, Finding[]>).flat(),
+);
 const errors = findings.filter((finding) => !baseline.has(finding));
 const stale = [...baseline].filter((entry) => !findings.includes(entry));
 

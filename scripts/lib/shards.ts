@@ -15,7 +15,7 @@ export interface Shard {
  * fresh measurement to `.local/test-durations.json` after every sharded run; copy it here
  * when files were added or became much slower or faster.
  */
-export const DURATIONS_FILE = join('scripts', 'test-durations.json');
+const DURATIONS_FILE = join('scripts', 'test-durations.json');
 
 /** Every spec file `.mocharc.json` names (its `spec` globs, in their order, each sorted), relative to `root`. */
 export function specFiles(root: string): string[] {
