@@ -148,7 +148,7 @@ async function appendFromTypeScript(db: Knex, offset: number): Promise<void> {
       `SELECT p.id, p.workspace_id FROM projects p WHERE p.id = ANY(?) AND EXISTS (SELECT 1 FROM webhook_subscriptions s
          WHERE s.active AND 'submission.created' = ANY(s.events) AND s.workspace_id = p.workspace_id
            AND (s.project_ids IS NULL OR p.id = ANY(s.project_ids)))`,
-      [[...new Set(rows.map((r) => r.project_id))]],
+      [[...new Set(rows.map((r) => r.project_id as number))]],
     )) as { rows: Array<{ id: number; workspace_id: number }> };
     const workspaceOf = new Map(reach.map((p) => [p.id, p.workspace_id]));
     const time = new Date().toISOString();

@@ -1,6 +1,6 @@
 import type { EmailRequested } from '@fieldhouse/contracts';
 import { defineChanges, message, t, webhook } from '@fieldhouse/messaging';
-import { EXPORT_FORMATS } from './exports.ts';
+import { EXPORT_FORMATS } from '../data/exports.ts';
 import { FIELD_TYPES } from './fields.ts';
 import { STATUSES } from './transitions.ts';
 
@@ -24,16 +24,9 @@ const coordinate = (sql: string, description: string) => t.nullable(t.number({ s
 const status = (sql: string) => t.oneOf(STATUSES, { sql });
 const workspaceId = (sql: string) => t.integer({ sql, description: 'The workspace of the subscription.' });
 
-/** One stored answer (a photo's value is `{photo_id, content_type, size, url}`). */
-interface Entry {
-  field_uuid: string;
-  type: (typeof FIELD_TYPES)[number];
-  value?: unknown;
-}
-
 /** The stored answers: one entry per answered field (a photo's value is `{photo_id, content_type, size, url}`). */
 const entries = (sql: string) =>
-  t.json<Entry[]>(
+  t.json<Array<{ field_uuid: string; type: (typeof FIELD_TYPES)[number]; value?: unknown }>>(
     {
       type: 'array',
       items: {
