@@ -10,6 +10,7 @@ describe('events service: invites', () => {
   before(async () => {
     h = await startHarness('events_invites');
     eventId = await h.event(alice);
+    await h.addStaff(alice, eventId, bob);
   });
   after(async () => h?.close());
 
@@ -40,28 +41,28 @@ describe('events service: invites', () => {
     });
   });
 
-  it('refuses an unknown type_invite, a bad e-mail and a duplicate e-mail with 422', async () => {
-    const bad = await request(h.app)
-      .post(`/api/events/${eventId}/invites`)
-      .set(h.auth(alice))
-      .send({ nom: 'A', email: 'a@example.test', type_invite: 'king' })
-      .expect(422);
+  const create = (body: Record<string, unknown>) =>
+    request(h.app).post(`/api/events/${eventId}/invites`).set(h.auth(alice)).send(body);
+
+  it('refuses an unknown type_invite with 422 naming it', async () => {
+    const bad = await create({ nom: 'A', email: 'a@example.test', type_invite: 'king' }).expect(422);
     expect(bad.body.errors).to.have.property('type_invite');
-    await request(h.app)
-      .post(`/api/events/${eventId}/invites`)
-      .set(h.auth(alice))
-      .send({ nom: 'A', email: 'not-mail' })
-      .expect(422);
+  });
+
+  it('refuses an address that is not an e-mail with 422', async () => {
+    await create({ nom: 'A', email: 'not-mail' }).expect(422);
+  });
+
+  it('refuses an e-mail already invited to the event, in any case, with 422 email_taken', async () => {
     await h.invite(alice, eventId, 'Dup', 'dup@example.test');
-    const dup = await request(h.app)
-      .post(`/api/events/${eventId}/invites`)
-      .set(h.auth(alice))
-      .send({ nom: 'Dup 2', email: 'DUP@example.test' })
-      .expect(422);
+    const dup = await create({ nom: 'Dup 2', email: 'DUP@example.test' }).expect(422);
     expect(dup.body.code).to.equal('email_taken');
-    // The same e-mail is fine in another event.
+  });
+
+  it('accepts an e-mail already invited to another event', async () => {
+    await h.invite(alice, eventId, 'Twice', 'twice@example.test');
     const other = await h.event(alice);
-    await h.invite(alice, other, 'Dup', 'dup@example.test');
+    await h.invite(alice, other, 'Twice', 'twice@example.test');
   });
 
   it('codes are unique and random across many invites', async () => {
@@ -71,48 +72,59 @@ describe('events service: invites', () => {
     expect(codes.size).to.equal(20);
   });
 
-  it('lists invites paginated and searchable; staff may read, outsiders get 404', async () => {
-    const page = await request(h.app)
-      .get(`/api/events/${eventId}/invites?per_page=5&page=2`)
-      .set(h.auth(alice))
-      .expect(200);
+  const list = (query: string, actor = alice) =>
+    request(h.app).get(`/api/events/${eventId}/invites${query}`).set(h.auth(actor));
+
+  it('lists invites one page at a time in the pagination envelope', async () => {
+    const page = await list('?per_page=5&page=2').expect(200);
     expect(page.body.data).to.have.length(5);
     expect(page.body.pagination).to.include({ current_page: 2, per_page: 5 });
     expect(page.body.pagination.total).to.be.greaterThan(20);
-    const found = await request(h.app)
-      .get(`/api/events/${eventId}/invites?search=zoé`)
-      .set(h.auth(alice))
-      .expect(200);
-    expect(found.body.data.map((i: { nom: string }) => i.nom)).to.deep.equal(['Zoé Dupont']);
-    const pct = await request(h.app)
-      .get(`/api/events/${eventId}/invites?search=%25`)
-      .set(h.auth(alice))
-      .expect(200);
-    expect(pct.body.data).to.have.length(0);
-    await request(h.app).get(`/api/events/${eventId}/invites?per_page=500`).set(h.auth(alice)).expect(422);
-    await request(h.app).get(`/api/events/${eventId}/invites`).set(h.auth(carol)).expect(404);
-    await h.addStaff(alice, eventId, bob);
-    await request(h.app).get(`/api/events/${eventId}/invites`).set(h.auth(bob)).expect(200);
   });
 
-  it('updates, revokes and deletes an invite', async () => {
+  it('finds invites by part of their name, accents included', async () => {
+    const found = await list('?search=zoé').expect(200);
+    expect(found.body.data.map((i: { nom: string }) => i.nom)).to.deep.equal(['Zoé Dupont']);
+  });
+
+  it('searches a % literally, not as a wildcard', async () => {
+    expect((await list('?search=%25').expect(200)).body.data).to.have.length(0);
+  });
+
+  it('refuses more than 100 invites per page with 422', async () => {
+    await list('?per_page=500').expect(422);
+  });
+
+  it('answers a stranger listing the invites with 404', async () => {
+    await list('', carol).expect(404);
+  });
+
+  it('lets staff list the invites', async () => {
+    await list('', bob).expect(200);
+  });
+
+  const patch = (inviteId: string, body: Record<string, unknown>, actor = alice) =>
+    request(h.app).patch(`/api/events/${eventId}/invites/${inviteId}`).set(h.auth(actor)).send(body);
+
+  it('updates an invite and revokes it in one change', async () => {
     const inv = await h.invite(alice, eventId, 'Temp', 'temp@example.test');
-    const up = await request(h.app)
-      .patch(`/api/events/${eventId}/invites/${inv.id}`)
-      .set(h.auth(alice))
-      .send({ nom: 'Temporary', revoked: true })
-      .expect(200);
+    const up = await patch(inv.id, { nom: 'Temporary', revoked: true }).expect(200);
     expect(up.body).to.include({ nom: 'Temporary', revoked: true });
-    await request(h.app)
-      .patch(`/api/events/${eventId}/invites/${inv.id}`)
-      .set(h.auth(alice))
-      .send({ email: 'dup@example.test' })
-      .expect(422);
-    await request(h.app)
-      .patch(`/api/events/${eventId}/invites/${inv.id}`)
-      .set(h.auth(bob))
-      .send({ nom: 'x' })
-      .expect(403);
+  });
+
+  it("refuses to change an invite's e-mail to one already invited (422)", async () => {
+    const inv = await h.invite(alice, eventId, 'Mover', 'mover@example.test');
+    await h.invite(alice, eventId, 'Stayer', 'stayer@example.test');
+    await patch(inv.id, { email: 'stayer@example.test' }).expect(422);
+  });
+
+  it('refuses staff an update of an invite (403)', async () => {
+    const inv = await h.invite(alice, eventId, 'Fixed', 'fixed@example.test');
+    await patch(inv.id, { nom: 'x' }, bob).expect(403);
+  });
+
+  it('deletes an invite, which then is 404', async () => {
+    const inv = await h.invite(alice, eventId, 'Brief', 'brief@example.test');
     await request(h.app).delete(`/api/events/${eventId}/invites/${inv.id}`).set(h.auth(alice)).expect(204);
     await request(h.app).get(`/api/events/${eventId}/invites/${inv.id}`).set(h.auth(alice)).expect(404);
   });
