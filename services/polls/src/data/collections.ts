@@ -1,4 +1,4 @@
-import type { Collection, Db } from 'mongodb';
+import type { Db } from 'mongodb';
 import type { CommentDoc, PollDoc, VoteDoc } from '../domain/types.ts';
 import type { OutboxDoc, PendingVoteDoc, ReactionDoc, SentMailDoc } from './documents.ts';
 
@@ -15,7 +15,6 @@ export function collections(db: Db) {
   };
 }
 export type Collections = ReturnType<typeof collections>;
-export type { Collection };
 
 /** Whether a MongoDB error is a duplicate key (unique index) violation. */
 export const isDuplicateKey = (err: unknown): boolean => (err as { code?: number })?.code === 11000;

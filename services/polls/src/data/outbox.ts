@@ -26,7 +26,7 @@ function firstFailedIndex(err: unknown): number | undefined {
 }
 
 /** What a polls use case gets from {@link MongoInTransaction}: its outbox and its undo list. */
-export interface MongoUnitOfWork {
+interface MongoUnitOfWork {
   /** Messages of the unit: written to the outbox once the work resolved, after its documents. */
   outbox: OutboxWriter;
   /**

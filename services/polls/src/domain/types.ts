@@ -1,5 +1,5 @@
 /** Who may vote, react and comment: anyone (`public`) or signed-in users (`authenticated`). */
-export type Access = 'public' | 'authenticated';
+type Access = 'public' | 'authenticated';
 
 /** Settings of a poll (docs/polls.md, "Settings"). Times are ISO 8601 UTC strings or null. */
 export interface PollSettings {
@@ -14,7 +14,7 @@ export interface PollSettings {
   allow_reactions: boolean;
 }
 
-export interface OptionDoc {
+interface OptionDoc {
   id: string;
   label: string;
 }

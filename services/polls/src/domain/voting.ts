@@ -16,7 +16,7 @@ import { writeWebhookMessage } from './webhooks.ts';
 import { changes } from './changes.ts';
 
 /** What a vote came to: counted now, held for its one-time password, or counted before (a retry). */
-export type VoteOutcome = 'counted' | 'pending' | 'replayed';
+type VoteOutcome = 'counted' | 'pending' | 'replayed';
 
 /** The result of {@link castVote} and {@link verifyVote}: the outcome, the answer's `data` and `message`. */
 export interface VoteResult {
@@ -26,7 +26,7 @@ export interface VoteResult {
 }
 
 /** The `data` of the vote answer (spec 2.2). */
-export interface VoteAnswer {
+interface VoteAnswer {
   vote: ReturnType<typeof voteView>;
   requires_verification: boolean;
   verification_code: string | null;
@@ -71,7 +71,7 @@ export function voteDeltas(vote: Pick<VoteDoc, 'seq' | 'hour' | 'option_ids' | '
  * @throws ProblemError 422 `vote_limit_reached`; 409 when a concurrent vote of the same voter
  *   took the slot while votes remain.
  */
-export async function countVote(
+async function countVote(
   ctx: PollsContext,
   poll: PollDoc,
   voter: Voter,

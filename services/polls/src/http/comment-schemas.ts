@@ -47,7 +47,7 @@ const commentFields = {
 export const Comment = Joi.object(commentFields).id('Comment');
 
 /** A comment with its whole thread in `replies` (oldest first). */
-export const CommentThread = Joi.object({
+const CommentThread = Joi.object({
   ...commentFields,
   replies: Joi.array().items(Joi.link('#CommentThread')).required(),
 }).id('CommentThread');

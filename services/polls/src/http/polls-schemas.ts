@@ -60,7 +60,7 @@ export const PollUpdate = Joi.object<PollInput>({
 export const PageQuery = Joi.object<{ page: number; per_page: number }>(pageQuerySchema);
 
 /** A poll's settings as stored and shown (every one present). */
-export const Settings = Joi.object({
+const Settings = Joi.object({
   starts_at: isoTime().allow(null).required(),
   ends_at: isoTime().allow(null).required(),
   max_votes_per_voter: Joi.number().integer().min(1).required(),

@@ -20,7 +20,7 @@ export const ReactionsSummary = Joi.object(
 ).id('ReactionsSummary');
 
 /** The `data` of a reaction answer. */
-export const ReactionAnswer = Joi.object({
+const ReactionAnswer = Joi.object({
   reaction_type: Joi.string()
     .valid(...REACTION_TYPES)
     .required(),

@@ -59,7 +59,7 @@ const Achievement = Joi.object({
  * `results` has only the options of the caller's own latest vote, `analytics` is empty,
  * `achievements` is empty, `stats_hidden` is true and `my_vote` is present.
  */
-export const Results = Joi.object({
+const Results = Joi.object({
   poll: Poll.required(),
   sections: Joi.array().items(Section).required(),
   results: mapOf(Joi.number().integer()).required().description('Option id to votes.'),

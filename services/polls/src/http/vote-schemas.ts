@@ -49,7 +49,7 @@ const Vote = Joi.object({
 });
 
 /** The `data` of the vote answer (spec 2.2, "vote response"). */
-export const VoteAnswer = Joi.object({
+const VoteAnswer = Joi.object({
   vote: Vote.required(),
   requires_verification: Joi.boolean().required(),
   verification_code: Joi.string().allow(null).required().description('Names the pending vote (202 only).'),
