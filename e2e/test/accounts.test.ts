@@ -66,26 +66,26 @@ describe('accounts: profile, password change and reset, e-mail verification (thr
   });
 
   it('edits the profile (name, language, time zone) and publishes them in user.updated', async () => {
-    const u = await registerUser(stack.gatewayUrl, 'Profile Person');
+    const alice = await registerUser(stack.gatewayUrl, 'Alice Profile');
     const me = await request(stack.gatewayUrl)
       .get('/api/v1/me')
-      .auth(u.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .expect(200);
     expect(me.body.data).to.include({ language: null, time_zone: null, email_verified_at: null });
 
     const patched = await request(stack.gatewayUrl)
       .patch('/api/v1/me')
-      .auth(u.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .send({ name: 'Renamed Person', language: 'fr', time_zone: 'Europe/Paris' })
       .expect(200);
     expect(patched.body.data).to.include({
       name: 'Renamed Person',
-      email: u.email,
+      email: alice.email,
       language: 'fr',
       time_zone: 'Europe/Paris',
     });
     const event = await eventually(async () =>
-      received.find((m) => m.type === 'user.updated' && m.data.id === u.id),
+      received.find((m) => m.type === 'user.updated' && m.data.id === alice.id),
     );
     expect(event.data).to.include({ name: 'Renamed Person', language: 'fr', time_zone: 'Europe/Paris' });
 
@@ -93,46 +93,48 @@ describe('accounts: profile, password change and reset, e-mail verification (thr
     for (const body of [{ language: 'de' }, { time_zone: 'Mars/Olympus' }, {}, { name: '' }]) {
       const bad = await request(stack.gatewayUrl)
         .patch('/api/v1/me')
-        .auth(u.token, { type: 'bearer' })
+        .auth(alice.token, { type: 'bearer' })
         .send(body)
         .expect(422);
       expect(bad.body.code, JSON.stringify(body)).to.equal('validation_failed');
     }
-    const other = await registerUser(stack.gatewayUrl);
+    const bob = await registerUser(stack.gatewayUrl);
     const taken = await request(stack.gatewayUrl)
       .patch('/api/v1/me')
-      .auth(u.token, { type: 'bearer' })
-      .send({ email: other.email.toUpperCase() })
+      .auth(alice.token, { type: 'bearer' })
+      .send({ email: bob.email.toUpperCase() })
       .expect(422);
     expect(taken.body.code).to.equal('email_in_use');
     expect(taken.body.errors).to.have.property('email');
     const after = await request(stack.gatewayUrl)
       .get('/api/v1/me')
-      .auth(u.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .expect(200);
-    expect(after.body.data).to.include({ email: u.email, language: 'fr', time_zone: 'Europe/Paris' });
+    expect(after.body.data).to.include({ email: alice.email, language: 'fr', time_zone: 'Europe/Paris' });
     // A signed-out caller cannot.
     await request(stack.gatewayUrl).patch('/api/v1/me').send({ name: 'x' }).expect(401);
   });
 
   it('verifies the e-mail of a new account with a single-use link; a changed address needs it again', async () => {
-    const u = await registerUser(stack.gatewayUrl, 'Verify Person');
-    const mail = await mailTo(u.email, /Confirm your e-mail/);
+    const alice = await registerUser(stack.gatewayUrl, 'Alice Verify');
+    const mail = await mailTo(alice.email, /Confirm your e-mail/);
     const token = linkToken(mail, '/verify-email');
     expect(mail.html).to.include(`${PUBLIC_URL}/verify-email#token=${token}`);
     await request(stack.gatewayUrl).post('/api/v1/email/verify').send({ token }).expect(204);
     const me = await request(stack.gatewayUrl)
       .get('/api/v1/me')
-      .auth(u.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .expect(200);
     expect(me.body.data.email_verified_at).to.be.a('string');
     // Services learn it (address-based grants, such as invitations by e-mail, can wait for it).
     const created = await eventually(async () =>
-      received.find((m) => m.type === 'user.created' && m.data.id === u.id),
+      received.find((m) => m.type === 'user.created' && m.data.id === alice.id),
     );
     expect(created.data.email_verified).to.equal(false);
     await eventually(async () =>
-      received.find((m) => m.type === 'user.updated' && m.data.id === u.id && m.data.email_verified === true),
+      received.find(
+        (m) => m.type === 'user.updated' && m.data.id === alice.id && m.data.email_verified === true,
+      ),
     );
     // Single use.
     const again = await request(stack.gatewayUrl).post('/api/v1/email/verify').send({ token }).expect(422);
@@ -145,19 +147,19 @@ describe('accounts: profile, password change and reset, e-mail verification (thr
     // Verified already: "send again" sends nothing.
     await request(stack.gatewayUrl)
       .post('/api/v1/me/email-verification')
-      .auth(u.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .expect(204);
 
     // A new address is unverified, and its link goes to the new address in the user's language.
     await request(stack.gatewayUrl)
       .patch('/api/v1/me')
-      .auth(u.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .send({ language: 'fr' })
       .expect(200);
     const newEmail = `moved${Date.now()}@example.test`;
     const moved = await request(stack.gatewayUrl)
       .patch('/api/v1/me')
-      .auth(u.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .send({ email: `  ${newEmail.toUpperCase()} ` })
       .expect(200);
     expect(moved.body.data).to.include({ email: newEmail, email_verified_at: null });
@@ -166,7 +168,7 @@ describe('accounts: profile, password change and reset, e-mail verification (thr
     // Moving on again before using it: the link was for the previous address and no longer verifies.
     await request(stack.gatewayUrl)
       .patch('/api/v1/me')
-      .auth(u.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .send({ email: `again.${newEmail}` })
       .expect(200);
     const stale = await request(stack.gatewayUrl)
@@ -177,24 +179,24 @@ describe('accounts: profile, password change and reset, e-mail verification (thr
   });
 
   it('limits "send again" per user', async () => {
-    const u = await registerUser(stack.gatewayUrl);
+    const alice = await registerUser(stack.gatewayUrl);
     for (let i = 0; i < 3; i++)
       await request(stack.gatewayUrl)
         .post('/api/v1/me/email-verification')
-        .auth(u.token, { type: 'bearer' })
+        .auth(alice.token, { type: 'bearer' })
         .expect(202);
     const limited = await request(stack.gatewayUrl)
       .post('/api/v1/me/email-verification')
-      .auth(u.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .expect(429);
     expect(limited.body.code).to.equal('rate_limited');
     expect(Number(limited.headers['retry-after'])).to.be.above(0);
   });
 
   it('changes the password with the current one; other browser sessions end, this one and tokens stay', async () => {
-    const u = await registerUser(stack.gatewayUrl);
-    const a = await browserSession(stack.gatewayUrl, u.email, u.password);
-    const b = await browserSession(stack.gatewayUrl, u.email, u.password);
+    const alice = await registerUser(stack.gatewayUrl);
+    const a = await browserSession(stack.gatewayUrl, alice.email, alice.password);
+    const b = await browserSession(stack.gatewayUrl, alice.email, alice.password);
 
     const wrong = await a.agent
       .put('/api/v1/me/password')
@@ -206,7 +208,7 @@ describe('accounts: profile, password change and reset, e-mail verification (thr
     const short = await a.agent
       .put('/api/v1/me/password')
       .set('X-XSRF-TOKEN', a.xsrf)
-      .send({ current_password: u.password, password: 'short' })
+      .send({ current_password: alice.password, password: 'short' })
       .expect(422);
     expect(short.body.errors).to.have.property('password');
     await b.agent.get('/api/v1/me').expect(200); // refusals end nothing
@@ -215,28 +217,28 @@ describe('accounts: profile, password change and reset, e-mail verification (thr
       .put('/api/v1/me/password')
       .set('X-XSRF-TOKEN', a.xsrf)
       .send({
-        current_password: u.password,
+        current_password: alice.password,
         password: 'a brand new secret',
         password_confirmation: 'a brand new secret',
       })
       .expect(204);
     await a.agent.get('/api/v1/me').expect(200);
     await b.agent.get('/api/v1/me').expect(401);
-    await request(stack.gatewayUrl).get('/api/v1/me').auth(u.token, { type: 'bearer' }).expect(200);
+    await request(stack.gatewayUrl).get('/api/v1/me').auth(alice.token, { type: 'bearer' }).expect(200);
     await request(stack.gatewayUrl)
       .post('/api/v1/login')
       .set('X-Forwarded-For', freshIp())
-      .send({ email: u.email, password: u.password })
+      .send({ email: alice.email, password: alice.password })
       .expect(401);
     await request(stack.gatewayUrl)
       .post('/api/v1/login')
-      .send({ email: u.email, password: 'a brand new secret' })
+      .send({ email: alice.email, password: 'a brand new secret' })
       .expect(200);
   });
 
   it('resets a forgotten password by a single-use e-mailed link, answering unknown addresses alike', async () => {
-    const u = await registerUser(stack.gatewayUrl, 'Reset Person');
-    const session = await browserSession(stack.gatewayUrl, u.email, u.password);
+    const alice = await registerUser(stack.gatewayUrl, 'Alice Reset');
+    const session = await browserSession(stack.gatewayUrl, alice.email, alice.password);
     const unknown = `nobody${Date.now()}@example.test`;
 
     const forUnknown = await request(stack.gatewayUrl)
@@ -247,16 +249,18 @@ describe('accounts: profile, password change and reset, e-mail verification (thr
     const forKnown = await request(stack.gatewayUrl)
       .post('/api/v1/password/forgot')
       .set('X-Forwarded-For', freshIp())
-      .send({ email: ` ${u.email.toUpperCase()}` })
+      .send({ email: ` ${alice.email.toUpperCase()}` })
       .expect(202);
     expect(forKnown.body).to.deep.equal(forUnknown.body);
     expect(forKnown.headers['content-length']).to.equal(forUnknown.headers['content-length']);
 
-    const mail = await mailTo(u.email, /Reset your Fieldhouse password/);
+    const mail = await mailTo(alice.email, /Reset your Fieldhouse password/);
     expect(sink.messages().some((m) => m.envelope.to.includes(unknown))).to.equal(false);
     const token = linkToken(mail, '/reset-password');
     // Only the hash is stored, with 30 minutes of validity.
-    const rows = await stack.identityDb('account_links').where({ user_id: u.id, purpose: 'password_reset' });
+    const rows = await stack
+      .identityDb('account_links')
+      .where({ user_id: alice.id, purpose: 'password_reset' });
     expect(rows).to.have.length(1);
     expect(rows[0].token_hash).to.not.include(token);
     expect(JSON.stringify(rows)).to.not.include(token);
@@ -275,21 +279,23 @@ describe('accounts: profile, password change and reset, e-mail verification (thr
     await session.agent.get('/api/v1/me').expect(401);
     const me = await request(stack.gatewayUrl)
       .get('/api/v1/me')
-      .auth(u.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .expect(200);
     expect(me.body.data.email_verified_at, 'the link proved the address').to.be.a('string');
     // ...and the services hear it (what takes up an invitation waiting for the address)
     await eventually(async () =>
-      received.find((m) => m.type === 'user.updated' && m.data.id === u.id && m.data.email_verified === true),
+      received.find(
+        (m) => m.type === 'user.updated' && m.data.id === alice.id && m.data.email_verified === true,
+      ),
     );
     await request(stack.gatewayUrl)
       .post('/api/v1/login')
-      .send({ email: u.email, password: 'reset and renewed' })
+      .send({ email: alice.email, password: 'reset and renewed' })
       .expect(200);
     await request(stack.gatewayUrl)
       .post('/api/v1/login')
       .set('X-Forwarded-For', freshIp())
-      .send({ email: u.email, password: u.password })
+      .send({ email: alice.email, password: alice.password })
       .expect(401);
     // Single use.
     const reused = await request(stack.gatewayUrl)
@@ -300,20 +306,20 @@ describe('accounts: profile, password change and reset, e-mail verification (thr
   });
 
   it('refuses a reset link 30 minutes after it was made, and an older link once a newer one is sent', async () => {
-    const u = await registerUser(stack.gatewayUrl);
+    const alice = await registerUser(stack.gatewayUrl);
     await request(stack.gatewayUrl)
       .post('/api/v1/password/forgot')
       .set('X-Forwarded-For', freshIp())
-      .send({ email: u.email })
+      .send({ email: alice.email })
       .expect(202);
-    const first = linkToken(await mailTo(u.email, /Reset your/), '/reset-password');
+    const first = linkToken(await mailTo(alice.email, /Reset your/), '/reset-password');
     sink.clear();
     await request(stack.gatewayUrl)
       .post('/api/v1/password/forgot')
       .set('X-Forwarded-For', freshIp())
-      .send({ email: u.email })
+      .send({ email: alice.email })
       .expect(202);
-    const second = linkToken(await mailTo(u.email, /Reset your/), '/reset-password');
+    const second = linkToken(await mailTo(alice.email, /Reset your/), '/reset-password');
     const replaced = await request(stack.gatewayUrl)
       .post('/api/v1/password/reset')
       .send({ token: first, password: 'one new password' })
@@ -323,7 +329,7 @@ describe('accounts: profile, password change and reset, e-mail verification (thr
     // Made 30 minutes and a second ago (the stored instants moved back): expired.
     await stack
       .identityDb('account_links')
-      .where({ user_id: u.id, purpose: 'password_reset' })
+      .where({ user_id: alice.id, purpose: 'password_reset' })
       .whereNull('used_at')
       .update({
         created_at: stack.identityDb.raw("created_at - interval '30 minutes 1 second'"),
@@ -336,13 +342,13 @@ describe('accounts: profile, password change and reset, e-mail verification (thr
     expect(expired.body.code).to.equal('reset_link_invalid');
     await request(stack.gatewayUrl)
       .post('/api/v1/login')
-      .send({ email: u.email, password: u.password })
+      .send({ email: alice.email, password: alice.password })
       .expect(200);
   });
 
   it('limits reset requests per e-mail (known or not, alike) and per client address', async () => {
-    const u = await registerUser(stack.gatewayUrl);
-    for (const email of [u.email, `ghost${Date.now()}@example.test`]) {
+    const alice = await registerUser(stack.gatewayUrl);
+    for (const email of [alice.email, `ghost${Date.now()}@example.test`]) {
       for (let i = 0; i < 3; i++)
         await request(stack.gatewayUrl)
           .post('/api/v1/password/forgot')

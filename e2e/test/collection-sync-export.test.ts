@@ -39,16 +39,16 @@ describe('collection sync and exports through the gateway (real services)', () =
   });
 
   it('syncs an offline batch (replay creates nothing), then exports it to CSV for the owner only', async () => {
-    const owner = await registerUser(stack.gatewayUrl, 'Owner');
-    const collector = await registerUser(stack.gatewayUrl, 'Collector');
-    const o = gatewayClient(stack.gatewayUrl, owner.token);
-    const c = gatewayClient(stack.gatewayUrl, collector.token);
+    const alice = await registerUser(stack.gatewayUrl, 'Alice Owner');
+    const bob = await registerUser(stack.gatewayUrl, 'Bob Collector');
+    const o = gatewayClient(stack.gatewayUrl, alice.token);
+    const c = gatewayClient(stack.gatewayUrl, bob.token);
     const ws = (await o.post('/api/v1/workspaces').send({ name: 'Field team' }).expect(201)).body.data
       .id as number;
     await c.get('/api/v1/workspaces').expect(200);
     await o
       .post(`/api/v1/workspaces/${ws}/members`)
-      .send({ email: collector.email, role: 'collector' })
+      .send({ email: bob.email, role: 'collector' })
       .expect(201);
     const project = (await o.post(`/api/v1/workspaces/${ws}/projects`).send({ name: 'Wells' }).expect(201))
       .body.data.id as number;
@@ -117,7 +117,7 @@ describe('collection sync and exports through the gateway (real services)', () =
         .map((l) => l.split(',').at(-1))
         .sort(),
     ).to.deep.equal(['12', '30']);
-    expect(lines[1]).to.contain(`,submitted,${collector.id},Collector,1,`);
+    expect(lines[1]).to.contain(`,submitted,${bob.id},Collector,1,`);
     await c.get(`/api/v1/exports/${jobId}/download`).expect(404);
   });
 

@@ -13,25 +13,25 @@ describe('collection through the gateway (real services)', () => {
   });
 
   it('runs a collection round: workspace, members, form, publication, submissions, review, list, stats, photo', async () => {
-    const owner = await registerUser(stack.gatewayUrl, 'Owner');
-    const collector = await registerUser(stack.gatewayUrl, 'Collector');
-    const stranger = await registerUser(stack.gatewayUrl, 'Stranger');
+    const alice = await registerUser(stack.gatewayUrl, 'Alice Owner');
+    const bob = await registerUser(stack.gatewayUrl, 'Bob Collector');
+    const mallory = await registerUser(stack.gatewayUrl, 'Mallory Stranger');
     const api = (token?: string) => gatewayClient(stack.gatewayUrl, token);
-    const o = api(owner.token);
-    const c = api(collector.token);
+    const o = api(alice.token);
+    const c = api(bob.token);
     const ws = (await o.post('/api/v1/workspaces').send({ name: 'Survey team' }).expect(201)).body.data
       .id as number;
     // the collector is known to the service once it has called it (JWT claims) or via user events
     await c.get('/api/v1/workspaces').expect(200);
     await o
       .post(`/api/v1/workspaces/${ws}/members`)
-      .send({ email: collector.email, role: 'collector' })
+      .send({ email: bob.email, role: 'collector' })
       .expect(201);
     await o
       .post(`/api/v1/workspaces/${ws}/members`)
       .send({ email: 'ghost@example.test', role: 'viewer' })
       .expect(422);
-    await api(stranger.token).get(`/api/v1/workspaces/${ws}`).expect(404);
+    await api(mallory.token).get(`/api/v1/workspaces/${ws}`).expect(404);
 
     const project = (await o.post(`/api/v1/workspaces/${ws}/projects`).send({ name: 'Trees' }).expect(201))
       .body.data.id as number;
@@ -100,12 +100,12 @@ describe('collection through the gateway (real services)', () => {
       .send(sub({ consent: true }))
       .expect(201);
     const s = created.body.data;
-    expect(s).to.include({ status: 'submitted', collector_id: collector.id, latitude: 45.5 });
+    expect(s).to.include({ status: 'submitted', collector_id: bob.id, latitude: 45.5 });
     const url = s.data[2].value.url as string;
     const img = await c.get(url).expect(200);
     expect(img.headers['content-type']).to.equal('image/png');
-    await api(stranger.token).get(url).expect(404);
-    await api(stranger.token).get(`/api/v1/projects/${project}/submissions/${s.id}`).expect(404);
+    await api(mallory.token).get(url).expect(404);
+    await api(mallory.token).get(`/api/v1/projects/${project}/submissions/${s.id}`).expect(404);
 
     await c.put(`/api/v1/projects/${project}/submissions/${s.id}`).send({ status: 'reviewed' }).expect(403);
     await o
@@ -116,7 +116,7 @@ describe('collection through the gateway (real services)', () => {
     expect(detail.body.data.history[1]).to.include({
       from_status: 'submitted',
       to_status: 'reviewed',
-      user_id: owner.id,
+      user_id: alice.id,
       comment: 'ok',
     });
 
@@ -129,15 +129,15 @@ describe('collection through the gateway (real services)', () => {
     const stats = await o.get(`/api/v1/projects/${project}/stats`).expect(200);
     expect(stats.body.data.by_status.reviewed).to.equal(1);
     expect(stats.body.data.by_collector[0]).to.include({
-      collector_id: collector.id,
-      name: 'Collector',
+      collector_id: bob.id,
+      name: 'Bob Collector',
       count: 1,
     });
   });
 
   it('accepts anonymous submissions to a public project through the gateway', async () => {
-    const owner = await registerUser(stack.gatewayUrl, 'Owner');
-    const o = gatewayClient(stack.gatewayUrl, owner.token);
+    const alice = await registerUser(stack.gatewayUrl, 'Alice Owner');
+    const o = gatewayClient(stack.gatewayUrl, alice.token);
     const anonymous = gatewayClient(stack.gatewayUrl);
     const ws = (await o.post('/api/v1/workspaces').send({ name: 'Open' }).expect(201)).body.data.id as number;
     const project = (await o.post(`/api/v1/workspaces/${ws}/projects`).send({ name: 'Poll' }).expect(201))

@@ -7,11 +7,11 @@ type User = Awaited<ReturnType<typeof registerUser>>;
 
 describe('events through the gateway: presence, check-in, offline batch and stats', () => {
   let stack: TestStack;
-  let owner: User;
+  let alice: User;
   let eventId: string;
   const api = () => request(stack.gatewayUrl);
   const as = <T extends { auth: (t: string, o: { type: 'bearer' }) => T }>(r: T) =>
-    r.auth(owner.token, { type: 'bearer' });
+    r.auth(alice.token, { type: 'bearer' });
   const invite = async (nom: string, email: string) =>
     (
       await as(api().post(`/api/events/${eventId}/invites`))
@@ -26,7 +26,7 @@ describe('events through the gateway: presence, check-in, offline batch and stat
 
   before(async () => {
     stack = await startStack();
-    owner = await registerUser(stack.gatewayUrl, 'Check Owner');
+    alice = await registerUser(stack.gatewayUrl, 'Alice Owner');
     eventId = (
       await as(api().post('/api/events'))
         .send({ name: 'Concert', start_date: '2030-07-14T21:00:00', location: 'Arles' })
@@ -35,7 +35,7 @@ describe('events through the gateway: presence, check-in, offline batch and stat
   });
   after(async () => stack?.stop());
 
-  it('stats: zeros, then after create, check-in, presence true/false, revoke and delete', async () => {
+  it('keeps the stats exact from zero through create, check-in, presence true/false, revoke and delete', async () => {
     expect(await stats()).to.deep.equal({ total: 0, present: 0, absent: 0, taux: 0 });
     const a = await invite('Anna', 'anna@example.test');
     const b = await invite('Basile', 'basile@example.test');
@@ -67,10 +67,10 @@ describe('events through the gateway: presence, check-in, offline batch and stat
     expect(await stats()).to.deep.equal({ total: 1, present: 0, absent: 1, taux: 0 });
     const history = await as(api().get(`/api/events/${eventId}/invites/${b.id}/history`)).expect(200);
     expect(history.body.map((e: { presence: boolean }) => e.presence)).to.deep.equal([true, false]);
-    expect(history.body[0]).to.include({ scanne_par: 'Entrée nord', user_id: owner.id });
+    expect(history.body[0]).to.include({ scanne_par: 'Entrée nord', user_id: alice.id });
   });
 
-  it('two concurrent scans of one code through the gateway: exactly one checked_in', async () => {
+  it('checks in exactly one of two concurrent scans of one code through the gateway', async () => {
     for (let round = 0; round < 5; round++) {
       const inv = await invite(`Twin ${round}`, `twin${round}@example.test`);
       const fire = () =>
@@ -79,12 +79,12 @@ describe('events through the gateway: presence, check-in, offline batch and stat
       expect([x.status, y.status].sort()).to.deep.equal([200, 409]);
       const loser = x.status === 409 ? x : y;
       expect(loser.body).to.include({ result: 'already_checked_in' });
-      expect(loser.body.scanne_par).to.equal('Check Owner');
+      expect(loser.body.scanne_par).to.equal('Alice Owner');
       expect(loser.body.checked_in_at).to.be.a('string');
     }
   });
 
-  it('a replayed nonce counts once', async () => {
+  it('counts a replayed nonce once', async () => {
     const before = await stats();
     const inv = await invite('Noé', 'noe@example.test');
     const first = await as(api().post(`/api/events/${eventId}/checkin`))
@@ -102,7 +102,7 @@ describe('events through the gateway: presence, check-in, offline batch and stat
     expect(third.body.result).to.equal('already_checked_in');
   });
 
-  it('offline batch: each scan its own result, bad items do not fail the others, stats exact', async () => {
+  it('answers each scan of an offline batch on its own, a bad item failing alone', async () => {
     const before = await stats();
     const p = await invite('Paul', 'paul@example.test');
     const q = await invite('Quentin', 'quentin@example.test');

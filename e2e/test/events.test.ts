@@ -15,8 +15,8 @@ describe('events through the gateway: events, invites, e-mail, authorisation', (
   let broker: Broker;
   let relay: OutboxRelay;
   const closers: Array<() => Promise<unknown>> = [];
-  let owner: User;
-  let outsider: User;
+  let alice: User;
+  let mallory: User;
   const api = () => request(stack.gatewayUrl);
 
   before(async () => {
@@ -52,8 +52,8 @@ describe('events through the gateway: events, invites, e-mail, authorisation', (
       () => broker.close(),
       async () => mailer.close(),
     );
-    owner = await registerUser(stack.gatewayUrl, 'Olivia Owner');
-    outsider = await registerUser(stack.gatewayUrl, 'Oscar Outsider');
+    alice = await registerUser(stack.gatewayUrl, 'Alice Owner');
+    mallory = await registerUser(stack.gatewayUrl, 'Mallory Outsider');
   });
   after(async () => {
     for (const close of closers) await close();
@@ -69,7 +69,7 @@ describe('events through the gateway: events, invites, e-mail, authorisation', (
   it('creates, lists and shows events with the exact shapes of spec 4.3', async () => {
     const created = await api()
       .post('/api/events')
-      .auth(owner.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .send({
         name: 'Forum',
         description: 'Annual forum',
@@ -77,7 +77,7 @@ describe('events through the gateway: events, invites, e-mail, authorisation', (
         location: 'Bordeaux',
       })
       .expect(201);
-    const list = await api().get('/api/events').auth(owner.token, { type: 'bearer' }).expect(200);
+    const list = await api().get('/api/events').auth(alice.token, { type: 'bearer' }).expect(200);
     expect(list.body).to.deep.include({
       id: created.body.id,
       name: 'Forum',
@@ -86,7 +86,7 @@ describe('events through the gateway: events, invites, e-mail, authorisation', (
     });
     const detail = await api()
       .get(`/api/events/${created.body.id}`)
-      .auth(owner.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .expect(200);
     expect(detail.body).to.deep.equal({
       id: created.body.id,
@@ -96,20 +96,20 @@ describe('events through the gateway: events, invites, e-mail, authorisation', (
       end_date: null,
       location: 'Bordeaux',
     });
-    await api().get(`/api/events/${created.body.id}`).auth(outsider.token, { type: 'bearer' }).expect(404);
-    const others = await api().get('/api/events').auth(outsider.token, { type: 'bearer' }).expect(200);
+    await api().get(`/api/events/${created.body.id}`).auth(mallory.token, { type: 'bearer' }).expect(404);
+    const others = await api().get('/api/events').auth(mallory.token, { type: 'bearer' }).expect(200);
     expect(others.body).to.deep.equal([]);
   });
 
   it('sends the invitation e-mail with the QR code through RabbitMQ to the SMTP sink', async () => {
     const ev = await api()
       .post('/api/events')
-      .auth(owner.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .send({ name: 'Soirée', start_date: '2030-10-01T20:00', location: 'Lille' })
       .expect(201);
     const inv = await api()
       .post(`/api/events/${ev.body.id}/invites`)
-      .auth(owner.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .send({ nom: 'Inès Invitée', email: 'ines@example.test', type_invite: 'vip' })
       .expect(201);
     expect(inv.body).to.have.keys('id', 'nom', 'code_unique');
@@ -126,26 +126,24 @@ describe('events through the gateway: events, invites, e-mail, authorisation', (
   });
 
   it('staff by e-mail from the users projection (user events): staff see the event, outsiders get 404', async () => {
-    const staff = await registerUser(stack.gatewayUrl, 'Sam Staff');
+    const bob = await registerUser(stack.gatewayUrl, 'Bob Staff');
     const ev = await api()
       .post('/api/events')
-      .auth(owner.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .send({ name: 'Expo', start_date: '2030-11-01T10:00', location: 'Nice' })
       .expect(201);
     const id = ev.body.id as string;
     const inv = await api()
       .post(`/api/events/${id}/invites`)
-      .auth(owner.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .send({ nom: 'Guest', email: 'guest@example.test' })
       .expect(201);
     // Sam never called the events service: the gateway's user.created event made him known.
-    await eventually(
-      async () => (await stack.eventsDb('users').where({ id: staff.id }).first()) !== undefined,
-    );
+    await eventually(async () => (await stack.eventsDb('users').where({ id: bob.id }).first()) !== undefined);
     await api()
       .post(`/api/events/${id}/staff`)
-      .auth(owner.token, { type: 'bearer' })
-      .send({ email: staff.email })
+      .auth(alice.token, { type: 'bearer' })
+      .send({ email: bob.email })
       .expect(201);
     for (const path of [
       `/api/events/${id}`,
@@ -153,28 +151,28 @@ describe('events through the gateway: events, invites, e-mail, authorisation', (
       `/api/events/${id}/stats`,
       `/api/events/${id}/invites/${inv.body.id}`,
     ]) {
-      await api().get(path).auth(staff.token, { type: 'bearer' }).expect(200);
-      const res = await api().get(path).auth(outsider.token, { type: 'bearer' }).expect(404);
+      await api().get(path).auth(bob.token, { type: 'bearer' }).expect(200);
+      const res = await api().get(path).auth(mallory.token, { type: 'bearer' }).expect(404);
       expect(res.type).to.equal('application/problem+json');
     }
     await api()
       .post(`/api/events/${id}/checkin`)
-      .auth(outsider.token, { type: 'bearer' })
+      .auth(mallory.token, { type: 'bearer' })
       .send({ code_unique: inv.body.code_unique })
       .expect(404);
     await api()
       .put(`/api/events/${id}/invites/${inv.body.id}/presence`)
-      .auth(outsider.token, { type: 'bearer' })
+      .auth(mallory.token, { type: 'bearer' })
       .send({ presence: true, scanne_par: 'x' })
       .expect(404);
     await api()
       .post(`/api/events/${id}/invites`)
-      .auth(staff.token, { type: 'bearer' })
+      .auth(bob.token, { type: 'bearer' })
       .send({ nom: 'X', email: 'x@example.test' })
       .expect(403);
     await api()
       .post(`/api/events/${id}/checkin`)
-      .auth(staff.token, { type: 'bearer' })
+      .auth(bob.token, { type: 'bearer' })
       .send({ code_unique: inv.body.code_unique })
       .expect(200);
   });
@@ -182,13 +180,13 @@ describe('events through the gateway: events, invites, e-mail, authorisation', (
   it('serves QR codes as PNG and SVG and imports CSV with bad rows', async () => {
     const ev = await api()
       .post('/api/events')
-      .auth(owner.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .send({ name: 'Salon', start_date: '2030-12-01T10:00', location: 'Metz' })
       .expect(201);
     const id = ev.body.id as string;
     const imported = await api()
       .post(`/api/events/${id}/invites/import`)
-      .auth(owner.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .set('content-type', 'text/csv')
       .send(
         'nom,email,type_invite\nAlain,alain@example.test,presse\nBad,bad-mail,\n,empty@example.test,\nAlain bis,ALAIN@example.test,\n',
@@ -207,13 +205,13 @@ describe('events through the gateway: events, invites, e-mail, authorisation', (
     const inviteId = imported.body.results[0].id as string;
     const png = await api()
       .get(`/api/events/${id}/invites/${inviteId}/qr.png`)
-      .auth(owner.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .buffer(true)
       .expect(200);
     expect(png.headers['content-type']).to.equal('image/png');
     const svg = await api()
       .get(`/api/events/${id}/invites/${inviteId}/qr.svg`)
-      .auth(owner.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .buffer(true)
       .expect(200);
     expect(svg.headers['content-type']).to.match(/^image\/svg\+xml/);

@@ -36,9 +36,9 @@ describe('API fuzzer: every documented operation through the gateway, never a 5x
         LOGIN_ACCOUNT_FAILURES: '100000000',
       },
     });
-    const owner = await registerUser(stack.gatewayUrl, 'Fuzz Owner');
-    const stranger = await registerUser(stack.gatewayUrl, 'Fuzz Stranger');
-    tokens = { owner: owner.token, stranger: stranger.token };
+    const alice = await registerUser(stack.gatewayUrl, 'Alice Owner');
+    const mallory = await registerUser(stack.gatewayUrl, 'Mallory Stranger');
+    tokens = { owner: alice.token, stranger: mallory.token };
     docs = await loadDocuments(stack.gatewayUrl);
     operations = allOperations(docs);
     ({
@@ -46,7 +46,7 @@ describe('API fuzzer: every documented operation through the gateway, never a 5x
       hints,
       deletable,
       restore,
-    } = await createFixtures(stack.gatewayUrl, owner.token, owner.id, stranger, stranger));
+    } = await createFixtures(stack.gatewayUrl, alice.token, alice.id, mallory, mallory));
   });
   after(async () => {
     await stack?.stop();

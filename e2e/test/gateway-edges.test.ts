@@ -35,26 +35,26 @@ describe('gateway edges: limits, bad input, upstream failures, CORS, health', ()
   });
 
   it('limits failed logins per IP and e-mail: 429 with Retry-After and RateLimit headers', async () => {
-    const u = await registerUser(stack.gatewayUrl);
+    const alice = await registerUser(stack.gatewayUrl);
     for (let i = 0; i < 3; i++) {
       await request(stack.gatewayUrl)
         .post('/api/v1/login')
-        .send({ email: u.email, password: 'wrong-password' })
+        .send({ email: alice.email, password: 'wrong-password' })
         .expect(401);
     }
     const limited = await request(stack.gatewayUrl)
       .post('/api/v1/login')
-      .send({ email: u.email, password: u.password })
+      .send({ email: alice.email, password: alice.password })
       .expect(429);
     expect(Number(limited.headers['retry-after'])).to.be.greaterThan(0);
     expect(limited.headers['ratelimit']).to.be.a('string');
     expect(limited.headers['ratelimit-policy']).to.be.a('string');
     expect(limited.body).to.include({ status: 429, code: 'rate_limited' });
     // Another e-mail from the same address is not blocked by these failures.
-    const other = await registerUser(stack.gatewayUrl);
+    const bob = await registerUser(stack.gatewayUrl);
     await request(stack.gatewayUrl)
       .post('/api/v1/login')
-      .send({ email: other.email, password: other.password })
+      .send({ email: bob.email, password: bob.password })
       .expect(200);
   });
 
@@ -176,26 +176,26 @@ describe('gateway with Redis stopped', () => {
   });
 
   it('keeps serving (limits fail open) and authentication still holds', async () => {
-    const u = await registerUser(stack.gatewayUrl);
+    const alice = await registerUser(stack.gatewayUrl);
     accepting = false;
     for (const s of sockets) s.destroy();
     for (let i = 0; i < 4; i++) {
       await request(stack.gatewayUrl)
         .post('/api/v1/login')
-        .send({ email: u.email, password: 'wrong-password' })
+        .send({ email: alice.email, password: 'wrong-password' })
         .expect(401);
     }
     await request(stack.gatewayUrl)
       .post('/api/v1/login')
-      .send({ email: u.email, password: u.password })
+      .send({ email: alice.email, password: alice.password })
       .expect(200);
-    await request(stack.gatewayUrl).get('/api/v1/me').auth(u.token, { type: 'bearer' }).expect(200);
+    await request(stack.gatewayUrl).get('/api/v1/me').auth(alice.token, { type: 'bearer' }).expect(200);
     await request(stack.gatewayUrl).get('/api/v1/me').set('Authorization', 'Bearer 1|nope').expect(401);
     const who = await request(stack.gatewayUrl)
       .get('/api/v1/_whoami')
-      .auth(u.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .expect(200);
-    expect(who.body.data.userId).to.equal(u.id);
+    expect(who.body.data.userId).to.equal(alice.id);
     const ready = await request(stack.gatewayUrl).get('/readyz').expect(200);
     expect(ready.body.checks).to.include({ redis: 'down', postgres: 'ok' });
   });

@@ -21,23 +21,23 @@ describe('gateway: per-user and per-IP limits on proxied routes, and which paths
   });
 
   it('limits a user on a proxied route (429 problem, RateLimit headers) without touching other users', async () => {
-    const [u, other] = [await registerUser(stack.gatewayUrl), await registerUser(stack.gatewayUrl)];
+    const [alice, bob] = [await registerUser(stack.gatewayUrl), await registerUser(stack.gatewayUrl)];
     for (let i = 0; i < 4; i++) {
       const ok = await request(stack.gatewayUrl)
         .get('/api/v1/_whoami')
-        .auth(u.token, { type: 'bearer' })
+        .auth(alice.token, { type: 'bearer' })
         .expect(200);
       expect(ok.headers['ratelimit']).to.match(/r=\d+/);
     }
     const limited = await request(stack.gatewayUrl)
       .get('/api/v1/_whoami')
-      .auth(u.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .expect(429);
     expect(limited.body).to.include({ status: 429, code: 'rate_limited' });
     expect(Number(limited.headers['retry-after'])).to.be.within(1, 3600);
     expect(limited.headers['content-type']).to.match(/^application\/problem\+json/);
     // The limit is the user's: another user from the same address still passes.
-    await request(stack.gatewayUrl).get('/api/v1/_whoami').auth(other.token, { type: 'bearer' }).expect(200);
+    await request(stack.gatewayUrl).get('/api/v1/_whoami').auth(bob.token, { type: 'bearer' }).expect(200);
   });
 
   it('limits an address across users and anonymous callers once the per-IP budget is spent', async () => {
@@ -62,22 +62,22 @@ describe('gateway: identity paths under /api/v1 are answered by the gateway, the
   });
 
   it('matches identity paths as Express would (any case, one trailing slash) and proxies the others', async () => {
-    const u = await registerUser(stack.gatewayUrl);
+    const alice = await registerUser(stack.gatewayUrl);
     for (const path of ['/api/v1/me', '/API/V1/Me', '/api/v1/me/']) {
-      const me = await request(stack.gatewayUrl).get(path).auth(u.token, { type: 'bearer' }).expect(200);
-      expect(me.body.data).to.include({ id: u.id, email: u.email });
+      const me = await request(stack.gatewayUrl).get(path).auth(alice.token, { type: 'bearer' }).expect(200);
+      expect(me.body.data).to.include({ id: alice.id, email: alice.email });
     }
     const unknownToken = await request(stack.gatewayUrl)
       .delete('/api/v1/tokens/999999')
-      .auth(u.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .expect(404);
     expect(unknownToken.body.detail).to.equal('No such token.');
     // Deeper paths are not identity routes: the collection service answers them.
     const who = await request(stack.gatewayUrl)
       .get('/api/v1/_whoami?x=1')
-      .auth(u.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .expect(200);
-    expect(who.body.data.userId).to.equal(u.id);
+    expect(who.body.data.userId).to.equal(alice.id);
     // Which deeper paths stay in the gateway: gateway/test/identity-paths.test.ts (both apps
     // answer an unknown route with the same 404, so it cannot be told apart from outside).
   });

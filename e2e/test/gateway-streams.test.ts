@@ -63,11 +63,11 @@ describe('gateway: live streams have their own connections and capped numbers (i
   });
 
   it('keeps answering ordinary requests while 300 streams from one address are open, and refuses the 301st', async () => {
-    const owner = await registerUser(stack.gatewayUrl);
+    const alice = await registerUser(stack.gatewayUrl);
     const poll = (
       await request(stack.gatewayUrl)
         .post('/api/polls')
-        .auth(owner.token, { type: 'bearer' })
+        .auth(alice.token, { type: 'bearer' })
         .send({ title: 'Streams', sections: [{ title: 'S', options: [{ label: 'A' }, { label: 'B' }] }] })
         .expect(201)
     ).body.data as { id: string };
@@ -109,19 +109,19 @@ describe('gateway: live streams have their own connections and capped numbers (i
   });
 
   it('caps the streams of one signed-in user (429 too_many_streams)', async () => {
-    const user = await registerUser(stack.gatewayUrl);
+    const alice = await registerUser(stack.gatewayUrl);
     const poll = (
       await request(stack.gatewayUrl)
         .post('/api/polls')
-        .auth(user.token, { type: 'bearer' })
+        .auth(alice.token, { type: 'bearer' })
         .send({ title: 'Mine', sections: [{ title: 'S', options: [{ label: 'A' }, { label: 'B' }] }] })
         .expect(201)
     ).body.data as { id: string };
     const url = `${stack.gatewayUrl}/api/polls/${poll.id}/results/stream`;
-    const open = [await openStream(url, agent, user.token), await openStream(url, agent, user.token)];
+    const open = [await openStream(url, agent, alice.token), await openStream(url, agent, alice.token)];
     try {
       expect(open.map((s) => s.res.statusCode)).to.deep.equal([200, 200]);
-      const third = await openStream(url, agent, user.token);
+      const third = await openStream(url, agent, alice.token);
       expect(third.res.statusCode).to.equal(429);
       // Anonymous streams from the same address are not this user's.
       const anonymous = await openStream(url, agent);
@@ -133,12 +133,12 @@ describe('gateway: live streams have their own connections and capped numbers (i
   });
 
   it('feeds identical callers from one upstream stream, and never shares one between users', async () => {
-    const owner = await registerUser(stack.gatewayUrl);
-    const other = await registerUser(stack.gatewayUrl);
+    const alice = await registerUser(stack.gatewayUrl);
+    const bob = await registerUser(stack.gatewayUrl);
     const poll = (
       await request(stack.gatewayUrl)
         .post('/api/polls')
-        .auth(owner.token, { type: 'bearer' })
+        .auth(alice.token, { type: 'bearer' })
         .send({
           title: 'Shared',
           sections: [{ title: 'S', options: [{ label: 'A' }, { label: 'B' }] }],
@@ -149,8 +149,8 @@ describe('gateway: live streams have their own connections and capped numbers (i
     const url = `${stack.gatewayUrl}/api/polls/${poll.id}/results/stream`;
     const upstreamsBefore = await gauge('gateway_streams_upstream');
     const anonymous = await Promise.all(Array.from({ length: 20 }, () => openStream(url, agent)));
-    const ownerStream = await openStream(url, agent, owner.token);
-    const otherStream = await openStream(url, agent, other.token);
+    const ownerStream = await openStream(url, agent, alice.token);
+    const otherStream = await openStream(url, agent, bob.token);
     const all = [...anonymous, ownerStream, otherStream];
     try {
       // 20 anonymous callers from one address share one upstream; each user has their own.

@@ -16,16 +16,16 @@ describe('gateway to service trust (phantom tokens)', () => {
   });
 
   it('forwards the caller as a signed JWT: user, token id, method; anonymous callers have no user', async () => {
-    const u = await registerUser(stack.gatewayUrl, 'Grace Hopper');
+    const alice = await registerUser(stack.gatewayUrl, 'Alice Hopper');
     for (const path of ['/api/v1/_whoami', '/api/polls/_whoami', '/api/events/_whoami']) {
-      const res = await request(stack.gatewayUrl).get(path).auth(u.token, { type: 'bearer' }).expect(200);
+      const res = await request(stack.gatewayUrl).get(path).auth(alice.token, { type: 'bearer' }).expect(200);
       expect(res.body.data).to.include({
-        userId: u.id,
-        name: 'Grace Hopper',
-        email: u.email,
+        userId: alice.id,
+        name: 'Alice Hopper',
+        email: alice.email,
         method: 'token',
       });
-      expect(res.body.data.tokenId).to.equal(Number(u.token.split('|')[0]));
+      expect(res.body.data.tokenId).to.equal(Number(alice.token.split('|')[0]));
       const anon = await request(stack.gatewayUrl).get(path).expect(200);
       expect(anon.body.data).to.include({ userId: null, method: 'anonymous' });
       expect(anon.body.data.ip).to.be.a('string');
@@ -72,7 +72,7 @@ describe('gateway to service trust (phantom tokens)', () => {
     });
 
     it('is refused with 401 for forged JWTs: alg none, wrong audience, expired, wrong key, a user token', async () => {
-      const u = await registerUser(stack.gatewayUrl);
+      const alice = await registerUser(stack.gatewayUrl);
       const realKid = (await request(stack.gatewayUrl).get('/.well-known/jwks.json').expect(200)).body.keys[0]
         .kid;
       const { privateKey: otherKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
@@ -93,7 +93,7 @@ describe('gateway to service trust (phantom tokens)', () => {
         hs256,
         wrongKey,
         unknownKid,
-        userToken: u.token,
+        userToken: alice.token,
         junk: 'a.b.c',
       };
       for (const [label, token] of Object.entries(cases)) {

@@ -16,37 +16,37 @@ describe('gateway identity (through the gateway, real services)', () => {
   });
 
   it('registers, logs in on both login paths, shows me, logs out', async () => {
-    const u = await registerUser(stack.gatewayUrl, 'Ada Lovelace');
-    expect(u.token).to.match(/^\d+\|[A-Za-z0-9]{40}[0-9a-f]{8}$/);
+    const alice = await registerUser(stack.gatewayUrl, 'Alice Lovelace');
+    expect(alice.token).to.match(/^\d+\|[A-Za-z0-9]{40}[0-9a-f]{8}$/);
 
     for (const path of ['/api/v1/login', '/api/login']) {
       const res = await request(stack.gatewayUrl)
         .post(path)
-        .send({ email: u.email, password: u.password })
+        .send({ email: alice.email, password: alice.password })
         .expect(200);
-      expect(res.body.user).to.deep.equal({ id: u.id, name: 'Ada Lovelace', email: u.email });
+      expect(res.body.user).to.deep.equal({ id: alice.id, name: 'Alice Lovelace', email: alice.email });
       expect(res.body.token).to.match(/^\d+\|/);
     }
     const me = await request(stack.gatewayUrl)
       .get('/api/v1/me')
-      .auth(u.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .expect(200);
-    expect(me.body.data).to.include({ id: u.id, name: 'Ada Lovelace', email: u.email });
+    expect(me.body.data).to.include({ id: alice.id, name: 'Alice Lovelace', email: alice.email });
     expect(me.body.data).to.not.have.property('password_hash');
 
-    await request(stack.gatewayUrl).post('/api/v1/logout').auth(u.token, { type: 'bearer' }).expect(204);
+    await request(stack.gatewayUrl).post('/api/v1/logout').auth(alice.token, { type: 'bearer' }).expect(204);
     const after = await request(stack.gatewayUrl)
       .get('/api/v1/me')
-      .auth(u.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .expect(401);
     expect(after.headers['content-type']).to.match(/^application\/problem\+json/);
   });
 
   it('answers wrong credentials with 401 and bad bodies with 422, the e-mail in any case', async () => {
-    const u = await registerUser(stack.gatewayUrl);
+    const alice = await registerUser(stack.gatewayUrl);
     const wrong = await request(stack.gatewayUrl)
       .post('/api/v1/login')
-      .send({ email: u.email, password: 'nope-nope' })
+      .send({ email: alice.email, password: 'nope-nope' })
       .expect(401);
     expect(wrong.body).to.include({ status: 401, message: 'These credentials do not match our records.' });
     await request(stack.gatewayUrl)
@@ -55,9 +55,12 @@ describe('gateway identity (through the gateway, real services)', () => {
       .expect(401);
     await request(stack.gatewayUrl)
       .post('/api/v1/login')
-      .send({ email: u.email.toUpperCase(), password: u.password })
+      .send({ email: alice.email.toUpperCase(), password: alice.password })
       .expect(200);
-    const bad = await request(stack.gatewayUrl).post('/api/v1/login').send({ email: u.email }).expect(422);
+    const bad = await request(stack.gatewayUrl)
+      .post('/api/v1/login')
+      .send({ email: alice.email })
+      .expect(422);
     expect(bad.body.errors).to.have.property('password');
     expect(bad.body).to.include({
       type: 'urn:fieldhouse:problem:validation-failed',
@@ -72,29 +75,29 @@ describe('gateway identity (through the gateway, real services)', () => {
       .send({ name: 'Long', email: 'long@example.test', password: long })
       .expect(422);
     expect(res.body.errors.password[0]).to.match(/72 bytes/);
-    const u = await registerUser(stack.gatewayUrl);
+    const alice = await registerUser(stack.gatewayUrl);
     const taken = await request(stack.gatewayUrl)
       .post('/api/v1/register')
-      .send({ name: 'Again', email: u.email, password: 'another password' })
+      .send({ name: 'Again', email: alice.email, password: 'another password' })
       .expect(422);
     expect(taken.body.errors.email).to.deep.equal(['The email has already been taken.']);
   });
 
   it('stores bcrypt hashes of cost 12 and token hashes only', async () => {
-    const u = await registerUser(stack.gatewayUrl);
-    const row = await stack.identityDb('users').where({ id: u.id }).first();
+    const alice = await registerUser(stack.gatewayUrl);
+    const row = await stack.identityDb('users').where({ id: alice.id }).first();
     expect(row.password_hash).to.match(/^\$2[aby]\$12\$/);
-    const tokens = await stack.identityDb('personal_access_tokens').where({ user_id: u.id });
+    const tokens = await stack.identityDb('personal_access_tokens').where({ user_id: alice.id });
     expect(tokens).to.have.length(1);
     expect(tokens[0].token_hash).to.match(/^[0-9a-f]{64}$/);
-    expect(JSON.stringify(tokens)).to.not.contain(u.token.split('|')[1]);
+    expect(JSON.stringify(tokens)).to.not.contain(alice.token.split('|')[1]);
   });
 
   it('creates, lists and revokes tokens; a revoked token gets 401 on the very next request', async () => {
-    const u = await registerUser(stack.gatewayUrl);
+    const alice = await registerUser(stack.gatewayUrl);
     const created = await request(stack.gatewayUrl)
       .post('/api/v1/tokens')
-      .auth(u.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .send({ name: 'field tablet' })
       .expect(201);
     const { token, data } = created.body;
@@ -116,41 +119,41 @@ describe('gateway identity (through the gateway, real services)', () => {
 
     await request(stack.gatewayUrl)
       .delete(`/api/v1/tokens/${data.id}`)
-      .auth(u.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .expect(204);
     await request(stack.gatewayUrl).get('/api/v1/me').auth(token, { type: 'bearer' }).expect(401);
-    await request(stack.gatewayUrl).get('/api/v1/me').auth(u.token, { type: 'bearer' }).expect(200);
+    await request(stack.gatewayUrl).get('/api/v1/me').auth(alice.token, { type: 'bearer' }).expect(200);
   });
 
   it('lets a token revoke itself, after which it is refused at once', async () => {
-    const u = await registerUser(stack.gatewayUrl);
-    const id = u.token.split('|')[0];
+    const alice = await registerUser(stack.gatewayUrl);
+    const id = alice.token.split('|')[0];
     await request(stack.gatewayUrl)
       .delete(`/api/v1/tokens/${id}`)
-      .auth(u.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .expect(204);
-    await request(stack.gatewayUrl).get('/api/v1/tokens').auth(u.token, { type: 'bearer' }).expect(401);
+    await request(stack.gatewayUrl).get('/api/v1/tokens').auth(alice.token, { type: 'bearer' }).expect(401);
   });
 
-  it("does not let user A revoke user B's token (404) and B's token keeps working", async () => {
-    const a = await registerUser(stack.gatewayUrl);
-    const b = await registerUser(stack.gatewayUrl);
-    const bId = b.token.split('|')[0];
+  it("does not let alice revoke bob's token (404), which keeps working", async () => {
+    const alice = await registerUser(stack.gatewayUrl);
+    const bob = await registerUser(stack.gatewayUrl);
+    const bId = bob.token.split('|')[0];
     const res = await request(stack.gatewayUrl)
       .delete(`/api/v1/tokens/${bId}`)
-      .auth(a.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .expect(404);
     expect(res.body.status).to.equal(404);
     await request(stack.gatewayUrl)
       .delete('/api/v1/tokens/not-a-number')
-      .auth(a.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .expect(404);
-    await request(stack.gatewayUrl).get('/api/v1/me').auth(b.token, { type: 'bearer' }).expect(200);
+    await request(stack.gatewayUrl).get('/api/v1/me').auth(bob.token, { type: 'bearer' }).expect(200);
   });
 
   it('answers malformed and unknown tokens with 401, never 500', async () => {
-    const u = await registerUser(stack.gatewayUrl);
-    const [id, secret] = u.token.split('|') as [string, string];
+    const alice = await registerUser(stack.gatewayUrl);
+    const [id, secret] = alice.token.split('|') as [string, string];
     const flipped = secret.slice(0, 39) + (secret[39] === 'a' ? 'b' : 'a') + secret.slice(40);
     const candidates = [
       'abc',
@@ -188,16 +191,16 @@ describe('gateway identity (through the gateway, real services)', () => {
     });
     try {
       await eventually(async () => replica.tokenCache.live && stack.gateway.tokenCache.live);
-      const u = await registerUser(stack.gatewayUrl);
-      const id = u.token.split('|')[0];
+      const alice = await registerUser(stack.gatewayUrl);
+      const id = alice.token.split('|')[0];
       // Warm both replicas' caches.
-      await request(server.url).get('/api/v1/me').auth(u.token, { type: 'bearer' }).expect(200);
-      await request(stack.gatewayUrl).get('/api/v1/me').auth(u.token, { type: 'bearer' }).expect(200);
+      await request(server.url).get('/api/v1/me').auth(alice.token, { type: 'bearer' }).expect(200);
+      await request(stack.gatewayUrl).get('/api/v1/me').auth(alice.token, { type: 'bearer' }).expect(200);
       // The replica really answers from its cache: a token row removed behind its back still passes.
       const other = (
         await request(stack.gatewayUrl)
           .post('/api/v1/tokens')
-          .auth(u.token, { type: 'bearer' })
+          .auth(alice.token, { type: 'bearer' })
           .send({ name: 'probe' })
           .expect(201)
       ).body.token as string;
@@ -209,13 +212,13 @@ describe('gateway identity (through the gateway, real services)', () => {
       await request(server.url).get('/api/v1/me').auth(other, { type: 'bearer' }).expect(200);
       await request(stack.gatewayUrl)
         .delete(`/api/v1/tokens/${id}`)
-        .auth(u.token, { type: 'bearer' })
+        .auth(alice.token, { type: 'bearer' })
         .expect(204);
       await eventually(
         async () =>
-          (await request(server.url).get('/api/v1/me').auth(u.token, { type: 'bearer' })).status === 401,
+          (await request(server.url).get('/api/v1/me').auth(alice.token, { type: 'bearer' })).status === 401,
       );
-      await request(stack.gatewayUrl).get('/api/v1/me').auth(u.token, { type: 'bearer' }).expect(401);
+      await request(stack.gatewayUrl).get('/api/v1/me').auth(alice.token, { type: 'bearer' }).expect(401);
     } finally {
       await server.stop();
       await replica.close();

@@ -38,8 +38,8 @@ describe('workspace invitations by e-mail through the gateway (real services and
   });
 
   it('e-mails an invitation to an address with no account, which becomes a member with its role once it registers and confirms the address', async () => {
-    const owner = await registerUser(stack.gatewayUrl, 'Olga Owner');
-    const o = gatewayClient(stack.gatewayUrl, owner.token);
+    const alice = await registerUser(stack.gatewayUrl, 'Alice Olga');
+    const o = gatewayClient(stack.gatewayUrl, alice.token);
     const ws = (await o.post('/api/v1/workspaces').send({ name: 'Wells survey' }).expect(201)).body.data
       .id as number;
     const email = `invitee${Date.now()}@example.test`;
@@ -51,7 +51,7 @@ describe('workspace invitations by e-mail through the gateway (real services and
       status: 'pending',
       email,
       role: 'manager',
-      invited_by_name: 'Olga Owner',
+      invited_by_name: 'Alice Olga',
     });
     const mail = await sink.waitFor((m) => m.envelope.to.includes(email), 15_000);
     expect(mail.text).to.include('Olga Owner invites you to the workspace "Wells survey"');
@@ -103,19 +103,19 @@ describe('workspace invitations by e-mail through the gateway (real services and
   });
 
   it('adds an address that has an account at once, and a revoked invitation makes no member', async () => {
-    const owner = await registerUser(stack.gatewayUrl, 'Otto Owner');
-    const known = await registerUser(stack.gatewayUrl, 'Kim Known');
-    const o = gatewayClient(stack.gatewayUrl, owner.token);
+    const alice = await registerUser(stack.gatewayUrl, 'Alice Otto');
+    const bob = await registerUser(stack.gatewayUrl, 'Bob Known');
+    const o = gatewayClient(stack.gatewayUrl, alice.token);
     const ws = (await o.post('/api/v1/workspaces').send({ name: 'Clinic' }).expect(201)).body.data
       .id as number;
     // once Kim's user.created has reached the collection service, her address is known
-    await eventually(() => stack.collection.db('users').where({ id: known.id }).first());
+    await eventually(() => stack.collection.db('users').where({ id: bob.id }).first());
     const added = await o
       .post(`/api/v1/workspaces/${ws}/invitations`)
-      .send({ email: known.email, role: 'viewer' })
+      .send({ email: bob.email, role: 'viewer' })
       .expect(201);
     expect(added.body.data.status).to.equal('accepted');
-    expect(added.body.data.member).to.include({ user_id: known.id, role: 'viewer', name: 'Kim Known' });
+    expect(added.body.data.member).to.include({ user_id: bob.id, role: 'viewer', name: 'Bob Known' });
     const email = `revoked${Date.now()}@example.test`;
     const inv = await o
       .post(`/api/v1/workspaces/${ws}/invitations`)
@@ -134,8 +134,8 @@ describe('workspace invitations by e-mail through the gateway (real services and
   });
 
   it("takes an invitation up from the gateway's JWT alone (no user events), once a password reset proves the address", async () => {
-    const owner = await registerUser(stack.gatewayUrl, 'Pia Owner');
-    const o = gatewayClient(stack.gatewayUrl, owner.token);
+    const alice = await registerUser(stack.gatewayUrl, 'Alice Pia');
+    const o = gatewayClient(stack.gatewayUrl, alice.token);
     const ws = (await o.post('/api/v1/workspaces').send({ name: 'Boreholes' }).expect(201)).body.data
       .id as number;
     // the users projection stops: only the JWT claims of each request reach the service now

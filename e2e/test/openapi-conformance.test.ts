@@ -40,9 +40,9 @@ describe('e2e: documented GET answers match their OpenAPI response schemas', () 
 
   it('every GET with a JSON response schema answers a body that passes it', async function () {
     this.timeout(60_000);
-    const owner = await registerUser(stack.gatewayUrl, 'Doc Owner');
-    const other = await registerUser(stack.gatewayUrl, 'Doc Other');
-    const { paths } = await createFixtures(stack.gatewayUrl, owner.token, owner.id, other);
+    const alice = await registerUser(stack.gatewayUrl, 'Alice Owner');
+    const bob = await registerUser(stack.gatewayUrl, 'Bob Other');
+    const { paths } = await createFixtures(stack.gatewayUrl, alice.token, alice.id, bob);
     const docs = await loadDocuments(stack.gatewayUrl);
     const conformance = new DocumentConformance(docs);
     const differences: string[] = [];
@@ -50,7 +50,7 @@ describe('e2e: documented GET answers match their OpenAPI response schemas', () 
     for (const op of allOperations(docs).filter((o) => o.method === 'get')) {
       const url = op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => paths[name]![0]!);
       const res = await fetch(new URL(url, stack.gatewayUrl), {
-        headers: { authorization: `Bearer ${owner.token}`, accept: 'application/json' },
+        headers: { authorization: `Bearer ${alice.token}`, accept: 'application/json' },
       });
       const type = res.headers.get('content-type') ?? '';
       if (res.status >= 300 || !type.startsWith('application/json')) {

@@ -34,16 +34,16 @@ const votesFor = (poll: Poll, pick = 0) =>
 
 describe('polls through the gateway (e2e)', () => {
   let stack: TestStack;
-  let owner: User;
-  let voter: User;
+  let alice: User;
+  let bob: User;
   let sink: SmtpSink;
   let worker: { close: () => Promise<void> };
   let mailer: ReturnType<typeof createMailer>;
 
   before(async () => {
     stack = await startStack({ gatewayEnv: { RATE_LIMIT_IP: '100000', RATE_LIMIT_USER: '100000' } });
-    owner = await registerUser(stack.gatewayUrl, 'Owner');
-    voter = await registerUser(stack.gatewayUrl, 'Voter');
+    alice = await registerUser(stack.gatewayUrl, 'Alice Owner');
+    bob = await registerUser(stack.gatewayUrl, 'Bob Voter');
     sink = await startSmtpSink();
     mailer = createMailer(`smtp://127.0.0.1:${sink.smtpPort}`, 'Polls <polls@example.test>');
     worker = await startPollsEmailWorker({
@@ -62,7 +62,7 @@ describe('polls through the gateway (e2e)', () => {
 
   const gw = () => request(stack.gatewayUrl);
   const createPoll = async (settings: object = {}) =>
-    (await gw().post('/api/polls').auth(owner.token, { type: 'bearer' }).send(pollBody(settings)).expect(201))
+    (await gw().post('/api/polls').auth(alice.token, { type: 'bearer' }).send(pollBody(settings)).expect(201))
       .body.data as Poll;
   const vote = (poll: Poll, body: object, token?: string) => {
     const r = gw().post(`/api/polls/${poll.id}/vote`);
@@ -72,7 +72,7 @@ describe('polls through the gateway (e2e)', () => {
   it('counts one of many identical concurrent votes, answering the rest with the vote limit', async () => {
     const poll = await createPoll();
     const answers = await Promise.all(
-      Array.from({ length: 10 }, () => vote(poll, { votes: votesFor(poll) }, voter.token)),
+      Array.from({ length: 10 }, () => vote(poll, { votes: votesFor(poll) }, bob.token)),
     );
     expect(answers.map((a) => a.status).sort()).to.deep.equal([201, ...Array(9).fill(422)]);
     const results = await gw().get(`/api/polls/${poll.id}/results`).expect(200);
@@ -98,14 +98,14 @@ describe('polls through the gateway (e2e)', () => {
         voter_fingerprint: `fp-rebuild-${i}`,
         time_spent: i,
       }).expect(201);
-    const before = (await gw().get(`/api/polls/${poll.id}/results`).auth(owner.token, { type: 'bearer' }))
+    const before = (await gw().get(`/api/polls/${poll.id}/results`).auth(alice.token, { type: 'bearer' }))
       .body.data;
     const r = createClient({ url: stack.config.REDIS_URL });
     await r.connect();
     const deleted = await r.del(`polls:c:${poll.id}`);
     await r.close();
     expect(deleted).to.equal(1);
-    const after = (await gw().get(`/api/polls/${poll.id}/results`).auth(owner.token, { type: 'bearer' })).body
+    const after = (await gw().get(`/api/polls/${poll.id}/results`).auth(alice.token, { type: 'bearer' })).body
       .data;
     expect(after).to.deep.equal(before);
     expect(after.total_votes).to.equal(6);
@@ -113,14 +113,14 @@ describe('polls through the gateway (e2e)', () => {
 
   it('holds a vote for a one-time password sent by e-mail; wrong passwords count down, then lock', async () => {
     const poll = await createPoll({ require_verification: true });
-    const held = await vote(poll, { votes: votesFor(poll) }, voter.token).expect(202);
+    const held = await vote(poll, { votes: votesFor(poll) }, bob.token).expect(202);
     expect(held.body.data).to.include({ requires_verification: true });
     const code = held.body.data.verification_code as string;
     expect(code).to.be.a('string');
-    const again = await vote(poll, { votes: votesFor(poll) }, voter.token).expect(403);
+    const again = await vote(poll, { votes: votesFor(poll) }, bob.token).expect(403);
     expect(again.body.message).to.match(/one-time password is required/);
     const mail = await sink.waitFor(
-      (m) => m.envelope.to.includes(voter.email) && m.text.includes(code),
+      (m) => m.envelope.to.includes(bob.email) && m.text.includes(code),
       15_000,
     );
     const password = /one-time password is (\d{6})/.exec(mail.text)![1]!;
@@ -132,7 +132,7 @@ describe('polls through the gateway (e2e)', () => {
     for (let i = 3; i >= 1; i--) expect((await verify(wrong).expect(422)).body.attempts_left).to.equal(i);
     expect((await verify(wrong).expect(422)).body.code).to.equal('otp_locked');
     expect((await verify(password).expect(422)).body.code).to.equal('otp_locked');
-    await vote(poll, { votes: votesFor(poll) }, voter.token).expect(403);
+    await vote(poll, { votes: votesFor(poll) }, bob.token).expect(403);
     expect((await gw().get(`/api/polls/${poll.id}/results`)).body.data.total_votes).to.equal(0);
   });
 
@@ -172,15 +172,15 @@ describe('polls through the gateway (e2e)', () => {
 
   it('shows full statistics to the owner only when show_stats_public is false', async () => {
     const poll = await createPoll({ show_stats_public: false });
-    await vote(poll, { votes: votesFor(poll) }, voter.token).expect(201);
+    await vote(poll, { votes: votesFor(poll) }, bob.token).expect(201);
     await vote(poll, { votes: votesFor(poll, 1), voter_fingerprint: 'fp-hidden' }).expect(201);
-    const mine = (await gw().get(`/api/polls/${poll.id}/results`).auth(voter.token, { type: 'bearer' })).body
+    const mine = (await gw().get(`/api/polls/${poll.id}/results`).auth(bob.token, { type: 'bearer' })).body
       .data;
     expect(mine).to.include({ stats_hidden: true, show_stats_public: false });
     expect(mine.results).to.deep.equal(
       Object.fromEntries(Object.values(votesFor(poll)).map((id) => [id, 1])),
     );
-    const owners = (await gw().get(`/api/polls/${poll.id}/results`).auth(owner.token, { type: 'bearer' }))
+    const owners = (await gw().get(`/api/polls/${poll.id}/results`).auth(alice.token, { type: 'bearer' }))
       .body.data;
     expect(owners.stats_hidden).to.equal(false);
     expect(owners.results[poll.sections[0]!.options[1]!.id]).to.equal(1);
@@ -190,10 +190,7 @@ describe('polls through the gateway (e2e)', () => {
   it('replaces a reaction and moves the counts', async () => {
     const poll = await createPoll();
     const react = (t: string) =>
-      gw()
-        .post(`/api/polls/${poll.id}/react`)
-        .auth(voter.token, { type: 'bearer' })
-        .send({ reaction_type: t });
+      gw().post(`/api/polls/${poll.id}/react`).auth(bob.token, { type: 'bearer' }).send({ reaction_type: t });
     await react('wow').expect(201);
     const moved = await react('clap').expect(200);
     expect(moved.body.data.previous_reaction_type).to.equal('wow');
@@ -217,7 +214,7 @@ describe('polls through the gateway (e2e)', () => {
       .expect(304);
     await gw()
       .post(`/api/polls/${poll.id}/vote`)
-      .auth(voter.token, { type: 'bearer' })
+      .auth(bob.token, { type: 'bearer' })
       .send({ votes: votesFor(poll, 1) })
       .expect(201);
     const after = await gw()
@@ -232,7 +229,7 @@ describe('polls through the gateway (e2e)', () => {
   it('threads comments and lets the owner delete one', async () => {
     const poll = await createPoll();
     const post = (body: object) =>
-      gw().post(`/api/polls/${poll.id}/comment`).auth(voter.token, { type: 'bearer' }).send(body);
+      gw().post(`/api/polls/${poll.id}/comment`).auth(bob.token, { type: 'bearer' }).send(body);
     const root = (await post({ content: 'Top', parent_id: null }).expect(201)).body.data;
     await post({ content: 'Reply', parent_id: root.id }).expect(201);
     await post({ content: 'Orphan', parent_id: 'no-such-comment' }).expect(422);
@@ -241,7 +238,7 @@ describe('polls through the gateway (e2e)', () => {
     expect(list.data[0].replies[0]).to.include({ content: 'Reply', parent_id: root.id });
     await gw()
       .delete(`/api/polls/${poll.id}/comments/${root.id}`)
-      .auth(owner.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .expect(204);
     expect((await gw().get(`/api/polls/${poll.id}/results`)).body.data.comments_total).to.equal(0);
   });
@@ -276,7 +273,7 @@ describe('polls through the gateway (e2e)', () => {
       await vote(poll, { votes: votesFor(poll), voter_fingerprint: 'fp-sse-2' }).expect(201);
       await until(3);
       expect(events.at(-1)!.total_votes).to.equal(2);
-      await gw().delete(`/api/polls/${poll.id}`).auth(owner.token, { type: 'bearer' }).expect(204);
+      await gw().delete(`/api/polls/${poll.id}`).auth(alice.token, { type: 'bearer' }).expect(204);
       await eventually(async () => deleted && ended, 5_000);
     } finally {
       res?.destroy();

@@ -7,18 +7,18 @@ type User = Awaited<ReturnType<typeof registerUser>>;
 
 describe('scanner devices through the gateway: setup, scope, revocation', () => {
   let stack: TestStack;
-  let owner: User;
+  let alice: User;
   let eventId: string;
   const api = () => request(stack.gatewayUrl);
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
   before(async () => {
     stack = await startStack();
-    owner = await registerUser(stack.gatewayUrl, 'Door Owner');
+    alice = await registerUser(stack.gatewayUrl, 'Alice Owner');
     eventId = (
       await api()
         .post('/api/events')
-        .set(bearer(owner.token))
+        .set(bearer(alice.token))
         .send({ name: 'Gala', start_date: '2031-03-01T19:00:00', location: 'Nantes' })
         .expect(201)
     ).body.id;
@@ -27,7 +27,7 @@ describe('scanner devices through the gateway: setup, scope, revocation', () => 
 
   /** Creates a device as the owner; resolves with its id and setup code. */
   const createDevice = async (name: string) =>
-    (await api().post(`/api/events/${eventId}/devices`).set(bearer(owner.token)).send({ name }).expect(201))
+    (await api().post(`/api/events/${eventId}/devices`).set(bearer(alice.token)).send({ name }).expect(201))
       .body as { id: string; setup_code: string; setup_url: string };
 
   it('exchanges a setup code once for a credential that scans as the device', async () => {
@@ -54,7 +54,7 @@ describe('scanner devices through the gateway: setup, scope, revocation', () => 
     const invite = (
       await api()
         .post(`/api/events/${eventId}/invites`)
-        .set(bearer(owner.token))
+        .set(bearer(alice.token))
         .send({ nom: 'Hedy Lamarr', email: 'hedy@example.test' })
         .expect(201)
     ).body as { code_unique: string };
@@ -73,7 +73,7 @@ describe('scanner devices through the gateway: setup, scope, revocation', () => 
     expect(again.body).to.include({ result: 'already_checked_in', scanne_par: 'North door' });
   });
 
-  it('a device credential is refused outside its scope, and a forged one is 401', async () => {
+  it('refuses a device credential outside its scope, or forged (401)', async () => {
     const device = await createDevice('Side door');
     const { token } = (
       await api().post('/api/events/devices/setup').send({ setup_code: device.setup_code }).expect(201)
@@ -97,7 +97,7 @@ describe('scanner devices through the gateway: setup, scope, revocation', () => 
     await api().get(`/api/events/${eventId}/stats`).set(bearer('fhd_1|nope')).expect(401);
   });
 
-  it('revoking a device refuses its very next request', async () => {
+  it("refuses a revoked device's very next request", async () => {
     const device = await createDevice('Back door');
     const { token } = (
       await api().post('/api/events/devices/setup').send({ setup_code: device.setup_code }).expect(201)
@@ -105,11 +105,11 @@ describe('scanner devices through the gateway: setup, scope, revocation', () => 
     await api().get(`/api/events/${eventId}/stats`).set(bearer(token)).expect(200);
     await api()
       .post(`/api/events/${eventId}/devices/${device.id}/revoke`)
-      .set(bearer(owner.token))
+      .set(bearer(alice.token))
       .expect(200);
     const refused = await api().get(`/api/events/${eventId}/stats`).set(bearer(token)).expect(401);
     expect(refused.body.code).to.equal('device_revoked');
-    const listed = await api().get(`/api/events/${eventId}/devices`).set(bearer(owner.token)).expect(200);
+    const listed = await api().get(`/api/events/${eventId}/devices`).set(bearer(alice.token)).expect(200);
     expect(listed.body.find((d: { id: string }) => d.id === device.id)).to.include({ status: 'revoked' });
   });
 });

@@ -26,7 +26,7 @@ describe('browser sessions with CSRF (through the gateway)', () => {
   });
 
   it('signs a SPA in with a session cookie and requires the CSRF header on unsafe requests', async () => {
-    const u = await registerUser(stack.gatewayUrl);
+    const alice = await registerUser(stack.gatewayUrl);
     const agent = request.agent(stack.gatewayUrl);
 
     const csrf = await agent.get('/api/v1/csrf-cookie').expect(204);
@@ -36,18 +36,18 @@ describe('browser sessions with CSRF (through the gateway)', () => {
     expect(guestXsrf).to.be.a('string');
 
     // Login from the SPA: the guest session carries a CSRF token, so the header is needed.
-    await agent.post('/api/v1/login').send({ email: u.email, password: u.password }).expect(403);
+    await agent.post('/api/v1/login').send({ email: alice.email, password: alice.password }).expect(403);
     const login = await agent
       .post('/api/v1/login')
       .set('X-XSRF-TOKEN', guestXsrf!)
-      .send({ email: u.email, password: u.password })
+      .send({ email: alice.email, password: alice.password })
       .expect(200);
     const xsrf = cookieValue(login, 'XSRF-TOKEN');
     expect(xsrf).to.be.a('string').and.not.equal(guestXsrf);
 
     // Cookie authentication works for reads without any header.
     const me = await agent.get('/api/v1/me').expect(200);
-    expect(me.body.data.id).to.equal(u.id);
+    expect(me.body.data.id).to.equal(alice.id);
 
     // Unsafe request by cookie: 403 without the header, 403 with a wrong one, 201 with the right one.
     const denied = await agent.post('/api/v1/tokens').send({ name: 'x' }).expect(403);
@@ -59,7 +59,7 @@ describe('browser sessions with CSRF (through the gateway)', () => {
 
     // Cookie-authenticated requests reach the services as that user (the cookie itself is not forwarded).
     const who = await agent.get('/api/events/_whoami').expect(200);
-    expect(who.body.data).to.include({ userId: u.id, method: 'session' });
+    expect(who.body.data).to.include({ userId: alice.id, method: 'session' });
 
     // Logout ends the session.
     await agent.post('/api/v1/logout').set('X-XSRF-TOKEN', xsrf!).expect(204);
@@ -91,7 +91,7 @@ describe('browser sessions with CSRF (through the gateway)', () => {
   });
 
   it("lists the caller's browser sessions and ends one, or every other one", async () => {
-    const u = await registerUser(stack.gatewayUrl);
+    const alice = await registerUser(stack.gatewayUrl);
     const signIn = async () => {
       const agent = request.agent(stack.gatewayUrl);
       const csrf = await agent.get('/api/v1/csrf-cookie').set('User-Agent', 'Browser A').expect(204);
@@ -99,7 +99,7 @@ describe('browser sessions with CSRF (through the gateway)', () => {
         .post('/api/v1/login')
         .set('X-XSRF-TOKEN', cookieValue(csrf, 'XSRF-TOKEN')!)
         .set('User-Agent', 'Browser A')
-        .send({ email: u.email, password: u.password })
+        .send({ email: alice.email, password: alice.password })
         .expect(200);
       return { agent, xsrf: cookieValue(login, 'XSRF-TOKEN')! };
     };
@@ -132,19 +132,19 @@ describe('browser sessions with CSRF (through the gateway)', () => {
     expect(left.body.data).to.have.length(1);
     expect(left.body.data[0].current).to.equal(true);
     // Another user's session id is unknown to this one.
-    const other = await registerUser(stack.gatewayUrl);
+    const bob = await registerUser(stack.gatewayUrl);
     await request(stack.gatewayUrl)
       .delete(`/api/v1/sessions/${left.body.data[0].id}`)
-      .auth(other.token, { type: 'bearer' })
+      .auth(bob.token, { type: 'bearer' })
       .expect(404);
   });
 
   it('needs no CSRF header for bearer-token requests, even with a stale cookie', async () => {
-    const u = await registerUser(stack.gatewayUrl);
+    const alice = await registerUser(stack.gatewayUrl);
     await request(stack.gatewayUrl)
       .post('/api/v1/tokens')
       .set('Cookie', 'fieldhouse_session=stale')
-      .auth(u.token, { type: 'bearer' })
+      .auth(alice.token, { type: 'bearer' })
       .send({ name: 'ci' })
       .expect(201);
   });

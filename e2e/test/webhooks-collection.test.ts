@@ -70,20 +70,20 @@ describe('webhooks of area A through the gateway (real receivers, workers, Rabbi
   });
 
   it('delivers the submission and export kinds of a workspace, signed, only to its managers’ subscriptions', async () => {
-    const [owner, collector, outsider] = [
-      await registerUser(stack.gatewayUrl, 'WS Owner'),
-      await registerUser(stack.gatewayUrl, 'WS Collector'),
-      await registerUser(stack.gatewayUrl, 'WS Outsider'),
+    const [alice, bob, mallory] = [
+      await registerUser(stack.gatewayUrl, 'Alice Owner'),
+      await registerUser(stack.gatewayUrl, 'Bob Collector'),
+      await registerUser(stack.gatewayUrl, 'Mallory Outsider'),
     ];
-    const o = gatewayClient(stack.gatewayUrl, owner.token);
-    const c = gatewayClient(stack.gatewayUrl, collector.token);
-    const x = gatewayClient(stack.gatewayUrl, outsider.token);
+    const o = gatewayClient(stack.gatewayUrl, alice.token);
+    const c = gatewayClient(stack.gatewayUrl, bob.token);
+    const x = gatewayClient(stack.gatewayUrl, mallory.token);
     const ws = (await o.post('/api/v1/workspaces').send({ name: 'Hooks' }).expect(201)).body.data
       .id as number;
     await c.get('/api/v1/workspaces').expect(200);
     await o
       .post(`/api/v1/workspaces/${ws}/members`)
-      .send({ email: collector.email, role: 'collector' })
+      .send({ email: bob.email, role: 'collector' })
       .expect(201);
     const project = (await o.post(`/api/v1/workspaces/${ws}/projects`).send({ name: 'Wells' }).expect(201))
       .body.data.id as number;
@@ -176,7 +176,7 @@ describe('webhooks of area A through the gateway (real receivers, workers, Rabbi
     expect(byType['submission.created']!.submission).to.include({
       id: submission.id,
       project_id: project,
-      collector_id: collector.id,
+      collector_id: bob.id,
       status: 'submitted',
     });
     expect(byType['submission.created']!.links.submission).to.equal(
@@ -190,7 +190,7 @@ describe('webhooks of area A through the gateway (real receivers, workers, Rabbi
       to: 'reviewed',
       comment: 'Checked on site',
     });
-    expect(byType['submission.reviewed']!.reviewer).to.include({ id: owner.id });
+    expect(byType['submission.reviewed']!.reviewer).to.include({ id: alice.id });
     expect(byType['export.completed']!.export).to.include({
       id: job,
       status: 'completed',

@@ -39,9 +39,9 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
   let notices: { close: () => Promise<void> };
   let worker: { close: () => Promise<void> } | undefined;
   let receiver: WebhookReceiver;
-  let owner: User;
-  let staff: User;
-  let outsider: User;
+  let alice: User;
+  let bob: User;
+  let mallory: User;
   let eventId: string;
   const api = () => request(stack.gatewayUrl);
   const as = (u: User) => ({
@@ -85,13 +85,13 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
     notices = listenTo(stack.databaseUrls.events, 'outbox', () => relay.kick(), logger);
     receiver = await startWebhookReceiver();
     await startWorker();
-    [owner, staff, outsider] = [
-      await registerUser(stack.gatewayUrl, 'Hook Owner'),
-      await registerUser(stack.gatewayUrl, 'Hook Staff'),
-      await registerUser(stack.gatewayUrl, 'Hook Outsider'),
+    [alice, bob, mallory] = [
+      await registerUser(stack.gatewayUrl, 'Alice Owner'),
+      await registerUser(stack.gatewayUrl, 'Bob Staff'),
+      await registerUser(stack.gatewayUrl, 'Mallory Outsider'),
     ];
     eventId = (
-      await as(owner)
+      await as(alice)
         .post('/api/events')
         .send({ name: 'Webhook Gala', start_date: '2030-07-14T21:00:00', location: 'Lyon' })
         .expect(201)
@@ -99,8 +99,8 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
     // The users projection, as the gateway's user events fill it (e2e/test/events.test.ts covers that path).
     await stack
       .eventsDb('users')
-      .insert({ id: staff.id, name: staff.name, email: staff.email, updated_at: new Date() });
-    await as(owner).post(`/api/events/${eventId}/staff`).send({ email: staff.email }).expect(201);
+      .insert({ id: bob.id, name: bob.name, email: bob.email, updated_at: new Date() });
+    await as(alice).post(`/api/events/${eventId}/staff`).send({ email: bob.email }).expect(201);
   });
   after(async () => {
     await worker?.close();
@@ -113,10 +113,10 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
 
   it('lets only the owner manage webhooks: staff 403, anyone else 404, and checks URL and kinds', async () => {
     const body = { url: `${receiver.url}/x`, events: ['invite.created'] };
-    await as(staff).post(hooks()).send(body).expect(403);
-    await as(staff).get(hooks()).expect(403);
-    await as(outsider).post(hooks()).send(body).expect(404);
-    await as(outsider).get(hooks()).expect(404);
+    await as(bob).post(hooks()).send(body).expect(403);
+    await as(bob).get(hooks()).expect(403);
+    await as(mallory).post(hooks()).send(body).expect(404);
+    await as(mallory).get(hooks()).expect(404);
     const bad = [
       { url: 'ftp://example.test/', events: ['invite.created'] },
       { url: 'http://169.254.169.254/latest', events: ['invite.created'] },
@@ -125,14 +125,14 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
       { url: `${receiver.url}/x`, events: [] },
     ];
     for (const b of bad) {
-      const res = await as(owner).post(hooks()).send(b).expect(422);
+      const res = await as(alice).post(hooks()).send(b).expect(422);
       expect(Object.keys(res.body.errors)).to.have.length(1);
     }
-    expect((await as(owner).get(hooks()).expect(200)).body).to.deep.equal([]);
+    expect((await as(alice).get(hooks()).expect(200)).body).to.deep.equal([]);
   });
 
   it('delivers invite.created, invite.checked_in and invite.presence_changed, signed, with frozen payloads', async () => {
-    const created = await as(owner)
+    const created = await as(alice)
       .post(hooks())
       .send({
         url: `${receiver.url}/c`,
@@ -142,19 +142,19 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
     const { secret, id: hookId } = created.body as { secret: string; id: string };
     expect(secret).to.match(/^whsec_/);
     expect(created.body).to.include({ event_id: eventId, active: true, url: `${receiver.url}/c` });
-    expect((await as(owner).get(`${hooks()}/${hookId}`).expect(200)).body).to.not.have.property('secret');
+    expect((await as(alice).get(`${hooks()}/${hookId}`).expect(200)).body).to.not.have.property('secret');
 
     const invite = (
-      await as(owner)
+      await as(alice)
         .post(`/api/events/${eventId}/invites`)
         .send({ nom: 'Ada', email: 'ada@example.test', type_invite: 'vip' })
         .expect(201)
     ).body as { id: string; code_unique: string };
-    await as(owner)
+    await as(alice)
       .post(`/api/events/${eventId}/checkin`)
       .send({ code_unique: invite.code_unique })
       .expect(200);
-    await as(owner)
+    await as(alice)
       .put(`/api/events/${eventId}/invites/${invite.id}/presence`)
       .send({ presence: false, scanne_par: 'Desk' })
       .expect(200);
@@ -181,7 +181,7 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
     );
     expect(byType['invite.checked_in']!.data).to.deep.include({ presence: true, previous: false });
     expect(byType['invite.checked_in']!.data.by).to.deep.equal({
-      user_id: owner.id,
+      user_id: alice.id,
       scanner_device_id: null,
     });
     expect(byType['invite.presence_changed']!.data).to.include({
@@ -191,7 +191,7 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
     });
 
     // The log lists them; a later edit never changes what is sent again.
-    const list = await as(owner).get(`${hooks()}/${hookId}/deliveries?event=invite.created`).expect(200);
+    const list = await as(alice).get(`${hooks()}/${hookId}/deliveries?event=invite.created`).expect(200);
     expect(list.body.pagination).to.include({ total: 1 });
     const delivery = list.body.data[0] as {
       id: string;
@@ -200,12 +200,12 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
       attempts: number;
     };
     expect(delivery).to.include({ status: 'succeeded', attempts: 1 });
-    await as(owner)
+    await as(alice)
       .patch(`/api/events/${eventId}/invites/${invite.id}`)
       .send({ nom: 'Ada Lovelace' })
       .expect(200);
     const first = receiver.on('/c').find((r) => verify(secret, r).type === 'invite.created')!;
-    await as(owner).post(`${hooks()}/${hookId}/deliveries/${delivery.id}/redeliver`).expect(202);
+    await as(alice).post(`${hooks()}/${hookId}/deliveries/${delivery.id}/redeliver`).expect(202);
     const again = await eventually(
       async () => receiver.on('/c').filter((r) => r.headers['webhook-id'] === delivery.message_id)[1],
     );
@@ -213,7 +213,7 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
     await matchesAsyncApi(again);
     expect(first.headers['webhook-id']).to.equal(delivery.message_id);
     const detail = await eventually(async () => {
-      const d = (await as(owner).get(`${hooks()}/${hookId}/deliveries/${delivery.id}`).expect(200)).body;
+      const d = (await as(alice).get(`${hooks()}/${hookId}/deliveries/${delivery.id}`).expect(200)).body;
       return d.attempts === 2 && d.status === 'succeeded' ? d : undefined;
     });
     expect(detail.attempt_log).to.have.length(2);
@@ -221,17 +221,17 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
   });
 
   it('retries a failing receiver with the same webhook-id, logs the attempts, and redelivers the failed', async () => {
-    const { body } = await as(owner)
+    const { body } = await as(alice)
       .post(hooks())
       .send({ url: `${receiver.url}/flaky`, events: ['invite.created'] })
       .expect(201);
     receiver.answer('/flaky', 500, 502, 500, 200);
-    await as(owner)
+    await as(alice)
       .post(`/api/events/${eventId}/invites`)
       .send({ nom: 'Bob', email: 'bob@example.test', type_invite: 'standard' })
       .expect(201);
     const failed = await eventually(async () => {
-      const page = (await as(owner).get(`${hooks()}/${body.id}/deliveries?status=failed`).expect(200)).body;
+      const page = (await as(alice).get(`${hooks()}/${body.id}/deliveries?status=failed`).expect(200)).body;
       return page.data[0];
     });
     expect(failed).to.include({ attempts: 3, response_status: 500 });
@@ -240,39 +240,39 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
     for (const r of got) await matchesAsyncApi(r);
     expect(new Set(got.map((r) => r.headers['webhook-id']))).to.deep.equal(new Set([failed.message_id]));
     const since = new Date(Date.now() - 60_000).toISOString();
-    const redone = await as(owner).post(`${hooks()}/${body.id}/redeliver-failed`).send({ since }).expect(202);
+    const redone = await as(alice).post(`${hooks()}/${body.id}/redeliver-failed`).send({ since }).expect(202);
     expect(redone.body).to.deep.equal({ count: 1 });
     await eventually(async () => {
-      const d = (await as(owner).get(`${hooks()}/${body.id}/deliveries/${failed.id}`).expect(200)).body;
+      const d = (await as(alice).get(`${hooks()}/${body.id}/deliveries/${failed.id}`).expect(200)).body;
       return d.status === 'succeeded' && d.attempts === 4;
     });
   });
 
   it('rotates the secret: both sign during the overlap; ping reaches a disabled webhook', async () => {
-    const { body } = await as(owner)
+    const { body } = await as(alice)
       .post(hooks())
       .send({ url: `${receiver.url}/rotate`, events: ['invite.created'], active: false })
       .expect(201);
     expect(body).to.include({ active: false, disabled_reason: 'by_owner' });
-    const rotated = await as(owner).post(`${hooks()}/${body.id}/rotate-secret`).expect(200);
+    const rotated = await as(alice).post(`${hooks()}/${body.id}/rotate-secret`).expect(200);
     expect(rotated.body.secret).to.not.equal(body.secret);
     expect(Date.parse(rotated.body.previous_secret_expires_at)).to.be.greaterThan(Date.now() + 23 * 3600_000);
-    const ping = await as(owner).post(`${hooks()}/${body.id}/ping`).expect(202);
+    const ping = await as(alice).post(`${hooks()}/${body.id}/ping`).expect(202);
     expect(ping.body).to.include({ event: 'ping', status: 'pending' });
     const got = await eventually(async () => receiver.on('/rotate')[0]);
     await matchesAsyncApi(got);
     expect(verify(rotated.body.secret, got).type).to.equal('ping');
     expect(verify(body.secret, got).data).to.deep.equal({ subscription_id: body.id });
-    const patched = await as(owner).patch(`${hooks()}/${body.id}`).send({ active: true }).expect(200);
+    const patched = await as(alice).patch(`${hooks()}/${body.id}`).send({ active: true }).expect(200);
     expect(patched.body).to.include({ active: true, disabled_reason: null });
-    await as(owner).delete(`${hooks()}/${body.id}`).expect(204);
-    await as(owner).get(`${hooks()}/${body.id}`).expect(404);
+    await as(alice).delete(`${hooks()}/${body.id}`).expect(204);
+    await as(alice).get(`${hooks()}/${body.id}`).expect(404);
   });
 
   it('loses no delivery when the worker process is killed with SIGKILL mid-retry', async () => {
     await worker?.close();
     worker = undefined;
-    const { body } = await as(owner)
+    const { body } = await as(alice)
       .post(hooks())
       .send({ url: `${receiver.url}/kill`, events: ['invite.created'] })
       .expect(201);
@@ -292,7 +292,7 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
     const main = new URL('../../services/events/src/workers/main.ts', import.meta.url).pathname;
     let proc: TestProcess = startNodeProcess(main, env);
     try {
-      await as(owner)
+      await as(alice)
         .post(`/api/events/${eventId}/invites`)
         .send({ nom: 'Kim', email: 'kim@example.test', type_invite: 'standard' })
         .expect(201);
@@ -300,7 +300,7 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
       // Mid-retry: the 503 is recorded and the retry scheduled (a kill during the attempt itself
       // is retried once its lease lapses, 35 s later by default: longer than this test waits).
       await eventually(async () => {
-        const p = (await as(owner).get(`${hooks()}/${body.id}/deliveries`).expect(200)).body;
+        const p = (await as(alice).get(`${hooks()}/${body.id}/deliveries`).expect(200)).body;
         return p.data[0]?.attempts === 1 && p.data[0]?.response_status === 503;
       }, 20_000);
       proc.child.kill('SIGKILL');
@@ -313,7 +313,7 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
       expect(got[1]!.headers['webhook-id']).to.equal(got[0]!.headers['webhook-id']);
       for (const r of got) await matchesAsyncApi(r);
       const page = await eventually(async () => {
-        const p = (await as(owner).get(`${hooks()}/${body.id}/deliveries`).expect(200)).body;
+        const p = (await as(alice).get(`${hooks()}/${body.id}/deliveries`).expect(200)).body;
         return p.data[0]?.status === 'succeeded' ? p : undefined;
       });
       expect(page.data[0]).to.include({ attempts: 2, response_status: 200 });

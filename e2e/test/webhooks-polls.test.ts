@@ -47,9 +47,9 @@ describe('webhooks of area B through the gateway (real receivers, worker, Rabbit
   let mailer: ReturnType<typeof createMailer>;
   let mail: { close: () => Promise<void> };
   let worker: { close: () => Promise<void> };
-  let owner: User;
-  let voter: User;
-  let outsider: User;
+  let alice: User;
+  let bob: User;
+  let mallory: User;
   const api = () => request(stack.gatewayUrl);
   const as = (u: User) => ({
     get: (p: string) => api().get(p).auth(u.token, { type: 'bearer' }),
@@ -58,10 +58,10 @@ describe('webhooks of area B through the gateway (real receivers, worker, Rabbit
     delete: (p: string) => api().delete(p).auth(u.token, { type: 'bearer' }),
   });
   const createPoll = async (settings: object = {}) =>
-    (await as(owner).post('/api/polls').send(pollBody(settings)).expect(201)).body.data as Poll;
+    (await as(alice).post('/api/polls').send(pollBody(settings)).expect(201)).body.data as Poll;
   const subscribe = async (poll: Poll, path: string, events: string[]) =>
     (
-      await as(owner)
+      await as(alice)
         .post(`/api/polls/${poll.id}/webhooks`)
         .send({ url: `${receiver.url}${path}`, events })
         .expect(201)
@@ -85,10 +85,10 @@ describe('webhooks of area B through the gateway (real receivers, worker, Rabbit
       }),
       pollIntervalMs: 100,
     });
-    [owner, voter, outsider] = [
-      await registerUser(stack.gatewayUrl, 'Owner'),
-      await registerUser(stack.gatewayUrl, 'Voter'),
-      await registerUser(stack.gatewayUrl, 'Outsider'),
+    [alice, bob, mallory] = [
+      await registerUser(stack.gatewayUrl, 'Alice Owner'),
+      await registerUser(stack.gatewayUrl, 'Bob Voter'),
+      await registerUser(stack.gatewayUrl, 'Mallory Outsider'),
     ];
   });
   after(async () => {
@@ -105,10 +105,10 @@ describe('webhooks of area B through the gateway (real receivers, worker, Rabbit
     const hooks = `/api/polls/${poll.id}/webhooks`;
     const body = { url: `${receiver.url}/x`, events: ['poll.closed'] };
     await api().post(hooks).send(body).expect(401);
-    expect((await as(outsider).post(hooks).send(body).expect(403)).body.code).to.equal('forbidden');
-    await as(outsider).get(hooks).expect(403);
-    await as(owner).get('/api/polls/no-such-poll/webhooks').expect(404);
-    const bad = await as(owner)
+    expect((await as(mallory).post(hooks).send(body).expect(403)).body.code).to.equal('forbidden');
+    await as(mallory).get(hooks).expect(403);
+    await as(alice).get('/api/polls/no-such-poll/webhooks').expect(404);
+    const bad = await as(alice)
       .post(hooks)
       .send({ url: 'http://169.254.169.254/latest', events: ['poll.nope'] })
       .expect(422);
@@ -116,12 +116,12 @@ describe('webhooks of area B through the gateway (real receivers, worker, Rabbit
     const created = await subscribe(poll, '/x', ['poll.closed']);
     expect(created.secret).to.match(/^whsec_/);
     expect(created).to.include({ poll_id: poll.id });
-    const listed = await as(owner).get(hooks).expect(200);
+    const listed = await as(alice).get(hooks).expect(200);
     expect(listed.body.data.map((w: { id: string }) => w.id)).to.deep.equal([created.id]);
     expect(listed.body.data[0]).to.not.have.property('secret');
-    await as(outsider).get(`${hooks}/${created.id}/deliveries`).expect(403);
-    await as(owner).delete(`${hooks}/${created.id}`).expect(204);
-    await as(owner).get(`${hooks}/${created.id}`).expect(404);
+    await as(mallory).get(`${hooks}/${created.id}/deliveries`).expect(403);
+    await as(alice).delete(`${hooks}/${created.id}`).expect(204);
+    await as(alice).get(`${hooks}/${created.id}`).expect(404);
   });
 
   it('sends poll.vote.counted without the voter on a public poll, and only after verification', async () => {
@@ -161,15 +161,15 @@ describe('webhooks of area B through the gateway (real receivers, worker, Rabbit
   it('names the signed-in voter on an authenticated poll; sends comments and the closing with its results', async () => {
     const poll = await createPoll({ access: 'authenticated', allow_comments: true });
     const hook = await subscribe(poll, '/all', ['poll.vote.counted', 'poll.comment.created', 'poll.closed']);
-    await as(voter)
+    await as(bob)
       .post(`/api/polls/${poll.id}/vote`)
       .send({ votes: choose(poll, 1) })
       .expect(201);
-    const comment = await as(voter)
+    const comment = await as(bob)
       .post(`/api/polls/${poll.id}/comment`)
       .send({ content: 'Salad, always.' })
       .expect(201);
-    await as(owner).post(`/api/polls/${poll.id}/close`).expect(200);
+    await as(alice).post(`/api/polls/${poll.id}/close`).expect(200);
     const got = await eventually(async () => {
       const all = receiver.on('/all').map((r) => verify(hook.secret, r));
       return all.length >= 3 ? all : undefined;
@@ -180,12 +180,12 @@ describe('webhooks of area B through the gateway (real receivers, worker, Rabbit
     const byType = Object.fromEntries(got.map((p) => [p.type, p.data]));
     expect(byType['poll.vote.counted']).to.deep.include({
       verified: false,
-      voter: { user_id: voter.id, name: voter.name },
+      voter: { user_id: bob.id, name: bob.name },
     });
     expect(byType['poll.comment.created']!.comment).to.include({
       id: comment.body.data.id,
       content: 'Salad, always.',
-      user_id: voter.id,
+      user_id: bob.id,
     });
     expect(byType['poll.closed']).to.deep.include({
       reason: 'closed_by_owner',
@@ -194,7 +194,7 @@ describe('webhooks of area B through the gateway (real receivers, worker, Rabbit
     });
     expect(byType['poll.closed']!.poll).to.include({ id: poll.id, title: 'Lunch' });
     // The log: three deliveries, each succeeded at the first attempt.
-    const log = await as(owner).get(`/api/polls/${poll.id}/webhooks/${hook.id}/deliveries`).expect(200);
+    const log = await as(alice).get(`/api/polls/${poll.id}/webhooks/${hook.id}/deliveries`).expect(200);
     expect(log.body.pagination).to.include({ total: 3 });
     expect(
       log.body.data.map((d: { status: string; attempts: number }) => [d.status, d.attempts]),
@@ -204,9 +204,9 @@ describe('webhooks of area B through the gateway (real receivers, worker, Rabbit
       ['succeeded', 1],
     ]);
     // Reopening and voting again after the webhook is turned off sends nothing more.
-    await as(owner).patch(`/api/polls/${poll.id}/webhooks/${hook.id}`).send({ active: false }).expect(200);
-    await as(owner).post(`/api/polls/${poll.id}/reopen`).expect(200);
-    await as(outsider)
+    await as(alice).patch(`/api/polls/${poll.id}/webhooks/${hook.id}`).send({ active: false }).expect(200);
+    await as(alice).post(`/api/polls/${poll.id}/reopen`).expect(200);
+    await as(mallory)
       .post(`/api/polls/${poll.id}/vote`)
       .send({ votes: choose(poll) })
       .expect(201);
@@ -226,20 +226,20 @@ describe('webhooks of area B through the gateway (real receivers, worker, Rabbit
       .send({ votes: choose(poll), voter_fingerprint: 'fp-webhook-down' })
       .expect(201);
     const notice = await sink.waitFor(
-      (m) => m.envelope.to.includes(owner.email) && /Webhook disabled/.test(m.subject),
+      (m) => m.envelope.to.includes(alice.email) && /Webhook disabled/.test(m.subject),
       15_000,
     );
     expect(notice.text).to.include(hook.id);
     const base = `/api/polls/${poll.id}/webhooks/${hook.id}`;
-    expect((await as(owner).get(base).expect(200)).body.data).to.include({
+    expect((await as(alice).get(base).expect(200)).body.data).to.include({
       active: false,
       disabled_reason: 'failing',
     });
-    const [failed] = (await as(owner).get(`${base}/deliveries?status=failed`).expect(200)).body.data;
+    const [failed] = (await as(alice).get(`${base}/deliveries?status=failed`).expect(200)).body.data;
     expect(failed).to.include({ status: 'failed', attempts: 2, response_status: 500 });
     receiver.answer('/down', 204);
-    await as(owner).patch(base).send({ active: true }).expect(200);
-    await as(owner)
+    await as(alice).patch(base).send({ active: true }).expect(200);
+    await as(alice)
       .post(`${base}/redeliver-failed`)
       .send({ since: new Date(Date.now() - 60_000).toISOString() })
       .expect(202);
@@ -247,7 +247,7 @@ describe('webhooks of area B through the gateway (real receivers, worker, Rabbit
     const ids = new Set(receiver.on('/down').map((r) => r.headers['webhook-id']));
     expect(ids.size).to.equal(1);
     const detail = await eventually(async () => {
-      const d = (await as(owner).get(`${base}/deliveries/${failed.id}`).expect(200)).body.data;
+      const d = (await as(alice).get(`${base}/deliveries/${failed.id}`).expect(200)).body.data;
       return d.status === 'succeeded' ? d : undefined;
     });
     expect(detail.attempt_log.map((a: { response_status: number }) => a.response_status)).to.deep.equal([
