@@ -1,7 +1,7 @@
 import { isUuid } from '@fieldhouse/http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
-import { EMAIL_REQUESTED, Exchanges, envelope, type Envelope } from '@fieldhouse/contracts';
+import { Exchanges, type Envelope } from '@fieldhouse/contracts';
 import type { Logger } from '@fieldhouse/logger';
 import { PermanentError, startConsumer, writeOutbox, type Broker } from '@fieldhouse/messaging';
 import type { BlobStore } from '../blob/blob-store.ts';
@@ -10,6 +10,7 @@ import { findUserById } from '../data/users.ts';
 import { exportEmail } from '../domain/export-email.ts';
 import { claimExport, failAbandonedExport, type ExportJobRow } from '../data/exports.ts';
 import { EXPORT_REQUESTED } from '../domain/exports.ts';
+import { changes } from '../domain/changes.ts';
 import { writeExportFile } from './export-file.ts';
 
 /** Routing key of an export job (declared with the use case that sends it, domain/exports.ts). */
@@ -23,8 +24,8 @@ export async function queueExport(trx: Knex | Knex.Transaction, exportId: string
   await writeOutbox(
     trx,
     'outbox',
-    Exchanges.collection,
-    envelope(Exchanges.collection, EXPORT_REQUESTED, { export_id: exportId }),
+    changes.source,
+    changes.envelope('export.requested', { export_id: exportId }),
   );
 }
 
@@ -74,12 +75,7 @@ async function notifyRequester(
     },
     publicUrl,
   );
-  await writeOutbox(
-    trx,
-    'outbox',
-    Exchanges.collection,
-    envelope(Exchanges.collection, EMAIL_REQUESTED, email),
-  );
+  await writeOutbox(trx, 'outbox', changes.source, changes.envelope('email.requested', email));
 }
 
 /** Time added to another worker's remaining lease before trying to take the job over (ms). */
