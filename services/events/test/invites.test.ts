@@ -129,25 +129,36 @@ describe('events service: invites', () => {
     await request(h.app).get(`/api/events/${eventId}/invites/${inv.id}`).set(h.auth(alice)).expect(404);
   });
 
-  it('sends the invitation e-mail again through the outbox; staff get 403, a revoked invite 409', async () => {
+  /** How many invitation e-mails to `email` the outbox holds. */
+  const mailsTo = async (email: string) =>
+    (await h.db('outbox').select('message')).filter(
+      (r: { message: { data: { to: string[] } } }) => r.message.data.to[0] === email,
+    ).length;
+  const resend = (inviteId: string, actor = alice) =>
+    request(h.app).post(`/api/events/${eventId}/invites/${inviteId}/resend`).set(h.auth(actor));
+
+  it('sends the invitation e-mail again through the outbox (202)', async () => {
     const inv = await h.invite(alice, eventId, 'Yves Resend', 'yves@example.test');
-    const mails = async () =>
-      (await h.db('outbox').select('message')).filter(
-        (r: { message: { data: { to: string[] } } }) => r.message.data.to[0] === 'yves@example.test',
-      ).length;
-    expect(await mails()).to.equal(1);
-    const url = `/api/events/${eventId}/invites/${inv.id}/resend`;
-    const res = await request(h.app).post(url).set(h.auth(alice)).expect(202);
+    expect(await mailsTo('yves@example.test')).to.equal(1);
+    const res = await resend(inv.id).expect(202);
     expect(res.body).to.deep.equal({ queued: true, email: 'yves@example.test' });
-    expect(await mails()).to.equal(2);
-    await request(h.app).post(url).set(h.auth(bob)).expect(403);
+    expect(await mailsTo('yves@example.test')).to.equal(2);
+  });
+
+  it('refuses staff a resend of the invitation (403)', async () => {
+    const inv = await h.invite(alice, eventId, 'Yann Resend', 'yann.resend@example.test');
+    await resend(inv.id, bob).expect(403);
+  });
+
+  it('refuses to resend the invitation of a revoked invite (409 revoked), queuing nothing', async () => {
+    const inv = await h.invite(alice, eventId, 'Yolande Resend', 'yolande@example.test');
     await request(h.app)
       .patch(`/api/events/${eventId}/invites/${inv.id}`)
       .set(h.auth(alice))
       .send({ revoked: true });
-    const revoked = await request(h.app).post(url).set(h.auth(alice)).expect(409);
+    const revoked = await resend(inv.id).expect(409);
     expect(revoked.body.code).to.equal('revoked');
-    expect(await mails()).to.equal(2);
+    expect(await mailsTo('yolande@example.test')).to.equal(1);
   });
 
   it("writes the invitation in the invitee's language when the address is a user's, the start in words", async () => {
