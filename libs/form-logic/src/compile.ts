@@ -3,27 +3,20 @@
  * arity), then build one closure per syntax node. User text is never passed to eval or Function.
  */
 import type { Node } from './ast.ts';
-import { FUNCTIONS, isEmpty, type FunctionScope } from './functions.ts';
-import { arithmetic, compare } from './operators.ts';
+import { positionOf, toNodeSet, type EvaluationContext } from './context.ts';
+import { FUNCTIONS, isEmpty } from './functions.ts';
+import { compare, compareAtoms, type ComparisonOperator } from './operators.ts';
 import { parse, positionAt, type ExpressionError } from './parse.ts';
-import { answerText, NodeSet, toBoolean, toNumber, toText, type Answer, type Value } from './values.ts';
-
-/**
- * What an evaluation reads. The caller resolves references, so it applies the form's rules: a
- * `${name}` inside a repeat is the answer in the same (nearest) repeat instance; a field inside a
- * repeat read from outside it is the node-set of its answers in every instance (build it with
- * `nodes([...])`).
- */
-export interface EvaluationContext {
-  /** The answer(s) of the field `name` (the last step of a path such as `/data/group/name`). */
-  resolve(name: string): Answer | NodeSet;
-  /** The field's own answer, read by `.`; empty when absent. */
-  current?: Answer | NodeSet;
-  /** 1-based position of the current repeat instance, read by `position(..)`; 0 when absent. */
-  position?: number;
-  /** The clock for today() and now(), in milliseconds since the epoch; Date.now() when absent. */
-  now?: number;
-}
+import {
+  answerText,
+  NodeSet,
+  textNumber,
+  toBoolean,
+  toNumber,
+  toText,
+  type Answer,
+  type Value,
+} from './values.ts';
 
 export interface CompileOptions {
   /** Field names a reference may name; without it no reference is refused. */
@@ -39,34 +32,30 @@ export interface Expression {
   evaluate(context: EvaluationContext): Value;
   /** Its boolean value (XPath boolean()), as `relevant`, `constraint` and `required` use it. */
   evaluateBoolean(context: EvaluationContext): boolean;
-  /** Its string value (XPath string()), as a `calculation` or `default` stores it. */
+  /**
+   * Its string value (XPath string()) as a `calculation` or `default` stores it: a number that is
+   * NaN (arithmetic on an empty answer) stores as '' as ODK does, not as "NaN".
+   */
   evaluateText(context: EvaluationContext): string;
   /** Its number value (XPath number()), e.g. for `repeat_count`. */
   evaluateNumber(context: EvaluationContext): number;
 }
 
+export type { EvaluationContext };
+
 export type CompileResult = { ok: true; expression: Expression } | { ok: false; error: ExpressionError };
 
-type Evaluator = (ctx: EvaluationContext, scope: FunctionScope) => Value;
+type Evaluator = (ctx: EvaluationContext) => Value;
+type NumberEvaluator = (ctx: EvaluationContext) => number;
 
-class Scope implements FunctionScope {
-  private readonly ctx: EvaluationContext;
-  constructor(ctx: EvaluationContext) {
-    this.ctx = ctx;
-  }
-  current(): Value {
-    return toValue(this.ctx.current);
-  }
-  position(): number {
-    return this.ctx.position ?? 0;
-  }
-  now(): number {
-    return this.ctx.now ?? Date.now();
-  }
-}
+const ARITHMETIC: ReadonlySet<string> = new Set(['+', '-', '*', 'div', 'mod']);
 
-function toValue(answer: Answer | NodeSet): NodeSet {
-  return answer instanceof NodeSet ? answer : new NodeSet([answerText(answer)]);
+/** number() of an answer as the caller gives it (XPath 1.0 §4.4 on its string value). */
+function answerNumber(answer: Answer | NodeSet): number {
+  if (typeof answer === 'number') return answer;
+  if (typeof answer === 'string') return textNumber(answer);
+  if (answer instanceof NodeSet) return toNumber(answer);
+  return textNumber(answerText(answer));
 }
 
 class CompileError extends Error {
@@ -99,17 +88,33 @@ class Compiler {
     this.fields = fields;
   }
 
-  private reference(name: string, text: string, offset: number): Evaluator {
+  /** Checks and records the field a reference names. */
+  private referenceName(name: string, text: string, offset: number): string {
     if (this.fields && !this.fields.has(name)) {
       throw new CompileError('unknown_reference', `${text} names no field of this form.`, offset);
     }
     if (!this.references.includes(name)) this.references.push(name);
-    return (ctx) => toValue(ctx.resolve(name));
+    return name;
   }
 
-  private path(node: Extract<Node, { type: 'path' }>): Evaluator {
+  /**
+   * How a node reads one field, when it is a reference: `(ctx) => answer`, `.` included; undefined
+   * for any other node. Lets comparisons and arithmetic skip building a node-set of one.
+   */
+  private answerReader(node: Node): ((ctx: EvaluationContext) => Answer | NodeSet) | undefined {
+    if (node.type === 'ref') {
+      const name = this.referenceName(node.name, node.text, node.start);
+      return (ctx) => ctx.resolve(name);
+    }
+    if (node.type !== 'path') return undefined;
+    if (node.steps.length === 1 && node.steps[0] === '.') return (ctx) => ctx.current;
+    const name = this.referenceName(this.pathName(node), node.text, node.start);
+    return (ctx) => ctx.resolve(name);
+  }
+
+  /** The field a path names: its last step (without a prefix); refuses what the subset leaves out. */
+  private pathName(node: Extract<Node, { type: 'path' }>): string {
     const last = node.steps.at(-1)!;
-    if (node.steps.length === 1 && last === '.') return (_ctx, scope) => scope.current();
     if (
       last === '.' ||
       last === '..' ||
@@ -121,8 +126,39 @@ class Compiler {
         node.start,
       );
     }
-    const name = last.includes(':') ? last.slice(last.indexOf(':') + 1) : last;
-    return this.reference(name, node.text, node.start);
+    return last.includes(':') ? last.slice(last.indexOf(':') + 1) : last;
+  }
+
+  /** A closure for number(node), without intermediate values where the node allows. */
+  private number(node: Node): NumberEvaluator {
+    if (node.type === 'number') {
+      const value = node.value;
+      return () => value;
+    }
+    if (node.type === 'negate') {
+      const operand = this.number(node.operand);
+      return (ctx) => -operand(ctx);
+    }
+    if (node.type === 'binary' && ARITHMETIC.has(node.op)) {
+      const left = this.number(node.left);
+      const right = this.number(node.right);
+      switch (node.op) {
+        case '+':
+          return (ctx) => left(ctx) + right(ctx);
+        case '-':
+          return (ctx) => left(ctx) - right(ctx);
+        case '*':
+          return (ctx) => left(ctx) * right(ctx);
+        case 'div':
+          return (ctx) => left(ctx) / right(ctx);
+        default:
+          return (ctx) => left(ctx) % right(ctx);
+      }
+    }
+    const read = this.answerReader(node);
+    if (read) return (ctx) => answerNumber(read(ctx));
+    const value = this.compile(node);
+    return (ctx) => toNumber(value(ctx));
   }
 
   compile(node: Node): Evaluator {
@@ -136,13 +172,12 @@ class Compiler {
         return () => value;
       }
       case 'ref':
-        return this.reference(node.name, node.text, node.start);
-      case 'path':
-        return this.path(node);
-      case 'negate': {
-        const operand = this.compile(node.operand);
-        return (ctx, scope) => -toNumber(operand(ctx, scope));
+      case 'path': {
+        const read = this.answerReader(node)!;
+        return (ctx) => toNodeSet(read(ctx));
       }
+      case 'negate':
+        return this.number(node);
       case 'union': {
         const operands = node.operands.map((o) => {
           if (o.type !== 'ref' && o.type !== 'path') {
@@ -150,7 +185,7 @@ class Compiler {
           }
           return this.compile(o);
         });
-        return (ctx, scope) => new NodeSet(operands.flatMap((o) => (o(ctx, scope) as NodeSet).values));
+        return (ctx) => new NodeSet(operands.flatMap((o) => (o(ctx) as NodeSet).values));
       }
       case 'binary':
         return this.binary(node);
@@ -160,24 +195,63 @@ class Compiler {
   }
 
   private binary(node: Extract<Node, { type: 'binary' }>): Evaluator {
+    const op = node.op;
+    if (op === 'or' || op === 'and') {
+      const left = this.compile(node.left);
+      const right = this.compile(node.right);
+      return op === 'or'
+        ? (ctx) => toBoolean(left(ctx)) || toBoolean(right(ctx))
+        : (ctx) => toBoolean(left(ctx)) && toBoolean(right(ctx));
+    }
+    if (op === '+' || op === '-' || op === '*' || op === 'div' || op === 'mod') return this.number(node);
+    const fast = this.compareWithLiteral(op, node.left, node.right);
+    if (fast) return fast;
     const left = this.compile(node.left);
     const right = this.compile(node.right);
-    const op = node.op;
-    switch (op) {
-      case 'or':
-        return (ctx, scope) => toBoolean(left(ctx, scope)) || toBoolean(right(ctx, scope));
-      case 'and':
-        return (ctx, scope) => toBoolean(left(ctx, scope)) && toBoolean(right(ctx, scope));
-      case '=':
-      case '!=':
-      case '<':
-      case '<=':
-      case '>':
-      case '>=':
-        return (ctx, scope) => compare(op, left(ctx, scope), right(ctx, scope));
-      default:
-        return (ctx, scope) => arithmetic(op, toNumber(left(ctx, scope)), toNumber(right(ctx, scope)));
+    return (ctx) => compare(op, left(ctx), right(ctx));
+  }
+
+  /**
+   * `${name} op literal` (or the reverse), the commonest comparison: when the caller gives one
+   * answer, it is compared as a single node's string value (XPath 1.0 §3.4) without a node-set.
+   */
+  private compareWithLiteral(op: ComparisonOperator, left: Node, right: Node): Evaluator | undefined {
+    if (right.type === 'number' || right.type === 'string') {
+      const read = this.answerReader(left);
+      if (!read) return undefined;
+      const literal = right.value;
+      return (ctx) => {
+        const answer = read(ctx);
+        return answer instanceof NodeSet
+          ? compare(op, answer, literal)
+          : compareAtoms(op, answerText(answer), literal);
+      };
     }
+    if (left.type === 'number' || left.type === 'string') {
+      const read = this.answerReader(right);
+      if (!read) return undefined;
+      const literal = left.value;
+      return (ctx) => {
+        const answer = read(ctx);
+        return answer instanceof NodeSet
+          ? compare(op, literal, answer)
+          : compareAtoms(op, literal, answerText(answer));
+      };
+    }
+    return undefined;
+  }
+
+  /**
+   * An argument of a function that reads only its string or number value: a single answer is
+   * passed as its text (the same string and number value as a node-set of one, without one).
+   */
+  private textArgument(node: Node): Evaluator {
+    const read = this.answerReader(node);
+    if (!read) return this.compile(node);
+    return (ctx) => {
+      const answer = read(ctx);
+      return answer instanceof NodeSet ? answer : answerText(answer);
+    };
   }
 
   private call(node: Extract<Node, { type: 'call' }>): Evaluator {
@@ -198,7 +272,7 @@ class Compiler {
           target.start,
         );
       }
-      return (_ctx, scope) => scope.position();
+      return (ctx) => positionOf(ctx);
     }
     for (const i of spec.nodeSetArgs ?? []) {
       const a = node.args[i]!;
@@ -215,35 +289,35 @@ class Compiler {
         );
       }
     }
-    const args = node.args.map((a) => this.compile(a));
+    const args = node.args.map((a) => (spec.truthArgs ? this.compile(a) : this.textArgument(a)));
     if (name === 'if') {
       const [test, then, otherwise] = args as [Evaluator, Evaluator, Evaluator];
-      return (ctx, scope) => (toBoolean(test(ctx, scope)) ? then(ctx, scope) : otherwise(ctx, scope));
+      return (ctx) => (toBoolean(test(ctx)) ? then(ctx) : otherwise(ctx));
     }
     if (name === 'coalesce') {
       const [first, second] = args as [Evaluator, Evaluator];
-      return (ctx, scope) => {
-        const value = first(ctx, scope);
-        return isEmpty(value) ? second(ctx, scope) : value;
+      return (ctx) => {
+        const value = first(ctx);
+        return isEmpty(value) ? second(ctx) : value;
       };
     }
     const call = spec.call;
     switch (args.length) {
       case 0:
-        return (_ctx, scope) => call([], scope);
+        return (ctx) => call([], ctx);
       case 1: {
         const a0 = args[0]!;
-        return (ctx, scope) => call([a0(ctx, scope)], scope);
+        return (ctx) => call([a0(ctx)], ctx);
       }
       case 2: {
         const [a0, a1] = args as [Evaluator, Evaluator];
-        return (ctx, scope) => call([a0(ctx, scope), a1(ctx, scope)], scope);
+        return (ctx) => call([a0(ctx), a1(ctx)], ctx);
       }
       default:
-        return (ctx, scope) =>
+        return (ctx) =>
           call(
-            args.map((a) => a(ctx, scope)),
-            scope,
+            args.map((a) => a(ctx)),
+            ctx,
           );
     }
   }
@@ -270,7 +344,7 @@ export function compile(source: string, options: CompileOptions = {}): CompileRe
     };
   }
   const references = Object.freeze(compiler.references);
-  const evaluate = (context: EvaluationContext): Value => root(context, new Scope(context));
+  const evaluate = (context: EvaluationContext): Value => root(context);
   return {
     ok: true,
     expression: {
@@ -278,7 +352,10 @@ export function compile(source: string, options: CompileOptions = {}): CompileRe
       references,
       evaluate,
       evaluateBoolean: (context) => toBoolean(evaluate(context)),
-      evaluateText: (context) => toText(evaluate(context)),
+      evaluateText: (context) => {
+        const value = evaluate(context);
+        return typeof value === 'number' && Number.isNaN(value) ? '' : toText(value);
+      },
       evaluateNumber: (context) => toNumber(evaluate(context)),
     },
   };

@@ -3,11 +3,13 @@
  * (getodk.github.io/xforms-spec, "XPath Functions"). Each entry gives its arity, checked when an
  * expression is compiled, and its implementation over evaluated arguments.
  */
+import { clockOf, currentOf, positionOf, type EvaluationContext } from './context.ts';
 import {
   DateValue,
   MS_PER_DAY,
   NodeSet,
   formatDate,
+  onDateCacheClear,
   toBoolean,
   toDate,
   toNumber,
@@ -15,27 +17,52 @@ import {
   type Value,
 } from './values.ts';
 
-/** What a function sees of the evaluation besides its arguments. */
-export interface FunctionScope {
-  /** The value of `.` (the field's own answer). */
-  current(): Value;
-  /** 1-based position of the current repeat instance (position(..)). */
-  position(): number;
-  /** The clock, in milliseconds since the epoch. */
-  now(): number;
-}
-
 export interface FunctionSpec {
   min: number;
   max: number;
   /** Argument indexes that must be node-sets (a reference or a path). */
   nodeSetArgs?: readonly number[];
-  call(args: Value[], scope: FunctionScope): Value;
+  /**
+   * Whether it reads the truth value of its arguments (boolean(), not(), if()), where a node-set
+   * of one empty answer (true) differs from its text '' (false). Every other function reads only
+   * the string and number values of single answers, so it receives them as text.
+   */
+  truthArgs?: boolean;
+  call(args: Value[], ctx: EvaluationContext): Value;
 }
 
 const texts = (value: Value): readonly string[] =>
   value instanceof NodeSet ? value.values : [toText(value)];
 const tokens = (value: Value): string[] => toText(value).split(/\s+/).filter(Boolean);
+
+const isSpace = (code: number): boolean => code === 32 || code === 9 || code === 10 || code === 13;
+
+/** Whether the space-separated `list` (a select-multiple answer) holds `token`, without splitting it. */
+function hasToken(list: string, token: string): boolean {
+  if (token === '') return false;
+  for (let from = list.indexOf(token); from >= 0; from = list.indexOf(token, from + 1)) {
+    const end = from + token.length;
+    if (
+      (from === 0 || isSpace(list.charCodeAt(from - 1))) &&
+      (end === list.length || isSpace(list.charCodeAt(end)))
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** How many space-separated tokens `list` holds. */
+function countTokens(list: string): number {
+  let count = 0;
+  let inToken = false;
+  for (let i = 0; i < list.length; i++) {
+    const space = isSpace(list.charCodeAt(i));
+    if (!space && !inToken) count++;
+    inToken = !space;
+  }
+  return count;
+}
 const arg = (args: Value[], i: number): Value => args[i] ?? '';
 
 function numbersOf(args: Value[]): number[] {
@@ -51,8 +78,8 @@ function numbersOf(args: Value[]): number[] {
 function round(n: number, digits: number): number {
   if (!Number.isFinite(n) || !Number.isFinite(digits)) return Number.isFinite(n) ? NaN : n;
   const scale = Math.pow(10, Math.trunc(digits));
-  const shifted = Number((Math.abs(n) * scale).toPrecision(15));
-  return (Math.sign(n) * Math.round(shifted)) / scale;
+  // (1 + EPSILON) corrects binary fractions just below a half (1.475 * 100 = 147.49999999999997).
+  return (Math.sign(n) * Math.round(Math.abs(n) * scale * (1 + Number.EPSILON))) / scale;
 }
 
 /** ODK coalesce(): a value is empty when its string is '' or it is the number NaN. */
@@ -68,6 +95,21 @@ const two = (n: number): string => String(n).padStart(2, '0');
 function formatDateWith(value: Value, format: string): string {
   const time = toText(value) === '' ? NaN : toDate(value).time;
   if (Number.isNaN(time)) return '';
+  const key = `${time} ${format}`;
+  let text = formatted.get(key);
+  if (text === undefined) {
+    text = formatTime(time, format);
+    if (formatted.size >= 10_000) formatted.clear();
+    formatted.set(key, text);
+  }
+  return text;
+}
+
+/** format-date() results by time and format, as forms format the same few dates repeatedly. */
+const formatted = new Map<string, string>();
+onDateCacheClear(() => formatted.clear());
+
+function formatTime(time: number, format: string): string {
   const d = new Date(time);
   return format.replace(/%([YymnbdeHhMS3a])/g, (_, c: string) => {
     switch (c) {
@@ -104,6 +146,18 @@ function formatDateWith(value: Value, format: string): string {
 function dateOf(value: Value): Value {
   if (typeof value !== 'boolean' && toText(value) === '') return '';
   return toDate(value);
+}
+
+let lastClock = NaN;
+let lastMidnight = NaN;
+/** Local midnight of the day of `clock` (remembered for the last clock: one per submission). */
+function localMidnight(clock: number): number {
+  if (clock !== lastClock) {
+    const d = new Date(clock);
+    lastMidnight = new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+    lastClock = clock;
+  }
+  return lastMidnight;
 }
 
 const regexCache = new Map<string, RegExp | null>();
@@ -146,12 +200,12 @@ function minMax(args: Value[], pick: (a: number, b: number) => number): number {
 
 export const FUNCTIONS: Readonly<Record<string, FunctionSpec>> = {
   // if() and coalesce() are compiled lazily (compile.ts); these entries give their arity.
-  if: { min: 3, max: 3, call: (a) => (toBoolean(arg(a, 0)) ? arg(a, 1) : arg(a, 2)) },
+  if: { min: 3, max: 3, truthArgs: true, call: (a) => (toBoolean(arg(a, 0)) ? arg(a, 1) : arg(a, 2)) },
   coalesce: { min: 2, max: 2, call: (a) => (isEmpty(arg(a, 0)) ? arg(a, 1) : arg(a, 0)) },
   true: { min: 0, max: 0, call: () => true },
   false: { min: 0, max: 0, call: () => false },
-  not: { min: 1, max: 1, call: (a) => !toBoolean(arg(a, 0)) },
-  boolean: { min: 1, max: 1, call: (a) => toBoolean(arg(a, 0)) },
+  not: { min: 1, max: 1, truthArgs: true, call: (a) => !toBoolean(arg(a, 0)) },
+  boolean: { min: 1, max: 1, truthArgs: true, call: (a) => toBoolean(arg(a, 0)) },
   'boolean-from-string': {
     min: 1,
     max: 1,
@@ -160,8 +214,8 @@ export const FUNCTIONS: Readonly<Record<string, FunctionSpec>> = {
       return t === 'true' || t === '1';
     },
   },
-  number: { min: 0, max: 1, call: (a, s) => toNumber(a.length ? arg(a, 0) : s.current()) },
-  string: { min: 0, max: 1, call: (a, s) => toText(a.length ? arg(a, 0) : s.current()) },
+  number: { min: 0, max: 1, call: (a, s) => toNumber(a.length ? arg(a, 0) : currentOf(s)) },
+  string: { min: 0, max: 1, call: (a, s) => toText(a.length ? arg(a, 0) : currentOf(s)) },
   int: {
     min: 1,
     max: 1,
@@ -190,18 +244,29 @@ export const FUNCTIONS: Readonly<Record<string, FunctionSpec>> = {
     nodeSetArgs: [0],
     call: (a) => texts(arg(a, 0)).reduce((total, t) => total + toNumber(t), 0),
   },
-  position: { min: 0, max: 1, call: (_a, s) => s.position() },
-  'string-length': { min: 0, max: 1, call: (a, s) => toText(a.length ? arg(a, 0) : s.current()).length },
+  position: { min: 0, max: 1, call: (_a, s) => positionOf(s) },
+  'string-length': { min: 0, max: 1, call: (a, s) => toText(a.length ? arg(a, 0) : currentOf(s)).length },
   'normalize-space': {
     min: 0,
     max: 1,
     call: (a, s) =>
-      toText(a.length ? arg(a, 0) : s.current())
+      toText(a.length ? arg(a, 0) : currentOf(s))
         .split(/[ \t\r\n]+/)
         .filter(Boolean)
         .join(' '),
   },
-  concat: { min: 0, max: Infinity, call: (a) => a.map((v) => texts(v).join('')).join('') },
+  concat: {
+    min: 0,
+    max: Infinity,
+    call: (a) => {
+      let out = '';
+      for (const v of a) {
+        if (v instanceof NodeSet) for (const t of v.values) out += t;
+        else out += toText(v);
+      }
+      return out;
+    },
+  },
   join: {
     min: 1,
     max: Infinity,
@@ -267,23 +332,16 @@ export const FUNCTIONS: Readonly<Record<string, FunctionSpec>> = {
   selected: {
     min: 2,
     max: 2,
-    call: (a) => tokens(arg(a, 0)).includes(toText(arg(a, 1)).trim()),
+    call: (a) => hasToken(toText(arg(a, 0)), toText(arg(a, 1)).trim()),
   },
-  'count-selected': { min: 1, max: 1, call: (a) => tokens(arg(a, 0)).length },
+  'count-selected': { min: 1, max: 1, call: (a) => countTokens(toText(arg(a, 0))) },
   'selected-at': {
     min: 2,
     max: 2,
     call: (a) => tokens(arg(a, 0))[toNumber(arg(a, 1))] ?? '',
   },
-  today: {
-    min: 0,
-    max: 0,
-    call: (_a, s) => {
-      const d = new Date(s.now());
-      return new DateValue(new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime());
-    },
-  },
-  now: { min: 0, max: 0, call: (_a, s) => new DateValue(s.now()) },
+  today: { min: 0, max: 0, call: (_a, s) => new DateValue(localMidnight(clockOf(s))) },
+  now: { min: 0, max: 0, call: (_a, s) => new DateValue(clockOf(s)) },
   date: { min: 1, max: 1, call: (a) => dateOf(arg(a, 0)) },
   'date-time': { min: 1, max: 1, call: (a) => dateOf(arg(a, 0)) },
   'decimal-date-time': { min: 1, max: 1, call: (a) => toDate(arg(a, 0)).time / MS_PER_DAY },

@@ -295,7 +295,7 @@ function peg$parse(input, options) {
     return fold(head, tail);
   }
   function peg$f7(operand) {
-    return { type: 'negate', operand, start: location().start.offset };
+    return { type: 'negate', operand, start: offset() };
   }
   function peg$f8(head, tail) {
     return tail.length === 0
@@ -306,28 +306,28 @@ function peg$parse(input, options) {
     return expression;
   }
   function peg$f10(digits) {
-    return { type: 'number', value: Number(digits), start: location().start.offset };
+    return { type: 'number', value: Number(digits), start: offset() };
   }
   function peg$f11(value) {
-    return { type: 'string', value, start: location().start.offset };
+    return { type: 'string', value, start: offset() };
   }
   function peg$f12(value) {
-    return { type: 'string', value, start: location().start.offset };
+    return { type: 'string', value, start: offset() };
   }
   function peg$f13(name, args) {
-    return { type: 'call', name, args: args ?? [], start: location().start.offset };
+    return { type: 'call', name, args: args ?? [], start: offset() };
   }
   function peg$f14(head, tail) {
     return [head, ...tail];
   }
   function peg$f15(name) {
-    return { type: 'ref', name, syntax: 'dollar', text: text(), start: location().start.offset };
+    return { type: 'ref', name, syntax: 'dollar', text: text(), start: offset() };
   }
   function peg$f16(steps) {
-    return { type: 'path', steps, absolute: true, text: text(), start: location().start.offset };
+    return { type: 'path', steps, absolute: true, text: text(), start: offset() };
   }
   function peg$f17(steps) {
-    return { type: 'path', steps, absolute: false, text: text(), start: location().start.offset };
+    return { type: 'path', steps, absolute: false, text: text(), start: offset() };
   }
   function peg$f18(head, tail) {
     return [head, ...tail];

@@ -4,4 +4,14 @@ export { parse } from './parse.ts';
 export type { ExpressionError, ParseResult, Position } from './parse.ts';
 export type { Node } from './ast.ts';
 export { FUNCTIONS } from './functions.ts';
-export { DateValue, NodeSet, nodes, toBoolean, toNumber, toText, type Answer, type Value } from './values.ts';
+export {
+  clearDateCache,
+  DateValue,
+  NodeSet,
+  nodes,
+  toBoolean,
+  toNumber,
+  toText,
+  type Answer,
+  type Value,
+} from './values.ts';

@@ -20,7 +20,7 @@ function compareNumbers(op: ComparisonOperator, a: number, b: number): boolean {
 }
 
 /** Two values that are not node-sets: XPath 1.0 §3.4 (booleans, then numbers or dates, then strings). */
-function compareAtoms(op: ComparisonOperator, a: Value, b: Value): boolean {
+export function compareAtoms(op: ComparisonOperator, a: Value, b: Value): boolean {
   if (op === '=' || op === '!=') {
     if (typeof a === 'boolean' || typeof b === 'boolean') {
       return (toBoolean(a) === toBoolean(b)) === (op === '=');
@@ -58,20 +58,4 @@ export function compare(op: ComparisonOperator, a: Value, b: Value): boolean {
     return false;
   }
   return compareAtoms(op, a, b);
-}
-
-/** XPath `mod`: the remainder truncated toward zero, with the sign of the dividend (as JS `%`). */
-export function arithmetic(op: '+' | '-' | '*' | 'div' | 'mod', a: number, b: number): number {
-  switch (op) {
-    case '+':
-      return a + b;
-    case '-':
-      return a - b;
-    case '*':
-      return a * b;
-    case 'div':
-      return a / b;
-    case 'mod':
-      return a % b;
-  }
 }

@@ -28,7 +28,6 @@ export class DateValue {
 export type Value = string | number | boolean | NodeSet | DateValue;
 
 const MS_PER_DAY = 86_400_000;
-const NUMBER_TEXT = /^\s*-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
 const DATE_TEXT = /^\s*(\d{4})-(\d{1,2})-(\d{1,2})\s*$/;
 const DATE_TIME_TEXT = /^\s*\d{4}-\d{1,2}-\d{1,2}[T ]\d{2}:\d{2}/;
 
@@ -46,10 +45,40 @@ export function nodes(answers: readonly Answer[]): NodeSet {
 }
 
 /**
- * Parses an ISO 8601 date (`2018-01-01`, local midnight; single-digit month and day accepted) or
+ * Parses (cached) an ISO 8601 date (`2018-01-01`, local midnight; single-digit month and day accepted) or
  * date-time (`2003-10-20T08:00:00.000-07:00`; without an offset: local time). NaN when not a date.
  */
 export function parseDateText(text: string): number {
+  if (text.length < 8 || text.length > 40) return NaN;
+  let time = dateCache.get(text);
+  if (time === undefined) {
+    time = parseDateTextUncached(text);
+    if (dateCache.size >= DATE_CACHE_SIZE) dateCache.clear();
+    dateCache.set(text, time);
+  }
+  return time;
+}
+
+const DATE_CACHE_SIZE = 10_000;
+const clearers: (() => void)[] = [];
+
+/** Registers a cache of date results that clearDateCache() must clear too. */
+export function onDateCacheClear(clear: () => void): void {
+  clearers.push(clear);
+}
+const dateCache = new Map<string, number>();
+
+/**
+ * Forgets the date text parsed so far (parsing is cached per text: a form reads the same dates in
+ * many expressions). Call it after changing the time zone of a running process, as tests do.
+ */
+export function clearDateCache(): void {
+  dateCache.clear();
+  formattedDates.clear();
+  for (const clear of clearers) clear();
+}
+
+function parseDateTextUncached(text: string): number {
   const date = DATE_TEXT.exec(text);
   if (date) {
     const [year, month, day] = [Number(date[1]), Number(date[2]), Number(date[3])];
@@ -63,9 +92,24 @@ export function parseDateText(text: string): number {
 
 const pad = (n: number, width = 2): string => String(Math.abs(n)).padStart(width, '0');
 
-/** `YYYY-MM-DD` at local midnight, else `YYYY-MM-DDTHH:mm:ss.sss±hh:mm` in local time. */
+/**
+ * `YYYY-MM-DD` at local midnight, else `YYYY-MM-DDTHH:mm:ss.sss±hh:mm` in local time (cached per
+ * time, as parsing is: see clearDateCache()).
+ */
 export function formatDate(time: number): string {
   if (Number.isNaN(time)) return 'Invalid Date';
+  let text = formattedDates.get(time);
+  if (text === undefined) {
+    text = formatDateUncached(time);
+    if (formattedDates.size >= DATE_CACHE_SIZE) formattedDates.clear();
+    formattedDates.set(time, text);
+  }
+  return text;
+}
+
+const formattedDates = new Map<number, string>();
+
+function formatDateUncached(time: number): string {
   const d = new Date(time);
   const day = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
   if (d.getHours() === 0 && d.getMinutes() === 0 && d.getSeconds() === 0 && d.getMilliseconds() === 0)
@@ -88,9 +132,61 @@ export function numberText(n: number): string {
   return fixed.includes('.') ? fixed.replace(/0+$/, '').replace(/\.$/, '') : fixed;
 }
 
+const isWhitespace = (code: number): boolean => code === 32 || code === 9 || code === 10 || code === 13;
+const isDigit = (code: number): boolean => code >= 48 && code <= 57;
+
+/**
+ * XPath 1.0 §4.4 number() of text: optional whitespace, an optional minus, digits with an optional
+ * fraction (`1`, `1.`, `.5`), optional whitespace; ODK also reads an exponent (`7.9e-12`). NaN
+ * for anything else. A scanner, not a regular expression: answers are converted very often.
+ */
+export function scanNumber(text: string): number {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isWhitespace(text.charCodeAt(start))) start++;
+  while (end > start && isWhitespace(text.charCodeAt(end - 1))) end--;
+  let i = start;
+  if (i < end && text.charCodeAt(i) === 45) i++;
+  let digits = 0;
+  while (i < end && isDigit(text.charCodeAt(i))) {
+    i++;
+    digits++;
+  }
+  if (i < end && text.charCodeAt(i) === 46) {
+    i++;
+    while (i < end && isDigit(text.charCodeAt(i))) {
+      i++;
+      digits++;
+    }
+  }
+  if (digits === 0) return NaN;
+  if (i < end && (text.charCodeAt(i) | 32) === 101) {
+    i++;
+    if (i < end && (text.charCodeAt(i) === 43 || text.charCodeAt(i) === 45)) i++;
+    const exponentStart = i;
+    while (i < end && isDigit(text.charCodeAt(i))) i++;
+    if (i === exponentStart) return NaN;
+  }
+  return i === end ? Number(text.slice(start, end)) : NaN;
+}
+
 /** XPath number() of a string, with the ODK rule that date text is days since the epoch. */
 export function textNumber(text: string): number {
-  if (NUMBER_TEXT.test(text)) return Number(text);
+  const length = text.length;
+  if (length === 0) return NaN;
+  if (length < 16) {
+    // Fast path for the commonest answer, digits only.
+    let value = 0;
+    let i = 0;
+    for (; i < length; i++) {
+      const digit = text.charCodeAt(i) - 48;
+      if (digit < 0 || digit > 9) break;
+      value = value * 10 + digit;
+    }
+    if (i === length) return value;
+  }
+  const number = scanNumber(text);
+  if (!Number.isNaN(number)) return number;
   const time = parseDateText(text);
   return Number.isNaN(time) ? NaN : time / MS_PER_DAY;
 }
@@ -125,8 +221,8 @@ export function toDate(value: Value): DateValue {
   if (typeof value === 'number') return new DateValue(Math.round(value * MS_PER_DAY));
   if (typeof value === 'boolean') return new DateValue(NaN);
   const text = toText(value);
-  if (NUMBER_TEXT.test(text)) return new DateValue(Math.round(Number(text) * MS_PER_DAY));
-  return new DateValue(parseDateText(text));
+  const days = scanNumber(text);
+  return new DateValue(Number.isNaN(days) ? parseDateText(text) : Math.round(days * MS_PER_DAY));
 }
 
 export { MS_PER_DAY };

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { compile, nodes, type EvaluationContext } from '@fieldhouse/form-logic';
+import { clearDateCache, compile, nodes, type EvaluationContext } from '@fieldhouse/form-logic';
 import { CLOCK, groups, type Case } from './odk-cases.ts';
 import { unsupported } from './odk-unsupported.ts';
 
@@ -19,10 +19,12 @@ describe('ODK Web Forms XPath cases (America/Phoenix)', () => {
   before(() => {
     zone = process.env.TZ;
     process.env.TZ = 'America/Phoenix';
+    clearDateCache();
   });
   after(() => {
     if (zone === undefined) delete process.env.TZ;
     else process.env.TZ = zone;
+    clearDateCache();
   });
 
   for (const group of groups) {
