@@ -30,12 +30,11 @@ describe('events service: scanner devices', () => {
   });
   after(async () => h?.close());
 
-  it('the owner creates a device with a one-time setup code and URL; staff get 403, others 404, a bad name 422', async () => {
-    const res = await request(h.app)
-      .post(`/api/events/${eventId}/devices`)
-      .set(h.auth(alice))
-      .send({ name: '  North door ' })
-      .expect(201);
+  const createDevice = (body: Record<string, unknown>, actor = alice) =>
+    request(h.app).post(`/api/events/${eventId}/devices`).set(h.auth(actor)).send(body);
+
+  it('lets the owner create a device with a one-time setup code and URL, valid 24 hours', async () => {
+    const res = await createDevice({ name: '  North door ' }).expect(201);
     expect(res.body).to.include({
       name: 'North door',
       event_id: eventId,
@@ -48,25 +47,29 @@ describe('events service: scanner devices', () => {
     );
     const expires = Date.parse(res.body.setup_expires_at as string) - Date.now();
     expect(expires).to.be.within(23.9 * 3600_000, 24 * 3600_000);
-    await request(h.app)
-      .post(`/api/events/${eventId}/devices`)
-      .set(h.auth(bob))
-      .send({ name: 'x' })
-      .expect(403);
-    await request(h.app)
-      .post(`/api/events/${eventId}/devices`)
-      .set(h.auth(carol))
-      .send({ name: 'x' })
-      .expect(404);
-    const bad = await request(h.app)
-      .post(`/api/events/${eventId}/devices`)
-      .set(h.auth(alice))
-      .send({ name: '' })
-      .expect(422);
+  });
+
+  it('refuses staff the creation of a device (403)', async () => {
+    await createDevice({ name: 'x' }, bob).expect(403);
+  });
+
+  it('answers a stranger creating a device with 404', async () => {
+    await createDevice({ name: 'x' }, carol).expect(404);
+  });
+
+  it('refuses an empty device name with 422 naming it', async () => {
+    const bad = await createDevice({ name: '' }).expect(422);
     expect(bad.body.errors).to.have.property('name');
+  });
+
+  it("lists the event's devices to the owner, without their setup codes", async () => {
+    await createDevice({ name: 'South door' }).expect(201);
     const listed = await request(h.app).get(`/api/events/${eventId}/devices`).set(h.auth(alice)).expect(200);
-    expect(listed.body.map((d: { name: string }) => d.name)).to.include('North door');
+    expect(listed.body.map((d: { name: string }) => d.name)).to.include('South door');
     expect(listed.body[0]).to.not.have.property('setup_code');
+  });
+
+  it('refuses staff the list of devices (403)', async () => {
     await request(h.app).get(`/api/events/${eventId}/devices`).set(h.auth(bob)).expect(403);
   });
 
