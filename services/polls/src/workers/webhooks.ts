@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb';
-import { EMAIL_REQUESTED, envelope, Exchanges } from '@fieldhouse/contracts';
+import { Exchanges } from '@fieldhouse/contracts';
 import type { Logger } from '@fieldhouse/logger';
 import type { Broker } from '@fieldhouse/messaging';
 import {
@@ -11,6 +11,7 @@ import {
   type WebhookDeliverySettings,
 } from '@fieldhouse/webhooks';
 import { collections } from '../data/collections.ts';
+import { changes } from '../domain/changes.ts';
 
 /**
  * Tells the owner of a poll that one of its webhooks was disabled by its deliveries: an e-mail
@@ -38,7 +39,7 @@ async function noticeDisabledWebhook(
     `the poll "${poll.title}"`,
     publicUrl ? { link: `${publicUrl}/polls/${poll._id}/webhooks` } : {},
   );
-  await broker.publish(Exchanges.polls, envelope(Exchanges.polls, EMAIL_REQUESTED, mail));
+  await broker.publish(changes.source, changes.envelope('email.requested', mail));
 }
 
 /**
