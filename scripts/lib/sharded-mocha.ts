@@ -43,9 +43,13 @@ export async function runShardedMocha(root: string, args: string[], count: numbe
   const config = JSON.parse(readFileSync(join(root, '.mocharc.json'), 'utf8')) as Record<string, unknown>;
   const tmp = mkdtempSync(join(tmpdir(), 'fieldhouse-shards-'));
   const children = new Set<ReturnType<typeof spawn>>();
+  // A test process may handle the signal itself and keep running: 10 s later it is killed.
   for (const signal of ['SIGINT', 'SIGTERM'] as const)
     process.on(signal, () => {
-      for (const c of children) c.kill(signal);
+      for (const c of children) {
+        c.kill(signal);
+        setTimeout(() => c.kill('SIGKILL'), 10_000).unref();
+      }
     });
   const n = shards.length;
   console.log(
