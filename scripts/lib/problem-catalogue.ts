@@ -41,8 +41,16 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+/**
+ * The name of a called function: `notFound` of `notFound()` and of `problem.notFound()`; none for
+ * a catalogue's constructor (`problems.notFound()`), whose entry is read where it is declared.
+ */
 const calleeName = (e: ts.Expression) =>
-  ts.isIdentifier(e) ? e.text : ts.isPropertyAccessExpression(e) ? e.name.text : undefined;
+  ts.isIdentifier(e)
+    ? e.text
+    : ts.isPropertyAccessExpression(e) && !(ts.isIdentifier(e.expression) && e.expression.text === 'problems')
+      ? e.name.text
+      : undefined;
 
 /** The codes a `code:` value can be: a string literal, or both literal branches of `c ? 'a' : 'b'`. */
 function literalCodes(e: ts.Expression): string[] {
