@@ -117,7 +117,7 @@ describe('collection sync and exports through the gateway (real services)', () =
         .map((l) => l.split(',').at(-1))
         .sort(),
     ).to.deep.equal(['12', '30']);
-    expect(lines[1]).to.contain(`,submitted,${bob.id},Collector,1,`);
+    expect(lines[1]).to.contain(`,submitted,${bob.id},Bob Collector,1,`);
     await c.get(`/api/v1/exports/${jobId}/download`).expect(404);
   });
 

@@ -54,7 +54,7 @@ describe('workspace invitations by e-mail through the gateway (real services and
       invited_by_name: 'Alice Olga',
     });
     const mail = await sink.waitFor((m) => m.envelope.to.includes(email), 15_000);
-    expect(mail.text).to.include('Olga Owner invites you to the workspace "Wells survey"');
+    expect(mail.text).to.include('Alice Olga invites you to the workspace "Wells survey"');
     expect(mail.text).to.include(`/register?next=${encodeURIComponent(`/workspaces/${ws}`)}`);
 
     // the invitee registers through the gateway: anyone could, so nothing is granted yet, neither
