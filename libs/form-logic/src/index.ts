@@ -15,3 +15,4 @@ export {
   type Answer,
   type Value,
 } from './values.ts';
+export type * from './form-types.ts';
