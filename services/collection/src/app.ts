@@ -70,6 +70,8 @@ export function createCollectionApp(deps: CollectionAppDeps): { app: Express; li
         photoMaxBytes,
         outboxWritten: deps.outboxWritten ?? (() => undefined),
         inTransaction: inTransactionWith(deps.db, 'outbox', deps.outboxWritten),
+        inSnapshot: (work) =>
+          deps.db.transaction(work, { isolationLevel: 'repeatable read', readOnly: true }),
         webhooks: deps.webhooks ?? webhookApiSettings(webhookEnvDefaults),
         publicUrl: (deps.publicUrl ?? 'http://127.0.0.1:8080').replace(/\/+$/, ''),
         insertSubmission: submissionGroupCommit(deps.db, deps.logger),

@@ -77,7 +77,7 @@ export async function countExportRows(db: Knex, job: ExportJobRow): Promise<numb
 const ISO_UTC = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /** File extension of each photo type (domain/photos.ts) inside a media zip; `bin` for any other. */
-export const PHOTO_EXTENSIONS: Record<string, string> = {
+const PHOTO_EXTENSIONS: Record<string, string> = {
   'image/jpeg': 'jpg',
   'image/png': 'png',
   'image/webp': 'webp',

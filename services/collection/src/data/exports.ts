@@ -5,7 +5,7 @@ import type { ListFilters } from './submission-list.ts';
 /** Formats an export may have (docs/collection.md, "Exports"). */
 export const EXPORT_FORMATS = ['csv', 'xlsx', 'geojson', 'zip'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-export type ExportStatus = 'queued' | 'running' | 'completed' | 'failed';
+type ExportStatus = 'queued' | 'running' | 'completed' | 'failed';
 
 /** A row of `exports` (libs/db parses bigint counts to numbers). */
 export interface ExportJobRow {

@@ -71,6 +71,14 @@ export async function createProject(
   return p;
 }
 
+/**
+ * Locks a project's row until the transaction ends (`SELECT ... FOR UPDATE`): the submissions
+ * whose limits are checked (`submission_limit`, one per collector) are counted one at a time.
+ */
+export async function lockProject(tx: Knex.Transaction, id: number): Promise<void> {
+  await tx('projects').where({ id }).forUpdate().first('id');
+}
+
 export const findProject = (db: Knex | Knex.Transaction, id: number): Promise<ProjectRow | undefined> =>
   db('projects').where({ id }).first();
 

@@ -59,10 +59,10 @@ export function applyFilters(q: Knex.QueryBuilder, projectId: number, f: ListFil
  * `count(*) OVER ()`, their number (the GIN index scan and the heap visits are paid once, not
  * twice); a page past the last one counts on its own. Search queries get `work_mem` 16 MB, so
  * the bitmaps of prefix matches stay exact instead of turning lossy and rechecking whole heap
- * pages. Runs in one REPEATABLE READ snapshot so total and rows agree.
+ * pages. Call it in one REPEATABLE READ snapshot (`ctx.inSnapshot`) so total and rows agree.
  */
 export async function listSubmissions(
-  db: Knex,
+  trx: Knex.Transaction,
   projectId: number,
   f: ListFilters,
   page: number,
@@ -70,69 +70,61 @@ export async function listSubmissions(
 ): Promise<{ rows: SubmissionRow[]; total: number }> {
   const tsquery = f.search ? searchQuery(f.search) : null;
   if (f.search && !tsquery) return { rows: [], total: 0 };
-  return db.transaction(
-    async (trx) => {
-      const offset = (page - 1) * perPage;
-      const rowsQuery = (upperBound: string | null, skip: number, withTotal = false) => {
-        const inner = applyFilters(
-          trx('submissions as s').select(
-            's.id',
-            ...(withTotal ? [trx.raw('count(*) OVER () AS total')] : []),
-          ),
-          projectId,
-          f,
-        )
-          .limit(perPage)
-          .offset(skip);
-        // With a search, sort the (few) matches from the GIN index: ordering by an expression
-        // keeps the planner from walking the created_at index and testing every vector.
-        if (tsquery) inner.orderByRaw(`s.created_at + interval '0 s' DESC, s.id DESC`);
-        else
-          inner.orderBy([
-            { column: 's.created_at', order: 'desc' },
-            { column: 's.id', order: 'desc' },
-          ]);
-        if (upperBound) inner.where('s.created_at', '<', upperBound);
-        return trx('submissions as s')
-          .join(inner.as('page'), 'page.id', 's.id')
-          .select(withTotal ? [...LIST_COLUMNS, 'page.total'] : LIST_COLUMNS)
-          .orderBy([
-            { column: 's.created_at', order: 'desc' },
-            { column: 's.id', order: 'desc' },
-          ]) as Promise<SubmissionRow[]>;
-      };
-      if (tsquery) {
-        await trx.raw(`SET LOCAL work_mem = '16MB'`);
-        const found = (await rowsQuery(null, offset, true)) as Array<SubmissionRow & { total?: string }>;
-        if (found.length) {
-          const total = Number(found[0]!.total);
-          return { rows: found.map(({ total: _, ...row }) => row), total };
-        }
-        // nothing from the first row on: no match at all; past the end, count on its own
-        if (offset === 0) return { rows: [], total: 0 };
-      }
-      if (tsquery || f.collector_id !== undefined) {
-        const [{ n }] = (await applyFilters(trx('submissions as s'), projectId, f).count({
-          n: '*',
-        })) as [{ n: number }];
-        const total = Number(n);
-        return { rows: offset < total ? await rowsQuery(null, offset) : [], total };
-      }
-      const days = await dayCounts(trx, projectId, f);
-      const total = days.reduce((sum, d) => sum + d.n, 0);
-      if (offset >= total) return { rows: [], total };
-      let before = 0;
-      let start = days[0]!;
-      for (const d of days) {
-        start = d;
-        if (before + d.n > offset) break;
-        before += d.n;
-      }
-      const isFirstDay = start === days[0];
-      return { rows: await rowsQuery(isFirstDay ? null : dayAfter(start.day), offset - before), total };
-    },
-    { isolationLevel: 'repeatable read', readOnly: true },
-  );
+  const offset = (page - 1) * perPage;
+  const rowsQuery = (upperBound: string | null, skip: number, withTotal = false) => {
+    const inner = applyFilters(
+      trx('submissions as s').select('s.id', ...(withTotal ? [trx.raw('count(*) OVER () AS total')] : [])),
+      projectId,
+      f,
+    )
+      .limit(perPage)
+      .offset(skip);
+    // With a search, sort the (few) matches from the GIN index: ordering by an expression
+    // keeps the planner from walking the created_at index and testing every vector.
+    if (tsquery) inner.orderByRaw(`s.created_at + interval '0 s' DESC, s.id DESC`);
+    else
+      inner.orderBy([
+        { column: 's.created_at', order: 'desc' },
+        { column: 's.id', order: 'desc' },
+      ]);
+    if (upperBound) inner.where('s.created_at', '<', upperBound);
+    return trx('submissions as s')
+      .join(inner.as('page'), 'page.id', 's.id')
+      .select(withTotal ? [...LIST_COLUMNS, 'page.total'] : LIST_COLUMNS)
+      .orderBy([
+        { column: 's.created_at', order: 'desc' },
+        { column: 's.id', order: 'desc' },
+      ]) as Promise<SubmissionRow[]>;
+  };
+  if (tsquery) {
+    await trx.raw(`SET LOCAL work_mem = '16MB'`);
+    const found = (await rowsQuery(null, offset, true)) as Array<SubmissionRow & { total?: string }>;
+    if (found.length) {
+      const total = Number(found[0]!.total);
+      return { rows: found.map(({ total: _, ...row }) => row), total };
+    }
+    // nothing from the first row on: no match at all; past the end, count on its own
+    if (offset === 0) return { rows: [], total: 0 };
+  }
+  if (tsquery || f.collector_id !== undefined) {
+    const [{ n }] = (await applyFilters(trx('submissions as s'), projectId, f).count({
+      n: '*',
+    })) as [{ n: number }];
+    const total = Number(n);
+    return { rows: offset < total ? await rowsQuery(null, offset) : [], total };
+  }
+  const days = await dayCounts(trx, projectId, f);
+  const total = days.reduce((sum, d) => sum + d.n, 0);
+  if (offset >= total) return { rows: [], total };
+  let before = 0;
+  let start = days[0]!;
+  for (const d of days) {
+    start = d;
+    if (before + d.n > offset) break;
+    before += d.n;
+  }
+  const isFirstDay = start === days[0];
+  return { rows: await rowsQuery(isFirstDay ? null : dayAfter(start.day), offset - before), total };
 }
 
 /** Submissions per UTC day (newest day first) matching status and date filters, from the counters. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Choice, Constraints, FieldDef, FieldType } from '../domain/types.ts';
+import type { Tx } from './tx.ts';
 
 export interface VersionRow {
   id: number;
@@ -63,33 +64,28 @@ export async function listVersions(db: Knex, projectId: number, page: number, pe
 
 /**
  * Creates a draft version numbered after the project's last one; with `copyFrom`, its fields
- * are copied (new ids, same uuids, so submissions stay comparable across versions).
+ * are copied (new ids, same uuids, so submissions stay comparable across versions). Call it in a
+ * transaction holding the project's lock (`lockProject`), so two drafts never share a number.
  */
 export async function createVersion(
-  db: Knex,
+  trx: Tx,
   projectId: number,
   copyFrom: number | null,
 ): Promise<VersionRow> {
-  return db.transaction(async (trx) => {
-    await trx('projects').where({ id: projectId }).forUpdate().first('id');
-    const last = (await trx('form_versions')
-      .where({ project_id: projectId })
-      .max({ m: 'number' })
-      .first()) as {
-      m: number | null;
-    };
-    const [v] = (await trx('form_versions')
-      .insert({ project_id: projectId, number: (last.m ?? 0) + 1, copied_from_version_id: copyFrom })
-      .returning('*')) as [VersionRow];
-    if (copyFrom !== null) {
-      await trx.raw(
-        `INSERT INTO fields (version_id, uuid, name, label, type, required, choices, constraints, position)
-         SELECT ?, uuid, name, label, type, required, choices, constraints, position FROM fields WHERE version_id = ?`,
-        [v.id, copyFrom],
-      );
-    }
-    return v;
-  });
+  const last = (await trx('form_versions').where({ project_id: projectId }).max({ m: 'number' }).first()) as {
+    m: number | null;
+  };
+  const [v] = (await trx('form_versions')
+    .insert({ project_id: projectId, number: (last.m ?? 0) + 1, copied_from_version_id: copyFrom })
+    .returning('*')) as [VersionRow];
+  if (copyFrom !== null) {
+    await trx.raw(
+      `INSERT INTO fields (version_id, uuid, name, label, type, required, choices, constraints, position)
+       SELECT ?, uuid, name, label, type, required, choices, constraints, position FROM fields WHERE version_id = ?`,
+      [v.id, copyFrom],
+    );
+  }
+  return v;
 }
 
 export const findVersion = (db: Knex | Knex.Transaction, id: number): Promise<VersionRow | undefined> =>
@@ -153,16 +149,14 @@ export async function updateField(db: Knex, id: number, f: Partial<FieldInput>):
 
 export const deleteField = (db: Knex, id: number) => db('fields').where({ id }).delete();
 
-/** Marks a draft published and makes it the project's current version, in one transaction. */
-export async function publishVersion(db: Knex, v: VersionRow): Promise<VersionRow> {
-  return db.transaction(async (trx) => {
-    const [row] = (await trx('form_versions')
-      .where({ id: v.id, status: 'draft' })
-      .update({ status: 'published', published_at: trx.fn.now(), updated_at: trx.fn.now() })
-      .returning('*')) as [VersionRow];
-    await trx('projects')
-      .where({ id: v.project_id })
-      .update({ current_version_id: v.id, updated_at: trx.fn.now() });
-    return row;
-  });
+/** Marks a draft published and makes it the project's current version (call it in a transaction). */
+export async function publishVersion(trx: Tx, v: VersionRow): Promise<VersionRow> {
+  const [row] = (await trx('form_versions')
+    .where({ id: v.id, status: 'draft' })
+    .update({ status: 'published', published_at: trx.fn.now(), updated_at: trx.fn.now() })
+    .returning('*')) as [VersionRow];
+  await trx('projects')
+    .where({ id: v.project_id })
+    .update({ current_version_id: v.id, updated_at: trx.fn.now() });
+  return row;
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Role } from '../domain/types.ts';
+import type { Tx } from './tx.ts';
 
 export interface WorkspaceRow {
   id: number;
@@ -54,19 +55,17 @@ export async function listWorkspaces(db: Knex, userId: number, page: number, per
   return { rows, total: Number(n) };
 }
 
-/** Creates a workspace with its creator as owner. */
+/** Creates a workspace with its creator as owner (two inserts: call it in a transaction). */
 export async function createWorkspace(
-  db: Knex,
+  tx: Tx,
   input: { name: string; description?: string | null },
   userId: number,
 ): Promise<WorkspaceRow> {
-  return db.transaction(async (trx) => {
-    const [w] = (await trx('workspaces')
-      .insert({ name: input.name, description: input.description ?? null, created_by: userId })
-      .returning('*')) as [WorkspaceRow];
-    await trx('workspace_members').insert({ workspace_id: w.id, user_id: userId, role: 'owner' });
-    return w;
-  });
+  const [w] = (await tx('workspaces')
+    .insert({ name: input.name, description: input.description ?? null, created_by: userId })
+    .returning('*')) as [WorkspaceRow];
+  await tx('workspace_members').insert({ workspace_id: w.id, user_id: userId, role: 'owner' });
+  return w;
 }
 
 export const findWorkspace = (db: Knex, id: number): Promise<WorkspaceRow | undefined> =>
@@ -103,56 +102,23 @@ export const listMembers = (db: Knex, workspaceId: number): Promise<MemberRow[]>
     .orderBy([{ column: 'm.created_at' }, { column: 'm.user_id' }]);
 
 /** The workspace's members, their rows locked until the transaction ends (last-owner rules). */
-const lockedMembers = (trx: Knex.Transaction, workspaceId: number) =>
+export const lockMembers = (trx: Tx, workspaceId: number) =>
   trx('workspace_members')
     .where({ workspace_id: workspaceId })
     .forUpdate()
     .select('user_id', 'role') as Promise<Array<{ user_id: number; role: Role }>>;
 
-/**
- * Adds a member or changes the role of an existing one, refusing to demote the last owner.
- * Locks the workspace's member rows so two concurrent demotions cannot both pass.
- * @returns `created` when the user was not a member, `updated`, or `last_owner` (nothing changed).
- */
-export async function setMember(
-  db: Knex,
-  workspaceId: number,
-  userId: number,
-  role: Role,
-): Promise<'created' | 'updated' | 'last_owner'> {
-  return db.transaction(async (trx) => {
-    const members = await lockedMembers(trx, workspaceId);
-    const existing = members.find((m) => m.user_id === userId);
-    if (!existing) {
-      await trx('workspace_members').insert({ workspace_id: workspaceId, user_id: userId, role });
-      return 'created';
-    }
-    const owners = members.filter((m) => m.role === 'owner').length;
-    if (existing.role === 'owner' && role !== 'owner' && owners <= 1) return 'last_owner';
-    await trx('workspace_members').where({ workspace_id: workspaceId, user_id: userId }).update({ role });
-    return 'updated';
-  });
-}
+/** Adds a member with `role`. */
+export const insertMember = (tx: Tx, workspaceId: number, userId: number, role: Role) =>
+  tx('workspace_members').insert({ workspace_id: workspaceId, user_id: userId, role });
 
-/**
- * Removes a member, refusing to remove the last owner.
- * @returns `removed`, `not_member` or `last_owner`.
- */
-export async function removeMember(
-  db: Knex,
-  workspaceId: number,
-  userId: number,
-): Promise<'removed' | 'not_member' | 'last_owner'> {
-  return db.transaction(async (trx) => {
-    const members = await lockedMembers(trx, workspaceId);
-    const existing = members.find((m) => m.user_id === userId);
-    if (!existing) return 'not_member';
-    if (existing.role === 'owner' && members.filter((m) => m.role === 'owner').length <= 1)
-      return 'last_owner';
-    await trx('workspace_members').where({ workspace_id: workspaceId, user_id: userId }).delete();
-    return 'removed';
-  });
-}
+/** Changes a member's role. */
+export const updateMemberRole = (tx: Tx, workspaceId: number, userId: number, role: Role) =>
+  tx('workspace_members').where({ workspace_id: workspaceId, user_id: userId }).update({ role });
+
+/** Removes a member. */
+export const deleteMember = (tx: Tx, workspaceId: number, userId: number) =>
+  tx('workspace_members').where({ workspace_id: workspaceId, user_id: userId }).delete();
 
 /** Which of `projectIds` are projects of the workspace. */
 export async function projectIdsIn(db: Knex, workspaceId: number, projectIds: number[]): Promise<number[]> {

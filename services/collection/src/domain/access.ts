@@ -1,11 +1,11 @@
-import { isProblem } from '@fieldhouse/problem';
-import type { NOT_FOUND_DETAIL } from './problems.ts';
-import { problems } from './problems.ts';
-import { can, type Action, type Role } from './roles.ts';
 import { findWorkspace, roleIn, type WorkspaceRow } from '../data/workspaces.ts';
 import { settingsOf, type ProjectRow } from '../data/projects.ts';
 import { findVersion, type VersionRow } from '../data/versions.ts';
+import { findAnalysis, type AnalysisRow } from '../data/analyses.ts';
+import { findExport, type ExportJobRow } from '../data/exports.ts';
 import type { Actor, CollectionContext } from './context.ts';
+import { problems, type NOT_FOUND_DETAIL } from './problems.ts';
+import { can, type Action, type Role } from './roles.ts';
 
 /**
  * A project as the actor may reach it: its row and the actor's role in its workspace, or a
@@ -17,123 +17,183 @@ export interface ProjectAccess {
 }
 
 /**
- * The signed-in caller's id.
- * @throws ProblemError 401 for anonymous callers.
+ * What an actor may ask of a resource: an action of the permission table (domain/roles.ts,
+ * `PERMISSIONS`: action → roles), or `project.open`, reaching a project as a collector does —
+ * any member, and the non-members its `collect_access` lets in (spec 2.1: `public`, or
+ * `authenticated` for a signed-in actor) to read its published form and submit; or
+ * `export.read`, seeing an export job and downloading its file (docs/collection.md, "Exports"):
+ * owners, admins and managers every job (`export.view_all`), its requester while their role may
+ * still read every submission of the project (`submission.view_all`, what requesting it needed),
+ * checked on every call (issue 31).
  */
-export function userIdOf(caller: Actor): number {
-  const id = caller.userId;
-  if (id === null) throw problems.unauthenticated();
-  return id;
+type Permission = Action | 'project.open' | 'export.read';
+
+/** A UUID a PostgreSQL `uuid` column accepts (any other export id finds nothing). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Which resource {@link requireAccess} checks: a workspace, a project or a form version, by id. */
+export type AccessRequest<P extends Permission = Permission> = { actor: Actor; permission: P } & (
+  | { workspaceId: number }
+  | { projectId: number }
+  | { versionId: number }
+  | { analysisId: number }
+  | { exportId: string }
+);
+
+/** What {@link requireAccess} loaded, by resource (the role is null only for `project.open`). */
+export type Granted<R extends AccessRequest> = R extends { workspaceId: number }
+  ? { workspace: WorkspaceRow; role: Role }
+  : R extends { projectId: number }
+    ? R['permission'] extends 'project.open'
+      ? ProjectAccess
+      : { project: ProjectRow; role: Role }
+    : R extends { analysisId: number }
+      ? { analysis: AnalysisRow; project: ProjectRow; role: Role }
+      : R extends { exportId: string }
+        ? { job: ExportJobRow; role: Role }
+        : {
+            version: VersionRow;
+            project: ProjectRow;
+            role: R['permission'] extends 'project.open' ? Role | null : Role;
+          };
+
+/**
+ * The signed-in actor's id.
+ * @throws ProblemError 401 `unauthenticated` for an anonymous actor.
+ */
+export function userIdOf(actor: Actor): number {
+  if (actor.userId === null) throw problems.unauthenticated();
+  return actor.userId;
+}
+
+/**
+ * Whether a project's published form is open to this actor without membership (spec 2.1
+ * publication settings: `collect_access` `public`, or `authenticated` for a signed-in actor).
+ */
+export function openToNonMembers(project: ProjectRow, actor: Actor): boolean {
+  if (!project.is_published) return false;
+  const access = settingsOf(project).collect_access;
+  return access === 'public' || (access === 'authenticated' && actor.userId !== null);
+}
+
+/**
+ * The one access check of the collection service, called once by each use case (in the manner
+ * of immich's `requireAccess({ auth, permission, ids })`). It loads the resource with the
+ * actor's role in its workspace and answers the same way for every resource:
+ * - 401 `unauthenticated` for an anonymous actor (for `project.open`, only when the project is
+ *   not open to them; for a form version, also when it does not exist);
+ * - 404 `not_found` (`Workspace not found.`, `Project not found.`, `Form version not found.`,
+ *   `Analysis not found.`, `Export not found.`) when it does not exist or the actor is not a
+ *   member (nothing leaks: the actor may not know it exists); a form version read with
+ *   `project.open` is also 404 to a non-member while it is a draft, and an export the actor may
+ *   not read is 404 too (unknown and forbidden look the same);
+ * - 403 `forbidden` naming the role and the action when the role lacks the permission.
+ * @returns what it loaded (workspace, or project, or version and its project) and the role.
+ */
+export async function requireAccess<R extends AccessRequest>(
+  ctx: CollectionContext,
+  req: R,
+): Promise<Granted<R>> {
+  if ('workspaceId' in req)
+    return (await workspaceAccess(ctx, req.actor, req.workspaceId, req.permission)) as Granted<R>;
+  if ('projectId' in req)
+    return (await projectAccess(ctx, req.actor, req.projectId, req.permission)) as Granted<R>;
+  if ('analysisId' in req)
+    return (await analysisAccess(ctx, req.actor, req.analysisId, req.permission)) as Granted<R>;
+  if ('exportId' in req) return (await exportAccess(ctx, req.actor, req.exportId)) as Granted<R>;
+  return (await versionAccess(ctx, req.actor, req.versionId, req.permission)) as Granted<R>;
 }
 
 /** 403 naming what the role may not do. */
 const denied = (role: Role, action: Action) => problems.forbidden({ reason: 'role', role, action });
 
-/** Runs `work`, turning its 404 into a 404 with `detail` (the thing asked for is what is "not found"). */
-export async function renamingNotFound<T>(
-  resource: keyof typeof NOT_FOUND_DETAIL,
-  work: () => Promise<T>,
-): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    throw isProblem(err, problems.notFound) ? problems.notFound({ resource }) : err;
-  }
-}
+/** Whether a member's role has the permission (`project.open`: any member). */
+const allows = (role: Role, permission: Permission) =>
+  permission === 'project.open' || (permission !== 'export.read' && can(role, permission));
 
-/**
- * Loads a workspace for a member allowed to perform `action` (roles: domain/roles.ts).
- * @throws 401 anonymous, 404 unknown or not a member (nothing leaks), 403 role lacks the action.
- */
-export async function workspaceFor(
+/** 404 with what was asked for. */
+const missing = (resource: keyof typeof NOT_FOUND_DETAIL) => problems.notFound({ resource });
+
+async function workspaceAccess(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   workspaceId: number,
-  action: Action,
+  permission: Permission,
 ): Promise<{ workspace: WorkspaceRow; role: Role }> {
-  const userId = userIdOf(caller);
+  const userId = userIdOf(actor);
   const role = await roleIn(ctx.db, workspaceId, userId);
   const workspace = role ? await findWorkspace(ctx.db, workspaceId) : undefined;
-  if (!role || !workspace) throw problems.notFound({ resource: 'workspace' });
-  if (!can(role, action)) throw denied(role, action);
+  if (!role || !workspace) throw missing('workspace');
+  if (!allows(role, permission)) throw denied(role, permission as Action);
   return { workspace, role };
 }
 
-/**
- * Whether a project's published form is open to this caller without membership (spec 2.1
- * publication settings: `collect_access` `public`, or `authenticated` for a signed-in caller).
- */
-export function openToNonMembers(project: ProjectRow, caller: Actor): boolean {
-  if (!project.is_published) return false;
-  const access = settingsOf(project).collect_access;
-  return access === 'public' || (access === 'authenticated' && caller.userId !== null);
-}
-
-/**
- * Loads a project for a member allowed to perform `action`.
- * @throws 401 anonymous, 404 unknown or not a member, 403 role lacks the action.
- */
-export async function projectFor(
+async function projectAccess(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   projectId: number,
-  action: Action,
-): Promise<{ project: ProjectRow; role: Role }> {
-  const userId = userIdOf(caller);
-  const found = await ctx.findProjectWithRole(projectId, userId);
-  const role = found?.role as Role | null | undefined;
-  if (!found || !role) throw problems.notFound({ resource: 'project' });
-  if (!can(role, action)) throw denied(role, action);
-  return { project: found.project, role };
-}
-
-/**
- * The caller's role for a project, or null for a non-member allowed in by a public or
- * authenticated `collect_access` (read the published form, submit).
- * @throws 404 when neither member nor allowed in; 401 when anonymous and not public.
- */
-export async function projectForCollector(
-  ctx: CollectionContext,
-  caller: Actor,
-  projectId: number,
-): Promise<{ project: ProjectRow; role: Role | null }> {
-  const userId = caller.userId;
-  const found = await ctx.findProjectWithRole(projectId, userId);
-  if (!found) throw problems.notFound({ resource: 'project' });
+  permission: Permission,
+  resource: keyof typeof NOT_FOUND_DETAIL = 'project',
+): Promise<ProjectAccess> {
+  if (permission !== 'project.open') userIdOf(actor);
+  const found = await ctx.findProjectWithRole(projectId, actor.userId);
+  if (!found) throw missing(resource);
   const { project } = found;
   const role = found.role as Role | null;
-  if (role) return { project, role };
-  if (openToNonMembers(project, caller)) return { project, role: null };
-  if (userId === null) throw problems.unauthenticated();
-  throw problems.notFound({ resource: 'project' });
+  if (role) {
+    if (!allows(role, permission)) throw denied(role, permission as Action);
+    return { project, role };
+  }
+  if (permission === 'project.open' && openToNonMembers(project, actor)) return { project, role: null };
+  if (actor.userId === null) throw problems.unauthenticated();
+  throw missing(resource);
 }
 
-/**
- * Loads a form version for a member allowed to perform `action` on its project; read access
- * (`workspace.view`) to a published version is also open to non-members when its project's
- * form is open to them.
- * @throws 401 anonymous (unless open), 404 `Form version not found.`, 403 role lacks the action.
- */
-export async function versionFor(
+async function versionAccess(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   versionId: number,
-  action: Action,
+  permission: Permission,
 ): Promise<{ version: VersionRow; project: ProjectRow; role: Role | null }> {
   const version = await findVersion(ctx.db, versionId);
   if (!version) {
-    userIdOf(caller);
-    throw problems.notFound({ resource: 'version' });
+    userIdOf(actor);
+    throw missing('version');
   }
-  if (action === 'workspace.view') {
-    const { project, role } = await renamingNotFound('version', () =>
-      projectForCollector(ctx, caller, version.project_id),
-    );
-    if (role === null && version.status !== 'published') throw problems.notFound({ resource: 'version' });
-    return { version, project, role };
-  }
-  const { project, role } = await renamingNotFound('version', () =>
-    projectFor(ctx, caller, version.project_id, action),
-  );
+  const { project, role } = await projectAccess(ctx, actor, version.project_id, permission, 'version');
+  if (role === null && version.status !== 'published') throw missing('version');
   return { version, project, role };
+}
+
+async function analysisAccess(
+  ctx: CollectionContext,
+  actor: Actor,
+  analysisId: number,
+  permission: Permission,
+): Promise<{ analysis: AnalysisRow; project: ProjectRow; role: Role | null }> {
+  const analysis = await findAnalysis(ctx.db, analysisId);
+  if (!analysis) throw missing('analysis');
+  const { project, role } = await projectAccess(ctx, actor, analysis.project_id, permission, 'analysis');
+  return { analysis, project, role };
+}
+
+/**
+ * Whether `role` (the actor's role in the job's workspace **now**, undefined when not a member)
+ * may see and download the job: `export.read` (see {@link Permission}).
+ */
+const mayReadExport = (job: Pick<ExportJobRow, 'requested_by'>, userId: number, role: Role | undefined) =>
+  !!role &&
+  (can(role, 'export.view_all') || (job.requested_by === userId && can(role, 'submission.view_all')));
+
+async function exportAccess(
+  ctx: CollectionContext,
+  actor: Actor,
+  exportId: string,
+): Promise<{ job: ExportJobRow; role: Role }> {
+  const userId = userIdOf(actor);
+  const job = UUID.test(exportId) ? await findExport(ctx.db, exportId) : undefined;
+  if (!job) throw missing('export');
+  const role = await roleIn(ctx.db, job.workspace_id, userId);
+  if (!role || !mayReadExport(job, userId, role)) throw missing('export');
+  return { job, role };
 }

@@ -6,12 +6,11 @@ import {
   chartData,
   deleteAnalysis as removeAnalysis,
   fieldsByName,
-  findAnalysis,
   insertAnalysis,
   listAnalyses as selectAnalyses,
   type AnalysisRow,
 } from '../data/analyses.ts';
-import { projectFor, renamingNotFound, userIdOf } from './access.ts';
+import { requireAccess, userIdOf } from './access.ts';
 import { renderSvg } from './chart-svg.ts';
 import { KIND_FIELD_TYPES, vegaLiteSpec, type ChartDef } from './charts.ts';
 import type { Actor, CollectionContext } from './context.ts';
@@ -67,10 +66,14 @@ function chartErrors(charts: ChartDef[], fields: Map<string, { type: string }>):
  */
 export async function createAnalysis(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   command: CreateAnalysisCommand,
 ): Promise<AnalysisView> {
-  const { project } = await projectFor(ctx, caller, command.projectId, 'project.manage');
+  const { project } = await requireAccess(ctx, {
+    actor,
+    permission: 'project.manage',
+    projectId: command.projectId,
+  });
   const input = command.analysis();
   const filters = parseListFilters(input.filters, { convert: false });
   const errors = chartErrors(input.charts, await fieldsByName(ctx.db, project.id));
@@ -81,7 +84,7 @@ export async function createAnalysis(
     description: input.description || null,
     filters,
     charts: input.charts,
-    created_by: userIdOf(caller),
+    created_by: userIdOf(actor),
   });
   return analysisJson(row);
 }
@@ -89,10 +92,14 @@ export async function createAnalysis(
 /** One page of a project's analyses, newest first (roles with stats.view). @throws 404, 403. */
 export async function listAnalyses(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   command: { projectId: number; page: BodyReader<PageRequest> },
 ): Promise<{ items: AnalysisView[]; total: number }> {
-  const { project } = await projectFor(ctx, caller, command.projectId, 'stats.view');
+  const { project } = await requireAccess(ctx, {
+    actor,
+    permission: 'stats.view',
+    projectId: command.projectId,
+  });
   const { rows, total } = await selectAnalyses(
     ctx.db,
     project.id,
@@ -102,29 +109,29 @@ export async function listAnalyses(
   return { items: rows.map(analysisJson), total };
 }
 
-/** The analysis when the caller may view (or, with `manage`, manage) its project. @throws 404, 403. */
+/** The analysis when the actor may view (or, with `manage`, manage) its project. @throws 404, 403. */
 async function analysisFor(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   analysisId: number,
   manage: boolean,
 ): Promise<AnalysisRow> {
-  const a = await findAnalysis(ctx.db, analysisId);
-  if (!a) throw problems.notFound({ resource: 'analysis' });
-  await renamingNotFound('analysis', () =>
-    projectFor(ctx, caller, a.project_id, manage ? 'project.manage' : 'stats.view'),
-  );
-  return a;
+  const { analysis } = await requireAccess(ctx, {
+    actor,
+    permission: manage ? 'project.manage' : 'stats.view',
+    analysisId,
+  });
+  return analysis;
 }
 
 /** The analysis (roles with stats.view). @throws 404, 403. */
-export async function getAnalysis(ctx: CollectionContext, caller: Actor, analysisId: number) {
-  return analysisJson(await analysisFor(ctx, caller, analysisId, false));
+export async function getAnalysis(ctx: CollectionContext, actor: Actor, analysisId: number) {
+  return analysisJson(await analysisFor(ctx, actor, analysisId, false));
 }
 
 /** Deletes an analysis (owner, admin, manager). @throws 404, 403. */
-export async function deleteAnalysis(ctx: CollectionContext, caller: Actor, analysisId: number) {
-  const a = await analysisFor(ctx, caller, analysisId, true);
+export async function deleteAnalysis(ctx: CollectionContext, actor: Actor, analysisId: number) {
+  const a = await analysisFor(ctx, actor, analysisId, true);
   await removeAnalysis(ctx.db, a.id);
 }
 
@@ -132,8 +139,8 @@ export async function deleteAnalysis(ctx: CollectionContext, caller: Actor, anal
  * Every chart of an analysis: its rows aggregated in PostgreSQL (data/analyses.ts), its
  * Vega-Lite specification with the rows inline, and the URL of its server-rendered SVG.
  */
-export async function analysisCharts(ctx: CollectionContext, caller: Actor, analysisId: number) {
-  const a = await analysisFor(ctx, caller, analysisId, false);
+export async function analysisCharts(ctx: CollectionContext, actor: Actor, analysisId: number) {
+  const a = await analysisFor(ctx, actor, analysisId, false);
   const fields = await fieldsByName(ctx.db, a.project_id);
   const out = [];
   for (const [index, chart] of a.charts.entries()) {
@@ -152,10 +159,10 @@ export async function analysisCharts(ctx: CollectionContext, caller: Actor, anal
 /** One chart rendered as SVG text. @throws 404 `Chart not found.` for an index it does not have. */
 export async function chartSvg(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   command: { analysisId: number; index: string },
 ): Promise<string> {
-  const a = await analysisFor(ctx, caller, command.analysisId, false);
+  const a = await analysisFor(ctx, actor, command.analysisId, false);
   const index = Number(command.index);
   const chart = Number.isInteger(index) ? a.charts[index] : undefined;
   if (!chart) throw problems.notFound({ resource: 'chart' });

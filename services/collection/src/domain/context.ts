@@ -1,4 +1,4 @@
-import type { Db } from '../data/tx.ts';
+import type { Db, Tx } from '../data/tx.ts';
 import type { Logger } from '@fieldhouse/logger';
 import type { InTransaction } from '@fieldhouse/messaging';
 import type { WebhookApiSettings } from '@fieldhouse/webhooks';
@@ -17,6 +17,8 @@ export interface CollectionContext {
   outboxWritten: () => void;
   /** Runs a use case and its outbox messages in one transaction (outbox table `outbox`). */
   inTransaction: InTransaction;
+  /** Runs reads in one REPEATABLE READ, read-only transaction: what they read agrees (a page and its total). */
+  inSnapshot: <T>(work: (tx: Tx) => Promise<T>) => Promise<T>;
   /** Which webhook URLs are accepted and how long a rotated secret keeps signing (`WEBHOOK_*` settings). */
   webhooks: WebhookApiSettings;
   /**

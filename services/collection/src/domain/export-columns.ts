@@ -5,10 +5,7 @@ export {
   DEFAULT_EXPORT_OPTIONS,
   type ExportField,
   type ExportOptions,
-  type ColumnSource,
-  type PhotoCells,
   type ExportColumn,
-  type MetaColumn,
 } from './types.ts';
 
 /** Metadata columns, first in every export, with their labels. */

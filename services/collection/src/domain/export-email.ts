@@ -52,8 +52,7 @@ const TEXTS = {
 };
 
 /** The console's page of a project's exports. */
-export const exportsLink = (publicUrl: string, projectId: number) =>
-  `${publicUrl}/projects/${projectId}/exports`;
+const exportsLink = (publicUrl: string, projectId: number) => `${publicUrl}/projects/${projectId}/exports`;
 
 /**
  * The e-mail to the requester of an export that ended (spec 6; docs/errors.md, "E-mails in the

@@ -46,7 +46,7 @@ export function nameSlug(name: string): string {
  * (NFKD, then combining marks removed: `relevé` → `releve`), any other character that is not an
  * ASCII letter or digit `-`. `水井-2025` → `2025`; nothing left → `export`.
  */
-export function asciiSlug(slug: string): string {
+function asciiSlug(slug: string): string {
   const ascii = slug
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')

@@ -3,22 +3,19 @@ import { ProblemError } from '@fieldhouse/problem';
 import {
   EXPORT_FORMATS,
   exportJson,
-  findExport,
   insertExport,
   listExports as selectExports,
   type ExportFormat,
-  type ExportJobRow,
 } from '../data/exports.ts';
 import { findProject } from '../data/projects.ts';
-import { roleIn } from '../data/workspaces.ts';
 import { attachmentDisposition, exportFileName, FORMAT_FILES } from './export-names.ts';
-import { projectFor, userIdOf } from './access.ts';
+import { requireAccess, userIdOf } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
 import type { BodyReader, PageRequest } from '@fieldhouse/http';
 import type { ExportOptions } from './export-columns.ts';
 import { parseListFilters } from './list-filters.ts';
 import { problems } from './problems.ts';
-import { can, type Role } from './roles.ts';
+import { can } from './roles.ts';
 import { deliveryOf, type BlobDelivery } from './blob-delivery.ts';
 import { changes } from './changes.ts';
 
@@ -27,9 +24,6 @@ export const EXPORT_REQUESTED = 'export.requested';
 
 /** Formats an export may have (docs/collection.md, "Exports"). */
 export { EXPORT_FORMATS };
-
-/** A UUID a PostgreSQL `uuid` column accepts (any other job id finds nothing). */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** An export job as the API shows it (status, progress from 0 to 1, expiry, download URL). */
 export type ExportView = ReturnType<typeof exportJson>;
@@ -70,11 +64,15 @@ function exportFilters(raw: unknown) {
  */
 export async function requestExport(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   command: RequestExportCommand,
 ): Promise<{ job_id: string; message: string }> {
-  const userId = userIdOf(caller);
-  const { project } = await projectFor(ctx, caller, command.projectId, 'submission.view_all');
+  const userId = userIdOf(actor);
+  const { project } = await requireAccess(ctx, {
+    actor,
+    permission: 'submission.view_all',
+    projectId: command.projectId,
+  });
   const input = command.request();
   const filters = exportFilters(input.filters);
   const jobId = randomUUID();
@@ -97,33 +95,6 @@ export async function requestExport(
 }
 
 /**
- * Whether `role` (the caller's role in the job's workspace **now**, undefined when not a member)
- * may see and download the job (docs/collection.md, "Exports"): owners, admins and managers
- * every job (`export.view_all`); its requester while their role may still read every
- * submission of the project (`submission.view_all`, what requesting it needed). So a member
- * removed from the workspace, or moved to a role that reads only their own submissions, loses
- * the export at once, not when it expires (issue 31).
- */
-const mayReadExport = (job: Pick<ExportJobRow, 'requested_by'>, userId: number, role: Role | undefined) =>
-  !!role &&
-  (can(role, 'export.view_all') || (job.requested_by === userId && can(role, 'submission.view_all')));
-
-/**
- * The job when {@link mayReadExport} lets the caller see it, checked on every call (the status
- * and every download: a link handed out earlier carries no access of its own).
- * @throws ProblemError 404 `Export not found.` otherwise (unknown and forbidden look the same,
- *   as for a project of a workspace the caller is not a member of), 401 anonymous.
- */
-async function visibleExport(ctx: CollectionContext, caller: Actor, jobId: string): Promise<ExportJobRow> {
-  const userId = userIdOf(caller);
-  const job = UUID.test(jobId) ? await findExport(ctx.db, jobId) : undefined;
-  if (!job) throw problems.notFound({ resource: 'export' });
-  const role = await roleIn(ctx.db, job.workspace_id, userId);
-  if (!mayReadExport(job, userId, role)) throw problems.notFound({ resource: 'export' });
-  return job;
-}
-
-/**
  * A page of a project's exports, newest first (roles with submission.view_all: owner, admin,
  * manager, viewer): owners, admins and managers see every job (`export.view_all`), a viewer only
  * their own, as `GET /exports/{id}` would show them.
@@ -131,11 +102,15 @@ async function visibleExport(ctx: CollectionContext, caller: Actor, jobId: strin
  */
 export async function listExports(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   command: { projectId: number; page: BodyReader<PageRequest> },
 ): Promise<{ items: ExportView[]; total: number }> {
-  const userId = userIdOf(caller);
-  const { project, role } = await projectFor(ctx, caller, command.projectId, 'submission.view_all');
+  const userId = userIdOf(actor);
+  const { project, role } = await requireAccess(ctx, {
+    actor,
+    permission: 'submission.view_all',
+    projectId: command.projectId,
+  });
   const { page, per_page } = command.page();
   const { rows, total } = await selectExports(
     ctx.db,
@@ -149,10 +124,10 @@ export async function listExports(
 
 /**
  * An export job's state.
- * @throws 404 unless visible to the caller now ({@link visibleExport}), 401 anonymous.
+ * @throws 404 unless visible to the actor now (`export.read` of {@link requireAccess}), 401 anonymous.
  */
-export async function getExport(ctx: CollectionContext, caller: Actor, jobId: string): Promise<ExportView> {
-  return exportJson(await visibleExport(ctx, caller, jobId));
+export async function getExport(ctx: CollectionContext, actor: Actor, jobId: string): Promise<ExportView> {
+  return exportJson((await requireAccess(ctx, { actor, permission: 'export.read', exportId: jobId })).job);
 }
 
 /** A finished export's file: its bytes, size, content type and attachment name. */
@@ -171,15 +146,15 @@ export const exportHeaders = (contentType: string, filename: string) => ({
 
 /**
  * The file of a completed export, named `<project name slug>-<UTC day requested>.<ext>`
- * (domain/export-names.ts), for a caller who may read it at the time of this call
- * ({@link visibleExport}: the requester's membership and role are checked again on every
+ * (domain/export-names.ts), for a actor who may read it at the time of this call
+ * (`export.read` of {@link requireAccess}: the requester's membership and role are checked again on every
  * download, not only when the export was requested). With object storage the answer is a
  * presigned URL made after that check, valid `S3_PRESIGN_SECONDS`.
  * @throws 404 unless visible, 409 `export_not_ready` before completion, 410 `export_expired`
  * once its file was deleted or expired.
  */
-export async function exportFile(ctx: CollectionContext, caller: Actor, jobId: string): Promise<ExportFile> {
-  const job = await visibleExport(ctx, caller, jobId);
+export async function exportFile(ctx: CollectionContext, actor: Actor, jobId: string): Promise<ExportFile> {
+  const { job } = await requireAccess(ctx, { actor, permission: 'export.read', exportId: jobId });
   const view = exportJson(job);
   if (job.status !== 'completed') throw problems.exportNotReady({ status: job.status });
   const file = FORMAT_FILES[job.format];

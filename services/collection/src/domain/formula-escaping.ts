@@ -1,5 +1,4 @@
 import { FORMULA_TRIGGERS, PLAIN_NUMBER } from './types.ts';
-export { FORMULA_TRIGGERS, PLAIN_NUMBER } from './types.ts';
 /**
  * Spreadsheet formula neutralisation of export cells (OWASP "CSV Injection"; docs/collection.md,
  * "Exports", "Formulas"). A text cell whose first character a spreadsheet reads as the start of

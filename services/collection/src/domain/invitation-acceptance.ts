@@ -9,7 +9,7 @@ import { users } from '../users-projection.ts';
  * (an event or token from before issue 32) or anything else: not, since anyone can register with
  * any address (docs/collection.md, "Inviting by e-mail").
  */
-export const mayJoinByEmail = (user: { email_verified?: unknown }): boolean => user.email_verified === true;
+const mayJoinByEmail = (user: { email_verified?: unknown }): boolean => user.email_verified === true;
 
 /**
  * Applies a `user.created` / `user.updated` event to the users projection and, in the same

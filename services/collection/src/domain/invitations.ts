@@ -11,8 +11,9 @@ import {
   type InvitationRow,
 } from '../data/invitations.ts';
 import { findUserByEmail } from '../data/users.ts';
-import { listMembers, memberJson, setMember, type WorkspaceRow } from '../data/workspaces.ts';
-import { workspaceFor } from './access.ts';
+import { listMembers, memberJson, type WorkspaceRow } from '../data/workspaces.ts';
+import { requireAccess } from './access.ts';
+import { setMember } from './workspaces.ts';
 import type { Actor, CollectionContext } from './context.ts';
 import { invitationEmail } from './invitation-email.ts';
 import { mayManageRole, type Role } from './roles.ts';
@@ -20,7 +21,7 @@ import { problems } from './problems.ts';
 import { changes } from './changes.ts';
 
 /** How long an invitation stays open: 14 days from its last sending (docs/collection.md). */
-export const INVITATION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
+const INVITATION_TTL_MS = 14 * 24 * 60 * 60 * 1000;
 
 /** `{email, role}` of `POST /workspaces/{id}/invitations`. */
 export interface InvitationInput {
@@ -108,24 +109,23 @@ async function queueInvitationEmail(
  */
 export async function inviteMember(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   command: { workspaceId: number; input: () => InvitationInput },
 ): Promise<{ invitation: InvitationView; created: boolean }> {
-  const { workspace, role: actorRole } = await workspaceFor(
-    ctx,
-    caller,
-    command.workspaceId,
-    'members.manage',
-  );
+  const { workspace, role: actorRole } = await requireAccess(ctx, {
+    actor,
+    permission: 'members.manage',
+    workspaceId: command.workspaceId,
+  });
   const input = command.input();
   const email = input.email.trim().toLowerCase();
   if (!mayManageRole(actorRole, input.role)) throw ownerOnly();
-  const invitedBy = caller.userId!;
+  const invitedBy = actor.userId!;
   const user = await findUserByEmail(ctx.db, email);
   if (user) {
     const members = await listMembers(ctx.db, workspace.id);
     if (members.some((m) => m.user_id === user.id)) throw problems.alreadyMember({ listed: true });
-    const id = await ctx.db.transaction(async (trx) => {
+    const id = await ctx.inTransaction(async (trx) => {
       const outcome = await setMember(trx, workspace.id, user.id, input.role);
       if (outcome !== 'created') throw problems.alreadyMember({ listed: false });
       return insertAcceptedInvitation(trx, {
@@ -158,20 +158,28 @@ export async function inviteMember(
 /** The workspace's open invitations (pending and expired), last sent first. @throws 404, 403. */
 export async function listInvitations(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   workspaceId: number,
 ): Promise<InvitationView[]> {
-  const { workspace } = await workspaceFor(ctx, caller, workspaceId, 'members.manage');
+  const { workspace } = await requireAccess(ctx, {
+    actor,
+    permission: 'members.manage',
+    workspaceId: workspaceId,
+  });
   return (await listOpenInvitations(ctx.db, workspace.id)).map((r) => invitationJson(r));
 }
 
-/** Loads an open invitation the caller may act on (an owner invitation needs an owner). */
+/** Loads an open invitation the actor may act on (an owner invitation needs an owner). */
 async function openInvitationFor(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   command: { workspaceId: number; invitationId: number },
 ) {
-  const { workspace, role } = await workspaceFor(ctx, caller, command.workspaceId, 'members.manage');
+  const { workspace, role } = await requireAccess(ctx, {
+    actor,
+    permission: 'members.manage',
+    workspaceId: command.workspaceId,
+  });
   const row = await findOpenInvitation(ctx.db, workspace.id, command.invitationId);
   if (!row) throw problems.notFound({ resource: 'invitation' });
   if (!mayManageRole(role, row.role)) throw ownerOnly();
@@ -184,10 +192,10 @@ async function openInvitationFor(
  */
 export async function resendInvitation(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   command: { workspaceId: number; invitationId: number },
 ): Promise<InvitationView> {
-  const { workspace, row } = await openInvitationFor(ctx, caller, command);
+  const { workspace, row } = await openInvitationFor(ctx, actor, command);
   return ctx.inTransaction(async (trx, outbox) => {
     const renewed = await renewInvitation(trx, row.id, new Date(Date.now() + INVITATION_TTL_MS));
     if (renewed === 0) throw problems.notFound({ resource: 'invitation' });
@@ -198,10 +206,10 @@ export async function resendInvitation(
 /** Revokes (deletes) an open invitation: its link then leads nowhere. @throws 404, 403. */
 export async function revokeInvitation(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   command: { workspaceId: number; invitationId: number },
 ): Promise<void> {
-  const { workspace, row } = await openInvitationFor(ctx, caller, command);
+  const { workspace, row } = await openInvitationFor(ctx, actor, command);
   if ((await deleteOpenInvitation(ctx.db, workspace.id, row.id)) === 0)
     throw problems.notFound({ resource: 'invitation' });
 }

@@ -16,7 +16,7 @@ export interface PendingPhoto {
 }
 
 /** Download URL of a stored photo (access checked like its submission). */
-export const photoUrl = (id: string) => `/api/v1/photos/${id}`;
+const photoUrl = (id: string) => `/api/v1/photos/${id}`;
 
 /**
  * The value of a photo entry, made by the server from what it stored about the photo (docs/collection.md,

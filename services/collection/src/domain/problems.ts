@@ -34,7 +34,7 @@ export const NOT_FOUND_DETAIL = {
 } as const;
 
 /** What a 403 `forbidden` refuses (each its English sentence). */
-export type ForbiddenReason =
+type ForbiddenReason =
   /** The role lacks the permission (domain/roles.ts). */
   | { reason: 'role'; role: Role; action: Action }
   /** A role (or none: a non-member the project does not let in) that may not submit. */

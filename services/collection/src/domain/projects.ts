@@ -9,7 +9,7 @@ import {
   type ProjectRow,
 } from '../data/projects.ts';
 import { projectStats } from '../data/stats.ts';
-import { projectFor, projectForCollector, userIdOf, workspaceFor } from './access.ts';
+import { requireAccess, userIdOf } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
 import { mergeSettings, type PublicationSettings } from './publication.ts';
 import { problems } from './problems.ts';
@@ -32,10 +32,14 @@ const publicProjectJson = (p: ProjectRow): ProjectView => {
 /** One page of a workspace's projects, newest first, and their number. @throws 404 to non-members. */
 export async function listProjects(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   command: { workspaceId: number; page: BodyReader<PageRequest> },
 ): Promise<{ items: ProjectView[]; total: number }> {
-  const { workspace } = await workspaceFor(ctx, caller, command.workspaceId, 'workspace.view');
+  const { workspace } = await requireAccess(ctx, {
+    actor,
+    permission: 'workspace.view',
+    workspaceId: command.workspaceId,
+  });
   const { rows, total } = await selectProjects(
     ctx.db,
     workspace.id,
@@ -48,41 +52,53 @@ export async function listProjects(
 /** Creates an unpublished project (owner, admin, manager). @throws 404, 403. */
 export async function createProject(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   command: { workspaceId: number; input: BodyReader<ProjectInput> },
 ): Promise<ProjectView> {
-  const { workspace } = await workspaceFor(ctx, caller, command.workspaceId, 'project.manage');
-  return projectJson(await insertProject(ctx.db, workspace.id, command.input(), userIdOf(caller)));
+  const { workspace } = await requireAccess(ctx, {
+    actor,
+    permission: 'project.manage',
+    workspaceId: command.workspaceId,
+  });
+  return projectJson(await insertProject(ctx.db, workspace.id, command.input(), userIdOf(actor)));
 }
 
 /**
  * The project; members see it whole, non-members of a public (or authenticated) form see it
  * without its notification addresses. @throws 404, 401 anonymous on a non-public form.
  */
-export async function getProject(ctx: CollectionContext, caller: Actor, projectId: number) {
-  const { project, role } = await projectForCollector(ctx, caller, projectId);
+export async function getProject(ctx: CollectionContext, actor: Actor, projectId: number) {
+  const { project, role } = await requireAccess(ctx, {
+    actor,
+    permission: 'project.open',
+    projectId: projectId,
+  });
   return role ? projectJson(project) : publicProjectJson(project);
 }
 
 /** Renames or redescribes a project (owner, admin, manager). @throws 404, 403. */
 export async function updateProject(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   command: { projectId: number; patch: BodyReader<Partial<ProjectInput>> },
 ): Promise<ProjectView> {
-  const { project } = await projectFor(ctx, caller, command.projectId, 'project.manage');
+  const { project } = await requireAccess(ctx, {
+    actor,
+    permission: 'project.manage',
+    projectId: command.projectId,
+  });
   return projectJson(await saveProject(ctx.db, project.id, command.patch()));
 }
 
 /** Deletes a project with its versions and submissions (owner, admin). @throws 404, 403. */
-export async function deleteProject(ctx: CollectionContext, caller: Actor, projectId: number) {
-  const { project } = await projectFor(ctx, caller, projectId, 'project.delete');
+export async function deleteProject(ctx: CollectionContext, actor: Actor, projectId: number) {
+  const { project } = await requireAccess(ctx, { actor, permission: 'project.delete', projectId: projectId });
   await removeProject(ctx.db, project.id);
 }
 
 /** A project's statistics (owner, admin, manager, viewer); see data/stats.ts. @throws 404, 403. */
-export async function getProjectStats(ctx: CollectionContext, caller: Actor, projectId: number) {
-  const { project } = await projectFor(ctx, caller, projectId, 'stats.view');
+export async function getProjectStats(ctx: CollectionContext, actor: Actor, projectId: number) {
+  const { project } = await requireAccess(ctx, { actor, permission: 'stats.view', projectId: projectId });
   return projectStats(ctx.db, project.id);
 }
 
@@ -104,10 +120,14 @@ export interface PublishProjectCommand {
  */
 export async function publishProject(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   command: PublishProjectCommand,
 ): Promise<ProjectView> {
-  const { project } = await projectFor(ctx, caller, command.projectId, 'project.manage');
+  const { project } = await requireAccess(ctx, {
+    actor,
+    permission: 'project.manage',
+    projectId: command.projectId,
+  });
   if (command.workspaceId !== undefined && project.workspace_id !== command.workspaceId)
     throw problems.notFound({ resource: 'project' });
   const { settings, errors } = mergeSettings(settingsOf(project), command.settings());
@@ -122,7 +142,7 @@ export async function publishProject(
 }
 
 /** Stops collection (settings are kept; owner, admin, manager). @throws 404, 403. */
-export async function unpublishProject(ctx: CollectionContext, caller: Actor, projectId: number) {
-  const { project } = await projectFor(ctx, caller, projectId, 'project.manage');
+export async function unpublishProject(ctx: CollectionContext, actor: Actor, projectId: number) {
+  const { project } = await requireAccess(ctx, { actor, permission: 'project.manage', projectId: projectId });
   return projectJson(await saveProject(ctx.db, project.id, { is_published: false }));
 }

@@ -2,7 +2,7 @@ import Joi from 'joi';
 import type { ProblemError } from '@fieldhouse/problem';
 import { problems } from './problems.ts';
 import { COLLECT_ACCESS, DEFAULT_SETTINGS, type PublicationSettings } from './types.ts';
-export { COLLECT_ACCESS, DEFAULT_SETTINGS, type CollectAccess, type PublicationSettings } from './types.ts';
+export { COLLECT_ACCESS, type PublicationSettings } from './types.ts';
 
 const utc = Joi.string()
   .isoDate()

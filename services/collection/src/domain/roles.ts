@@ -18,7 +18,7 @@ export type Action =
   | 'webhooks.manage';
 
 /** The permission table: action to the roles allowed to perform it. */
-export const PERMISSIONS: Record<Action, readonly Role[]> = {
+const PERMISSIONS: Record<Action, readonly Role[]> = {
   'workspace.view': ROLES,
   'workspace.update': ['owner', 'admin'],
   'workspace.delete': ['owner'],

@@ -1,6 +1,6 @@
 import type { Tx } from '../data/tx.ts';
 import type { EmailRequested } from '@fieldhouse/contracts';
-import { settingsOf, type ProjectRow } from '../data/projects.ts';
+import { lockProject, settingsOf, type ProjectRow } from '../data/projects.ts';
 import {
   collectorHasSubmission,
   countProjectSubmissions,
@@ -9,7 +9,7 @@ import {
   type SubmissionRow,
 } from '../data/submissions.ts';
 import { preferencesByEmail } from '../data/users.ts';
-import { openToNonMembers } from './access.ts';
+import { openToNonMembers, requireAccess } from './access.ts';
 import { intakePhotos } from './photo-intake.ts';
 import { photoTransaction, storePhotos } from './photo-store.ts';
 import { windowProblem, type PublicationSettings } from './publication.ts';
@@ -41,13 +41,30 @@ export interface SubmissionValues extends SubmissionCoords {
   consent?: boolean;
 }
 
-/** Command of {@link createSubmission}. */
-export interface CreateSubmission {
-  access: ProjectAccess;
-  caller: Actor;
+/** A submission's body as the route read it: its values and the uploaded photos. */
+interface SubmissionBody {
   values: SubmissionValues;
   /** Uploaded photos (multipart) by photo field uuid; empty for JSON bodies (base64 photos). */
   photos: ReadonlyMap<string, Buffer>;
+}
+
+/** Command of {@link createSubmission}. */
+export interface CreateSubmission {
+  actor: Actor;
+  projectId: number;
+  /**
+   * Reads and checks the body (JSON or multipart): called once the project accepts the actor's
+   * submission, so publication refusals come before anything about the body.
+   */
+  readBody: () => Promise<SubmissionBody>;
+}
+
+/** Command of {@link storeSubmission}: a submission {@link assertAccepting} let in. */
+export interface StoreSubmission extends SubmissionBody {
+  access: ProjectAccess;
+  actor: Actor;
+  /** The project's settings, as {@link assertAccepting} returned them. */
+  settings: PublicationSettings;
   /**
    * Runs in the submission's transaction after its insert (sync records its item identity
    * there); if it throws, nothing is written.
@@ -56,14 +73,14 @@ export interface CreateSubmission {
 }
 
 /**
- * The project's settings when it accepts a submission from this caller now (docs/collection.md,
- * "Publication"): published, open to the caller (a role that may submit, or a `collect_access`
+ * The project's settings when it accepts a submission from this actor now (docs/collection.md,
+ * "Publication"): published, open to the actor (a role that may submit, or a `collect_access`
  * letting non-members in), inside its collection window.
  * @throws ProblemError 422 `project_not_published`, 403 role may not submit, 422
  *   `collection_not_started`/`collection_ended` (the window).
  */
-export function assertAccepting({ project, role }: ProjectAccess, caller: Actor): PublicationSettings {
-  const open = openToNonMembers(project, caller);
+export function assertAccepting({ project, role }: ProjectAccess, actor: Actor): PublicationSettings {
+  const open = openToNonMembers(project, actor);
   if (!project.is_published) throw problems.projectNotPublished();
   if (!open && !(role && can(role, 'submission.create')))
     throw problems.forbidden({ reason: 'submit', role });
@@ -100,29 +117,48 @@ async function notifications(
 }
 
 /**
- * Creates one submission under every publication rule (spec 2.1, 8; docs/collection.md,
- * "Submissions"): used by `POST /projects/{project_id}/submissions` and by each item of
- * `POST /sync`, so both accept and refuse exactly the same things. A plain submission (no
- * limit, no one-per-collector rule, no photo, no e-mail) is one group-committed statement;
- * otherwise one transaction locks the project, checks the limits, stores photos and queues
- * the `notify_on_submission` e-mail in the outbox.
+ * `POST /projects/{project_id}/submissions` (spec 2.1; docs/collection.md, "Submissions"): the
+ * actor reaches the project (`project.open` of {@link requireAccess}: a member, or whoever its
+ * `collect_access` lets in), the project accepts their submission now ({@link assertAccepting}),
+ * then the body is read and the submission stored ({@link storeSubmission}).
  * @returns the stored submission (its first history entry is its creation).
- * @throws ProblemError 422 (unpublished, closed window, `submission_limit_reached`,
- *   `already_submitted`, `consent_required`, draft or foreign version, bad entries), 413
- *   (`photo_too_large`), 403 (the role may not submit).
+ * @throws ProblemError 401/404 access; every refusal of {@link assertAccepting}, of `readBody`
+ *   (400, 413, 422) and of {@link storeSubmission}.
  */
 export async function createSubmission(
   ctx: CollectionContext,
   cmd: CreateSubmission,
 ): Promise<SubmissionRow> {
+  const access = await requireAccess(ctx, {
+    actor: cmd.actor,
+    permission: 'project.open',
+    projectId: cmd.projectId,
+  });
+  const settings = assertAccepting(access, cmd.actor);
+  const body = await cmd.readBody();
+  return storeSubmission(ctx, { ...body, access, actor: cmd.actor, settings });
+}
+
+/**
+ * Stores one submission the project accepts ({@link assertAccepting} ran) under every other
+ * publication rule (spec 2.1, 8; docs/collection.md, "Submissions"): used by
+ * {@link createSubmission} and by each item of `POST /sync`, so both accept and refuse exactly
+ * the same things. A plain submission (no
+ * limit, no one-per-collector rule, no photo, no e-mail) is one group-committed statement;
+ * otherwise one transaction locks the project, checks the limits, stores photos and queues
+ * the `notify_on_submission` e-mail in the outbox.
+ * @returns the stored submission (its first history entry is its creation).
+ * @throws ProblemError 422 (`submission_limit_reached`, `already_submitted`, `consent_required`,
+ *   draft or foreign version, bad entries), 413 (`photo_too_large`).
+ */
+export async function storeSubmission(ctx: CollectionContext, cmd: StoreSubmission): Promise<SubmissionRow> {
   const { project } = cmd.access;
-  const settings = assertAccepting(cmd.access, cmd.caller);
-  const values = cmd.values;
+  const { settings, values } = cmd;
   if (settings.require_consent && values.consent !== true) throw problems.consentRequired();
   const fields = await publishedFields(ctx.db, project, values.form_version_id);
   const checked = checkEntries(values.data, fields, cmd.photos, values.status === 'submitted');
   const { entries, photos } = await intakePhotos(checked, cmd.photos, project.id, ctx.photoMaxBytes);
-  const collectorId = cmd.caller.userId;
+  const collectorId = cmd.actor.userId;
 
   const row = {
     project_id: project.id,
@@ -144,7 +180,7 @@ export async function createSubmission(
   // group-committed with the submissions arriving meanwhile.
   if (!mustLock && !notify && photos.length === 0 && !cmd.afterInsert) return ctx.insertSubmission(row);
   return photoTransaction(ctx, photos, async (trx, outbox) => {
-    if (mustLock) await trx('projects').where({ id: project.id }).forUpdate().first('id');
+    if (mustLock) await lockProject(trx, project.id);
     if (
       settings.submission_limit !== null &&
       (await countProjectSubmissions(trx, project.id)) >= settings.submission_limit

@@ -68,7 +68,7 @@ export function localTime(at: Date, language: EmailLanguage, zone: string): stri
 }
 
 /** The console's page of the submission: the project's submissions with its drawer open. */
-export const submissionLink = (publicUrl: string, s: Pick<NewSubmission, 'projectId' | 'submissionId'>) =>
+const submissionLink = (publicUrl: string, s: Pick<NewSubmission, 'projectId' | 'submissionId'>) =>
   `${publicUrl}/projects/${s.projectId}/submissions?submission=${s.submissionId}`;
 
 /**

@@ -3,48 +3,63 @@ import { listSubmissions as listPage, type ListFilters } from '../data/submissio
 import { userNames } from '../data/submission-versions.ts';
 import { problems } from './problems.ts';
 import { can, maySeeSubmission } from './roles.ts';
-import type { ProjectAccess } from './access.ts';
-import type { CollectionContext } from './context.ts';
+import { requireAccess, userIdOf } from './access.ts';
+import type { Actor, CollectionContext } from './context.ts';
+import { parseListFilters } from './list-filters.ts';
 
-export type { HistoryRow, ListFilters, SubmissionRow };
+export type { HistoryRow, SubmissionRow };
+
+/** The query of a submission list: the page, rows per page (1-100) and the list filters, unchecked. */
+export type ListQuery = { page: number; per_page: number } & Record<string, unknown>;
 
 /** Command of {@link listSubmissions}. */
 export interface ListSubmissions {
-  access: ProjectAccess;
-  /** The signed-in caller. */
-  userId: number;
-  filters: ListFilters;
-  /** Page number from 1, and rows per page (1-100). */
-  page: number;
-  perPage: number;
+  actor: Actor;
+  projectId: number;
+  /**
+   * Reads the page and the filters (the route parses its query there): called once the actor
+   * may see the project, so 401/404 come before any 422 about the query.
+   */
+  readQuery: () => ListQuery;
 }
 
 /**
  * One page of a project's submissions, newest first, with the total (spec 4.1). Members with
  * `submission.view_all` see all; a collector sees only their own (asking for another
  * collector's gives an empty page).
- * @throws ProblemError 404 for a caller who is not a member (a public form gives no reading).
+ * @returns the rows of the page, the total, and the page asked for.
+ * @throws ProblemError 401 anonymous; 404 for an actor who is not a member (a public form gives
+ *   no reading); 422 naming each bad page parameter or filter (`date_to` before `date_from`).
  */
 export async function listSubmissions(
-  ctx: Pick<CollectionContext, 'db'>,
+  ctx: CollectionContext,
   cmd: ListSubmissions,
-): Promise<{ rows: SubmissionRow[]; total: number }> {
-  const { project, role } = cmd.access;
+): Promise<{ rows: SubmissionRow[]; total: number; page: number; per_page: number }> {
+  const userId = userIdOf(cmd.actor);
+  const { project, role } = await requireAccess(ctx, {
+    actor: cmd.actor,
+    permission: 'project.open',
+    projectId: cmd.projectId,
+  });
+  const { page, per_page, ...rawFilters } = cmd.readQuery();
+  const filters: ListFilters = parseListFilters(rawFilters, { convert: true });
   if (!role) throw problems.notFound({ resource: 'project' });
-  const filters = { ...cmd.filters };
   if (!can(role, 'submission.view_all')) {
-    if (filters.collector_id !== undefined && filters.collector_id !== cmd.userId)
-      return { rows: [], total: 0 };
-    filters.collector_id = cmd.userId;
+    if (filters.collector_id !== undefined && filters.collector_id !== userId)
+      return { rows: [], total: 0, page, per_page };
+    filters.collector_id = userId;
   }
-  return listPage(ctx.db, project.id, filters, cmd.page, cmd.perPage);
+  return {
+    ...(await ctx.inSnapshot((tx) => listPage(tx, project.id, filters, page, per_page))),
+    page,
+    per_page,
+  };
 }
 
 /** Command of {@link getSubmission}. */
 export interface GetSubmission {
-  access: ProjectAccess;
-  /** The signed-in caller. */
-  userId: number;
+  actor: Actor;
+  projectId: number;
   submissionId: number;
 }
 
@@ -61,16 +76,21 @@ export const namesOf = (
 /**
  * A submission with its status history (oldest first) and the names of the people they name
  * ({@link namesOf}).
- * @throws ProblemError 404 unknown, or not visible to the caller (its collector, or a role
- *   with `submission.view_all`).
+ * @throws ProblemError 401 anonymous; 404 unknown, or not visible to the actor (its collector,
+ *   or a role with `submission.view_all`).
  */
 export async function getSubmission(
-  ctx: Pick<CollectionContext, 'db'>,
+  ctx: CollectionContext,
   cmd: GetSubmission,
 ): Promise<{ submission: SubmissionRow; history: HistoryRow[]; names: Map<number, string> }> {
-  const { project, role } = cmd.access;
+  const userId = userIdOf(cmd.actor);
+  const { project, role } = await requireAccess(ctx, {
+    actor: cmd.actor,
+    permission: 'project.open',
+    projectId: cmd.projectId,
+  });
   const s = await findSubmission(ctx.db, project.id, cmd.submissionId);
-  if (!s || !maySeeSubmission(role, s, cmd.userId)) throw problems.notFound({ resource: 'submission' });
+  if (!s || !maySeeSubmission(role, s, userId)) throw problems.notFound({ resource: 'submission' });
   const history = await listHistory(ctx.db, s.id);
   return { submission: s, history, names: await namesOf(ctx, s, history) };
 }

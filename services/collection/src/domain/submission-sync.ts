@@ -1,13 +1,12 @@
-import { ProblemError, type FieldErrors } from '@fieldhouse/problem';
+import { isProblem, ProblemError, type FieldErrors } from '@fieldhouse/problem';
 import { findVersion } from '../data/versions.ts';
 import { findSubmission, type SubmissionRow } from '../data/submissions.ts';
 import { advanceSyncItem, findSyncItem, insertSyncItem, type SyncItemRow } from '../data/sync-items.ts';
-import { openToNonMembers } from './access.ts';
+import { requireAccess, userIdOf } from './access.ts';
 import { problems, syncItemFailed } from './problems.ts';
-import type { Role } from './roles.ts';
-import { createSubmission, type SubmissionValues } from './submission-create.ts';
+import { assertAccepting, storeSubmission, type SubmissionValues } from './submission-create.ts';
 import type { ProjectAccess } from './access.ts';
-import type { CollectionContext } from './context.ts';
+import type { Actor, CollectionContext } from './context.ts';
 import { updateSubmission, type SubmissionChange } from './submission-update.ts';
 import type { Status } from './transitions.ts';
 
@@ -31,10 +30,12 @@ export type ParsedSyncItem = { item: SyncItem } | { refused: ProblemError; local
 
 /** Command of {@link syncSubmissions}. */
 export interface SyncSubmissions {
-  /** The signed-in caller. */
-  userId: number;
-  deviceId: string;
-  items: ParsedSyncItem[];
+  actor: Actor;
+  /**
+   * Reads the batch (the route parses its body there, refusing more than
+   * {@link MAX_SYNC_ITEMS} items first): called once the actor is known to be signed in.
+   */
+  readBatch: () => { deviceId: string; items: ParsedSyncItem[] };
 }
 
 /** Result of one item (docs/collection.md, "Offline synchronisation"). */
@@ -88,7 +89,7 @@ function itemRefusal(err: ProblemError): Refusal {
 const isUniqueViolation = (err: unknown) =>
   typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
 
-/** What one batch shares: the caller, the device and the projects looked up so far. */
+/** What one batch shares: the actor, the device and the projects looked up so far. */
 interface Batch {
   ctx: CollectionContext;
   userId: number;
@@ -98,7 +99,7 @@ interface Batch {
 
 /**
  * Offline synchronisation (spec 2.1 "Synchronisation request"; docs/collection.md, "Offline
- * synchronisation"). Each item is identified by (caller, `device_id`, `local_id`):
+ * synchronisation"). Each item is identified by (actor, `device_id`, `local_id`):
  * - new: created as `POST /projects/{project_id}/submissions` would (same rules), its identity
  *   recorded in the same transaction: `created`;
  * - known, same `client_updated_at`: `unchanged`; older: `conflict` with the server's
@@ -108,41 +109,50 @@ interface Batch {
  * its `rejected` result (`code`, `message`, `errors`). Items run {@link SYNC_CONCURRENCY} at a
  * time; results keep the order of the items. Two items with the same `local_id` in one batch
  * are settled by the `sync_items` primary key (the second compares against the first).
- * @returns the server time (taken before any item) and one result per item.
- * @throws ProblemError 413 `sync_batch_too_large` above {@link MAX_SYNC_ITEMS} items.
+ * Each item's project is checked as `POST /projects/{project_id}/submissions` checks it
+ * (`project.open` of {@link requireAccess}, once per project and batch).
+ * @returns the device, the server time (taken before any item) and one result per item.
+ * @throws ProblemError 401 anonymous; 413 `sync_batch_too_large` above {@link MAX_SYNC_ITEMS}
+ *   items; whatever `readBatch` throws (422).
  */
 export async function syncSubmissions(
   ctx: CollectionContext,
   cmd: SyncSubmissions,
-): Promise<{ serverTime: Date; results: SyncResult[] }> {
-  assertSyncBatchSize(cmd.items.length);
+): Promise<{ deviceId: string; serverTime: Date; results: SyncResult[] }> {
+  const userId = userIdOf(cmd.actor);
+  const { deviceId, items } = cmd.readBatch();
+  assertSyncBatchSize(items.length);
   const serverTime = new Date();
-  const batch: Batch = { ctx, userId: cmd.userId, deviceId: cmd.deviceId, projects: new Map() };
-  const results: SyncResult[] = new Array<SyncResult>(cmd.items.length);
+  const batch: Batch = { ctx, userId, deviceId, projects: new Map() };
+  const results: SyncResult[] = new Array<SyncResult>(items.length);
   let next = 0;
   const lane = async () => {
-    while (next < cmd.items.length) {
+    while (next < items.length) {
       const i = next++;
-      const parsed = cmd.items[i]!;
+      const parsed = items[i]!;
       results[i] =
         'item' in parsed ? await syncOne(batch, parsed.item) : rejected(parsed.localId, null, parsed.refused);
     }
   };
   await Promise.all(Array.from({ length: SYNC_CONCURRENCY }, lane));
-  return { serverTime, results };
+  return { deviceId, serverTime, results };
 }
 
-/** Loads a project once per batch, with the caller's role (null: open to non-members). */
+/**
+ * A project once per batch with the actor's role (null: open to non-members), or null when
+ * the actor may not reach it (`project.open` of {@link requireAccess} answered 404).
+ */
 async function projectOf(batch: Batch, projectId: number): Promise<ProjectAccess | null> {
   if (!batch.projects.has(projectId)) {
-    const found = await batch.ctx.findProjectWithRole(projectId, batch.userId);
-    const role = (found?.role ?? null) as Role | null;
-    batch.projects.set(
+    const access = await requireAccess(batch.ctx, {
+      actor: { userId: batch.userId },
+      permission: 'project.open',
       projectId,
-      found && (role || openToNonMembers(found.project, { userId: batch.userId }))
-        ? { project: found.project, role }
-        : null,
-    );
+    }).catch((err: unknown) => {
+      if (isProblem(err, problems.notFound)) return null;
+      throw err;
+    });
+    batch.projects.set(projectId, access);
   }
   return batch.projects.get(projectId) ?? null;
 }
@@ -159,9 +169,11 @@ async function syncOne(batch: Batch, item: SyncItem): Promise<SyncResult> {
       if (!version || !access) return rejected(item.local_id, null, problems.unknownFormVersion());
       const { local_id: _l, client_updated_at: _c, ...values } = item;
       try {
-        const s = await createSubmission(ctx, {
+        const actor = { userId };
+        const s = await storeSubmission(ctx, {
           access,
-          caller: { userId },
+          actor,
+          settings: assertAccepting(access, actor),
           values,
           photos: new Map(),
           afterInsert: (trx, created) =>

@@ -14,8 +14,8 @@ import { photoTransaction, storePhotos } from './photo-store.ts';
 import { problems } from './problems.ts';
 import { can, maySeeSubmission, type Role } from './roles.ts';
 import type { SubmissionCoords } from './submission-create.ts';
-import type { ProjectAccess } from './access.ts';
-import type { CollectionContext } from './context.ts';
+import { requireAccess, userIdOf } from './access.ts';
+import type { Actor, CollectionContext } from './context.ts';
 import { checkEntries, keptPhotosOf } from './submission-entries.ts';
 import { searchTextOf, type DataEntry } from './submission-validation.ts';
 import { namesOf } from './submission-read.ts';
@@ -37,9 +37,9 @@ export interface SubmissionChange extends SubmissionCoords {
 export interface UpdateSubmission {
   submission: SubmissionRow;
   project: ProjectRow;
-  /** The signed-in caller (its collector, or a reviewer). */
+  /** The signed-in actor (its collector, or a reviewer). */
   userId: number;
-  /** The caller's role in the workspace; null counts the caller only as the collector. */
+  /** The actor's role in the workspace; null counts the actor only as the collector. */
   role: Role | null;
   change: SubmissionChange;
   /**
@@ -68,7 +68,7 @@ export interface UpdateSubmission {
  *   `photo_id` the submission does not hold is a 422 on that entry.
  * @returns the updated submission, or null when `guard` abandoned the update.
  * @throws ProblemError 403 (neither the collector nor a reviewer, a reviewer on a draft,
- *   `edits_not_allowed`, a transition the caller may not make), 422 (`illegal_transition` with `current_status` and `requested_status`, already
+ *   `edits_not_allowed`, a transition the actor may not make), 422 (`illegal_transition` with `current_status` and `requested_status`, already
  *   in that status, bad entries), 413 (`photo_too_large`).
  */
 export async function updateSubmission(
@@ -141,9 +141,8 @@ export async function updateSubmission(
 
 /** Command of {@link changeSubmission}. */
 export interface ChangeSubmission {
-  access: ProjectAccess;
-  /** The signed-in caller. */
-  userId: number;
+  actor: Actor;
+  projectId: number;
   submissionId: number;
   /**
    * Reads the requested change (the route parses its body there): called once the submission
@@ -153,25 +152,30 @@ export interface ChangeSubmission {
 }
 
 /**
- * `PUT /projects/{project_id}/submissions/{submission_id}`: the submission the caller may see,
+ * `PUT /projects/{project_id}/submissions/{submission_id}`: the submission the actor may see,
  * changed by {@link updateSubmission}.
  * @returns the updated submission, its status history (oldest first) and the names of the
  *   people they name (by user id).
- * @throws ProblemError 404 unknown or not visible to the caller (its collector, or a role
- *   with `submission.view_all`), whatever `readChange` throws (422), and every refusal of
+ * @throws ProblemError 401 anonymous; 404 unknown or not visible to the actor (its collector,
+ *   or a role with `submission.view_all`), whatever `readChange` throws (422), and every refusal of
  *   {@link updateSubmission}.
  */
 export async function changeSubmission(
   ctx: CollectionContext,
   cmd: ChangeSubmission,
 ): Promise<{ submission: SubmissionRow; history: HistoryRow[]; names: Map<number, string> }> {
-  const { project, role } = cmd.access;
+  const userId = userIdOf(cmd.actor);
+  const { project, role } = await requireAccess(ctx, {
+    actor: cmd.actor,
+    permission: 'project.open',
+    projectId: cmd.projectId,
+  });
   const s0 = await findSubmission(ctx.db, project.id, cmd.submissionId);
-  if (!s0 || !maySeeSubmission(role, s0, cmd.userId)) throw problems.notFound({ resource: 'submission' });
+  if (!s0 || !maySeeSubmission(role, s0, userId)) throw problems.notFound({ resource: 'submission' });
   const updated = await updateSubmission(ctx, {
     submission: s0,
     project,
-    userId: cmd.userId,
+    userId,
     role,
     change: cmd.readChange(),
   });

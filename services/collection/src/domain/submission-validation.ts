@@ -124,7 +124,7 @@ export function validateEntries(data: unknown, fields: FieldDef[], opts: EntryOp
  * text, and PostgreSQL refuses a tsvector over 1 MiB: 16,000 characters stay below that
  * whatever the text. Longer answers are stored whole but searched on their beginning.
  */
-export const SEARCH_TEXT_MAX = 16_000;
+const SEARCH_TEXT_MAX = 16_000;
 
 /**
  * The text searched by `?search=`: text values and the chosen choices (value and label) of a

@@ -8,8 +8,8 @@ import {
   type VersionRow,
 } from '../data/submission-versions.ts';
 import { maySeeSubmission } from './roles.ts';
-import type { ProjectAccess } from './access.ts';
-import type { CollectionContext } from './context.ts';
+import { requireAccess, userIdOf } from './access.ts';
+import type { Actor, CollectionContext } from './context.ts';
 import type { SubmissionRow } from '../data/submissions.ts';
 import type { DataEntry } from './submission-validation.ts';
 
@@ -58,28 +58,33 @@ export function changesOf(
 
 /** Command of {@link listSubmissionVersions}. */
 export interface ListSubmissionVersions {
-  access: ProjectAccess;
-  /** The signed-in caller. */
-  userId: number;
+  actor: Actor;
+  projectId: number;
   submissionId: number;
-  /** Page number from 1, and rows per page (1-100). */
-  page: number;
-  perPage: number;
+  /** Reads the page number (from 1) and rows per page (1-100), once the project is visible. */
+  readPage: () => { page: number; per_page: number };
 }
 
 /**
  * `GET /projects/{project_id}/submissions/{submission_id}/versions`: the edits of a submission
- * the caller may see, newest first, each with its number, author (id and name) and time, the
+ * the actor may see, newest first, each with its number, author (id and name) and time, the
  * answers it changed (before → after) and the location when it changed.
- * @throws ProblemError 404 unknown, or not visible to the caller (its collector, or a role with
- *   `submission.view_all`; non-members never).
+ * @returns the rows of the page, the total, and the page asked for.
+ * @throws ProblemError 401 anonymous; 404 unknown, or not visible to the actor (its collector,
+ *   or a role with `submission.view_all`; non-members never); 422 a bad page.
  */
 export async function listSubmissionVersions(
-  ctx: Pick<CollectionContext, 'db'>,
+  ctx: CollectionContext,
   cmd: ListSubmissionVersions,
-): Promise<{ rows: VersionRow[]; total: number }> {
-  const { project, role } = cmd.access;
+): Promise<{ rows: VersionRow[]; total: number; page: number; per_page: number }> {
+  const userId = userIdOf(cmd.actor);
+  const { project, role } = await requireAccess(ctx, {
+    actor: cmd.actor,
+    permission: 'project.open',
+    projectId: cmd.projectId,
+  });
+  const { page, per_page } = cmd.readPage();
   const s = await findSubmission(ctx.db, project.id, cmd.submissionId);
-  if (!s || !maySeeSubmission(role, s, cmd.userId)) throw problems.notFound({ resource: 'submission' });
-  return listVersions(ctx.db, s.id, cmd.page, cmd.perPage);
+  if (!s || !maySeeSubmission(role, s, userId)) throw problems.notFound({ resource: 'submission' });
+  return { ...(await listVersions(ctx.db, s.id, page, per_page)), page, per_page };
 }

@@ -9,7 +9,7 @@ export type Party = 'collector' | 'reviewer';
  * The transition table (docs/collection.md, "Status transitions"): from, to, and who may.
  * Anything else is an illegal transition (422).
  */
-export const TRANSITIONS: ReadonlyArray<{ from: Status; to: Status; by: Party }> = [
+const TRANSITIONS: ReadonlyArray<{ from: Status; to: Status; by: Party }> = [
   { from: 'draft', to: 'submitted', by: 'collector' },
   { from: 'submitted', to: 'reviewed', by: 'reviewer' },
   { from: 'submitted', to: 'rejected', by: 'reviewer' },

@@ -85,7 +85,7 @@ export interface FieldDef {
  * may collect: owner, admin, manager, collector). Default `members`.
  */
 export const COLLECT_ACCESS = ['public', 'authenticated', 'members'] as const;
-export type CollectAccess = (typeof COLLECT_ACCESS)[number];
+type CollectAccess = (typeof COLLECT_ACCESS)[number];
 
 /** Publication settings of spec 2.1 as stored on a project (every key present). */
 export interface PublicationSettings {

@@ -68,7 +68,7 @@ const selectMultiple: ValueValidator = (v, f) => {
 };
 
 /** Latitude, longitude, altitude and precision checks shared by geopoints and submissions. */
-export const coordinateChecks = {
+const coordinateChecks = {
   latitude: (v: number) => (v >= -90 && v <= 90 ? null : 'latitude must be between -90 and 90'),
   longitude: (v: number) => (v >= -180 && v <= 180 ? null : 'longitude must be between -180 and 180'),
   altitude: (_v: number) => null,

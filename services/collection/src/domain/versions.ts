@@ -16,7 +16,8 @@ import {
   type FieldInput,
   type VersionRow,
 } from '../data/versions.ts';
-import { projectFor, projectForCollector, versionFor } from './access.ts';
+import { lockProject } from '../data/projects.ts';
+import { requireAccess } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
 import { fieldShapeErrors } from './field-definition.ts';
 import { SELECT_TYPES } from './fields.ts';
@@ -46,10 +47,14 @@ async function uniqueName<T>(work: () => Promise<T>): Promise<T> {
 /** One page of a project's form versions, newest first, with `field_count`. @throws 404 non-members. */
 export async function listFormVersions(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   command: { projectId: number; page: BodyReader<PageRequest> },
 ): Promise<{ items: VersionView[]; total: number }> {
-  const { project } = await projectFor(ctx, caller, command.projectId, 'workspace.view');
+  const { project } = await requireAccess(ctx, {
+    actor,
+    permission: 'workspace.view',
+    projectId: command.projectId,
+  });
   const { rows, total } = await listVersions(
     ctx.db,
     project.id,
@@ -66,10 +71,14 @@ export async function listFormVersions(
  */
 export async function createFormVersion(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   command: { projectId: number; input: BodyReader<{ copy_last_published: boolean }> },
 ): Promise<VersionView> {
-  const { project } = await projectFor(ctx, caller, command.projectId, 'form.edit');
+  const { project } = await requireAccess(ctx, {
+    actor,
+    permission: 'form.edit',
+    projectId: command.projectId,
+  });
   let copyFrom: number | null = null;
   if (command.input().copy_last_published) {
     const last = await lastPublishedVersion(ctx.db, project.id);
@@ -79,13 +88,16 @@ export async function createFormVersion(
       });
     copyFrom = last.id;
   }
-  const v = await createVersion(ctx.db, project.id, copyFrom);
+  const v = await ctx.inTransaction(async (tx) => {
+    await lockProject(tx, project.id);
+    return createVersion(tx, project.id, copyFrom);
+  });
   return versionJson(v, await countFields(ctx.db, v.id));
 }
 
 /** The version with its fields in form order (published ones also to collectors of an open form). @throws 404. */
-export async function getFormVersion(ctx: CollectionContext, caller: Actor, versionId: number) {
-  const { version } = await versionFor(ctx, caller, versionId, 'workspace.view');
+export async function getFormVersion(ctx: CollectionContext, actor: Actor, versionId: number) {
+  const { version } = await requireAccess(ctx, { actor, permission: 'project.open', versionId: versionId });
   return withFields(ctx, version);
 }
 
@@ -103,8 +115,8 @@ async function withFields(ctx: CollectionContext, version: VersionRow) {
  * @throws 404 `Project not found.`; 404 `no_published_version` when no version was published;
  * 401 anonymous on a form not open to the public.
  */
-export async function getCurrentFormVersion(ctx: CollectionContext, caller: Actor, projectId: number) {
-  const { project } = await projectForCollector(ctx, caller, projectId);
+export async function getCurrentFormVersion(ctx: CollectionContext, actor: Actor, projectId: number) {
+  const { project } = await requireAccess(ctx, { actor, permission: 'project.open', projectId: projectId });
   const version =
     project.current_version_id === null ? undefined : await findVersion(ctx.db, project.current_version_id);
   if (!version) throw problems.noCurrentVersion();
@@ -114,10 +126,14 @@ export async function getCurrentFormVersion(ctx: CollectionContext, caller: Acto
 /** One page of a version's fields in form order, and their number. @throws 404. */
 export async function listVersionFields(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   command: { versionId: number; page: BodyReader<PageRequest> },
 ): Promise<{ items: FieldView[]; total: number }> {
-  const { version } = await versionFor(ctx, caller, command.versionId, 'workspace.view');
+  const { version } = await requireAccess(ctx, {
+    actor,
+    permission: 'project.open',
+    versionId: command.versionId,
+  });
   const all = await listFields(ctx.db, version.id);
   const { page, per_page } = command.page();
   return { items: all.slice((page - 1) * per_page, page * per_page).map(fieldJson), total: all.length };
@@ -130,10 +146,14 @@ export async function listVersionFields(
  */
 export async function addField(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   command: { versionId: number; field: BodyReader<FieldInput> },
 ): Promise<FieldView> {
-  const { version } = await versionFor(ctx, caller, command.versionId, 'form.edit');
+  const { version } = await requireAccess(ctx, {
+    actor,
+    permission: 'form.edit',
+    versionId: command.versionId,
+  });
   assertDraft(version);
   const field = command.field();
   const errors = fieldShapeErrors(field);
@@ -149,10 +169,14 @@ export async function addField(
  */
 export async function changeField(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   command: { versionId: number; fieldId: number; patch: BodyReader<Partial<FieldInput>> },
 ): Promise<FieldView> {
-  const { version } = await versionFor(ctx, caller, command.versionId, 'form.edit');
+  const { version } = await requireAccess(ctx, {
+    actor,
+    permission: 'form.edit',
+    versionId: command.versionId,
+  });
   const field = await findField(ctx.db, version.id, command.fieldId);
   if (!field) throw problems.notFound({ resource: 'field' });
   assertDraft(version);
@@ -166,10 +190,14 @@ export async function changeField(
 /** Deletes a field of a draft version. @throws 404 `Field not found.`, 409 `version_frozen`. */
 export async function removeField(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   command: { versionId: number; fieldId: number },
 ): Promise<void> {
-  const { version } = await versionFor(ctx, caller, command.versionId, 'form.edit');
+  const { version } = await requireAccess(ctx, {
+    actor,
+    permission: 'form.edit',
+    versionId: command.versionId,
+  });
   const field = await findField(ctx.db, version.id, command.fieldId);
   if (!field) throw problems.notFound({ resource: 'field' });
   assertDraft(version);
@@ -182,15 +210,15 @@ export async function removeField(
  */
 export async function publishFormVersion(
   ctx: CollectionContext,
-  caller: Actor,
+  actor: Actor,
   versionId: number,
 ): Promise<VersionView> {
-  const { version } = await versionFor(ctx, caller, versionId, 'form.edit');
+  const { version } = await requireAccess(ctx, { actor, permission: 'form.edit', versionId: versionId });
   if (version.status !== 'draft') throw problems.versionPublished({ number: version.number });
   const n = await countFields(ctx.db, version.id);
   if (!n)
     throw problems.validationFailed({
       errors: { fields: ['A version needs at least one field to be published.'] },
     });
-  return versionJson(await publishVersion(ctx.db, version), n);
+  return versionJson(await ctx.inTransaction((tx) => publishVersion(tx, version)), n);
 }

@@ -7,7 +7,7 @@ import {
 import { projectReach } from '../data/webhook-reach.ts';
 import { preferencesByEmail } from '../data/users.ts';
 import { projectIdsIn, workspaceOwners } from '../data/workspaces.ts';
-import { workspaceFor } from './access.ts';
+import { requireAccess } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
 import { problems } from './problems.ts';
 import { changes } from './changes.ts';
@@ -21,7 +21,7 @@ export const WORKSPACE_WEBHOOK_KINDS = changes.webhookKinds;
 
 /** Who manages a workspace's webhooks: its owners, admins and managers (others 403, non-members 404). */
 export interface WorkspaceWebhookAccess {
-  caller: Actor;
+  actor: Actor;
   workspaceId: number;
 }
 
@@ -36,13 +36,17 @@ export interface WorkspaceWebhookAccess {
 export const workspaceWebhooks = (ctx: CollectionContext) =>
   webhookUseCases<WorkspaceWebhookAccess>(
     async (a) => {
-      const { workspace } = await workspaceFor(ctx, a.caller, a.workspaceId, 'webhooks.manage');
+      const { workspace } = await requireAccess(ctx, {
+        actor: a.actor,
+        permission: 'webhooks.manage',
+        workspaceId: a.workspaceId,
+      });
       return {
         repo: knexWebhookRepository(ctx.db, projectReach),
         scope: { workspace_id: workspace.id },
         limitReached: (limit: number) => problems.webhookLimitReached({ limit }),
         settings: ctx.webhooks,
-        userId: a.caller.userId,
+        userId: a.actor.userId,
         columns: async (body) => {
           if (!('project_ids' in body)) return {};
           const ids = body.project_ids as number[] | null;

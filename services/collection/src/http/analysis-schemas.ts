@@ -23,7 +23,7 @@ const chartKeys = {
   split_by: Joi.string().max(100).description('A select_one field (choice_counts, over_time)'),
   bins: Joi.number().integer().min(1).max(100).description('Bins of a histogram (default 10)'),
 };
-export const chartSchema = Joi.object(chartKeys).id('Chart');
+const chartSchema = Joi.object(chartKeys).id('Chart');
 
 /**
  * Body of `POST /projects/{project_id}/analyses`: `{name, description?, filters?, charts}`,

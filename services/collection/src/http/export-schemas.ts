@@ -22,7 +22,7 @@ const exportOptionsKeys = {
     "CSV only (default true): a text cell (header included) starting with = + - @ tab, carriage return or their full-width forms gets a leading ' so spreadsheets show it as text, not run it as a formula (OWASP CSV injection); plain numbers such as -5 are never changed. false writes every value exactly as stored. xlsx text cells are always inline strings and GeoJSON is JSON: neither is altered.",
   ),
 };
-export const exportOptionsSchema = Joi.object(exportOptionsKeys).id('ExportOptions');
+const exportOptionsSchema = Joi.object(exportOptionsKeys).id('ExportOptions');
 
 /**
  * Body of `POST /projects/{project_id}/submissions/export` (spec 2.1 "Export request"), read

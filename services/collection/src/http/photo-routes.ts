@@ -1,7 +1,6 @@
 import type { AnyRouteSpec } from '@fieldhouse/http';
 import { PHOTO_TYPES } from '../domain/photos.ts';
 import { photoHeaders, readPhoto } from '../domain/photo-read.ts';
-import { userIdOf } from '../domain/access.ts';
 import type { CollectionContext } from '../domain/context.ts';
 import { route } from './declare.ts';
 import { downloadHeaders, sendDelivery } from './send-blob.ts';
@@ -45,8 +44,7 @@ const getPhotoRoute = route({
   },
   problems: { 404: 'Unknown photo, or its submission is not visible to the caller' },
   handler: async ({ params }, ctx, req, res) => {
-    const userId = userIdOf(req.caller);
-    const photo = await readPhoto(ctx, { photoId: params.photo_id, userId });
+    const photo = await readPhoto(ctx, { photoId: params.photo_id, actor: req.caller });
     await sendDelivery(res, photo, {
       ...downloadHeaders(photoHeaders(photo.contentType)),
       'X-Content-Type-Options': 'nosniff',

@@ -26,7 +26,7 @@ export const projectPatch = projectBody.fork(['name'], (s) => s.optional());
 export const publicationSettingsBody = settingsSchema;
 
 /** The publication settings of a project, every key present (spec 2.1). */
-export const publicationSettingsSchema = Joi.object({
+const publicationSettingsSchema = Joi.object({
   collect_access: Joi.string()
     .valid(...COLLECT_ACCESS)
     .required(),

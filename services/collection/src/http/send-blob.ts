@@ -9,7 +9,7 @@ import type { BlobDelivery } from '../domain/blob-delivery.ts';
  * error or a client that goes away mid-way ends the response (pipeline destroys both sides):
  * nothing else can be said once the status line is out, and no error is left unhandled.
  */
-export async function sendBlob(
+async function sendBlob(
   res: Response,
   blob: { stream: Readable; size: number },
   headers: Record<string, string>,

@@ -1,14 +1,12 @@
 import type { Request } from 'express';
 import { paginated, toJsonSchema, type AnyRouteSpec, pathId } from '@fieldhouse/http';
 import { validate } from '@fieldhouse/problem';
-import { assertAccepting, createSubmission, creationHistory } from '../domain/submission-create.ts';
-import { getSubmission, listSubmissions } from '../domain/submission-read.ts';
+import { createSubmission, creationHistory } from '../domain/submission-create.ts';
+import { getSubmission, listSubmissions, type ListQuery } from '../domain/submission-read.ts';
 import { removeSubmission } from '../domain/submission-delete.ts';
 import { changeSubmission } from '../domain/submission-update.ts';
 import { listSubmissionVersions } from '../domain/submission-versions.ts';
-import { projectForCollector, userIdOf } from '../domain/access.ts';
 import type { CollectionContext } from '../domain/context.ts';
-import { parseListFilters } from '../domain/list-filters.ts';
 import { readMultipart } from './multipart.ts';
 import { photoRoutes } from './photo-routes.ts';
 import { route } from './declare.ts';
@@ -60,12 +58,11 @@ const listSubmissionsRoute = route({
     422: 'Bad page or filter (errors by parameter; `date_to` before `date_from`)',
   },
   handler: async ({ params, readQuery }, ctx, req) => {
-    const userId = userIdOf(req.caller);
-    const access = await projectForCollector(ctx, req.caller, pathId(params.project_id, 'projectId'));
-    // Read once the caller may see the project: 401/404 come before any 422 about the query.
-    const { page, per_page, ...rawFilters } = readQuery() as { page: number; per_page: number };
-    const filters = parseListFilters(rawFilters, { convert: true });
-    const { rows, total } = await listSubmissions(ctx, { access, userId, filters, page, perPage: per_page });
+    const { rows, total, page, per_page } = await listSubmissions(ctx, {
+      actor: req.caller,
+      projectId: pathId(params.project_id, 'projectId'),
+      readQuery: () => readQuery() as ListQuery,
+    });
     return {
       body: paginated(
         rows.map((s) => submissionBody(s)),
@@ -111,13 +108,15 @@ const createSubmissionRoute = route({
     422: 'Refused by a publication rule (its `code`) or invalid (errors by field)',
   },
   handler: async ({ params }, ctx, req) => {
-    const access = await projectForCollector(ctx, req.caller, pathId(params.project_id, 'projectId'));
-    const caller = { userId: req.caller.userId };
-    // Publication refusals come before the body is read.
-    assertAccepting(access, caller);
-    const { body, files } = await readSubmissionBody(ctx, req);
-    const values = validate(createSubmissionBody, body);
-    const created = await createSubmission(ctx, { access, caller, values, photos: files });
+    const created = await createSubmission(ctx, {
+      actor: req.caller,
+      projectId: pathId(params.project_id, 'projectId'),
+      // Read after the publication refusals.
+      readBody: async () => {
+        const { body, files } = await readSubmissionBody(ctx, req);
+        return { values: validate(createSubmissionBody, body), photos: files };
+      },
+    });
     return { status: 201, body: { data: submissionBody(created, creationHistory(created)) } };
   },
 });
@@ -135,11 +134,9 @@ const getSubmissionRoute = route({
   responses: { 200: { description: 'The submission with its `history`', body: submissionEnvelope } },
   problems: { 404: 'Unknown project or submission, or not visible to the caller' },
   handler: async ({ params }, ctx, req) => {
-    const userId = userIdOf(req.caller);
-    const access = await projectForCollector(ctx, req.caller, pathId(params.project_id, 'projectId'));
     const { submission, history, names } = await getSubmission(ctx, {
-      access,
-      userId,
+      actor: req.caller,
+      projectId: pathId(params.project_id, 'projectId'),
       submissionId: pathId(params.submission_id, 'submissionId', 'bigint'),
     });
     return { body: { data: submissionBody(submission, history, names) } };
@@ -172,11 +169,9 @@ const updateSubmissionRoute = route({
     422: 'Illegal transition (`illegal_transition`) or invalid data (errors by field)',
   },
   handler: async ({ params, readBody }, ctx, req) => {
-    const userId = userIdOf(req.caller);
-    const access = await projectForCollector(ctx, req.caller, pathId(params.project_id, 'projectId'));
     const { submission, history, names } = await changeSubmission(ctx, {
-      access,
-      userId,
+      actor: req.caller,
+      projectId: pathId(params.project_id, 'projectId'),
       submissionId: pathId(params.submission_id, 'submissionId', 'bigint'),
       // Parsed once the submission is found: an unknown one is a 404 whatever the body.
       readChange: readBody,
@@ -204,10 +199,9 @@ const deleteSubmissionRoute = route({
     404: 'Unknown project or submission, or not visible to the caller',
   },
   handler: async ({ params }, ctx, req) => {
-    const access = await projectForCollector(ctx, req.caller, pathId(params.project_id, 'projectId'));
     await removeSubmission(ctx, {
-      access,
-      userId: userIdOf(req.caller),
+      actor: req.caller,
+      projectId: pathId(params.project_id, 'projectId'),
       submissionId: pathId(params.submission_id, 'submissionId', 'bigint'),
     });
     return { status: 204 };
@@ -240,18 +234,13 @@ const listVersionsRoute = route({
     422: 'Bad page or per_page',
   },
   handler: async ({ params, readQuery }, ctx, req) => {
-    const userId = userIdOf(req.caller);
-    const access = await projectForCollector(ctx, req.caller, pathId(params.project_id, 'projectId'));
-    const submissionId = pathId(params.submission_id, 'submissionId', 'bigint');
-    const page = readQuery();
-    const { rows, total } = await listSubmissionVersions(ctx, {
-      access,
-      userId,
-      submissionId,
-      page: page.page,
-      perPage: page.per_page,
+    const { rows, total, page, per_page } = await listSubmissionVersions(ctx, {
+      actor: req.caller,
+      projectId: pathId(params.project_id, 'projectId'),
+      submissionId: pathId(params.submission_id, 'submissionId', 'bigint'),
+      readPage: readQuery,
     });
-    return { body: paginated(rows.map(versionBody), page, total) };
+    return { body: paginated(rows.map(versionBody), { page, per_page }, total) };
   },
 });
 

@@ -126,7 +126,7 @@ const HistoryEntry = Joi.object({
 }).id('SubmissionHistoryEntry');
 
 /** A submission (spec 2.1); the detail, create and update answers add its status `history`. */
-export const Submission = Joi.object({
+const Submission = Joi.object({
   id: Joi.number().integer().required(),
   project_id: Joi.number().integer().required(),
   form_version_id: Joi.number().integer().required(),

@@ -8,7 +8,6 @@ import {
   type ParsedSyncItem,
   type SyncItem,
 } from '../domain/submission-sync.ts';
-import { userIdOf } from '../domain/access.ts';
 import type { CollectionContext } from '../domain/context.ts';
 import { route } from './declare.ts';
 import {
@@ -68,20 +67,20 @@ const syncRoute = route({
     422: 'Bad envelope (device_id, submissions)',
   },
   handler: async (_input, ctx, req) => {
-    const userId = userIdOf(req.caller);
-    const raw = req.body as { submissions?: unknown } | undefined;
-    if (Array.isArray(raw?.submissions)) assertSyncBatchSize(raw.submissions.length);
-    const batch = validate(syncBatchBody, raw);
-    const { serverTime, results } = await syncSubmissions(ctx, {
-      userId,
-      deviceId: batch.device_id,
-      items: batch.submissions.map(parseSyncItem),
+    const { deviceId, serverTime, results } = await syncSubmissions(ctx, {
+      actor: req.caller,
+      readBatch: () => {
+        const raw = req.body as { submissions?: unknown } | undefined;
+        if (Array.isArray(raw?.submissions)) assertSyncBatchSize(raw.submissions.length);
+        const batch = validate(syncBatchBody, raw);
+        return { deviceId: batch.device_id, items: batch.submissions.map(parseSyncItem) };
+      },
     });
     return {
       body: {
         data: {
           server_time: serverTime.toISOString(),
-          device_id: batch.device_id,
+          device_id: deviceId,
           results: results.map(syncResultBody),
         },
       },

@@ -44,7 +44,7 @@ export const webhookRoutes = webhookRouteSpecs<CollectionContext, WorkspaceWebho
   },
   useCases: workspaceWebhooks,
   access: (req, params) => ({
-    caller: req.caller,
+    actor: req.caller,
     workspaceId: pathId(Number(params.workspace_id), 'workspaceId'),
   }),
   one: (item) => ({ data: item }),

@@ -5,7 +5,7 @@ import { processedMessagesLog, startEmailWorker, type Mailer } from '@fieldhouse
 import type { Broker } from '@fieldhouse/messaging';
 
 /** Queue of the collection e-mail jobs (bound to `email.requested` on the collection exchange). */
-export const COLLECTION_EMAIL_QUEUE = 'collection.email';
+const COLLECTION_EMAIL_QUEUE = 'collection.email';
 
 /**
  * The collection service's e-mail worker (spec 6): consumes its `email.requested` jobs
