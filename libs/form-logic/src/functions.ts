@@ -8,7 +8,6 @@ import {
   DateValue,
   MS_PER_DAY,
   NodeSet,
-  formatDate,
   onDateCacheClear,
   toBoolean,
   toDate,
@@ -348,5 +347,3 @@ export const FUNCTIONS: Readonly<Record<string, FunctionSpec>> = {
   'format-date': { min: 2, max: 2, call: (a) => formatDateWith(arg(a, 0), toText(arg(a, 1))) },
   'format-date-time': { min: 2, max: 2, call: (a) => formatDateWith(arg(a, 0), toText(arg(a, 1))) },
 };
-
-export { formatDate };

@@ -48,7 +48,7 @@ export function nodes(answers: readonly Answer[]): NodeSet {
  * Parses (cached) an ISO 8601 date (`2018-01-01`, local midnight; single-digit month and day accepted) or
  * date-time (`2003-10-20T08:00:00.000-07:00`; without an offset: local time). NaN when not a date.
  */
-export function parseDateText(text: string): number {
+function parseDateText(text: string): number {
   if (text.length < 8 || text.length > 40) return NaN;
   let time = dateCache.get(text);
   if (time === undefined) {
@@ -96,7 +96,7 @@ const pad = (n: number, width = 2): string => String(Math.abs(n)).padStart(width
  * `YYYY-MM-DD` at local midnight, else `YYYY-MM-DDTHH:mm:ss.sss±hh:mm` in local time (cached per
  * time, as parsing is: see clearDateCache()).
  */
-export function formatDate(time: number): string {
+function formatDate(time: number): string {
   if (Number.isNaN(time)) return 'Invalid Date';
   let text = formattedDates.get(time);
   if (text === undefined) {
@@ -121,7 +121,7 @@ function formatDateUncached(time: number): string {
 }
 
 /** XPath 1.0 number → string: integers without a point, no exponent, NaN, Infinity, -0 → "0". */
-export function numberText(n: number): string {
+function numberText(n: number): string {
   if (Number.isNaN(n)) return 'NaN';
   if (n === Infinity) return 'Infinity';
   if (n === -Infinity) return '-Infinity';
@@ -140,7 +140,7 @@ const isDigit = (code: number): boolean => code >= 48 && code <= 57;
  * fraction (`1`, `1.`, `.5`), optional whitespace; ODK also reads an exponent (`7.9e-12`). NaN
  * for anything else. A scanner, not a regular expression: answers are converted very often.
  */
-export function scanNumber(text: string): number {
+function scanNumber(text: string): number {
   let start = 0;
   let end = text.length;
   while (start < end && isWhitespace(text.charCodeAt(start))) start++;
