@@ -11,3 +11,7 @@ export type Db = Knex;
  * takes it as its first parameter and never opens one itself.
  */
 export type Tx = Knex.Transaction;
+
+/** Whether a query failed on a unique index (PostgreSQL SQLSTATE 23505, `unique_violation`). */
+export const isUniqueViolation = (err: unknown): boolean =>
+  typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';

@@ -1,5 +1,6 @@
 import { isProblem, ProblemError, type FieldErrors } from '@fieldhouse/problem';
 import { findVersion } from '../data/versions.ts';
+import { isUniqueViolation } from '../data/tx.ts';
 import { findSubmission, type SubmissionRow } from '../data/submissions.ts';
 import { advanceSyncItem, findSyncItem, insertSyncItem, type SyncItemRow } from '../data/sync-items.ts';
 import { requireAccess, userIdOf } from './access.ts';
@@ -85,9 +86,6 @@ function itemRefusal(err: ProblemError): Refusal {
     return problems.validationFailed({ errors: { status: [err.message] } });
   return err;
 }
-
-const isUniqueViolation = (err: unknown) =>
-  typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
 
 /** What one batch shares: the actor, the device and the projects looked up so far. */
 interface Batch {

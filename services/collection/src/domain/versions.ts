@@ -17,6 +17,7 @@ import {
   type VersionRow,
 } from '../data/versions.ts';
 import { lockProject } from '../data/projects.ts';
+import { isUniqueViolation } from '../data/tx.ts';
 import { requireAccess } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
 import { fieldShapeErrors } from './field-definition.ts';
@@ -39,7 +40,7 @@ async function uniqueName<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if ((err as { code?: string }).code === '23505') throw problems.duplicateName();
+    if (isUniqueViolation(err)) throw problems.duplicateName();
     throw err;
   }
 }
