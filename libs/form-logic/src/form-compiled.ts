@@ -50,12 +50,13 @@ function answersFromEntries(
 ): FormAnswers {
   const out: FormAnswers = {};
   if (!Array.isArray(entries)) return out;
-  for (const e of entries) {
-    const meta = isRecord(e) ? model.byUuid.get(e.field_uuid) : undefined;
+  for (const e of entries as readonly unknown[]) {
+    if (!isRecord(e) || typeof e.field_uuid !== 'string') continue;
+    const meta = model.byUuid.get(e.field_uuid);
     if (!meta || meta.level !== level || meta.type === 'group' || meta.type === 'note') continue;
     out[meta.name] =
       meta.type === 'repeat'
-        ? (Array.isArray(e.value) ? e.value : []).map((i) =>
+        ? (Array.isArray(e.value) ? (e.value as unknown[]) : []).map((i) =>
             answersFromEntries(model, Array.isArray(i) ? (i as FormEntry[]) : [], meta),
           )
         : (e.value ?? null);

@@ -40,7 +40,13 @@ export function validateEntries(
   const levels = new Map<Scope, Level>();
   const size = model.metas.length;
 
-  const build = (raw: readonly unknown[], parent: Scope | null, repeat: Meta | null, index: number, key: string): Scope => {
+  const build = (
+    raw: readonly unknown[],
+    parent: Scope | null,
+    repeat: Meta | null,
+    index: number,
+    key: string,
+  ): Scope => {
     const values: FormAnswers = {};
     const scope = new Scope(values, parent, repeat, index, size);
     const level: Level = { key, entries: raw, at: new Map() };
@@ -86,11 +92,16 @@ export function validateEntries(
       }
       const list = e.value ?? [];
       if (!Array.isArray(list) || list.some((instance) => !Array.isArray(instance))) {
-        add(`${at}.value`, `${meta.name} is a repeat: its value is an array of instances, each an array of entries`);
+        add(
+          `${at}.value`,
+          `${meta.name} is a repeat: its value is an array of instances, each an array of entries`,
+        );
         level.at.delete(meta.id);
         continue;
       }
-      const instances = (list as unknown[][]).map((instance, n) => build(instance, scope, meta, n, `${at}.value.${n}`));
+      const instances = (list as unknown[][]).map((instance, n) =>
+        build(instance, scope, meta, n, `${at}.value.${n}`),
+      );
       scope.instances.set(meta.id, instances);
       values[meta.name] = instances.map((s) => s.values);
     }
@@ -122,7 +133,8 @@ export function validateEntries(
         const key = i === undefined ? `${level.key}.${meta.name}` : valueKey;
         if (b.count !== null && given !== b.count && !(options.draft && given < b.count))
           add(key, MESSAGES.repeatCount(b.count, given));
-        else if (b.count === null && given < b.min && !options.draft) add(key, MESSAGES.repeatMin(b.min, given));
+        else if (b.count === null && given < b.min && !options.draft)
+          add(key, MESSAGES.repeatMin(b.min, given));
         else if (b.count === null && given > b.max) add(key, MESSAGES.repeatMax(b.max, given));
         for (const instance of scope.instances.get(id)!) check(instance);
         continue;
@@ -166,7 +178,8 @@ function rebuild(model: FormModel, scope: Scope, levels: ReadonlyMap<Scope, Leve
     if (!meta) continue;
     const e = level.entries[i] as FormEntry;
     if (meta.type === 'calculate') {
-      if (scope.relevant[meta.id]) out.push({ field_uuid: e.field_uuid, type: 'calculate', value: scope.values[meta.name] });
+      if (scope.relevant[meta.id])
+        out.push({ field_uuid: e.field_uuid, type: 'calculate', value: scope.values[meta.name] });
     } else if (meta.type === 'repeat') {
       out.push({
         field_uuid: e.field_uuid,
