@@ -92,7 +92,9 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['@fieldhouse/*'],
+              // @fieldhouse/form-logic is shared client logic (the form engine the web form and
+              // the form builder evaluate), not server code: the one workspace package allowed.
+              group: ['@fieldhouse/*', '!@fieldhouse/form-logic'],
               message: 'The console is a client of the public API: use src/api/client.ts, not server code.',
             },
           ],

@@ -1,4 +1,4 @@
-import { defineConfig } from 'vite';
+import { defaultClientConditions, defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { pageBudgets } from './scripts/page-budget.ts';
@@ -34,6 +34,9 @@ export default defineConfig({
       },
     }),
   ],
+  // Workspace packages the console bundles (@fieldhouse/form-logic) are read from their sources
+  // (their `source` export), as tsc and the services do: there is no build step for libs.
+  resolve: { conditions: ['source', ...defaultClientConditions] },
   server: {
     host: '127.0.0.1',
     port: 5173,
