@@ -1,10 +1,12 @@
 /**
  * Generates src/grammar.generated.ts from src/grammar.peggy with peggy (a devDependency):
  * the package ships the generated parser, so neither the service nor the browser loads peggy.
+ * The output is formatted with the repository's prettier settings.
  * Run: `npm run grammar -w @fieldhouse/form-logic`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import peggy from 'peggy';
+import { format, resolveConfig } from 'prettier';
 
 const grammarUrl = new URL('../src/grammar.peggy', import.meta.url);
 const outputUrl = new URL('../src/grammar.generated.ts', import.meta.url);
@@ -22,5 +24,6 @@ const header = [
   '',
 ].join('\n');
 
-writeFileSync(outputUrl, header + source);
+const options = (await resolveConfig(outputUrl)) ?? {};
+writeFileSync(outputUrl, await format(header + source, { ...options, parser: 'typescript' }));
 console.log(`wrote ${outputUrl.pathname}`);
