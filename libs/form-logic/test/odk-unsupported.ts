@@ -49,6 +49,20 @@ export const unsupported: Unsupported[] = [
       'Axes (self::, attribute::), node tests (node(), *) and // are not part of the subset; use ${name} or `.`.',
     refused: true,
   })),
+  ...['1mod1', '1 mod1', '1div1', '1 div1'].map((expression) => ({
+    source: `${NATIVE}/number-operator.test.ts`,
+    expression,
+    reason:
+      'An operator name run into the number after it (`mod1`) reads as a name, as XPath 1.0 §3.7 lexes it; ODK accepts it.',
+    refused: true,
+  })),
+  ...['/data/p[1] + /data/p[2]', '/data/p[4] - /data/p[2]', '/data/p[2] * /data/p[3]'].map((expression) => ({
+    source: `${NATIVE}/infix-operators.test.ts`,
+    expression,
+    reason:
+      'Predicates ([...]) are not part of the subset (these stand for 12 spacing variants of the same three sums).',
+    refused: true,
+  })),
   {
     source: `${XFORMS}/position.test.ts`,
     expression: 'position(../..)',
