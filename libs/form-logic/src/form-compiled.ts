@@ -3,15 +3,7 @@
  * submission entries and the answers tree.
  */
 import { levelKey, TOP, type FormModel, type Meta } from './form-meta.ts';
-import {
-  copyAnswers,
-  isRecord,
-  readersOf,
-  Runner,
-  scopesByLevel,
-  scopeTree,
-  type Scope,
-} from './form-runtime.ts';
+import { copyAnswers, isRecord, readersOf, Runner, scopesByLevel, scopeTree } from './form-runtime.ts';
 import { openSession } from './form-session.ts';
 import type { CompiledForm, FormAnswers, FormDefinition, FormEntry, FormNode } from './form-types.ts';
 import { stateOf } from './form-state.ts';

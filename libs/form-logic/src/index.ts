@@ -16,3 +16,5 @@ export {
   type Value,
 } from './values.ts';
 export type * from './form-types.ts';
+export { compileForm, APPEARANCES } from './form-compile.ts';
+export { formTree } from './form-tree.ts';
