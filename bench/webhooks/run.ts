@@ -23,6 +23,9 @@
  * after BENCH_STALL_SECONDS (60) without a delivery. BENCH_SUBSCRIPTIONS (10) sets the number of
  * events and subscriptions. BENCH_CPU_PROF=<dir> writes V8 profiles of the three child processes.
  * Backing services: POSTGRES_URL, AMQP_URL, else the standard local ports.
+ *
+ * `npm run bench:webhooks -- isolation` runs isolation.ts instead: how fast another owner is
+ * delivered while one owner's receivers never answer.
  */
 import { randomBytes } from 'node:crypto';
 import { availableParallelism, cpus } from 'node:os';
@@ -201,4 +204,6 @@ async function deliveryLog(db: Knex) {
   };
 }
 
-await runBench(main);
+// `npm run bench:webhooks -- isolation`: another owner's delivery while one owner's receivers hang.
+if (process.argv[2] === 'isolation') await import('./isolation.ts');
+else await runBench(main);
