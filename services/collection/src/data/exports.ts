@@ -150,6 +150,72 @@ export async function failAbandonedExport(
 }
 
 /**
+ * Ends this attempt of a job as `completed` with its file (`blob_key`), row count and expiry
+ * (`ttlHours` from now), unless another worker took the job over (its claim number moved on).
+ * @returns whether this attempt still owned the job.
+ */
+export async function completeExportAttempt(
+  trx: Knex.Transaction,
+  job: Pick<ExportJobRow, 'id' | 'attempts'>,
+  done: { rows: number; key: string; ttlHours: number },
+): Promise<boolean> {
+  const n = await trx('exports')
+    .where({ id: job.id, status: 'running', attempts: job.attempts })
+    .update({
+      status: 'completed',
+      rows_written: done.rows,
+      total_rows: done.rows,
+      blob_key: done.key,
+      error: null,
+      lease_until: null,
+      finished_at: trx.fn.now(),
+      expires_at: trx.raw(`now() + make_interval(hours => ?)`, [done.ttlHours]),
+    });
+  return n === 1;
+}
+
+/**
+ * Ends this failed attempt of a job: `failed` with `reason` on the last one, else back to
+ * `queued` (the consumer retries), unless another worker took the job over.
+ * @returns whether this attempt still owned the job.
+ */
+export async function endFailedExportAttempt(
+  trx: Knex.Transaction,
+  job: Pick<ExportJobRow, 'id' | 'attempts'>,
+  failure: { reason: string; last: boolean },
+): Promise<boolean> {
+  const error = failure.reason.slice(0, 1000);
+  const n = await trx('exports')
+    .where({ id: job.id, status: 'running', attempts: job.attempts })
+    .update(
+      failure.last
+        ? { status: 'failed', error, finished_at: trx.fn.now(), lease_until: null }
+        : { status: 'queued', error, lease_until: null },
+    );
+  return n === 1;
+}
+
+/**
+ * Puts the `running` jobs whose lease lapsed back to `queued` (rows locked, those another
+ * transaction holds skipped). @returns their ids.
+ */
+export async function requeueStaleExports(trx: Knex.Transaction): Promise<string[]> {
+  const stale = (await trx('exports')
+    .where('status', 'running')
+    .where('lease_until', '<', trx.fn.now())
+    .forUpdate()
+    .skipLocked()
+    .select('id')) as Array<{ id: string }>;
+  for (const s of stale)
+    await trx('exports').where({ id: s.id }).update({
+      status: 'queued',
+      lease_until: null,
+      error: 'the worker stopped responding; the job was restarted',
+    });
+  return stale.map((s) => s.id);
+}
+
+/**
  * A page of a project's export jobs, newest first; with `requestedBy`, only that user's.
  * Resolves with the rows of the page and the number of jobs in all.
  */

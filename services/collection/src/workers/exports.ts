@@ -3,12 +3,22 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Knex } from 'knex';
 import { Exchanges, type Envelope } from '@fieldhouse/contracts';
 import type { Logger } from '@fieldhouse/logger';
-import { PermanentError, startConsumer, writeOutbox, type Broker } from '@fieldhouse/messaging';
+import {
+  inTransactionWith,
+  PermanentError,
+  startConsumer,
+  writeOutbox,
+  type Broker,
+} from '@fieldhouse/messaging';
 import type { BlobStore } from '../blob/blob-store.ts';
-import { findProject } from '../data/projects.ts';
-import { findUserById } from '../data/users.ts';
-import { exportEmail } from '../domain/export-email.ts';
-import { claimExport, failAbandonedExport, type ExportJobRow } from '../data/exports.ts';
+import { claimExport } from '../data/exports.ts';
+import {
+  completeExport,
+  failAbandonedJob,
+  failExportAttempt,
+  requeueStaleJobs,
+  type ExportJobContext,
+} from '../domain/export-jobs.ts';
 import { EXPORT_REQUESTED } from '../domain/exports.ts';
 import { changes } from '../domain/changes.ts';
 import { writeExportFile } from './export-file.ts';
@@ -46,38 +56,6 @@ export interface ExportSettings {
   publicUrl: string;
 }
 
-/**
- * Queues the requester's e-mail about a finished or failed job (spec 6), in `trx`: in the
- * requester's language and time zone (domain/export-email.ts), with the absolute download link
- * (`<publicUrl>/api/v1/exports/<id>/download`) when it completed and the project's exports page
- * in the console. `detail`: the rows written (completed) or the error (failed).
- */
-async function notifyRequester(
-  trx: Knex.Transaction,
-  publicUrl: string,
-  job: ExportJobRow,
-  outcome: 'completed' | 'failed',
-  detail: number | string,
-) {
-  const requester = await findUserById(trx, job.requested_by);
-  if (!requester) return;
-  const name = (await findProject(trx, job.project_id))?.name ?? `#${job.project_id}`;
-  const email = exportEmail(
-    requester,
-    {
-      exportId: job.id,
-      projectId: job.project_id,
-      projectName: name,
-      format: job.format,
-      requestedAt: new Date(job.created_at),
-      outcome,
-      ...(typeof detail === 'number' ? { rows: detail } : { error: detail }),
-    },
-    publicUrl,
-  );
-  await writeOutbox(trx, 'outbox', changes.source, changes.envelope('email.requested', email));
-}
-
 /** Time added to another worker's remaining lease before trying to take the job over (ms). */
 const LEASE_MARGIN_MS = 200;
 
@@ -89,20 +67,11 @@ type JobDeps = {
   onOutbox?: () => void;
 };
 
-/**
- * Ends a job nobody works on as `failed` with `reason` and queues the requester's e-mail, in one
- * transaction (docs/reliability.md, "Exports"). Resolves with whether it did (false: finished,
- * missing, or held by a live worker, which ends it itself).
- */
-async function failAbandonedJob(deps: JobDeps, exportId: string, reason: string): Promise<boolean> {
-  const failed = await deps.db.transaction(async (trx) => {
-    const job = await failAbandonedExport(trx, exportId, reason);
-    if (job) await notifyRequester(trx, deps.settings.publicUrl, job, 'failed', reason.slice(0, 500));
-    return job !== undefined;
-  });
-  if (failed) deps.onOutbox?.();
-  return failed;
-}
+/** The context of the export use cases (domain/export-jobs.ts) for a worker's dependencies. */
+const jobContext = (deps: Pick<JobDeps, 'db' | 'settings' | 'onOutbox'>): ExportJobContext => ({
+  inTransaction: inTransactionWith(deps.db, 'outbox', deps.onOutbox),
+  publicUrl: deps.settings.publicUrl,
+});
 
 /**
  * Runs one delivery of a job message (docs/reliability.md, "Exports"). Outcomes:
@@ -142,7 +111,8 @@ export async function runExportJob(
     const reason =
       `no attempt finished: ${n} attempts, each stopped before the end (its worker died or lost ` +
       `its lease)${error ? `; last error: ${error}` : ''}`;
-    if (await failAbandonedJob(deps, exportId, reason)) logger.error('export failed', { exportId, reason });
+    if (await failAbandonedJob(jobContext(deps), exportId, reason))
+      logger.error('export failed', { exportId, reason });
     return;
   }
   const { job } = claim;
@@ -155,45 +125,17 @@ export async function runExportJob(
         count: missingPhotos.length,
         paths: missingPhotos.slice(0, 20),
       });
-    const owned = await db.transaction(async (trx) => {
-      const n = await trx('exports')
-        .where({ id: job.id, status: 'running', attempts: job.attempts })
-        .update({
-          status: 'completed',
-          rows_written: rows,
-          total_rows: rows,
-          blob_key: key,
-          error: null,
-          lease_until: null,
-          finished_at: trx.fn.now(),
-          expires_at: trx.raw(`now() + make_interval(hours => ?)`, [settings.ttlHours]),
-        });
-      if (n === 1) await notifyRequester(trx, settings.publicUrl, job, 'completed', rows);
-      return n === 1;
-    });
+    const owned = await completeExport(jobContext(deps), job, { rows, key, ttlHours: settings.ttlHours });
     if (!owned) await blobs.delete(key);
-    else deps.onOutbox?.();
     logger.info('export completed', { exportId, rows, owned });
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    const owned = await db.transaction(async (trx) => {
-      const n = await trx('exports')
-        .where({ id: job.id, status: 'running', attempts: job.attempts })
-        .update(
-          lastAttempt
-            ? { status: 'failed', error: reason.slice(0, 1000), finished_at: trx.fn.now(), lease_until: null }
-            : { status: 'queued', error: reason.slice(0, 1000), lease_until: null },
-        );
-      if (n === 1 && lastAttempt)
-        await notifyRequester(trx, settings.publicUrl, job, 'failed', reason.slice(0, 500));
-      return n === 1;
-    });
+    const owned = await failExportAttempt(jobContext(deps), job, { reason, last: lastAttempt });
     if (!owned) {
       logger.warn('export lost to another worker; its attempt dropped', { exportId, reason });
       return;
     }
     if (!lastAttempt) throw err;
-    deps.onOutbox?.();
     throw new PermanentError(reason);
   }
 }
@@ -246,7 +188,7 @@ export async function startExportWorker(opts: {
       const exportId = exportIdOf(message);
       const why = ctx.raw.properties.headers?.['x-error'];
       const reason = `the export could not be run: ${typeof why === 'string' && why ? why : 'unknown error'}`;
-      if (await failAbandonedJob(opts, exportId, reason))
+      if (await failAbandonedJob(jobContext(opts), exportId, reason))
         opts.logger.error('dead-lettered export failed', { exportId, reason });
     },
   });
@@ -277,22 +219,6 @@ export async function sweepExports(
     if (e.blob_key) await blobs.delete(e.blob_key);
     await db('exports').where({ id: e.id }).update({ file_deleted_at: db.fn.now(), blob_key: null });
   }
-  const requeued = await db.transaction(async (trx) => {
-    const stale = (await trx('exports')
-      .where('status', 'running')
-      .where('lease_until', '<', trx.fn.now())
-      .forUpdate()
-      .skipLocked()
-      .select('id')) as Array<{ id: string }>;
-    for (const s of stale) {
-      await trx('exports').where({ id: s.id }).update({
-        status: 'queued',
-        lease_until: null,
-        error: 'the worker stopped responding; the job was restarted',
-      });
-      await queueExport(trx, s.id);
-    }
-    return stale.length;
-  });
+  const requeued = await requeueStaleJobs({ inTransaction: inTransactionWith(db, 'outbox') });
   return { deleted: expired.length, requeued };
 }
