@@ -16,14 +16,20 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useServiceErrors } from '../../components/field-errors.ts';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
-import { FIELD_TYPES, type Field, type FieldType } from '../collection/types.ts';
+import { ExpressionInput } from '../../components/form-logic/ExpressionInput.tsx';
+import { FIELD_TYPES } from '../collection/types.ts';
 import {
+  APPEARANCES,
   fieldFormErrors,
   fieldFormValues,
   fieldInputOf,
+  isAnswered,
   isNumber,
   isSelect,
+  MODEL_TYPES,
   type FieldFormValues,
+  type ModelField,
+  type ModelType,
 } from './field-form.ts';
 import { fieldNameFromLabel } from './field-name.ts';
 import type { FieldInput } from './use-form-builder.ts';
@@ -38,9 +44,18 @@ import type { FieldInput } from './use-form-builder.ts';
  */
 export function FieldModal(props: {
   opened: boolean;
-  field: Field | null;
+  field: ModelField | null;
   /** The names of the version's other fields. */
   takenNames: readonly string[];
+  /** Every field name of the version (what `${name}` may reference). */
+  fieldNames: readonly string[];
+  /** The groups and repeats this field may be placed in (not itself nor inside itself). */
+  containers: ReadonlyArray<{ name: string; label: string }>;
+  /** A new field's group or repeat ("add inside"). */
+  parent?: string;
+  /** The version's languages beside its default one, and the default (null: one language). */
+  otherLanguages: readonly string[];
+  defaultLanguage: string | null;
   pending: boolean;
   error: unknown;
   onSave: (body: FieldInput) => void;
@@ -62,10 +77,7 @@ export function FieldModal(props: {
 
 function FieldForm(props: Parameters<typeof FieldModal>[0]) {
   const { t } = useTranslation(['formBuilder', 'collection']);
-  const form = useForm<FieldFormValues>({
-    initialValues: fieldFormValues(props.field ?? undefined),
-    validate: (v) => fieldFormErrors(v, (k) => t(k)),
-  });
+  const form = useFieldForm(fieldFormValues(props.field ?? undefined, props.otherLanguages, props.parent));
   useServiceErrors(form, props.error);
   /** Whether the name is the user's own (typed, or the existing field's): then the label leaves it. */
   const [nameOwned, setNameOwned] = useState(props.field !== null);
@@ -88,7 +100,7 @@ function FieldForm(props: Parameters<typeof FieldModal>[0]) {
     error: form.errors[`constraints.${key}`],
   });
   return (
-    <form noValidate onSubmit={form.onSubmit((v) => props.onSave(fieldInputOf(v)))}>
+    <form noValidate onSubmit={form.onSubmit((v) => props.onSave(fieldInputOf(v, props.defaultLanguage)))}>
       <Stack gap="sm">
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
           <TextInput
@@ -106,13 +118,29 @@ function FieldForm(props: Parameters<typeof FieldModal>[0]) {
             onChange={onName}
           />
         </SimpleGrid>
-        <NativeSelect
-          label={t('field.type')}
-          data={FIELD_TYPES.map((ft) => ({ value: ft, label: t(`collection:fieldTypes.${ft}`) }))}
-          {...form.getInputProps('type')}
-          onChange={(e) => form.setFieldValue('type', e.currentTarget.value as FieldType)}
-        />
-        <Checkbox label={t('field.required')} {...form.getInputProps('required', { type: 'checkbox' })} />
+        <SimpleGrid cols={{ base: 1, sm: 2 }}>
+          <NativeSelect
+            label={t('field.type')}
+            data={[
+              ...FIELD_TYPES.map((ft) => ({ value: ft, label: t(`collection:fieldTypes.${ft}`) })),
+              ...MODEL_TYPES.map((ft) => ({ value: ft, label: t(`types.${ft}`) })),
+            ]}
+            {...form.getInputProps('type')}
+            onChange={(e) => form.setFieldValue('type', e.currentTarget.value as ModelType)}
+          />
+          <NativeSelect
+            label={t('field.parent')}
+            data={[
+              { value: '', label: t('field.topLevel') },
+              ...props.containers.map((c) => ({ value: c.name, label: `${c.label} (${c.name})` })),
+            ]}
+            {...form.getInputProps('parent')}
+          />
+        </SimpleGrid>
+        <TextInput label={t('field.hint')} {...form.getInputProps('hint')} />
+        {isAnswered(type) ? (
+          <Checkbox label={t('field.required')} {...form.getInputProps('required', { type: 'checkbox' })} />
+        ) : null}
         {isNumber(type) ? (
           <SimpleGrid cols={2}>
             <TextInput type="number" label={t('field.min')} {...constraint('min')} />
@@ -153,6 +181,12 @@ function FieldForm(props: Parameters<typeof FieldModal>[0]) {
                   style={{ flex: 1 }}
                   {...form.getInputProps(`choices.${i}.value`)}
                 />
+                <TextInput
+                  aria-label={t('field.choiceProperties', { n: i + 1 })}
+                  placeholder={t('field.choicePropertiesPlaceholder')}
+                  style={{ flex: 1 }}
+                  {...form.getInputProps(`choices.${i}.properties`)}
+                />
                 <ActionIcon
                   variant="subtle"
                   color="red"
@@ -174,13 +208,19 @@ function FieldForm(props: Parameters<typeof FieldModal>[0]) {
               variant="light"
               size="xs"
               leftSection={<IconPlus size={14} aria-hidden />}
-              onClick={() => form.insertListItem('choices', { value: '', label: '' })}
+              onClick={() =>
+                form.insertListItem('choices', { value: '', label: '', properties: '', translations: {} })
+              }
               style={{ alignSelf: 'flex-start' }}
             >
               {t('field.addChoice')}
             </Button>
           </Stack>
         ) : null}
+        <LogicSection form={form} fieldNames={props.fieldNames} />
+        {props.otherLanguages.map((lang) => (
+          <TranslationSection key={lang} form={form} lang={lang} />
+        ))}
         <ProblemAlert error={props.error} />
         <Group justify="flex-end">
           <Button variant="default" onClick={props.onClose}>
@@ -193,4 +233,133 @@ function FieldForm(props: Parameters<typeof FieldModal>[0]) {
       </Stack>
     </form>
   );
+}
+
+/** The editor's form state: the values, checked by fieldFormErrors when saved. */
+function useFieldForm(initialValues: FieldFormValues) {
+  const { t } = useTranslation('formBuilder');
+  return useForm<FieldFormValues>({ initialValues, validate: (v) => fieldFormErrors(v, (k) => t(k)) });
+}
+type Form = ReturnType<typeof useFieldForm>;
+
+/**
+ * The logic of the form model for this type (form-model.md): relevance for all; constraint,
+ * required-if, default and read-only for answered types; the calculation of `calculate`;
+ * choice_filter for selects; the repeat's count or bounds; the appearance from the documented set.
+ */
+function LogicSection({ form, fieldNames }: { form: Form; fieldNames: readonly string[] }) {
+  const { t } = useTranslation('formBuilder');
+  const v = form.values;
+  const expr = (
+    key: 'relevant' | 'constraint' | 'required_if' | 'calculation' | 'choice_filter' | 'repeat_count',
+  ) => ({
+    label: t(`logic.${key}`),
+    description: t(`logic.${key}Hint`),
+    value: v[key],
+    onChange: (x: string) => form.setFieldValue(key, x),
+    error: form.errors[key],
+    fields: fieldNames,
+  });
+  const appearances = APPEARANCES[v.type] ?? [];
+  return (
+    <Stack gap="xs" component="fieldset" m={0} p={0} style={{ border: 0 }}>
+      <Text component="legend" fw={600} size="sm" mb={4}>
+        {t('logic.title')}
+      </Text>
+      {v.type === 'calculate' ? <ExpressionInput {...expr('calculation')} /> : null}
+      <ExpressionInput {...expr('relevant')} />
+      {isAnswered(v.type) ? (
+        <>
+          <ExpressionInput {...expr('constraint')} />
+          <TextInput label={t('logic.constraint_message')} {...form.getInputProps('constraint_message')} />
+          {!v.required ? <ExpressionInput {...expr('required_if')} /> : null}
+          <TextInput label={t('logic.required_message')} {...form.getInputProps('required_message')} />
+          <TextInput
+            label={t('logic.default')}
+            description={t('logic.defaultHint')}
+            {...form.getInputProps('default')}
+          />
+          <Checkbox label={t('logic.read_only')} {...form.getInputProps('read_only', { type: 'checkbox' })} />
+        </>
+      ) : null}
+      {isSelect(v.type) ? <ExpressionInput {...expr('choice_filter')} /> : null}
+      {v.type === 'repeat' ? (
+        <>
+          <ExpressionInput {...expr('repeat_count')} />
+          {!v.repeat_count.trim() ? (
+            <SimpleGrid cols={2}>
+              <TextInput
+                type="number"
+                min={0}
+                label={t('logic.min_repeats')}
+                {...form.getInputProps('min_repeats')}
+              />
+              <TextInput
+                type="number"
+                min={0}
+                label={t('logic.max_repeats')}
+                {...form.getInputProps('max_repeats')}
+              />
+            </SimpleGrid>
+          ) : null}
+        </>
+      ) : null}
+      {appearances.length ? (
+        <NativeSelect
+          label={t('logic.appearance')}
+          data={[
+            { value: '', label: t('logic.appearanceNone') },
+            ...appearances.map((a) => ({ value: a, label: t(`appearances.${a}`) })),
+          ]}
+          {...form.getInputProps('appearance')}
+        />
+      ) : null}
+    </Stack>
+  );
+}
+
+/** The texts of one other language, beside the default language's (blank: the default's is shown). */
+function TranslationSection({ form, lang }: { form: Form; lang: string }) {
+  const { t, i18n } = useTranslation('formBuilder');
+  const name = languageName(lang, i18n.language);
+  const v = form.values;
+  const box = (key: 'label' | 'hint' | 'constraint_message' | 'required_message') => (
+    <TextInput
+      label={t(`translations.${key}`, { language: name })}
+      lang={lang}
+      placeholder={t('translations.fallback')}
+      {...form.getInputProps(`translations.${lang}.${key}`)}
+    />
+  );
+  return (
+    <Stack gap="xs" component="fieldset" m={0} p={0} style={{ border: 0 }}>
+      <Text component="legend" fw={600} size="sm" mb={4}>
+        {t('translations.title', { language: name })}
+      </Text>
+      {box('label')}
+      {v.hint.trim() ? box('hint') : null}
+      {v.constraint_message.trim() ? box('constraint_message') : null}
+      {v.required_message.trim() ? box('required_message') : null}
+      {isSelect(v.type)
+        ? v.choices.map((c, i) => (
+            <TextInput
+              key={i}
+              lang={lang}
+              label={t('translations.choice', { language: name, label: c.label || i + 1 })}
+              placeholder={t('translations.fallback')}
+              {...form.getInputProps(`choices.${i}.translations.${lang}`)}
+            />
+          ))
+        : null}
+    </Stack>
+  );
+}
+
+/** A language's name in the user's language ("French", "français"...), the code when unknown. */
+export function languageName(code: string, inLanguage: string): string {
+  try {
+    return new Intl.DisplayNames([inLanguage], { type: 'language' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
 }

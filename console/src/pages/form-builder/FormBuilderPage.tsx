@@ -10,7 +10,7 @@ import { PageLoader } from '../../components/PageLoader.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import { ProjectHeader } from '../collection/ProjectHeader.tsx';
 import { can } from '../collection/roles.ts';
-import type { Field, Project } from '../collection/types.ts';
+import type { Project } from '../collection/types.ts';
 import {
   idParam,
   useProject,
@@ -20,7 +20,10 @@ import {
 } from '../collection/use-collection.ts';
 import { FieldModal } from './FieldModal.tsx';
 import { FieldsList } from './FieldsList.tsx';
+import type { ModelField } from './field-form.ts';
+import { childrenOf, subtreeNames } from './field-tree.ts';
 import { FormPreview } from './FormPreview.tsx';
+import { LanguagesPanel } from './LanguagesPanel.tsx';
 import { PublishProjectModal } from './PublishProjectModal.tsx';
 import {
   useAddField,
@@ -29,6 +32,8 @@ import {
   usePublishProject,
   usePublishVersion,
   useUpdateField,
+  versionLanguages,
+  type FieldInput,
 } from './use-form-builder.ts';
 
 /**
@@ -48,7 +53,8 @@ export function FormBuilderPage() {
 }
 
 function Builder({ project }: { project: Project }) {
-  const { t } = useTranslation(['formBuilder', 'collection']);
+  // formLogic: the expression boxes' messages, loaded with the page rather than on first error.
+  const { t } = useTranslation(['formBuilder', 'collection', 'formLogic']);
   const when = useFormatInstant();
   const role = useWorkspaceRole(project.workspace_id);
   const mayEdit = can(role, 'form.edit');
@@ -63,13 +69,23 @@ function Builder({ project }: { project: Project }) {
   const deleteField = useDeleteField();
   const publishVersion = usePublishVersion();
   const publishProject = usePublishProject();
-  const [editing, setEditing] = useState<Field | 'new' | null>(null);
-  const [removing, setRemoving] = useState<Field | null>(null);
+  const [editing, setEditing] = useState<ModelField | 'new' | null>(null);
+  /** The group or repeat a new field goes in ("add inside"). */
+  const [newParent, setNewParent] = useState<string | undefined>(undefined);
+  const [removing, setRemoving] = useState<ModelField | null>(null);
   const [publishing, setPublishing] = useState(false);
   const [confirmingPublish, setConfirmingPublish] = useState(false);
   const hasPublished = list.some((v) => v.status === 'published');
   const draft = version.data?.status === 'draft';
-  const fields = version.data?.fields ?? [];
+  // The generated Field lacks the form model's properties until collection's document is regenerated.
+  const fields = (version.data?.fields ?? []) as unknown as ModelField[];
+  const languages = versionLanguages(version.data);
+  const otherLanguages = languages.languages.filter((l) => l !== languages.default_language);
+  const add = (parent?: string) => (setNewParent(parent), setEditing('new'));
+  const excluded = editing && editing !== 'new' ? subtreeNames(fields, editing.name) : new Set<string>();
+  const containers = fields
+    .filter((f) => (f.type === 'group' || f.type === 'repeat') && !excluded.has(f.name))
+    .map((f) => ({ name: f.name, label: f.label || f.name }));
   const choose = (id: number) => setParams({ version: String(id) }, { replace: true });
   const newVersion = (copy: boolean) =>
     createVersion.mutate({ projectId: project.id, copy }, { onSuccess: (v) => choose(v.id) });
@@ -80,17 +96,22 @@ function Builder({ project }: { project: Project }) {
   };
   const fieldMutation = editing === 'new' ? addField : updateField;
   /**
-   * Moves a field to index `to`: the fields are renumbered 0, 1, 2... in the new order and each
-   * whose position changes gets a `PUT` (positions may tie or have gaps; the service orders by
+   * Puts a field in `parent` ('' for the top level) at index `to` among its siblings there: they
+   * are renumbered 0, 1, 2... in the new order and each whose position (or, for the moved field,
+   * parent) changes gets a `PUT` (positions may tie or have gaps; the service orders siblings by
    * position, then id).
    */
-  const move = async (versionId: number, field: Field, to: number) => {
-    const order = fields.filter((f) => f.id !== field.id);
+  const move = async (versionId: number, field: ModelField, parent: string, to: number) => {
+    const order = childrenOf(fields, parent).filter((f) => f.id !== field.id);
     order.splice(to, 0, field);
     try {
-      for (const [i, f] of order.entries())
-        if (f.position !== i)
-          await updateField.mutateAsync({ versionId, fieldId: f.id, body: { position: i } });
+      for (const [i, f] of order.entries()) {
+        const body: Record<string, unknown> = {};
+        if (f.position !== i) body.position = i;
+        if (f.id === field.id && (field.parent ?? '') !== parent) body.parent = parent || null;
+        if (Object.keys(body).length)
+          await updateField.mutateAsync({ versionId, fieldId: f.id, body: body as Partial<FieldInput> });
+      }
     } catch {
       // shown next to the list through updateField.error
     }
@@ -208,10 +229,7 @@ function Builder({ project }: { project: Project }) {
                     </Group>
                     {draft && mayEdit ? (
                       <Group gap="xs">
-                        <Button
-                          leftSection={<IconPlus size={16} aria-hidden />}
-                          onClick={() => setEditing('new')}
-                        >
+                        <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => add()}>
                           {t('fields.add')}
                         </Button>
                         <Button onClick={() => (publishVersion.reset(), setConfirmingPublish(true))}>
@@ -226,14 +244,21 @@ function Builder({ project }: { project: Project }) {
                     </Text>
                   ) : null}
                   <ProblemAlert error={updateField.isError && editing === null ? updateField.error : null} />
+                  <LanguagesPanel
+                    versionId={version.data.id}
+                    value={languages}
+                    fields={fields}
+                    editable={draft && mayEdit}
+                  />
                   <FieldsList
                     fields={fields}
                     editable={draft && mayEdit}
                     busy={updateField.isPending}
+                    languages={otherLanguages}
                     onEdit={setEditing}
-                    onMove={(f, to) => void move(version.data.id, f, to)}
+                    onMove={(f, parent, to) => void move(version.data.id, f, parent, to)}
                     onRemove={setRemoving}
-                    onAdd={() => setEditing('new')}
+                    onAdd={add}
                   />
                 </Stack>
               ) : version.error ? (
@@ -242,14 +267,20 @@ function Builder({ project }: { project: Project }) {
             </Stack>
           </Grid.Col>
           <Grid.Col span={{ base: 12, md: 5 }}>
-            <FormPreview fields={fields} />
+            <FormPreview fields={fields} languages={languages} />
           </Grid.Col>
         </Grid>
       )}
       <FieldModal
+        key={editing === 'new' ? `new-${newParent ?? ''}` : (editing?.id ?? 'none')}
         opened={editing !== null}
         field={editing === 'new' ? null : editing}
         takenNames={fields.filter((f) => editing === 'new' || f.id !== editing?.id).map((f) => f.name)}
+        fieldNames={fields.map((f) => f.name)}
+        containers={containers}
+        parent={newParent}
+        otherLanguages={otherLanguages}
+        defaultLanguage={languages.default_language}
         pending={fieldMutation.isPending}
         error={fieldMutation.error}
         onSave={(body) => {

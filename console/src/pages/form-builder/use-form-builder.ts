@@ -97,3 +97,30 @@ export const usePublishProject = () =>
           }),
         ),
   );
+
+/** A version's languages (form-model.md): BCP 47 codes and the default one; empty for a one-language form. */
+export interface VersionLanguages {
+  languages: string[];
+  default_language: string | null;
+}
+
+/** The languages of a version as the API answers them (`languages: []`, `default_language: null` when unset). */
+export function versionLanguages(version: object | undefined): VersionLanguages {
+  const v = (version ?? {}) as Partial<VersionLanguages>;
+  return { languages: v.languages ?? [], default_language: v.default_language ?? null };
+}
+
+/**
+ * `PUT /api/v1/versions/{id}` `{languages, default_language}` (drafts only; 409 `version_frozen`,
+ * 422 `errors.languages` / `errors.default_language`).
+ */
+export const useSetLanguages = () =>
+  useFormMutation(({ versionId, body }: { versionId: number; body: VersionLanguages }) =>
+    // The generated client lacks this route until collection's OpenAPI document is regenerated.
+    call(
+      (collectionApi.PUT as unknown as (path: string, init: object) => Promise<{ response: Response }>)(
+        '/api/v1/versions/{version_id}',
+        { params: { path: { version_id: String(versionId) } }, body },
+      ),
+    ),
+  );
