@@ -12,6 +12,8 @@ interface Level {
   key: string;
   entries: readonly unknown[];
   at: Map<number, number>;
+  /** Nodes whose entry was refused (their other rules are not checked). */
+  refused: Set<number>;
 }
 
 /**
@@ -49,7 +51,7 @@ export function validateEntries(
   ): Scope => {
     const values: FormAnswers = {};
     const scope = new Scope(values, parent, repeat, index, size);
-    const level: Level = { key, entries: raw, at: new Map() };
+    const level: Level = { key, entries: raw, at: new Map(), refused: new Set() };
     levels.set(scope, level);
     for (let i = 0; i < raw.length; i++) {
       const e = raw[i];
@@ -78,6 +80,7 @@ export function validateEntries(
       }
       if (e.type !== meta.type) {
         add(`${at}.type`, `field ${meta.name} is of type ${meta.type}, not ${String(e.type)}`);
+        level.refused.add(meta.id);
         continue;
       }
       const first = level.at.get(meta.id);
@@ -97,6 +100,7 @@ export function validateEntries(
           `${meta.name} is a repeat: its value is an array of instances, each an array of entries`,
         );
         level.at.delete(meta.id);
+        level.refused.add(meta.id);
         continue;
       }
       const instances = (list as unknown[][]).map((instance, n) =>
@@ -119,6 +123,7 @@ export function validateEntries(
     const level = levels.get(scope)!;
     for (const meta of model.levelMetas.get(levelKey(scope.repeat))!) {
       const id = meta.id;
+      if (level.refused.has(id)) continue;
       const i = level.at.get(id);
       const valueKey = `${level.key}.${i}.value`;
       const value = scope.values[meta.name];
