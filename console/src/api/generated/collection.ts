@@ -431,7 +431,11 @@ export interface paths {
      * @description Published versions are also open to non-members when the project’s form is open to them.
      */
     get: operations['getFormVersion'];
-    put?: never;
+    /**
+     * Set a draft’s languages (drafts only)
+     * @description `{languages, default_language}` (form model of issue 34): BCP 47 codes, at most 20, `default_language` one of them (the first when absent); texts of fields may then be given per language. A published version: 409.
+     */
+    put: operations['updateFormVersion'];
     post?: never;
     delete?: never;
     options?: never;
@@ -454,7 +458,7 @@ export interface paths {
     put?: never;
     /**
      * Add a field (drafts only: 409 otherwise)
-     * @description Choices for (and only for) select types; `min`/`max` for integer and decimal; `max_length`/`pattern` for text. A duplicate name is 422 `duplicate_name`.
+     * @description Choices for (and only for) select types; `min`/`max` for integer and decimal; `max_length`/`pattern` for text. A duplicate name is 422 `duplicate_name`. Form model (docs/collection.md): `group`, `repeat`, `note`, `calculate`; `parent`; logic properties whose expressions are compiled here (an error: 422 `expression_invalid` keyed by the property, naming the position); texts plain or per language.
      */
     post: operations['addField'];
     delete?: never;
@@ -495,7 +499,7 @@ export interface paths {
     put?: never;
     /**
      * Publish (freeze) a version; it becomes the current form
-     * @description Already published 409 `version_published`; a version without fields 422.
+     * @description Already published 409 `version_published`; a version without fields 422; a form whose expressions do not compile as a whole (a field referenced but deleted since, a cycle) 422 `expression_invalid` keyed `fields.<name>.<property>`.
      */
     post: operations['publishFormVersion'];
     delete?: never;
@@ -955,15 +959,37 @@ export interface components {
        * @enum {string}
        */
       header?: 'names' | 'labels';
+      /** @description Language of the labels (`header: labels`): a code of the form's `languages`; a field without a text in it, or no `lang`, gives the default language's */
+      lang?: string;
     };
     Field: {
+      /** @enum {string|null} */
+      appearance: 'minimal' | 'horizontal' | 'likert' | 'multiline' | 'numbers' | 'field-list' | null;
+      /** @description The value of a calculate field */
+      calculation: string | null;
+      /** @description Select types: evaluated per choice; a bare name is the choice’s property */
+      choice_filter: string | null;
       /** @description The options of select_one and select_multiple fields; null for every other type */
       choices:
         | {
+            /** @description In the default language */
             label: string;
+            /** @description What a choice_filter reads by bare name */
+            properties?: {
+              [key: string]: string;
+            };
+            /** @description The label in the other languages */
+            translations?: {
+              [key: string]: {
+                label?: string;
+              };
+            };
             value: string;
           }[]
         | null;
+      /** @description A valid answer makes it true (`.` is the answer) */
+      constraint: string | null;
+      constraint_message: string | null;
       constraints: {
         max?: number;
         max_length?: number;
@@ -972,11 +998,35 @@ export interface components {
       };
       /** Format: date-time */
       created_at: string;
+      /** @description A literal value of the field type, pre-filled by the web form */
+      default: string | number | boolean | string[] | unknown;
+      hint: string | null;
       id: number;
       label: string;
+      max_repeats: number | null;
+      min_repeats: number | null;
       name: string;
+      /** @description The name of the group or repeat containing the field; null at the top level */
+      parent: string | null;
       position: number;
+      read_only: boolean;
+      /** @description Shown and answered only when true (on a group/repeat: everything inside) */
+      relevant: string | null;
+      /** @description Repeats: a fixed count or an expression */
+      repeat_count: number | string | unknown;
       required: boolean;
+      /** @description The expression form of `required` */
+      required_if: string | null;
+      required_message: string | null;
+      /** @description Texts in the version’s other languages: `{"fr": {"label": "..."}}` */
+      translations: {
+        [key: string]: {
+          constraint_message?: string;
+          hint?: string;
+          label?: string;
+          required_message?: string;
+        };
+      };
       /** @enum {string} */
       type:
         | 'text'
@@ -987,7 +1037,11 @@ export interface components {
         | 'select_one'
         | 'select_multiple'
         | 'geopoint'
-        | 'photo';
+        | 'photo'
+        | 'group'
+        | 'repeat'
+        | 'note'
+        | 'calculate';
       /** Format: date-time */
       updated_at: string;
       /** Format: uuid */
@@ -1197,9 +1251,12 @@ export interface components {
       copied_from_version_id: number | null;
       /** Format: date-time */
       created_at: string;
+      default_language: string | null;
       field_count?: number;
       id: number;
       is_published: boolean;
+      /** @description BCP 47 codes; empty: one language */
+      languages: string[];
       number: number;
       project_id: number;
       /** Format: date-time */
@@ -1213,10 +1270,13 @@ export interface components {
       copied_from_version_id: number | null;
       /** Format: date-time */
       created_at: string;
+      default_language: string | null;
       field_count?: number;
       fields: components['schemas']['Field'][];
       id: number;
       is_published: boolean;
+      /** @description BCP 47 codes; empty: one language */
+      languages: string[];
       number: number;
       project_id: number;
       /** Format: date-time */
@@ -1724,7 +1784,10 @@ export interface operations {
   };
   getAnalysisCharts: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Language of the labels: choice_counts rows get each choice's `label` and the axes the field's label in it (the default language's where a text has none); absent: rows and specification name values and field names */
+        lang?: string;
+      };
       header?: never;
       path: {
         /** @description Integer id from 1 to 2147483647 */
@@ -1806,7 +1869,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
+      /** @description Bad lang */
       422: {
         headers: {
           [name: string]: unknown;
@@ -1846,7 +1909,10 @@ export interface operations {
   };
   getChartSvg: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description Language of the labels: choice_counts rows get each choice's `label` and the axes the field's label in it (the default language's where a text has none); absent: rows and specification name values and field names */
+        lang?: string;
+      };
       header?: never;
       path: {
         /** @description Integer id from 1 to 2147483647 */
@@ -1928,7 +1994,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
+      /** @description Bad lang */
       422: {
         headers: {
           [name: string]: unknown;
@@ -4190,6 +4256,8 @@ export interface operations {
              * @enum {string}
              */
             header?: 'names' | 'labels';
+            /** @description Language of the labels (`header: labels`): a code of the form's `languages`; a field without a text in it, or no `lang`, gives the default language's */
+            lang?: string;
           };
         };
       };
@@ -4560,6 +4628,9 @@ export interface operations {
         'application/json': {
           /** @default false */
           copy_last_published?: boolean;
+          default_language?: string | null;
+          /** @description BCP 47 codes of the form’s languages (form model of issue 34); empty: one language */
+          languages?: string[];
         };
       };
     };
@@ -5050,6 +5121,139 @@ export interface operations {
       };
     };
   };
+  updateFormVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Integer id from 1 to 2147483647 */
+        version_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description One of `languages`; the first when absent */
+          default_language?: string | null;
+          /** @description BCP 47 codes of the form’s languages (form model of issue 34); empty: one language */
+          languages: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description The version */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Version'];
+          };
+        };
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The role does not allow it */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown, or the caller is not a member */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The version is published and frozen (version_frozen) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Validation failed (errors by field) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   listVersionFields: {
     parameters: {
       query?: {
@@ -5189,12 +5393,22 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @enum {string|null} */
+          appearance?: 'minimal' | 'horizontal' | 'likert' | 'multiline' | 'numbers' | 'field-list' | null;
+          calculation?: string | null;
+          choice_filter?: string | null;
           choices?:
             | {
-                label: string;
+                label: string | Record<string, never>;
+                properties?: {
+                  [key: string]: string;
+                };
+                translations?: Record<string, never>;
                 value: string;
               }[]
             | null;
+          constraint?: string | null;
+          constraint_message?: null | string | Record<string, never>;
           /** @default {} */
           constraints?: {
             max?: number;
@@ -5202,11 +5416,22 @@ export interface operations {
             min?: number;
             pattern?: string;
           };
-          label: string;
+          default?: null | string | number | boolean | string[];
+          hint?: null | string | Record<string, never>;
+          label: string | Record<string, never>;
+          max_repeats?: number | null;
+          min_repeats?: number | null;
           name: string;
+          parent?: string | null;
           position?: number;
+          read_only?: boolean;
+          relevant?: string | null;
+          repeat_count?: null | number | (string | null);
           /** @default false */
           required?: boolean;
+          required_if?: string | null;
+          required_message?: null | string | Record<string, never>;
+          translations?: Record<string, never>;
           /** @enum {string} */
           type:
             | 'text'
@@ -5217,7 +5442,11 @@ export interface operations {
             | 'select_one'
             | 'select_multiple'
             | 'geopoint'
-            | 'photo';
+            | 'photo'
+            | 'group'
+            | 'repeat'
+            | 'note'
+            | 'calculate';
         };
       };
     };
@@ -5349,22 +5578,43 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @enum {string|null} */
+          appearance?: 'minimal' | 'horizontal' | 'likert' | 'multiline' | 'numbers' | 'field-list' | null;
+          calculation?: string | null;
+          choice_filter?: string | null;
           choices?:
             | {
-                label: string;
+                label: string | Record<string, never>;
+                properties?: {
+                  [key: string]: string;
+                };
+                translations?: Record<string, never>;
                 value: string;
               }[]
             | null;
+          constraint?: string | null;
+          constraint_message?: null | string | Record<string, never>;
           constraints?: {
             max?: number;
             max_length?: number;
             min?: number;
             pattern?: string;
           };
-          label?: string;
+          default?: null | string | number | boolean | string[];
+          hint?: null | string | Record<string, never>;
+          label?: string | Record<string, never>;
+          max_repeats?: number | null;
+          min_repeats?: number | null;
           name?: string;
+          parent?: string | null;
           position?: number;
+          read_only?: boolean;
+          relevant?: string | null;
+          repeat_count?: null | number | (string | null);
           required?: boolean;
+          required_if?: string | null;
+          required_message?: null | string | Record<string, never>;
+          translations?: Record<string, never>;
           /** @enum {string} */
           type?:
             | 'text'
@@ -5375,7 +5625,11 @@ export interface operations {
             | 'select_one'
             | 'select_multiple'
             | 'geopoint'
-            | 'photo';
+            | 'photo'
+            | 'group'
+            | 'repeat'
+            | 'note'
+            | 'calculate';
         };
       };
     };

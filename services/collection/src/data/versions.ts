@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { Choice, Constraints, FieldDef, FieldType } from '../domain/types.ts';
+import {
+  LOGIC_KEYS,
+  type Choice,
+  type Constraints,
+  type FieldDef,
+  type FieldLogic,
+  type FieldType,
+  type Translations,
+} from '../domain/types.ts';
 import type { Tx } from './tx.ts';
 
 export interface VersionRow {
@@ -9,6 +17,9 @@ export interface VersionRow {
   number: number;
   status: 'draft' | 'published';
   copied_from_version_id: number | null;
+  /** BCP 47 codes (migration 017); empty: a one-language form. */
+  languages: string[];
+  default_language: string | null;
   published_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -28,11 +39,21 @@ export const versionJson = (v: VersionRow, fieldCount?: number) => ({
   status: v.status,
   is_published: v.status === 'published',
   copied_from_version_id: v.copied_from_version_id,
+  languages: v.languages ?? [],
+  default_language: v.default_language ?? null,
   ...(fieldCount !== undefined ? { field_count: fieldCount } : {}),
   published_at: v.published_at,
   created_at: v.created_at,
   updated_at: v.updated_at,
 });
+
+/** Every logic property of a field, null when unset (`read_only` false). */
+function logicJson(logic: FieldLogic) {
+  const out = Object.fromEntries(LOGIC_KEYS.map((k) => [k, logic[k] ?? null])) as {
+    [K in keyof Required<FieldLogic>]: FieldLogic[K] | null;
+  };
+  return { ...out, read_only: logic.read_only ?? false };
+}
 
 export const fieldJson = (f: FieldRow) => ({
   id: f.id,
@@ -44,6 +65,9 @@ export const fieldJson = (f: FieldRow) => ({
   required: f.required,
   choices: f.choices,
   constraints: f.constraints,
+  parent: f.parent ?? null,
+  ...logicJson(f.logic ?? {}),
+  translations: f.translations ?? {},
   position: f.position,
   created_at: f.created_at,
   updated_at: f.updated_at,
@@ -80,10 +104,16 @@ export async function createVersion(
     .returning('*')) as [VersionRow];
   if (copyFrom !== null) {
     await trx.raw(
-      `INSERT INTO fields (version_id, uuid, name, label, type, required, choices, constraints, position)
-       SELECT ?, uuid, name, label, type, required, choices, constraints, position FROM fields WHERE version_id = ?`,
+      `INSERT INTO fields (version_id, uuid, name, label, type, required, choices, constraints, position, parent, logic, translations)
+       SELECT ?, uuid, name, label, type, required, choices, constraints, position, parent, logic, translations FROM fields WHERE version_id = ?`,
       [v.id, copyFrom],
     );
+    const from = await findVersion(trx, copyFrom);
+    if (from?.languages.length)
+      return updateVersionLanguages(trx, v.id, {
+        languages: from.languages,
+        default_language: from.default_language,
+      });
   }
   return v;
 }
@@ -116,13 +146,35 @@ export interface FieldInput {
   choices: Choice[] | null;
   constraints: Constraints;
   position?: number;
+  parent?: string | null;
+  logic?: FieldLogic;
+  translations?: Translations;
 }
 
 const encode = (f: Partial<FieldInput>) => ({
   ...f,
   ...(f.choices !== undefined ? { choices: f.choices === null ? null : JSON.stringify(f.choices) } : {}),
   ...(f.constraints !== undefined ? { constraints: JSON.stringify(f.constraints) } : {}),
+  ...(f.logic !== undefined ? { logic: JSON.stringify(f.logic) } : {}),
+  ...(f.translations !== undefined ? { translations: JSON.stringify(f.translations) } : {}),
 });
+
+/** Sets a version's languages and default language (migration 017). */
+export async function updateVersionLanguages(
+  db: Knex | Tx,
+  id: number,
+  v: { languages: string[]; default_language: string | null },
+): Promise<VersionRow> {
+  const [row] = (await db('form_versions')
+    .where({ id })
+    .update({
+      languages: JSON.stringify(v.languages),
+      default_language: v.default_language,
+      updated_at: db.fn.now(),
+    })
+    .returning('*')) as [VersionRow];
+  return row;
+}
 
 /** Adds a field at the end of the version (unless a position is given), with a fresh uuid. */
 export async function insertField(db: Knex, versionId: number, f: FieldInput): Promise<FieldRow> {

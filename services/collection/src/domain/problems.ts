@@ -92,6 +92,18 @@ const catalogue = defineProblems({
     detail: (p: { errors: FieldErrors }) => firstError(p.errors),
     errors: (p: { errors: FieldErrors }) => p.errors,
   },
+  /**
+   * 422: an expression of a form (form model of issue 34) that does not compile: a syntax error,
+   * an unknown `${name}` or function, a wrong number of arguments, a cycle of calculations; each
+   * error keyed by the property (`relevant`...) on a field's save, `fields.<name>.<property>` on
+   * publishing, its message naming the position.
+   */
+  expressionInvalid: {
+    kind: 'invalid',
+    code: 'expression_invalid',
+    detail: (p: { errors: FieldErrors }) => firstError(p.errors),
+    errors: (p: { errors: FieldErrors }) => p.errors,
+  },
   /** 400: a multipart create without its `submission` part. */
   submissionPartMissing: {
     kind: 'bad_request',

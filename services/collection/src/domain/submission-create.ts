@@ -15,7 +15,7 @@ import { photoTransaction, storePhotos } from './photo-store.ts';
 import { windowProblem, type PublicationSettings } from './publication.ts';
 import { problems } from './problems.ts';
 import { can } from './roles.ts';
-import { checkEntries, publishedFields } from './submission-entries.ts';
+import { checkEntries, messageLanguage, publishedForm } from './submission-entries.ts';
 import type { ProjectAccess } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
 import { searchTextOf } from './submission-validation.ts';
@@ -57,6 +57,8 @@ export interface CreateSubmission {
    * submission, so publication refusals come before anything about the body.
    */
   readBody: () => Promise<SubmissionBody>;
+  /** The request's `Accept-Language`: the language of the form's messages (docs/collection.md, "Logic"). */
+  acceptLanguage?: string;
 }
 
 /** Command of {@link storeSubmission}: a submission {@link assertAccepting} let in. */
@@ -70,6 +72,8 @@ export interface StoreSubmission extends SubmissionBody {
    * there); if it throws, nothing is written.
    */
   afterInsert?: (trx: Tx, s: SubmissionRow) => Promise<void>;
+  /** The request's `Accept-Language`: the language of the form's messages. */
+  acceptLanguage?: string;
 }
 
 /**
@@ -136,7 +140,13 @@ export async function createSubmission(
   });
   const settings = assertAccepting(access, cmd.actor);
   const body = await cmd.readBody();
-  return storeSubmission(ctx, { ...body, access, actor: cmd.actor, settings });
+  return storeSubmission(ctx, {
+    ...body,
+    access,
+    actor: cmd.actor,
+    settings,
+    ...(cmd.acceptLanguage ? { acceptLanguage: cmd.acceptLanguage } : {}),
+  });
 }
 
 /**
@@ -155,8 +165,12 @@ export async function storeSubmission(ctx: CollectionContext, cmd: StoreSubmissi
   const { project } = cmd.access;
   const { settings, values } = cmd;
   if (settings.require_consent && values.consent !== true) throw problems.consentRequired();
-  const fields = await publishedFields(ctx.db, project, values.form_version_id);
-  const checked = checkEntries(values.data, fields, cmd.photos, values.status === 'submitted');
+  const form = await publishedForm(ctx.db, project, values.form_version_id);
+  const { fields } = form;
+  const checked = checkEntries(values.data, form, cmd.photos, {
+    enforceRequired: values.status === 'submitted',
+    language: messageLanguage(form, cmd.acceptLanguage),
+  });
   const { entries, photos } = await intakePhotos(checked, cmd.photos, project.id, ctx.photoMaxBytes);
   const collectorId = cmd.actor.userId;
 

@@ -37,6 +37,8 @@ export interface SyncSubmissions {
    * {@link MAX_SYNC_ITEMS} items first): called once the actor is known to be signed in.
    */
   readBatch: () => { deviceId: string; items: ParsedSyncItem[] };
+  /** The request's `Accept-Language`: the language of the form's messages. */
+  acceptLanguage?: string;
 }
 
 /** Result of one item (docs/collection.md, "Offline synchronisation"). */
@@ -93,6 +95,8 @@ interface Batch {
   userId: number;
   deviceId: string;
   projects: Map<number, ProjectAccess | null>;
+  /** The request's `Accept-Language` ({ acceptLanguage } or nothing). */
+  language: { acceptLanguage?: string };
 }
 
 /**
@@ -121,7 +125,13 @@ export async function syncSubmissions(
   const { deviceId, items } = cmd.readBatch();
   assertSyncBatchSize(items.length);
   const serverTime = new Date();
-  const batch: Batch = { ctx, userId, deviceId, projects: new Map() };
+  const batch: Batch = {
+    ctx,
+    userId,
+    deviceId,
+    projects: new Map(),
+    language: cmd.acceptLanguage ? { acceptLanguage: cmd.acceptLanguage } : {},
+  };
   const results: SyncResult[] = new Array<SyncResult>(items.length);
   let next = 0;
   const lane = async () => {
@@ -174,6 +184,7 @@ async function syncOne(batch: Batch, item: SyncItem): Promise<SyncResult> {
           settings: assertAccepting(access, actor),
           values,
           photos: new Map(),
+          ...batch.language,
           afterInsert: (trx, created) =>
             insertSyncItem(trx, {
               user_id: userId,
@@ -256,6 +267,7 @@ async function applyExisting(
       role: null,
       change: { ...(status ? { status } : {}), data: item.data, ...coordsOf(item) },
       guard: (trx) => advanceSyncItem(trx, existing, clientAt),
+      ...batch.language,
     });
     if (!updated) {
       ctx.logger.info('sync item overtaken by a concurrent newer version', { localId: item.local_id });

@@ -1,6 +1,5 @@
 import type { Tx } from '../data/tx.ts';
 import { settingsOf, type ProjectRow } from '../data/projects.ts';
-import { listFields } from '../data/versions.ts';
 import {
   findSubmission,
   listHistory,
@@ -16,7 +15,22 @@ import { can, maySeeSubmission, type Role } from './roles.ts';
 import type { SubmissionCoords } from './submission-create.ts';
 import { requireAccess, userIdOf } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
-import { checkEntries, keptPhotosOf } from './submission-entries.ts';
+import {
+  checkEntries,
+  keptPhotosOf,
+  messageLanguage,
+  versionForm,
+  type VersionForm,
+} from './submission-entries.ts';
+
+/** The form of a version that no longer exists (a submission's version is never deleted). */
+const NO_FORM: VersionForm = {
+  projectId: 0,
+  fields: [],
+  languages: [],
+  defaultLanguage: null,
+  compiled: null,
+};
 import { searchTextOf, type DataEntry } from './submission-validation.ts';
 import { namesOf } from './submission-read.ts';
 import { changesOf } from './submission-versions.ts';
@@ -47,6 +61,8 @@ export interface UpdateSubmission {
    * result null). Sync moves its item's `client_updated_at` forward there.
    */
   guard?: (trx: Tx) => Promise<boolean>;
+  /** The request's `Accept-Language`: the language of the form's messages. */
+  acceptLanguage?: string;
 }
 
 /**
@@ -105,15 +121,14 @@ export async function updateSubmission(
   let photos: PendingPhoto[] = [];
   const finalStatus = newStatus ?? s0.status;
   if (change.data !== undefined || newStatus === 'submitted') {
-    const fields = await listFields(ctx.db, s0.form_version_id);
+    const form = await versionForm(ctx.db, s0.form_version_id);
+    const fields = form?.fields ?? [];
     // Required fields hold once sent: a draft or one sent back to its collector may be incomplete.
-    const checked = checkEntries(
-      change.data ?? s0.data,
-      fields,
-      new Map(),
-      finalStatus !== 'draft' && finalStatus !== 'requires_correction',
-      await keptPhotosOf(ctx.db, s0),
-    );
+    const checked = checkEntries(change.data ?? s0.data, form ?? NO_FORM, new Map(), {
+      enforceRequired: finalStatus !== 'draft' && finalStatus !== 'requires_correction',
+      language: form ? messageLanguage(form, cmd.acceptLanguage) : null,
+      keptPhotos: await keptPhotosOf(ctx.db, s0),
+    });
     if (change.data !== undefined) {
       ({ entries, photos } = await intakePhotos(checked, new Map(), s0.project_id, ctx.photoMaxBytes));
       search = searchTextOf(entries, fields);
@@ -149,6 +164,8 @@ export interface ChangeSubmission {
    * is found and visible, so an unknown submission is a 404 whatever the body says.
    */
   readChange: () => SubmissionChange;
+  /** The request's `Accept-Language`: the language of the form's messages. */
+  acceptLanguage?: string;
 }
 
 /**
@@ -178,6 +195,7 @@ export async function changeSubmission(
     userId,
     role,
     change: cmd.readChange(),
+    ...(cmd.acceptLanguage ? { acceptLanguage: cmd.acceptLanguage } : {}),
   });
   // Without a guard the update is never abandoned.
   const submission = updated ?? s0;

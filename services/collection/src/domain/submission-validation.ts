@@ -1,6 +1,5 @@
 import { addFieldError, type FieldErrors } from '@fieldhouse/problem';
-import type { FieldDef } from './fields.ts';
-import { FIELD_TYPES } from './fields.ts';
+import { FIELD_TYPES, type FieldDef, type ValueType } from './fields.ts';
 import { VALUE_VALIDATORS, isEmptyValue } from './value-validators.ts';
 import type { DataEntry, PhotoRef } from './types.ts';
 export { type DataEntry, type PhotoRef } from './types.ts';
@@ -11,7 +10,7 @@ export interface EntriesResult {
 }
 
 export interface EntryOptions {
-  /** Check required fields (false for drafts, which may be incomplete). */
+  /** Check required fields (false for drafts, which may be incomplete, and where the form's logic decides). */
   enforceRequired: boolean;
   /** Field uuids whose photo came as an uploaded file (its entry may omit the value). */
   uploadedPhotos?: ReadonlySet<string>;
@@ -32,6 +31,29 @@ const photoIdOf = (v: unknown): string | undefined =>
 const add = (errors: FieldErrors, key: string, message: string) => addFieldError(errors, key, message);
 
 /**
+ * The repeat each field's entry belongs in (form model of issue 34: groups have no entry, their
+ * members' entries are at the level of the nearest enclosing repeat), by field uuid; null: the
+ * top level. A parent chain that loops or names no field ends at the top level.
+ */
+export function entryLevels(fields: readonly FieldDef[]): Map<string, string | null> {
+  const byName = new Map(fields.map((f) => [f.name, f]));
+  const levels = new Map<string, string | null>();
+  for (const f of fields) {
+    let level: string | null = null;
+    const seen = new Set<string>();
+    for (let p = f.parent; p && !seen.has(p); p = byName.get(p)?.parent ?? null) {
+      seen.add(p);
+      if (byName.get(p)?.type === 'repeat') {
+        level = p;
+        break;
+      }
+    }
+    levels.set(f.uuid, level);
+  }
+  return levels;
+}
+
+/**
  * Checks every data entry against the field it names (spec 2.1; docs/collection.md,
  * "Submission validation"): the entry shape, an existing `field_uuid`, the field's `type`,
  * the value's format and constraints, no second entry for one field, and every required field
@@ -39,82 +61,129 @@ const add = (errors: FieldErrors, key: string, message: string) => addFieldError
  * rebuilt from the stored reference (every other member of the client's value ignored); one
  * naming any other photo is a bad value. Errors are keyed by entry: `data.3.value`,
  * `data.1.field_uuid`, `data.2.type`, `data.4` (duplicate); missing required fields under `data`.
+ * Form model of issue 34: a `repeat` entry's value is null or an array of instances, each an
+ * array of the entries of the fields inside it, checked the same way under
+ * `data.5.value.1.2...`; a field belongs at the level of its nearest repeat; `group` and `note`
+ * have no entry; a `calculate` entry's value is the service's to compute (any value is taken
+ * here). The logic itself (relevance, constraints, required_if...) is domain/form-engine.ts's.
  */
 export function validateEntries(data: unknown, fields: FieldDef[], opts: EntryOptions): EntriesResult {
   const errors: FieldErrors = {};
-  const entries: DataEntry[] = [];
   if (!Array.isArray(data)) {
     add(errors, 'data', 'data must be an array of entries');
-    return { entries, errors };
+    return { entries: [], errors };
   }
   const byUuid = new Map(fields.map((f) => [f.uuid, f]));
-  const seen = new Map<string, number>();
-  data.forEach((raw, i) => {
-    const at = `data.${i}`;
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-      add(errors, at, 'each entry must be an object with field_uuid, type and value');
-      return;
-    }
-    const e = raw as Record<string, unknown>;
-    if (typeof e.field_uuid !== 'string') {
-      add(errors, `${at}.field_uuid`, 'field_uuid must be a string');
-      return;
-    }
-    const field = byUuid.get(e.field_uuid);
-    if (!field) {
-      add(errors, `${at}.field_uuid`, `no field of this form version has uuid ${e.field_uuid}`);
-      return;
-    }
-    const first = seen.get(field.uuid);
-    if (first !== undefined) {
-      add(errors, at, `a second entry for field ${field.name} (first at data.${first})`);
-      return;
-    }
-    seen.set(field.uuid, i);
-    if (typeof e.type !== 'string' || !(FIELD_TYPES as readonly string[]).includes(e.type)) {
-      add(errors, `${at}.type`, `type must be one of ${FIELD_TYPES.join(', ')}`);
-      return;
-    }
-    if (e.type !== field.type) {
-      add(errors, `${at}.type`, `field ${field.name} is of type ${field.type}, not ${e.type}`);
-      return;
-    }
-    let value = e.value ?? null;
-    let uploaded = field.type === 'photo' && !!opts.uploadedPhotos?.has(field.uuid);
-    const keptId = field.type === 'photo' && !uploaded ? photoIdOf(value) : undefined;
-    if (keptId !== undefined) {
-      // A kept photo is rebuilt from the server's record: the client's url, content_type, size
-      // (or anything else) are ignored, never stored (docs/collection.md, "Photos").
-      const kept = opts.keptPhotos?.get(keptId);
-      if (!kept) {
+  const levels = entryLevels(fields);
+  const nested = fields.some((f) => f.type === 'repeat');
+  const top = fields.filter((f) => levels.get(f.uuid) === null);
+
+  const level = (list: unknown[], prefix: string, repeat: string | null, topLevel: boolean): DataEntry[] => {
+    const entries: DataEntry[] = [];
+    const seen = new Map<string, number>();
+    list.forEach((raw, i) => {
+      const at = `${prefix}.${i}`;
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+        add(errors, at, 'each entry must be an object with field_uuid, type and value');
+        return;
+      }
+      const e = raw as Record<string, unknown>;
+      if (typeof e.field_uuid !== 'string') {
+        add(errors, `${at}.field_uuid`, 'field_uuid must be a string');
+        return;
+      }
+      const field = byUuid.get(e.field_uuid);
+      if (!field) {
+        add(errors, `${at}.field_uuid`, `no field of this form version has uuid ${e.field_uuid}`);
+        return;
+      }
+      if (field.type === 'group' || field.type === 'note') {
+        add(errors, `${at}.field_uuid`, `${field.name} is a ${field.type}, which has no entry`);
+        return;
+      }
+      const fieldLevel = levels.get(field.uuid) ?? null;
+      if (nested && fieldLevel !== repeat) {
         add(
           errors,
-          `${at}.value`,
-          `${field.name} keeps photo ${keptId}, which is not a photo of this submission; send a new photo as base64 or an uploaded file`,
+          `${at}.field_uuid`,
+          fieldLevel
+            ? `${field.name} belongs in the instances of repeat ${fieldLevel}`
+            : `${field.name} belongs at the top level, not in a repeat instance`,
         );
         return;
       }
-      value = { ...kept };
-      uploaded = true;
-    }
-    if (value !== null && !uploaded) {
-      const problem = VALUE_VALIDATORS[field.type](value, field);
-      if (problem) {
-        add(errors, `${at}.value`, `${field.name} ${problem}`);
+      const first = seen.get(field.uuid);
+      if (first !== undefined) {
+        add(errors, at, `a second entry for field ${field.name} (first at ${prefix}.${first})`);
         return;
       }
+      seen.set(field.uuid, i);
+      if (typeof e.type !== 'string' || !(FIELD_TYPES as readonly string[]).includes(e.type)) {
+        add(errors, `${at}.type`, `type must be one of ${FIELD_TYPES.join(', ')}`);
+        return;
+      }
+      if (e.type !== field.type) {
+        add(errors, `${at}.type`, `field ${field.name} is of type ${field.type}, not ${e.type}`);
+        return;
+      }
+      let value = e.value ?? null;
+      if (field.type === 'repeat') {
+        if (value !== null && (!Array.isArray(value) || value.some((x) => !Array.isArray(x)))) {
+          add(
+            errors,
+            `${at}.value`,
+            `${field.name} is a repeat: its value is an array of instances, each an array of entries`,
+          );
+          return;
+        }
+        value = ((value ?? []) as unknown[][]).map((instance, n) =>
+          level(instance, `${at}.value.${n}`, field.name, false),
+        );
+        entries.push({ field_uuid: field.uuid, type: field.type, value });
+        return;
+      }
+      if (field.type === 'calculate') {
+        entries.push({ field_uuid: field.uuid, type: field.type, value });
+        return;
+      }
+      let uploaded = topLevel && field.type === 'photo' && !!opts.uploadedPhotos?.has(field.uuid);
+      const keptId = field.type === 'photo' && !uploaded ? photoIdOf(value) : undefined;
+      if (keptId !== undefined) {
+        // A kept photo is rebuilt from the server's record: the client's url, content_type, size
+        // (or anything else) are ignored, never stored (docs/collection.md, "Photos").
+        const kept = opts.keptPhotos?.get(keptId);
+        if (!kept) {
+          add(
+            errors,
+            `${at}.value`,
+            `${field.name} keeps photo ${keptId}, which is not a photo of this submission; send a new photo as base64 or an uploaded file`,
+          );
+          return;
+        }
+        value = { ...kept };
+        uploaded = true;
+      }
+      if (value !== null && !uploaded) {
+        const problem = VALUE_VALIDATORS[field.type as ValueType](value, field);
+        if (problem) {
+          add(errors, `${at}.value`, `${field.name} ${problem}`);
+          return;
+        }
+      }
+      if (opts.enforceRequired && field.required && !uploaded && isEmptyValue(value)) {
+        add(errors, `${at}.value`, `${field.name} is required`);
+        return;
+      }
+      entries.push({ field_uuid: field.uuid, type: field.type, value });
+    });
+    if (opts.enforceRequired && topLevel) {
+      for (const f of top)
+        if (f.required && !seen.has(f.uuid) && !opts.uploadedPhotos?.has(f.uuid))
+          add(errors, 'data', `${f.name} (field_uuid ${f.uuid}) is required`);
     }
-    if (opts.enforceRequired && field.required && !uploaded && isEmptyValue(value)) {
-      add(errors, `${at}.value`, `${field.name} is required`);
-      return;
-    }
-    entries.push({ field_uuid: field.uuid, type: field.type, value });
-  });
-  if (opts.enforceRequired) {
-    for (const f of fields)
-      if (f.required && !seen.has(f.uuid) && !opts.uploadedPhotos?.has(f.uuid))
-        add(errors, 'data', `${f.name} (field_uuid ${f.uuid}) is required`);
-  }
+    return entries;
+  };
+  const entries = level(data, 'data', null, true);
   return { entries, errors };
 }
 
@@ -128,13 +197,24 @@ const SEARCH_TEXT_MAX = 16_000;
 
 /**
  * The text searched by `?search=`: text values and the chosen choices (value and label) of a
- * submission, joined with spaces, cut to {@link SEARCH_TEXT_MAX} characters (code points:
+ * submission, those in every instance of its repeats included, joined with spaces, cut to {@link SEARCH_TEXT_MAX} characters (code points:
  * never half a surrogate pair).
  */
 export function searchTextOf(entries: DataEntry[], fields: FieldDef[]): string {
   const byUuid = new Map(fields.map((f) => [f.uuid, f]));
   const parts: string[] = [];
-  for (const e of entries) {
+  // A repeat's answers are searched too, every instance (issue 34; a group has no entry).
+  const all: DataEntry[] = [];
+  const walk = (list: DataEntry[]) => {
+    for (const e of list) {
+      all.push(e);
+      if (byUuid.get(e.field_uuid)?.type === 'repeat' && Array.isArray(e.value))
+        for (const instance of e.value as unknown[])
+          if (Array.isArray(instance)) walk(instance as DataEntry[]);
+    }
+  };
+  walk(entries);
+  for (const e of all) {
     const f = byUuid.get(e.field_uuid);
     if (!f || e.value === null) continue;
     const labelOf = (v: string) => f.choices?.find((c) => c.value === v)?.label;

@@ -37,8 +37,8 @@ export interface PhotoRef {
 
 // --- form fields (domain/fields.ts) ---
 
-/** Field types of spec 2.1. */
-export const FIELD_TYPES = [
+/** Field types of spec 2.1: those answered with a value of their own format. */
+export const VALUE_TYPES = [
   'text',
   'integer',
   'decimal',
@@ -49,11 +49,29 @@ export const FIELD_TYPES = [
   'geopoint',
   'photo',
 ] as const;
+export type ValueType = (typeof VALUE_TYPES)[number];
+
+/**
+ * Every field type: the value types, and those of the form model of issue 34
+ * (docs/collection.md, "Form versions and fields"): `group` and `repeat` (containers), `note`
+ * (display only, never answered), `calculate` (hidden, its value computed by the service).
+ */
+export const FIELD_TYPES = [...VALUE_TYPES, 'group', 'repeat', 'note', 'calculate'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
+
+/** Per-language texts beside the default language's: `{"fr": {"label": "...", "hint": "..."}}`. */
+export type Translations = Record<
+  string,
+  { label?: string; hint?: string; constraint_message?: string; required_message?: string }
+>;
 
 export interface Choice {
   value: string;
   label: string;
+  /** Extra properties a `choice_filter` reads by bare name (cascading selects). */
+  properties?: Record<string, string>;
+  /** The label in the version's other languages: `{"fr": {"label": "..."}}`. */
+  translations?: Record<string, { label?: string }>;
 }
 
 /** Optional constraints: `min`/`max` for integer and decimal, `max_length`/`pattern` for text. */
@@ -65,6 +83,45 @@ export interface Constraints {
   pattern?: string;
 }
 
+/**
+ * The logic and display properties of a field (form model of issue 34; all optional, stored in
+ * `fields.logic`): expressions are strings in the ODK XPath subset of `@fieldhouse/form-logic`.
+ */
+export interface FieldLogic {
+  relevant?: string;
+  constraint?: string;
+  constraint_message?: string;
+  required_if?: string;
+  required_message?: string;
+  calculation?: string;
+  default?: unknown;
+  read_only?: boolean;
+  choice_filter?: string;
+  hint?: string;
+  appearance?: string;
+  repeat_count?: number | string;
+  min_repeats?: number;
+  max_repeats?: number;
+}
+
+/** The keys of {@link FieldLogic}, in the order answers list them. */
+export const LOGIC_KEYS = [
+  'hint',
+  'relevant',
+  'constraint',
+  'constraint_message',
+  'required_if',
+  'required_message',
+  'calculation',
+  'default',
+  'read_only',
+  'choice_filter',
+  'appearance',
+  'repeat_count',
+  'min_repeats',
+  'max_repeats',
+] as const satisfies ReadonlyArray<keyof FieldLogic>;
+
 /** A form field as the validators need it. */
 export interface FieldDef {
   id: number;
@@ -75,6 +132,10 @@ export interface FieldDef {
   required: boolean;
   choices: Choice[] | null;
   constraints: Constraints;
+  /** The `group` or `repeat` containing it (its name), null at the top level. */
+  parent: string | null;
+  logic: FieldLogic;
+  translations: Translations;
 }
 
 // --- publication (domain/publication.ts) ---

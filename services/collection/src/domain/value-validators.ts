@@ -1,4 +1,4 @@
-import type { FieldDef, FieldType } from './fields.ts';
+import type { FieldDef, ValueType } from './fields.ts';
 import { compilePattern } from './fields.ts';
 
 /**
@@ -102,7 +102,8 @@ export function stripDataUrl(v: string): string {
   return (m ? v.slice(m[0].length) : v).replace(/\s+/g, '');
 }
 
-export const VALUE_VALIDATORS: Record<FieldType, ValueValidator> = {
+/** The validator of each value type (`group`, `repeat`, `note` and `calculate` have none). */
+export const VALUE_VALIDATORS: Record<ValueType, ValueValidator> = {
   text,
   integer,
   decimal,

@@ -12,6 +12,7 @@ import {
   listVersions,
   publishVersion,
   updateField,
+  updateVersionLanguages,
   versionJson,
   type FieldInput,
   type VersionRow,
@@ -20,7 +21,9 @@ import { lockProject } from '../data/projects.ts';
 import { isUniqueViolation } from '../data/tx.ts';
 import { requireAccess } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
-import { fieldShapeErrors } from './field-definition.ts';
+import type { FieldRow } from '../data/versions.ts';
+import { fieldShapeErrors, normaliseTexts, type FieldBody } from './field-definition.ts';
+import { assertFieldCompiles, compileFields, formProblem } from './form-engine.ts';
 import { SELECT_TYPES } from './fields.ts';
 import { problems } from './problems.ts';
 
@@ -33,6 +36,45 @@ export type { FieldInput };
 /** 409 `version_frozen` for any change to a published (frozen) version. */
 function assertDraft(v: VersionRow): void {
   if (v.status !== 'draft') throw problems.versionFrozen({ number: v.number });
+}
+
+/** Body of `POST /projects/{id}/versions` (form model of issue 34: languages optional). */
+export interface VersionCreate {
+  copy_last_published: boolean;
+  languages?: string[];
+  default_language?: string | null;
+}
+
+/** Body of `PUT /versions/{id}`: a draft's languages. */
+export interface VersionLanguagesInput {
+  languages: string[];
+  default_language?: string | null;
+}
+
+/**
+ * A version's languages as stored: `default_language` one of `languages` (the first when not
+ * given); none: a one-language form.
+ * @returns undefined when the body sets none.
+ * @throws 422 on `default_language` naming a language not listed.
+ */
+function languagesOf(input: {
+  languages?: string[];
+  default_language?: string | null;
+}): { languages: string[]; default_language: string | null } | undefined {
+  if (input.languages === undefined && input.default_language == null) return undefined;
+  const languages = input.languages ?? [];
+  const def = input.default_language ?? languages[0] ?? null;
+  if (def !== null && !languages.includes(def))
+    throw problems.validationFailed({
+      errors: {
+        default_language: [
+          languages.length
+            ? `default_language must be one of the languages (${languages.join(', ')})`
+            : 'default_language needs languages',
+        ],
+      },
+    });
+  return { languages, default_language: def };
 }
 
 /** A duplicate field name in a version (unique index) as a 422 `duplicate_name` on `name`. */
@@ -73,7 +115,7 @@ export async function listFormVersions(
 export async function createFormVersion(
   ctx: CollectionContext,
   actor: Actor,
-  command: { projectId: number; input: BodyReader<{ copy_last_published: boolean }> },
+  command: { projectId: number; input: BodyReader<VersionCreate> },
 ): Promise<VersionView> {
   const { project } = await requireAccess(ctx, {
     actor,
@@ -81,7 +123,9 @@ export async function createFormVersion(
     projectId: command.projectId,
   });
   let copyFrom: number | null = null;
-  if (command.input().copy_last_published) {
+  const input = command.input();
+  const languages = languagesOf(input);
+  if (input.copy_last_published) {
     const last = await lastPublishedVersion(ctx.db, project.id);
     if (!last)
       throw problems.validationFailed({
@@ -91,7 +135,8 @@ export async function createFormVersion(
   }
   const v = await ctx.inTransaction(async (tx) => {
     await lockProject(tx, project.id);
-    return createVersion(tx, project.id, copyFrom);
+    const created = await createVersion(tx, project.id, copyFrom);
+    return languages ? updateVersionLanguages(tx, created.id, languages) : created;
   });
   return versionJson(v, await countFields(ctx.db, v.id));
 }
@@ -141,14 +186,34 @@ export async function listVersionFields(
 }
 
 /**
- * Adds a field to a draft version (`form.edit`); choices and constraints must fit the type.
+ * The field as stored from a normalised body ({@link normaliseTexts}), checked: its texts'
+ * languages, choices and constraints for the type, its default.
+ * @throws 422 `validation_failed` keyed by property.
+ */
+function checkedShape(
+  body: Partial<FieldBody>,
+  version: VersionRow,
+  current?: FieldRow,
+): Partial<FieldInput> {
+  const { field, errors } = normaliseTexts(body, version, current);
+  const merged = { ...current, ...field } as FieldInput;
+  Object.assign(errors, fieldShapeErrors({ ...merged, logic: merged.logic ?? {} }));
+  if (Object.keys(errors).length) throw problems.validationFailed({ errors });
+  return field as Partial<FieldInput>;
+}
+
+/**
+ * Adds a field to a draft version (`form.edit`); choices and constraints must fit the type, and
+ * its expressions compile against the version's fields (form model of issue 34: a syntax error,
+ * an unknown `${name}` or function, a cycle: 422 `expression_invalid` keyed by the property,
+ * naming the position; a parent that is not a group or repeat: 422 on `parent`).
  * @throws 409 `version_frozen` on a published version, 422 on a bad shape or a duplicate name
  * (`duplicate_name`); 404, 403 access.
  */
 export async function addField(
   ctx: CollectionContext,
   actor: Actor,
-  command: { versionId: number; field: BodyReader<FieldInput> },
+  command: { versionId: number; field: BodyReader<FieldBody> },
 ): Promise<FieldView> {
   const { version } = await requireAccess(ctx, {
     actor,
@@ -156,22 +221,38 @@ export async function addField(
     versionId: command.versionId,
   });
   assertDraft(version);
-  const field = command.field();
-  const errors = fieldShapeErrors(field);
-  if (Object.keys(errors).length) throw problems.validationFailed({ errors });
+  const field = checkedShape(command.field(), version) as FieldInput;
   const input = { ...field, choices: field.choices?.length ? field.choices : null };
+  const existing = await listFields(ctx.db, version.id);
+  if (existing.some((f) => f.name === input.name)) throw problems.duplicateName();
+  assertFieldCompiles(
+    version,
+    [
+      ...existing,
+      {
+        ...input,
+        id: 0,
+        uuid: '',
+        parent: input.parent ?? null,
+        logic: input.logic ?? {},
+        translations: input.translations ?? {},
+      },
+    ],
+    input.name,
+  );
   return fieldJson(await uniqueName(() => insertField(ctx.db, version.id, input)));
 }
 
 /**
  * Changes a field of a draft version (partial; its uuid stays); changing to a non-select type
- * drops its choices.
- * @throws 404 `Field not found.`, 409 `version_frozen`, 422 bad shape or `duplicate_name`.
+ * drops its choices. Its expressions compile against the version's fields, as in {@link addField}.
+ * @throws 404 `Field not found.`, 409 `version_frozen`, 422 bad shape, `duplicate_name` or
+ *   `expression_invalid`.
  */
 export async function changeField(
   ctx: CollectionContext,
   actor: Actor,
-  command: { versionId: number; fieldId: number; patch: BodyReader<Partial<FieldInput>> },
+  command: { versionId: number; fieldId: number; patch: BodyReader<Partial<FieldBody>> },
 ): Promise<FieldView> {
   const { version } = await requireAccess(ctx, {
     actor,
@@ -181,11 +262,39 @@ export async function changeField(
   const field = await findField(ctx.db, version.id, command.fieldId);
   if (!field) throw problems.notFound({ resource: 'field' });
   assertDraft(version);
-  const patch = command.patch();
-  const errors = fieldShapeErrors({ ...field, ...patch });
-  if (Object.keys(errors).length) throw problems.validationFailed({ errors });
+  const patch = checkedShape(command.patch(), version, field);
   if (patch.type && !SELECT_TYPES.includes(patch.type)) patch.choices = null;
+  const all = await listFields(ctx.db, version.id);
+  const name = patch.name ?? field.name;
+  if (all.some((f) => f.name === name && f.id !== field.id)) throw problems.duplicateName();
+  assertFieldCompiles(
+    version,
+    all.map((f) => (f.id === field.id ? { ...f, ...patch } : f)),
+    name,
+  );
   return fieldJson(await uniqueName(() => updateField(ctx.db, field.id, patch)));
+}
+
+/**
+ * Sets the languages of a draft version (`PUT /versions/{id}`; form model of issue 34):
+ * `default_language` one of `languages` (the first when absent); an empty list makes it a
+ * one-language form.
+ * @throws 409 `version_frozen` on a published version; 422 `default_language`; 404, 403 access.
+ */
+export async function changeVersionLanguages(
+  ctx: CollectionContext,
+  actor: Actor,
+  command: { versionId: number; input: BodyReader<VersionLanguagesInput> },
+): Promise<VersionView> {
+  const { version } = await requireAccess(ctx, {
+    actor,
+    permission: 'form.edit',
+    versionId: command.versionId,
+  });
+  assertDraft(version);
+  const languages = languagesOf(command.input()) ?? { languages: [], default_language: null };
+  const row = await ctx.inTransaction((tx) => updateVersionLanguages(tx, version.id, languages));
+  return versionJson(row, await countFields(ctx.db, version.id));
 }
 
 /** Deletes a field of a draft version. @throws 404 `Field not found.`, 409 `version_frozen`. */
@@ -216,10 +325,14 @@ export async function publishFormVersion(
 ): Promise<VersionView> {
   const { version } = await requireAccess(ctx, { actor, permission: 'form.edit', versionId: versionId });
   if (version.status !== 'draft') throw problems.versionPublished({ number: version.number });
-  const n = await countFields(ctx.db, version.id);
+  const fields = await listFields(ctx.db, version.id);
+  const n = fields.length;
   if (!n)
     throw problems.validationFailed({
       errors: { fields: ['A version needs at least one field to be published.'] },
     });
+  // The whole form compiles: references to fields deleted or renamed since, cycles (issue 34).
+  const compiled = compileFields(version, fields);
+  if (!compiled.ok) throw formProblem(compiled.errors, (e) => `fields.${e.field || 'version'}.${e.property}`);
   return versionJson(await ctx.inTransaction((tx) => publishVersion(tx, version)), n);
 }

@@ -74,6 +74,12 @@ const listSubmissionsRoute = route({
 });
 
 /** POST /projects/{project_id}/submissions: submit data (spec 2.1 body, JSON or multipart). */
+/** The request's `Accept-Language` as a command's `acceptLanguage` (the form's messages' language). */
+const acceptLanguage = (req: { headers: Record<string, string | string[] | undefined> }) => {
+  const v = req.headers['accept-language'];
+  return typeof v === 'string' && v ? { acceptLanguage: v } : {};
+};
+
 const createSubmissionRoute = route({
   method: 'post',
   path: '/api/v1/projects/{project_id}/submissions',
@@ -116,6 +122,7 @@ const createSubmissionRoute = route({
         const { body, files } = await readSubmissionBody(ctx, req);
         return { values: validate(createSubmissionBody, body), photos: files };
       },
+      ...acceptLanguage(req),
     });
     return { status: 201, body: { data: submissionBody(created, creationHistory(created)) } };
   },
@@ -175,6 +182,7 @@ const updateSubmissionRoute = route({
       submissionId: pathId(params.submission_id, 'submissionId', 'bigint'),
       // Parsed once the submission is found: an unknown one is a 404 whatever the body.
       readChange: readBody,
+      ...acceptLanguage(req),
     });
     return { body: { data: submissionBody(submission, history, names) } };
   },

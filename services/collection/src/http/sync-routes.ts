@@ -75,6 +75,9 @@ const syncRoute = route({
         const batch = validate(syncBatchBody, raw);
         return { deviceId: batch.device_id, items: batch.submissions.map(parseSyncItem) };
       },
+      ...(typeof req.headers['accept-language'] === 'string'
+        ? { acceptLanguage: req.headers['accept-language'] }
+        : {}),
     });
     return {
       body: {

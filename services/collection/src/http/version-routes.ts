@@ -2,6 +2,7 @@ import { paginated, pageOf, pathId } from '@fieldhouse/http';
 import {
   addField,
   changeField,
+  changeVersionLanguages,
   createFormVersion,
   getCurrentFormVersion,
   getFormVersion,
@@ -19,6 +20,7 @@ import {
   fieldPatch,
   fieldSchema,
   versionBody,
+  versionLanguagesBody,
   versionParams,
   versionSchema,
   versionWithFieldsSchema,
@@ -118,6 +120,29 @@ export const versionRoutes = [
     }),
   }),
   route({
+    method: 'put',
+    path: '/api/v1/versions/{version_id}',
+    operationId: 'updateFormVersion',
+    summary: 'Set a draft’s languages (drafts only)',
+    description:
+      '`{languages, default_language}` (form model of issue 34): BCP 47 codes, at most 20, `default_language` one ' +
+      'of them (the first when absent); texts of fields may then be given per language. A published version: 409.',
+    tags,
+    params: versionParams,
+    body: versionLanguagesBody,
+    parseBody: 'by-use-case',
+    responses: { 200: { description: 'The version', body: envelope(versionSchema) } },
+    problems: { ...write, 409: frozen },
+    handler: async ({ params, readBody }, ctx, req) => ({
+      body: {
+        data: await changeVersionLanguages(ctx, req.caller, {
+          versionId: pathId(params.version_id, 'versionId'),
+          input: readBody,
+        }),
+      },
+    }),
+  }),
+  route({
     method: 'get',
     path: '/api/v1/versions/{version_id}/fields',
     operationId: 'listVersionFields',
@@ -144,7 +169,9 @@ export const versionRoutes = [
     operationId: 'addField',
     summary: 'Add a field (drafts only: 409 otherwise)',
     description:
-      'Choices for (and only for) select types; `min`/`max` for integer and decimal; `max_length`/`pattern` for text. A duplicate name is 422 `duplicate_name`.',
+      'Choices for (and only for) select types; `min`/`max` for integer and decimal; `max_length`/`pattern` for text. A duplicate name is 422 `duplicate_name`. ' +
+      'Form model (docs/collection.md): `group`, `repeat`, `note`, `calculate`; `parent`; logic properties whose expressions ' +
+      'are compiled here (an error: 422 `expression_invalid` keyed by the property, naming the position); texts plain or per language.',
     tags,
     params: versionParams,
     body: fieldBody,
@@ -205,7 +232,9 @@ export const versionRoutes = [
     path: '/api/v1/versions/{version_id}/publish',
     operationId: 'publishFormVersion',
     summary: 'Publish (freeze) a version; it becomes the current form',
-    description: 'Already published 409 `version_published`; a version without fields 422.',
+    description:
+      'Already published 409 `version_published`; a version without fields 422; a form whose expressions do not ' +
+      'compile as a whole (a field referenced but deleted since, a cycle) 422 `expression_invalid` keyed `fields.<name>.<property>`.',
     tags,
     params: versionParams,
     responses: { 200: { description: 'The published version', body: envelope(versionSchema) } },

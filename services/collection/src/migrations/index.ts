@@ -15,6 +15,7 @@ import { memberInvitations } from './013-member-invitations.ts';
 import { submissionVersions } from './014-submission-versions.ts';
 import { userPreferences } from './015-user-preferences.ts';
 import { generatedWebhookTriggers } from './016-generated-webhook-triggers.ts';
+import { formLogic } from './017-form-logic.ts';
 import { webhookTriggersStep } from './webhook-triggers.ts';
 
 /** The collection service's migrations, in order; last, the repeatable step that installs the generated webhook triggers. */
@@ -35,5 +36,6 @@ export const migrations: Migration[] = [
   submissionVersions,
   userPreferences,
   generatedWebhookTriggers,
+  formLogic,
   webhookTriggersStep,
 ];
