@@ -445,6 +445,28 @@ describe('collection: form logic (issue 34)', () => {
       expect(total.value).to.equal('12');
     });
 
+    it("checks the public web form's anonymous submissions the same way, in the visitor's language", async () => {
+      await h
+        .as(alice)
+        .post(`/api/v1/workspaces/${ws}/projects/${projectId}/publish`)
+        .send({ collect_access: 'public' })
+        .expect(200);
+      const bad = household().filter((x) => x.field_uuid !== f.phone!.uuid);
+      const refused = await h
+        .anonymous()
+        .post(`/api/v1/projects/${projectId}/submissions`)
+        .set('Accept-Language', 'fr')
+        .send({ form_version_id: versionId, data: bad })
+        .expect(422);
+      expect(refused.body.errors['data.phone']).to.deep.equal(['Un numéro est nécessaire']);
+      const ok = await h
+        .anonymous()
+        .post(`/api/v1/projects/${projectId}/submissions`)
+        .send({ form_version_id: versionId, data: household() })
+        .expect(201);
+      expect(ok.body.data.collector_id).to.equal(null);
+    });
+
     it('checks sync items the same way: a failing constraint rejected, a valid household created', async () => {
       const bad = household();
       bad[0] = e('hh_size', 0);
