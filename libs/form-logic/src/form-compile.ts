@@ -80,7 +80,7 @@ export function compileForm(definition: FormDefinition): CompileFormResult {
   };
   walk(definition.nodes, null, null, []);
 
-  const names = [...byName.keys()];
+  const names: ReadonlySet<string> = new Set(byName.keys());
   for (const meta of metas) {
     checkProperties(meta, languages, errors);
     compileProperties(meta, names, errors);
@@ -159,10 +159,15 @@ function compileProperty(
   meta: Meta,
   property: string,
   source: string,
-  names: readonly string[],
+  names: ReadonlySet<string>,
   errors: FormError[],
 ): Expression | undefined {
-  const result = compile(source, { fields: names });
+  // Compiled without `fields` first: compile() copies the list into a set per expression, which is
+  // most of the cost of a large form; the references are checked here, and only an expression
+  // with an unknown one is compiled again with `fields` for compile()'s error and position.
+  const fast = compile(source);
+  if (fast.ok && fast.expression.references.every((r) => names.has(r))) return fast.expression;
+  const result = fast.ok ? compile(source, { fields: names }) : fast;
   if (result.ok) return result.expression;
   const { code, message, position } = result.error;
   errors.push({
@@ -175,7 +180,7 @@ function compileProperty(
   return undefined;
 }
 
-function compileProperties(meta: Meta, names: readonly string[], errors: FormError[]): void {
+function compileProperties(meta: Meta, names: ReadonlySet<string>, errors: FormError[]): void {
   const n = meta.node;
   if (filled(n.relevant)) meta.relevant = compileProperty(meta, 'relevant', n.relevant, names, errors);
   if (filled(n.constraint))
@@ -200,10 +205,10 @@ function compileProperties(meta: Meta, names: readonly string[], errors: FormErr
 function compileChoiceFilter(
   meta: Meta,
   source: string,
-  names: readonly string[],
+  names: ReadonlySet<string>,
   errors: FormError[],
 ): Expression | undefined {
-  if (!compileProperty(meta, 'choice_filter', source, [...names, ...bareNames(source)], errors))
+  if (!compileProperty(meta, 'choice_filter', source, new Set([...names, ...bareNames(source)]), errors))
     return undefined;
   const parsed = parse(source);
   if (!parsed.ok) return undefined;
@@ -274,11 +279,6 @@ function expressionsOf(meta: Meta, property: Property): Expression[] {
   }
 }
 
-const PROPERTY_OF: Record<'relevant' | 'calculation', string> = {
-  relevant: 'relevant',
-  calculation: 'calculation',
-};
-
 /**
  * Orders the tasks: relevance and calculations topologically (a calculation after the calculations
  * it reads and after its own relevance; relevance after its parent's and after the calculations
@@ -322,9 +322,7 @@ function orderTasks(
     if (s === 'done') return true;
     if (s === 'visiting') {
       const cycle = stack.slice(stack.indexOf(task));
-      const path = [...cycle, task]
-        .map((t) => `${t.meta.name} (${PROPERTY_OF[t.property as 'relevant']})`)
-        .join(' → ');
+      const path = [...cycle, task].map((t) => `${t.meta.name} (${t.property})`).join(' → ');
       errors.push({
         field: task.meta.name,
         property: task.property,
