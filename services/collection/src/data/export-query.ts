@@ -17,13 +17,17 @@ const lit = (s: string) => pg.escapeLiteral(s);
 
 /**
  * The fields of a project's published versions, newest version first, each field uuid once
- * (a field kept across versions keeps its uuid): the export's fields in form order. A select
- * field's choices are those of every version, the newest version's first. `latest` counts the
- * fields of the newest published version, which come first.
+ * (a field kept across versions keeps its uuid): the export's fields in form order (depth
+ * first: a group's or repeat's fields follow it, siblings by position). A select field's
+ * choices are those of every version, the newest version's first. `latest` counts the fields
+ * of the newest published version, which come first. Each field's `repeats` are the repeats
+ * around it in the newest version that has it (its `parent` chain, groups skipped); `label` is
+ * the one of `lang` where the field has it (`translations`), else the default language's.
  */
 export async function exportFields(
   db: Knex,
   projectId: number,
+  lang?: string,
 ): Promise<{ fields: ExportField[]; latest: number }> {
   const rows = (await db('fields as f')
     .join('form_versions as v', 'v.id', 'f.version_id')
@@ -33,19 +37,85 @@ export async function exportFields(
       { column: 'f.position', order: 'asc' },
       { column: 'f.id', order: 'asc' },
     ])
-    .select('f.uuid', 'f.name', 'f.label', 'f.type', 'f.choices', 'v.number')) as Array<
-    Omit<ExportField, 'choices'> & { choices: Array<{ value: string }> | null; number: number }
+    .select(
+      'f.uuid',
+      'f.name',
+      lang ? db.raw(`COALESCE(f.translations -> ? ->> 'label', f.label) AS label`, [lang]) : 'f.label',
+      'f.type',
+      'f.choices',
+      'f.parent',
+      'v.number',
+    )) as Array<
+    Omit<ExportField, 'choices' | 'repeats'> & {
+      choices: Array<{ value: string }> | null;
+      number: number;
+      parent: string | null;
+    }
   >;
   const byUuid = new Map<string, ExportField>();
   let latest = 0;
-  for (const r of rows) {
-    if (r.number === rows[0]!.number) latest++;
-    const seen = byUuid.get(r.uuid);
-    const choices = (r.choices ?? []).map((c) => c.value);
-    if (seen) seen.choices.push(...choices.filter((c) => !seen.choices.includes(c)));
-    else byUuid.set(r.uuid, { uuid: r.uuid, name: r.name, label: r.label, type: r.type, choices });
+  for (const version of inTreeOrder(rows)) {
+    const byName = new Map(version.map((r) => [r.name, r]));
+    const repeatsOf = (r: (typeof rows)[number]): string[] => {
+      const chain: string[] = [];
+      const seen = new Set<string>();
+      for (let p = r.parent ? byName.get(r.parent) : undefined; p && !seen.has(p.name);) {
+        seen.add(p.name);
+        if (p.type === 'repeat') chain.unshift(p.uuid);
+        p = p.parent ? byName.get(p.parent) : undefined;
+      }
+      return chain;
+    };
+    for (const r of version) {
+      if (r.number === rows[0]!.number) latest++;
+      const seen = byUuid.get(r.uuid);
+      const choices = (r.choices ?? []).map((c) => c.value);
+      if (seen) seen.choices.push(...choices.filter((c) => !seen.choices.includes(c)));
+      else
+        byUuid.set(r.uuid, {
+          uuid: r.uuid,
+          name: r.name,
+          label: r.label,
+          type: r.type,
+          choices,
+          repeats: repeatsOf(r),
+        });
+    }
   }
   return { fields: [...byUuid.values()], latest };
+}
+
+/**
+ * Rows ordered by version (as given), each version's fields depth first: top-level fields by
+ * position, each followed by its members (`parent`, a group or repeat name). A flat version
+ * keeps its order; a field whose parent is missing stays at the top level.
+ */
+function inTreeOrder<R extends { name: string; parent: string | null; number: number }>(rows: R[]): R[][] {
+  const versions: R[][] = [];
+  for (const r of rows) {
+    const last = versions.at(-1);
+    if (last && last[0]!.number === r.number) last.push(r);
+    else versions.push([r]);
+  }
+  return versions.map((version) => {
+    if (version.every((r) => !r.parent)) return version;
+    const names = new Set(version.map((r) => r.name));
+    const children = new Map<string | null, R[]>();
+    for (const r of version) {
+      const key = r.parent && names.has(r.parent) ? r.parent : null;
+      children.set(key, [...(children.get(key) ?? []), r]);
+    }
+    const out: R[] = [];
+    const visit = (parent: string | null) => {
+      for (const r of children.get(parent) ?? []) {
+        if (out.includes(r)) continue;
+        out.push(r);
+        visit(r.name);
+      }
+    };
+    visit(null);
+    return out;
+  });
 }
 
 /** The rows of a job (the list endpoint's filters, same code) with the columns the export reads. */
@@ -106,9 +176,16 @@ function photoSql(v: string, photos: PhotoCells): string {
   return `CASE WHEN jsonb_typeof(${v}) = 'object' THEN ${cell} ELSE ${v} #>> '{}' END`;
 }
 
-/** SQL text of one column (`v` is the field's JSONB value, `s` the submission). */
-function columnSql(source: ColumnSource, valueOf: (uuid: string) => string, photos: PhotoCells): string {
+/** SQL text of one column (`v` is the field's JSONB value, `s` the submission, `keys` a repeat row's keys). */
+function columnSql(
+  source: ColumnSource,
+  valueOf: (uuid: string) => string,
+  photos: PhotoCells,
+  keys: { key: string; parent_key: string },
+): string {
   switch (source.kind) {
+    case 'instance':
+      return source.part === 'submission_id' ? 's.id' : keys[source.part];
     case 'meta':
       return source.column === 'created_at' || source.column === 'updated_at'
         ? `to_char(s.${source.column} AT TIME ZONE 'UTC', ${ISO_UTC})`
@@ -133,7 +210,8 @@ function columnSql(source: ColumnSource, valueOf: (uuid: string) => string, phot
 }
 
 /** Whether a column's SQL value is text (the others are integers or numerics). */
-const isText = (c: ExportColumn) => (c.source.kind === 'meta' ? !c.numeric : c.source.kind !== 'choice');
+const isText = (c: ExportColumn) =>
+  c.source.kind === 'meta' || c.source.kind === 'instance' ? !c.numeric : c.source.kind !== 'choice';
 
 /** SQL of `ref` (a text column) with the formula rule of domain/formula-escaping.ts applied. */
 const neutralisedSql = (ref: string) =>
@@ -164,8 +242,13 @@ export function exportSelectSql(
   fields: ExportField[],
   latest: number,
   columns: ExportColumn[],
-  { neutraliseFormulas = false, photos }: { neutraliseFormulas?: boolean; photos: PhotoCells },
+  {
+    neutraliseFormulas = false,
+    photos,
+    repeats = [],
+  }: { neutraliseFormulas?: boolean; photos: PhotoCells; repeats?: RepeatStep[] },
 ): string {
+  if (repeats.length) return repeatSelectSql(db, job, columns, { neutraliseFormulas, photos, repeats });
   const slot = new Map(fields.map((f, i) => [f.uuid, i]));
   const valueOf = (uuid: string) => {
     const i = slot.get(uuid)!;
@@ -177,14 +260,12 @@ export function exportSelectSql(
     .slice(0, latest)
     .map((f, i) => `z.d -> ${i} ->> 'field_uuid' = ${lit(f.uuid)}`)
     .join(' AND ');
-  const values = columns.map((c) => columnSql(c.source, valueOf, photos));
-  const select = neutraliseFormulas
-    ? columns.map((c, i) => (isText(c) ? neutralisedSql(`c.c${i}`) : `c.c${i}`)).join(',\n')
-    : values.join(',\n');
-  const computed = neutraliseFormulas
-    ? `
-  CROSS JOIN LATERAL (SELECT ${values.map((v, i) => `${v} AS c${i}`).join(',\n')} OFFSET 0) c`
-    : '';
+  const noKeys = { key: 'NULL', parent_key: 'NULL' };
+  const { select, computed } = selectList(
+    columns,
+    columns.map((c) => columnSql(c.source, valueOf, photos, noKeys)),
+    neutraliseFormulas,
+  );
   return `SELECT ${select}
   FROM (${filteredSubmissions(db, job).toQuery()}) s
   CROSS JOIN LATERAL (
@@ -195,6 +276,79 @@ export function exportSelectSql(
     FROM (SELECT s.data || '[]'::jsonb AS d OFFSET 0) z
     OFFSET 0) x${computed}
   ORDER BY s.created_at, s.id`;
+}
+
+/** The select list of `values` (one per column), with the formula rule through a lateral subquery. */
+function selectList(columns: ExportColumn[], values: string[], neutraliseFormulas: boolean) {
+  const select = neutraliseFormulas
+    ? columns.map((c, i) => (isText(c) ? neutralisedSql(`c.c${i}`) : `c.c${i}`)).join(',\n')
+    : values.join(',\n');
+  const computed = neutraliseFormulas
+    ? `
+  CROSS JOIN LATERAL (SELECT ${values.map((v, i) => `${v} AS c${i}`).join(',\n')} OFFSET 0) c`
+    : '';
+  return { select, computed };
+}
+
+/** One repeat on the way from a submission down to a repeat's instances: its field uuid and name. */
+export interface RepeatStep {
+  uuid: string;
+  name: string;
+}
+
+/** SQL of the instances (a JSONB array, empty when unanswered) of repeat `uuid` in entries `d`. */
+const instancesSql = (d: string, uuid: string) =>
+  `(SELECT CASE WHEN jsonb_typeof(e -> 'value') = 'array' THEN e -> 'value' ELSE '[]'::jsonb END
+     FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${d}) = 'array' THEN ${d} ELSE '[]'::jsonb END) e
+     WHERE e ->> 'field_uuid' = ${lit(uuid)} LIMIT 1)`;
+
+/**
+ * The lateral joins from a submission `s` down to the instances of the last of `repeats` (one
+ * row per instance, `i<k>.d` its entries and `i<k>.n` its place from 1 at level k), with the
+ * SQL of each row's `key` (`<submission id>/<repeat>[<n>]`, nested repeats appending
+ * `/<repeat>[<n>]`, as ODK Central's KEY) and of its `parent_key` (its parent instance's key,
+ * or the submission id).
+ */
+function instanceJoins(repeats: RepeatStep[]) {
+  let joins = '';
+  let key = `s.id::text`;
+  let parentKey = key;
+  repeats.forEach((r, k) => {
+    const from = k === 0 ? 's.data' : `i${k - 1}.d`;
+    joins += `
+  CROSS JOIN LATERAL jsonb_array_elements(${instancesSql(from, r.uuid)}) WITH ORDINALITY AS i${k}(d, n)`;
+    parentKey = key;
+    key = `${key} || ${lit(`/${r.name}[`)} || i${k}.n || ']'`;
+  });
+  return { joins, key: `(${key})`, parentKey: `(${parentKey})`, last: `i${repeats.length - 1}` };
+}
+
+/**
+ * The SELECT of a repeat's table: one row per instance of the last of `repeats` (the repeats
+ * from the top down) over the job's submissions, in the order of the submissions (oldest
+ * first) then of the instances; each instance's entries are turned once into a `{field_uuid:
+ * value}` object and read by key. Columns as {@link exportSelectSql}'s, plus its keys.
+ */
+function repeatSelectSql(
+  db: Knex,
+  job: ExportJobRow,
+  columns: ExportColumn[],
+  opts: { neutraliseFormulas: boolean; photos: PhotoCells; repeats: RepeatStep[] },
+): string {
+  const { joins, key, parentKey, last } = instanceJoins(opts.repeats);
+  const valueOf = (uuid: string) => `(x.m -> ${lit(uuid)})`;
+  const values = columns.map((c) =>
+    columnSql(c.source, valueOf, opts.photos, { key, parent_key: parentKey }),
+  );
+  const { select, computed } = selectList(columns, values, opts.neutraliseFormulas);
+  const order = opts.repeats.map((_, k) => `i${k}.n`).join(', ');
+  return `SELECT ${select}
+  FROM (${filteredSubmissions(db, job).toQuery()}) s${joins}
+  CROSS JOIN LATERAL (
+    SELECT (SELECT jsonb_object_agg(e ->> 'field_uuid', e -> 'value')
+            FROM jsonb_array_elements(CASE WHEN jsonb_typeof(${last}.d) = 'array' THEN ${last}.d ELSE '[]'::jsonb END) e) AS m
+    OFFSET 0) x${computed}
+  ORDER BY s.created_at, s.id, ${order}`;
 }
 
 /** A photo of a media zip: where the archive puts it, and where the blob store keeps it. */
@@ -212,17 +366,41 @@ export interface ExportMediaRow {
  * name, in the order of the answers, joined to `photos` for the blob key (a photo is found by
  * its id among its own submission's photos; a value naming no stored photo gives nothing).
  * Columns `path` ({@link mediaPathSql}, the CSV's text), `blob_key` and `k`, the row's place
- * in the export (1 for its first row), for the job's progress.
+ * in the export (1 for its first row), for the job's progress. `repeatTables`: the photo fields
+ * of each repeat's table with the way down to its instances; their photos come after the
+ * submission's own, table by table, in instance order.
  */
-export function exportMediaSql(db: Knex, job: ExportJobRow, photoFields: string[]): string {
-  if (!photoFields.length)
-    return 'SELECT NULL::text AS path, NULL::text AS blob_key, 0::bigint AS k WHERE false';
-  return `SELECT ${mediaPathSql("e.value -> 'value'")} AS path, p.blob_key, s.k
-  FROM (SELECT f.*, row_number() OVER (ORDER BY f.created_at, f.id) AS k
-        FROM (${filteredSubmissions(db, job).toQuery()}) f) s
+export function exportMediaSql(
+  db: Knex,
+  job: ExportJobRow,
+  photoFields: string[],
+  repeatTables: Array<{ repeats: RepeatStep[]; photoFields: string[] }> = [],
+): string {
+  const tables = [{ repeats: [] as RepeatStep[], photoFields }, ...repeatTables].filter(
+    (t) => t.photoFields.length,
+  );
+  if (!tables.length) return 'SELECT NULL::text AS path, NULL::text AS blob_key, 0::bigint AS k WHERE false';
+  const numbered = `(SELECT f.*, row_number() OVER (ORDER BY f.created_at, f.id) AS k
+        FROM (${filteredSubmissions(db, job).toQuery()}) f) s`;
+  if (tables.length === 1 && !tables[0]!.repeats.length)
+    return `SELECT ${mediaPathSql("e.value -> 'value'")} AS path, p.blob_key, s.k
+  FROM ${numbered}
   CROSS JOIN LATERAL jsonb_array_elements(s.data || '[]'::jsonb) WITH ORDINALITY AS e(value, n)
   JOIN photos p ON p.submission_id = s.id AND p.id::text = e.value -> 'value' ->> 'photo_id'
   WHERE e.value ->> 'field_uuid' IN (${photoFields.map(lit).join(', ')})
     AND jsonb_typeof(e.value -> 'value') = 'object'
   ORDER BY s.k, e.n`;
+  const parts = tables.map((t, index) => {
+    const { joins, last } = t.repeats.length ? instanceJoins(t.repeats) : { joins: '', last: '' };
+    const entries = last ? `${last}.d` : 's.data';
+    const order = [...t.repeats.map((_, k) => `i${k}.n`), 'e.n'].join(', ');
+    return `SELECT ${mediaPathSql("e.value -> 'value'")} AS path, p.blob_key, s.k, ${index} AS t,
+    ARRAY[${order}]::bigint[] AS o
+  FROM ${numbered}${joins}
+  CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(${entries}) = 'array' THEN ${entries} ELSE '[]'::jsonb END) WITH ORDINALITY AS e(value, n)
+  JOIN photos p ON p.submission_id = s.id AND p.id::text = e.value -> 'value' ->> 'photo_id'
+  WHERE e.value ->> 'field_uuid' IN (${t.photoFields.map(lit).join(', ')})
+    AND jsonb_typeof(e.value -> 'value') = 'object'`;
+  });
+  return `SELECT path, blob_key, k FROM (${parts.join('\nUNION ALL\n')}) m ORDER BY k, t, o`;
 }

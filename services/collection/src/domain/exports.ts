@@ -146,7 +146,7 @@ export const exportHeaders = (contentType: string, filename: string) => ({
 
 /**
  * The file of a completed export, named `<project name slug>-<UTC day requested>.<ext>`
- * (domain/export-names.ts), for a actor who may read it at the time of this call
+ * (domain/export-names.ts; a CSV export of a form with repeats is a `.zip` of its tables), for a actor who may read it at the time of this call
  * (`export.read` of {@link requireAccess}: the requester's membership and role are checked again on every
  * download, not only when the export was requested). With object storage the answer is a
  * presigned URL made after that check, valid `S3_PRESIGN_SECONDS`.
@@ -157,7 +157,8 @@ export async function exportFile(ctx: CollectionContext, actor: Actor, jobId: st
   const { job } = await requireAccess(ctx, { actor, permission: 'export.read', exportId: jobId });
   const view = exportJson(job);
   if (job.status !== 'completed') throw problems.exportNotReady({ status: job.status });
-  const file = FORMAT_FILES[job.format];
+  // The CSV of a form with repeats is a zip of one CSV per table (its key ends in .zip).
+  const file = FORMAT_FILES[job.blob_key?.endsWith('.zip') ? 'zip' : job.format];
   const filename = exportFileName(
     (await findProject(ctx.db, job.project_id))?.name,
     job.created_at,

@@ -209,6 +209,11 @@ export interface ExportField {
   type: string;
   /** Choice values of a select field, in form order (the newest version's, then older ones). */
   choices: string[];
+  /**
+   * The uuids of the `repeat` fields around this one, outermost first (issue 34's form model;
+   * groups are transparent): empty for a field of the submission's own table.
+   */
+  repeats: string[];
 }
 
 /** Header rows an export may have: field names (default) or field labels. */
@@ -225,6 +230,11 @@ export interface ExportOptions {
    * (domain/formula-escaping.ts); `false` writes every value exactly as stored.
    */
   formula_escaping: boolean;
+  /**
+   * The language of the labels (a code of the version's `languages`); absent: the default
+   * language's text (what `label` holds).
+   */
+  lang?: string;
 }
 
 export const DEFAULT_EXPORT_OPTIONS: ExportOptions = {
@@ -241,13 +251,16 @@ export const DEFAULT_EXPORT_OPTIONS: ExportOptions = {
  * - `joined`: a select_multiple's values separated by spaces;
  * - `choice`: 1 when a select_multiple holds `choice`, 0 when it does not, empty when unanswered;
  * - `geo`: part `index` of a geopoint (0 latitude, 1 longitude, 2 altitude, 3 precision);
- * - `photo`: a photo's absolute download URL, or its path inside a media zip ({@link PhotoCells}).
+ * - `photo`: a photo's absolute download URL, or its path inside a media zip ({@link PhotoCells});
+ * - `instance`: in a repeat's table, the instance's `key`, its parent's (`parent_key`) or its
+ *   submission's id (docs/collection.md, "Exports").
  */
 export type ColumnSource =
   | { kind: 'meta'; column: MetaColumn }
   | { kind: 'value' | 'joined' | 'photo'; uuid: string }
   | { kind: 'choice'; uuid: string; choice: string }
-  | { kind: 'geo'; uuid: string; index: number };
+  | { kind: 'geo'; uuid: string; index: number }
+  | { kind: 'instance'; part: 'key' | 'parent_key' | 'submission_id' };
 
 /**
  * What a photo cell holds (docs/collection.md, "Exports"):

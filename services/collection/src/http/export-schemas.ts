@@ -21,6 +21,12 @@ const exportOptionsKeys = {
   formula_escaping: Joi.boolean().description(
     "CSV only (default true): a text cell (header included) starting with = + - @ tab, carriage return or their full-width forms gets a leading ' so spreadsheets show it as text, not run it as a formula (OWASP CSV injection); plain numbers such as -5 are never changed. false writes every value exactly as stored. xlsx text cells are always inline strings and GeoJSON is JSON: neither is altered.",
   ),
+  lang: Joi.string()
+    .pattern(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/, 'a BCP 47 language code')
+    .max(35)
+    .description(
+      "Language of the labels (`header: labels`): a code of the form's `languages`; a field without a text in it, or no `lang`, gives the default language's",
+    ),
 };
 const exportOptionsSchema = Joi.object(exportOptionsKeys).id('ExportOptions');
 

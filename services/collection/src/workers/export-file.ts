@@ -12,12 +12,14 @@ import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import QueryStream from 'pg-query-stream';
 import type { BlobStore } from '../blob/blob-store.ts';
+import type { PhotoCells } from '../domain/types.ts';
 import {
   DEFAULT_EXPORT_OPTIONS,
-  exportColumns,
   exportHeader,
+  exportTables,
   typedValues,
   type ExportColumn,
+  type ExportTable,
 } from '../domain/export-columns.ts';
 import { neutraliseFormula } from '../domain/formula-escaping.ts';
 import { countExportRows, exportFields, exportMediaSql, exportSelectSql } from '../data/export-query.ts';
@@ -84,33 +86,55 @@ export async function writeExportFile(
   const timer = setInterval(() => void renew().catch(() => undefined), heartbeatMs);
   try {
     const options = { ...DEFAULT_EXPORT_OPTIONS, ...job.options };
-    const { fields, latest } = await exportFields(db, job.project_id);
-    const columns = exportColumns(fields, options);
+    const { fields, latest: newest } = await exportFields(db, job.project_id, options.lang);
+    const tables = exportTables(fields, options);
+    const { columns } = tables[0]!;
     const header = exportHeader(columns, options);
+    // Entries read by position only in a flat form (in a structured one, groups have no entry
+    // and repeat fields are not at the top level).
+    const latest = fields.some((f) => f.repeats.length || f.type === 'group' || f.type === 'note')
+      ? 0
+      : newest;
     total = await countExportRows(db, job);
     await db('exports').where({ id: job.id }).update({ total_rows: total });
     if (lost) throw new LeaseLostError(job.id);
     await client.connect();
     const format = FORMAT_FILES[job.format] ? job.format : 'csv';
-    const key = `exports/${job.id}/${job.attempts}.${FORMAT_FILES[format].ext}`;
+    // A form with repeats: its CSV is a zip of one CSV per table.
+    const zipped = format === 'zip' || (format === 'csv' && tables.length > 1);
+    const key = `exports/${job.id}/${job.attempts}.${FORMAT_FILES[zipped ? 'zip' : format].ext}`;
     const escaping = options.formula_escaping;
-    const csvHeader = stringifySync([escaping ? header.map(neutraliseFormula) : header]);
+    const csvHeaderOf = (h: string[]) => stringifySync([escaping ? h.map(neutraliseFormula) : h]);
+    const csvHeader = csvHeaderOf(header);
     const photos = { kind: 'url', base: publicUrl } as const;
-    if (format === 'zip') {
+    const tableSql = (t: ExportTable, opts: { neutraliseFormulas?: boolean; photos: PhotoCells }) =>
+      exportSelectSql(db, job, fields, latest, t.columns, { ...opts, repeats: t.repeats });
+    if (zipped) {
       const project = await findProject(db, job.project_id);
-      const photoFields = columns.flatMap((c) => (c.source.kind === 'photo' ? [c.source.uuid] : []));
+      const csvName = exportFileName(project?.name, job.created_at, 'csv');
+      const photoFieldsOf = (t: ExportTable) =>
+        t.columns.flatMap((c) => (c.source.kind === 'photo' ? [c.source.uuid] : []));
+      const media = format === 'zip';
       const zip = mediaZip({
         client,
         blobs,
-        csvName: exportFileName(project?.name, job.created_at, 'csv'),
-        csvHeader,
-        csvSql: exportSelectSql(db, job, fields, latest, columns, {
-          neutraliseFormulas: escaping,
-          photos: { kind: 'media' },
-        }),
-        mediaSql: exportMediaSql(db, job, photoFields),
+        csvs: tables.map((t) => ({
+          name: t.name === null ? csvName : `${csvName.slice(0, -'.csv'.length)}-${t.name}.csv`,
+          header: csvHeaderOf(exportHeader(t.columns, options)),
+          sql: tableSql(t, { neutraliseFormulas: escaping, photos: media ? { kind: 'media' } : photos }),
+        })),
+        mediaSql: media
+          ? exportMediaSql(
+              db,
+              job,
+              photoFieldsOf(tables[0]!),
+              tables.slice(1).map((t) => ({ repeats: t.repeats, photoFields: photoFieldsOf(t) })),
+            )
+          : exportMediaSql(db, job, []),
         onProgress: (csvRows, mediaRows) =>
-          (rows = Math.floor((Math.min(csvRows, total ?? 0) + mediaRows) / 2)),
+          (rows = media
+            ? Math.floor((Math.min(csvRows, total ?? 0) + mediaRows) / 2)
+            : Math.min(csvRows, total ?? 0)),
       });
       file = zip.archive;
       const [written] = await unlessLost(Promise.all([zip.done, blobs.putStream(key, zip.archive)]));
@@ -131,12 +155,16 @@ export async function writeExportFile(
       await unlessLost(Promise.all([pipeline(copy, counted), blobs.putStream(key, counted)]));
       return { rows: copy.rowCount, key };
     }
-    const sql = exportSelectSql(db, job, fields, latest, columns, { photos });
-    const cursor = client.query(new QueryStream(sql, [], { rowMode: 'array', batchSize: 2000 }));
-    const values = async function* () {
+    /** Each row of table `t` as typed values; the submissions' table counts the rows. */
+    const cursors: Array<{ destroy: () => void }> = [];
+    const values = async function* (t: ExportTable) {
+      const cursor = client.query(
+        new QueryStream(tableSql(t, { photos }), [], { rowMode: 'array', batchSize: 2000 }),
+      );
+      cursors.push(cursor);
       for await (const row of cursor as AsyncIterable<Array<string | null>>) {
-        rows++;
-        yield typedValues(columns, row);
+        if (t.name === null) rows++;
+        yield typedValues(t.columns, row);
       }
     };
     if (format === 'xlsx') {
@@ -147,27 +175,37 @@ export async function writeExportFile(
         useStyles: false,
         useSharedStrings: false,
       });
-      const sheet = workbook.addWorksheet('submissions');
       const produce = async () => {
-        sheet.addRow(header.map(inlineString)).commit();
-        for await (const row of values())
-          sheet.addRow(row.map((v) => (typeof v === 'string' ? inlineString(v) : v))).commit();
-        sheet.commit();
+        for (const [t, name] of sheetNames(tables)) {
+          const sheet = workbook.addWorksheet(name);
+          sheet.addRow(exportHeader(t.columns, options).map(inlineString)).commit();
+          for await (const row of values(t))
+            sheet.addRow(row.map((v) => (typeof v === 'string' ? inlineString(v) : v))).commit();
+          sheet.commit();
+        }
         await workbook.commit();
       };
       const producing = produce().catch((err: unknown) => {
-        cursor.destroy();
+        for (const c of cursors) c.destroy();
         out.destroy(err as Error);
         throw err;
       });
       await unlessLost(Promise.all([producing, blobs.putStream(key, out)]));
       return { rows, key };
     }
-    const writer = geoJsonWriter(header, columns);
+    const writer = geoJsonWriter();
     file = writer;
-    // The cursor feeds the writer; the blob store drains it (an error on either side
+    const features = async function* () {
+      for (const t of tables) {
+        const place = geometryOf(t);
+        if (!place) continue;
+        const h = exportHeader(t.columns, options);
+        for await (const row of values(t)) yield { header: h, place, row };
+      }
+    };
+    // The cursors feed the writer; the blob store drains it (an error on either side
     // destroys the other, so neither promise hangs).
-    await unlessLost(Promise.all([pipeline(values, writer), blobs.putStream(key, writer)]));
+    await unlessLost(Promise.all([pipeline(features, writer), blobs.putStream(key, writer)]));
     return { rows, key };
   } catch (err) {
     throw lost ? new LeaseLostError(job.id) : err;
@@ -186,26 +224,74 @@ class LeaseLostError extends Error {
 }
 
 /**
- * Rows of export values (aligned with `header` and `columns`) in, GeoJSON FeatureCollection text
- * out; the point is the submission's own latitude and longitude, found by column, not by header
- * text (which may be labels).
+ * The sheet name of each table: `submissions`, then each repeat's name, cut to Excel's 31
+ * characters and made unique with `~2`, `~3`... (field names hold none of Excel's forbidden
+ * characters `[]:*?/\`).
  */
-function geoJsonWriter(header: string[], columns: ExportColumn[]): Transform {
-  const metaIndex = (column: string) =>
-    columns.findIndex((c) => c.source.kind === 'meta' && c.source.column === column);
-  const lat = metaIndex('latitude');
-  const lon = metaIndex('longitude');
+function sheetNames(tables: ExportTable[]): Array<[ExportTable, string]> {
+  const used = new Set<string>();
+  return tables.map((t) => {
+    const base = (t.name ?? 'submissions').replace(/[[\]:*?/\\]/g, '_').slice(0, 31);
+    let name = base;
+    for (let n = 2; used.has(name.toLowerCase()); n++) name = `${base.slice(0, 31 - `~${n}`.length)}~${n}`;
+    used.add(name.toLowerCase());
+    return [t, name];
+  });
+}
+
+/** Where a feature's id and point are read in a table's row: column places. */
+interface Place {
+  id: number;
+  lat: number;
+  lon: number;
+}
+
+/**
+ * The point of a table's features: the submission's own latitude and longitude in the
+ * submissions' table; in a repeat's table, the first geopoint of the repeat (a table without
+ * one gives no features). Found by column, not by header text (which may be labels).
+ */
+function geometryOf(t: ExportTable): Place | undefined {
+  const at = (match: (c: ExportColumn) => boolean) => t.columns.findIndex(match);
+  if (t.name === null)
+    return {
+      id: 0,
+      lat: at((c) => c.source.kind === 'meta' && c.source.column === 'latitude'),
+      lon: at((c) => c.source.kind === 'meta' && c.source.column === 'longitude'),
+    };
+  const lat = at((c) => c.source.kind === 'geo' && c.source.index === 0);
+  if (lat === -1) return undefined;
+  const uuid = (t.columns[lat]!.source as { uuid: string }).uuid;
+  const id = at((c) => c.source.kind === 'instance' && c.source.part === 'key');
+  return {
+    id,
+    lat,
+    lon: at((c) => c.source.kind === 'geo' && c.source.uuid === uuid && c.source.index === 1),
+  };
+}
+
+/**
+ * Rows of export values (with their table's header and point columns) in, GeoJSON
+ * FeatureCollection text out: one Feature per row, its id the submission id (or a repeat
+ * instance's `key`), Point [longitude, latitude] or null geometry, properties named as the
+ * header.
+ */
+function geoJsonWriter(): Transform {
   let first = true;
   return new Transform({
     writableObjectMode: true,
-    transform(values: Array<string | number | null>, _enc, done) {
+    transform(
+      { header, place, row: values }: { header: string[]; place: Place; row: Array<string | number | null> },
+      _enc,
+      done,
+    ) {
       const properties: Record<string, string | number | null> = {};
       header.forEach((h, i) => (properties[h] = values[i] ?? null));
-      const la = values[lat];
-      const lo = values[lon];
+      const la = values[place.lat];
+      const lo = values[place.lon];
       const geometry =
         typeof la === 'number' && typeof lo === 'number' ? { type: 'Point', coordinates: [lo, la] } : null;
-      const feature = JSON.stringify({ type: 'Feature', id: values[0], geometry, properties });
+      const feature = JSON.stringify({ type: 'Feature', id: values[place.id], geometry, properties });
       done(null, `${first ? '{"type":"FeatureCollection","features":[\n' : ',\n'}${feature}`);
       first = false;
     },

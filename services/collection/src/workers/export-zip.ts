@@ -14,7 +14,7 @@ import type { ExportMediaRow } from '../data/export-query.ts';
 
 /** What a media zip holds once written. */
 export interface MediaZipResult {
-  /** Rows of the CSV entry. */
+  /** Rows of the first CSV entry (the submissions). */
   rows: number;
   /** Photos written under `media/`. */
   photos: number;
@@ -27,11 +27,12 @@ export interface MediaZipSource {
   /** The job's own connection (the COPY, then the media cursor, one after the other). */
   client: pg.Client;
   blobs: BlobStore;
-  /** The CSV entry's name (`<project>-<date>.csv`) and its header line (CSV text, with its line end). */
-  csvName: string;
-  csvHeader: string;
-  /** The export's SELECT, photo cells as paths in the zip (data/export-query.ts, `media`). */
-  csvSql: string;
+  /**
+   * The CSV entries, the submissions' table first: each entry's name (`<project>-<date>.csv`,
+   * a repeat's `<project>-<date>-<repeat>.csv`), its header line (CSV text, with its line end)
+   * and its SELECT, photo cells as paths in the zip (data/export-query.ts, `media`).
+   */
+  csvs: Array<{ name: string; header: string; sql: string }>;
   /** The photos of the export's rows in order (data/export-query.ts, `exportMediaSql`). */
   mediaSql: string;
   /**
@@ -87,21 +88,24 @@ function lineFeeds(chunk: Buffer): number {
 export function mediaZip(src: MediaZipSource): { archive: Archiver; done: Promise<MediaZipResult> } {
   const archive = new ZipArchive({ zlib: { level: 6 } });
   const produce = async (): Promise<MediaZipResult> => {
-    let csvLines = 0;
-    const counted = new Transform({
-      transform(chunk: Buffer, _enc, next) {
-        csvLines += lineFeeds(chunk);
-        src.onProgress(csvLines, 0);
-        next(null, chunk);
-      },
-    });
-    counted.push(src.csvHeader);
-    const copy = src.client.query(copyTo(`COPY (${src.csvSql}) TO STDOUT WITH (FORMAT csv)`));
-    const piped = pipeline(copy, counted);
-    piped.catch(() => undefined); // the entry fails with it (appendEntry)
-    await appendEntry(archive, counted, { name: src.csvName, date: new Date() });
-    await piped;
-    const rows = copy.rowCount;
+    let rows = 0;
+    for (const [index, csv] of src.csvs.entries()) {
+      let csvLines = 0;
+      const counted = new Transform({
+        transform(chunk: Buffer, _enc, next) {
+          csvLines += lineFeeds(chunk);
+          if (index === 0) src.onProgress(csvLines, 0);
+          next(null, chunk);
+        },
+      });
+      counted.push(csv.header);
+      const copy = src.client.query(copyTo(`COPY (${csv.sql}) TO STDOUT WITH (FORMAT csv)`));
+      const piped = pipeline(copy, counted);
+      piped.catch(() => undefined); // the entry fails with it (appendEntry)
+      await appendEntry(archive, counted, { name: csv.name, date: new Date() });
+      await piped;
+      if (index === 0) rows = copy.rowCount;
+    }
     src.onProgress(rows, 0);
     const cursor = src.client.query(new QueryStream(src.mediaSql, [], { batchSize: 500 }));
     let photos = 0;
