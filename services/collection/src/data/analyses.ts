@@ -29,25 +29,112 @@ export const analysisJson = (a: AnalysisRow) => ({
 export const findAnalysis = (db: Knex, id: number): Promise<AnalysisRow | undefined> =>
   db('analyses').where({ id }).first();
 
-/** Field uuids by name over the project's published versions (a name may have several uuids). */
-export async function fieldsByName(
-  db: Knex,
-  projectId: number,
-): Promise<Map<string, { type: string; uuids: string[] }>> {
+/** A field of an analysis, by name, over the project's published versions. */
+export interface AnalysisField {
+  type: string;
+  /** Its uuids (a name may have several, one per field it named). */
+  uuids: string[];
+  /** The uuids of the repeats around it, outermost first (empty: one answer per submission). */
+  repeats: string[];
+  /** Label and choices of the newest version that has it, as stored (translations included). */
+  label: string;
+  translations: Record<string, { label?: string }>;
+  choices: Array<{ value: string; label: string; translations?: Record<string, { label?: string }> }>;
+}
+
+/**
+ * Fields by name over the project's published versions (newest version first); a field's
+ * `repeats` are read from its `parent` chain (groups skipped) in the newest version that has it.
+ */
+export async function fieldsByName(db: Knex, projectId: number): Promise<Map<string, AnalysisField>> {
   const rows = (await db('fields as f')
     .join('form_versions as v', 'v.id', 'f.version_id')
     .where({ 'v.project_id': projectId, 'v.status': 'published' })
-    .select('f.name', 'f.type', 'f.uuid')) as Array<{ name: string; type: string; uuid: string }>;
-  const out = new Map<string, { type: string; uuids: string[] }>();
+    .orderBy([
+      { column: 'v.number', order: 'desc' },
+      { column: 'f.id', order: 'asc' },
+    ])
+    .select(
+      'f.name',
+      'f.type',
+      'f.uuid',
+      'f.parent',
+      'f.label',
+      'f.translations',
+      'f.choices',
+      'v.id as version_id',
+    )) as Array<{
+    name: string;
+    type: string;
+    uuid: string;
+    parent: string | null;
+    label: string;
+    translations: AnalysisField['translations'] | null;
+    choices: AnalysisField['choices'] | null;
+    version_id: number;
+  }>;
+  const byVersionName = new Map(rows.map((r) => [`${r.version_id}/${r.name}`, r]));
+  const repeatsOf = (r: (typeof rows)[number]) => {
+    const chain: string[] = [];
+    const seen = new Set<string>();
+    for (
+      let p = r.parent ? byVersionName.get(`${r.version_id}/${r.parent}`) : undefined;
+      p && !seen.has(p.name);
+    ) {
+      seen.add(p.name);
+      if (p.type === 'repeat') chain.unshift(p.uuid);
+      p = p.parent ? byVersionName.get(`${p.version_id}/${p.parent}`) : undefined;
+    }
+    return chain;
+  };
+  const out = new Map<string, AnalysisField>();
   for (const r of rows) {
-    const e = out.get(r.name) ?? { type: r.type, uuids: [] };
+    const e = out.get(r.name) ?? {
+      type: r.type,
+      uuids: [],
+      repeats: repeatsOf(r),
+      label: r.label,
+      translations: r.translations ?? {},
+      choices: r.choices ?? [],
+    };
     if (!e.uuids.includes(r.uuid)) e.uuids.push(r.uuid);
     out.set(r.name, e);
   }
   return out;
 }
 
-/** The value of a field in `s.data` as jsonb (the first entry whose uuid is one of `uuids`). */
+/**
+ * The answers to a field as jsonb, over submissions `s` of query `q`: for a top-level field the
+ * first entry whose uuid is one of `uuids` (one value per submission, null when unanswered,
+ * `v` a scalar subquery); for a field inside repeats a lateral join down its repeats' instances
+ * (one row per instance that has an entry for it, `v` = `rv.v`; a submission without any
+ * gives no row).
+ */
+function withAnswers(
+  db: Knex,
+  q: Knex.QueryBuilder,
+  field: Pick<AnalysisField, 'uuids' | 'repeats'>,
+): { q: Knex.QueryBuilder; v: string } {
+  if (!field.repeats.length) return { q, v: valueOf(db, field.uuids).toString() };
+  const arrayOf = (v: string) => `CASE WHEN jsonb_typeof(${v}) = 'array' THEN ${v} ELSE '[]'::jsonb END`;
+  let joins = `jsonb_array_elements(${arrayOf('s.data')}) e0`;
+  const where: string[] = [];
+  field.repeats.forEach((_, k) => {
+    joins += `
+      CROSS JOIN LATERAL jsonb_array_elements(${arrayOf(`e${k} -> 'value'`)}) i${k}(d)
+      CROSS JOIN LATERAL jsonb_array_elements(${arrayOf(`i${k}.d`)}) e${k + 1}`;
+    where.push(`e${k} ->> 'field_uuid' = ?`);
+  });
+  const last = `e${field.repeats.length}`;
+  q.joinRaw(
+    `CROSS JOIN LATERAL (SELECT ${last} -> 'value' AS v FROM ${joins}
+      WHERE ${where.join(' AND ')} AND ${last} ->> 'field_uuid' = ANY(?::text[])) rv`,
+    [...field.repeats, field.uuids],
+  );
+  return { q, v: 'rv.v' };
+}
+
+/** The value of a top-level field in `s.data` as jsonb (the first entry whose uuid is one of `uuids`). */
 const valueOf = (db: Knex, uuids: string[]) =>
   db.raw(
     `(SELECT x -> 'value' FROM jsonb_array_elements(s.data) x WHERE x ->> 'field_uuid' = ANY(?::text[]) LIMIT 1)`,
@@ -55,11 +142,12 @@ const valueOf = (db: Knex, uuids: string[]) =>
   );
 
 /**
- * A chart's aggregated rows, computed in PostgreSQL over the analysis's filtered submissions:
+ * A chart's aggregated rows, computed in PostgreSQL over the analysis's filtered submissions
+ * (a field inside a repeat counts its answers in every instance, not submissions):
  * - choice_counts: `{value, count, split?}` (a select_multiple counts each chosen value);
  * - histogram: `{bin, from, to, count}` over `bins` equal bins between the minimum and maximum;
  * - over_time: `{day (YYYY-MM-DD, UTC), count, split?}`;
- * - map: `{id, latitude, longitude}` (at most 5,000 points, newest first);
+ * - map: `{id, latitude, longitude}` (at most 5,000 points, newest first; `id` the submission's);
  * - status: `{status, count}`.
  */
 export async function chartData(
@@ -67,7 +155,7 @@ export async function chartData(
   projectId: number,
   filters: ListFilters,
   chart: ChartDef,
-  fields: Map<string, { type: string; uuids: string[] }>,
+  fields: Map<string, AnalysisField>,
 ): Promise<Array<Record<string, unknown>>> {
   const base = () => applyFilters(db('submissions as s'), projectId, filters);
   const field = chart.field ? fields.get(chart.field) : undefined;
@@ -111,9 +199,8 @@ export async function chartData(
     }
     case 'choice_counts': {
       const multiple = field!.type === 'select_multiple';
-      const inner = base()
-        .select(db.raw(`${valueOf(db, field!.uuids).toString()} AS v`), ...splitCol)
-        .as('t');
+      const answers = withAnswers(db, base(), field!);
+      const inner = answers.q.select(db.raw(`${answers.v} AS v`), ...splitCol).as('t');
       const values = multiple
         ? db.raw(
             `CROSS JOIN LATERAL jsonb_array_elements_text(CASE jsonb_typeof(t.v) WHEN 'array' THEN t.v ELSE '[]'::jsonb END) AS c(value)`,
@@ -130,7 +217,8 @@ export async function chartData(
     }
     case 'histogram': {
       const bins = chart.bins ?? 10;
-      const values = base().select(db.raw(`(${valueOf(db, field!.uuids).toString()} #>> '{}')::float8 AS v`));
+      const answers = withAnswers(db, base(), field!);
+      const values = answers.q.select(db.raw(`(${answers.v} #>> '{}')::float8 AS v`));
       // Computed on halved values (hw: half a bin's width; halving is exact), so answers that
       // span more than float8's range (-1e308 and 1e308 are valid decimals) overflow nothing
       // (PostgreSQL's width_bucket does). A value's bin is floor(distance from the minimum /
@@ -151,11 +239,12 @@ export async function chartData(
       return num(rows, ['from', 'to', 'count', 'bin']);
     }
     case 'map': {
-      const rows = await base()
+      const answers = withAnswers(db, base(), field!);
+      const rows = await answers.q
         .select(
           's.id',
-          db.raw(`(${valueOf(db, field!.uuids).toString()} ->> 0)::float8 AS latitude`),
-          db.raw(`(${valueOf(db, field!.uuids).toString()} ->> 1)::float8 AS longitude`),
+          db.raw(`(${answers.v} ->> 0)::float8 AS latitude`),
+          db.raw(`(${answers.v} ->> 1)::float8 AS longitude`),
         )
         .orderBy([
           { column: 's.created_at', order: 'desc' },

@@ -8,11 +8,12 @@ import {
   fieldsByName,
   insertAnalysis,
   listAnalyses as selectAnalyses,
+  type AnalysisField,
   type AnalysisRow,
 } from '../data/analyses.ts';
 import { requireAccess, userIdOf } from './access.ts';
 import { renderSvg } from './chart-svg.ts';
-import { KIND_FIELD_TYPES, vegaLiteSpec, type ChartDef } from './charts.ts';
+import { KIND_FIELD_TYPES, vegaLiteSpec, type ChartDef, type ChartWording } from './charts.ts';
 import type { Actor, CollectionContext } from './context.ts';
 import { parseListFilters } from './list-filters.ts';
 
@@ -137,41 +138,94 @@ export async function deleteAnalysis(ctx: CollectionContext, actor: Actor, analy
 
 /**
  * Every chart of an analysis: its rows aggregated in PostgreSQL (data/analyses.ts), its
- * Vega-Lite specification with the rows inline, and the URL of its server-rendered SVG.
+ * Vega-Lite specification with the rows inline, and the URL of its server-rendered SVG; with
+ * `lang` (read after the access check), labels in that language ({@link inLanguage}).
+ * @throws 422 a malformed `lang`; 404, 403, 401 as the analysis.
  */
-export async function analysisCharts(ctx: CollectionContext, actor: Actor, analysisId: number) {
-  const a = await analysisFor(ctx, actor, analysisId, false);
+export async function analysisCharts(
+  ctx: CollectionContext,
+  actor: Actor,
+  command: { analysisId: number; query: BodyReader<ChartQuery> },
+) {
+  const a = await analysisFor(ctx, actor, command.analysisId, false);
+  const { lang } = command.query();
   const fields = await fieldsByName(ctx.db, a.project_id);
   const out = [];
   for (const [index, chart] of a.charts.entries()) {
-    const data = await chartData(ctx.db, a.project_id, a.filters, chart, fields);
+    const { data, wording } = inLanguage(
+      chart,
+      await chartData(ctx.db, a.project_id, a.filters, chart, fields),
+      fields,
+      lang,
+    );
     out.push({
       index,
       chart,
       data,
-      vega_lite: vegaLiteSpec(chart, data),
-      svg_url: `/api/v1/analyses/${a.id}/charts/${index}.svg`,
+      vega_lite: vegaLiteSpec(chart, data, wording),
+      svg_url: `/api/v1/analyses/${a.id}/charts/${index}.svg${lang ? `?lang=${encodeURIComponent(lang)}` : ''}`,
     });
   }
   return out;
 }
 
-/** One chart rendered as SVG text. @throws 404 `Chart not found.` for an index it does not have. */
+/** The query of the chart routes: `lang`, the language of the labels (form model of issue 34). */
+export interface ChartQuery {
+  lang?: string;
+}
+
+/** `translations[lang].label`, else the default language's `label`. */
+const labelIn = (t: { label: string; translations?: Record<string, { label?: string }> }, lang: string) =>
+  t.translations?.[lang]?.label ?? t.label;
+
+/**
+ * A chart's rows and wording for `lang` (docs/collection.md, "Analyses and charts"): with a
+ * `lang`, choice_counts rows get the choice's `label` in it (the default language's where it
+ * has none; the value for a value no version lists) and the axis the field's label; without
+ * one, rows and specification as before. Counts of a field inside a repeat count answers.
+ */
+function inLanguage(
+  chart: ChartDef,
+  data: Array<Record<string, unknown>>,
+  fields: Map<string, AnalysisField>,
+  lang: string | undefined,
+): { data: Array<Record<string, unknown>>; wording: ChartWording } {
+  const field = chart.field ? fields.get(chart.field) : undefined;
+  const wording: ChartWording = field?.repeats.length ? { counted: 'answers' } : {};
+  if (!lang || !field) return { data, wording };
+  wording.fieldTitle = labelIn(field, lang);
+  if (chart.kind !== 'choice_counts') return { data, wording };
+  wording.labelled = true;
+  const choices = new Map(field.choices.map((c) => [c.value, c]));
+  return {
+    data: data.map((r) => {
+      const c = choices.get(String(r.value));
+      return { ...r, label: c ? labelIn(c, lang) : r.value };
+    }),
+    wording,
+  };
+}
+
+/**
+ * A chart rendered as SVG (`lang` as {@link analysisCharts}).
+ * @throws 404 unknown analysis or chart index; 403, 401 as the analysis.
+ */
 export async function chartSvg(
   ctx: CollectionContext,
   actor: Actor,
-  command: { analysisId: number; index: string },
+  command: { analysisId: number; index: string; query: BodyReader<ChartQuery> },
 ): Promise<string> {
   const a = await analysisFor(ctx, actor, command.analysisId, false);
   const index = Number(command.index);
   const chart = Number.isInteger(index) ? a.charts[index] : undefined;
   if (!chart) throw problems.notFound({ resource: 'chart' });
-  const data = await chartData(
-    ctx.db,
-    a.project_id,
-    a.filters,
+  const { lang } = command.query();
+  const fields = await fieldsByName(ctx.db, a.project_id);
+  const { data, wording } = inLanguage(
     chart,
-    await fieldsByName(ctx.db, a.project_id),
+    await chartData(ctx.db, a.project_id, a.filters, chart, fields),
+    fields,
+    lang,
   );
-  return renderSvg(vegaLiteSpec(chart, data));
+  return renderSvg(vegaLiteSpec(chart, data, wording));
 }

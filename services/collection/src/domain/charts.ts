@@ -15,12 +15,28 @@ type Row = Record<string, unknown>;
 /** The axis of a count: whole-number ticks only (never 0.5 submissions). */
 const COUNT_AXIS = { tickMinStep: 1, format: 'd' };
 
+/** How a chart names things when asked for a language, and what its counts count. */
+export interface ChartWording {
+  /** The field's label in the requested language (the axis title; default: the field name). */
+  fieldTitle?: string;
+  /** Whether choice_counts rows carry a `label` to show instead of the choice value. */
+  labelled?: boolean;
+  /** What a count counts: `answers` for a field inside a repeat (default `submissions`). */
+  counted?: 'submissions' | 'answers';
+}
+
 /**
  * The Vega-Lite specification of a chart over its aggregated `data` rows, naming things as the
  * API does (choice values, field names; the console relabels them for its reader: docs/console.md,
- * "Analyses"); counts on whole-number ticks.
+ * "Analyses") unless `wording` gives a language's labels; counts on whole-number ticks.
  */
-export function vegaLiteSpec(chart: ChartDef, data: Row[]): Record<string, unknown> {
+export function vegaLiteSpec(
+  chart: ChartDef,
+  data: Row[],
+  wording: ChartWording = {},
+): Record<string, unknown> {
+  const counted = wording.counted ?? 'submissions';
+  const fieldTitle = wording.fieldTitle ?? chart.field;
   const base = {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: chart.title,
@@ -35,8 +51,8 @@ export function vegaLiteSpec(chart: ChartDef, data: Row[]): Record<string, unkno
         ...base,
         mark: 'bar',
         encoding: {
-          x: { field: 'value', type: 'nominal', title: chart.field },
-          y: { field: 'count', type: 'quantitative', title: 'submissions', axis: COUNT_AXIS },
+          x: { field: wording.labelled ? 'label' : 'value', type: 'nominal', title: fieldTitle },
+          y: { field: 'count', type: 'quantitative', title: counted, axis: COUNT_AXIS },
           ...color,
         },
       };
@@ -45,9 +61,9 @@ export function vegaLiteSpec(chart: ChartDef, data: Row[]): Record<string, unkno
         ...base,
         mark: 'bar',
         encoding: {
-          x: { field: 'from', type: 'quantitative', bin: { binned: true }, title: chart.field },
+          x: { field: 'from', type: 'quantitative', bin: { binned: true }, title: fieldTitle },
           x2: { field: 'to' },
-          y: { field: 'count', type: 'quantitative', title: 'submissions', axis: COUNT_AXIS },
+          y: { field: 'count', type: 'quantitative', title: counted, axis: COUNT_AXIS },
         },
       };
     case 'over_time':

@@ -12,6 +12,7 @@ import {
   analysisParams,
   analysisSchema,
   chartParams,
+  chartQuery,
   chartViewSchema,
 } from './analysis-schemas.ts';
 import { envelope, pageQuery } from './common-schemas.ts';
@@ -104,15 +105,22 @@ export const analysisRoutes = [
     summary: 'Every chart: rows aggregated in SQL, Vega-Lite specification, URL of its SVG',
     tags,
     params: analysisParams,
+    query: chartQuery,
+    parseQuery: 'by-use-case',
     responses: {
       200: {
         description: 'Charts',
         body: Joi.object({ data: Joi.array().items(chartViewSchema).required() }),
       },
     },
-    problems: { 403: 'Role may not view stats', 404: 'Not found' },
-    handler: async ({ params }, ctx, req) => ({
-      body: { data: await analysisCharts(ctx, req.caller, pathId(params.analysis_id, 'analysisId')) },
+    problems: { 403: 'Role may not view stats', 404: 'Not found', 422: 'Bad lang' },
+    handler: async ({ params, readQuery }, ctx, req) => ({
+      body: {
+        data: await analysisCharts(ctx, req.caller, {
+          analysisId: pathId(params.analysis_id, 'analysisId'),
+          query: readQuery,
+        }),
+      },
     }),
   }),
   route({
@@ -122,12 +130,15 @@ export const analysisRoutes = [
     summary: 'A chart rendered as SVG on the server',
     tags,
     params: chartParams,
+    query: chartQuery,
+    parseQuery: 'by-use-case',
     responses: { 200: { description: 'SVG', content: { 'image/svg+xml': { type: 'string' } } } },
-    problems: { 403: 'Role may not view stats', 404: 'Unknown analysis or chart' },
-    handler: async ({ params }, ctx, req, res) => {
+    problems: { 403: 'Role may not view stats', 404: 'Unknown analysis or chart', 422: 'Bad lang' },
+    handler: async ({ params, readQuery }, ctx, req, res) => {
       const svg = await chartSvg(ctx, req.caller, {
         analysisId: pathId(params.analysis_id, 'analysisId'),
         index: params.index,
+        query: readQuery,
       });
       res.type('image/svg+xml').send(svg);
     },

@@ -1,7 +1,7 @@
 import { pathIdParam } from '@fieldhouse/http';
 import Joi from 'joi';
 import { CHART_KINDS } from '../domain/charts.ts';
-import type { AnalysisInput } from '../domain/analyses.ts';
+import type { AnalysisInput, ChartQuery } from '../domain/analyses.ts';
 import { dateTime } from './common-schemas.ts';
 
 /** `{analysis_id}` of the analysis paths. */
@@ -62,3 +62,13 @@ export const chartViewSchema = Joi.object({
   vega_lite: Joi.object().unknown(true).required(),
   svg_url: Joi.string().required(),
 }).id('ChartView');
+
+/** Query of the chart routes: `lang`, the language of the labels (form model of issue 34). */
+export const chartQuery = Joi.object<ChartQuery>({
+  lang: Joi.string()
+    .pattern(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/, 'a BCP 47 language code')
+    .max(35)
+    .description(
+      "Language of the labels: choice_counts rows get each choice's `label` and the axes the field's label in it (the default language's where a text has none); absent: rows and specification name values and field names",
+    ),
+});
