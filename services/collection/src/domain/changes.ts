@@ -24,23 +24,52 @@ const coordinate = (sql: string, description: string) => t.nullable(t.number({ s
 const status = (sql: string) => t.oneOf(STATUSES, { sql });
 const workspaceId = (sql: string) => t.integer({ sql, description: 'The workspace of the subscription.' });
 
-/** The stored answers: one entry per answered field (a photo's value is `{photo_id, content_type, size, url}`). */
+/**
+ * The stored answers: one entry per answered field (a photo's value is `{photo_id, content_type,
+ * size, url}`). Form model of issue 34 (docs/collection.md, "Submissions"): a group or note has
+ * no entry (a group's fields are entries at its level); a repeat has one entry whose value is
+ * its instances, each an array of entries of this same shape (nested repeats likewise). The
+ * payload is the stored `data` as it is, so a flat form's bytes are unchanged.
+ */
 const entries = (sql: string) =>
   t.json<Array<{ field_uuid: string; type: (typeof FIELD_TYPES)[number]; value?: unknown }>>(
     {
       type: 'array',
-      items: {
-        type: 'object',
-        required: ['field_uuid', 'type'],
-        properties: {
-          field_uuid: { type: 'string', format: 'uuid' },
-          type: { type: 'string', enum: [...FIELD_TYPES] },
-          value: { description: "The answer, in the field type's shape." },
-        },
-      },
+      description:
+        'Submission data (spec 2.1): one entry per answered field. Groups and notes have no entry; a `repeat` entry holds its instances, each an array of entries of this shape.',
+      items: entrySchema(2),
     },
     sql,
   );
+
+/**
+ * The JSON Schema of one entry, with the instances of a `repeat` entry described `depth` levels
+ * down (below that, an instance's entries are objects of the same keys, undescribed further).
+ */
+function entrySchema(depth: number): Record<string, unknown> {
+  const entry: Record<string, unknown> = {
+    type: 'object',
+    required: ['field_uuid', 'type'],
+    properties: {
+      field_uuid: { type: 'string', format: 'uuid' },
+      type: { type: 'string', enum: [...FIELD_TYPES] },
+      value: { description: "The answer, in the field type's shape." },
+    },
+  };
+  return {
+    ...entry,
+    if: { properties: { type: { const: 'repeat' } } },
+    then: {
+      properties: {
+        value: {
+          type: ['array', 'null'],
+          description: 'The instances of the repeat, each an array of entries (nested repeats likewise).',
+          items: { type: 'array', items: depth > 1 ? entrySchema(depth - 1) : entry },
+        },
+      },
+    },
+  };
+}
 
 /** The location of submission row `r`. */
 const coordinates = (r: string) => ({
