@@ -9,6 +9,7 @@ import { FieldLegend } from './FieldLegend.tsx';
  */
 export function ChoiceInput(props: {
   field: Field;
+  hint?: string;
   value: string | string[] | null;
   error?: string;
   disabled?: boolean;
@@ -27,6 +28,7 @@ export function ChoiceInput(props: {
       data-field={field.uuid}
     >
       <FieldLegend field={field} />
+      {props.hint ? <p className={classes.hint}>{props.hint}</p> : null}
       {(field.choices ?? []).map((choice) => (
         <label key={choice.value} className={classes.option}>
           <input

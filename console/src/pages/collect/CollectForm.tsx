@@ -1,12 +1,16 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import type { Project, VersionWithFields } from '../collection/types.ts';
+import type { FormAnswers, FormNode, FormSession } from '../../components/form-logic/logic-types.ts';
+import { startLanguage } from '../../components/form-logic/logic-texts.ts';
 import { toEntries, type Answer, type Answers } from './answers.ts';
 import { FieldInput } from './FieldInput.tsx';
 import { deleteDraft, getDraft, putDraft, type QueueItem } from './offline-store.ts';
 import { QueuePanel } from './QueuePanel.tsx';
+import { needsLogic } from './needs-logic.ts';
+import type * as LogicKitModule from './logic-kit.ts';
 import { useQueue } from './use-queue.ts';
 import classes from './Collect.module.css';
 
@@ -15,7 +19,10 @@ import classes from './Collect.module.css';
  * version, client-side checks matching the service's, the draft kept in IndexedDB as it is typed
  * (and restored on return), and on "send" a queued submission that is sent at once when online
  * and later otherwise. Nothing typed is dropped: a refused submission comes back with its
- * reasons and can be edited into the form again.
+ * reasons and can be edited into the form again. A version with logic (groups, repeats,
+ * relevance, constraints, calculations, languages: docs/console.md "Web form") loads the form
+ * engine with import() and is shown and checked by it; its drafts and queued items keep the
+ * answers by path and the engine's answers tree, and send nested entries.
  */
 export function CollectForm(props: {
   project: Project;
@@ -24,9 +31,27 @@ export function CollectForm(props: {
   collecting: boolean;
   signedIn: boolean;
 }) {
-  const { t } = useTranslation(['collectPage', 'collect']);
+  const { t, i18n } = useTranslation(['collectPage', 'collect']);
   const { project, version } = props;
-  const fields = version?.fields ?? [];
+  const fields = useMemo(() => version?.fields ?? [], [version]);
+  const logicNeeded = version ? needsLogic(fields, version.languages) : false;
+  const [kit, setKit] = useState<LogicKit | null>(null);
+  useEffect(() => {
+    if (logicNeeded) void import('./logic-kit.ts').then((k) => setKit(() => k));
+  }, [logicNeeded]);
+  const form = useMemo(() => (kit && version ? kit.compileVersion(version) : null), [kit, version]);
+  /** The answers tree a new session starts from (a restored draft, an item corrected); null: the form's initial answers. */
+  const [base, setBase] = useState<{ tree: FormAnswers | null }>({ tree: null });
+  const session = useMemo<FormSession | null>(() => {
+    if (!form || !kit) return null;
+    const s = form.session(base.tree ?? form.initialAnswers());
+    kit.syncRepeatCounts(form, s);
+    return s;
+  }, [form, kit, base]);
+  const [, setTick] = useState(0);
+  const [lang, setLang] = useState(() =>
+    startLanguage(version?.languages, version?.default_language, i18n.language),
+  );
   const queue = useQueue(project.id, props.signedIn);
   const [answers, setAnswers] = useState<Answers>({});
   const [consent, setConsent] = useState(false);
@@ -41,6 +66,7 @@ export function CollectForm(props: {
     void getDraft(project.id).then((draft) => {
       if (!live || !draft) return;
       setAnswers(draft.answers);
+      if (draft.tree) setBase({ tree: draft.tree });
       setConsent(draft.consent);
       setRestored(draft.updated_at);
     });
@@ -49,10 +75,11 @@ export function CollectForm(props: {
     };
   }, [project.id]);
 
-  const saveDraft = useDebouncedCallback((next: Answers, agreed: boolean) => {
+  const saveDraft = useDebouncedCallback((next: Answers, agreed: boolean, tree?: FormAnswers) => {
     void putDraft({
       project_id: project.id,
       answers: next,
+      ...(tree ? { tree } : {}),
       consent: agreed,
       updated_at: new Date().toISOString(),
     });
@@ -64,16 +91,84 @@ export function CollectForm(props: {
     setErrors(({ [uuid]: _gone, ...rest }) => rest);
     saveDraft(next, consent);
   };
+  /** A change in a form with logic: the session re-evaluates what depends on `path`. */
+  const changeLogic = (path: string, node: FormNode, value: Answer) => {
+    if (!kit || !form || !session) return;
+    const next = { ...answers, [path]: value };
+    setAnswers(next);
+    setQueued(false);
+    setErrors(({ [path]: _gone, ...rest }) => rest);
+    session.set(path, kit.typedValue(node, value));
+    kit.syncRepeatCounts(form, session);
+    setTick((n) => n + 1);
+    saveDraft(next, consent, session.answers);
+  };
+  const addInstance = (path: string) => {
+    session!.addInstance(path);
+    setTick((n) => n + 1);
+    saveDraft(answers, consent, session!.answers);
+  };
+  const removeInstance = (path: string, index: number) => {
+    session!.removeInstance(path, index);
+    const next = kit!.shiftDrafts(answers, path, index);
+    setAnswers(next);
+    setErrors((e) => kit!.shiftDrafts(e, path, index));
+    setTick((n) => n + 1);
+    saveDraft(next, consent, session!.answers);
+  };
   const discard = async () => {
     saveDraft.cancel?.();
     // Gone from IndexedDB first: the notice leaves only once a reload can no longer bring it back.
     await deleteDraft(project.id);
     setAnswers({});
+    setBase({ tree: null });
     setErrors({});
     setRefusal([]);
     setRestored(null);
   };
+  const submitLogic = async () => {
+    if (!kit || !form || !session) return;
+    const check = kit.checkLogic(form, session, answers, lang, {
+      required: t('collect:errors.required'),
+      notAllowed: t('logic.notAllowed'),
+      type: (p) => t(`collect:${p.key}`, p.values ?? {}),
+    });
+    if (check.order.length) {
+      setErrors(check.problems);
+      document
+        .querySelector<HTMLElement>(`[data-field="${check.order[0]}"] :is(input, select, textarea)`)
+        ?.focus();
+      return;
+    }
+    await enqueue(
+      check.entries as QueueItem['entries'],
+      structuredClone(session.answers) as Record<string, unknown>,
+    );
+  };
+  const enqueue = async (entries: QueueItem['entries'], tree?: Record<string, unknown>) => {
+    const item: QueueItem = {
+      local_id: crypto.randomUUID(),
+      project_id: project.id,
+      form_version_id: version!.id,
+      answers,
+      ...(tree ? { tree } : {}),
+      entries,
+      consent: project.require_consent ? consent : null,
+      client_updated_at: new Date().toISOString(),
+      status: 'pending',
+    };
+    saveDraft.cancel?.();
+    setAnswers({});
+    setBase({ tree: null });
+    setErrors({});
+    setRefusal([]);
+    setRestored(null);
+    setQueued(true);
+    await queue.add(item);
+    await deleteDraft(project.id);
+  };
   const submit = async () => {
+    if (logicNeeded) return submitLogic();
     const { entries, problems } = toEntries(fields, answers);
     if (Object.keys(problems).length) {
       setErrors(
@@ -85,30 +180,19 @@ export function CollectForm(props: {
       document.querySelector<HTMLElement>(`[data-field="${first?.uuid}"] input`)?.focus();
       return;
     }
-    const item: QueueItem = {
-      local_id: crypto.randomUUID(),
-      project_id: project.id,
-      form_version_id: version!.id,
-      answers,
-      entries,
-      consent: project.require_consent ? consent : null,
-      client_updated_at: new Date().toISOString(),
-      status: 'pending',
-    };
-    saveDraft.cancel?.();
-    setAnswers({});
-    setErrors({});
-    setRefusal([]);
-    setRestored(null);
-    setQueued(true);
-    await queue.add(item);
-    await deleteDraft(project.id);
+    await enqueue(entries);
   };
   const edit = async (item: QueueItem) => {
     // Each field's reason goes under it; the others (a limit reached, a closed project) on top.
-    const all = Object.entries(item.errors ?? {});
-    const isField = ([key]: [string, string]) => fields.some((f) => f.uuid === key);
+    // A form with logic keeps its messages by path: a top-level entry's field is its name.
+    const all = Object.entries(item.errors ?? {}).map(([key, message]): [string, string] => [
+      (logicNeeded && fields.find((f) => f.uuid === key)?.name) || key,
+      message,
+    ]);
+    const isField = ([key]: [string, string]) =>
+      logicNeeded ? fields.some((f) => f.name === key) : fields.some((f) => f.uuid === key);
     setAnswers(item.answers);
+    if (item.tree) setBase({ tree: item.tree });
     setErrors(Object.fromEntries(all.filter(isField)));
     setRefusal(
       all.length
@@ -120,6 +204,7 @@ export function CollectForm(props: {
     await putDraft({
       project_id: project.id,
       answers: item.answers,
+      ...(item.tree ? { tree: item.tree } : {}),
       consent,
       updated_at: new Date().toISOString(),
     });
@@ -172,15 +257,47 @@ export function CollectForm(props: {
                 </Group>
               </Alert>
             ) : null}
-            {fields.map((f) => (
-              <FieldInput
-                key={f.uuid}
-                field={f}
-                value={answers[f.uuid] ?? null}
-                error={errors[f.uuid]}
-                onChange={(v) => change(f.uuid, v)}
+            {logicNeeded && (version?.languages.length ?? 0) > 1 ? (
+              <LanguageSelect
+                languages={version!.languages}
+                value={lang}
+                onChange={setLang}
+                uiLanguage={i18n.language}
+                label={t('logic.language')}
               />
-            ))}
+            ) : null}
+            {!logicNeeded ? (
+              fields.map((f) => (
+                <FieldInput
+                  key={f.uuid}
+                  field={f}
+                  value={answers[f.uuid] ?? null}
+                  error={errors[f.uuid]}
+                  onChange={(v) => change(f.uuid, v)}
+                />
+              ))
+            ) : kit && form && session ? (
+              <div lang={lang ?? undefined} className={classes.logic}>
+                <kit.LogicFields
+                  form={form}
+                  session={session}
+                  drafts={answers}
+                  errors={errors}
+                  lang={lang}
+                  onChange={changeLogic}
+                  onAddInstance={addInstance}
+                  onRemoveInstance={removeInstance}
+                />
+              </div>
+            ) : kit && !form ? (
+              <Alert color="red" variant="light" role="alert">
+                {t('logic.broken')}
+              </Alert>
+            ) : (
+              <Text c="dimmed" role="status">
+                {t('logic.loading')}
+              </Text>
+            )}
             {Object.keys(errors).length ? (
               <Alert color="red" variant="light" role="alert">
                 {t('collect:errors.fix')}
@@ -208,5 +325,34 @@ export function CollectForm(props: {
         onDelete={(item) => void queue.remove(item.local_id)}
       />
     </Stack>
+  );
+}
+
+type LogicKit = typeof LogicKitModule;
+
+/** The language of the form's texts, among the version's (native select: the web form's budget). */
+function LanguageSelect(props: {
+  languages: readonly string[];
+  value: string | null;
+  onChange: (lang: string) => void;
+  uiLanguage: string;
+  label: string;
+}) {
+  const names = new Intl.DisplayNames([props.uiLanguage], { type: 'language' });
+  return (
+    <label className={classes.languageRow}>
+      <span className={classes.legend}>{props.label}</span>
+      <select
+        className={classes.select}
+        value={props.value ?? ''}
+        onChange={(e) => props.onChange(e.currentTarget.value)}
+      >
+        {props.languages.map((l) => (
+          <option key={l} value={l}>
+            {names.of(l) ?? l}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -13,20 +13,23 @@ import { PhotoInput } from './PhotoInput.tsx';
  */
 export function FieldInput(props: {
   field: Field;
+  /** The form's hint for the question (form model), shown under its label. */
+  hint?: string;
   value: Answer;
   error?: string;
   disabled?: boolean;
   onChange: (value: Answer) => void;
 }) {
   const { t } = useTranslation('collect');
-  const { field, value, error, disabled, onChange } = props;
-  const c = field.constraints;
+  const { field, hint, value, error, disabled, onChange } = props;
+  const c = field.constraints ?? {};
   switch (field.type) {
     case 'select_one':
     case 'select_multiple':
       return (
         <ChoiceInput
           field={field}
+          hint={hint}
           value={value as string | string[] | null}
           error={error}
           disabled={disabled}
@@ -54,7 +57,7 @@ export function FieldInput(props: {
         />
       );
     default: {
-      const hint =
+      const range =
         c.min !== undefined && c.max !== undefined
           ? t('hints.between', { min: c.min, max: c.max })
           : c.min !== undefined
@@ -70,12 +73,12 @@ export function FieldInput(props: {
         decimal: { type: 'number', inputMode: 'decimal', step: 'any' },
         date: { type: 'date' },
         time: { type: 'time', step: 1 },
-      }[field.type] as Record<string, unknown>;
+      }[field.type as 'text'] as Record<string, unknown>;
       return (
         <TextField
           {...kind}
           label={field.label}
-          description={hint}
+          description={[hint, range].filter(Boolean).join(' · ') || undefined}
           required={field.required}
           disabled={disabled}
           min={c.min}

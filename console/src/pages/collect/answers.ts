@@ -71,7 +71,10 @@ export function toEntries(
   return { entries, problems };
 }
 
-function valueOf(field: Field, answer: Exclude<Answer, null>): { value: unknown } | { problem: Problem } {
+export function valueOf(
+  field: Field,
+  answer: Exclude<Answer, null>,
+): { value: unknown } | { problem: Problem } {
   const c = field.constraints;
   const range = (n: number) =>
     c.min !== undefined && n < c.min
@@ -136,7 +139,10 @@ function valueOf(field: Field, answer: Exclude<Answer, null>): { value: unknown 
       return { value: [lat, lon, alt, acc] };
     }
     case 'photo':
-      return { value: (answer as PhotoDraft).dataUrl };
+      return { value: typeof answer === 'string' ? answer : (answer as PhotoDraft).dataUrl };
+    default:
+      // calculate: computed (the service recomputes it); group, repeat, note: never answered.
+      return { value: typeof answer === 'string' ? answer : null };
   }
 }
 

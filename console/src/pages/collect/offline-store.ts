@@ -14,7 +14,11 @@ export interface QueueItem {
   local_id: string;
   project_id: number;
   form_version_id: number;
+  /** As typed: by field uuid, or for a form with logic by session path (`age`, `member.1.age`). */
   answers: Answers;
+  /** A form with logic: the engine's answers tree (repeats as arrays of instances), to resume from. */
+  tree?: Record<string, unknown>;
+  /** The submission's data (nested entries for repeats, form-model.md). */
   entries: DataEntry[];
   consent: boolean | null;
   /** ISO 8601 UTC, when the collector pressed "send". */
@@ -32,6 +36,8 @@ export interface QueueItem {
 export interface Draft {
   project_id: number;
   answers: Answers;
+  /** A form with logic: the engine's answers tree (repeats as arrays of instances). */
+  tree?: Record<string, unknown>;
   consent: boolean;
   updated_at: string;
 }

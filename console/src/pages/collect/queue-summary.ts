@@ -21,7 +21,8 @@ export function firstAnswers(
   const found: Array<{ label: string; text: string }> = [];
   for (const field of fields) {
     if (found.length >= count) break;
-    const answer = answers[field.uuid];
+    // Forms with logic keep drafts by path: a top-level field's is its name.
+    const answer = answers[field.uuid] ?? answers[field.name];
     if (!TELLING.has(field.type) || isEmpty(answer)) continue;
     const text =
       field.type === 'text'

@@ -1,0 +1,162 @@
+import { useTranslation } from 'react-i18next';
+import type { Field } from '../../pages/collection/types.ts';
+import type { Answer } from '../../pages/collect/answers.ts';
+import { FieldInput } from '../../pages/collect/FieldInput.tsx';
+import classes from '../../pages/collect/Collect.module.css';
+import { choiceLabel, textIn, valueAt } from './logic-texts.ts';
+import type { CompiledForm, FormNode, FormSession } from './logic-types.ts';
+
+/** What {@link LogicFields} shows and reports; answers live in a form-logic session. */
+export interface LogicFieldsProps {
+  form: CompiledForm;
+  session: FormSession;
+  /** What was typed, by session path (`age`, `member.1.age`); absent: the session's value shows. */
+  drafts: Readonly<Record<string, Answer>>;
+  /** Messages by session path (a required answer missing, a value the type refuses). */
+  errors: Readonly<Record<string, string>>;
+  /** A code of the version's languages, or null for a one-language form. */
+  lang: string | null;
+  disabled?: boolean;
+  onChange: (path: string, node: FormNode, draft: Answer) => void;
+  onAddInstance: (path: string) => void;
+  onRemoveInstance: (path: string, index: number) => void;
+}
+
+/**
+ * The fields of a form with logic, as the session evaluates them (docs/console.md, "Web form"):
+ * questions whose `relevant` is false are not shown, required markers follow `required_if`,
+ * a constraint that fails shows the form's message under the field, choices are those the
+ * `choice_filter` lets through, `read_only` fields cannot be changed, calculations show their
+ * value, groups are fieldsets with a legend, repeats show each instance ("Member 2 of 3") with
+ * buttons to add and remove instances within `min_repeats`/`max_repeats` (none with a
+ * `repeat_count`), notes and hints show as text. Texts are in `lang` (with the default language's
+ * where a translation is missing). Used by the web form and the form builder's preview.
+ */
+export function LogicFields(props: LogicFieldsProps) {
+  return <>{renderNodes(props, props.form.definition.nodes, '')}</>;
+}
+
+function renderNodes(props: LogicFieldsProps, nodes: readonly FormNode[], prefix: string) {
+  return nodes.map((node) => (
+    <LogicNode key={prefix + node.name} {...props} node={node} path={prefix + node.name} />
+  ));
+}
+
+function LogicNode(props: LogicFieldsProps & { node: FormNode; path: string }) {
+  const { t } = useTranslation('collectPage');
+  const { node, path, session, lang } = props;
+  const state = session.state.nodes[path];
+  if (state && !state.relevant) return null;
+  const label = textIn(node, 'label', lang) || node.name;
+  const hint = textIn(node, 'hint', lang);
+  if (node.type === 'group')
+    return (
+      <fieldset className={classes.group} data-field={path}>
+        <legend className={classes.groupLegend}>{label}</legend>
+        {hint ? <p className={classes.hint}>{hint}</p> : null}
+        {renderNodes(props, node.children ?? [], path.slice(0, path.length - node.name.length))}
+      </fieldset>
+    );
+  if (node.type === 'repeat') {
+    const list = valueAt(session.answers, path);
+    const count = Array.isArray(list) ? list.length : 0;
+    const fixed = node.repeat_count !== null && node.repeat_count !== undefined && node.repeat_count !== '';
+    const min = state?.repeat?.min ?? 0;
+    const max = state?.repeat?.max ?? Infinity;
+    return (
+      <fieldset className={classes.group} data-field={path}>
+        <legend className={classes.groupLegend}>{label}</legend>
+        {hint ? <p className={classes.hint}>{hint}</p> : null}
+        {Array.from({ length: count }, (_, i) => (
+          <section
+            key={i}
+            className={classes.instance}
+            aria-label={t('logic.instance', { label, n: i + 1, count })}
+          >
+            <div className={classes.instanceHead}>
+              <h3 className={classes.instanceTitle}>{t('logic.instance', { label, n: i + 1, count })}</h3>
+              {!fixed && !props.disabled ? (
+                <button
+                  type="button"
+                  className={classes.danger}
+                  disabled={count <= min}
+                  onClick={() => props.onRemoveInstance(path, i)}
+                >
+                  {t('logic.remove', { label, n: i + 1 })}
+                </button>
+              ) : null}
+            </div>
+            {renderNodes(props, node.children ?? [], `${path}.${i}.`)}
+          </section>
+        ))}
+        {count === 0 ? <p className={classes.hint}>{t('logic.noInstance')}</p> : null}
+        {!fixed && !props.disabled && count < max ? (
+          <button type="button" className={classes.button} onClick={() => props.onAddInstance(path)}>
+            {t('logic.add', { label })}
+          </button>
+        ) : null}
+        {props.errors[path] ? <p className={classes.error}>{props.errors[path]}</p> : null}
+      </fieldset>
+    );
+  }
+  if (node.type === 'note')
+    return (
+      <div className={classes.noteBlock} data-field={path}>
+        <p className={classes.noteText}>{label}</p>
+        {hint ? <p className={classes.hint}>{hint}</p> : null}
+      </div>
+    );
+  if (node.type === 'calculate') {
+    // Hidden unless the form gives it a label: then its value shows, as ODK's read-only output.
+    if (!node.label) return null;
+    return (
+      <div className={classes.noteBlock} data-field={path}>
+        <p className={classes.noteText}>
+          {label}: <output>{session.state.values[path] ?? ''}</output>
+        </p>
+      </div>
+    );
+  }
+  const choices = (state?.choices ?? node.choices ?? null)?.map((c) => ({
+    value: c.value,
+    label: choiceLabel(c, lang),
+  }));
+  const invalid =
+    state && !state.valid ? textIn(node, 'constraint_message', lang) || t('logic.notAllowed') : undefined;
+  const field = {
+    ...(node as unknown as Field),
+    uuid: path,
+    label,
+    required: state?.required ?? node.required === true,
+    choices: choices ?? null,
+    constraints: (node as unknown as Partial<Field>).constraints ?? {},
+  } as Field;
+  const draft = path in props.drafts ? props.drafts[path]! : draftOf(valueAt(session.answers, path));
+  return (
+    <FieldInput
+      field={field}
+      hint={hint || undefined}
+      value={draft}
+      error={props.errors[path] ?? invalid}
+      disabled={props.disabled || state?.readOnly === true}
+      onChange={(v) => props.onChange(path, node, v)}
+    />
+  );
+}
+
+/** A session value (a default, a restored answer) as the input shows it. */
+export function draftOf(value: unknown): Answer {
+  if (value === undefined || value === null) return null;
+  if (Array.isArray(value)) {
+    if (value.length === 4 && value.every((n) => typeof n === 'number'))
+      return {
+        latitude: String(value[0]),
+        longitude: String(value[1]),
+        altitude: String(value[2]),
+        accuracy: String(value[3]),
+      };
+    return value.map(String);
+  }
+  if (typeof value === 'object') return value as Answer;
+  return String(value);
+}
