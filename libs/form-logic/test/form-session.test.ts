@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { compileForm, formTree } from '@fieldhouse/form-logic';
 import { household } from './form-fixture.ts';
 
 const form = household();
@@ -155,5 +156,48 @@ describe('form-logic session: incremental changes', () => {
 
   it('refuses a path that names no node', () => {
     expect(() => start().set('member.5.age', 3)).to.throw('no repeat instance at member.5');
+  });
+});
+
+describe('form-logic evaluate: nested repeats', () => {
+  const tree = formTree([
+    { name: 'member', uuid: 'm', type: 'repeat' },
+    { name: 'member_name', uuid: 'mn', type: 'text', parent: 'member' },
+    { name: 'child', uuid: 'c', type: 'repeat', parent: 'member' },
+    { name: 'child_name', uuid: 'cn', type: 'text', parent: 'child' },
+    {
+      name: 'child_label',
+      uuid: 'cl',
+      type: 'calculate',
+      parent: 'child',
+      calculation: "concat(${child_name}, ' of ', ${member_name}, ' #', position(..))",
+    },
+    {
+      name: 'own_children',
+      uuid: 'oc',
+      type: 'calculate',
+      parent: 'member',
+      calculation: 'count(${child_name})',
+    },
+    { name: 'all_children', uuid: 'ac', type: 'calculate', calculation: 'count(${child_name})' },
+  ]);
+  const compiled = tree.ok ? compileForm({ nodes: tree.nodes }) : undefined;
+  const nested = compiled?.ok ? compiled.form : undefined;
+  const state = nested!.evaluate({
+    member: [
+      { member_name: 'Ana', child: [{ child_name: 'Cy' }, { child_name: 'Di' }] },
+      { member_name: 'Ben', child: [{ child_name: 'Ed' }] },
+    ],
+  });
+
+  it('reads the enclosing instance from an inner one, and counts per instance or overall', () => {
+    expect(state.values).to.deep.equal({
+      'member.0.child.0.child_label': 'Cy of Ana #1',
+      'member.0.child.1.child_label': 'Di of Ana #2',
+      'member.0.own_children': '2',
+      'member.1.child.0.child_label': 'Ed of Ben #1',
+      'member.1.own_children': '1',
+      all_children: '3',
+    });
   });
 });
