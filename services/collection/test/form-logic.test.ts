@@ -184,6 +184,21 @@ describe('collection: form logic (issue 34)', () => {
       expect(name.parent).to.equal('member');
     });
 
+    it('copies the languages, parents, logic and translations of the last published version', async () => {
+      const copy = await h
+        .as(alice)
+        .post(`/api/v1/projects/${projectId}/versions`)
+        .send({ copy_last_published: true })
+        .expect(201);
+      expect(copy.body.data).to.deep.include({ languages: ['en', 'fr'], default_language: 'en' });
+      const v = await h.as(alice).get(`/api/v1/versions/${copy.body.data.id}`).expect(200);
+      const pregnant = v.body.data.fields.find((x: { name: string }) => x.name === 'pregnant');
+      expect(pregnant).to.include({ parent: 'member', uuid: f.pregnant!.uuid });
+      expect(pregnant.relevant).to.contain('${m_sex}');
+      const hh = v.body.data.fields.find((x: { name: string }) => x.name === 'hh_size');
+      expect(hh.translations.fr.label).to.equal('Taille du ménage');
+    });
+
     it('changes the languages of a draft with PUT /versions/{id}', async () => {
       const d = await draft();
       const r = await h

@@ -13,13 +13,8 @@ import {
 } from '@fieldhouse/form-logic';
 import type { FieldErrors } from '@fieldhouse/problem';
 import type { FieldDef } from './types.ts';
+import type { VersionLanguages } from './field-definition.ts';
 import { problems } from './problems.ts';
-
-/** A version's languages as stored (migration 017). */
-export interface VersionLanguages {
-  languages: readonly string[];
-  default_language: string | null;
-}
 
 /** The FormError codes of an expression (the others are a field's shape: parent, names...). */
 const EXPRESSION_CODES: ReadonlySet<FormError['code']> = new Set([
@@ -49,7 +44,7 @@ function flatField(f: FieldDef & { position?: number }): FlatField {
 }
 
 /** Whether a version needs the engine: a container, note or calculation, or any expression. */
-export function hasLogic(fields: readonly FieldDef[]): boolean {
+function hasLogic(fields: readonly FieldDef[]): boolean {
   return fields.some(
     (f) =>
       f.parent != null ||

@@ -35,7 +35,7 @@ const add = (errors: FieldErrors, key: string, message: string) => addFieldError
  * members' entries are at the level of the nearest enclosing repeat), by field uuid; null: the
  * top level. A parent chain that loops or names no field ends at the top level.
  */
-export function entryLevels(fields: readonly FieldDef[]): Map<string, string | null> {
+function entryLevels(fields: readonly FieldDef[]): Map<string, string | null> {
   const byName = new Map(fields.map((f) => [f.name, f]));
   const levels = new Map<string, string | null>();
   for (const f of fields) {
