@@ -4,6 +4,7 @@
  */
 import { levelKey, TOP, type FormModel, type Meta } from './form-meta.ts';
 import { copyAnswers, isRecord, readersOf, Runner, scopesByLevel, scopeTree } from './form-runtime.ts';
+import { relevantAnswers } from './form-prune.ts';
 import { openSession } from './form-session.ts';
 import type { CompiledForm, FormAnswers, FormDefinition, FormEntry, FormNode } from './form-types.ts';
 import { stateOf } from './form-state.ts';
@@ -30,6 +31,8 @@ export function makeCompiledForm(definition: FormDefinition, model: FormModel): 
     answersFromEntries: (entries) => answersFromEntries(model, entries, null),
     entriesFromAnswers: (answers) => entriesFromAnswers(model, answers, null),
     initialAnswers: () => initialAnswers(model, null),
+    relevantAnswers: (answers, options = {}) =>
+      relevantAnswers(model, runner, answers, options.now ?? Date.now()),
   };
   return form;
 }

@@ -209,6 +209,11 @@ export interface CompiledForm {
   answersFromEntries(entries: readonly FormEntry[]): FormAnswers;
   /** Answers tree → submission entries, in form order (calculate entries typed `calculate`). */
   entriesFromAnswers(answers: FormAnswers): FormEntry[];
+  /**
+   * A copy of `answers` keeping only relevant answers (calculations recomputed): what the web form
+   * sends, since validate() refuses an answer to a question that is not relevant.
+   */
+  relevantAnswers(answers: FormAnswers, options?: { now?: number }): FormAnswers;
   /** Answers with every `default` pre-filled (and repeat_count/min_repeats instances), for a new submission. */
   initialAnswers(): FormAnswers;
 }

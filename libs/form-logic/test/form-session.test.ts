@@ -201,3 +201,22 @@ describe('form-logic evaluate: nested repeats', () => {
     });
   });
 });
+
+describe('form-logic relevantAnswers', () => {
+  it('leaves out answers to questions that are not relevant, and validate() then accepts them', () => {
+    const kept = form.relevantAnswers(
+      {
+        country: 'fr',
+        city: 'paris',
+        member: [
+          { member_name: 'Ben', sex: 'm', age: 30, pregnant: 'no' },
+          { member_name: 'Ana', sex: 'f', age: 30, pregnant: 'no' },
+        ],
+      },
+      { now: NOW },
+    );
+    const members = kept.member as Record<string, unknown>[];
+    expect([members[0]!.pregnant, members[1]!.pregnant]).to.deep.equal([undefined, 'no']);
+    expect(form.validate(form.entriesFromAnswers(kept), { now: NOW }).errors).to.deep.equal({});
+  });
+});
