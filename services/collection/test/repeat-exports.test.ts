@@ -53,6 +53,16 @@ describe('collection: groups and repeats downstream (exports, search, analyses)'
     { name: 'home', label: { en: 'Home', fr: 'Domicile' }, type: 'geopoint', parent: 'members' },
     { name: 'visits', label: { en: 'Visits', fr: 'Visites' }, type: 'repeat', parent: 'members' },
     { name: 'visit_day', label: { en: 'Day', fr: 'Jour' }, type: 'date', parent: 'visits' },
+    {
+      name: 'reasons',
+      label: { en: 'Reasons', fr: 'Raisons' },
+      type: 'select_multiple',
+      parent: 'visits',
+      choices: [
+        { value: 'health', label: { en: 'Health', fr: 'Santé' } },
+        { value: 'school', label: { en: 'School', fr: 'École' } },
+      ],
+    },
   ];
 
   const entry = (name: string, value: unknown) => ({
@@ -116,7 +126,10 @@ describe('collection: groups and repeats downstream (exports, search, analyses)'
           entry('member_name', 'Bea'),
           entry('member_age', 30),
           entry('home', [10.5, 20.25]),
-          entry('visits', [[entry('visit_day', '2024-01-01')], [entry('visit_day', '2024-02-01')]]),
+          entry('visits', [
+            [entry('visit_day', '2024-01-01'), entry('reasons', ['health', 'school'])],
+            [entry('visit_day', '2024-02-01')],
+          ]),
         ],
         [entry('member_name', 'Quentin'), entry('member_age', 5)],
       ]),
@@ -243,12 +256,14 @@ describe('collection: groups and repeats downstream (exports, search, analyses)'
         parent_key: `${a}/members[1]`,
         key: `${a}/members[1]/visits[1]`,
         visit_day: '2024-01-01',
+        reasons: 'health school',
       },
       {
         submission_id: String(a),
         parent_key: `${a}/members[1]`,
         key: `${a}/members[1]/visits[2]`,
         visit_day: '2024-02-01',
+        reasons: '',
       },
     ]);
   });
@@ -290,12 +305,17 @@ describe('collection: groups and repeats downstream (exports, search, analyses)'
   });
 
   it('writes the label headers in the requested language, the default language without lang', async () => {
-    const fr = await JSZip.loadAsync((await exportNow('csv', { header: 'labels', lang: 'fr' })).bytes);
+    const fr = await JSZip.loadAsync(
+      (await exportNow('csv', { header: 'labels', lang: 'fr', choice_columns: true })).bytes,
+    );
     const en = await JSZip.loadAsync((await exportNow('csv', { header: 'labels' })).bytes);
     const header = async (zip: JSZip, suffix: RegExp) =>
       (await zip.file(Object.keys(zip.files).find((n) => suffix.test(n))!)!.async('string')).split('\n')[0];
     expect(await header(fr, /\d\.csv$/)).to.match(/,Ménage,Village$/);
     expect(await header(en, /\d\.csv$/)).to.match(/,Household,Village$/);
+    expect(await header(fr, /-visits\.csv$/)).to.equal(
+      'Submission ID,Parent key,Key,Jour,Raisons,Raisons (Santé),Raisons (École)',
+    );
     expect(await header(fr, /-members\.csv$/)).to.equal(
       'Submission ID,Parent key,Key,Nom,Âge,Domicile (latitude),Domicile (longitude),Domicile (altitude),Domicile (precision)',
     );
@@ -319,6 +339,16 @@ describe('collection: groups and repeats downstream (exports, search, analyses)'
     }>;
     expect(chart!.data.map((r) => r.count)).to.deep.equal([1, 2]);
     expect(chart!.vega_lite.encoding.y.title).to.equal('answers');
+  });
+
+  it('draws one map point per repeat instance whose geopoint is answered, with its submission id', async () => {
+    const a = await h
+      .as(alice)
+      .post(`/api/v1/projects/${projectId}/analyses`)
+      .send({ name: 'Homes', charts: [{ title: 'Homes', kind: 'map', field: 'home' }] })
+      .expect(201);
+    const charts = await h.as(dave).get(`/api/v1/analyses/${a.body.data.id}/charts`).expect(200);
+    expect(charts.body.data[0].data).to.deep.equal([{ id: ids[0], latitude: 10.5, longitude: 20.25 }]);
   });
 
   it('labels choice counts in the requested language with lang, and by value without', async () => {

@@ -22,7 +22,8 @@ const lit = (s: string) => pg.escapeLiteral(s);
  * choices are those of every version, the newest version's first. `latest` counts the fields
  * of the newest published version, which come first. Each field's `repeats` are the repeats
  * around it in the newest version that has it (its `parent` chain, groups skipped); `label` is
- * the one of `lang` where the field has it (`translations`), else the default language's.
+ * the one of `lang` where the field has it (`translations`), else the default language's; with
+ * `lang`, `choiceLabels` likewise for each choice (the newest version's label of a value).
  */
 export async function exportFields(
   db: Knex,
@@ -47,7 +48,11 @@ export async function exportFields(
       'v.number',
     )) as Array<
     Omit<ExportField, 'choices' | 'repeats'> & {
-      choices: Array<{ value: string }> | null;
+      choices: Array<{
+        value: string;
+        label: string;
+        translations?: Record<string, { label?: string }>;
+      }> | null;
       number: number;
       parent: string | null;
     }
@@ -70,8 +75,15 @@ export async function exportFields(
       if (r.number === rows[0]!.number) latest++;
       const seen = byUuid.get(r.uuid);
       const choices = (r.choices ?? []).map((c) => c.value);
-      if (seen) seen.choices.push(...choices.filter((c) => !seen.choices.includes(c)));
-      else
+      const labels = lang
+        ? Object.fromEntries(
+            (r.choices ?? []).map((c) => [c.value, c.translations?.[lang]?.label ?? c.label]),
+          )
+        : undefined;
+      if (seen) {
+        seen.choices.push(...choices.filter((c) => !seen.choices.includes(c)));
+        if (labels) seen.choiceLabels = { ...labels, ...seen.choiceLabels };
+      } else
         byUuid.set(r.uuid, {
           uuid: r.uuid,
           name: r.name,
@@ -79,6 +91,7 @@ export async function exportFields(
           type: r.type,
           choices,
           repeats: repeatsOf(r),
+          ...(labels ? { choiceLabels: labels } : {}),
         });
     }
   }
@@ -291,7 +304,7 @@ function selectList(columns: ExportColumn[], values: string[], neutraliseFormula
 }
 
 /** One repeat on the way from a submission down to a repeat's instances: its field uuid and name. */
-export interface RepeatStep {
+interface RepeatStep {
   uuid: string;
   name: string;
 }

@@ -27,7 +27,8 @@ const GEO_PARTS = ['latitude', 'longitude', 'altitude', 'precision'] as const;
  * The columns of an export (docs/collection.md, "Exports"): metadata columns, then one column
  * per field in form order. A geopoint gives four (`<name>_latitude`, `_longitude`, `_altitude`,
  * `_precision`); with `choice_columns`, a select_multiple is followed by `<name>/<choice>` for
- * each of its choices. A name used by two different fields (different uuids, in different
+ * each of its choices (labelled `<label> (<choice>)`, the choice's label in the export's `lang`
+ * when one is asked for). A name used by two different fields (different uuids, in different
  * versions) gets `__2`, `__3`... on the later ones.
  */
 export function exportColumns(fields: ExportField[], options: ExportOptions): ExportColumn[] {
@@ -124,7 +125,7 @@ function fieldColumns(
         for (const choice of f.choices)
           columns.push({
             name: `${name}/${choice}`,
-            label: `${label} (${choice})`,
+            label: `${label} (${f.choiceLabels?.[choice] ?? choice})`,
             source: { kind: 'choice', uuid, choice },
             numeric: true,
           });

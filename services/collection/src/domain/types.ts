@@ -209,6 +209,8 @@ export interface ExportField {
   type: string;
   /** Choice values of a select field, in form order (the newest version's, then older ones). */
   choices: string[];
+  /** With an export's `lang` only: each choice value's label in it (else its default label). */
+  choiceLabels?: Record<string, string>;
   /**
    * The uuids of the `repeat` fields around this one, outermost first (issue 34's form model;
    * groups are transparent): empty for a field of the submission's own table.
