@@ -6,11 +6,12 @@ import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useFormatInstant } from '../../components/format.ts';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
-import type { Field, Submission } from '../collection/types.ts';
+import type { DataEntry, Field, Submission } from '../collection/types.ts';
 import { useVersion } from '../collection/use-collection.ts';
 import { GeopointAnswer } from './GeopointAnswer.tsx';
 import { ReviewForm } from './ReviewForm.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
+import { hasStructure, StructuredAnswers } from './StructuredAnswers.tsx';
 import { SubmissionHistory } from './SubmissionHistory.tsx';
 import { useDeleteSubmission, useSubmissionVersions } from './use-submission-edit.ts';
 import { useSubmission } from './use-submissions.ts';
@@ -54,6 +55,22 @@ export function SubmissionDrawer(props: {
   const [confirming, setConfirming] = useState(false);
   const remove = useDeleteSubmission(props.projectId);
   const isEditing = s !== undefined && editing === s.id;
+  const structured = hasStructure(fields);
+  /** One answer as the drawer shows it: a photo, a geopoint with its map, "no answer", or text. */
+  const valueView = (f: Field, value: unknown) =>
+    isPhoto(value) ? (
+      <Anchor href={value.url} target="_blank" rel="noreferrer">
+        <Image src={value.url} alt={t('drawer.photoOf', { label: f.label })} maw={320} radius="sm" />
+      </Anchor>
+    ) : isGeopoint(value) ? (
+      <GeopointAnswer value={value} label={f.label} />
+    ) : value === null || value === undefined || value === '' ? (
+      <Text span c="dimmed" size="sm">
+        {t('drawer.noAnswer')}
+      </Text>
+    ) : (
+      answerText(f, value, locale, t('table.photo'))
+    );
   const collector = s ? (s.collector_name ?? props.userName(s.collector_id)) : '';
   const close = () => {
     setEditing(null);
@@ -112,39 +129,22 @@ export function SubmissionDrawer(props: {
               <SubmissionEditForm submission={s} fields={fields} onDone={() => setEditing(null)} />
             </Suspense>
           ) : (
-            <Stack gap="sm" component="dl" m={0}>
-              {fields.map((f) => {
-                const value = answers.get(f.uuid);
-                return (
-                  <div key={f.uuid}>
-                    <Text component="dt" fw={600} size="sm">
-                      {f.label}
-                    </Text>
-                    <Text component="dd" m={0} size="sm" style={{ wordBreak: 'break-word' }}>
-                      {isPhoto(value) ? (
-                        <Anchor href={value.url} target="_blank" rel="noreferrer">
-                          <Image
-                            src={value.url}
-                            alt={t('drawer.photoOf', { label: f.label })}
-                            maw={320}
-                            radius="sm"
-                          />
-                        </Anchor>
-                      ) : isGeopoint(value) ? (
-                        <GeopointAnswer value={value} label={f.label} />
-                      ) : value === null || value === undefined || value === '' ? (
-                        <Text span c="dimmed" size="sm">
-                          {t('drawer.noAnswer')}
-                        </Text>
-                      ) : (
-                        answerText(f, value, locale, t('table.photo'))
-                      )}
-                    </Text>
-                  </div>
-                );
-              })}
+            <Stack gap="sm" component={structured ? 'div' : 'dl'} m={0}>
+              {structured ? (
+                <StructuredAnswers fields={fields} data={s.data as DataEntry[]} renderValue={valueView} />
+              ) : null}
+              {(structured ? [] : fields).map((f) => (
+                <div key={f.uuid}>
+                  <Text component="dt" fw={600} size="sm">
+                    {f.label}
+                  </Text>
+                  <Text component="dd" m={0} size="sm" style={{ wordBreak: 'break-word' }}>
+                    {valueView(f, answers.get(f.uuid))}
+                  </Text>
+                </div>
+              ))}
               {s.latitude !== null && s.longitude !== null ? (
-                <div>
+                <Stack gap={0} component={structured ? 'dl' : 'div'} m={0}>
                   <Text component="dt" fw={600} size="sm">
                     {t('drawer.location')}
                   </Text>
@@ -154,7 +154,7 @@ export function SubmissionDrawer(props: {
                       label={t('drawer.location')}
                     />
                   </Text>
-                </div>
+                </Stack>
               ) : null}
             </Stack>
           )}
