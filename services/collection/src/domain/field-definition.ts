@@ -119,10 +119,10 @@ export const fieldUpdateSchema = fieldCreateSchema
   });
 
 /** A text as the API accepts it: plain, or by language. */
-export type TextInput = string | Record<string, string>;
+type TextInput = string | Record<string, string>;
 
 /** A choice as the API accepts it (its label plain or by language). */
-export type ChoiceInput = Omit<Choice, 'label'> & { label: TextInput };
+type ChoiceInput = Omit<Choice, 'label'> & { label: TextInput };
 
 /** A field as `POST`/`PUT /versions/{id}/fields` accept it (see {@link fieldCreateSchema}). */
 export interface FieldBody {

@@ -31,7 +31,6 @@ import { problems } from './problems.ts';
 export type VersionView = ReturnType<typeof versionJson>;
 /** A field as the API shows it. */
 export type FieldView = ReturnType<typeof fieldJson>;
-export type { FieldInput };
 
 /** 409 `version_frozen` for any change to a published (frozen) version. */
 function assertDraft(v: VersionRow): void {
