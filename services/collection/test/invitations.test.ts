@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { createMailer, type Mailer } from '@fieldhouse/mail';
-import { Broker, OutboxRelay } from '@fieldhouse/messaging';
+import { Broker, inTransactionWith, OutboxRelay } from '@fieldhouse/messaging';
 import { backingUrl, randomPrefix, startSmtpSink, testLogger, type SmtpSink } from '@fieldhouse/testkit';
 import { applyUserEvent } from '../src/domain/invitation-acceptance.ts';
 import { startCollectionEmailWorker } from '../src/workers/email.ts';
@@ -12,7 +12,7 @@ import { cast, seen, startHarness, type Harness, type TestUser } from './harness
  * applied as the users worker does; the address verified unless `extra` says otherwise.
  */
 const registered = (h: Harness, user: TestUser, email: string, extra: object = {}) =>
-  applyUserEvent(h.db, randomUUID(), {
+  applyUserEvent({ inTransaction: inTransactionWith(h.db, 'outbox') }, randomUUID(), {
     id: user.id,
     name: user.name,
     email,

@@ -9,6 +9,21 @@ export type UserRow = ProjectedUser;
 export const upsertUser = (db: Knex | Knex.Transaction, u: UserVersion): Promise<boolean> =>
   users.upsertVersion(db, u);
 
+/**
+ * Records a user event's message id as processed by the users consumer, in the use case's
+ * transaction (`processed_messages`, consumer `collection.users`).
+ * @returns false when it was recorded already (a duplicate delivery or a replay).
+ */
+export async function recordUserEventOnce(tx: Knex.Transaction, messageId: string): Promise<boolean> {
+  const { processedMessagesTable, consumer } = users.options;
+  const inserted = await tx(processedMessagesTable)
+    .insert({ consumer, message_id: messageId })
+    .onConflict(['consumer', 'message_id'])
+    .ignore()
+    .returning('message_id');
+  return inserted.length > 0;
+}
+
 /** The user with this id, or undefined. */
 export const findUserById = (db: Knex | Knex.Transaction, id: number): Promise<UserRow | undefined> =>
   users.findById(db, id);

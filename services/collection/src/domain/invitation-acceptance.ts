@@ -1,7 +1,7 @@
-import type { Db } from '../data/tx.ts';
 import type { UserPayload } from '@fieldhouse/contracts';
 import { acceptOpenInvitations } from '../data/invitations.ts';
-import { users } from '../users-projection.ts';
+import { findUserById, recordUserEventOnce, upsertUser } from '../data/users.ts';
+import type { CollectionContext } from './context.ts';
 
 /**
  * Whether a user's address may take up invitations: only when the gateway says it was verified
@@ -19,17 +19,15 @@ const mayJoinByEmail = (user: { email_verified?: unknown }): boolean => user.ema
  * replay changes nothing.
  * @returns false for a duplicate message.
  */
-export function applyUserEvent(db: Db, messageId: string, user: UserPayload): Promise<boolean> {
-  const { processedMessagesTable, consumer } = users.options;
-  return db.transaction(async (trx) => {
-    const inserted = await trx(processedMessagesTable)
-      .insert({ consumer, message_id: messageId })
-      .onConflict(['consumer', 'message_id'])
-      .ignore()
-      .returning('message_id');
-    if (!inserted.length) return false;
-    await users.upsertVersion(trx, user);
-    const current = await users.findById(trx, user.id);
+export function applyUserEvent(
+  ctx: Pick<CollectionContext, 'inTransaction'>,
+  messageId: string,
+  user: UserPayload,
+): Promise<boolean> {
+  return ctx.inTransaction(async (trx) => {
+    if (!(await recordUserEventOnce(trx, messageId))) return false;
+    await upsertUser(trx, user);
+    const current = await findUserById(trx, user.id);
     const sameAddress = current?.email.toLowerCase() === user.email.toLowerCase();
     if (current && sameAddress && mayJoinByEmail(user))
       await acceptOpenInvitations(trx, current.id, current.email);
@@ -45,9 +43,9 @@ export function applyUserEvent(db: Db, messageId: string, user: UserPayload): Pr
  * @returns the workspaces joined (none for an unverified address).
  */
 export const acceptInvitationsOfCaller = (
-  db: Db,
+  ctx: Pick<CollectionContext, 'inTransaction'>,
   caller: { id: number; email: string; email_verified?: boolean },
 ): Promise<number[]> =>
   mayJoinByEmail(caller)
-    ? db.transaction((trx) => acceptOpenInvitations(trx, caller.id, caller.email))
+    ? ctx.inTransaction((trx) => acceptOpenInvitations(trx, caller.id, caller.email))
     : Promise.resolve([]);

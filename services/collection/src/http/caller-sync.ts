@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
-import type { Knex } from 'knex';
 import { callerSync as usersCallerSync, type UsersProjection } from '@fieldhouse/users-projection';
+import type { CollectionContext } from '../domain/context.ts';
 import { acceptInvitationsOfCaller } from '../domain/invitation-acceptance.ts';
 import { users } from '../users-projection.ts';
 
@@ -13,14 +13,17 @@ import { users } from '../users-projection.ts';
  * this service yet joins at their first request after confirming it. Anonymous callers pass
  * (public routes decide for themselves).
  */
-export function callerSync(db: Knex, maxEntries = 10_000): RequestHandler {
+export function callerSync(
+  ctx: Pick<CollectionContext, 'db' | 'inTransaction'>,
+  maxEntries = 10_000,
+): RequestHandler {
   const projection: UsersProjection = {
     ...users,
     recordCaller: async (conn, caller) => {
       const written = await users.recordCaller(conn, caller);
-      await acceptInvitationsOfCaller(db, caller);
+      await acceptInvitationsOfCaller(ctx, caller);
       return written;
     },
   };
-  return usersCallerSync(projection, db, { requireUser: false, maxEntries });
+  return usersCallerSync(projection, ctx.db, { requireUser: false, maxEntries });
 }

@@ -42,7 +42,7 @@ export function collectionRouter(ctx: CollectionContext, document: OpenApiDocume
   const router = Router();
   // GET /api/v1/_whoami answers before the user copy is refreshed, as it always has.
   router.use(contractRouter(whoamiRoutes, ctx, document));
-  router.use(callerSync(ctx.db));
+  router.use(callerSync(ctx));
   router.use(contractRouter(signedInRouteSpecs, ctx, document));
   return router;
 }

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Logger } from '@fieldhouse/logger';
-import { startUserEventsConsumer, type Broker } from '@fieldhouse/messaging';
+import { inTransactionWith, startUserEventsConsumer, type Broker } from '@fieldhouse/messaging';
 import { applyUserEvent } from '../domain/invitation-acceptance.ts';
 
 /**
@@ -10,12 +10,13 @@ import { applyUserEvent } from '../domain/invitation-acceptance.ts';
  * (docs/collection.md, "Inviting by e-mail").
  */
 export function startUsersProjection(broker: Broker, db: Knex, logger: Logger) {
+  const ctx = { inTransaction: inTransactionWith(db, 'outbox') };
   return startUserEventsConsumer({
     broker,
     logger,
     queue: 'collection.users',
     apply: async (messageId, user) => {
-      await applyUserEvent(db, messageId, user);
+      await applyUserEvent(ctx, messageId, user);
     },
   });
 }
