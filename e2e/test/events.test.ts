@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import request from 'supertest';
 import { createMailer } from '@fieldhouse/mail';
 import { Broker, OutboxRelay, startUserEventsConsumer } from '@fieldhouse/messaging';
-import { applyUserEvent, startEventsEmailWorker } from '@fieldhouse/events';
+import { applyUserEvent, createEventsContext, startEventsEmailWorker } from '@fieldhouse/events';
 import { eventually, startSmtpSink, testLogger, type SmtpSink } from '@fieldhouse/testkit';
 import { startStack, type TestStack } from './support/stack.ts';
 import { registerUser } from './support/users.ts';
@@ -39,11 +39,14 @@ describe('events through the gateway: events, invites, e-mail, authorisation', (
       logger,
       retryDelaysMs: [200],
     });
+    const ctx = createEventsContext({ db: stack.eventsDb, logger });
     const users = await startUserEventsConsumer({
       broker,
       logger,
       queue: 'events.users',
-      apply: (id, user) => applyUserEvent(stack.eventsDb, id, user),
+      apply: async (id, user) => {
+        await applyUserEvent(ctx, id, user);
+      },
     });
     closers.push(
       () => users.close(),

@@ -50,10 +50,17 @@ export function createEventsContext(
   };
 }
 
-/** The events service's Express app, built from its dependencies (supertest uses it directly). */
-export function createEventsApp(deps: EventsAppDeps): { app: Express; lifecycle: Lifecycle } {
+/**
+ * The events service's Express app, built from its dependencies (supertest uses it directly),
+ * with the use cases' context it serves (main.ts hands it to the users-events consumer).
+ */
+export function createEventsApp(deps: EventsAppDeps): {
+  app: Express;
+  lifecycle: Lifecycle;
+  ctx: EventsContext;
+} {
   const ctx = createEventsContext(deps);
-  return createServiceApp({
+  const served = createServiceApp({
     logger: deps.logger,
     ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}),
     readiness: [{ name: 'postgres', check: () => deps.db.raw('select 1') }],
@@ -70,4 +77,5 @@ export function createEventsApp(deps: EventsAppDeps): { app: Express; lifecycle:
     publicRoutes: eventsAsyncApiRoute(),
     routes: eventsRouter(ctx, eventsDocument),
   });
+  return { ...served, ctx };
 }

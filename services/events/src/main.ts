@@ -6,7 +6,7 @@ import { Broker, OutboxRelay, startUserEventsConsumer } from '@fieldhouse/messag
 import { webhookApiSettings } from '@fieldhouse/webhooks';
 import { createEventsApp } from './app.ts';
 import { loadEventsConfig } from './config.ts';
-import { applyUserEvent } from './data/users.ts';
+import { applyUserEvent } from './domain/users.ts';
 
 /**
  * Events service process: configuration, Knex, RabbitMQ (outbox relay of the invitation e-mail
@@ -21,15 +21,9 @@ const broker = new Broker({ url: config.AMQP_URL, logger, name: 'events', prefix
 const relay = new OutboxRelay({ knex: db, table: 'outbox', broker, logger });
 // Webhook events are written to the outbox by triggers, which notify `outbox` at commit.
 const outboxNotices = listenTo(config.DATABASE_URL, 'outbox', () => relay.kick(), logger);
-const users = await startUserEventsConsumer({
-  broker,
-  logger,
-  queue: 'events.users',
-  apply: (messageId, user) => applyUserEvent(db, messageId, user),
-});
 // The store watch's own connection (503 store_unavailable at once while PostgreSQL hangs).
 const storeProbe = postgresProbe(config.DATABASE_URL, 2_000);
-const { app, lifecycle } = createEventsApp({
+const { app, lifecycle, ctx } = createEventsApp({
   logger,
   db,
   keys: jwksKeyResolver(config.GATEWAY_JWKS_URL),
@@ -39,6 +33,14 @@ const { app, lifecycle } = createEventsApp({
   webhooks: webhookApiSettings(config),
   outboxWritten: () => relay.kick(),
   storeProbe: storeProbe.probe,
+});
+const users = await startUserEventsConsumer({
+  broker,
+  logger,
+  queue: 'events.users',
+  apply: async (messageId, user) => {
+    await applyUserEvent(ctx, messageId, user);
+  },
 });
 relay.start();
 await startServer(app, {

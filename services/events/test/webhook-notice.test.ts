@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { inTransactionWith } from '@fieldhouse/messaging';
 import type { DisabledSubscription } from '@fieldhouse/webhooks';
-import { applyUserEvent } from '../src/data/users.ts';
 import { noticeDisabledWebhook } from '../src/domain/webhooks.ts';
+import { applyUserEvent } from '../src/domain/users.ts';
 import { alice, startHarness, type Harness, type TestUser } from './harness.ts';
 
 /** Issue 32: the webhook-disabled notice in the event owner's language and time zone, with the console's page. */
@@ -35,7 +35,7 @@ describe('events service: the webhook-disabled notice to the event owner (real P
   it('writes to a French owner in French, at their local time, with a link to the event’s webhooks page', async () => {
     const owner: TestUser = { id: 41, name: 'Odile', email: 'odile@example.test' };
     const eventId = await h.event(owner, { name: 'Gala' });
-    await applyUserEvent(h.db, randomUUID(), {
+    await applyUserEvent({ inTransaction: inTransactionWith(h.db, 'outbox') }, randomUUID(), {
       ...owner,
       language: 'fr',
       time_zone: 'Europe/Paris',

@@ -1,8 +1,7 @@
-import type { Knex } from 'knex';
 import type { UserPayload } from '@fieldhouse/contracts';
 import type { ProjectedUser } from '@fieldhouse/users-projection';
 import { users } from '../users-projection.ts';
-import type { Db } from './tx.ts';
+import type { Db, Tx } from './tx.ts';
 
 /** A user of the projection (fed by the gateway's user events and the callers' JWT claims). */
 export interface UserRow {
@@ -19,11 +18,21 @@ const row = (u: ProjectedUser | undefined): UserRow | undefined =>
   u && { id: u.id, name: u.name, email: u.email, language: u.language, time_zone: u.time_zone };
 
 /**
- * Applies a `user.created`/`user.updated` event once per message id, keeping the version with
- * the latest `updated_at` (replays and out-of-order deliveries change nothing).
+ * Writes a `user.created`/`user.updated` event in the use case's transaction, once per message
+ * id (`processed_messages`, consumer `events.users`), keeping the version with the latest
+ * `updated_at` (replays and out-of-order deliveries change nothing).
+ * @returns false for a message id recorded already (nothing written).
  */
-export async function applyUserEvent(db: Knex, messageId: string, user: UserPayload): Promise<void> {
-  await users.applyEvent(db, messageId, user);
+export async function recordUserEvent(tx: Tx, messageId: string, user: UserPayload): Promise<boolean> {
+  const { processedMessagesTable, consumer } = users.options;
+  const inserted = await tx(processedMessagesTable)
+    .insert({ consumer, message_id: messageId })
+    .onConflict(['consumer', 'message_id'])
+    .ignore()
+    .returning('message_id');
+  if (!inserted.length) return false;
+  await users.upsertVersion(tx, user);
+  return true;
 }
 
 /** The user with this id, or undefined. */

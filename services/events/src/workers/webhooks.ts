@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import type { Logger } from '@fieldhouse/logger';
 import { Exchanges } from '@fieldhouse/contracts';
-import { inTransactionWith, type Broker } from '@fieldhouse/messaging';
+import type { Broker } from '@fieldhouse/messaging';
 import { KnexWebhookStore, startWebhookWorker, type WebhookDeliverySettings } from '@fieldhouse/webhooks';
+import { createEventsContext } from '../app.ts';
 import { noticeDisabledWebhook } from '../domain/webhooks.ts';
 
 /**
@@ -14,7 +15,9 @@ import { noticeDisabledWebhook } from '../domain/webhooks.ts';
 export function startEventsWebhookWorker(
   opts: { broker: Broker; db: Knex; logger: Logger; publicUrl?: string } & WebhookDeliverySettings,
 ) {
-  const { db } = opts;
+  const { db, logger, publicUrl } = opts;
+  // The service's context (its `inTransaction` writes the owner's e-mail with the outbox).
+  const ctx = createEventsContext({ db, logger });
   return startWebhookWorker({
     ...opts,
     store: new KnexWebhookStore(db, "s.event_id = (m.scope->>'event_id')::uuid"),
@@ -22,11 +25,7 @@ export function startEventsWebhookWorker(
     queuePrefix: 'events',
     onDisabled: (s) =>
       noticeDisabledWebhook(
-        {
-          db,
-          inTransaction: inTransactionWith(db, 'outbox'),
-          ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
-        },
+        { db: ctx.db, inTransaction: ctx.inTransaction, ...(publicUrl ? { publicUrl } : {}) },
         s,
       ),
   });
