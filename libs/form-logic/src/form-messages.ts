@@ -19,8 +19,8 @@ export const MESSAGES = {
 } as const;
 
 /**
- * The node's text for `key` in `language` (its `translations`), else the default language's (the
- * property itself), else undefined.
+ * The node's text for `key` in `language` (its `translations`; `fr-CA` falls back to `fr`), else
+ * the default language's (the property itself), else undefined.
  */
 export function textIn(
   node: FormNode,
@@ -28,7 +28,8 @@ export function textIn(
   language: string | null | undefined,
 ): string | undefined {
   if (language) {
-    const translated = node.translations?.[language]?.[key];
+    const translated =
+      node.translations?.[language]?.[key] ?? node.translations?.[language.split('-')[0]!]?.[key];
     if (translated) return translated;
   }
   const own = node[key];

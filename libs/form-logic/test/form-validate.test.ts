@@ -77,6 +77,12 @@ const cases: Case[] = [
     errors: { 'data.2.value.0.2.value': ["L'âge doit être entre 0 et 120"] },
   },
   {
+    title: 'gives the French message for a regional French (fr-CA)',
+    entries: submission([member('Old', 'm', 130)]),
+    options: { language: 'fr-CA' },
+    errors: { 'data.2.value.0.2.value': ["L'âge doit être entre 0 et 120"] },
+  },
+  {
     title: 'falls back to the default language for a language the form lacks',
     entries: submission([member('Old', 'm', 130)]),
     options: { language: 'de' },

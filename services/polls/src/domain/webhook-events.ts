@@ -2,9 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Envelope } from '@fieldhouse/contracts';
 import type { PayloadOf, WebhookKindOf } from '@fieldhouse/messaging';
 import { changes } from './changes.ts';
-import type { CounterSnapshot } from './counters.ts';
 import { optionCounts } from './results.ts';
-import type { CommentDoc, PollDoc, VoteDoc } from './types.ts';
+import type { CommentDoc, CounterSnapshot, PollDoc, VoteDoc } from './types.ts';
 import { commentView } from './views.ts';
 
 type Declared = (typeof changes)['declarations'];

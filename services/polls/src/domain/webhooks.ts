@@ -1,6 +1,13 @@
 import { Exchanges, type Envelope } from '@fieldhouse/contracts';
-import { webhookUseCases, type WebhookScope } from '@fieldhouse/webhooks';
+import {
+  disabledWebhookEmail,
+  webhookUseCases,
+  type DisabledSubscription,
+  type WebhookScope,
+} from '@fieldhouse/webhooks';
 import { isDuplicateKey } from '../data/collections.ts';
+import type { DisabledWebhookReads } from '../data/disabled-webhooks.ts';
+import { changes } from './changes.ts';
 import { requireAccess } from './access.ts';
 import type { PollsContext } from './context.ts';
 import { problems } from './problems.ts';
@@ -67,4 +74,43 @@ export async function writeWebhookMessage(ctx: PollsContext, message: Envelope |
     .catch((err: unknown) => {
       if (!isDuplicateKey(err)) throw err;
     });
+}
+
+/** What the disabled-webhook notice uses (the webhook worker builds it: workers/webhooks.ts). */
+export interface DisabledWebhookNoticeDeps {
+  /** The subscription's address and the poll's title (data/disabled-webhooks.ts). */
+  reads: DisabledWebhookReads;
+  /**
+   * Sends a message of the list of changes on the `polls` exchange: the worker's broker (the
+   * worker process has no outbox relay of its own; a lost notice is sent again by nobody, as
+   * before issue 33).
+   */
+  publish: (message: Envelope) => Promise<void>;
+  /** The console's address (`PUBLIC_URL`), for the link to the poll's webhooks page; none: no link. */
+  publicUrl?: string;
+}
+
+/**
+ * Tells the owner of a poll that one of its webhooks was disabled by its deliveries: an
+ * `email.requested` job of the list of changes (the polls e-mail worker sends it) to the address
+ * the owner had when they last created or changed the webhook (`owner_email`). Nothing when it
+ * has none or the poll is gone. English and UTC (polls keeps no users, so nothing tells the
+ * owner's language or zone; docs/errors.md, "E-mails in the recipient's language").
+ */
+export async function noticeDisabledWebhook(
+  deps: DisabledWebhookNoticeDeps,
+  s: DisabledSubscription,
+): Promise<void> {
+  const [to, poll] = await Promise.all([
+    deps.reads.ownerEmail(s.id),
+    deps.reads.poll(String(s.scope.poll_id)),
+  ]);
+  if (!to || !poll) return;
+  const mail = disabledWebhookEmail(
+    [to],
+    s,
+    `the poll "${poll.title}"`,
+    deps.publicUrl ? { link: `${deps.publicUrl}/polls/${poll._id}/webhooks` } : {},
+  );
+  await deps.publish(changes.envelope('email.requested', mail));
 }
