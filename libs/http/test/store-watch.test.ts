@@ -56,7 +56,9 @@ describe('libs/http: the store watch answers 503 at once while a store hangs (re
     const through = new URL(pgUrl);
     through.hostname = '127.0.0.1';
     through.port = String(relay.port);
-    probe = postgresProbe(through.toString(), 300);
+    // Limits far above a loaded machine's slowest answer: a hang is a probe that never answers,
+    // whatever the limit, so a generous one proves the same and never trips on mere load.
+    probe = postgresProbe(through.toString(), 2_000);
   });
   after(async () => {
     watch?.stop();
@@ -79,15 +81,15 @@ describe('libs/http: the store watch answers 503 at once while a store hangs (re
       openApi: {},
       routes,
       stores: [{ name: 'postgres', probe: probe.probe }],
-      storeWatch: { intervalMs: 50, timeoutMs: 300, failuresToTrip: 1 },
+      storeWatch: { intervalMs: 50, timeoutMs: 2_000, failuresToTrip: 1 },
     });
     watch = made.storeWatch;
     const app = made.app;
-    await eventually(async () => (await request(app).post('/api/things').send({})).status === 201);
+    await eventually(async () => (await request(app).post('/api/things').send({})).status === 201, 20_000);
     expect(watch!.unresponsive).to.deep.equal([]);
 
     relay.frozen = true;
-    await eventually(async () => watch!.unresponsive.includes('postgres'), 5_000);
+    await eventually(async () => watch!.unresponsive.includes('postgres'), 20_000);
     const before = writes;
     const refused = await request(app).post('/api/things').send({});
     expect(refused.status).to.equal(503);
@@ -100,7 +102,7 @@ describe('libs/http: the store watch answers 503 at once while a store hangs (re
     expect((await request(app).get('/healthz')).status).to.equal(200);
 
     relay.frozen = false;
-    await eventually(async () => watch!.unresponsive.length === 0, 10_000);
+    await eventually(async () => watch!.unresponsive.length === 0, 20_000);
     expect((await request(app).post('/api/things').send({})).status).to.equal(201);
   });
 });
