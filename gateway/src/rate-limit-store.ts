@@ -22,6 +22,8 @@ interface Counter {
   window: number;
   /** Hits counted here and not yet added to Redis. */
   pending: number;
+  /** Hits sent to Redis whose `INCRBY` has not answered yet (not in `shared` until it does). */
+  sending: number;
   /** The shared total read back from Redis at the last sync (it includes our flushed hits). */
   shared: number;
   /** Whether Redis took the key's expiry (sent with the first write only). */
@@ -34,7 +36,8 @@ interface Counter {
  *
  * - Windows are aligned on the epoch: window `n` covers `[n·windowMs, (n+1)·windowMs)`; the
  *   Redis key `<prefix><key>:<n>` expires one window after its end (`PEXPIREAT`, idempotent).
- * - `increment` answers at once from `shared + pending`, this replica's view of the total.
+ * - `increment` answers at once from `shared + sending + pending`, this replica's view of the
+ *   total (hits whose write to Redis has not answered yet still count).
  * - Every `syncMs` the pending hits of every client go to Redis in one pipeline (`INCRBY` and
  *   `PEXPIREAT` the first time per key) and each reply becomes the new `shared` total, so other replicas' hits
  *   are seen within one sync. A client spread over `r` replicas can therefore exceed the
@@ -126,14 +129,17 @@ export class WriteBehindRedisStore implements Store {
     const id = `${key}:${window}`;
     let c = this.counters.get(id);
     if (!c && create) {
-      c = { key, window, pending: 0, shared: 0, expirySet: false };
+      c = { key, window, pending: 0, sending: 0, shared: 0, expirySet: false };
       this.counters.set(id, c);
     }
     return c;
   }
 
   private info(c: Counter): ClientRateLimitInfo {
-    return { totalHits: c.shared + c.pending, resetTime: new Date((c.window + 1) * this.windowMs) };
+    return {
+      totalHits: c.shared + c.sending + c.pending,
+      resetTime: new Date((c.window + 1) * this.windowMs),
+    };
   }
 
   private schedule(): void {
@@ -155,7 +161,10 @@ export class WriteBehindRedisStore implements Store {
   private async writeOne(c: Counter): Promise<number | undefined> {
     const n = c.pending;
     if (n === 0) return undefined;
+    // Still counted while on their way (`sending`): a hit that comes in before Redis answers
+    // must see them, or a slow answer would let requests past the limit.
     c.pending -= n;
+    c.sending += n;
     const key = this.redisKey(c.key, c.window);
     const added = this.opts.sendCommand(['INCRBY', key, String(n)]);
     // Absolute, so once per counter is enough (the key only goes away when it expires or a
@@ -169,8 +178,10 @@ export class WriteBehindRedisStore implements Store {
     let total: number | undefined;
     try {
       total = Number(await added);
+      c.sending -= n;
       c.shared = Math.max(c.shared, total);
     } catch (err) {
+      c.sending -= n;
       c.pending += n;
       this.opts.onFailure(err);
     }

@@ -7,7 +7,8 @@ import { WriteBehindRedisStore, type SendCommand } from '../src/rate-limit-store
 
 type Client = ReturnType<typeof createClient>;
 
-const WINDOW_MS = 60_000;
+/** An hour: a window aligned on the epoch that ended in the middle of a test would reset its counts. */
+const WINDOW_MS = 3_600_000;
 
 /** A store of one "replica", on its own Redis connection, initialised as express-rate-limit would. */
 function replica(send: SendCommand, prefix: string, syncMs: number, failures: unknown[] = []) {
@@ -77,6 +78,27 @@ describe('gateway: write-behind rate-limit store (real Redis)', () => {
     await a.sync();
     expect(a.get('shared')?.totalHits).to.equal(10); // and learns the rest at its next sync
     await Promise.all([a.shutdown(), b.shutdown()]);
+  });
+
+  it('counts the hits whose write to Redis has not answered yet', async () => {
+    const send = await connect();
+    let answer: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    // INCRBY answers only once the test lets it: a sync still on its way when the next hit comes.
+    const slow: SendCommand = async (args) => {
+      if (args[0] === 'INCRBY') await held;
+      return send(args);
+    };
+    const store = replica(slow, prefix, 10_000);
+    for (let i = 0; i < 3; i++) await store.increment('slow');
+    const syncing = store.sync();
+    expect((await store.increment('slow')).totalHits).to.equal(4);
+    expect(store.get('slow')?.totalHits).to.equal(4);
+    answer();
+    await syncing;
+    expect(store.get('slow')?.totalHits).to.equal(4);
+    expect((await store.increment('slow')).totalHits).to.equal(5);
+    await store.shutdown();
   });
 
   it('syncs on its own every syncMs', async () => {
