@@ -3,7 +3,15 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { Broker, OutboxRelay } from '@fieldhouse/messaging';
-import { backingUrl, eventually, randomPrefix, testLogger } from '@fieldhouse/testkit';
+import {
+  backingUrl,
+  eventually,
+  expectPayloadMatchesAsyncApi,
+  outboxWebhookBodies,
+  randomPrefix,
+  testLogger,
+} from '@fieldhouse/testkit';
+import { collectionAsyncApiDocument } from '../src/http/asyncapi-route.ts';
 import { FileBlobStore } from '../src/blob/blob-store.ts';
 import { startExportWorker, type ExportSettings } from '../src/workers/exports.ts';
 import { addMember, cast, startHarness, type Harness, type TestUser } from './harness.ts';
@@ -32,6 +40,8 @@ describe('collection: groups and repeats downstream (exports, search, analyses)'
   let versionId: number;
   const uuid: Record<string, string> = {};
   const ids: number[] = [];
+  /** The webhook bodies the submissions queued (read before the relay drains the outbox). */
+  let webhookBodies: Awaited<ReturnType<typeof outboxWebhookBodies>> = [];
 
   const fields = [
     { name: 'household', label: { en: 'Household', fr: 'Ménage' }, type: 'text', required: true },
@@ -110,6 +120,11 @@ describe('collection: groups and repeats downstream (exports, search, analyses)'
     await h.as(alice).post(`/api/v1/projects/${projectId}/publish`).send({}).expect(200);
     await addMember(h, alice, ws.body.data.id as number, bob, 'collector');
     await addMember(h, alice, ws.body.data.id as number, dave, 'viewer');
+    await h
+      .as(alice)
+      .post(`/api/v1/workspaces/${ws.body.data.id}/webhooks`)
+      .send({ url: 'https://hooks.example.test/survey', events: ['submission.created'] })
+      .expect(201);
     const post = async (user: TestUser, data: unknown[]) => {
       const r = await h
         .as(user)
@@ -140,6 +155,7 @@ describe('collection: groups and repeats downstream (exports, search, analyses)'
       entry('members', [[entry('member_name', 'Zed'), entry('member_age', 30)]]),
     ]);
     await post(bob, [entry('household', 'Turing'), entry('village', 'north'), entry('members', null)]);
+    webhookBodies = await outboxWebhookBodies(h.db);
     // created_at in order (the export reads the oldest first)
     for (const [i, id] of ids.entries())
       await h
@@ -181,6 +197,28 @@ describe('collection: groups and repeats downstream (exports, search, analyses)'
     return { headers: file.headers, bytes: file.body as Buffer };
   }
   const csv = (text: string) => parse(text, { columns: true }) as Array<Record<string, string>>;
+
+  it("sends a repeat's instances nested in the webhook payload, as the AsyncAPI document describes them", () => {
+    const created = webhookBodies.find(
+      (b) =>
+        b.type === 'submission.created' &&
+        (b.data as { submission: { id: number } }).submission.id === ids[0],
+    )!;
+    expectPayloadMatchesAsyncApi(collectionAsyncApiDocument, 'submission.created', created);
+    const data = (created.data as { submission: { data: Array<{ field_uuid: string; value: unknown }> } })
+      .submission.data;
+    const members = data.find((e) => e.field_uuid === uuid.members)!.value as unknown[][];
+    expect(members).to.have.length(2);
+    expect(members[1]).to.deep.equal([entry('member_name', 'Quentin'), entry('member_age', 5)]);
+    // a repeat whose value is not a list of instances is outside the described shape
+    const broken = structuredClone(created) as typeof created & {
+      data: { submission: { data: Array<{ field_uuid: string; value: unknown }> } };
+    };
+    broken.data.submission.data.find((e) => e.field_uuid === uuid.members)!.value = 'two members';
+    expect(() =>
+      expectPayloadMatchesAsyncApi(collectionAsyncApiDocument, 'submission.created', broken),
+    ).to.throw();
+  });
 
   it('exports the CSV of a form with repeats as a zip of one CSV per table', async () => {
     const { headers, bytes } = await exportNow('csv');

@@ -43,31 +43,30 @@ const entries = (sql: string) =>
   );
 
 /**
- * The JSON Schema of one entry, with the instances of a `repeat` entry described `depth` levels
- * down (below that, an instance's entries are objects of the same keys, undescribed further).
+ * The JSON Schema of one entry: an answer, or a repeat whose instances are described `depth`
+ * levels down (below that, an instance's entries are `{field_uuid, type, value}` objects with
+ * any value).
  */
 function entrySchema(depth: number): Record<string, unknown> {
-  const entry: Record<string, unknown> = {
+  const entry = (type: object, value: object) => ({
     type: 'object',
     required: ['field_uuid', 'type'],
-    properties: {
-      field_uuid: { type: 'string', format: 'uuid' },
-      type: { type: 'string', enum: [...FIELD_TYPES] },
-      value: { description: "The answer, in the field type's shape." },
-    },
-  };
+    properties: { field_uuid: { type: 'string', format: 'uuid' }, type, value },
+  });
+  const answer = { description: "The answer, in the field type's shape." };
+  if (depth === 0) return entry({ type: 'string', enum: [...FIELD_TYPES] }, answer);
   return {
-    ...entry,
-    if: { properties: { type: { const: 'repeat' } } },
-    then: {
-      properties: {
-        value: {
+    anyOf: [
+      entry({ type: 'string', enum: FIELD_TYPES.filter((t) => t !== 'repeat') }, answer),
+      entry(
+        { type: 'string', const: 'repeat' },
+        {
           type: ['array', 'null'],
           description: 'The instances of the repeat, each an array of entries (nested repeats likewise).',
-          items: { type: 'array', items: depth > 1 ? entrySchema(depth - 1) : entry },
+          items: { type: 'array', items: entrySchema(depth - 1) },
         },
-      },
-    },
+      ),
+    ],
   };
 }
 
