@@ -21,7 +21,7 @@
  * Then the signed-in landing (start-page.ts): `/` to the start page with its counts, on a phone.
  *
  * Options: --runs / BENCH_RUNS (default 7), --throttle (CPU slowdown factor, default 4), --rows,
- * --scans, --only (some of `vote,scanner,collection,start`).
+ * --scans, --only (some of `vote,scanner,collection,start,logic`; `logic`: bench/console/web-form-logic.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,6 +34,7 @@ import { onCleanup, runBench } from '../lib/run.ts';
 import { benchCollectionPages } from './collection-pages.ts';
 import { benchScanner } from './scanner-page.ts';
 import { benchStartPage } from './start-page.ts';
+import { benchWebFormLogic } from './web-form-logic.ts';
 
 const { values } = parseArgs({
   options: {
@@ -47,8 +48,8 @@ const { values } = parseArgs({
 const RUNS = Number(values.runs ?? process.env.BENCH_RUNS ?? 7);
 const THROTTLE = Number(values.throttle ?? 4);
 const TARGET_MS = 1_500;
-/** Which parts run: `vote`, `scanner`, `collection`, `start` (comma-separated; default all). */
-const only = new Set((values.only ?? 'vote,scanner,collection,start').split(','));
+/** Which parts run: `vote`, `scanner`, `collection`, `start`, `logic` (comma-separated; default all). */
+const only = new Set((values.only ?? 'vote,scanner,collection,start,logic').split(','));
 const LAST_OPTION = 'Option C-3';
 
 /** Records when `label` is first visible in the page, as ms since navigation start. */
@@ -181,7 +182,9 @@ await runBench(async () => {
     }));
   const startPass =
     !only.has('start') || (await benchStartPage(c, owner, { runs: RUNS, throttle: THROTTLE }));
-  const pass = votePass && scannerPass && collectionPass && startPass;
+  const logicPass =
+    !only.has('logic') || (await benchWebFormLogic(c, owner, { runs: RUNS, throttle: THROTTLE }));
+  const pass = votePass && scannerPass && collectionPass && startPass && logicPass;
   console.log(`overall: ${pass ? 'PASS' : 'FAIL'}`);
   if (!pass) process.exitCode = 1;
 });

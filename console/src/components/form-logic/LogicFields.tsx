@@ -43,8 +43,9 @@ function renderNodes(props: LogicFieldsProps, nodes: readonly FormNode[], prefix
 }
 
 function LogicNode(props: LogicFieldsProps & { node: FormNode; path: string }) {
-  const { t } = useTranslation('collectPage');
   const { node, path, session, lang } = props;
+  // The form's own words ("Member 2 of 3", "Add Member") in the form's language when the console has it.
+  const { t } = useTranslation('collectPage', { lng: lang ?? undefined });
   const state = session.state.nodes[path];
   if (state && !state.relevant) return null;
   const label = textIn(node, 'label', lang) || node.name;
@@ -78,7 +79,7 @@ function LogicNode(props: LogicFieldsProps & { node: FormNode; path: string }) {
               {!fixed && !props.disabled ? (
                 <button
                   type="button"
-                  className={classes.danger}
+                  className={classes.remove}
                   disabled={count <= min}
                   onClick={() => props.onRemoveInstance(path, i)}
                 >

@@ -128,10 +128,12 @@ export function CollectForm(props: {
   };
   const submitLogic = async () => {
     if (!kit || !form || !session) return;
+    // Messages in the form's language (the console's strings for it, English when it has none).
+    const ft = lang ? i18n.getFixedT(lang, ['collectPage', 'collect']) : t;
     const check = kit.checkLogic(form, session, answers, lang, {
-      required: t('collect:errors.required'),
-      notAllowed: t('logic.notAllowed'),
-      type: (p) => t(`collect:${p.key}`, p.values ?? {}),
+      required: ft('collect:errors.required'),
+      notAllowed: ft('logic.notAllowed'),
+      type: (p) => ft(`collect:${p.key}`, p.values ?? {}),
     });
     if (check.order.length) {
       setErrors(check.problems);
@@ -261,7 +263,7 @@ export function CollectForm(props: {
               <LanguageSelect
                 languages={version!.languages}
                 value={lang}
-                onChange={setLang}
+                onChange={(l) => void i18n.loadLanguages(l).then(() => setLang(l))}
                 uiLanguage={i18n.language}
                 label={t('logic.language')}
               />
