@@ -208,7 +208,8 @@ describe('console: submissions table, detail drawer and review (browser)', funct
     await dialog.getByRole('textbox', { name: 'Comment (kept in the history)' }).fill('Batch of 3 June');
     await expectAccessible(page, 'bulk review dialog');
     await dialog.getByRole('button', { name: 'Apply to 20 submissions' }).click();
-    await dialog.getByText('19 submissions changed. 1 refused:').waitFor();
+    // Twenty reviews, each its own request and transaction: a limit for a loaded machine.
+    await dialog.getByText('19 submissions changed. 1 refused:').waitFor({ timeout: 60_000 });
     const refused = dialog.getByTestId('bulk-refused');
     expect(await refused.innerText())
       .to.contain(`#${rejectedId}`)

@@ -61,7 +61,9 @@ export async function startConsoleStack(gatewayEnv: Record<string, string> = {})
       viewport: opts.phone ? VIEWPORTS.phone : VIEWPORTS.desktop,
       ...(opts.phone ? { isMobile: true, hasTouch: true } : {}),
     });
-    context.setDefaultTimeout(10_000);
+    // Every wait is for a condition; its limit is generous because the test shards share the
+    // cores (docs/testing.md): 10 s ran out under load while twenty reviews went through.
+    context.setDefaultTimeout(30_000);
     contexts.push(context);
     return context;
   };
