@@ -154,7 +154,7 @@ describe('gateway: live streams have their own connections and capped numbers (i
     const all = [...anonymous, ownerStream, otherStream];
     try {
       // 20 anonymous callers from one address share one upstream; each user has their own.
-      await eventually(async () => (await gauge('gateway_streams_upstream')) - upstreamsBefore === 3, 5_000);
+      await eventually(async () => (await gauge('gateway_streams_upstream')) - upstreamsBefore === 3, 20_000);
       await request(stack.gatewayUrl)
         .post(`/api/polls/${poll.id}/vote`)
         .send({
@@ -162,11 +162,11 @@ describe('gateway: live streams have their own connections and capped numbers (i
           voter_fingerprint: 'fp-shared-1',
         })
         .expect(201);
-      await eventually(async () => all.every((s) => s.results.at(-1)?.total_votes === 1), 5_000);
+      await eventually(async () => all.every((s) => s.results.at(-1)?.total_votes === 1), 20_000);
       // A late joiner gets the newest snapshot at once.
       const late = await openStream(url, agent);
       all.push(late);
-      await eventually(async () => late.results.at(-1)?.total_votes === 1, 5_000);
+      await eventually(async () => late.results.at(-1)?.total_votes === 1, 20_000);
       // The owner sees the counts; the other user, who did not vote, sees none.
       expect(ownerStream.results.at(-1)!.stats_hidden).to.equal(false);
       expect(ownerStream.results.at(-1)!.results[poll.sections[0]!.options[1]!.id]).to.equal(1);
@@ -175,6 +175,6 @@ describe('gateway: live streams have their own connections and capped numbers (i
     } finally {
       for (const s of all) s.req.destroy();
     }
-    await eventually(async () => (await gauge('gateway_streams_upstream')) === upstreamsBefore, 5_000);
+    await eventually(async () => (await gauge('gateway_streams_upstream')) === upstreamsBefore, 20_000);
   });
 });

@@ -263,7 +263,7 @@ describe('polls through the gateway (e2e)', () => {
       });
       req.on('error', reject);
     });
-    const until = (n: number) => eventually(async () => events.length >= n, 5_000);
+    const until = (n: number) => eventually(async () => events.length >= n, 20_000);
     try {
       await until(1);
       expect(events[0]!.total_votes).to.equal(0);
@@ -274,7 +274,7 @@ describe('polls through the gateway (e2e)', () => {
       await until(3);
       expect(events.at(-1)!.total_votes).to.equal(2);
       await gw().delete(`/api/polls/${poll.id}`).auth(alice.token, { type: 'bearer' }).expect(204);
-      await eventually(async () => deleted && ended, 5_000);
+      await eventually(async () => deleted && ended, 20_000);
     } finally {
       res?.destroy();
     }

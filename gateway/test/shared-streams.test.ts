@@ -62,17 +62,17 @@ describe('gateway: shared upstream snapshot streams (real sockets)', () => {
     const seen: string[][] = [[], [], []];
     const first = await Promise.all([open(), open()]);
     first.forEach((res, i) => onServerSentEvents(res, (e) => seen[i]!.push(e.data)));
-    await eventually(async () => seen[0]!.length === 1 && seen[1]!.length === 1, 5_000);
+    await eventually(async () => seen[0]!.length === 1 && seen[1]!.length === 1, 20_000);
     upstreamClients[0]!.write('event: results\ndata: 2\n\n');
-    await eventually(async () => seen[0]!.at(-1) === '2' && seen[1]!.at(-1) === '2', 5_000);
+    await eventually(async () => seen[0]!.at(-1) === '2' && seen[1]!.at(-1) === '2', 20_000);
     const late = await open();
     onServerSentEvents(late, (e) => seen[2]!.push(e.data));
-    await eventually(async () => seen[2]!.length === 1, 5_000);
+    await eventually(async () => seen[2]!.length === 1, 20_000);
     expect(seen[2]).to.deep.equal(['2']);
     expect(upstreamCalls).to.equal(1);
     for (const res of [...first, late]) res.destroy();
     // The upstream request goes with its last client.
-    await eventually(async () => upstreamClients[0]!.destroyed || upstreamClients[0]!.writableEnded, 5_000);
+    await eventually(async () => upstreamClients[0]!.destroyed || upstreamClients[0]!.writableEnded, 20_000);
   });
 
   it("relays an upstream's refusal to the clients that waited for it", async () => {

@@ -51,7 +51,7 @@ describe('scripts: the embedded store under its supervisor (FerretDB on PostgreS
     );
     expect(supervisor.restarts[0]!.status.signal).to.equal('SIGKILL');
     expect(lines[0]).to.contain('ferretdb is running but unresponsive');
-    await eventually(async () => supervisor!.process.child !== first, 5_000);
+    await eventually(async () => supervisor!.process.child !== first, 20_000);
     // The data lives in PostgreSQL: the new process serves what the old one stored.
     await eventually(async () => (await votes.findOne({ _id: 'before' }).catch(() => null))?.n === 1, 20_000);
     await votes.insertOne({ _id: 'after', n: 2 });

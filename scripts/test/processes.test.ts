@@ -15,7 +15,9 @@ const alive = (pid: number) => {
   }
 };
 
-describe('scripts: process supervisor of the local stack (real child processes)', () => {
+describe('scripts: process supervisor of the local stack (real child processes)', function () {
+  // Liveness limits of seconds (below): a test may take a few of them on a loaded machine.
+  this.timeout(60_000);
   let dir: string;
   const supervisors: Supervisor[] = [];
   const script = (name: string, body: string) => {
@@ -135,25 +137,27 @@ process.on('SIGUSR2', () => { for (;;) {} });
     const { s, children, lines } = supervise(hang, {
       initialDelayMs: 20,
       maxDelayMs: 40,
+      // Limits a loaded machine's slowest healthy answer stays far below (a hung child never
+      // answers, whatever the limit).
       liveness: {
         what: 'GET /healthz',
         intervalMs: 100,
-        timeoutMs: 200,
-        unresponsiveAfterMs: 600,
+        timeoutMs: 1_000,
+        unresponsiveAfterMs: 2_000,
         probe: async () => {
           const url = healthUrl();
           if (!url) throw new Error('no port yet');
-          const res = await fetch(url, { signal: AbortSignal.timeout(200) });
+          const res = await fetch(url, { signal: AbortSignal.timeout(1_000) });
           await res.text();
         },
       },
     });
     await eventually(async () => healthUrl() !== undefined && children.length === 1);
-    await sleep(800); // healthy past unresponsiveAfterMs: not touched
+    await sleep(2_500); // healthy past unresponsiveAfterMs: not touched
     expect(s.restarts).to.have.length(0);
     rm(portFile);
     children[0]!.child.kill('SIGUSR2');
-    await eventually(async () => children.length === 2 && healthUrl() !== undefined, 10_000);
+    await eventually(async () => children.length === 2 && healthUrl() !== undefined, 30_000);
     expect(s.restarts).to.have.length(1);
     expect(s.restarts[0]!.status).to.deep.equal({ code: null, signal: 'SIGKILL' });
     expect(s.restarts[0]!.killedBecause).to.match(/^GET \/healthz failed for [\d.]+ s \(last: /);
@@ -162,7 +166,7 @@ process.on('SIGUSR2', () => { for (;;) {} });
     );
     expect(lines.some((l) => /child was killed as unresponsive \(signal SIGKILL\)/.test(l))).to.equal(true);
     expect(alive(children[1]!.child.pid!)).to.equal(true);
-    await sleep(800); // the new child answers: it is left alone
+    await sleep(2_500); // the new child answers: it is left alone
     expect(s.restarts).to.have.length(1);
     await s.stop();
   });
@@ -178,7 +182,8 @@ process.on('SIGUSR2', () => { for (;;) {} });
         intervalMs: 50,
         timeoutMs: 50,
         unresponsiveAfterMs: 100,
-        startupMs: 1_000,
+        // Well past the 5 probes and the 300 ms below, however late a loaded machine's timers are.
+        startupMs: 3_000,
         probe: async () => {
           probes++;
           throw new Error('connection refused');
@@ -189,7 +194,7 @@ process.on('SIGUSR2', () => { for (;;) {} });
     // Failing for longer than unresponsiveAfterMs, but no probe ever passed: still starting.
     await sleep(300);
     expect(s.restarts).to.have.length(0);
-    await eventually(async () => s.restarts.length === 1, 5_000);
+    await eventually(async () => s.restarts.length === 1, 20_000);
     expect(s.restarts[0]!.killedBecause).to.match(/^GET \/healthz never passed since the start for [\d.]+ s/);
     expect(lines.some((l) => l.includes('child is running but unresponsive'))).to.equal(true);
     await eventually(async () => children.length === 2);

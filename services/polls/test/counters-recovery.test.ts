@@ -349,7 +349,7 @@ describe('polls with Redis shut down without saving and restarted (own redis-ser
       ).on('error', reject);
     });
     try {
-      await eventually(async () => totals.length >= 1, 5_000);
+      await eventually(async () => totals.length >= 1, 20_000);
       const exited = new Promise((r) => server.once('exit', r));
       await h.redis.sendCommand(['SHUTDOWN', 'NOSAVE']).catch(() => undefined);
       await exited;
@@ -365,7 +365,7 @@ describe('polls with Redis shut down without saving and restarted (own redis-ser
         5_000,
       );
       const inMongo = await h.context.c.votes.countDocuments({ poll_id: poll.id });
-      await eventually(async () => totals.at(-1) === inMongo, 5_000);
+      await eventually(async () => totals.at(-1) === inMongo, 20_000);
     } finally {
       stream.destroy();
       httpServer.closeAllConnections();

@@ -66,14 +66,14 @@ describe('live results fan-out (real MongoDB and Redis, real sockets)', () => {
       ),
     );
     try {
-      await eventually(async () => viewers.every((v) => v.events.length >= 1), 5_000);
+      await eventually(async () => viewers.every((v) => v.events.length >= 1), 20_000);
       const before = await resultsReads();
       await request(h.app)
         .post(`/api/polls/${poll.id}/vote`)
         .set('Authorization', h.auth(carol))
         .send({ votes: votesFor(poll) })
         .expect(201);
-      await eventually(async () => viewers.every((v) => v.events.at(-1)?.total_votes === 1), 5_000);
+      await eventually(async () => viewers.every((v) => v.events.at(-1)?.total_votes === 1), 20_000);
       // 60 readers with full statistics: one computed read and at most one cached per reader group
       // would be 60+; the fan-out reads once for all of them (plus at most one per extra push).
       expect((await resultsReads()) - before).to.be.at.most(3);
