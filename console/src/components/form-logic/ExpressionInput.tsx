@@ -21,8 +21,8 @@ export function useExpressionError(source: string, fields: readonly string[]): s
     const result = compile(source, { fields });
     if (result.ok) return null;
     const e: ExpressionError = result.error;
-    const name = /\$\{([^}]*)\}/.exec(source.slice(e.position.offset))?.[1] ?? '';
-    return t(`errors.${e.code}`, { column: e.position.column, line: e.position.line, name });
+    const reference = /^\$\{[^}]*\}|^[A-Za-z_][\w.:-]*/.exec(source.slice(e.position.offset))?.[0] ?? '';
+    return t(`errors.${e.code}`, { column: e.position.column, line: e.position.line, reference });
   }, [source, fields, t]);
 }
 

@@ -77,8 +77,7 @@ function Builder({ project }: { project: Project }) {
   const [confirmingPublish, setConfirmingPublish] = useState(false);
   const hasPublished = list.some((v) => v.status === 'published');
   const draft = version.data?.status === 'draft';
-  // The generated Field lacks the form model's properties until collection's document is regenerated.
-  const fields = (version.data?.fields ?? []) as unknown as ModelField[];
+  const fields = version.data?.fields ?? [];
   const languages = versionLanguages(version.data);
   const otherLanguages = languages.languages.filter((l) => l !== languages.default_language);
   const add = (parent?: string) => (setNewParent(parent), setEditing('new'));
@@ -106,11 +105,10 @@ function Builder({ project }: { project: Project }) {
     order.splice(to, 0, field);
     try {
       for (const [i, f] of order.entries()) {
-        const body: Record<string, unknown> = {};
+        const body: Partial<FieldInput> = {};
         if (f.position !== i) body.position = i;
         if (f.id === field.id && (field.parent ?? '') !== parent) body.parent = parent || null;
-        if (Object.keys(body).length)
-          await updateField.mutateAsync({ versionId, fieldId: f.id, body: body as Partial<FieldInput> });
+        if (Object.keys(body).length) await updateField.mutateAsync({ versionId, fieldId: f.id, body });
       }
     } catch {
       // shown next to the list through updateField.error

@@ -15,7 +15,7 @@ import type { Answer } from '../collect/answers.ts';
 import { FieldInput } from '../collect/FieldInput.tsx';
 import { languageName } from './FieldModal.tsx';
 import type { ModelField } from './field-form.ts';
-import type { VersionLanguages } from './use-form-builder.ts';
+import type { FormLanguages } from './use-form-builder.ts';
 
 /** A node's texts in `lang` (its translation, else the default language's). */
 function inLanguage(node: FormNode, lang: string | null): Field {
@@ -38,10 +38,10 @@ function inLanguage(node: FormNode, lang: string | null): Field {
  * instances; the answers typed here are only the preview's. A language switch shows the texts of
  * each of the version's languages. A form whose logic does not compile yet is shown without it.
  */
-export function FormPreview({ fields, languages }: { fields: ModelField[]; languages: VersionLanguages }) {
+export function FormPreview({ fields, languages }: { fields: ModelField[]; languages: FormLanguages }) {
   const { t } = useTranslation('formBuilder');
   const compiled = useMemo(() => {
-    const tree = formTree(fields as unknown as FlatField[]);
+    const tree = formTree(fields as readonly FlatField[]);
     if (!tree.ok) return null;
     const result = compileForm({ ...languages, nodes: tree.nodes });
     return result.ok ? result.form : null;
@@ -70,7 +70,7 @@ export function FormPreview({ fields, languages }: { fields: ModelField[]; langu
   );
 }
 
-function LivePreview({ form, languages }: { form: CompiledForm; languages: VersionLanguages }) {
+function LivePreview({ form, languages }: { form: CompiledForm; languages: FormLanguages }) {
   const { t, i18n } = useTranslation('formBuilder');
   const [session] = useState<FormSession>(() => form.session(form.initialAnswers()));
   const [drafts, setDrafts] = useState<Record<string, Answer>>({});

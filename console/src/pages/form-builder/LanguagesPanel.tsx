@@ -17,7 +17,7 @@ import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import { languageName } from './FieldModal.tsx';
 import { untranslated } from './field-tree.ts';
 import type { ModelField } from './field-form.ts';
-import { useSetLanguages, type VersionLanguages } from './use-form-builder.ts';
+import { useSetLanguages, type FormLanguages } from './use-form-builder.ts';
 
 const CODE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
 
@@ -29,7 +29,7 @@ const CODE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
  */
 export function LanguagesPanel(props: {
   versionId: number;
-  value: VersionLanguages;
+  value: FormLanguages;
   fields: readonly ModelField[];
   editable: boolean;
 }) {
@@ -39,7 +39,7 @@ export function LanguagesPanel(props: {
   const [error, setError] = useState<string | null>(null);
   const { languages, default_language } = props.value;
   const name = (c: string) => languageName(c, i18n.language);
-  const save = (body: VersionLanguages) => set.mutate({ versionId: props.versionId, body });
+  const save = (body: FormLanguages) => set.mutate({ versionId: props.versionId, body });
   const add = () => {
     const c = code.trim();
     if (!CODE.test(c) || name(c) === c) return setError(t('languages.invalid'));

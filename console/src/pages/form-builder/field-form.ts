@@ -1,25 +1,20 @@
-import type { FlatField, FormChoice } from '@fieldhouse/form-logic';
 import type { Field, FieldType } from '../collection/types.ts';
 import type { FieldInput } from './use-form-builder.ts';
 
 /** The form model's own types (issue 34): containers, display-only notes, hidden calculations. */
-export const MODEL_TYPES = ['group', 'repeat', 'note', 'calculate'] as const;
-export type ModelType = FieldType | (typeof MODEL_TYPES)[number];
+export const MODEL_TYPES: readonly FieldType[] = ['group', 'repeat', 'note', 'calculate'];
+export type ModelType = FieldType;
 
 /** The `appearance` values the service accepts (docs/collection.md), by the types they apply to. */
-export const APPEARANCES: Readonly<Record<string, readonly string[]>> = {
+export const APPEARANCES: Readonly<Record<string, readonly NonNullable<Field['appearance']>[]>> = {
   select_one: ['minimal', 'horizontal', 'likert'],
   select_multiple: ['minimal', 'horizontal', 'likert'],
   text: ['multiline', 'numbers'],
   group: ['field-list'],
 };
 
-/**
- * A field as the API answers it with the form model's properties (parent, logic, translations):
- * the library's FlatField shape over the generated Field, until the generated types carry them.
- */
-export type ModelField = Omit<Field, 'type' | 'choices'> &
-  Omit<FlatField, keyof Field | 'choices'> & { type: ModelType; choices?: FormChoice[] | null };
+/** A field as the API answers it, with the form model's properties (parent, logic, translations). */
+export type ModelField = Field;
 
 /** Texts of one other language in the editor. */
 export interface LanguageTexts {
@@ -51,7 +46,7 @@ export interface FieldFormValues {
   default: string;
   read_only: boolean;
   choice_filter: string;
-  appearance: string;
+  appearance: NonNullable<Field['appearance']> | '';
   repeat_count: string;
   min_repeats: string;
   max_repeats: string;
@@ -92,7 +87,7 @@ export function fieldFormValues(
     name: field?.name ?? '',
     label: field?.label ?? '',
     type: field?.type ?? 'text',
-    parent: field?.parent ?? parent ?? '',
+    parent: (field ? field.parent : parent) ?? '',
     required: field?.required ?? false,
     min: text(c.min),
     max: text(c.max),
@@ -120,7 +115,7 @@ export function fieldFormValues(
     read_only: field?.read_only ?? false,
     choice_filter: field?.choice_filter ?? '',
     appearance: field?.appearance ?? '',
-    repeat_count: text(field?.repeat_count),
+    repeat_count: text(field?.repeat_count as number | string | null | undefined),
     min_repeats: text(field?.min_repeats),
     max_repeats: text(field?.max_repeats),
     translations: Object.fromEntries(
@@ -189,20 +184,28 @@ export function fieldFormErrors(v: FieldFormValues, t: (key: string) => string):
   return errors;
 }
 
+/**
+ * A text as the API takes it: a plain string, or `{lang: text}` (form-model.md). The generated
+ * type of the per-language object is `Record<string, never>` (collection's document does not
+ * describe its values yet), hence the casts to it.
+ */
+type Text = FieldInput['label'];
+
 /** A text in every language: a plain string for a one-language form, else `{lang: text}` (blank ones left out). */
 function perLanguage(
   own: string,
   v: FieldFormValues,
   key: keyof LanguageTexts,
   defaultLanguage: string | null,
-): string | Record<string, string> | null {
+): Text | null {
   const others = Object.entries(v.translations).filter(([, x]) => x[key].trim());
   if (!own.trim() && others.length === 0) return null;
   if (!defaultLanguage || others.length === 0) return own.trim();
-  return {
+  const texts: Record<string, string> = {
     ...(own.trim() ? { [defaultLanguage]: own.trim() } : {}),
     ...Object.fromEntries(others.map(([l, x]) => [l, x[key].trim()])),
   };
+  return texts as unknown as Text;
 }
 
 /**
@@ -223,7 +226,7 @@ export function fieldInputOf(v: FieldFormValues, defaultLanguage: string | null)
   const orNull = (s: string) => (s.trim() ? s.trim() : null);
   const int = (s: string) => (s === '' ? null : Number(s));
   const answered = isAnswered(v.type);
-  const body = {
+  const body: FieldInput = {
     name: v.name,
     label: perLanguage(v.label, v, 'label', defaultLanguage) ?? '',
     type: v.type,
@@ -237,12 +240,12 @@ export function fieldInputOf(v: FieldFormValues, defaultLanguage: string | null)
             value: c.value.trim(),
             label:
               defaultLanguage && tr.length
-                ? {
+                ? ({
                     [defaultLanguage]: c.label.trim(),
                     ...Object.fromEntries(tr.map(([l, x]) => [l, x.trim()])),
-                  }
+                  } as unknown as Text)
                 : c.label.trim(),
-            properties: parseProperties(c.properties),
+            ...(parseProperties(c.properties) ? { properties: parseProperties(c.properties)! } : {}),
           };
         })
       : null,
@@ -257,10 +260,10 @@ export function fieldInputOf(v: FieldFormValues, defaultLanguage: string | null)
       ? perLanguage(v.required_message, v, 'required_message', defaultLanguage)
       : null,
     calculation: v.type === 'calculate' ? orNull(v.calculation) : null,
-    default: answered ? orNull(v.default) : null,
+    default: !answered || !v.default.trim() ? null : isNumber(v.type) ? Number(v.default) : v.default.trim(),
     read_only: answered ? v.read_only : false,
     choice_filter: isSelect(v.type) ? orNull(v.choice_filter) : null,
-    appearance: orNull(v.appearance),
+    appearance: v.appearance || null,
     repeat_count:
       v.type === 'repeat' && v.repeat_count.trim()
         ? /^\d+$/.test(v.repeat_count.trim())
@@ -270,7 +273,5 @@ export function fieldInputOf(v: FieldFormValues, defaultLanguage: string | null)
     min_repeats: v.type === 'repeat' && !v.repeat_count.trim() ? int(v.min_repeats) : null,
     max_repeats: v.type === 'repeat' && !v.repeat_count.trim() ? int(v.max_repeats) : null,
   };
-  // The generated FieldInput does not carry the form model's properties yet (collection's OpenAPI
-  // document is being extended): the body is the form model's (form-model.md).
-  return body as unknown as FieldInput;
+  return body;
 }

@@ -99,15 +99,19 @@ export const usePublishProject = () =>
   );
 
 /** A version's languages (form-model.md): BCP 47 codes and the default one; empty for a one-language form. */
-export interface VersionLanguages {
+export type VersionLanguages = Ops['updateFormVersion']['requestBody']['content']['application/json'];
+
+/** A version's languages as the builder reads them: `default_language` null for a one-language form. */
+export interface FormLanguages {
   languages: string[];
   default_language: string | null;
 }
 
 /** The languages of a version as the API answers them (`languages: []`, `default_language: null` when unset). */
-export function versionLanguages(version: object | undefined): VersionLanguages {
-  const v = (version ?? {}) as Partial<VersionLanguages>;
-  return { languages: v.languages ?? [], default_language: v.default_language ?? null };
+export function versionLanguages(
+  version: { languages?: string[]; default_language?: string | null } | undefined,
+): FormLanguages {
+  return { languages: version?.languages ?? [], default_language: version?.default_language ?? null };
 }
 
 /**
@@ -116,11 +120,10 @@ export function versionLanguages(version: object | undefined): VersionLanguages 
  */
 export const useSetLanguages = () =>
   useFormMutation(({ versionId, body }: { versionId: number; body: VersionLanguages }) =>
-    // The generated client lacks this route until collection's OpenAPI document is regenerated.
     call(
-      (collectionApi.PUT as unknown as (path: string, init: object) => Promise<{ response: Response }>)(
-        '/api/v1/versions/{version_id}',
-        { params: { path: { version_id: String(versionId) } }, body },
-      ),
+      collectionApi.PUT('/api/v1/versions/{version_id}', {
+        params: { path: { version_id: String(versionId) } },
+        body,
+      }),
     ),
   );
