@@ -2,10 +2,13 @@ import { expect } from 'chai';
 import { ProblemError, validationFailed } from '@fieldhouse/problem';
 import { testLogger } from '@fieldhouse/testkit';
 import { createEventsContext } from '../src/app.ts';
-import type { EventsContext } from '../src/domain/context.ts';
+import type { Actor, EventsContext } from '../src/domain/context.ts';
 import { deleteEvent, getEvent } from '../src/domain/events.ts';
 import { createInvite } from '../src/domain/invites.ts';
-import { alice, bob, carol, startHarness, type Harness } from './harness.ts';
+import { alice, bob, carol, startHarness, type Harness, type TestUser } from './harness.ts';
+
+/** The actor a use case sees for a test user (no User-Agent: not an HTTP request). */
+const actor = (u: TestUser): Actor => ({ userId: u.id, name: u.name, email: u.email, userAgent: null });
 
 /** The status of the problem `work` fails with. */
 async function problemStatus(work: Promise<unknown>): Promise<number> {
@@ -31,35 +34,35 @@ describe('events service: use cases called without HTTP (typed commands, domain 
   after(async () => h?.close());
 
   it('shows the event to its owner and staff, and answers 404 to anyone else', async () => {
-    expect((await getEvent(ctx, { userId: alice.id, eventId })).id).to.equal(eventId);
-    expect((await getEvent(ctx, { userId: bob.id, eventId })).id).to.equal(eventId);
-    expect(await problemStatus(getEvent(ctx, { userId: carol.id, eventId }))).to.equal(404);
+    expect((await getEvent(ctx, { actor: actor(alice), eventId })).id).to.equal(eventId);
+    expect((await getEvent(ctx, { actor: actor(bob), eventId })).id).to.equal(eventId);
+    expect(await problemStatus(getEvent(ctx, { actor: actor(carol), eventId }))).to.equal(404);
   });
 
   it('refuses an owner-only action to staff with 403 and to an outsider with 404', async () => {
-    expect(await problemStatus(deleteEvent(ctx, { userId: bob.id, eventId }))).to.equal(403);
-    expect(await problemStatus(deleteEvent(ctx, { userId: carol.id, eventId }))).to.equal(404);
+    expect(await problemStatus(deleteEvent(ctx, { actor: actor(bob), eventId }))).to.equal(403);
+    expect(await problemStatus(deleteEvent(ctx, { actor: actor(carol), eventId }))).to.equal(404);
   });
 
   it('checks access before reading the body: a stranger gets 404 and staff 403, never the 422 of a bad body', async () => {
     const badBody = () => {
       throw validationFailed({ email: ['The email must be a valid email.'] });
     };
-    expect(await problemStatus(createInvite(ctx, { userId: carol.id, eventId, invite: badBody }))).to.equal(
-      404,
-    );
-    expect(await problemStatus(createInvite(ctx, { userId: bob.id, eventId, invite: badBody }))).to.equal(
+    expect(
+      await problemStatus(createInvite(ctx, { actor: actor(carol), eventId, invite: badBody })),
+    ).to.equal(404);
+    expect(await problemStatus(createInvite(ctx, { actor: actor(bob), eventId, invite: badBody }))).to.equal(
       403,
     );
-    expect(await problemStatus(createInvite(ctx, { userId: alice.id, eventId, invite: badBody }))).to.equal(
-      422,
-    );
+    expect(
+      await problemStatus(createInvite(ctx, { actor: actor(alice), eventId, invite: badBody })),
+    ).to.equal(422);
   });
 
   it('writes the invite and its invitation e-mail in one transaction, then kicks the relay once', async () => {
     const before = kicks;
     const invite = await createInvite(ctx, {
-      userId: alice.id,
+      actor: actor(alice),
       eventId,
       invite: () => ({ nom: 'Ada', email: 'ada@example.test' }),
     });
@@ -74,7 +77,7 @@ describe('events service: use cases called without HTTP (typed commands, domain 
     const queued = await outboxSize();
     const before = kicks;
     const refused = createInvite(ctx, {
-      userId: alice.id,
+      actor: actor(alice),
       eventId,
       invite: () => ({ nom: 'Ada', email: 'ADA@example.test' }),
     });

@@ -25,9 +25,6 @@ export type Granted<P extends Permission> = P extends 'event.scan'
   ? { eventId: string; event?: EventRow; role: EventRole | 'device' }
   : { eventId: string; event: EventRow; role: EventRole };
 
-/** Who asks: a scanner device, or a signed-in user by id. */
-export type Principal = ScanActor | { userId: number };
-
 /**
  * The one access check of the events service, called once per use case (in the manner of
  * immich's `requireAccess({auth, permission, ids})`): may `actor` do `permission` on the event
@@ -40,7 +37,7 @@ export type Principal = ScanActor | { userId: number };
  */
 export async function requireAccess<P extends Permission>(
   ctx: EventsContext,
-  cmd: { actor: Principal; permission: P; eventId: string },
+  cmd: { actor: ScanActor; permission: P; eventId: string },
 ): Promise<Granted<P>> {
   const allowed: ReadonlyArray<string> = PERMISSIONS[cmd.permission];
   const { actor } = cmd;

@@ -86,10 +86,10 @@ const LATEST_CHECKINS = 20;
  */
 export async function attendance(
   ctx: EventsContext,
-  cmd: { userId: number; eventId: string },
+  cmd: { actor: Actor; eventId: string },
 ): Promise<{ stats: EventStats; arrivals: ArrivalBucket[]; latest: LatestCheckin[] }> {
   const { eventId } = await requireAccess(ctx, {
-    actor: { userId: cmd.userId },
+    actor: cmd.actor,
     permission: 'event.read',
     eventId: cmd.eventId,
   });

@@ -13,7 +13,7 @@ import {
 import { findEvent } from '../data/events.ts';
 import { requireAccess } from './access.ts';
 import { generateCode, normalizeCode } from './codes.ts';
-import type { EventsContext, ScannerDevice } from './context.ts';
+import type { Actor, EventsContext, ScannerDevice } from './context.ts';
 import { isUuid } from './ids.ts';
 import { problems } from './problems.ts';
 
@@ -73,10 +73,10 @@ const grouped = (code: string) => code.match(/.{1,4}/g)!.join('-');
  */
 export async function createDevice(
   ctx: EventsContext,
-  cmd: { userId: number; eventId: string; device: BodyReader<{ name: string }> },
+  cmd: { actor: Actor; eventId: string; device: BodyReader<{ name: string }> },
 ): Promise<NewDevice> {
   const { eventId } = await requireAccess(ctx, {
-    actor: { userId: cmd.userId },
+    actor: cmd.actor,
     permission: 'event.manage',
     eventId: cmd.eventId,
   });
@@ -86,7 +86,7 @@ export async function createDevice(
     insertDevice(tx, {
       eventId,
       name,
-      createdBy: cmd.userId,
+      createdBy: cmd.actor.userId,
       setupCodeHash: hashSetupCode(code),
       setupExpiresAt: new Date(Date.now() + SETUP_CODE_TTL_MS),
     }),
@@ -104,10 +104,10 @@ export async function createDevice(
  */
 export async function listDevices(
   ctx: EventsContext,
-  cmd: { userId: number; eventId: string },
+  cmd: { actor: Actor; eventId: string },
 ): Promise<Device[]> {
   const { eventId } = await requireAccess(ctx, {
-    actor: { userId: cmd.userId },
+    actor: cmd.actor,
     permission: 'event.manage',
     eventId: cmd.eventId,
   });
@@ -122,10 +122,10 @@ export async function listDevices(
  */
 export async function revokeDevice(
   ctx: EventsContext,
-  cmd: { userId: number; eventId: string; deviceId: string },
+  cmd: { actor: Actor; eventId: string; deviceId: string },
 ): Promise<Device> {
   const { eventId } = await requireAccess(ctx, {
-    actor: { userId: cmd.userId },
+    actor: cmd.actor,
     permission: 'event.manage',
     eventId: cmd.eventId,
   });

@@ -8,7 +8,7 @@ import {
   type EventRow,
 } from '../data/events.ts';
 import { requireAccess } from './access.ts';
-import type { EventsContext } from './context.ts';
+import type { Actor, EventsContext } from './context.ts';
 import { compareLocal } from './dates.ts';
 import { problems } from './problems.ts';
 
@@ -27,26 +27,23 @@ function checkOrder(start: string, end: string | null | undefined): void {
 const nowLocal = () => new Date().toISOString().slice(0, 23);
 
 /**
- * The events `userId` owns or is staff of, ordered by start date then id (spec 4.3).
+ * The events the actor owns or is staff of, ordered by start date then id (spec 4.3).
  * `upcoming`: not ended yet (end_date, else start_date, at or after now UTC); `past`: ended.
  */
-export function listEvents(
-  ctx: EventsContext,
-  cmd: { userId: number; when: EventWhen },
-): Promise<EventRow[]> {
-  return listEventsFor(ctx.db, cmd.userId, cmd.when, nowLocal());
+export function listEvents(ctx: EventsContext, cmd: { actor: Actor; when: EventWhen }): Promise<EventRow[]> {
+  return listEventsFor(ctx.db, cmd.actor.userId, cmd.when, nowLocal());
 }
 
 /**
- * Creates an event owned by `userId` (design.md).
+ * Creates an event owned by the actor (design.md).
  * @throws problems.invalid (422) when `end_date` is before `start_date`.
  */
 export async function createEvent(
   ctx: EventsContext,
-  cmd: { userId: number; input: EventInput },
+  cmd: { actor: Actor; input: EventInput },
 ): Promise<EventRow> {
   checkOrder(cmd.input.start_date, cmd.input.end_date);
-  return ctx.inTransaction((tx) => insertEvent(tx, cmd.userId, cmd.input));
+  return ctx.inTransaction((tx) => insertEvent(tx, cmd.actor.userId, cmd.input));
 }
 
 /**
@@ -55,11 +52,11 @@ export async function createEvent(
  */
 export async function getEvent(
   ctx: EventsContext,
-  cmd: { userId: number; eventId: string },
+  cmd: { actor: Actor; eventId: string },
 ): Promise<EventRow> {
   return (
     await requireAccess(ctx, {
-      actor: { userId: cmd.userId },
+      actor: cmd.actor,
       permission: 'event.read',
       eventId: cmd.eventId,
     })
@@ -73,10 +70,10 @@ export async function getEvent(
  */
 export async function updateEvent(
   ctx: EventsContext,
-  cmd: { userId: number; eventId: string; patch: BodyReader<Partial<EventInput>> },
+  cmd: { actor: Actor; eventId: string; patch: BodyReader<Partial<EventInput>> },
 ): Promise<EventRow> {
   const { event } = await requireAccess(ctx, {
-    actor: { userId: cmd.userId },
+    actor: cmd.actor,
     permission: 'event.manage',
     eventId: cmd.eventId,
   });
@@ -92,12 +89,9 @@ export async function updateEvent(
  * Deletes the event with its staff, invites, history, nonces and counters. Owner only.
  * @throws problems.noSuch (404) unless owner or staff; problems.ownerOnly (403) for staff.
  */
-export async function deleteEvent(
-  ctx: EventsContext,
-  cmd: { userId: number; eventId: string },
-): Promise<void> {
+export async function deleteEvent(ctx: EventsContext, cmd: { actor: Actor; eventId: string }): Promise<void> {
   const { eventId } = await requireAccess(ctx, {
-    actor: { userId: cmd.userId },
+    actor: cmd.actor,
     permission: 'event.manage',
     eventId: cmd.eventId,
   });

@@ -1,12 +1,12 @@
 import { ProblemError, unstorableTextErrors, type FieldErrors } from '@fieldhouse/problem';
 import { requireAccess } from './access.ts';
-import type { EventsContext } from './context.ts';
+import type { Actor, EventsContext } from './context.ts';
 import { CsvFileError, parseInviteCsv } from './csv.ts';
 import { addInvite, type NewInvite } from './invites.ts';
 import { problems } from './problems.ts';
 
 /** One row's outcome in the import answer; `row` is the CSV line number (the header is line 1). */
-export type ImportRowResult =
+type ImportRowResult =
   | { row: number; status: 'created'; id: string; nom: string; code_unique: string }
   | { row: number; status: 'failed'; errors: FieldErrors };
 
@@ -34,10 +34,10 @@ export type InviteRowParser = (cells: {
  */
 export async function importInvites(
   ctx: EventsContext,
-  cmd: { userId: number; eventId: string; text: string | undefined; parseRow: InviteRowParser },
+  cmd: { actor: Actor; eventId: string; text: string | undefined; parseRow: InviteRowParser },
 ): Promise<ImportResult> {
   const { event } = await requireAccess(ctx, {
-    actor: { userId: cmd.userId },
+    actor: cmd.actor,
     permission: 'event.manage',
     eventId: cmd.eventId,
   });

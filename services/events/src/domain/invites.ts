@@ -18,7 +18,7 @@ import {
 } from '../data/invites.ts';
 import { requireAccess } from './access.ts';
 import { generateCode } from './codes.ts';
-import type { EventsContext, ScanActor } from './context.ts';
+import type { Actor, EventsContext, ScanActor } from './context.ts';
 import { isUuid } from './ids.ts';
 import { invitationEmail } from './invitation-email.ts';
 import { DEFAULT_INVITE_TYPE, type InviteType } from './invite-types.ts';
@@ -37,7 +37,7 @@ export interface NewInvite {
 
 /** The invite named in a path; ids that are not UUIDs name no invite. */
 export interface InviteRef {
-  userId: number;
+  actor: Actor;
   eventId: string;
   inviteId: string;
 }
@@ -84,10 +84,10 @@ export async function addInvite(ctx: EventsContext, event: EventRow, input: NewI
  */
 export async function createInvite(
   ctx: EventsContext,
-  cmd: { userId: number; eventId: string; invite: BodyReader<NewInvite> },
+  cmd: { actor: Actor; eventId: string; invite: BodyReader<NewInvite> },
 ): Promise<Invite> {
   const { event } = await requireAccess(ctx, {
-    actor: { userId: cmd.userId },
+    actor: cmd.actor,
     permission: 'event.manage',
     eventId: cmd.eventId,
   });
@@ -124,7 +124,7 @@ export async function listInvites(
  */
 export async function getInvite(ctx: EventsContext, cmd: InviteRef): Promise<Invite> {
   const { eventId } = await requireAccess(ctx, {
-    actor: { userId: cmd.userId },
+    actor: cmd.actor,
     permission: 'event.read',
     eventId: cmd.eventId,
   });
@@ -142,7 +142,7 @@ export async function updateInvite(
   cmd: InviteRef & { patch: BodyReader<InvitePatch> },
 ): Promise<Invite> {
   const { eventId } = await requireAccess(ctx, {
-    actor: { userId: cmd.userId },
+    actor: cmd.actor,
     permission: 'event.manage',
     eventId: cmd.eventId,
   });
@@ -166,7 +166,7 @@ export async function updateInvite(
  */
 export async function resendInvitation(ctx: EventsContext, cmd: InviteRef): Promise<{ email: string }> {
   const { event } = await requireAccess(ctx, {
-    actor: { userId: cmd.userId },
+    actor: cmd.actor,
     permission: 'event.manage',
     eventId: cmd.eventId,
   });
@@ -185,7 +185,7 @@ export async function resendInvitation(ctx: EventsContext, cmd: InviteRef): Prom
  */
 export async function deleteInvite(ctx: EventsContext, cmd: InviteRef): Promise<void> {
   const { eventId } = await requireAccess(ctx, {
-    actor: { userId: cmd.userId },
+    actor: cmd.actor,
     permission: 'event.manage',
     eventId: cmd.eventId,
   });

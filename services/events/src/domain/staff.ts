@@ -7,7 +7,7 @@ import {
 } from '../data/staff.ts';
 import { findUserByEmail, findUserById } from '../data/users.ts';
 import { requireAccess } from './access.ts';
-import type { EventsContext } from './context.ts';
+import type { Actor, EventsContext } from './context.ts';
 import { problems } from './problems.ts';
 
 export type { StaffRow };
@@ -18,10 +18,10 @@ export type { StaffRow };
  */
 export async function listStaff(
   ctx: EventsContext,
-  cmd: { userId: number; eventId: string },
+  cmd: { actor: Actor; eventId: string },
 ): Promise<StaffRow[]> {
   const { eventId } = await requireAccess(ctx, {
-    actor: { userId: cmd.userId },
+    actor: cmd.actor,
     permission: 'event.manage',
     eventId: cmd.eventId,
   });
@@ -37,10 +37,10 @@ export async function listStaff(
  */
 export async function grantStaff(
   ctx: EventsContext,
-  cmd: { userId: number; eventId: string; staff: BodyReader<{ user_id: number } | { email: string }> },
+  cmd: { actor: Actor; eventId: string; staff: BodyReader<{ user_id: number } | { email: string }> },
 ): Promise<StaffRow> {
   const { event } = await requireAccess(ctx, {
-    actor: { userId: cmd.userId },
+    actor: cmd.actor,
     permission: 'event.manage',
     eventId: cmd.eventId,
   });
@@ -71,10 +71,10 @@ export async function grantStaff(
  */
 export async function revokeStaff(
   ctx: EventsContext,
-  cmd: { userId: number; eventId: string; staffUserId: number | undefined },
+  cmd: { actor: Actor; eventId: string; staffUserId: number | undefined },
 ): Promise<void> {
   const { eventId } = await requireAccess(ctx, {
-    actor: { userId: cmd.userId },
+    actor: cmd.actor,
     permission: 'event.manage',
     eventId: cmd.eventId,
   });

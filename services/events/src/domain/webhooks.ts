@@ -7,7 +7,7 @@ import {
 import { findEvent } from '../data/events.ts';
 import { findUserById } from '../data/users.ts';
 import { requireAccess } from './access.ts';
-import type { EventsContext } from './context.ts';
+import type { Actor, EventsContext } from './context.ts';
 import { problems } from './problems.ts';
 import { changes } from './changes.ts';
 
@@ -20,7 +20,7 @@ export const EVENT_WEBHOOK_KINDS = changes.webhookKinds;
 
 /** Who manages an event's webhooks: its owner (staff get 403, anyone else 404). */
 export interface EventWebhookAccess {
-  userId: number;
+  actor: Actor;
   eventId: string;
 }
 
@@ -34,7 +34,7 @@ export const eventWebhooks = (ctx: EventsContext) =>
   webhookUseCases<EventWebhookAccess>(
     async (a) => {
       const { eventId } = await requireAccess(ctx, {
-        actor: { userId: a.userId },
+        actor: a.actor,
         permission: 'event.manage',
         eventId: a.eventId,
       });
@@ -42,7 +42,7 @@ export const eventWebhooks = (ctx: EventsContext) =>
         repo: knexWebhookRepository(ctx.db),
         scope: { event_id: eventId },
         settings: ctx.webhooks,
-        userId: a.userId,
+        userId: a.actor.userId,
         limitReached: (limit: number) => problems.webhookLimitReached({ limit }),
       };
     },

@@ -22,7 +22,7 @@ import {
 } from './attendance-schemas.ts';
 import { eventParams } from './event-schemas.ts';
 import { inviteParams } from './invite-schemas.ts';
-import { actorOf, NO_INVITE, NOT_VISIBLE, notModified, route, scanActorOf, userIdOf } from './declare.ts';
+import { actorOf, NO_INVITE, NOT_VISIBLE, notModified, route, scanActorOf } from './declare.ts';
 
 const tags = ['Attendance'];
 
@@ -230,7 +230,7 @@ export const attendanceRoutes = [
     responses: { ...notModified, 200: { description: 'The attendance', body: Attendance } },
     problems: { 404: NOT_VISIBLE },
     handler: async ({ params }, ctx, req) => ({
-      body: await attendance(ctx, { userId: userIdOf(req), eventId: params.event_id }),
+      body: await attendance(ctx, { actor: actorOf(req), eventId: params.event_id }),
     }),
   }),
 ];

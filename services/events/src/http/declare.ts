@@ -36,9 +36,6 @@ export const STAFF_ONLY = 'The caller is staff of the event, not its owner';
 export const actorProjection = (ctx: EventsContext): RequestHandler =>
   callerSync(users, ctx.db, { requireUser: true });
 
-/** The signed-in actor's user id (routes run after the actor projection, which refuses anonymous requests). */
-export const userIdOf = (req: Request): number => req.caller.userId!;
-
 /** The request's User-Agent, at most 255 characters (the `device` a scan records by default). */
 const userAgentOf = (req: Request) => req.get('user-agent')?.slice(0, 255) ?? null;
 

@@ -11,7 +11,7 @@ import {
   setupCodeSchema,
 } from './device-schemas.ts';
 import { eventParams } from './event-schemas.ts';
-import { NOT_VISIBLE, notModified, route, STAFF_ONLY, userIdOf } from './declare.ts';
+import { actorOf, NOT_VISIBLE, notModified, route, STAFF_ONLY } from './declare.ts';
 
 const tags = ['Scanner devices'];
 
@@ -93,7 +93,7 @@ export const deviceRoutes = [
     problems: { 403: STAFF_ONLY, 404: NOT_VISIBLE, 422: 'Invalid name' },
     handler: async ({ params, readBody }, ctx, req) => ({
       status: 201,
-      body: await createDevice(ctx, { userId: userIdOf(req), eventId: params.event_id, device: readBody }),
+      body: await createDevice(ctx, { actor: actorOf(req), eventId: params.event_id, device: readBody }),
     }),
   }),
 
@@ -110,7 +110,7 @@ export const deviceRoutes = [
     responses: { ...notModified, 200: { description: 'The devices', body: Joi.array().items(Device) } },
     problems: { 403: STAFF_ONLY, 404: NOT_VISIBLE },
     handler: async ({ params }, ctx, req) => ({
-      body: await listDevices(ctx, { userId: userIdOf(req), eventId: params.event_id }),
+      body: await listDevices(ctx, { actor: actorOf(req), eventId: params.event_id }),
     }),
   }),
 
@@ -131,7 +131,7 @@ export const deviceRoutes = [
     problems: { 403: STAFF_ONLY, 404: `${NOT_VISIBLE}, or no such device` },
     handler: async ({ params }, ctx, req) => ({
       body: await revokeDevice(ctx, {
-        userId: userIdOf(req),
+        actor: actorOf(req),
         eventId: params.event_id,
         deviceId: params.device_id,
       }),

@@ -10,7 +10,7 @@ import {
   listEventsSchema,
   updateEventSchema,
 } from './event-schemas.ts';
-import { NOT_VISIBLE, notModified, route, STAFF_ONLY, userIdOf } from './declare.ts';
+import { actorOf, NOT_VISIBLE, notModified, route, STAFF_ONLY } from './declare.ts';
 
 /** The list item of spec 4.3: `{id, name, start_date, location}`. */
 const summary = (e: EventRow) => ({ id: e.id, name: e.name, start_date: e.start_date, location: e.location });
@@ -47,7 +47,7 @@ const updateRoute = (method: 'put' | 'patch', operationId: string, summaryText: 
     problems: { 403: STAFF_ONLY, 404: NOT_VISIBLE, 422: 'Invalid field, or end_date before start_date' },
     handler: async ({ params, readBody }, ctx, req) => ({
       body: detail(
-        await updateEvent(ctx, { userId: userIdOf(req), eventId: params.event_id, patch: readBody }),
+        await updateEvent(ctx, { actor: actorOf(req), eventId: params.event_id, patch: readBody }),
       ),
     }),
   });
@@ -73,7 +73,7 @@ export const eventRoutes = [
     },
     problems: { 422: 'Unknown `when`' },
     handler: async ({ query }, ctx, req) => ({
-      body: (await listEvents(ctx, { userId: userIdOf(req), when: query.when })).map(summary),
+      body: (await listEvents(ctx, { actor: actorOf(req), when: query.when })).map(summary),
     }),
   }),
 
@@ -92,7 +92,7 @@ export const eventRoutes = [
     problems: { 422: 'Invalid field, or end_date before start_date' },
     handler: async ({ body }, ctx, req) => ({
       status: 201,
-      body: detail(await createEvent(ctx, { userId: userIdOf(req), input: body })),
+      body: detail(await createEvent(ctx, { actor: actorOf(req), input: body })),
     }),
   }),
 
@@ -111,7 +111,7 @@ export const eventRoutes = [
     },
     problems: { 404: NOT_VISIBLE },
     handler: async ({ params }, ctx, req) => ({
-      body: detail(await getEvent(ctx, { userId: userIdOf(req), eventId: params.event_id })),
+      body: detail(await getEvent(ctx, { actor: actorOf(req), eventId: params.event_id })),
     }),
   }),
 
@@ -130,7 +130,7 @@ export const eventRoutes = [
     responses: { 204: { description: 'Deleted' } },
     problems: { 403: STAFF_ONLY, 404: NOT_VISIBLE },
     handler: async ({ params }, ctx, req) => {
-      await deleteEvent(ctx, { userId: userIdOf(req), eventId: params.event_id });
+      await deleteEvent(ctx, { actor: actorOf(req), eventId: params.event_id });
       return { status: 204 };
     },
   }),

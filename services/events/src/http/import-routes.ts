@@ -5,7 +5,7 @@ import { readCsvUpload } from './csv-upload.ts';
 import { eventParams } from './event-schemas.ts';
 import { ImportResult, importRequestContent } from './import-schemas.ts';
 import { createInviteSchema } from './invite-schemas.ts';
-import { NOT_VISIBLE, route, STAFF_ONLY, userIdOf } from './declare.ts';
+import { actorOf, NOT_VISIBLE, route, STAFF_ONLY } from './declare.ts';
 
 const tags = ['Invites'];
 
@@ -47,7 +47,7 @@ export const importRoutes = [
     },
     handler: async ({ params }, ctx, req, res) => ({
       body: await importInvites(ctx, {
-        userId: userIdOf(req),
+        actor: actorOf(req),
         eventId: params.event_id,
         text: await readCsvUpload(req, res),
         parseRow,

@@ -22,7 +22,7 @@ import {
   listInvitesSchema,
   updateInviteSchema,
 } from './invite-schemas.ts';
-import { NO_INVITE, NOT_VISIBLE, notModified, route, scanActorOf, STAFF_ONLY, userIdOf } from './declare.ts';
+import { actorOf, NO_INVITE, NOT_VISIBLE, notModified, route, scanActorOf, STAFF_ONLY } from './declare.ts';
 
 const tags = ['Invites'];
 
@@ -48,7 +48,7 @@ const updateRoute = (method: 'put' | 'patch', operationId: string, summary: stri
     },
     handler: async ({ params, readBody }, ctx, req) => ({
       body: await updateInvite(ctx, {
-        userId: userIdOf(req),
+        actor: actorOf(req),
         eventId: params.event_id,
         inviteId: params.invite_id,
         patch: readBody,
@@ -79,7 +79,7 @@ const qrRoute = (format: 'png' | 'svg') => {
     problems: { 404: NO_INVITE },
     handler: async ({ params }, ctx, req, res) => {
       const image = await inviteQr(ctx, {
-        userId: userIdOf(req),
+        actor: actorOf(req),
         eventId: params.event_id,
         inviteId: params.invite_id,
         format,
@@ -114,7 +114,7 @@ export const inviteRoutes = [
     },
     handler: async ({ params, readBody }, ctx, req) => {
       const invite = await createInvite(ctx, {
-        userId: userIdOf(req),
+        actor: actorOf(req),
         eventId: params.event_id,
         invite: readBody,
       });
@@ -170,7 +170,7 @@ export const inviteRoutes = [
     problems: { 404: NO_INVITE },
     handler: async ({ params }, ctx, req) => ({
       body: await getInvite(ctx, {
-        userId: userIdOf(req),
+        actor: actorOf(req),
         eventId: params.event_id,
         inviteId: params.invite_id,
       }),
@@ -204,7 +204,7 @@ export const inviteRoutes = [
     problems: { 403: STAFF_ONLY, 404: NO_INVITE, 409: 'The invite is revoked (code revoked)' },
     handler: async ({ params }, ctx, req) => {
       const { email } = await resendInvitation(ctx, {
-        userId: userIdOf(req),
+        actor: actorOf(req),
         eventId: params.event_id,
         inviteId: params.invite_id,
       });
@@ -225,7 +225,7 @@ export const inviteRoutes = [
     problems: { 403: STAFF_ONLY, 404: NO_INVITE },
     handler: async ({ params }, ctx, req) => {
       await deleteInvite(ctx, {
-        userId: userIdOf(req),
+        actor: actorOf(req),
         eventId: params.event_id,
         inviteId: params.invite_id,
       });
@@ -249,7 +249,7 @@ export const inviteRoutes = [
     problems: { 404: NO_INVITE },
     handler: async ({ params }, ctx, req) => ({
       body: await inviteHistory(ctx, {
-        userId: userIdOf(req),
+        actor: actorOf(req),
         eventId: params.event_id,
         inviteId: params.invite_id,
       }),

@@ -3,7 +3,7 @@ import { parseId } from '@fieldhouse/http';
 import { NO_EVENT } from '../domain/problems.ts';
 import { grantStaff, listStaff, revokeStaff } from '../domain/staff.ts';
 import { eventParams } from './event-schemas.ts';
-import { NOT_VISIBLE, notModified, route, STAFF_ONLY, userIdOf } from './declare.ts';
+import { actorOf, NOT_VISIBLE, notModified, route, STAFF_ONLY } from './declare.ts';
 import { Staff, staffMemberParams, staffSchema } from './staff-schemas.ts';
 
 const tags = ['Staff'];
@@ -26,7 +26,7 @@ export const staffRoutes = [
     },
     problems: { 403: STAFF_ONLY, 404: NOT_VISIBLE },
     handler: async ({ params }, ctx, req) => ({
-      body: await listStaff(ctx, { userId: userIdOf(req), eventId: params.event_id }),
+      body: await listStaff(ctx, { actor: actorOf(req), eventId: params.event_id }),
     }),
   }),
 
@@ -52,7 +52,7 @@ export const staffRoutes = [
     problems: { 403: STAFF_ONLY, 404: NOT_VISIBLE, 422: 'Invalid body, unknown user, or the owner' },
     handler: async ({ params, readBody }, ctx, req) => ({
       status: 201,
-      body: await grantStaff(ctx, { userId: userIdOf(req), eventId: params.event_id, staff: readBody }),
+      body: await grantStaff(ctx, { actor: actorOf(req), eventId: params.event_id, staff: readBody }),
     }),
   }),
 
@@ -69,7 +69,7 @@ export const staffRoutes = [
     problems: { 403: STAFF_ONLY, 404: `${NOT_VISIBLE}, or that user is not staff` },
     handler: async ({ params }, ctx, req) => {
       await revokeStaff(ctx, {
-        userId: userIdOf(req),
+        actor: actorOf(req),
         eventId: params.event_id,
         staffUserId: parseId(params.user_id),
       });

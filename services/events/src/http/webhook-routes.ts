@@ -4,7 +4,7 @@ import { webhookRouteSpecs } from '@fieldhouse/webhooks';
 import { NO_EVENT } from '../domain/problems.ts';
 import type { EventsContext } from '../domain/context.ts';
 import { EVENT_WEBHOOK_KINDS, eventWebhooks, type EventWebhookAccess } from '../domain/webhooks.ts';
-import { NOT_VISIBLE, STAFF_ONLY, userIdOf } from './declare.ts';
+import { actorOf, NOT_VISIBLE, STAFF_ONLY } from './declare.ts';
 
 /**
  * `/api/events/{event_id}/webhooks...` (docs/webhooks.md): the event owner's webhook
@@ -21,7 +21,7 @@ export const webhookRoutes = webhookRouteSpecs<EventsContext, EventWebhookAccess
   who: 'owner',
   problems: { 403: STAFF_ONLY, 404: NOT_VISIBLE },
   useCases: eventWebhooks,
-  access: (req, params) => ({ userId: userIdOf(req), eventId: params.event_id! }),
+  access: (req, params) => ({ actor: actorOf(req), eventId: params.event_id! }),
   one: (item) => item,
   many: (items) => items,
   page: (items, page, total) => paginated(items, page, total),
