@@ -16,7 +16,7 @@ const scope = (w: string, p: string) => `jsonb_build_object('workspace_id', ${w}
  * A trigger stays the fastest way to capture the group commit's many submissions per statement
  * (bench/webhook-capture.ts).
  */
-export const webhookTriggers: WebhookTrigger[] = [
+const webhookTriggers: WebhookTrigger[] = [
   {
     name: 'submissions_created_webhooks',
     table: 'submissions',

@@ -44,7 +44,7 @@ export interface ScannerDevice {
 }
 
 /** A scanner device making a request (check-in scope only), with its User-Agent. */
-export interface DeviceActor {
+interface DeviceActor {
   device: ScannerDevice;
   userAgent: string | null;
 }

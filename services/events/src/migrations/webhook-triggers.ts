@@ -9,7 +9,7 @@ import { changes } from '../domain/changes.ts';
  * subscription taking the kind: which rows each kind comes from, and its payload SQL generated
  * from the list of changes (domain/changes.ts names the rows `n`, `i`, `l`).
  */
-export const webhookTriggers: WebhookTrigger[] = [
+const webhookTriggers: WebhookTrigger[] = [
   {
     name: 'invites_webhooks',
     table: 'invites',

@@ -14,7 +14,7 @@ type Declared = (typeof changes)['declarations'];
  * webhook kinds of the list of changes (changes.ts).
  */
 export const POLL_WEBHOOK_KINDS = changes.webhookKinds;
-export type PollWebhookKind = WebhookKindOf<Declared>;
+type PollWebhookKind = WebhookKindOf<Declared>;
 
 /** Paths of a poll's API resources, relative to the Fieldhouse base URL. */
 const links = (pollId: string) => ({

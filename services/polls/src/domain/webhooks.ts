@@ -77,7 +77,7 @@ export async function writeWebhookMessage(ctx: PollsContext, message: Envelope |
 }
 
 /** What the disabled-webhook notice uses (the webhook worker builds it: workers/webhooks.ts). */
-export interface DisabledWebhookNoticeDeps {
+interface DisabledWebhookNoticeDeps {
   /** The subscription's address and the poll's title (data/disabled-webhooks.ts). */
   reads: DisabledWebhookReads;
   /**
