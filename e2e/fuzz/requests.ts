@@ -11,7 +11,11 @@ import {
 import type { Operation } from './operations.ts';
 import { sometimes, valueArbitrary } from './schema-arbitrary.ts';
 
-/** Who sends a request: the fixtures' owner, a signed-in user who owns nothing, nobody, or a forged token. */
+/**
+ * Who sends a request: the fixtures' owner, a signed-in user who owns nothing, nobody, or a
+ * forged token. Not the services' `Actor` (the authenticated principal of a request): two of
+ * the four kinds are no principal at all, which is what the fuzzer tries.
+ */
 export type Caller = 'owner' | 'stranger' | 'anonymous' | 'forged';
 
 /** One generated request, printable as a counterexample. */
