@@ -12,16 +12,26 @@ describe('events service: inputs PostgreSQL cannot take are 4xx problems naming 
   });
   after(async () => h?.close());
 
-  it('refuses a NUL character or an unpaired surrogate in an event name and an invite nom', async () => {
-    const post = (path: string, body: object) => request(h.app).post(path).set(h.auth(alice)).send(body);
-    const event = { start_date: '2030-06-01T18:30:00', location: 'Lyon' };
+  const post = (path: string, body: object) => request(h.app).post(path).set(h.auth(alice)).send(body);
+  const event = { start_date: '2030-06-01T18:30:00', location: 'Lyon' };
+
+  it('refuses a NUL character in an event name (422 naming name)', async () => {
     expectProblemNaming(await post('/api/events', { ...event, name: 'Gala\u0000' }), 422, 'name');
+  });
+
+  it('refuses an unpaired surrogate in an event name (422 naming name)', async () => {
     expectProblemNaming(await post('/api/events', { ...event, name: '\ud800' }), 422, 'name');
+  });
+
+  it('refuses a NUL character in an invite nom (422 naming nom)', async () => {
     expectProblemNaming(
       await post(`/api/events/${eventId}/invites`, { nom: 'A\u0000', email: 'a@example.test' }),
       422,
       'nom',
     );
+  });
+
+  it('refuses an unpaired surrogate in an updated event location (422 naming location)', async () => {
     expectProblemNaming(
       await request(h.app)
         .put(`/api/events/${eventId}`)
@@ -43,12 +53,15 @@ describe('events service: inputs PostgreSQL cannot take are 4xx problems naming 
     expect(res.body.results[0].errors).to.have.property('nom');
   });
 
-  it('answers a staff user id past the integer column with 404 (path) and 422 (body)', async () => {
+  it('answers a staff user id past the integer column in the path with 404 naming user_id', async () => {
     expectProblemNaming(
       await request(h.app).delete(`/api/events/${eventId}/staff/2147483648`).set(h.auth(alice)),
       404,
       'user_id',
     );
+  });
+
+  it('answers a staff user id past the integer column in the body with 422 naming user_id', async () => {
     expectProblemNaming(
       await request(h.app)
         .post(`/api/events/${eventId}/staff`)
@@ -57,6 +70,13 @@ describe('events service: inputs PostgreSQL cannot take are 4xx problems naming 
       422,
       'user_id',
     );
+  });
+
+  it('keeps serving other users after a user id past the integer column', async () => {
+    await request(h.app)
+      .post(`/api/events/${eventId}/staff`)
+      .set(h.auth(alice))
+      .send({ user_id: 2 ** 31 });
     await request(h.app).get('/api/events').set(h.auth(bob)).expect(200);
   });
 
@@ -69,12 +89,15 @@ describe('events service: inputs PostgreSQL cannot take are 4xx problems naming 
       expectProblemNaming(await request(h.app).get(path).set(h.auth(alice)), 400, 'path');
   });
 
-  it('answers a check-in without a JSON body (none, or CSV) with 422 naming code_unique', async () => {
+  it('answers a check-in without a body with 422 naming code_unique', async () => {
     expectProblemNaming(
       await request(h.app).post(`/api/events/${eventId}/checkin`).set(h.auth(alice)),
       422,
       'code_unique',
     );
+  });
+
+  it('answers a check-in with a CSV body with 422 naming code_unique', async () => {
     expectProblemNaming(
       await request(h.app)
         .post(`/api/events/${eventId}/checkin`)
@@ -84,6 +107,9 @@ describe('events service: inputs PostgreSQL cannot take are 4xx problems naming 
       422,
       'code_unique',
     );
+  });
+
+  it('answers a check-in on an event id that is not a UUID with 404', async () => {
     const other = await request(h.app).post('/api/events/not-a-uuid/checkin').set(h.auth(alice));
     expect(other.status).to.equal(404);
   });
