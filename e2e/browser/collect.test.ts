@@ -16,6 +16,36 @@ interface ApiSubmission {
 }
 
 /** One field of every type of spec 2.1. */
+/**
+ * Waits until a draft of the web form in this browser's store (IndexedDB `fieldhouse-collect`,
+ * object store `drafts`) holds `text` as an answer. Opens the existing database only: an
+ * upgrade (no database yet) is aborted, so the page's own store is never created here.
+ */
+const untilDraftHolds = (page: Page, text: string) =>
+  eventually(
+    () =>
+      page.evaluate(async (t) => {
+        const db = await new Promise<IDBDatabase | undefined>((resolve) => {
+          const open = indexedDB.open('fieldhouse-collect');
+          open.onupgradeneeded = () => open.transaction?.abort();
+          open.onsuccess = () => resolve(open.result);
+          open.onerror = () => resolve(undefined);
+        });
+        if (!db) return false;
+        try {
+          const drafts = await new Promise<unknown[]>((resolve) => {
+            const all = db.transaction('drafts').objectStore('drafts').getAll();
+            all.onsuccess = () => resolve(all.result);
+            all.onerror = () => resolve([]);
+          });
+          return JSON.stringify(drafts).includes(JSON.stringify(t));
+        } finally {
+          db.close();
+        }
+      }, text),
+    30_000,
+  );
+
 const EVERY_TYPE = [
   {
     name: 'household',
@@ -256,7 +286,7 @@ describe('console: the collector web form, offline queue and drafts (browser)', 
 
     // A draft can be discarded.
     await page.getByRole('textbox', { name: 'Head of household' }).fill('Never sent');
-    await page.waitForTimeout(500); // the draft is saved 300 ms after typing stops
+    await untilDraftHolds(page, 'Never sent'); // saved 300 ms after typing stops
     await page.reload();
     await page.getByRole('button', { name: 'Discard the draft' }).click();
     await page.getByText(/unfinished answers/).waitFor({ state: 'detached' });
