@@ -138,7 +138,7 @@ describe('events service: presence, check-in and stats', () => {
     await checkin({ code_unique: inv.code_unique }, carol).expect(404);
   });
 
-  it('two concurrent scans of one code: exactly one checks in', async () => {
+  it('checks in exactly one of four concurrent scans of one code', async () => {
     const inv = await h.invite(alice, eventId, 'Twin', 'twin@example.test');
     const fire = () =>
       request(h.app)
@@ -151,7 +151,7 @@ describe('events service: presence, check-in and stats', () => {
     expect(log).to.have.length(1);
   });
 
-  it('the same nonce counts once, even sent concurrently', async () => {
+  it('counts a nonce once, even sent concurrently', async () => {
     const inv = await h.invite(alice, eventId, 'Nonce', 'nonce@example.test');
     const fire = () =>
       request(h.app)
@@ -167,7 +167,7 @@ describe('events service: presence, check-in and stats', () => {
     expect(log).to.have.length(1);
   });
 
-  it('offline batch: one result per scan, bad items never fail the others', async () => {
+  it('answers an offline batch with one result per scan, bad items failing alone', async () => {
     const x = await h.invite(alice, eventId, 'Xavier', 'xavier@example.test');
     const y = await h.invite(alice, eventId, 'Yann', 'yann@example.test');
     const res = await request(h.app)
@@ -199,16 +199,29 @@ describe('events service: presence, check-in and stats', () => {
       [7, 200, 'checked_in'],
     ]);
     expect(r[7]!.replayed).to.equal(true);
+  });
+
+  it("keeps a batch scan's device, nonce and scan time in the invite's history, once", async () => {
+    const z = await h.invite(alice, eventId, 'Zoé', 'zoe@example.test');
+    const scan = { code_unique: z.code_unique, nonce: 'h1', scanned_at: '2025-06-01T18:00:00Z' };
+    await request(h.app)
+      .post(`/api/events/${eventId}/checkin/batch`)
+      .set(h.auth(bob))
+      .send({ device: 'tablet-7', scans: [scan, scan] })
+      .expect(200);
     const hist = await request(h.app)
-      .get(`/api/events/${eventId}/invites/${x.id}/history`)
+      .get(`/api/events/${eventId}/invites/${z.id}/history`)
       .set(h.auth(alice))
       .expect(200);
     expect(hist.body).to.have.length(1);
     expect(hist.body[0]).to.include({
       device: 'tablet-7',
-      nonce: 'b1',
+      nonce: 'h1',
       scanned_at: '2025-06-01T18:00:00.000Z',
     });
+  });
+
+  it('refuses an empty batch with 422', async () => {
     await request(h.app)
       .post(`/api/events/${eventId}/checkin/batch`)
       .set(h.auth(bob))
@@ -216,104 +229,173 @@ describe('events service: presence, check-in and stats', () => {
       .expect(422);
   });
 
-  it('stats follow every kind of change: create, check-in, presence, revoke, delete, import', async () => {
-    const ev = await h.event(alice);
-    const s = async () =>
-      (await request(h.app).get(`/api/events/${ev}/stats`).set(h.auth(alice)).expect(200)).body;
-    const invs = [];
-    for (let i = 0; i < 3; i++) invs.push(await h.invite(alice, ev, `P${i}`, `p${i}@example.test`));
-    expect(await s()).to.deep.equal({ total: 3, present: 0, absent: 3, taux: 0 });
-    await request(h.app)
-      .post(`/api/events/${ev}/checkin`)
-      .set(h.auth(alice))
-      .send({ code_unique: invs[0]!.code_unique })
-      .expect(200);
-    expect(await s()).to.deep.equal({ total: 3, present: 1, absent: 2, taux: 33 });
-    await request(h.app)
-      .put(`/api/events/${ev}/invites/${invs[1]!.id}/presence`)
-      .set(h.auth(alice))
-      .send({ presence: true, scanne_par: 'x' })
-      .expect(200);
-    expect(await s()).to.deep.equal({ total: 3, present: 2, absent: 1, taux: 66 });
-    await request(h.app)
-      .patch(`/api/events/${ev}/invites/${invs[2]!.id}`)
-      .set(h.auth(alice))
-      .send({ revoked: true })
-      .expect(200);
-    expect(await s()).to.deep.equal({ total: 2, present: 2, absent: 0, taux: 100 });
-    await request(h.app).delete(`/api/events/${ev}/invites/${invs[0]!.id}`).set(h.auth(alice)).expect(204);
-    expect(await s()).to.deep.equal({ total: 1, present: 1, absent: 0, taux: 100 });
-    await request(h.app)
-      .post(`/api/events/${ev}/invites/import`)
-      .set(h.auth(alice))
-      .set('content-type', 'text/csv')
-      .send('nom,email\nQ,q@example.test\nR,r@example.test\nbad,\n')
-      .expect(200);
-    expect(await s()).to.deep.equal({ total: 3, present: 1, absent: 2, taux: 33 });
-    await request(h.app)
-      .put(`/api/events/${ev}/invites/${invs[1]!.id}/presence`)
-      .set(h.auth(alice))
-      .send({ presence: false, scanne_par: 'x' })
-      .expect(200);
-    expect(await s()).to.deep.equal({ total: 3, present: 0, absent: 3, taux: 0 });
-    await request(h.app)
-      .patch(`/api/events/${ev}/invites/${invs[2]!.id}`)
-      .set(h.auth(alice))
-      .send({ revoked: false })
-      .expect(200);
-    expect(await s()).to.deep.equal({ total: 4, present: 0, absent: 4, taux: 0 });
-
-    // The counters (invite_counts): a change that moves no count writes no counter row, and the
-    // event's deletion takes its counters with it.
-    const counterRows = async () =>
-      Number((await h.db('invite_counts').where({ event_id: ev }).count({ n: '*' }))[0]!.n);
-    const rows = await counterRows();
-    for (let i = 0; i < 3; i++)
-      await request(h.app)
-        .patch(`/api/events/${ev}/invites/${invs[1]!.id}`)
+  describe('stats after each kind of change', () => {
+    /** A new event of alice's with `n` invites, and a reader of its stats. */
+    const eventWith = async (n: number) => {
+      const ev = await h.event(alice);
+      const invs = [];
+      for (let i = 0; i < n; i++) invs.push(await h.invite(alice, ev, `P${i}`, `p${i}@example.test`));
+      const s = async () =>
+        (await request(h.app).get(`/api/events/${ev}/stats`).set(h.auth(alice)).expect(200)).body;
+      return { ev, invs, s };
+    };
+    const checkIn = (ev: string, code: string) =>
+      request(h.app)
+        .post(`/api/events/${ev}/checkin`)
         .set(h.auth(alice))
-        .send({ nom: `Renamed ${i}` })
+        .send({ code_unique: code })
         .expect(200);
-    expect(await counterRows()).to.equal(rows);
-    expect(await s()).to.deep.equal({ total: 4, present: 0, absent: 4, taux: 0 });
-    await request(h.app).delete(`/api/events/${ev}`).set(h.auth(alice)).expect(204);
-    expect(await counterRows()).to.equal(0);
+    const presence = (ev: string, id: string, value: boolean) =>
+      request(h.app)
+        .put(`/api/events/${ev}/invites/${id}/presence`)
+        .set(h.auth(alice))
+        .send({ presence: value, scanne_par: 'x' })
+        .expect(200);
+    const revoke = (ev: string, id: string, revoked: boolean) =>
+      request(h.app)
+        .patch(`/api/events/${ev}/invites/${id}`)
+        .set(h.auth(alice))
+        .send({ revoked })
+        .expect(200);
+
+    it('counts new invites as absent', async () => {
+      const { s } = await eventWith(3);
+      expect(await s()).to.deep.equal({ total: 3, present: 0, absent: 3, taux: 0 });
+    });
+
+    it('counts a checked-in invite as present', async () => {
+      const { ev, invs, s } = await eventWith(3);
+      await checkIn(ev, invs[0]!.code_unique);
+      expect(await s()).to.deep.equal({ total: 3, present: 1, absent: 2, taux: 33 });
+    });
+
+    it('counts an invite marked present by hand as present', async () => {
+      const { ev, invs, s } = await eventWith(3);
+      await checkIn(ev, invs[0]!.code_unique);
+      await presence(ev, invs[1]!.id, true);
+      expect(await s()).to.deep.equal({ total: 3, present: 2, absent: 1, taux: 66 });
+    });
+
+    it('leaves a revoked invite out of the total', async () => {
+      const { ev, invs, s } = await eventWith(3);
+      await checkIn(ev, invs[0]!.code_unique);
+      await presence(ev, invs[1]!.id, true);
+      await revoke(ev, invs[2]!.id, true);
+      expect(await s()).to.deep.equal({ total: 2, present: 2, absent: 0, taux: 100 });
+    });
+
+    it('leaves a deleted present invite out of the total and the present', async () => {
+      const { ev, invs, s } = await eventWith(2);
+      await checkIn(ev, invs[0]!.code_unique);
+      await presence(ev, invs[1]!.id, true);
+      await request(h.app).delete(`/api/events/${ev}/invites/${invs[0]!.id}`).set(h.auth(alice)).expect(204);
+      expect(await s()).to.deep.equal({ total: 1, present: 1, absent: 0, taux: 100 });
+    });
+
+    it('counts the invites a CSV import created as absent', async () => {
+      const { ev, invs, s } = await eventWith(1);
+      await presence(ev, invs[0]!.id, true);
+      await request(h.app)
+        .post(`/api/events/${ev}/invites/import`)
+        .set(h.auth(alice))
+        .set('content-type', 'text/csv')
+        .send('nom,email\nQ,q@example.test\nR,r@example.test\nbad,\n')
+        .expect(200);
+      expect(await s()).to.deep.equal({ total: 3, present: 1, absent: 2, taux: 33 });
+    });
+
+    it('counts an invite marked absent again as absent', async () => {
+      const { ev, invs, s } = await eventWith(3);
+      await presence(ev, invs[1]!.id, true);
+      await presence(ev, invs[1]!.id, false);
+      expect(await s()).to.deep.equal({ total: 3, present: 0, absent: 3, taux: 0 });
+    });
+
+    it('counts an invite whose revocation is undone in the total again', async () => {
+      const { ev, invs, s } = await eventWith(4);
+      await revoke(ev, invs[2]!.id, true);
+      await revoke(ev, invs[2]!.id, false);
+      expect(await s()).to.deep.equal({ total: 4, present: 0, absent: 4, taux: 0 });
+    });
+
+    /** The counter rows (invite_counts) of an event. */
+    const counterRows = async (ev: string) =>
+      Number((await h.db('invite_counts').where({ event_id: ev }).count({ n: '*' }))[0]!.n);
+
+    it('writes no counter row for a change that moves no count', async () => {
+      const { ev, invs, s } = await eventWith(4);
+      await checkIn(ev, invs[0]!.code_unique);
+      await presence(ev, invs[0]!.id, false);
+      const rows = await counterRows(ev);
+      for (let i = 0; i < 3; i++)
+        await request(h.app)
+          .patch(`/api/events/${ev}/invites/${invs[1]!.id}`)
+          .set(h.auth(alice))
+          .send({ nom: `Renamed ${i}` })
+          .expect(200);
+      expect(await counterRows(ev)).to.equal(rows);
+      expect(await s()).to.deep.equal({ total: 4, present: 0, absent: 4, taux: 0 });
+    });
+
+    it("takes an event's counters with its deletion", async () => {
+      const { ev, invs } = await eventWith(2);
+      await checkIn(ev, invs[0]!.code_unique);
+      await request(h.app).delete(`/api/events/${ev}`).set(h.auth(alice)).expect(204);
+      expect(await counterRows(ev)).to.equal(0);
+    });
   });
 
-  it('attendance: stats, arrivals per 10-minute window and the latest check-ins with who scanned', async () => {
-    const ev = await h.event(alice, { name: 'Attendance' });
-    await h.addStaff(alice, ev, bob);
-    const a = await h.invite(alice, ev, 'Ann Early', 'ann@example.test');
-    const b = await h.invite(alice, ev, 'Ben Late', 'ben@example.test');
-    await h.invite(alice, ev, 'Cid Absent', 'cid@example.test');
-    await request(h.app)
-      .post(`/api/events/${ev}/checkin`)
-      .set(h.auth(bob))
-      .send({ code_unique: a.code_unique, scanned_at: '2026-01-10T18:03:10Z', nonce: 'a1' })
-      .expect(200);
-    await request(h.app)
-      .post(`/api/events/${ev}/checkin`)
-      .set(h.auth(alice))
-      .send({
-        code_unique: b.code_unique,
-        scanned_at: '2026-01-10T18:27:59Z',
-        nonce: 'b1',
-        scanne_par: 'Gate 2',
-      })
-      .expect(200);
-    const res = await request(h.app).get(`/api/events/${ev}/attendance`).set(h.auth(bob)).expect(200);
-    expect(res.body.stats).to.deep.equal({ total: 3, present: 2, absent: 1, taux: 66 });
-    expect(res.body.arrivals).to.deep.equal([
-      { from: '2026-01-10T18:00:00.000Z', count: 1 },
-      { from: '2026-01-10T18:20:00.000Z', count: 1 },
-    ]);
-    expect(
-      res.body.latest.map((l: { nom: string; scanne_par: string }) => [l.nom, l.scanne_par]),
-    ).to.deep.equal([
-      ['Ben Late', 'Gate 2'],
-      ['Ann Early', 'Bob Staff'],
-    ]);
-    expect(res.body.latest[1]).to.include({ user_name: 'Bob Staff', scanner_device: null });
-    await request(h.app).get(`/api/events/${ev}/attendance`).set(h.auth(carol)).expect(404);
+  describe('attendance of an event with two check-ins and an absent invitee', () => {
+    let ev: string;
+    before(async () => {
+      ev = await h.event(alice, { name: 'Attendance' });
+      await h.addStaff(alice, ev, bob);
+      const a = await h.invite(alice, ev, 'Ann Early', 'ann@example.test');
+      const b = await h.invite(alice, ev, 'Ben Late', 'ben@example.test');
+      await h.invite(alice, ev, 'Cid Absent', 'cid@example.test');
+      await request(h.app)
+        .post(`/api/events/${ev}/checkin`)
+        .set(h.auth(bob))
+        .send({ code_unique: a.code_unique, scanned_at: '2026-01-10T18:03:10Z', nonce: 'a1' })
+        .expect(200);
+      await request(h.app)
+        .post(`/api/events/${ev}/checkin`)
+        .set(h.auth(alice))
+        .send({
+          code_unique: b.code_unique,
+          scanned_at: '2026-01-10T18:27:59Z',
+          nonce: 'b1',
+          scanne_par: 'Gate 2',
+        })
+        .expect(200);
+    });
+    const attendance = async () =>
+      (await request(h.app).get(`/api/events/${ev}/attendance`).set(h.auth(bob)).expect(200)).body;
+
+    it('gives the stats to staff', async () => {
+      expect((await attendance()).stats).to.deep.equal({ total: 3, present: 2, absent: 1, taux: 66 });
+    });
+
+    it('counts arrivals per 10-minute window of the scan times', async () => {
+      expect((await attendance()).arrivals).to.deep.equal([
+        { from: '2026-01-10T18:00:00.000Z', count: 1 },
+        { from: '2026-01-10T18:20:00.000Z', count: 1 },
+      ]);
+    });
+
+    it('lists the latest check-ins first, with who scanned', async () => {
+      const body = await attendance();
+      expect(
+        body.latest.map((l: { nom: string; scanne_par: string }) => [l.nom, l.scanne_par]),
+      ).to.deep.equal([
+        ['Ben Late', 'Gate 2'],
+        ['Ann Early', 'Bob Staff'],
+      ]);
+      expect(body.latest[1]).to.include({ user_name: 'Bob Staff', scanner_device: null });
+    });
+
+    it('answers a stranger with 404', async () => {
+      await request(h.app).get(`/api/events/${ev}/attendance`).set(h.auth(carol)).expect(404);
+    });
   });
 });
