@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
-import type { SinkMessage } from '@fieldhouse/testkit';
+import { eventually, type SinkMessage } from '@fieldhouse/testkit';
 import { registerUser } from '../test/support/users.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { startConsoleStack, type ConsoleStack } from './support/console-stack.ts';
@@ -138,10 +138,8 @@ describe('console: accounts — profile, password, reset by e-mail, e-mail verif
     // The header's switch is saved to the account too.
     await page.getByRole('radio', { name: 'EN' }).check();
     await page.getByRole('heading', { name: 'Your profile', level: 1 }).waitFor();
-    for (let i = 0; (await meOf(user.token)).language !== 'en'; i++) {
-      expect(i, 'the header switch reaches the account').to.be.below(50);
-      await page.waitForTimeout(100);
-    }
+    // The header switch reaches the account.
+    await eventually(async () => (await meOf(user.token)).language === 'en', 30_000);
 
     // Password change: the current one is required; the other browser is signed out.
     await page.goto('/settings/password');

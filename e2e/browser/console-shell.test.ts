@@ -59,9 +59,7 @@ describe('console: served by the gateway (browser)', function () {
     await page.getByRole('radio', { name: 'EN' }).waitFor({ state: 'attached' });
     expect(await page.locator('html').getAttribute('lang')).to.equal('fr');
     await page.getByText('EN', { exact: true }).click();
-    for (let i = 0; i < 50 && (await page.locator('html').getAttribute('lang')) !== 'en'; i++)
-      await page.waitForTimeout(100);
-    expect(await page.locator('html').getAttribute('lang')).to.equal('en');
+    await page.waitForFunction(() => document.documentElement.getAttribute('lang') === 'en');
     await expectAccessible(page, 'sign-in page');
   });
 

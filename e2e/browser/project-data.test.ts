@@ -208,8 +208,8 @@ describe('console: exports, analyses and the map of a project (browser)', functi
           .filter((a) => /^Download the /.test(a.textContent ?? ''))
           .map((a) => a.getBoundingClientRect().right),
       );
-    await eventually(async () => (await rightEdges()).every((right) => right <= 390), 5_000).catch(async () =>
-      expect.fail(`download links past 390 px on a phone: ${(await rightEdges()).join(', ')}`),
+    await eventually(async () => (await rightEdges()).every((right) => right <= 390), 30_000).catch(
+      async () => expect.fail(`download links past 390 px on a phone: ${(await rightEdges()).join(', ')}`),
     );
     expect(await rightEdges()).to.have.length(3);
   });
