@@ -157,7 +157,7 @@ describe('console: form builder, logic, groups and languages (browser)', functio
     expect(await preview.getByRole('radio', { name: 'Yes' }).count()).to.equal(0);
     await preview.getByRole('spinbutton', { name: 'Age' }).fill('30');
     await preview.getByRole('radio', { name: 'Yes' }).waitFor();
-    await preview.getByRole('button', { name: 'Add: Household member' }).click();
+    await preview.getByRole('button', { name: 'Add Household member' }).click();
     await preview.getByRole('textbox', { name: 'Sick this week?' }).waitFor();
     await preview.getByRole('combobox', { name: 'Language of the preview' }).selectOption('fr');
     await preview.getByRole('spinbutton', { name: 'Âge' }).waitFor();

@@ -168,23 +168,23 @@ function FieldForm(props: Parameters<typeof FieldModal>[0]) {
               {t('field.choices')}
             </Text>
             {form.values.choices.map((_, i) => (
-              <Group key={i} gap="xs" align="flex-start" wrap="nowrap">
+              <Group key={i} gap="xs" align="flex-start" wrap="wrap">
                 <TextInput
                   aria-label={t('field.choiceLabel', { n: i + 1 })}
                   placeholder={t('field.choiceLabelPlaceholder')}
-                  style={{ flex: 2 }}
+                  style={{ flex: '2 1 9rem' }}
                   {...form.getInputProps(`choices.${i}.label`)}
                 />
                 <TextInput
                   aria-label={t('field.choiceValue', { n: i + 1 })}
                   placeholder={t('field.choiceValuePlaceholder')}
-                  style={{ flex: 1 }}
+                  style={{ flex: '1 1 5rem' }}
                   {...form.getInputProps(`choices.${i}.value`)}
                 />
                 <TextInput
                   aria-label={t('field.choiceProperties', { n: i + 1 })}
                   placeholder={t('field.choicePropertiesPlaceholder')}
-                  style={{ flex: 1 }}
+                  style={{ flex: '1 1 8rem' }}
                   {...form.getInputProps(`choices.${i}.properties`)}
                 />
                 <ActionIcon
