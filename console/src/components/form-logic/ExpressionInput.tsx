@@ -4,7 +4,7 @@ import { compile, type ExpressionError } from '@fieldhouse/form-logic';
 import { useTranslation } from 'react-i18next';
 
 /** The `${partial` being typed at the end of `text`, if any: where it starts and what is typed. */
-export function openReference(text: string): { start: number; partial: string } | null {
+function openReference(text: string): { start: number; partial: string } | null {
   const m = /\$\{([A-Za-z0-9_]*)$/.exec(text);
   return m ? { start: m.index, partial: m[1] ?? '' } : null;
 }
@@ -14,7 +14,7 @@ export function openReference(text: string): { start: number; partial: string } 
  * language (`formLogic:errors.<code>`), with the column of the library's position; null when it
  * compiles against `fields` (the version's field names) or is empty.
  */
-export function useExpressionError(source: string, fields: readonly string[]): string | null {
+function useExpressionError(source: string, fields: readonly string[]): string | null {
   const { t } = useTranslation('formLogic');
   return useMemo(() => {
     if (!source.trim()) return null;

@@ -17,7 +17,7 @@ export const APPEARANCES: Readonly<Record<string, readonly NonNullable<Field['ap
 export type ModelField = Field;
 
 /** Texts of one other language in the editor. */
-export interface LanguageTexts {
+interface LanguageTexts {
   label: string;
   hint: string;
   constraint_message: string;
@@ -61,11 +61,11 @@ export const isContainer = (type: ModelType) => type === 'group' || type === 're
 export const isAnswered = (type: ModelType) => !isContainer(type) && type !== 'note' && type !== 'calculate';
 
 /** `a=1; b=2` ⇄ `{a: '1', b: '2'}`: a choice's properties for `choice_filter`, as one line. */
-export const propertiesText = (p: Readonly<Record<string, string>> | null | undefined) =>
+const propertiesText = (p: Readonly<Record<string, string>> | null | undefined) =>
   Object.entries(p ?? {})
     .map(([k, v]) => `${k}=${v}`)
     .join('; ');
-export function parseProperties(text: string): Record<string, string> | null {
+function parseProperties(text: string): Record<string, string> | null {
   const out: Record<string, string> = {};
   for (const part of text.split(';')) {
     const i = part.indexOf('=');

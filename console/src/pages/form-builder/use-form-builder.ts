@@ -99,7 +99,7 @@ export const usePublishProject = () =>
   );
 
 /** A version's languages (form-model.md): BCP 47 codes and the default one; empty for a one-language form. */
-export type VersionLanguages = Ops['updateFormVersion']['requestBody']['content']['application/json'];
+type VersionLanguages = Ops['updateFormVersion']['requestBody']['content']['application/json'];
 
 /** A version's languages as the builder reads them: `default_language` null for a one-language form. */
 export interface FormLanguages {
