@@ -32,7 +32,7 @@ async function api(c: ConsoleStack, token: string, method: string, path: string,
 }
 
 /** The 300 field bodies of the bench's form (POST /versions/{id}/fields, in order). */
-export function logicFields(): Array<Record<string, unknown>> {
+function logicFields(): Array<Record<string, unknown>> {
   const fields: Array<Record<string, unknown>> = [];
   for (let g = 0; g < GROUPS; g++) {
     fields.push({ name: `g${g}`, type: 'group', label: `Section ${g}` });
@@ -63,7 +63,7 @@ export function logicFields(): Array<Record<string, unknown>> {
       constraint: '. >= 0',
     });
   for (let k = fields.length; k < 300; k++)
-    fields.push({ name: `c${k}`, type: 'calculate', calculation: `\${total} * ${k}` });
+    fields.push({ name: `c${k}`, type: 'calculate', label: `Value ${k}`, calculation: `\${total} * ${k}` });
   return fields;
 }
 
@@ -132,7 +132,7 @@ export async function benchWebFormLogic(
     dom.push(...edits.map((e) => e.dom));
     frame.push(...edits.map((e) => e.frame));
     console.log(
-      `run ${run}: ${edits.length} edits, change committed median ${median(edits.map((e) => e.dom)).toFixed(1)} ms, worst ${Math.max(...edits.map((e) => e.dom)).toFixed(1)} ms`,
+      `run ${run}: ${edits.length} edits, change committed median ${median(edits.map((e) => e.dom)).toFixed(1)} ms, worst ${Math.max(...edits.map((e) => e.dom)).toFixed(1)} ms (each: ${edits.map((e) => e.dom.toFixed(0)).join(' ')})`,
     );
   }
   const worst = Math.max(...dom);

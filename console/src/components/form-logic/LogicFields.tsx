@@ -1,19 +1,18 @@
+import { memo, useCallback, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Field } from '../../pages/collection/types.ts';
 import type { Answer } from '../../pages/collect/answers.ts';
 import { FieldInput } from '../../pages/collect/FieldInput.tsx';
 import classes from '../../pages/collect/Collect.module.css';
 import { choiceLabel, textIn, valueAt } from './logic-texts.ts';
-import type { CompiledForm, FormNode, FormSession } from './logic-types.ts';
+import type { LogicStore } from './logic-store.ts';
+import type { CompiledForm, FormNode } from './logic-types.ts';
 
 /** What {@link LogicFields} shows and reports; answers live in a form-logic session. */
-export interface LogicFieldsProps {
+interface LogicFieldsProps {
   form: CompiledForm;
-  session: FormSession;
-  /** What was typed, by session path (`age`, `member.1.age`); absent: the session's value shows. */
-  drafts: Readonly<Record<string, Answer>>;
-  /** Messages by session path (a required answer missing, a value the type refuses). */
-  errors: Readonly<Record<string, string>>;
+  /** The session, what was typed and the messages, by session path (`age`, `member.1.age`). */
+  store: LogicStore;
   /** A code of the version's languages, or null for a one-language form. */
   lang: string | null;
   disabled?: boolean;
@@ -38,12 +37,30 @@ export function LogicFields(props: LogicFieldsProps) {
 
 function renderNodes(props: LogicFieldsProps, nodes: readonly FormNode[], prefix: string) {
   return nodes.map((node) => (
-    <LogicNode key={prefix + node.name} {...props} node={node} path={prefix + node.name} />
+    <LogicNode
+      key={prefix + node.name}
+      form={props.form}
+      store={props.store}
+      lang={props.lang}
+      disabled={props.disabled}
+      onChange={props.onChange}
+      onAddInstance={props.onAddInstance}
+      onRemoveInstance={props.onRemoveInstance}
+      node={node}
+      path={prefix + node.name}
+    />
   ));
 }
 
-function LogicNode(props: LogicFieldsProps & { node: FormNode; path: string }) {
-  const { node, path, session, lang } = props;
+/**
+ * One node. It re-renders only when the store marks its path changed (its props are stable), so
+ * a keystroke costs the nodes it touched, not the whole form.
+ */
+const LogicNode = memo(function LogicNode(props: LogicFieldsProps & { node: FormNode; path: string }) {
+  const { node, path, store, lang } = props;
+  const session = store.session;
+  const subscribe = useCallback((listener: () => void) => store.subscribe(path, listener), [store, path]);
+  useSyncExternalStore(subscribe, () => store.revision(path));
   // The form's own words ("Member 2 of 3", "Add Member") in the form's language when the console has it.
   const { t } = useTranslation('collectPage', { lng: lang ?? undefined });
   const state = session.state.nodes[path];
@@ -96,7 +113,7 @@ function LogicNode(props: LogicFieldsProps & { node: FormNode; path: string }) {
             {t('logic.add', { label })}
           </button>
         ) : null}
-        {props.errors[path] ? <p className={classes.error}>{props.errors[path]}</p> : null}
+        {store.errors[path] ? <p className={classes.error}>{store.errors[path]}</p> : null}
       </fieldset>
     );
   }
@@ -132,18 +149,18 @@ function LogicNode(props: LogicFieldsProps & { node: FormNode; path: string }) {
     choices: choices ?? null,
     constraints: (node as unknown as Partial<Field>).constraints ?? {},
   } as Field;
-  const draft = path in props.drafts ? props.drafts[path]! : draftOf(valueAt(session.answers, path));
+  const draft = path in store.drafts ? store.drafts[path]! : draftOf(valueAt(session.answers, path));
   return (
     <FieldInput
       field={field}
       hint={hint || undefined}
       value={draft}
-      error={props.errors[path] ?? invalid}
+      error={store.errors[path] ?? invalid}
       disabled={props.disabled || state?.readOnly === true}
       onChange={(v) => props.onChange(path, node, v)}
     />
   );
-}
+});
 
 /** A session value (a default, a restored answer) as the input shows it. */
 export function draftOf(value: unknown): Answer {

@@ -10,8 +10,7 @@ export type {
   FormEntry,
   FormNode,
   FormSession,
-  FormState,
-  NodeState,
+  SessionChange,
 } from '@fieldhouse/form-logic';
 
 /** The texts of a node that may be given per language (form-model.md, "Languages"). */

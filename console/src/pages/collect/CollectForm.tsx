@@ -1,9 +1,10 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import type { Project, VersionWithFields } from '../collection/types.ts';
-import type { FormAnswers, FormNode, FormSession } from '../../components/form-logic/logic-types.ts';
+import { LogicStore } from '../../components/form-logic/logic-store.ts';
+import type { FormAnswers, FormNode } from '../../components/form-logic/logic-types.ts';
 import { startLanguage } from '../../components/form-logic/logic-texts.ts';
 import { toEntries, type Answer, type Answers } from './answers.ts';
 import { FieldInput } from './FieldInput.tsx';
@@ -40,15 +41,17 @@ export function CollectForm(props: {
     if (logicNeeded) void import('./logic-kit.ts').then((k) => setKit(() => k));
   }, [logicNeeded]);
   const form = useMemo(() => (kit && version ? kit.compileVersion(version) : null), [kit, version]);
-  /** The answers tree a new session starts from (a restored draft, an item corrected); null: the form's initial answers. */
-  const [base, setBase] = useState<{ tree: FormAnswers | null }>({ tree: null });
-  const session = useMemo<FormSession | null>(() => {
+  /**
+   * What a form with logic starts from (a restored draft, an item corrected): the engine's answers
+   * tree (null: the form's initial answers), what was typed and the messages, by path.
+   */
+  const [base, setBase] = useState<LogicBase>(EMPTY_BASE);
+  const store = useMemo(() => {
     if (!form || !kit) return null;
     const s = form.session(base.tree ?? form.initialAnswers());
     kit.syncRepeatCounts(form, s);
-    return s;
+    return new LogicStore(s, { ...base.drafts }, { ...base.errors });
   }, [form, kit, base]);
-  const [, setTick] = useState(0);
   const [lang, setLang] = useState(() =>
     startLanguage(version?.languages, version?.default_language, i18n.language),
   );
@@ -66,7 +69,7 @@ export function CollectForm(props: {
     void getDraft(project.id).then((draft) => {
       if (!live || !draft) return;
       setAnswers(draft.answers);
-      if (draft.tree) setBase({ tree: draft.tree });
+      if (draft.tree) setBase({ tree: draft.tree, drafts: draft.answers, errors: {} });
       setConsent(draft.consent);
       setRestored(draft.updated_at);
     });
@@ -91,51 +94,67 @@ export function CollectForm(props: {
     setErrors(({ [uuid]: _gone, ...rest }) => rest);
     saveDraft(next, consent);
   };
-  /** A change in a form with logic: the session re-evaluates what depends on `path`. */
+  /**
+   * A change in a form with logic: the session re-evaluates what depends on `path` and only the
+   * nodes it names re-render (the form itself does not: a 300-field form stays within a frame).
+   */
   const changeLogic = (path: string, node: FormNode, value: Answer) => {
-    if (!kit || !form || !session) return;
-    const next = { ...answers, [path]: value };
-    setAnswers(next);
-    setQueued(false);
-    setErrors(({ [path]: _gone, ...rest }) => rest);
-    session.set(path, kit.typedValue(node, value));
-    kit.syncRepeatCounts(form, session);
-    setTick((n) => n + 1);
-    saveDraft(next, consent, session.answers);
+    if (!kit || !form || !store) return;
+    store.setDraft(path, value);
+    if (queued) setQueued(false);
+    if (store.removeError(path)) setErrors(store.errors);
+    const change = store.session.set(path, kit.typedValue(node, value));
+    if (kit.syncRepeatCounts(form, store.session)) store.changedAll();
+    else store.changed(change, path);
+    saveDraft(store.drafts, consent, store.session.answers);
   };
   const addInstance = (path: string) => {
-    session!.addInstance(path);
-    setTick((n) => n + 1);
-    saveDraft(answers, consent, session!.answers);
+    store!.session.addInstance(path);
+    store!.changedAll();
+    saveDraft(store!.drafts, consent, store!.session.answers);
   };
   const removeInstance = (path: string, index: number) => {
-    session!.removeInstance(path, index);
-    const next = kit!.shiftDrafts(answers, path, index);
-    setAnswers(next);
-    setErrors((e) => kit!.shiftDrafts(e, path, index));
-    setTick((n) => n + 1);
-    saveDraft(next, consent, session!.answers);
+    store!.session.removeInstance(path, index);
+    store!.rekey((byPath) => kit!.shiftDrafts(byPath, path, index));
+    store!.changedAll();
+    saveDraft(store!.drafts, consent, store!.session.answers);
   };
+  // Stable handlers for the memoised nodes, calling this render's functions.
+  const handlers = useRef({ changeLogic, addInstance, removeInstance });
+  useEffect(() => {
+    handlers.current = { changeLogic, addInstance, removeInstance };
+  });
+  const stable = useMemo(
+    () => ({
+      onChange: (path: string, node: FormNode, value: Answer) =>
+        handlers.current.changeLogic(path, node, value),
+      onAddInstance: (path: string) => handlers.current.addInstance(path),
+      onRemoveInstance: (path: string, index: number) => handlers.current.removeInstance(path, index),
+    }),
+    [],
+  );
   const discard = async () => {
     saveDraft.cancel?.();
     // Gone from IndexedDB first: the notice leaves only once a reload can no longer bring it back.
     await deleteDraft(project.id);
     setAnswers({});
-    setBase({ tree: null });
+    setBase(EMPTY_BASE);
     setErrors({});
     setRefusal([]);
     setRestored(null);
   };
   const submitLogic = async () => {
-    if (!kit || !form || !session) return;
+    if (!kit || !form || !store) return;
     // Messages in the form's language (the console's strings for it, English when it has none).
     const ft = lang ? i18n.getFixedT(lang, ['collectPage', 'collect']) : t;
-    const check = kit.checkLogic(form, session, answers, lang, {
+    const check = kit.checkLogic(form, store.session, store.drafts, lang, {
       required: ft('collect:errors.required'),
       notAllowed: ft('logic.notAllowed'),
       type: (p) => ft(`collect:${p.key}`, p.values ?? {}),
     });
     if (check.order.length) {
+      store.setErrors(check.problems);
+      store.changedAll();
       setErrors(check.problems);
       document
         .querySelector<HTMLElement>(`[data-field="${check.order[0]}"] :is(input, select, textarea)`)
@@ -144,15 +163,20 @@ export function CollectForm(props: {
     }
     await enqueue(
       check.entries as QueueItem['entries'],
-      structuredClone(session.answers) as Record<string, unknown>,
+      structuredClone(store.session.answers) as Record<string, unknown>,
+      store.drafts,
     );
   };
-  const enqueue = async (entries: QueueItem['entries'], tree?: Record<string, unknown>) => {
+  const enqueue = async (
+    entries: QueueItem['entries'],
+    tree?: Record<string, unknown>,
+    typed: Answers = answers,
+  ) => {
     const item: QueueItem = {
       local_id: crypto.randomUUID(),
       project_id: project.id,
       form_version_id: version!.id,
-      answers,
+      answers: typed,
       ...(tree ? { tree } : {}),
       entries,
       consent: project.require_consent ? consent : null,
@@ -161,7 +185,7 @@ export function CollectForm(props: {
     };
     saveDraft.cancel?.();
     setAnswers({});
-    setBase({ tree: null });
+    setBase(EMPTY_BASE);
     setErrors({});
     setRefusal([]);
     setRestored(null);
@@ -193,9 +217,10 @@ export function CollectForm(props: {
     ]);
     const isField = ([key]: [string, string]) =>
       logicNeeded ? fields.some((f) => f.name === key) : fields.some((f) => f.uuid === key);
+    const own = Object.fromEntries(all.filter(isField));
     setAnswers(item.answers);
-    if (item.tree) setBase({ tree: item.tree });
-    setErrors(Object.fromEntries(all.filter(isField)));
+    if (logicNeeded) setBase({ tree: item.tree ?? null, drafts: item.answers, errors: own });
+    setErrors(own);
     setRefusal(
       all.length
         ? [...new Set(all.filter((e) => !isField(e)).map(([, message]) => message))]
@@ -278,18 +303,9 @@ export function CollectForm(props: {
                   onChange={(v) => change(f.uuid, v)}
                 />
               ))
-            ) : kit && form && session ? (
+            ) : kit && form && store ? (
               <div lang={lang ?? undefined} className={classes.logic}>
-                <kit.LogicFields
-                  form={form}
-                  session={session}
-                  drafts={answers}
-                  errors={errors}
-                  lang={lang}
-                  onChange={changeLogic}
-                  onAddInstance={addInstance}
-                  onRemoveInstance={removeInstance}
-                />
+                <kit.LogicFields form={form} store={store} lang={lang} {...stable} />
               </div>
             ) : kit && !form ? (
               <Alert color="red" variant="light" role="alert">
@@ -331,6 +347,14 @@ export function CollectForm(props: {
 }
 
 type LogicKit = typeof LogicKitModule;
+
+/** Where a form with logic starts: see CollectForm's `base`. */
+interface LogicBase {
+  tree: FormAnswers | null;
+  drafts: Answers;
+  errors: Record<string, string>;
+}
+const EMPTY_BASE: LogicBase = { tree: null, drafts: {}, errors: {} };
 
 /** The language of the form's texts, among the version's (native select: the web form's budget). */
 function LanguageSelect(props: {

@@ -17,7 +17,7 @@ import type {
 import type { Field } from '../collection/types.ts';
 import { isEmpty, valueOf, type Answer, type Problem } from './answers.ts';
 
-export { LogicFields, draftOf };
+export { LogicFields };
 
 /** The compiled form of a version, or null when it does not compile (the service would refuse it too). */
 export function compileVersion(version: VersionWithFields): CompiledForm | null {
@@ -90,7 +90,7 @@ export function syncRepeatCounts(form: CompiledForm, session: FormSession): bool
 }
 
 /** The result of checking a form with logic before it is sent. */
-export interface LogicCheck {
+interface LogicCheck {
   /** The submission's entries (nested for repeats; answers to questions not relevant left out). */
   entries: FormEntry[];
   /** Messages by session path: required answers missing, values the type refuses, constraints. */
