@@ -42,7 +42,7 @@ describe('console: webhooks pages of the three areas (browser, real receiver and
       ...webhookWorkerSettings({
         ...testWebhookVars,
         WEBHOOK_RETRY_SCHEDULE: '300ms',
-        WEBHOOK_TIMEOUT_MS: 2000,
+        WEBHOOK_TIMEOUT_MS: 10_000, // never reached by the test receivers, however loaded the machine
       }),
       pollIntervalMs: 100,
     });

@@ -67,7 +67,7 @@ describe('webhooks of area C through the gateway (real receivers, worker, Rabbit
       ...webhookWorkerSettings({
         ...testWebhookVars,
         WEBHOOK_RETRY_SCHEDULE: '200ms,200ms',
-        WEBHOOK_TIMEOUT_MS: 2000,
+        WEBHOOK_TIMEOUT_MS: 10_000, // never reached by the test receivers, however loaded the machine
       }),
       pollIntervalMs: 100,
     }));
