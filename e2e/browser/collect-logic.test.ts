@@ -245,6 +245,17 @@ describe('console: the web form evaluates the form logic (browser)', function ()
     expect(entry(instances[0]!, 'pregnant')?.value).to.equal('yes');
     expect(entry(instances[1]!, 'age')?.value).to.equal(40);
     expect(entry(instances[1]!, 'pregnant')).to.equal(undefined);
+
+    // The project's manager sees it in the submission drawer: the group and the repeat's instances.
+    const manager = await c.newPage();
+    await signInThroughPage(manager, owner, `/projects/${projectId}/submissions?submission=${sent!.id}`);
+    const drawer = manager.getByRole('dialog', { name: `Submission #${sent!.id}` });
+    const members = drawer.getByRole('region', { name: 'Member', exact: true });
+    await members.getByText('Member 2 of 2').waitFor();
+    await members.getByText('Member 1 of 2').waitFor();
+    await members.locator('dd', { hasText: /^Yes$/ }).waitFor();
+    await drawer.getByRole('region', { name: 'Water' }).getByText('Borehole').waitFor();
+    await expectAccessible(manager, 'submission drawer with a group and a repeat');
   });
 
   it('queues a submission with repeats offline, keeps it over a reload, and sends it once', async () => {
