@@ -39,7 +39,9 @@ type ParamsOf<S extends AnySpec> = [ParamOfFn<S['detail']>] extends [never]
   : ParamOfFn<S['detail']>;
 
 /** A problem's typed constructor: `problems.versionFrozen({ versionId })`. */
-export type ProblemConstructor<P> = ([P] extends [void] ? () => ProblemError : (params: P) => ProblemError) & {
+export type ProblemConstructor<P> = ([P] extends [void]
+  ? () => ProblemError
+  : (params: P) => ProblemError) & {
   readonly kind: ProblemKind;
   readonly code: string;
 };

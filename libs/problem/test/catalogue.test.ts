@@ -57,7 +57,7 @@ describe('libs/problem: a problem catalogue (defineProblems)', () => {
     expect(slow.headers).to.deep.equal({ 'Retry-After': '3' });
   });
 
-  it('exposes each constructor\'s code and kind, and recognises its problems', () => {
+  it("exposes each constructor's code and kind, and recognises its problems", () => {
     expect(problems.versionFrozen.code).to.equal('version_frozen');
     expect(problems.versionFrozen.kind).to.equal('conflict');
     expect(isProblem(problems.versionFrozen({ versionId: 'x' }), problems.versionFrozen)).to.equal(true);
