@@ -141,6 +141,15 @@ describe('console: form builder, logic, groups and languages (browser)', functio
     await edit.waitFor({ state: 'detached' });
     await page.getByText(/French \(fr\) · 4 fields untranslated/).waitFor();
 
+    // Moving with the keyboard: the focus stays on the moved field's button.
+    await page.getByRole('button', { name: 'Move Age down' }).press('Enter');
+    await page.locator('[data-field-name="pregnant"] + [data-field-name="age"]').waitFor();
+    await page.getByRole('button', { name: 'Move Age down' }).and(page.locator(':focus')).waitFor();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    await page.locator('[data-field-name="age"] + [data-field-name="pregnant"]').waitFor();
+    await page.getByRole('button', { name: 'Move Age down' }).and(page.locator(':focus')).waitFor();
+
     const { version, byName } = await fieldsOf();
     expect(version.languages).to.deep.equal(['en', 'fr']);
     expect(version.default_language).to.equal('en');

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { ActionIcon, Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import {
   IconArrowDown,
@@ -51,6 +52,29 @@ export function FieldsList(props: {
   onAdd: (parent?: string) => void;
 }) {
   const { t } = useTranslation(['formBuilder', 'collection']);
+  /**
+   * The field being moved and where it goes: once the list shows it there (the PUTs done and
+   * the list refetched), the focus goes back to its move button in the same direction (or the
+   * other, at an end), so the keyboard can go on.
+   */
+  const moved = useRef<{ name: string; parent: string; to: number; up: boolean } | null>(null);
+  const { fields, busy } = props;
+  useEffect(() => {
+    const m = moved.current;
+    if (!m || busy || childrenOf(fields, m.parent)[m.to]?.name !== m.name) return;
+    moved.current = null;
+    const buttons = [
+      ...document.querySelectorAll<HTMLButtonElement>(
+        `[data-field-name="${m.name}"] > div > [data-field-head] [data-move]`,
+      ),
+    ];
+    const wanted = buttons.find((b) => b.dataset.move === (m.up ? 'up' : 'down') && !b.disabled);
+    (wanted ?? buttons.find((b) => !b.disabled))?.focus();
+  }, [fields, busy]);
+  const onMove = (f: ModelField, parent: string, to: number, up: boolean) => {
+    moved.current = { name: f.name, parent, to, up };
+    props.onMove(f, parent, to);
+  };
   if (props.fields.length === 0)
     return (
       <EmptyState
@@ -65,31 +89,38 @@ export function FieldsList(props: {
         }
       />
     );
-  return <Level {...props} parent="" depth={0} />;
+  return <Level {...props} onMoveTo={onMove} parent="" depth={0} />;
 }
 
-function Level(props: Parameters<typeof FieldsList>[0] & { parent: string; depth: number }) {
+function Level(
+  props: Parameters<typeof FieldsList>[0] & {
+    parent: string;
+    depth: number;
+    onMoveTo: (f: ModelField, parent: string, to: number, up: boolean) => void;
+  },
+) {
   const { t } = useTranslation(['formBuilder', 'collection']);
   const summary = useConstraintSummary();
   const siblings = childrenOf(props.fields, props.parent);
   const byName = new Map(props.fields.map((f) => [f.name, f]));
   const up = (f: ModelField, i: number) => {
-    if (i > 0) return props.onMove(f, props.parent, i - 1);
+    const move = (parent: string, to: number) => props.onMoveTo(f, parent, to, true);
+    if (i > 0) return move(props.parent, i - 1);
     const container = byName.get(props.parent);
     if (!container) return;
     const outer = container.parent ?? '';
-    props.onMove(
-      f,
+    move(
       outer,
       childrenOf(props.fields, outer).findIndex((x) => x.name === container.name),
     );
   };
   const down = (f: ModelField, i: number) => {
-    if (i < siblings.length - 1) return props.onMove(f, props.parent, i + 1);
+    const move = (parent: string, to: number) => props.onMoveTo(f, parent, to, false);
+    if (i < siblings.length - 1) return move(props.parent, i + 1);
     const container = byName.get(props.parent);
     if (!container) return;
     const outer = container.parent ?? '';
-    props.onMove(f, outer, childrenOf(props.fields, outer).findIndex((x) => x.name === container.name) + 1);
+    move(outer, childrenOf(props.fields, outer).findIndex((x) => x.name === container.name) + 1);
   };
   const top = props.parent === '';
   if (siblings.length === 0) return null;
@@ -113,7 +144,7 @@ function Level(props: Parameters<typeof FieldsList>[0] & { parent: string; depth
               p="sm"
               bg={isContainer(f.type) ? 'var(--mantine-color-default-hover)' : undefined}
             >
-              <Group justify="space-between" wrap="wrap" align="flex-start" gap="xs">
+              <Group justify="space-between" wrap="wrap" align="flex-start" gap="xs" data-field-head>
                 <Stack gap={2} style={{ minWidth: 0, flex: '1 1 12rem' }}>
                   <Group gap="xs" wrap="wrap">
                     <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
@@ -152,6 +183,7 @@ function Level(props: Parameters<typeof FieldsList>[0] & { parent: string; depth
                       aria-label={t(i === 0 && !top ? 'fields.moveOutUp' : 'fields.moveUp', {
                         label: f.label || f.name,
                       })}
+                      data-move="up"
                       onClick={() => up(f, i)}
                     >
                       <IconArrowUp size={18} aria-hidden />
@@ -166,6 +198,7 @@ function Level(props: Parameters<typeof FieldsList>[0] & { parent: string; depth
                           label: f.label || f.name,
                         },
                       )}
+                      data-move="down"
                       onClick={() => down(f, i)}
                     >
                       <IconArrowDown size={18} aria-hidden />
