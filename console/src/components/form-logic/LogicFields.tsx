@@ -1,4 +1,5 @@
 import { memo, useCallback, useSyncExternalStore } from 'react';
+import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { Field } from '../../pages/collection/types.ts';
 import type { Answer } from '../../pages/collect/answers.ts';
@@ -6,7 +7,7 @@ import { FieldInput } from '../../pages/collect/FieldInput.tsx';
 import classes from '../../pages/collect/Collect.module.css';
 import { choiceLabel, textIn, valueAt } from './logic-texts.ts';
 import type { LogicStore } from './logic-store.ts';
-import type { CompiledForm, FormNode } from './logic-types.ts';
+import type { CompiledForm, FormNode, NodeState } from './logic-types.ts';
 
 /** What {@link LogicFields} shows and reports; answers live in a form-logic session. */
 interface LogicFieldsProps {
@@ -61,8 +62,6 @@ const LogicNode = memo(function LogicNode(props: LogicFieldsProps & { node: Form
   const session = store.session;
   const subscribe = useCallback((listener: () => void) => store.subscribe(path, listener), [store, path]);
   useSyncExternalStore(subscribe, () => store.revision(path));
-  // The form's own words ("Member 2 of 3", "Add Member") in the form's language when the console has it.
-  const { t } = useTranslation('collectPage', { lng: lang ?? undefined });
   const state = session.state.nodes[path];
   if (state && !state.relevant) return null;
   const label = textIn(node, 'label', lang) || node.name;
@@ -75,48 +74,7 @@ const LogicNode = memo(function LogicNode(props: LogicFieldsProps & { node: Form
         {renderNodes(props, node.children ?? [], path.slice(0, path.length - node.name.length))}
       </fieldset>
     );
-  if (node.type === 'repeat') {
-    const list = valueAt(session.answers, path);
-    const count = Array.isArray(list) ? list.length : 0;
-    const fixed = node.repeat_count !== null && node.repeat_count !== undefined && node.repeat_count !== '';
-    const min = state?.repeat?.min ?? 0;
-    const max = state?.repeat?.max ?? Infinity;
-    return (
-      <fieldset className={classes.group} data-field={path}>
-        <legend className={classes.groupLegend}>{label}</legend>
-        {hint ? <p className={classes.hint}>{hint}</p> : null}
-        {Array.from({ length: count }, (_, i) => (
-          <section
-            key={i}
-            className={classes.instance}
-            aria-label={t('logic.instance', { label, n: i + 1, count })}
-          >
-            <div className={classes.instanceHead}>
-              <h3 className={classes.instanceTitle}>{t('logic.instance', { label, n: i + 1, count })}</h3>
-              {!fixed && !props.disabled ? (
-                <button
-                  type="button"
-                  className={classes.remove}
-                  disabled={count <= min}
-                  onClick={() => props.onRemoveInstance(path, i)}
-                >
-                  {t('logic.remove', { label, n: i + 1 })}
-                </button>
-              ) : null}
-            </div>
-            {renderNodes(props, node.children ?? [], `${path}.${i}.`)}
-          </section>
-        ))}
-        {count === 0 ? <p className={classes.hint}>{t('logic.noInstance')}</p> : null}
-        {!fixed && !props.disabled && count < max ? (
-          <button type="button" className={classes.button} onClick={() => props.onAddInstance(path)}>
-            {t('logic.add', { label })}
-          </button>
-        ) : null}
-        {store.errors[path] ? <p className={classes.error}>{store.errors[path]}</p> : null}
-      </fieldset>
-    );
-  }
+  if (node.type === 'repeat') return <RepeatBlock {...props} label={label} hint={hint} state={state} />;
   if (node.type === 'note')
     return (
       <div className={classes.noteBlock} data-field={path}>
@@ -140,7 +98,10 @@ const LogicNode = memo(function LogicNode(props: LogicFieldsProps & { node: Form
     label: choiceLabel(c, lang),
   }));
   const invalid =
-    state && !state.valid ? textIn(node, 'constraint_message', lang) || t('logic.notAllowed') : undefined;
+    state && !state.valid
+      ? textIn(node, 'constraint_message', lang) ||
+        i18next.t('collectPage:logic.notAllowed', { lng: lang ?? undefined })
+      : undefined;
   const field = {
     ...(node as unknown as Field),
     uuid: path,
@@ -177,4 +138,56 @@ export function draftOf(value: unknown): Answer {
   }
   if (typeof value === 'object') return value as Answer;
   return String(value);
+}
+
+/**
+ * A repeat: its instances ("Member 2 of 3"), each with "Remove", and "Add" below, within its
+ * bounds; none with a `repeat_count`. The console's words are in the form's language when it has it.
+ */
+function RepeatBlock(
+  props: LogicFieldsProps & { node: FormNode; path: string; label: string; hint: string; state?: NodeState },
+) {
+  const { node, path, store, lang, label, hint, state } = props;
+  const session = store.session;
+  const { t } = useTranslation('collectPage', { lng: lang ?? undefined });
+  const list = valueAt(session.answers, path);
+  const count = Array.isArray(list) ? list.length : 0;
+  const fixed = node.repeat_count !== null && node.repeat_count !== undefined && node.repeat_count !== '';
+  const min = state?.repeat?.min ?? 0;
+  const max = state?.repeat?.max ?? Infinity;
+  return (
+    <fieldset className={classes.group} data-field={path}>
+      <legend className={classes.groupLegend}>{label}</legend>
+      {hint ? <p className={classes.hint}>{hint}</p> : null}
+      {Array.from({ length: count }, (_, i) => (
+        <section
+          key={i}
+          className={classes.instance}
+          aria-label={t('logic.instance', { label, n: i + 1, count })}
+        >
+          <div className={classes.instanceHead}>
+            <h3 className={classes.instanceTitle}>{t('logic.instance', { label, n: i + 1, count })}</h3>
+            {!fixed && !props.disabled ? (
+              <button
+                type="button"
+                className={classes.remove}
+                disabled={count <= min}
+                onClick={() => props.onRemoveInstance(path, i)}
+              >
+                {t('logic.remove', { label, n: i + 1 })}
+              </button>
+            ) : null}
+          </div>
+          {renderNodes(props, node.children ?? [], `${path}.${i}.`)}
+        </section>
+      ))}
+      {count === 0 ? <p className={classes.hint}>{t('logic.noInstance')}</p> : null}
+      {!fixed && !props.disabled && count < max ? (
+        <button type="button" className={classes.button} onClick={() => props.onAddInstance(path)}>
+          {t('logic.add', { label })}
+        </button>
+      ) : null}
+      {store.errors[path] ? <p className={classes.error}>{store.errors[path]}</p> : null}
+    </fieldset>
+  );
 }

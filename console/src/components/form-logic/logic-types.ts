@@ -10,6 +10,7 @@ export type {
   FormEntry,
   FormNode,
   FormSession,
+  NodeState,
   SessionChange,
 } from '@fieldhouse/form-logic';
 
