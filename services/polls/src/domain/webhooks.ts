@@ -6,7 +6,7 @@ import {
   type WebhookScope,
 } from '@fieldhouse/webhooks';
 import { isDuplicateKey } from '../data/collections.ts';
-import type { DisabledWebhookReads } from '../data/disabled-webhooks.ts';
+import { pollTitle, webhookOwnerEmail, type PollsDb } from '../data/disabled-webhooks.ts';
 import { changes } from './changes.ts';
 import { requireAccess } from './access.ts';
 import type { PollsContext } from './context.ts';
@@ -78,8 +78,8 @@ export async function writeWebhookMessage(ctx: PollsContext, message: Envelope |
 
 /** What the disabled-webhook notice uses (the webhook worker builds it: workers/webhooks.ts). */
 interface DisabledWebhookNoticeDeps {
-  /** The subscription's address and the poll's title (data/disabled-webhooks.ts). */
-  reads: DisabledWebhookReads;
+  /** The polls database (the subscription's address and the poll's title: data/disabled-webhooks.ts). */
+  db: PollsDb;
   /**
    * Sends a message of the list of changes on the `polls` exchange: the worker's broker (the
    * worker process has no outbox relay of its own; a lost notice is sent again by nobody, as
@@ -102,8 +102,8 @@ export async function noticeDisabledWebhook(
   s: DisabledSubscription,
 ): Promise<void> {
   const [to, poll] = await Promise.all([
-    deps.reads.ownerEmail(s.id),
-    deps.reads.poll(String(s.scope.poll_id)),
+    webhookOwnerEmail(deps.db, s.id),
+    pollTitle(deps.db, String(s.scope.poll_id)),
   ]);
   if (!to || !poll) return;
   const mail = disabledWebhookEmail(

@@ -3,7 +3,6 @@ import { Exchanges, type Envelope } from '@fieldhouse/contracts';
 import type { Logger } from '@fieldhouse/logger';
 import type { Broker } from '@fieldhouse/messaging';
 import { MongoWebhookStore, startWebhookWorker, type WebhookDeliverySettings } from '@fieldhouse/webhooks';
-import { disabledWebhookReads } from '../data/disabled-webhooks.ts';
 import { changes } from '../domain/changes.ts';
 import { noticeDisabledWebhook } from '../domain/webhooks.ts';
 
@@ -19,7 +18,7 @@ export function startPollsWebhookWorker(
 ) {
   const { db, broker, publicUrl } = opts;
   const notice = {
-    reads: disabledWebhookReads(db),
+    db,
     publish: (message: Envelope) => broker.publish(changes.source, message),
     ...(publicUrl ? { publicUrl } : {}),
   };
