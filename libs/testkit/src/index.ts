@@ -22,10 +22,14 @@ export const randomPrefix = (label = 'test') => `${label}.${randomBytes(3).toStr
 /** Resolves after `ms` milliseconds. */
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Polls `probe` until it returns a truthy value, or rejects after `timeoutMs`. */
+/**
+ * Polls `probe` until it returns a truthy value, or rejects after `timeoutMs` (25 s by default:
+ * a limit for a condition that must come, not a speed target; `npm test`'s concurrent shards on
+ * two cores can make a store take seconds, and mocha's own limit is 30 s).
+ */
 export async function eventually<T>(
   probe: () => Promise<T | undefined | null | false>,
-  timeoutMs = 10_000,
+  timeoutMs = 25_000,
   everyMs = 50,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
