@@ -20,6 +20,10 @@ const mongo = new MongoClient(config.MONGO_URL, {
   // An operation whose connection brings no answer for this long fails (503 store_unavailable)
   // instead of holding its request until the gateway's 504 (docs/reliability.md).
   socketTimeoutMS: config.MONGO_SOCKET_TIMEOUT_MS,
+  // The same limit for opening a connection: once a hung store has the pool cleared, a new
+  // connection's handshake would otherwise wait the driver's 30 s default (the fault suite's
+  // store-stop saw votes left unanswered past the client's 10 s that way).
+  connectTimeoutMS: config.MONGO_SOCKET_TIMEOUT_MS,
 });
 await mongo.connect();
 // The store watch's own connection: its probes never wait behind the service's operations,
