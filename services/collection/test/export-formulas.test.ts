@@ -2,11 +2,8 @@ import { expect } from 'chai';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
-import { Broker, OutboxRelay } from '@fieldhouse/messaging';
-import { backingUrl, eventually, randomPrefix, testLogger } from '@fieldhouse/testkit';
-import { FileBlobStore } from '../src/blob/blob-store.ts';
-import { startExportWorker, type ExportSettings } from '../src/workers/exports.ts';
-import { cast, startHarness, type Harness } from './harness.ts';
+import { eventually } from '@fieldhouse/testkit';
+import { cast, startExportPipeline, startHarness, type ExportPipeline, type Harness } from './harness.ts';
 
 /** Answers a spreadsheet would run as formulas (OWASP "CSV Injection"), and harmless neighbours. */
 const HOSTILE = [
@@ -24,31 +21,14 @@ const HARMLESS = ['plain', '-5', '+3.25', '1+1', "'quoted", '', 'a_x0041_b', 'be
 
 describe('collection: exports neutralise spreadsheet formulas (CSV, xlsx, GeoJSON)', () => {
   const { alice } = cast; // owns the workspace, collects and exports
-  const logger = testLogger('collection-export-formulas');
-  const settings: ExportSettings = {
-    ttlHours: 1,
-    leaseMs: 5_000,
-    heartbeatMs: 100,
-    publicUrl: 'https://fieldhouse.example.org',
-  };
   let h: Harness;
-  let broker: Broker;
-  let relay: OutboxRelay;
-  let worker: { close: () => Promise<void> };
+  let pipeline: ExportPipeline;
   let projectId: number;
   const answers = [...HOSTILE, ...HARMLESS];
 
   before(async () => {
     h = await startHarness();
-    broker = new Broker({
-      url: await backingUrl('amqp'),
-      logger,
-      name: 'collection-export-formulas-test',
-      prefix: randomPrefix('coll-fx'),
-    });
-    relay = new OutboxRelay({ knex: h.db, table: 'outbox', broker, logger });
-    const blobs = new FileBlobStore(h.blobDir);
-    worker = await startExportWorker({ broker, db: h.db, blobs, logger, settings, retryDelaysMs: [20] });
+    pipeline = await startExportPipeline(h, 'collection-export-formulas');
     const ws = await h.as(alice).post('/api/v1/workspaces').send({ name: 'WS' }).expect(201);
     const p = await h
       .as(alice)
@@ -84,9 +64,7 @@ describe('collection: exports neutralise spreadsheet formulas (CSV, xlsx, GeoJSO
     await h.db('users').where({ id: alice.id }).update({ name: '@evil' });
   });
   after(async () => {
-    await worker?.close();
-    await relay?.stop();
-    await broker?.close();
+    await pipeline?.stop();
     await h?.close();
   });
 
@@ -100,7 +78,7 @@ describe('collection: exports neutralise spreadsheet formulas (CSV, xlsx, GeoJSO
       .send({ format, ...(options ? { options } : {}) })
       .expect(202);
     const jobId = res.body.data.job_id as string;
-    await relay.drain();
+    await pipeline.relay.drain();
     const job = await eventually(async () => {
       const s = await h.as(alice).get(`/api/v1/exports/${jobId}`).expect(200);
       return ['completed', 'failed'].includes(s.body.data.status) ? s.body.data : null;

@@ -5,7 +5,16 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { createKnex, migrateLatest, type Knex } from '@fieldhouse/db';
 import type { InternalClaims } from '@fieldhouse/internal-auth';
-import { createTestDatabase, createTestIssuer, testLogger, type TestDatabase } from '@fieldhouse/testkit';
+import { Broker, OutboxRelay } from '@fieldhouse/messaging';
+import {
+  backingUrl,
+  createTestDatabase,
+  createTestIssuer,
+  randomPrefix,
+  testLogger,
+  type TestDatabase,
+} from '@fieldhouse/testkit';
+import { startExportWorker, type ExportSettings } from '../src/workers/exports.ts';
 import { createCollectionApp, migrations } from '../src/index.ts';
 import { FileBlobStore, type BlobStore } from '../src/blob/blob-store.ts';
 
@@ -230,3 +239,56 @@ export async function addMember(
 
 /** A valid 1×1 PNG. */
 export { PNG } from '@fieldhouse/testkit';
+
+/** The export settings of the export tests: an hour's link, a 5 s lease beaten every 100 ms. */
+export const TEST_EXPORT_SETTINGS: ExportSettings = {
+  ttlHours: 1,
+  leaseMs: 5_000,
+  heartbeatMs: 100,
+  publicUrl: 'https://fieldhouse.example.org',
+};
+
+/** The export pipeline of a test: the broker, the outbox relay and an export worker on the harness's store. */
+export interface ExportPipeline {
+  broker: Broker;
+  relay: OutboxRelay;
+  /** Stops the worker, the relay and the broker (the harness is the caller's to close). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts what turns a requested export into a file: a broker on its own RabbitMQ prefix
+ * (`label` names it), the outbox relay of the harness's database (tests call `relay.drain()`)
+ * and the export worker with the harness's blob directory and {@link TEST_EXPORT_SETTINGS}.
+ */
+export async function startExportPipeline(
+  h: Harness,
+  label: string,
+  retryDelaysMs: number[] = [20],
+): Promise<ExportPipeline> {
+  const logger = testLogger(label);
+  const broker = new Broker({
+    url: await backingUrl('amqp'),
+    logger,
+    name: label,
+    prefix: randomPrefix(label),
+  });
+  const relay = new OutboxRelay({ knex: h.db, table: 'outbox', broker, logger });
+  const worker = await startExportWorker({
+    broker,
+    db: h.db,
+    blobs: new FileBlobStore(h.blobDir),
+    logger,
+    settings: TEST_EXPORT_SETTINGS,
+    retryDelaysMs,
+  });
+  return {
+    broker,
+    relay,
+    async stop() {
+      await worker.close();
+      await relay.stop();
+      await broker.close();
+    },
+  };
+}

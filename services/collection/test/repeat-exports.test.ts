@@ -2,19 +2,17 @@ import { expect } from 'chai';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
-import { Broker, OutboxRelay } from '@fieldhouse/messaging';
-import {
-  backingUrl,
-  eventually,
-  expectPayloadMatchesAsyncApi,
-  outboxWebhookBodies,
-  randomPrefix,
-  testLogger,
-} from '@fieldhouse/testkit';
+import { eventually, expectPayloadMatchesAsyncApi, outboxWebhookBodies } from '@fieldhouse/testkit';
 import { collectionAsyncApiDocument } from '../src/http/asyncapi-route.ts';
-import { FileBlobStore } from '../src/blob/blob-store.ts';
-import { startExportWorker, type ExportSettings } from '../src/workers/exports.ts';
-import { addMember, cast, startHarness, type Harness, type TestUser } from './harness.ts';
+import {
+  addMember,
+  cast,
+  startExportPipeline,
+  startHarness,
+  type ExportPipeline,
+  type Harness,
+  type TestUser,
+} from './harness.ts';
 
 /**
  * Issue 34, item 4: exports, search and analyses of a form with groups and repeats (one table
@@ -25,17 +23,8 @@ import { addMember, cast, startHarness, type Harness, type TestUser } from './ha
 describe('collection: groups and repeats downstream (exports, search, analyses)', () => {
   // alice owns the workspace, bob collects, dave views.
   const { alice, bob, dave } = cast;
-  const logger = testLogger('collection-repeat-exports');
-  const settings: ExportSettings = {
-    ttlHours: 1,
-    leaseMs: 5_000,
-    heartbeatMs: 100,
-    publicUrl: 'https://fieldhouse.example.org',
-  };
   let h: Harness;
-  let broker: Broker;
-  let relay: OutboxRelay;
-  let worker: { close: () => Promise<void> };
+  let pipeline: ExportPipeline;
   let projectId: number;
   let versionId: number;
   const uuid: Record<string, string> = {};
@@ -83,21 +72,7 @@ describe('collection: groups and repeats downstream (exports, search, analyses)'
 
   before(async () => {
     h = await startHarness();
-    broker = new Broker({
-      url: await backingUrl('amqp'),
-      logger,
-      name: 'collection-repeat-exports-test',
-      prefix: randomPrefix('coll-rep'),
-    });
-    relay = new OutboxRelay({ knex: h.db, table: 'outbox', broker, logger });
-    worker = await startExportWorker({
-      broker,
-      db: h.db,
-      blobs: new FileBlobStore(h.blobDir),
-      logger,
-      settings,
-      retryDelaysMs: [20],
-    });
+    pipeline = await startExportPipeline(h, 'collection-repeat-exports');
     const ws = await h.as(alice).post('/api/v1/workspaces').send({ name: 'Survey' }).expect(201);
     const p = await h
       .as(alice)
@@ -164,9 +139,7 @@ describe('collection: groups and repeats downstream (exports, search, analyses)'
         .update({ created_at: `2025-03-0${i + 1}T10:00:00Z` });
   });
   after(async () => {
-    await worker?.close();
-    await relay?.stop();
-    await broker?.close();
+    await pipeline?.stop();
     await h?.close();
   });
 
@@ -178,7 +151,7 @@ describe('collection: groups and repeats downstream (exports, search, analyses)'
       .send({ format, options })
       .expect(202);
     const jobId = res.body.data.job_id as string;
-    await relay.drain();
+    await pipeline.relay.drain();
     const job = await eventually(async () => {
       const s = await h.as(dave).get(`/api/v1/exports/${jobId}`).expect(200);
       return ['completed', 'failed'].includes(s.body.data.status) ? s.body.data : null;
