@@ -241,7 +241,7 @@ export async function addMember(
 export { PNG } from '@fieldhouse/testkit';
 
 /** The export settings of the export tests: an hour's link, a 5 s lease beaten every 100 ms. */
-export const TEST_EXPORT_SETTINGS: ExportSettings = {
+const TEST_EXPORT_SETTINGS: ExportSettings = {
   ttlHours: 1,
   leaseMs: 5_000,
   heartbeatMs: 100,
