@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { expectPayloadMatchesAsyncApi, expectWebhookChannels } from '@fieldhouse/testkit';
-import { POLL_WEBHOOK_KINDS } from '../src/domain/webhook-events.ts';
+import { POLL_WEBHOOK_KINDS } from '../src/domain/changes.ts';
 import { pollsAsyncApiDocument } from '../src/http/asyncapi-route.ts';
 import { alice, bob, pollBody, startHarness, type PollBody, type PollsHarness } from './harness.ts';
 

@@ -7,8 +7,8 @@ import { limitVoter } from './rate-limit.ts';
 import { recordReachedMilestone } from './results.ts';
 import type { Actor, CommentDoc } from './types.ts';
 import { commentView, type CommentView } from './views.ts';
-import { identifyVoter } from './voter.ts';
-import { commentCreatedMessage } from './webhook-events.ts';
+import { identifyVoter } from './vote-rules.ts';
+import { commentCreatedMessage } from './changes.ts';
 
 /** The comment body (http/comment-schemas.ts validates it). */
 export interface CommentInput {

@@ -1,6 +1,5 @@
 import type { PollsContext } from './context.ts';
-import { pollClosedMessage } from './webhook-events.ts';
-import { writeWebhookMessage } from './webhooks.ts';
+import { pollClosedMessage, writeWebhookMessage } from './changes.ts';
 
 /**
  * Announces to webhooks the polls whose `ends_at` passed (docs/webhooks.md, "Area B"): for each

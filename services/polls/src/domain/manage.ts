@@ -5,7 +5,7 @@ import { newId, shortId } from './ids.ts';
 import { DEFAULT_SETTINGS, mergeSettings, type PollInput, type SectionInput } from './poll-input.ts';
 import { problems } from './problems.ts';
 import type { Actor, PollDoc, SectionDoc } from './types.ts';
-import { pollClosedMessage } from './webhook-events.ts';
+import { pollClosedMessage } from './changes.ts';
 
 /** Command of {@link getPoll}: the poll and who reads it. */
 export interface GetPoll {

@@ -4,7 +4,7 @@ import { problems } from './problems.ts';
 import { limitVoter } from './rate-limit.ts';
 import { reactionsSummary } from './results.ts';
 import { REACTION_TYPES, type Actor, type ReactionType } from './types.ts';
-import { identifyVoter } from './voter.ts';
+import { identifyVoter } from './vote-rules.ts';
 
 /** The reaction body: `{reaction_type, voter_fingerprint?}` (http/reaction-schemas.ts validates it). */
 export interface ReactionInput {

@@ -1,7 +1,6 @@
 import type { PollsContext } from './context.ts';
 import { voteDeltas } from './voting.ts';
-import { voteCountedMessage } from './webhook-events.ts';
-import { writeWebhookMessage } from './webhooks.ts';
+import { voteCountedMessage, writeWebhookMessage } from './changes.ts';
 
 /** How long a vote may stay reserved before its insert vanished for good (then dropped). */
 const ABANDONED_MS = 10 * 60_000;

@@ -4,7 +4,7 @@ import { problems } from './problems.ts';
 import { readResults } from './results.ts';
 import type { RenderedResults } from './results-cache.ts';
 import type { Actor } from './types.ts';
-import { readerOf } from './voter.ts';
+import { readerOf } from './vote-rules.ts';
 
 /** Command of {@link getResults}: the poll and who reads (with an anonymous reader's fingerprint). */
 export interface GetResults {

@@ -8,12 +8,9 @@ import { optionCounts, recordReachedMilestone, seesStats } from './results.ts';
 import { requireAccess } from './access.ts';
 import { isRefusal, problems } from './problems.ts';
 import type { Actor, CounterFields, CounterSnapshot, PollDoc, Reservation, VoteDoc, Voter } from './types.ts';
-import { identifyVoter } from './voter.ts';
-import { assertOpen, checkChoices, type VoteInput } from './vote-rules.ts';
+import { assertOpen, checkChoices, identifyVoter, type VoteInput } from './vote-rules.ts';
 import { voteView } from './views.ts';
-import { voteCountedMessage } from './webhook-events.ts';
-import { writeWebhookMessage } from './webhooks.ts';
-import { changes } from './changes.ts';
+import { changes, voteCountedMessage, writeWebhookMessage } from './changes.ts';
 
 /** What a vote came to: counted now, held for its one-time password, or counted before (a retry). */
 type VoteOutcome = 'counted' | 'pending' | 'replayed';

@@ -1,11 +1,10 @@
-import { Exchanges, type Envelope } from '@fieldhouse/contracts';
+import type { Envelope } from '@fieldhouse/contracts';
 import {
   disabledWebhookEmail,
   webhookUseCases,
   type DisabledSubscription,
   type WebhookScope,
 } from '@fieldhouse/webhooks';
-import { isDuplicateKey } from '../data/collections.ts';
 import { pollTitle, webhookOwnerEmail, type PollsDb } from '../data/disabled-webhooks.ts';
 import { changes } from './changes.ts';
 import { requireAccess } from './access.ts';
@@ -61,20 +60,6 @@ export const pollWebhooks = (ctx: PollsContext) =>
     },
     ['poll_id'],
   );
-
-/**
- * Writes a webhook message on its own (the vote path, outside a unit of work; nothing when
- * `message` is undefined). A message whose id is already in the outbox is written once.
- * @throws the store's error when the outbox cannot be written.
- */
-export async function writeWebhookMessage(ctx: PollsContext, message: Envelope | undefined): Promise<void> {
-  if (!message) return;
-  await ctx
-    .inTransaction(async ({ outbox }) => outbox.add(Exchanges.polls, message))
-    .catch((err: unknown) => {
-      if (!isDuplicateKey(err)) throw err;
-    });
-}
 
 /** What the disabled-webhook notice uses (the webhook worker builds it: workers/webhooks.ts). */
 interface DisabledWebhookNoticeDeps {

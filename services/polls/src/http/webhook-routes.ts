@@ -2,7 +2,7 @@ import { Joi } from '@fieldhouse/config';
 import { paginated } from '@fieldhouse/http';
 import { webhookRouteSpecs } from '@fieldhouse/webhooks';
 import type { PollsContext } from '../domain/context.ts';
-import { POLL_WEBHOOK_KINDS } from '../domain/webhook-events.ts';
+import { POLL_WEBHOOK_KINDS } from '../domain/changes.ts';
 import { pollWebhooks, type PollWebhookAccess } from '../domain/webhooks.ts';
 import { signedIn } from './declare.ts';
 import { envelope, listEnvelope, pollIdSchema } from './shared-schemas.ts';
