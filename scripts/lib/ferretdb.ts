@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { startProcess, type LivenessCheck, type Managed, type OutputOptions } from './processes.ts';
@@ -10,7 +10,9 @@ const FERRETDB_VERSION = 'v1.24.2';
  * Path of the FerretDB binary in `<root>/.tools/bin`, building it on first use (design.md,
  * "Local machines and tests"): the module pinned in `tools/ferretdb` (go.mod and go.sum) is
  * vendored from the Go module proxy and built. The vendored tree gets the `version.txt` that
- * FerretDB's release process generates (its `go install` build panics without it).
+ * FerretDB's release process generates (its `go install` build panics without it). Each process
+ * builds in a folder of its own and renames the binary into place, so several test runs starting
+ * at once on a fresh machine do not vendor into one tree together (a shared one broke the build).
  */
 export function ensureFerretDb(root: string): string {
   const bin = join(root, '.tools', 'bin', `ferretdb-${FERRETDB_VERSION}`);
@@ -20,8 +22,10 @@ export function ensureFerretDb(root: string): string {
       'MongoDB is needed: set MONGO_URL to a MongoDB server, or install Go so FerretDB can be built.',
     );
   }
-  const build = join(root, '.tools', 'ferretdb-build');
+  const build = join(root, '.tools', `ferretdb-build-${process.pid}`);
+  rmSync(build, { recursive: true, force: true });
   mkdirSync(build, { recursive: true });
+  mkdirSync(join(root, '.tools', 'bin'), { recursive: true });
   for (const f of ['go.mod', 'go.sum', 'tools.go'])
     copyFileSync(join(root, 'tools', 'ferretdb', f), join(build, f));
   console.log(`building FerretDB ${FERRETDB_VERSION} into ${bin} (first run only, about a minute)...`);
@@ -40,13 +44,15 @@ export function ensureFerretDb(root: string): string {
   );
   const r = spawnSync(
     'go',
-    ['build', '-mod=vendor', '-o', bin, 'github.com/FerretDB/FerretDB/cmd/ferretdb'],
+    ['build', '-mod=vendor', '-o', `${bin}.${process.pid}`, 'github.com/FerretDB/FerretDB/cmd/ferretdb'],
     {
       cwd: build,
       stdio: 'inherit',
     },
   );
   if (r.status !== 0) throw new Error('building FerretDB failed');
+  renameSync(`${bin}.${process.pid}`, bin);
+  rmSync(build, { recursive: true, force: true });
   return bin;
 }
 

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { waitForPort } from './net.ts';
 
@@ -27,12 +27,19 @@ export function ensureVersityGw(root: string): string {
   for (const f of ['go.mod', 'go.sum', 'tools.go'])
     copyFileSync(join(root, 'tools', 'versitygw', f), join(build, f));
   console.log(`building versitygw ${VERSITYGW_VERSION} into ${bin} (first run only, a few minutes)...`);
-  const r = spawnSync('go', ['build', '-o', bin, 'github.com/versity/versitygw/cmd/versitygw'], {
-    cwd: build,
-    stdio: 'inherit',
-    env: { ...process.env, GOFLAGS: '-mod=mod', CGO_ENABLED: '0' },
-  });
+  // Built beside its final name, then renamed: several test runs starting at once on a fresh
+  // machine each build, and none runs a half-written binary (as for FerretDB).
+  const r = spawnSync(
+    'go',
+    ['build', '-o', `${bin}.${process.pid}`, 'github.com/versity/versitygw/cmd/versitygw'],
+    {
+      cwd: build,
+      stdio: 'inherit',
+      env: { ...process.env, GOFLAGS: '-mod=mod', CGO_ENABLED: '0' },
+    },
+  );
   if (r.status !== 0) throw new Error('building versitygw failed');
+  renameSync(`${bin}.${process.pid}`, bin);
   return bin;
 }
 
