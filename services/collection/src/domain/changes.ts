@@ -1,7 +1,7 @@
 import type { EmailRequested } from '@fieldhouse/contracts';
 import { defineChanges, message, t, webhook } from '@fieldhouse/messaging';
 import { EXPORT_FORMATS } from '../data/exports.ts';
-import { FIELD_TYPES } from './fields.ts';
+import { FIELD_TYPES } from './types.ts';
 import { STATUSES } from './transitions.ts';
 
 /**

@@ -1,5 +1,11 @@
-import { NUMBER_TYPES, type FieldType } from './fields.ts';
-import type { ExportField, ExportOptions, ExportColumn, MetaColumn } from './types.ts';
+import {
+  NUMBER_TYPES,
+  type ExportColumn,
+  type ExportField,
+  type ExportOptions,
+  type FieldType,
+  type MetaColumn,
+} from './types.ts';
 export {
   EXPORT_HEADERS,
   DEFAULT_EXPORT_OPTIONS,

@@ -6,7 +6,6 @@ import {
   NUMBER_TYPES,
   SELECT_TYPES,
   VALUE_TYPES,
-  compilePattern,
   type Choice,
   type Constraints,
   type FieldDef,
@@ -14,8 +13,8 @@ import {
   type FieldType,
   type Translations,
   type ValueType,
-} from './fields.ts';
-import { VALUE_VALIDATORS } from './value-validators.ts';
+} from './types.ts';
+import { compilePattern, VALUE_VALIDATORS } from './value-validators.ts';
 
 /** A BCP 47 language code (`en`, `fr`, `pt-BR`, `zh-Hant`). */
 export const languageCode = () =>

@@ -1,7 +1,6 @@
 import { addFieldError, type FieldErrors } from '@fieldhouse/problem';
-import { FIELD_TYPES, type FieldDef, type ValueType } from './fields.ts';
+import { FIELD_TYPES, type DataEntry, type FieldDef, type PhotoRef, type ValueType } from './types.ts';
 import { VALUE_VALIDATORS, isEmptyValue } from './value-validators.ts';
-import type { DataEntry, PhotoRef } from './types.ts';
 export { type DataEntry, type PhotoRef } from './types.ts';
 
 export interface EntriesResult {

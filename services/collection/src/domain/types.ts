@@ -58,6 +58,10 @@ export type ValueType = (typeof VALUE_TYPES)[number];
  */
 export const FIELD_TYPES = [...VALUE_TYPES, 'group', 'repeat', 'note', 'calculate'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
+/** The field types whose answers are choices of the field's list. */
+export const SELECT_TYPES: readonly FieldType[] = ['select_one', 'select_multiple'];
+/** The field types whose answers are numbers (`min`/`max` apply). */
+export const NUMBER_TYPES: readonly FieldType[] = ['integer', 'decimal'];
 
 /** Per-language texts beside the default language's: `{"fr": {"label": "...", "hint": "..."}}`. */
 export type Translations = Record<

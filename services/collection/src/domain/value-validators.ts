@@ -1,5 +1,9 @@
-import type { FieldDef, ValueType } from './fields.ts';
-import { compilePattern } from './fields.ts';
+import type { FieldDef, ValueType } from './types.ts';
+
+/** Compiles a text field's pattern to a whole-value matcher (`^(?:pattern)$`, Unicode mode). */
+export function compilePattern(pattern: string): RegExp {
+  return new RegExp(`^(?:${pattern})$`, 'u');
+}
 
 /**
  * One validator per field type (spec 2.1, "Data types and value formats"). Each takes a value

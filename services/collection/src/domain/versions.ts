@@ -24,7 +24,7 @@ import type { Actor, CollectionContext } from './context.ts';
 import type { FieldRow } from '../data/versions.ts';
 import { fieldShapeErrors, normaliseTexts, type FieldBody } from './field-definition.ts';
 import { assertFieldCompiles, compileFields, formProblem } from './form-engine.ts';
-import { SELECT_TYPES } from './fields.ts';
+import { SELECT_TYPES } from './types.ts';
 import { problems } from './problems.ts';
 
 /** A form version as the API shows it (`field_count` when counted). */

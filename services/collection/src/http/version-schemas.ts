@@ -7,7 +7,7 @@ import {
   languageCode,
   type FieldBody,
 } from '../domain/field-definition.ts';
-import { FIELD_TYPES } from '../domain/fields.ts';
+import { FIELD_TYPES } from '../domain/types.ts';
 import type { VersionCreate, VersionLanguagesInput } from '../domain/versions.ts';
 import { dateTime } from './common-schemas.ts';
 
