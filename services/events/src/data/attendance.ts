@@ -21,13 +21,20 @@ export interface CheckedInRow {
   type_invite: string;
   checked_in_at: Date;
   scanne_par: string | null;
+  /** People the code admits, and how many of them have arrived now. */
+  seats: number;
+  arrived: number;
+  /** People this scan let in. */
+  people: number;
 }
 
 /**
- * The conditional UPDATE of a check-in: only an active, absent invite of this event changes,
- * and its history row is written in the same statement. With `staffUserId` it also requires
- * that user to own or staff the event (the scanner hot path: access check and check-in in one
- * round trip). Resolves undefined when nothing changed.
+ * The conditional UPDATE of a check-in at the event's implicit entrance (no gate): only an
+ * active invite of this event with `people` seats still free changes (`people` null: all the
+ * seats not arrived yet, so a one-seat invite must be absent), and its history row is written
+ * in the same statement. The first arrival sets `checked_in_at` and `scanne_par`. With
+ * `staffUserId` it also requires that user to own or staff the event (the scanner hot path:
+ * access check and check-in in one round trip). Resolves undefined when nothing changed.
  */
 export async function markCheckedIn(
   db: Db,
@@ -36,6 +43,7 @@ export async function markCheckedIn(
   by: Scanner,
   nonce: string | null,
   staffUserId?: number,
+  people: number | null = null,
 ): Promise<CheckedInRow | undefined> {
   const access =
     staffUserId === undefined
@@ -44,21 +52,29 @@ export async function markCheckedIn(
            OR EXISTS (SELECT 1 FROM event_staff s WHERE s.event_id = e.id AND s.user_id = ?)))`;
   const { rows } = (await db.raw(
     `WITH upd AS (
-       UPDATE invites SET presence = true, checked_in_at = coalesce(?::timestamptz, now()),
-         scanne_par = ?, updated_at = now()
-       WHERE code_unique = ? AND event_id = ? AND NOT presence AND revoked_at IS NULL ${access}
-       RETURNING id, nom, type_invite, checked_in_at, scanne_par),
+       UPDATE invites SET presence = true, last_people = coalesce(?::int, seats - arrived),
+         arrived = arrived + coalesce(?::int, seats - arrived),
+         checked_in_at = CASE WHEN presence THEN checked_in_at ELSE coalesce(?::timestamptz, now()) END,
+         scanne_par = CASE WHEN presence THEN scanne_par ELSE ? END, updated_at = now()
+       WHERE code_unique = ? AND event_id = ? AND arrived < seats AND arrived + coalesce(?::int, 1) <= seats
+         AND revoked_at IS NULL ${access}
+       RETURNING id, nom, type_invite, checked_in_at, scanne_par, seats, arrived, last_people AS people),
      log AS (
        INSERT INTO attendance_log
          (invite_id, event_id, action, presence, previous, scanne_par, user_id, user_name, scanner_device_id,
-          device, nonce, scanned_at)
-       SELECT id, ?, 'checkin', true, false, ?, ?, ?, ?, ?, ?, checked_in_at FROM upd)
+          device, nonce, scanned_at, direction, people)
+       SELECT id, ?, 'checkin', true, arrived > people, ?, ?, ?, ?, ?, ?,
+         CASE WHEN arrived > people THEN coalesce(?::timestamptz, now()) ELSE checked_in_at END, 'entry', people
+       FROM upd)
      SELECT * FROM upd`,
     [
+      people,
+      people,
       by.scannedAt,
       by.scanne_par,
       code,
       eventId,
+      people,
       ...(staffUserId === undefined ? [] : [staffUserId, staffUserId]),
       eventId,
       by.scanne_par,
@@ -67,6 +83,7 @@ export async function markCheckedIn(
       by.deviceId,
       by.device,
       nonce,
+      by.scannedAt,
     ],
   )) as { rows: CheckedInRow[] };
   return rows[0];
@@ -82,12 +99,25 @@ export interface ScannedInviteRow {
   checked_in_at: Date | null;
   scanne_par: string | null;
   revoked_at: Date | null;
+  seats: number;
+  arrived: number;
 }
 
 /** The invite of any event with this code, or undefined. */
 export async function findInviteByCode(db: Db, code: string): Promise<ScannedInviteRow | undefined> {
   return (await db('invites')
-    .select('id', 'event_id', 'nom', 'type_invite', 'presence', 'checked_in_at', 'scanne_par', 'revoked_at')
+    .select(
+      'id',
+      'event_id',
+      'nom',
+      'type_invite',
+      'presence',
+      'checked_in_at',
+      'scanne_par',
+      'revoked_at',
+      'seats',
+      'arrived',
+    )
     .where('code_unique', code)
     .first()) as ScannedInviteRow | undefined;
 }
@@ -150,6 +180,8 @@ export async function recordPresence(
       presence,
       checked_in_at: presence ? (previous ? tx.raw('checked_in_at') : at) : null,
       scanne_par: presence && previous ? tx.raw('scanne_par') : by.scanne_par,
+      // Present by hand: the whole party (kept when present already); absent: nobody.
+      arrived: presence ? tx.raw(previous ? 'arrived' : 'seats') : 0,
       updated_at: tx.fn.now(),
     });
   await tx('attendance_log').insert({
@@ -170,7 +202,7 @@ export async function recordPresence(
 /** One entry of an invite's presence history. */
 export interface HistoryEntry {
   id: number;
-  action: 'presence' | 'checkin';
+  action: 'presence' | 'checkin' | 'exit';
   presence: boolean;
   previous: boolean;
   scanne_par: string | null;
@@ -180,6 +212,12 @@ export interface HistoryEntry {
   scanner_device: { id: string; name: string } | null;
   device: string | null;
   nonce: string | null;
+  /** The gate of a scan (null: the implicit entrance, or a change by hand). */
+  gate_id: string | null;
+  /** `entry` or `exit` for scans, null for presence set by hand. */
+  direction: 'entry' | 'exit' | null;
+  /** People of the party the change let in or out. */
+  people: number;
   scanned_at: string;
   recorded_at: string;
 }
@@ -200,6 +238,9 @@ export async function inviteHistory(db: Db, inviteId: string): Promise<HistoryEn
       'd.name as scanner_device_name',
       'l.device',
       'l.nonce',
+      'l.gate_id',
+      'l.direction',
+      'l.people',
       'l.scanned_at',
       'l.recorded_at',
     )
@@ -238,12 +279,12 @@ export interface ArrivalBucket {
 }
 
 /**
- * Check-ins of the event's present, active invites per 10-minute window of `checked_in_at`
+ * People of the event's present, active invites (their `arrived`) per 10-minute window of `checked_in_at`
  * (windows aligned on the clock, UTC), oldest first; windows without arrivals are left out.
  */
 export async function arrivalsOf(db: Db, eventId: string): Promise<ArrivalBucket[]> {
   const { rows } = (await db.raw(
-    `SELECT to_timestamp(floor(extract(epoch FROM checked_in_at) / 600) * 600) AS bucket, count(*) AS n
+    `SELECT to_timestamp(floor(extract(epoch FROM checked_in_at) / 600) * 600) AS bucket, sum(arrived) AS n
      FROM invites
      WHERE event_id = ? AND presence AND revoked_at IS NULL AND checked_in_at IS NOT NULL
      GROUP BY 1 ORDER BY 1`,

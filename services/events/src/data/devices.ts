@@ -6,6 +6,8 @@ export interface DeviceRow {
   id: string;
   event_id: string;
   name: string;
+  /** The gate it scans at; null: the implicit entrance. */
+  gate_id: string | null;
   created_at: Date;
   setup_expires_at: Date;
   set_up_at: Date | null;
@@ -20,6 +22,8 @@ export interface DeviceAuthRow {
   id: string;
   event_id: string;
   name: string;
+  /** The gate it scans at; null: the implicit entrance. */
+  gate_id: string | null;
   revoked_at: Date | null;
   last_seen_at: Date | null;
 }
@@ -33,6 +37,7 @@ const LISTED = [
   'd.id',
   'd.event_id',
   'd.name',
+  'd.gate_id',
   'd.created_at',
   'd.setup_expires_at',
   'd.set_up_at',
@@ -52,13 +57,21 @@ const toDevice = (row: DeviceRow & { scans: string | number }): DeviceRow => ({
 /** Creates a device of the event with the SHA-256 of its setup code; resolves with the row. */
 export async function insertDevice(
   db: Db,
-  input: { eventId: string; name: string; createdBy: number; setupCodeHash: string; setupExpiresAt: Date },
+  input: {
+    eventId: string;
+    name: string;
+    gateId: string | null;
+    createdBy: number;
+    setupCodeHash: string;
+    setupExpiresAt: Date;
+  },
 ): Promise<DeviceRow> {
   const id = randomUUID();
   await db('scanner_devices').insert({
     id,
     event_id: input.eventId,
     name: input.name,
+    gate_id: input.gateId,
     created_by: input.createdBy,
     setup_code_hash: input.setupCodeHash,
     setup_expires_at: input.setupExpiresAt,
@@ -98,7 +111,7 @@ export async function revokeDevice(db: Db, eventId: string, deviceId: string): P
 /** The device behind a request's `dev` claim, or undefined when it no longer exists. */
 export async function findDeviceForAuth(db: Db, deviceId: string): Promise<DeviceAuthRow | undefined> {
   return (await db('scanner_devices')
-    .select('id', 'event_id', 'name', 'revoked_at', 'last_seen_at')
+    .select('id', 'event_id', 'name', 'gate_id', 'revoked_at', 'last_seen_at')
     .where('id', deviceId)
     .first()) as DeviceAuthRow | undefined;
 }

@@ -16,13 +16,29 @@ export interface Invite {
   revoked_at: string | null;
   created_at: string;
   updated_at: string;
+  /** People the code admits (docs/events.md, "Parties"), and how many of them arrived. */
+  seats: number;
+  arrived: number;
+  /** The names of the party's people, when given (at most `seats`). */
+  seat_names: string[] | null;
+  /** The invitation e-mail was held back at import and not sent yet. */
+  email_held: boolean;
 }
 
 export interface InviteInput {
   nom: string;
   email: string;
   type_invite: string;
+  seats?: number;
+  seat_names?: string[] | null;
+  email_held?: boolean;
 }
+
+/** The row as stored: `seat_names` is JSON text on its way in. */
+const stored = <T extends { seat_names?: string[] | null }>(input: T) =>
+  input.seat_names === undefined
+    ? input
+    : { ...input, seat_names: input.seat_names ? JSON.stringify(input.seat_names) : null };
 
 export interface InviteFilter {
   search?: string;
@@ -49,6 +65,10 @@ const COLUMNS = [
   'revoked_at',
   'created_at',
   'updated_at',
+  'seats',
+  'arrived',
+  'seat_names',
+  'email_held',
 ];
 
 type Row = Omit<Invite, 'revoked' | 'checked_in_at' | 'revoked_at' | 'created_at' | 'updated_at'> & {
@@ -86,7 +106,7 @@ export async function insertInvite(
 ): Promise<Invite> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const rows = (await tx('invites')
-      .insert({ id: randomUUID(), event_id: eventId, ...input, code_unique: drawCode() })
+      .insert({ id: randomUUID(), event_id: eventId, ...stored(input), code_unique: drawCode() })
       .onConflict()
       .ignore()
       .returning(COLUMNS)) as Row[];
@@ -104,6 +124,16 @@ async function emailTaken(db: Db, eventId: string, email: string, exceptId?: str
     .whereRaw('lower(email) = ?', [email.toLowerCase()]);
   if (exceptId) q.whereNot('id', exceptId);
   return (await q) !== undefined;
+}
+
+/** Which of these (lower-case) e-mails the event's invites already use. */
+export async function takenEmails(db: Db, eventId: string, emails: string[]): Promise<Set<string>> {
+  if (!emails.length) return new Set();
+  const rows = (await db('invites')
+    .select(db.raw('lower(email) AS email'))
+    .where('event_id', eventId)
+    .whereRaw('lower(email) = ANY(?)', [emails])) as Array<{ email: string }>;
+  return new Set(rows.map((r) => r.email));
 }
 
 /** Escapes `%`, `_` and `\` for a LIKE pattern. */
@@ -151,6 +181,8 @@ export interface InvitePatch {
   email?: string;
   type_invite?: string;
   revoked?: boolean;
+  seats?: number;
+  seat_names?: string[] | null;
 }
 
 /**
@@ -165,7 +197,7 @@ export async function updateInvite(
   patch: InvitePatch,
 ): Promise<Invite | undefined> {
   const { revoked, ...fields } = patch;
-  const set: Record<string, unknown> = { ...fields, updated_at: db.fn.now() };
+  const set: Record<string, unknown> = { ...stored(fields), updated_at: db.fn.now() };
   if (revoked === true) set.revoked_at = db.raw('coalesce(revoked_at, now())');
   if (revoked === false) set.revoked_at = null;
   try {
@@ -178,6 +210,19 @@ export async function updateInvite(
     if ((err as { code?: string }).code === '23505') throw new EmailTakenError(patch.email ?? '');
     throw err;
   }
+}
+
+/**
+ * The event's invites whose e-mail was held back at import, flagged as sent in the same
+ * statement (run it in the transaction that queues their e-mails).
+ */
+export async function takeHeldInvites(tx: Tx, eventId: string): Promise<Invite[]> {
+  const rows = (await tx('invites')
+    .where({ event_id: eventId, email_held: true })
+    .whereNull('revoked_at')
+    .update({ email_held: false, updated_at: tx.fn.now() })
+    .returning(COLUMNS)) as Row[];
+  return rows.map(toInvite);
 }
 
 /** Deletes the invite with its history; resolves false when it did not exist. */

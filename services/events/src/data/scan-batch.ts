@@ -33,12 +33,15 @@ export function scanGroupCommit(db: Knex, logger: Logger): GroupCommit<HotScan, 
       return (await db.raw(BATCH_SQL, [JSON.stringify(records)])).rows as Array<Row & { ord: number }>;
     },
     alone: (s) => markCheckedIn(db, s.eventId, s.code, s.by, null, s.staffUserId),
-    fromRow: ({ id, nom, type_invite, checked_in_at, scanne_par }) => ({
+    fromRow: ({ id, nom, type_invite, checked_in_at, scanne_par, seats, arrived, people }) => ({
       id,
       nom,
       type_invite,
       checked_in_at,
       scanne_par,
+      seats,
+      arrived,
+      people,
     }),
     noRow: () => undefined,
     onFallback: (err, scans) => logger.warn('check-in batch failed: each scan retried alone', { err, scans }),
@@ -52,6 +55,9 @@ interface Row {
   type_invite: string;
   checked_in_at: Date;
   scanne_par: string | null;
+  seats: number;
+  arrived: number;
+  people: number;
 }
 
 const toRecord = (s: HotScan, ord: number) => ({
@@ -76,17 +82,20 @@ WITH scans AS (
     scanned_at timestamptz, scanne_par text, user_name text, device text)),
 upd AS (
   UPDATE invites SET presence = true, checked_in_at = coalesce(s.scanned_at, now()),
-    scanne_par = s.scanne_par, updated_at = now()
+    scanne_par = s.scanne_par, updated_at = now(), arrived = invites.seats, last_people = invites.seats
   FROM scans s
   WHERE invites.code_unique = s.code AND invites.event_id = s.event_id AND NOT invites.presence
     AND invites.revoked_at IS NULL
     AND EXISTS (SELECT 1 FROM events e WHERE e.id = s.event_id AND (e.owner_id = s.staff_id
       OR EXISTS (SELECT 1 FROM event_staff st WHERE st.event_id = e.id AND st.user_id = s.staff_id)))
   RETURNING s.ord, invites.id, invites.event_id, invites.nom, invites.type_invite,
-    invites.checked_in_at, invites.scanne_par, s.staff_id, s.user_name, s.device),
+    invites.checked_in_at, invites.scanne_par, invites.seats, invites.arrived, invites.last_people AS people,
+    s.staff_id, s.user_name, s.device),
 log AS (
   INSERT INTO attendance_log
-    (invite_id, event_id, action, presence, previous, scanne_par, user_id, user_name, device, nonce, scanned_at)
-  SELECT id, event_id, 'checkin', true, false, scanne_par, staff_id, user_name, device, NULL, checked_in_at
+    (invite_id, event_id, action, presence, previous, scanne_par, user_id, user_name, device, nonce, scanned_at,
+     direction, people)
+  SELECT id, event_id, 'checkin', true, false, scanne_par, staff_id, user_name, device, NULL, checked_in_at,
+    'entry', people
   FROM upd)
-SELECT ord, id, nom, type_invite, checked_in_at, scanne_par FROM upd`;
+SELECT ord, id, nom, type_invite, checked_in_at, scanne_par, seats, arrived, people FROM upd`;

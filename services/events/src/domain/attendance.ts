@@ -10,6 +10,7 @@ import {
 } from '../data/attendance.ts';
 import { requireAccess } from './access.ts';
 import { scannerOf } from './checkin.ts';
+import { gatesAttendanceOf, type GatesAttendance } from './gates.ts';
 import type { Actor, EventsContext, ScanActor } from './context.ts';
 import { isUuid } from './ids.ts';
 import { presenceMessage } from './presence.ts';
@@ -87,16 +88,22 @@ const LATEST_CHECKINS = 20;
 export async function attendance(
   ctx: EventsContext,
   cmd: { actor: Actor; eventId: string },
-): Promise<{ stats: EventStats; arrivals: ArrivalBucket[]; latest: LatestCheckin[] }> {
+): Promise<{
+  stats: EventStats;
+  arrivals: ArrivalBucket[];
+  latest: LatestCheckin[];
+  gates: GatesAttendance;
+}> {
   const { eventId } = await requireAccess(ctx, {
     actor: cmd.actor,
     permission: 'event.read',
     eventId: cmd.eventId,
   });
-  const [counts, arrivals, latest] = await Promise.all([
+  const [counts, arrivals, latest, gates] = await Promise.all([
     countsOf(ctx.db, eventId),
     arrivalsOf(ctx.db, eventId),
     latestCheckins(ctx.db, eventId, LATEST_CHECKINS),
+    gatesAttendanceOf(ctx.db, eventId),
   ]);
-  return { stats: statsFrom(counts.total, counts.present), arrivals, latest };
+  return { stats: statsFrom(counts.total, counts.present), arrivals, latest, gates };
 }

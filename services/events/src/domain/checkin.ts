@@ -1,5 +1,5 @@
 import type { BodyReader } from '@fieldhouse/http';
-import type { FieldErrors, ProblemError } from '@fieldhouse/problem';
+import { ProblemError, type FieldErrors } from '@fieldhouse/problem';
 import {
   claimNonce,
   findInviteByCode,
@@ -9,6 +9,14 @@ import {
   type CheckedInRow,
   type Scanner,
 } from '../data/attendance.ts';
+import {
+  enterGate,
+  exitGate,
+  findGate,
+  gatePresence,
+  type GateRow,
+  type GateScanRow,
+} from '../data/gates.ts';
 import type { Db } from '../data/tx.ts';
 import { requireAccess } from './access.ts';
 import { normalizeCode } from './codes.ts';
@@ -32,15 +40,56 @@ export interface ScannedInvite {
  * This is what a nonce keeps (migration 008), so a replay gives the same answer.
  */
 export type CheckinOutcome =
-  | { result: 'checked_in'; invite: ScannedInvite; checked_in_at: string; scanne_par: string | null }
-  | { result: 'already_checked_in'; invite: ScannedInvite; checked_in_at: string; scanne_par: string | null }
+  | ({
+      result: 'checked_in';
+      invite: ScannedInvite;
+      checked_in_at: string;
+      scanne_par: string | null;
+    } & Partial<Admitted & { direction: 'entry' }>)
+  | ({ result: 'checked_out'; invite: ScannedInvite; direction: 'exit'; at: string } & Admitted)
+  | {
+      result: 'already_checked_in';
+      invite: ScannedInvite;
+      checked_in_at: string;
+      scanne_par: string | null;
+      gate?: GateRef;
+      entered_at?: string | null;
+      seats?: number;
+      arrived?: number;
+    }
+  | { result: 'seats_exceeded'; invite: ScannedInvite; gate: GateRef; remaining: number; seats: number }
+  | { result: 'no_reentry'; invite: ScannedInvite; gate: GateRef; exited_at: string | null }
+  | { result: 'not_inside'; invite: ScannedInvite; gate: GateRef; inside: number }
+  | { result: 'not_admitted'; invite: ScannedInvite; gate: GateRef }
   | { result: 'unknown_code' }
   | { result: 'wrong_event' }
   | { result: 'revoked'; invite: ScannedInvite };
 
+/** The gate of a scan, as answers name it; null: the event's implicit entrance. */
+export type GateRef = { id: string; name: string } | null;
+
+/**
+ * What an admitting scan (entry or exit) adds to its answer (docs/events.md, "Gates",
+ * "Parties"): the gate, how many people it let in or out, the party's seats and arrived people,
+ * and how many of the party are inside through that gate now.
+ */
+interface Admitted {
+  gate: GateRef;
+  people: number;
+  seats: number;
+  arrived: number;
+  inside: number;
+}
+
 /** One scan as the scanner sends it (parsed): the code, and optionally who, where and when. */
 export interface Scan {
   code_unique: string;
+  /** The gate (check-in list) scanned at; default: the device's gate, else the implicit entrance. */
+  gate_id?: string;
+  /** `entry` (default) or `exit`. */
+  direction?: 'entry' | 'exit';
+  /** People of the party the scan lets in or out; default: all who can. */
+  people?: number;
   /** Client scan id: the same nonce counts once per event. */
   nonce?: string;
   scanned_at?: Date;
@@ -90,18 +139,38 @@ export function scannerOf(
 const emptyCode = () =>
   problems.invalid({ detail: 'code_unique is empty.', errors: { code_unique: ['code_unique is empty'] } });
 
-/** The sentence of a successful check-in (docs/events.md, "Check-in"). */
-export const checkedInMessage = (o: { invite: ScannedInvite }): string => `${o.invite.nom} is checked in.`;
+/**
+ * The sentence of a successful scan (docs/events.md, "Check-in", "Parties"): "Ada is checked
+ * in.", for a party "3 of 5 arrived: Ada's party.", for an exit "Ada left through Hall.".
+ */
+export function checkedInMessage(
+  o: Extract<CheckinOutcome, { result: 'checked_in' } | { result: 'checked_out' }>,
+): string {
+  if (o.result === 'checked_out') return `${o.invite.nom} left${o.gate ? ` through ${o.gate.name}` : ''}.`;
+  if (o.seats !== undefined && o.seats > 1)
+    return `${o.arrived} of ${o.seats} arrived: ${o.invite.nom}'s party.`;
+  return `${o.invite.nom} is checked in.`;
+}
 
 /**
  * The problem a refused check-in answers (docs/events.md, "Check-in"): 409
  * `already_checked_in` with `invite`, `checked_in_at`, `scanne_par` of the first scan; 404
  * `unknown_code`; 422 `wrong_event`; 409 `revoked` with `invite`; each with its `result`.
  */
-export function refusalOf(o: Exclude<CheckinOutcome, { result: 'checked_in' }>): ProblemError {
+export function refusalOf(
+  o: Exclude<CheckinOutcome, { result: 'checked_in' } | { result: 'checked_out' }>,
+): ProblemError {
   switch (o.result) {
     case 'already_checked_in':
       return problems.alreadyCheckedIn(o);
+    case 'seats_exceeded':
+      return problems.seatsExceeded(o);
+    case 'no_reentry':
+      return problems.noReentry(o);
+    case 'not_inside':
+      return problems.notInside(o);
+    case 'not_admitted':
+      return problems.notAdmitted(o);
     case 'unknown_code':
       return problems.unknownCode();
     case 'wrong_event':
@@ -116,7 +185,101 @@ const checkedIn = (row: CheckedInRow): CheckinOutcome => ({
   invite: { id: row.id, nom: row.nom, type_invite: row.type_invite },
   checked_in_at: row.checked_in_at.toISOString(),
   scanne_par: row.scanne_par,
+  direction: 'entry',
+  gate: null,
+  people: row.people,
+  seats: row.seats,
+  arrived: row.arrived,
+  inside: row.arrived,
 });
+
+const gateRefOf = (gate: GateRow | null): GateRef => (gate ? { id: gate.id, name: gate.name } : null);
+
+const atGate = (row: GateScanRow, gate: GateRow, direction: 'entry' | 'exit'): CheckinOutcome => {
+  const invite = { id: row.id, nom: row.nom, type_invite: row.type_invite };
+  const admitted = {
+    gate: gateRefOf(gate),
+    people: row.people,
+    seats: row.seats,
+    arrived: row.arrived,
+    inside: row.inside,
+  };
+  return direction === 'exit'
+    ? { result: 'checked_out', invite, direction, at: row.at.toISOString(), ...admitted }
+    : {
+        result: 'checked_in',
+        invite,
+        checked_in_at: row.checked_in_at.toISOString(),
+        scanne_par: row.scanne_par,
+        direction,
+        ...admitted,
+      };
+};
+
+/** Where and how a scan applies: at a gate (or the implicit entrance), which way, for how many. */
+interface ScanAt {
+  gate: GateRow | null;
+  direction: 'entry' | 'exit';
+  people: number | null;
+}
+
+/**
+ * A scan at a gate (docs/events.md, "Gates"): the conditional statement of {@link enterGate} or
+ * {@link exitGate}, so of concurrent scans only those that fit count; when it changed nothing,
+ * the invite and its row at the gate say why (unknown, other event, revoked, type not admitted,
+ * inside already, no re-entry, too many people, not inside). Changed in between: tried again.
+ */
+async function applyGateScan(
+  db: Db,
+  eventId: string,
+  code: string,
+  by: Scanner,
+  nonce: string | null,
+  at: ScanAt & { gate: GateRow },
+): Promise<CheckinOutcome> {
+  const { gate, direction, people } = at;
+  const ref = gateRefOf(gate);
+  for (;;) {
+    const scan = { eventId, gate, code, people, by, nonce };
+    const done = direction === 'exit' ? await exitGate(db, scan) : await enterGate(db, scan);
+    if (done) return atGate(done, gate, direction);
+    const found = await findInviteByCode(db, code);
+    if (!found) return { result: 'unknown_code' };
+    if (found.event_id !== eventId) return { result: 'wrong_event' };
+    const invite = { id: found.id, nom: found.nom, type_invite: found.type_invite };
+    if (found.revoked_at) return { result: 'revoked', invite };
+    if (gate.invite_types.length && !gate.invite_types.includes(found.type_invite))
+      return { result: 'not_admitted', invite, gate: ref };
+    const here = await gatePresence(db, found.id, gate.id);
+    const inside = here?.inside ?? 0;
+    if (direction === 'exit') {
+      if (people !== null ? inside < people : inside === 0)
+        return { result: 'not_inside', invite, gate: ref, inside };
+      continue;
+    }
+    const entries = here?.entries ?? 0;
+    const remaining = Math.min(
+      found.seats - inside,
+      gate.allow_reentry ? found.seats : found.seats - entries,
+    );
+    if (remaining <= 0) {
+      if (inside > 0 || !here)
+        return {
+          result: 'already_checked_in',
+          invite,
+          checked_in_at: (found.checked_in_at ?? here?.last_entry_at ?? new Date()).toISOString(),
+          scanne_par: here?.last_entry_by ?? found.scanne_par,
+          gate: ref,
+          entered_at: here?.last_entry_at?.toISOString() ?? null,
+          seats: found.seats,
+          arrived: found.arrived,
+        };
+      return { result: 'no_reentry', invite, gate: ref, exited_at: here.last_exit_at?.toISOString() ?? null };
+    }
+    if (people !== null && people > remaining)
+      return { result: 'seats_exceeded', invite, gate: ref, remaining, seats: found.seats };
+  }
+}
 
 /**
  * Checks an invite in by its code: the conditional UPDATE ({@link markCheckedIn}), so of two
@@ -130,22 +293,29 @@ async function applyScan(
   code: string,
   by: Scanner,
   nonce: string | null,
+  at: ScanAt,
 ): Promise<CheckinOutcome> {
+  if (at.gate) return applyGateScan(db, eventId, code, by, nonce, { ...at, gate: at.gate });
+  const { people } = at;
   for (;;) {
-    const done = await markCheckedIn(db, eventId, code, by, nonce);
+    const done = await markCheckedIn(db, eventId, code, by, nonce, undefined, people);
     if (done) return checkedIn(done);
     const found = await findInviteByCode(db, code);
     if (!found) return { result: 'unknown_code' };
     if (found.event_id !== eventId) return { result: 'wrong_event' };
     const invite = { id: found.id, nom: found.nom, type_invite: found.type_invite };
     if (found.revoked_at) return { result: 'revoked', invite };
-    if (found.presence)
+    const remaining = found.seats - found.arrived;
+    if (remaining <= 0 && found.presence)
       return {
         result: 'already_checked_in',
         invite,
         checked_in_at: (found.checked_in_at ?? new Date()).toISOString(),
         scanne_par: found.scanne_par,
+        ...(found.seats > 1 ? { seats: found.seats, arrived: found.arrived } : {}),
       };
+    if (people !== null && people > remaining && remaining >= 0)
+      return { result: 'seats_exceeded', invite, gate: null, remaining, seats: found.seats };
   }
 }
 
@@ -162,15 +332,16 @@ function scanOnce(
   eventId: string,
   scan: Scan,
   code: string,
+  at: ScanAt,
 ): Promise<ScanResult> {
   const by = scannerOf(actor, scan);
   const nonce = scan.nonce;
   if (!nonce)
-    return applyScan(ctx.db, eventId, code, by, null).then((outcome) => ({ outcome, replayed: false }));
+    return applyScan(ctx.db, eventId, code, by, null, at).then((outcome) => ({ outcome, replayed: false }));
   return ctx.inTransaction(async (tx) => {
     if (!(await claimNonce(tx, eventId, nonce)))
       return { outcome: (await storedOutcome(tx, eventId, nonce)) as CheckinOutcome, replayed: true };
-    const outcome = await applyScan(tx, eventId, code, by, nonce);
+    const outcome = await applyScan(tx, eventId, code, by, nonce, at);
     await storeOutcome(tx, eventId, nonce, outcome);
     return { outcome, replayed: false };
   });
@@ -204,7 +375,8 @@ export async function checkIn(
   // A valid scan without nonce takes the hot path, its access check in the same statement; an
   // invalid one is told 404 before 422 when the actor cannot see the event.
   const valid = validOrUndefined(cmd.scan);
-  const hotCode = valid && !valid.nonce ? normalizeCode(valid.code_unique) : undefined;
+  const plain = valid && !valid.nonce && !valid.gate_id && !valid.people && valid.direction !== 'exit';
+  const hotCode = plain ? normalizeCode(valid.code_unique) : undefined;
   if (valid && hotCode && !('device' in actor)) {
     const done = await ctx.hotScans.submit({
       eventId,
@@ -218,7 +390,26 @@ export async function checkIn(
   const scan = cmd.scan();
   const code = normalizeCode(scan.code_unique);
   if (!code) throw emptyCode();
-  return scanOnce(ctx, actor, scannedEventId, scan, code);
+  return scanOnce(ctx, actor, scannedEventId, scan, code, await scanAt(ctx.db, actor, scannedEventId, scan));
+}
+
+/**
+ * Where a scan applies (docs/events.md, "Gates"): the gate it names, else its scanner device's
+ * gate, else the event's implicit entrance (entries only); a device scans only at its own gate.
+ * @throws problems.invalid (422) naming `gate_id` for a gate the event does not have or another
+ * gate than the device's; problems.exitsNotScanned (422) for an exit where exits are not scanned.
+ */
+async function scanAt(db: Db, actor: ScanActor, eventId: string, scan: Scan): Promise<ScanAt> {
+  const deviceGate = 'device' in actor ? actor.device.gateId : null;
+  if (scan.gate_id && deviceGate && scan.gate_id !== deviceGate)
+    throw problems.invalid({ errors: { gate_id: ['This scanner device scans at another gate.'] } });
+  const gateId = scan.gate_id ?? deviceGate;
+  const gate = gateId ? ((await findGate(db, eventId, gateId)) ?? null) : null;
+  if (gateId && !gate)
+    throw problems.invalid({ errors: { gate_id: ['No gate with this id in this event.'] } });
+  const direction = scan.direction ?? 'entry';
+  if (direction === 'exit' && !gate?.scan_exits) throw problems.exitsNotScanned({ gate: gateRefOf(gate) });
+  return { gate, direction, people: scan.people ?? null };
 }
 
 /**
@@ -248,10 +439,18 @@ export async function checkInBatch(
       continue;
     }
     const scan = { ...(batch.device ? { device: batch.device } : {}), ...item.scan };
+    let at: ScanAt;
+    try {
+      at = await scanAt(ctx.db, cmd.actor, eventId, scan);
+    } catch (err) {
+      if (!(err instanceof ProblemError) || err.status !== 422) throw err;
+      results.push({ index, nonce: scan.nonce ?? null, invalid: err });
+      continue;
+    }
     results.push({
       index,
       nonce: scan.nonce ?? null,
-      ...(await scanOnce(ctx, cmd.actor, eventId, scan, code)),
+      ...(await scanOnce(ctx, cmd.actor, eventId, scan, code, at)),
     });
   }
   return results;

@@ -41,6 +41,8 @@ export interface ScannerDevice {
   name: string;
   /** The one event the device works on. */
   eventId: string;
+  /** The gate it scans at (docs/events.md, "Gates"); null: the event's implicit entrance. */
+  gateId: string | null;
 }
 
 /** A scanner device making a request (check-in scope only), with its User-Agent. */

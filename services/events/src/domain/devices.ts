@@ -11,6 +11,7 @@ import {
   type DeviceRow,
 } from '../data/devices.ts';
 import { findEvent } from '../data/events.ts';
+import { findGate } from '../data/gates.ts';
 import { requireAccess } from './access.ts';
 import { generateCode, normalizeCode } from './codes.ts';
 import type { Actor, EventsContext, ScannerDevice } from './context.ts';
@@ -28,6 +29,8 @@ export interface Device {
   id: string;
   event_id: string;
   name: string;
+  /** The gate it scans at (docs/events.md, "Gates"); null: the implicit entrance. */
+  gate_id: string | null;
   status: 'awaiting_setup' | 'active' | 'revoked';
   created_at: string;
   setup_expires_at: string;
@@ -48,6 +51,7 @@ function deviceOf(row: DeviceRow): Device {
     id: row.id,
     event_id: row.event_id,
     name: row.name,
+    gate_id: row.gate_id,
     status: row.revoked_at ? 'revoked' : row.set_up_at ? 'active' : 'awaiting_setup',
     created_at: row.created_at.toISOString(),
     setup_expires_at: row.setup_expires_at.toISOString(),
@@ -73,19 +77,22 @@ const grouped = (code: string) => code.match(/.{1,4}/g)!.join('-');
  */
 export async function createDevice(
   ctx: EventsContext,
-  cmd: { actor: Actor; eventId: string; device: BodyReader<{ name: string }> },
+  cmd: { actor: Actor; eventId: string; device: BodyReader<{ name: string; gate_id?: string | null }> },
 ): Promise<NewDevice> {
   const { eventId } = await requireAccess(ctx, {
     actor: cmd.actor,
     permission: 'event.manage',
     eventId: cmd.eventId,
   });
-  const { name } = cmd.device();
+  const { name, gate_id: gateId = null } = cmd.device();
+  if (gateId && !(await findGate(ctx.db, eventId, gateId)))
+    throw problems.invalid({ errors: { gate_id: ['No gate with this id in this event.'] } });
   const code = generateCode(SETUP_CODE_LENGTH);
   const row = await ctx.inTransaction((tx) =>
     insertDevice(tx, {
       eventId,
       name,
+      gateId,
       createdBy: cmd.actor.userId,
       setupCodeHash: hashSetupCode(code),
       setupExpiresAt: new Date(Date.now() + SETUP_CODE_TTL_MS),
@@ -215,5 +222,5 @@ export async function liveDevice(
     touchDevice(ctx.db, row.id).catch((err: unknown) =>
       ctx.logger.warn('could not record a device request', { err }),
     );
-  return { id: row.id, name: row.name, eventId: row.event_id };
+  return { id: row.id, name: row.name, eventId: row.event_id, gateId: row.gate_id };
 }

@@ -8,6 +8,8 @@ export interface InvitationFacts {
   event: { name: string; start_date: string; location: string };
   /** The invitee's language when the address is a user's who chose one (`en`, `fr`), else null. */
   language?: string | null;
+  /** How many people the code admits (a party; docs/events.md, "Parties"); 1 when absent. */
+  seats?: number;
 }
 
 const escapeHtml = (s: string) =>
@@ -24,6 +26,8 @@ const TEXTS = {
     showThis: 'Show this QR code at the entrance:',
     orCode: 'Or give this code:',
     qrAlt: 'QR code',
+    admits: (n: number) =>
+      `This code admits ${n} people: show it once for the whole party, or again as they arrive.`,
   },
   fr: {
     locale: 'fr-FR',
@@ -34,6 +38,8 @@ const TEXTS = {
     showThis: 'Présentez ce QR code à l’entrée :',
     orCode: 'Ou donnez ce code :',
     qrAlt: 'QR code',
+    admits: (n: number) =>
+      `Ce code est valable pour ${n} personnes : présentez-le une fois pour tout le groupe, ou à chaque arrivée.`,
   },
 };
 
@@ -66,13 +72,16 @@ export async function invitationEmail(f: InvitationFacts): Promise<EmailRequeste
   const png = await qrPng(f.code_unique);
   const t = TEXTS[f.language === 'fr' ? 'fr' : 'en'];
   const when = startInWords(f.event.start_date, f.language === 'fr' ? 'fr' : 'en');
+  const party = (f.seats ?? 1) > 1 ? t.admits(f.seats!) : null;
   const text =
     `${t.hello(f.nom)}\n\n${t.invited} ${f.event.name}, ${when}, ${f.event.location}.\n` +
+    (party ? `${party}\n` : '') +
     `${t.showAttached} ${f.code_unique}\n`;
   const html =
     `<p>${escapeHtml(t.hello(f.nom))}</p>` +
     `<p>${escapeHtml(t.invited)} <strong>${escapeHtml(f.event.name)}</strong>, ${escapeHtml(when)}, ` +
     `${escapeHtml(f.event.location)}.</p>` +
+    (party ? `<p><strong>${escapeHtml(party)}</strong></p>` : '') +
     `<p>${escapeHtml(t.showThis)}</p><p><img src="cid:qr" alt="${t.qrAlt}" width="300" height="300"></p>` +
     `<p>${escapeHtml(t.orCode)} <code>${f.code_unique}</code></p>`;
   return {

@@ -10,6 +10,7 @@ import {
   insertInvite,
   insertInviteRows,
   listInvites as listInviteRows,
+  takeHeldInvites,
   updateInvite as updateInviteRow,
   type Invite,
   type InviteFilter,
@@ -28,11 +29,22 @@ import { changes } from './changes.ts';
 
 export type { HistoryEntry, Invite, InviteFilter, InvitePatch };
 
-/** An invite to create: `type_invite` defaults to {@link DEFAULT_INVITE_TYPE}. */
+/**
+ * An invite to create: `type_invite` defaults to {@link DEFAULT_INVITE_TYPE}, `seats` (people
+ * the code admits, docs/events.md "Parties") to 1; `seat_names` at most `seats` names.
+ */
 export interface NewInvite {
   nom: string;
   email: string;
   type_invite?: InviteType;
+  seats?: number;
+  seat_names?: string[];
+}
+
+/** @throws problems.invalid (422) naming `seat_names` when there are more names than seats. */
+function checkSeatNames(seats: number, names: string[] | null | undefined): void {
+  if (names && names.length > seats)
+    throw problems.invalid({ errors: { seat_names: [`At most ${seats} names: the code admits ${seats}.`] } });
 }
 
 /** The invite named in a path; ids that are not UUIDs name no invite. */
@@ -57,11 +69,22 @@ async function inviteOf(db: Db, eventId: string, inviteId: string): Promise<Invi
  * transaction with the outbox; the relay is kicked after the commit.
  * @throws problems.emailTaken (422) when the event already has an invite with this e-mail.
  */
-export async function addInvite(ctx: EventsContext, event: EventRow, input: NewInvite): Promise<Invite> {
-  const row: InviteInput = { ...input, type_invite: input.type_invite ?? DEFAULT_INVITE_TYPE };
+export async function addInvite(
+  ctx: EventsContext,
+  event: EventRow,
+  input: NewInvite,
+  opts: { holdEmail?: boolean } = {},
+): Promise<Invite> {
+  checkSeatNames(input.seats ?? 1, input.seat_names);
+  const row: InviteInput = {
+    ...input,
+    type_invite: input.type_invite ?? DEFAULT_INVITE_TYPE,
+    ...(opts.holdEmail ? { email_held: true } : {}),
+  };
   try {
     return await ctx.inTransaction(async (trx, outbox) => {
       const created = await insertInvite(trx, event.id, row, generateCode);
+      if (opts.holdEmail) return created;
       const email = await invitationEmail({
         ...created,
         event,
@@ -146,8 +169,15 @@ export async function updateInvite(
     permission: 'event.manage',
     eventId: cmd.eventId,
   });
-  const { id } = await inviteOf(ctx.db, eventId, cmd.inviteId);
+  const current = await inviteOf(ctx.db, eventId, cmd.inviteId);
+  const { id } = current;
   const patch = cmd.patch();
+  const seats = patch.seats ?? current.seats;
+  if (seats < current.arrived)
+    throw problems.invalid({
+      errors: { seats: [`${current.arrived} people of this party have arrived: seats cannot be fewer.`] },
+    });
+  checkSeatNames(seats, patch.seat_names !== undefined ? patch.seat_names : current.seat_names);
   try {
     const updated = await ctx.inTransaction((tx) => updateInviteRow(tx, eventId, id, patch));
     if (!updated) throw problems.noSuch({ what: 'invite' });
@@ -177,6 +207,35 @@ export async function resendInvitation(ctx: EventsContext, cmd: InviteRef): Prom
     await changes.append(outbox, 'email.requested', email);
   });
   return { email: invite.email };
+}
+
+/**
+ * Sends the invitation e-mails held back at import (docs/events.md, "CSV import"): each active
+ * invite's e-mail is queued through the outbox and the invite no longer counts as held, in one
+ * transaction. Resolves with how many were queued. Owner only.
+ * @throws problems.noSuch (404) unless owner or staff; problems.ownerOnly (403) for staff.
+ */
+export async function sendHeldInvitations(
+  ctx: EventsContext,
+  cmd: { actor: Actor; eventId: string },
+): Promise<{ queued: number }> {
+  const { event } = await requireAccess(ctx, {
+    actor: cmd.actor,
+    permission: 'event.manage',
+    eventId: cmd.eventId,
+  });
+  return ctx.inTransaction(async (trx, outbox) => {
+    const held = await takeHeldInvites(trx, event.id);
+    for (const invite of held) {
+      const email = await invitationEmail({
+        ...invite,
+        event,
+        language: await languageOf(trx, invite.email),
+      });
+      await changes.append(outbox, 'email.requested', email);
+    }
+    return { queued: held.length };
+  });
 }
 
 /**

@@ -12,7 +12,9 @@ const NOT_FOUND = {
   invite: 'No invite with this id in this event.',
   device: 'No scanner device with this id in this event.',
   deviceEvent: 'The event of this scanner device no longer exists.',
+  signedCodes: 'Signed codes are not set up on this service.',
   staff: 'This user is not staff of the event.',
+  gate: 'No gate with this id in this event.',
   userId: `Nothing has this user_id: ids are integers from 1 to ${USER_ID_MAX}.`,
   route: 'Not found.',
 } as const;
@@ -30,8 +32,32 @@ interface ScannedInvite {
   type_invite: string;
 }
 
+/** The gate a scan went through, as refusals name it (null: the event's implicit entrance). */
+type GateRef = { id: string; name: string } | null;
+
+/** Extensions every gate refusal carries: the invite, the gate and the `result`. */
+const gateRefusal = (result: string, p: { invite: ScannedInvite; gate: GateRef }) => ({
+  invite: p.invite,
+  gate: p.gate,
+  result,
+});
+
+/** Where and when, in a refusal's sentence. */
+const atGate = (gate: GateRef) => (gate ? ` through ${gate.name}` : '');
+
 /** What a `revoked` refusal is about: a check-in (with the invite), marking present, or resending. */
 type RevokedParams = { during: 'checkin'; invite: ScannedInvite } | { during: 'presence' | 'resend' };
+
+/** What an `already_checked_in` refusal says: the first check-in, and at a gate the open entry. */
+interface AlreadyIn {
+  invite: ScannedInvite;
+  checked_in_at: string;
+  scanne_par: string | null;
+  gate?: GateRef;
+  entered_at?: string | null;
+  seats?: number;
+  arrived?: number;
+}
 
 const REVOKED = {
   presence: 'This invite was revoked: it cannot be marked present.',
@@ -128,18 +154,79 @@ const main = defineProblems({
     code: 'setup_code_expired',
     detail: 'This setup code has expired: ask the event owner for a new device.',
   },
-  /** Check-in 409: present already; when and by whom the first scan was made (pretix's `already_redeemed`). */
+  /**
+   * Check-in 409: present already; when and by whom the first scan was made (pretix's
+   * `already_redeemed`). At a gate (docs/events.md, "Gates"): the party is inside through `gate`
+   * since `entered_at` (its latest entry, by `scanne_par`) and no exit was scanned.
+   */
   alreadyCheckedIn: {
     kind: 'conflict',
     code: 'already_checked_in',
-    detail: (p: { invite: ScannedInvite; checked_in_at: string; scanne_par: string | null }) =>
-      `${p.invite.nom} was already checked in at ${p.checked_in_at}.`,
-    extensions: (p: { invite: ScannedInvite; checked_in_at: string; scanne_par: string | null }) => ({
+    detail: (p: AlreadyIn) =>
+      p.gate
+        ? `${p.invite.nom} is already inside: entered through ${p.gate.name} at ${p.entered_at ?? p.checked_in_at}.`
+        : `${p.invite.nom} was already checked in at ${p.checked_in_at}.`,
+    extensions: (p: AlreadyIn) => ({
       invite: p.invite,
       checked_in_at: p.checked_in_at,
       scanne_par: p.scanne_par,
+      ...(p.gate !== undefined ? { gate: p.gate, entered_at: p.entered_at ?? null } : {}),
+      ...(p.seats !== undefined ? { seats: p.seats, arrived: p.arrived } : {}),
       result: 'already_checked_in',
     }),
+  },
+  /** Check-in 409: the party has fewer seats left than the scan asks to let in. */
+  seatsExceeded: {
+    kind: 'conflict',
+    code: 'seats_exceeded',
+    detail: (p: { invite: ScannedInvite; gate: GateRef; remaining: number; seats: number }) =>
+      `${p.invite.nom}'s code admits ${p.seats}: only ${p.remaining} more can enter${atGate(p.gate)}.`,
+    extensions: (p: { invite: ScannedInvite; gate: GateRef; remaining: number; seats: number }) => ({
+      ...gateRefusal('seats_exceeded', p),
+      remaining: p.remaining,
+      seats: p.seats,
+    }),
+  },
+  /** Check-in 409: the invitee left through a gate that allows no re-entry. */
+  noReentry: {
+    kind: 'conflict',
+    code: 'no_reentry',
+    detail: (p: { invite: ScannedInvite; gate: GateRef; exited_at: string | null }) =>
+      `${p.invite.nom} left${atGate(p.gate)}${p.exited_at ? ` at ${p.exited_at}` : ''} and this gate allows no re-entry.`,
+    extensions: (p: { invite: ScannedInvite; gate: GateRef; exited_at: string | null }) => ({
+      ...gateRefusal('no_reentry', p),
+      exited_at: p.exited_at,
+    }),
+  },
+  /** Check-in 409: an exit scan of someone not inside through this gate. */
+  notInside: {
+    kind: 'conflict',
+    code: 'not_inside',
+    detail: (p: { invite: ScannedInvite; gate: GateRef; inside: number }) =>
+      p.inside > 0
+        ? `Only ${p.inside} of ${p.invite.nom}'s party are inside${atGate(p.gate)}.`
+        : `${p.invite.nom} is not inside${atGate(p.gate)}: no entry was scanned there.`,
+    extensions: (p: { invite: ScannedInvite; gate: GateRef; inside: number }) => ({
+      ...gateRefusal('not_inside', p),
+      inside: p.inside,
+    }),
+  },
+  /** Check-in 409: the gate does not admit this invite's type. */
+  notAdmitted: {
+    kind: 'conflict',
+    code: 'not_admitted',
+    detail: (p: { invite: ScannedInvite; gate: GateRef }) =>
+      `${p.gate?.name ?? 'This gate'} does not admit ${p.invite.type_invite} invites.`,
+    extensions: (p: { invite: ScannedInvite; gate: GateRef }) => gateRefusal('not_admitted', p),
+  },
+  /** 422: an exit scan at a gate that does not scan exits (or at the implicit entrance). */
+  exitsNotScanned: {
+    kind: 'invalid',
+    code: 'exits_not_scanned',
+    detail: (p: { gate: GateRef }) =>
+      p.gate ? `${p.gate.name} does not scan exits.` : 'Exits are only scanned at a gate that scans them.',
+    errors: (_: { gate: GateRef }) => ({ direction: ['This gate does not scan exits.'] }),
+    extensions: (p: { gate: GateRef }) => ({ gate: p.gate, result: 'exits_not_scanned' }),
   },
   /** Check-in 404: no invite anywhere has this code. */
   unknownCode: {

@@ -40,7 +40,8 @@ function batchItem(item: unknown): BatchItem {
  * answers read the same.
  */
 function answerOf(o: CheckinOutcome): { status: number; body: Record<string, unknown> } {
-  if (o.result === 'checked_in') return { status: 200, body: { ...o, message: checkedInMessage(o) } };
+  if (o.result === 'checked_in' || o.result === 'checked_out')
+    return { status: 200, body: { ...o, message: checkedInMessage(o) } };
   const refusal = refusalOf(o);
   return { status: refusal.status, body: refusal.toBody() };
 }
@@ -100,9 +101,12 @@ export const attendanceRoutes = [
     summary:
       'Scan a code: exactly one of concurrent scans of one code succeeds; a repeated nonce replays the first answer (header Idempotent-Replayed: true)',
     description:
-      'Every answer carries `result`: `checked_in` (200), or a problem: `already_checked_in` (409, with ' +
-      '`invite`, `checked_in_at`, `scanne_par`), `unknown_code` (404), `wrong_event` (422, the other event is ' +
-      'not named), `revoked` (409, with `invite`). Owner and staff.',
+      'Every answer carries `result`: `checked_in` or `checked_out` (200), or a problem: `already_checked_in` ' +
+      '(409, with `invite`, `checked_in_at`, `scanne_par`; at a gate the `gate` and `entered_at` of the entry ' +
+      'still open), `unknown_code` (404), `wrong_event` (422, the other event is not named), `revoked` (409, ' +
+      'with `invite`), `seats_exceeded`, `no_reentry`, `not_inside`, `not_admitted` (409), ' +
+      '`exits_not_scanned` (422). Optional `gate_id`, `direction` (entry, exit) and `people` (of a party; ' +
+      'default: all who can): docs/events.md, "Gates" and "Parties". Owner, staff and scanner devices.',
     tags,
     params: eventParams,
     notFound: NO_EVENT,
@@ -122,8 +126,11 @@ export const attendanceRoutes = [
     },
     problems: {
       404: 'result unknown_code, or an unknown event',
-      409: 'result already_checked_in (with checked_in_at, scanne_par, invite) or revoked (with invite)',
-      422: 'result wrong_event (code of another event), or an invalid body',
+      409:
+        'result already_checked_in (with checked_in_at, scanne_par, invite; at a gate also gate and entered_at), ' +
+        'revoked (with invite), seats_exceeded (remaining), no_reentry (exited_at), not_inside (inside), ' +
+        'not_admitted (the gate does not admit the invite type)',
+      422: 'result wrong_event (code of another event), exits_not_scanned, an unknown gate_id, or an invalid body',
     },
     handler: async ({ params, readBody }, ctx, req) => {
       const { outcome, replayed } = await checkIn(ctx, {

@@ -1,5 +1,6 @@
 import { Joi } from '@fieldhouse/config';
 import type { Scan } from '../domain/checkin.ts';
+import { GatesAttendance } from './gate-schemas.ts';
 
 /** Most scans in one offline batch. */
 const MAX_BATCH = 500;
@@ -35,9 +36,11 @@ export const scanSchema = Joi.object<Scan>({
   code_unique: Joi.string()
     .trim()
     .min(1)
-    .max(64)
+    .max(256)
     .required()
-    .description('Scanned code; case, spaces and dashes ignored'),
+    .description(
+      'Scanned code (a 22-symbol code, or a signed code `FH1...`); case, spaces and dashes ignored',
+    ),
   nonce: Joi.string()
     .trim()
     .min(1)
@@ -46,6 +49,19 @@ export const scanSchema = Joi.object<Scan>({
   scanned_at: scannedAt,
   device,
   scanne_par: scannePar,
+  gate_id: Joi.string()
+    .guid()
+    .description(
+      "The gate (check-in list) scanned at; default: the device's gate, else the implicit entrance",
+    ),
+  direction: Joi.string()
+    .valid('entry', 'exit')
+    .description('entry (default) or exit (only at a gate that scans exits)'),
+  people: Joi.number()
+    .integer()
+    .min(1)
+    .max(100)
+    .description('People of the party this scan lets in or out; default: all who can'),
 }).id('Scan');
 
 /** Offline batch: `{scans: [scan, ...], device?}`, 1 to {@link MAX_BATCH} items (each validated on its own). */
@@ -70,13 +86,33 @@ const scannedInvite = Joi.object({
   type_invite: Joi.string().required(),
 }).id('ScannedInvite');
 
-/** The check-in answer: `{result: "checked_in", message, invite, checked_in_at, scanne_par}`. */
+const gateRef = Joi.object({ id: Joi.string().uuid().required(), name: Joi.string().required() })
+  .allow(null)
+  .description('The gate; null: the implicit entrance');
+
+/** What an admitting scan adds (docs/events.md, "Gates", "Parties"). */
+const admitted = {
+  direction: Joi.string().valid('entry', 'exit'),
+  gate: gateRef,
+  people: Joi.number().integer().min(1).description('People this scan let in or out'),
+  seats: Joi.number().integer().min(1).description('People the code admits'),
+  arrived: Joi.number().integer().min(0).description('People of the party arrived'),
+  inside: Joi.number().integer().min(0).description('People of the party inside through this gate now'),
+};
+
+/**
+ * The check-in answer: `{result: "checked_in", message, invite, checked_in_at, scanne_par}`,
+ * with `direction`, `gate`, `people`, `seats`, `arrived`, `inside`; an exit: `result:
+ * "checked_out"` with `at`.
+ */
 export const CheckedIn = Joi.object({
-  result: Joi.string().valid('checked_in').required(),
+  result: Joi.string().valid('checked_in', 'checked_out').required(),
   message: Joi.string().required(),
   invite: scannedInvite.required(),
-  checked_in_at: Joi.string().isoDate().required(),
-  scanne_par: Joi.string().allow(null).required(),
+  checked_in_at: Joi.string().isoDate(),
+  scanne_par: Joi.string().allow(null),
+  at: Joi.string().isoDate().description('When the exit was scanned'),
+  ...admitted,
 }).id('CheckedIn');
 
 /**
@@ -90,12 +126,30 @@ const BatchScanResult = Joi.object({
   replayed: Joi.boolean().required(),
   status: Joi.number().integer().required(),
   result: Joi.string()
-    .valid('checked_in', 'already_checked_in', 'unknown_code', 'wrong_event', 'revoked', 'invalid')
+    .valid(
+      'checked_in',
+      'checked_out',
+      'already_checked_in',
+      'seats_exceeded',
+      'no_reentry',
+      'not_inside',
+      'not_admitted',
+      'exits_not_scanned',
+      'unknown_code',
+      'wrong_event',
+      'revoked',
+      'invalid',
+    )
     .required(),
   message: Joi.string(),
   invite: scannedInvite,
   checked_in_at: Joi.string().isoDate(),
   scanne_par: Joi.string().allow(null),
+  at: Joi.string().isoDate(),
+  ...admitted,
+  entered_at: Joi.string().isoDate().allow(null),
+  exited_at: Joi.string().isoDate().allow(null),
+  remaining: Joi.number().integer().min(0),
   type: Joi.string(),
   title: Joi.string(),
   detail: Joi.string(),
@@ -152,4 +206,5 @@ export const Attendance = Joi.object({
     )
     .required()
     .description('The latest 20 check-ins and presence changes to present, newest first'),
+  gates: GatesAttendance.required(),
 }).id('Attendance');

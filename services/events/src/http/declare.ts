@@ -60,13 +60,15 @@ declare module 'express-serve-static-core' {
 
 /**
  * What a scanner device may call (scope `checkin`): scan, offline batch, invite lookup, stats,
- * each under its own event, and its own description. The first group is the event id.
+ * the offline copy (download, changes, signing keys), each under its own event, and its own description. The first group is the event id.
  */
 const DEVICE_SCOPE: Array<{ method: string; path: RegExp }> = [
   { method: 'POST', path: /^\/api\/events\/([^/]+)\/checkin\/?$/i },
   { method: 'POST', path: /^\/api\/events\/([^/]+)\/checkin\/batch\/?$/i },
   { method: 'GET', path: /^\/api\/events\/([^/]+)\/invites\/?$/i },
   { method: 'GET', path: /^\/api\/events\/([^/]+)\/stats\/?$/i },
+  { method: 'GET', path: /^\/api\/events\/([^/]+)\/gates\/?$/i },
+  { method: 'GET', path: /^\/api\/events\/([^/]+)\/checkin\/(snapshot|changes|keys)\/?$/i },
   { method: 'GET', path: /^\/api\/events\/devices\/me\/?$/i },
 ];
 

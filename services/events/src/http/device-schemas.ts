@@ -2,13 +2,17 @@ import { Joi } from '@fieldhouse/config';
 import { pathUuidSchema } from '@fieldhouse/http';
 
 /** `POST /api/events/{event_id}/devices`: `{name}`, e.g. "North door" (1 to 100 characters). */
-export const deviceSchema = Joi.object<{ name: string }>({
+export const deviceSchema = Joi.object<{ name: string; gate_id?: string | null }>({
   name: Joi.string()
     .trim()
     .min(1)
     .max(100)
     .required()
     .description('What door staff call it, e.g. "North door"'),
+  gate_id: Joi.string()
+    .guid()
+    .allow(null)
+    .description('The gate it scans at (docs/events.md, "Gates"); absent or null: the implicit entrance'),
 }).id('DeviceInput');
 
 /** `POST /api/events/devices/redeem` (the gateway only): `{setup_code}`. */
@@ -32,6 +36,11 @@ export const Device = Joi.object({
   id: Joi.string().uuid().required(),
   event_id: Joi.string().uuid().required(),
   name: Joi.string().required(),
+  gate_id: Joi.string()
+    .uuid()
+    .allow(null)
+    .required()
+    .description('The gate it scans at; null: the implicit entrance'),
   status: Joi.string()
     .valid('awaiting_setup', 'active', 'revoked')
     .required()

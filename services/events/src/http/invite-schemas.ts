@@ -10,6 +10,19 @@ const typeInvite = Joi.string()
   .valid(...INVITE_TYPES)
   .messages({ 'any.only': `{{#label}} must be one of ${INVITE_TYPES.join(', ')}` });
 
+/** People the code admits (a party, docs/events.md "Parties"): 1 to 100, default 1. */
+const seats = Joi.number()
+  .integer()
+  .min(1)
+  .max(100)
+  .description('People the code admits (a party); default 1');
+
+/** Optional names of the party's people, at most `seats`. */
+const seatNames = Joi.array()
+  .items(Joi.string().trim().min(1).max(255))
+  .max(100)
+  .description("Names of the party's people (optional, at most seats)");
+
 /**
  * The path of one invite: `{event_id}` (a UUID, else 404 "No event with this id.") and
  * `{invite_id}`, read as is: the use case answers 404 "No invite with this id in this event."
@@ -25,6 +38,8 @@ export const createInviteSchema = Joi.object<NewInvite>({
   nom: Joi.string().trim().min(1).max(255).required(),
   email: emailSchema.required(),
   type_invite: typeInvite,
+  seats,
+  seat_names: seatNames,
 }).id('InviteInput');
 
 /** `PUT`/`PATCH .../invites/{invite_id}`: any of `nom`, `email`, `type_invite`, `revoked` (at least one). */
@@ -33,6 +48,8 @@ export const updateInviteSchema = Joi.object<InvitePatch>({
   email: emailSchema,
   type_invite: typeInvite,
   revoked: Joi.boolean().strict(),
+  seats,
+  seat_names: seatNames.allow(null),
 })
   .min(1)
   .id('InvitePatch');
@@ -79,6 +96,12 @@ export const Invite = Joi.object({
   revoked_at: isoInstant.allow(null).required(),
   created_at: isoInstant.required(),
   updated_at: isoInstant.required(),
+  seats: Joi.number().integer().min(1).required().description('People the code admits'),
+  arrived: Joi.number().integer().min(0).required().description('People of the party arrived'),
+  seat_names: Joi.array().items(Joi.string()).allow(null).required(),
+  email_held: Joi.boolean()
+    .required()
+    .description('The invitation e-mail was held back at import, not sent yet'),
 }).id('Invite');
 
 /** The pagination envelope of spec 2.1 around invites. */
@@ -87,7 +110,7 @@ export const InvitePage = pageOf(Invite).id('InvitePage');
 /** One presence change or check-in of an invite. */
 export const HistoryEntry = Joi.object({
   id: Joi.number().integer().required(),
-  action: Joi.string().valid('presence', 'checkin').required(),
+  action: Joi.string().valid('presence', 'checkin', 'exit').required(),
   presence: Joi.boolean().required(),
   previous: Joi.boolean().required(),
   scanne_par: Joi.string().allow(null).required(),
@@ -99,6 +122,17 @@ export const HistoryEntry = Joi.object({
     .description('The scanner device that made the change; null when a user did (user_id)'),
   device: Joi.string().allow(null).required(),
   nonce: Joi.string().allow(null).required(),
+  gate_id: Joi.string()
+    .uuid()
+    .allow(null)
+    .required()
+    .description('The gate of a scan; null: implicit entrance or by hand'),
+  direction: Joi.string()
+    .valid('entry', 'exit')
+    .allow(null)
+    .required()
+    .description('null: presence set by hand'),
+  people: Joi.number().integer().min(1).required().description('People of the party let in or out'),
   scanned_at: isoInstant.required(),
   recorded_at: isoInstant.required(),
 }).id('HistoryEntry');

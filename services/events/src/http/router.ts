@@ -5,6 +5,7 @@ import { attendanceRoutes } from './attendance-routes.ts';
 import { actorProjection, deviceGate } from './declare.ts';
 import { deviceRoutes, deviceSelfRoutes, gatewayOnlyRoutes } from './device-routes.ts';
 import { eventRoutes } from './event-routes.ts';
+import { gateRoutes } from './gate-routes.ts';
 import { importRoutes } from './import-routes.ts';
 import { inviteRoutes } from './invite-routes.ts';
 import { staffRoutes } from './staff-routes.ts';
@@ -23,6 +24,7 @@ const signedInRouteSpecs: AnyRouteSpec<EventsContext>[] = [
   ...eventRoutes,
   ...deviceRoutes,
   ...staffRoutes,
+  ...gateRoutes,
   ...importRoutes,
   ...inviteRoutes,
   ...attendanceRoutes,

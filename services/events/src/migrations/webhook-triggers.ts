@@ -32,8 +32,10 @@ const webhookTriggers: WebhookTrigger[] = [
     referencing: 'NEW TABLE AS new_log',
     emits: (
       [
-        ['invite.checked_in', `l.action = 'checkin'`],
-        ['invite.presence_changed', `l.action IS DISTINCT FROM 'checkin'`],
+        // An invitee's first arrival; re-entries through a gate, a party's later members and
+        // exits (docs/events.md, "Gates") are not presence changes.
+        ['invite.checked_in', `l.action = 'checkin' AND NOT l.previous`],
+        ['invite.presence_changed', `l.action = 'presence'`],
       ] as const
     ).map(([kind, where]) => ({
       kind,
