@@ -18,6 +18,31 @@ const oneField = (field: string, message: string) => ({
   errors: (_: void): FieldErrors => ({ [field]: [message] }),
 });
 
+/**
+ * One refusal of an XLSForm workbook (issue 35): the cell as pyxform names it and why.
+ * `row` is 1-based as the spreadsheet shows it; `column` the header as written.
+ */
+export interface XlsFormIssue {
+  /** `<sheet>.<row>.<column>`, `<sheet>.<row>`, `<sheet>` or `file`. */
+  key: string;
+  sheet: string | null;
+  row: number | null;
+  column: string | null;
+  /** What is wrong, a code clients translate (docs/collection.md, "XLSForm"). */
+  reason: string;
+  /** The values the reason names (`type`, `name`, `list`, `limit`, `position`...). */
+  values: Record<string, string | number>;
+  /** The English sentence. */
+  message: string;
+}
+
+/** The `errors` of an XLSForm refusal: messages by cell key. */
+function xlsformErrors(issues: readonly XlsFormIssue[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const i of issues) (errors[i.key] ??= []).push(i.message);
+  return errors;
+}
+
 /** The `detail` of a 404 by what was not found (unknown and not visible look the same). */
 export const NOT_FOUND_DETAIL = {
   workspace: 'Workspace not found.',
@@ -31,6 +56,9 @@ export const NOT_FOUND_DETAIL = {
   chart: 'Chart not found.',
   member: 'This user is not a member of the workspace.',
   invitation: 'No open invitation with this id in the workspace.',
+  app_user: 'No app user with this id in the project.',
+  form: 'No form with this id and version is open for collection in this project.',
+  route: 'No route has this address.',
 } as const;
 
 /** What a 403 `forbidden` refuses (each its English sentence). */
@@ -48,7 +76,11 @@ type ForbiddenReason =
   /** Changing the data of a submission as neither its collector nor a reviewer. */
   | { reason: 'not_collector' }
   /** A status change that exists but that the caller may not make. */
-  | { reason: 'transition'; from: string; to: string };
+  | { reason: 'transition'; from: string; to: string }
+  /** An app user asking for anything but its project's published form and submitting to it. */
+  | { reason: 'app_user' }
+  /** An app user sending an edit (`deprecatedID`) of a submission. */
+  | { reason: 'app_user_edit' };
 
 function forbiddenDetail(p: ForbiddenReason): string {
   switch (p.reason) {
@@ -66,6 +98,10 @@ function forbiddenDetail(p: ForbiddenReason): string {
       return 'Only the collector of a submission or a reviewer may change its data.';
     case 'transition':
       return `You may not move this submission from ${p.from} to ${p.to}.`;
+    case 'app_user':
+      return 'An app user may only download its project’s form and send submissions to it.';
+    case 'app_user_edit':
+      return 'An app user cannot edit a sent submission; ask a project manager to correct it.';
   }
 }
 
@@ -77,6 +113,25 @@ function forbiddenDetail(p: ForbiddenReason): string {
 const catalogue = defineProblems({
   /** 401: an anonymous caller where a signed-in one is needed. */
   unauthenticated: { kind: 'unauthenticated', code: 'unauthenticated', detail: 'Unauthenticated.' },
+  /**
+   * 401: an app user's key that was revoked (docs/collection.md, "ODK Collect and Enketo"):
+   * checked on every request, so a revocation works on the next one.
+   */
+  appUserRevoked: {
+    kind: 'unauthenticated',
+    code: 'app_user_revoked',
+    detail: 'This app user was revoked: ask your project manager for a new QR code or server address.',
+  },
+  /**
+   * 409: an OpenRosa submission whose `meta/instanceID` is stored already with other XML, and
+   * that names no submission it edits (`deprecatedID`).
+   */
+  instanceConflict: {
+    kind: 'conflict',
+    code: 'instance_conflict',
+    detail: (p: { instanceId: string }) =>
+      `A different submission with the instance ID ${p.instanceId} was already received; this one was not stored.`,
+  },
   /** 404: unknown, or the caller may not know it exists. */
   notFound: {
     kind: 'not_found',
@@ -101,6 +156,41 @@ const catalogue = defineProblems({
   expressionInvalid: {
     kind: 'invalid',
     code: 'expression_invalid',
+    detail: (p: { errors: FieldErrors }) => firstError(p.errors),
+    errors: (p: { errors: FieldErrors }) => p.errors,
+  },
+  /**
+   * 413: an XForm instance (an OpenRosa `xml_submission_file`) larger than the limit
+   * (domain/xform-instance.ts `INSTANCE_LIMITS`, issue 35); nothing of it is read.
+   */
+  instanceTooLarge: {
+    kind: 'too_large',
+    code: 'instance_too_large',
+    detail: (p: { maxBytes: number }) =>
+      `This submission's XML is larger than ${p.maxBytes} bytes, the most Fieldhouse takes.`,
+    extensions: (p: { maxBytes: number }) => ({ max_bytes: p.maxBytes }),
+  },
+  /**
+   * 400: an XForm instance that is not XML Fieldhouse reads (issue 35): not well-formed, a
+   * DOCTYPE (DTDs, external entities and entity expansion are refused), elements nested too
+   * deep, too many elements, a value too long; `line` and `column` where reading stopped.
+   */
+  instanceUnreadable: {
+    kind: 'bad_request',
+    code: 'instance_unreadable',
+    detail: (p: { reason: string; line: number; column: number }) =>
+      `This submission's XML cannot be read (line ${p.line}, column ${p.column}): ${p.reason}.`,
+    extensions: (p: { reason: string; line: number; column: number }) => ({ line: p.line, column: p.column }),
+  },
+  /**
+   * 422: an XForm instance that does not fit its form (issue 35): another root, form id or
+   * version, a missing or malformed `meta/instanceID`, an element the form does not have there,
+   * a value not of its field's type; `errors` keyed by the element's path
+   * (`/data/member[2]/age`).
+   */
+  instanceInvalid: {
+    kind: 'invalid',
+    code: 'instance_invalid',
     detail: (p: { errors: FieldErrors }) => firstError(p.errors),
     errors: (p: { errors: FieldErrors }) => p.errors,
   },
@@ -285,6 +375,30 @@ const catalogue = defineProblems({
     detail: (p: { limit: number }) =>
       `A project this webhook would take events from already has ${p.limit} webhooks (those for the whole workspace included), the most one project may have: delete one, or limit this one to other projects.`,
     extensions: (p: { limit: number }) => ({ limit: p.limit }),
+  },
+  /**
+   * 422: an XLSForm workbook that cannot be taken (issue 35; docs/collection.md, "XLSForm"):
+   * `errors` keyed by cell as pyxform names one, `<sheet>.<row>.<column>` (`survey.12.relevant`;
+   * `survey.1.<column>` for a column, `file` for the workbook as a whole), and `xlsform_errors` the
+   * same refusals with their `reason` code and `values`, for a client to word in its language.
+   */
+  xlsformInvalid: {
+    kind: 'invalid',
+    code: 'xlsform_invalid',
+    detail: (p: { issues: readonly XlsFormIssue[] }) =>
+      `This XLSForm cannot be taken: ${firstError(xlsformErrors(p.issues))}`,
+    errors: (p: { issues: readonly XlsFormIssue[] }) => xlsformErrors(p.issues),
+    extensions: (p: { issues: readonly XlsFormIssue[] }) => ({ xlsform_errors: p.issues }),
+  },
+  /** 413: an XLSForm file, or what it unpacks to, larger than the limit (issue 35). */
+  xlsformTooLarge: {
+    kind: 'too_large',
+    code: 'xlsform_too_large',
+    detail: (p: { maxBytes: number; unpacked: boolean }) =>
+      p.unpacked
+        ? `This workbook unpacks to more than ${p.maxBytes} bytes, the most an XLSForm may hold.`
+        : `This file is larger than ${p.maxBytes} bytes, the most an XLSForm may be.`,
+    extensions: (p: { maxBytes: number; unpacked: boolean }) => ({ max_bytes: p.maxBytes }),
   },
 });
 
