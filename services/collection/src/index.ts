@@ -7,3 +7,4 @@ export { startUsersProjection } from './workers/user-events.ts';
 export { startCollectionWebhookWorker } from './workers/webhooks.ts';
 export { startExportWorker, sweepExports, type ExportSettings } from './workers/exports.ts';
 export { collectionDocument } from './http/document.ts';
+export { parseInstance, type ParsedInstance } from './domain/xform-instance.ts';
