@@ -40,6 +40,28 @@ export const benchFields = [
   { name: 'comments', label: 'Comments', type: 'text' },
 ] as const;
 
+/**
+ * The same 20 fields with form logic (issue 34, "Quality bars": a 20-field form with logic
+ * against the same form without it, in one run): 13 expressions — relevance, constraints, a
+ * required_if, selected(), count-selected(), regex(), string-length(), today() — that the
+ * bench's submission satisfies, so every one is evaluated on each submission.
+ */
+const LOGIC: Record<string, Record<string, string>> = {
+  village: { constraint: 'string-length(.) > 1' },
+  notes: { required_if: '${age} > 100' },
+  code: { constraint: "regex(., '^[A-Z]{2}-[0-9]{4}$')" },
+  age: { constraint: '. >= 0 and . <= 120' },
+  household: { relevant: '${age} >= 15', constraint: '. >= 1 and . <= ${age}' },
+  income: { relevant: '${household} > 0' },
+  birth_date: { constraint: '. < today()' },
+  gender: { relevant: '${age} > 0' },
+  crops: { relevant: "selected(${water}, 'well') or ${household} > 1" },
+  animals: { constraint: 'count-selected(.) <= 3' },
+  well: { relevant: "${water} = 'well'" },
+  comments: { relevant: "${consent_given} = 'yes'" },
+};
+export const benchLogicFields = benchFields.map((f) => ({ ...f, ...(LOGIC[f.name] ?? {}) }));
+
 const values: Record<string, unknown> = {
   respondent: 'Amina Diallo',
   village: 'Kolda',

@@ -7,6 +7,11 @@
  *   (1) ingest: autocannon (bench/lib/load.ts) POSTs valid submissions through the gateway for --duration seconds
  *       with --connections connections, from one user or rotating over --collectors users:
  *       submissions/s and p99 (targets >= 1,500/s, p99 <= 100 ms);
+ *   (1b) logic: the same 20 fields with 13 expressions (data.ts `benchLogicFields`) against the
+ *       form without them, in this run: --logic-duration seconds per leg, legs in ABBA order
+ *       (plain, logic, logic, plain) so drift of the machine weighs on both; submissions/s of each,
+ *       the ratio, and PASS when the form with logic keeps >= 85 % of the rate (issue 34: within
+ *       15 %). `--logic-duration 0` skips it.
  *   (2) listing: bulk-loads --rows submissions (default 1,000,000) into a second project with
  *       INSERT ... SELECT generate_series (see data.ts), then measures through the gateway, one
  *       request at a time, p95 of page 1 and page 5,000 with `status` and `date_from`, and of a
@@ -22,7 +27,7 @@ import { parseArgs } from 'node:util';
 import { createKnex, dropDatabase, migrateLatest } from '@fieldhouse/db';
 import { migrations as collectionMigrations } from '@fieldhouse/collection';
 import { migrations as gatewayMigrations } from '@fieldhouse/gateway';
-import { benchFields, bulkLoad, submissionBody } from './data.ts';
+import { benchFields, benchLogicFields, bulkLoad, submissionBody } from './data.ts';
 import {
   Child,
   cpuMeter,
@@ -46,6 +51,7 @@ const { values: args } = parseArgs({
     rows: { type: 'string', default: process.env.BENCH_ROWS ?? '1000000' },
     samples: { type: 'string', default: '200' },
     collectors: { type: 'string', default: process.env.BENCH_COLLECTORS ?? '1' },
+    'logic-duration': { type: 'string', default: process.env.BENCH_LOGIC_DURATION ?? '10' },
   },
 });
 const backing = benchBacking();
@@ -109,11 +115,11 @@ async function main() {
     return json.data;
   };
   const ws = await call('POST', '/api/v1/workspaces', { name: 'Bench' });
-  const makeProject = async (name: string) => {
+  const makeProject = async (name: string, fields: readonly object[] = benchFields) => {
     const p = await call('POST', `/api/v1/workspaces/${ws.id}/projects`, { name });
     const v = await call('POST', `/api/v1/projects/${p.id}/versions`, {});
     const uuids: Record<string, string> = {};
-    for (const f of benchFields)
+    for (const f of fields as ReadonlyArray<{ name: string }>)
       uuids[f.name] = (await call('POST', `/api/v1/versions/${v.id}/fields`, f)).uuid;
     await call('POST', `/api/v1/versions/${v.id}/publish`);
     await call('POST', `/api/v1/projects/${p.id}/publish`, {});
@@ -139,14 +145,14 @@ async function main() {
     await call('POST', `/api/v1/workspaces/${ws.id}/members`, { email, role: 'collector' });
     collectorTokens.push(c.token);
   }
-  const run = async (duration: number) => {
+  const run = async (duration: number, target: { projectId: number; body: string } = { ...ingest, body }) => {
     const r = await load({
-      url: `${gatewayUrl}/api/v1/projects/${ingest.projectId}/submissions`,
+      url: `${gatewayUrl}/api/v1/projects/${target.projectId}/submissions`,
       connections: Number(args.connections),
       duration,
       method: 'POST',
       headers,
-      body,
+      body: target.body,
       okStatus: 201,
       ...(collectorTokens.length > 1
         ? {
@@ -173,6 +179,39 @@ async function main() {
       `${ing.created} created, ${ing.other} other/errors -> ${ing.rps >= 1500 && ing.p99 <= 100 && ing.other === 0 ? 'PASS' : 'FAIL'}`,
   );
   printCpuTable([['ingest', ingestCpu]]);
+
+  // (1b) the same form with logic against the form without it, in this run
+  const legSeconds = Number(args['logic-duration']);
+  if (legSeconds > 0) {
+    const logicForm = await makeProject('Logic', benchLogicFields);
+    const logic = {
+      projectId: logicForm.projectId,
+      body: JSON.stringify(submissionBody(logicForm.versionId, logicForm.uuids)),
+    };
+    const plain = { projectId: ingest.projectId, body };
+    await run(3, logic); // warm-up: the logic version compiled and cached
+    const legs: Array<{ name: 'plain' | 'logic'; rps: number; p99: number; other: number }> = [];
+    for (const name of ['plain', 'logic', 'logic', 'plain'] as const) {
+      const r = await run(legSeconds, name === 'logic' ? logic : plain);
+      legs.push({ name, rps: r.rps, p99: r.p99, other: r.other });
+    }
+    const of = (name: 'plain' | 'logic') => {
+      const mine = legs.filter((l) => l.name === name);
+      return {
+        rps: mine.reduce((t, l) => t + l.rps, 0) / mine.length,
+        p99: Math.max(...mine.map((l) => l.p99)),
+        other: mine.reduce((t, l) => t + l.other, 0),
+      };
+    };
+    const [p, l] = [of('plain'), of('logic')];
+    const ratio = l.rps / p.rps;
+    console.log(
+      `(1b) 20 fields without / with logic (13 expressions), ${args.connections} connections, 2 x ${legSeconds} s each (ABBA): ` +
+        `${p.rps.toFixed(0)} / ${l.rps.toFixed(0)} submissions/s (legs ${legs.map((x) => `${x.name} ${x.rps.toFixed(0)}`).join(', ')}), ` +
+        `p99 ${p.p99.toFixed(1)} / ${l.p99.toFixed(1)} ms, ratio ${(ratio * 100).toFixed(1)} %, ${p.other + l.other} other/errors -> ` +
+        `${ratio >= 0.85 && p.other + l.other === 0 ? 'PASS' : 'FAIL'} (with logic >= 85 % of without)`,
+    );
+  }
 
   // (2) listing over a large project (--rows 0 skips it)
   const rows = Number(args.rows);

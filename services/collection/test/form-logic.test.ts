@@ -460,6 +460,59 @@ describe('collection: form logic (issue 34)', () => {
       expect(total.value).to.equal('12');
     });
 
+    it('answers the refusal of an edit (PUT data) in the language of Accept-Language', async () => {
+      const r = await submit([e('hh_size', 1)], 'draft').expect(201);
+      const put = await h
+        .as(bob)
+        .put(`/api/v1/projects/${projectId}/submissions/${r.body.data.id}`)
+        .set('Accept-Language', 'fr')
+        .send({ data: [e('hh_size', 30)] })
+        .expect(422);
+      expect(put.body.errors['data.0.value']).to.deep.equal(['Entre 1 et 20 personnes']);
+    });
+
+    it('answers the refusal of a draft being submitted (PUT status) with its path and the French message', async () => {
+      const r = await submit([e('hh_size', 2)], 'draft').expect(201);
+      const sent = await h
+        .as(bob)
+        .put(`/api/v1/projects/${projectId}/submissions/${r.body.data.id}`)
+        .set('Accept-Language', 'fr-FR')
+        .send({ status: 'submitted' })
+        .expect(422);
+      expect(sent.body.errors['data.phone']).to.deep.equal(['Un numéro est nécessaire']);
+    });
+
+    it('checks a sync draft when a newer item submits it: refused in French, its calculation recomputed once valid', async () => {
+      const item = (at: string, status: string, data: unknown[]) => ({
+        local_id: 'draft-then-sent',
+        client_updated_at: at,
+        form_version_id: versionId,
+        status,
+        data,
+      });
+      const sync = (items: object[]) =>
+        h
+          .as(bob)
+          .post('/api/v1/sync')
+          .set('Accept-Language', 'fr')
+          .send({ device_id: 'tab', submissions: items });
+      const first = await sync([item('2026-02-01T10:00:00Z', 'draft', [e('hh_size', 2)])]).expect(200);
+      expect(first.body.data.results[0].status).to.equal('created');
+      const refused = await sync([item('2026-02-01T11:00:00Z', 'submitted', [e('hh_size', 2)])]).expect(200);
+      expect(refused.body.data.results[0]).to.include({ status: 'rejected', code: 'validation_failed' });
+      expect(refused.body.data.results[0].errors['data.phone']).to.deep.equal(['Un numéro est nécessaire']);
+      const data = [...household(), e('total_age', '1')];
+      const sent = await sync([item('2026-02-01T12:00:00Z', 'submitted', data)]).expect(200);
+      const id = sent.body.data.results[0].id as number;
+      expect(sent.body.data.results[0].status, JSON.stringify(sent.body)).to.equal('updated');
+      const stored = await h.as(bob).get(`/api/v1/projects/${projectId}/submissions/${id}`).expect(200);
+      expect(stored.body.data.status).to.equal('submitted');
+      const total = stored.body.data.data.find(
+        (x: { field_uuid: string }) => x.field_uuid === f.total_age!.uuid,
+      );
+      expect(total.value).to.equal('70');
+    });
+
     it("checks the public web form's anonymous submissions the same way, in the visitor's language", async () => {
       await h
         .as(alice)

@@ -258,7 +258,7 @@ export interface paths {
     put?: never;
     /**
      * Submit data (JSON, or multipart: `submission` JSON part + photo files named by field uuid)
-     * @description The body of spec 2.1 plus `status` (`draft` or `submitted`, default submitted) and `consent`. Photos come as base64 values, or as multipart files named by their photo field uuid (their entries may omit the value). Members whose role may submit, and anyone the project lets in by its `collect_access` (public forms: anonymous callers too). Refusals: unpublished (`project_not_published`), outside the collection window, limit reached (`submission_limit_reached`), second submission (`already_submitted`), missing consent (`consent_required`), draft or foreign version, bad entries: 422; photo too large (`photo_too_large`): 413.
+     * @description The body of spec 2.1 plus `status` (`draft` or `submitted`, default submitted) and `consent`. Photos come as base64 values, or as multipart files named by their photo field uuid (their entries may omit the value) or by their entry (`{"file": "<part name>"}`, required for photos inside repeat instances). Members whose role may submit, and anyone the project lets in by its `collect_access` (public forms: anonymous callers too). Refusals: unpublished (`project_not_published`), outside the collection window, limit reached (`submission_limit_reached`), second submission (`already_submitted`), missing consent (`consent_required`), draft or foreign version, bad entries: 422; photo too large (`photo_too_large`): 413.
      */
     post: operations['createSubmission'];
     delete?: never;
@@ -5399,16 +5399,29 @@ export interface operations {
           choice_filter?: string | null;
           choices?:
             | {
-                label: string | Record<string, never>;
+                label:
+                  | string
+                  | {
+                      [key: string]: string;
+                    };
                 properties?: {
                   [key: string]: string;
                 };
-                translations?: Record<string, never>;
+                translations?: {
+                  [key: string]: {
+                    label?: string;
+                  };
+                };
                 value: string;
               }[]
             | null;
           constraint?: string | null;
-          constraint_message?: null | string | Record<string, never>;
+          constraint_message?:
+            | null
+            | string
+            | {
+                [key: string]: string;
+              };
           /** @default {} */
           constraints?: {
             max?: number;
@@ -5417,8 +5430,17 @@ export interface operations {
             pattern?: string;
           };
           default?: null | string | number | boolean | string[];
-          hint?: null | string | Record<string, never>;
-          label: string | Record<string, never>;
+          hint?:
+            | null
+            | string
+            | {
+                [key: string]: string;
+              };
+          label:
+            | string
+            | {
+                [key: string]: string;
+              };
           max_repeats?: number | null;
           min_repeats?: number | null;
           name: string;
@@ -5430,8 +5452,20 @@ export interface operations {
           /** @default false */
           required?: boolean;
           required_if?: string | null;
-          required_message?: null | string | Record<string, never>;
-          translations?: Record<string, never>;
+          required_message?:
+            | null
+            | string
+            | {
+                [key: string]: string;
+              };
+          translations?: {
+            [key: string]: {
+              constraint_message?: string;
+              hint?: string;
+              label?: string;
+              required_message?: string;
+            };
+          };
           /** @enum {string} */
           type:
             | 'text'
@@ -5584,16 +5618,29 @@ export interface operations {
           choice_filter?: string | null;
           choices?:
             | {
-                label: string | Record<string, never>;
+                label:
+                  | string
+                  | {
+                      [key: string]: string;
+                    };
                 properties?: {
                   [key: string]: string;
                 };
-                translations?: Record<string, never>;
+                translations?: {
+                  [key: string]: {
+                    label?: string;
+                  };
+                };
                 value: string;
               }[]
             | null;
           constraint?: string | null;
-          constraint_message?: null | string | Record<string, never>;
+          constraint_message?:
+            | null
+            | string
+            | {
+                [key: string]: string;
+              };
           constraints?: {
             max?: number;
             max_length?: number;
@@ -5601,8 +5648,17 @@ export interface operations {
             pattern?: string;
           };
           default?: null | string | number | boolean | string[];
-          hint?: null | string | Record<string, never>;
-          label?: string | Record<string, never>;
+          hint?:
+            | null
+            | string
+            | {
+                [key: string]: string;
+              };
+          label?:
+            | string
+            | {
+                [key: string]: string;
+              };
           max_repeats?: number | null;
           min_repeats?: number | null;
           name?: string;
@@ -5613,8 +5669,20 @@ export interface operations {
           repeat_count?: null | number | (string | null);
           required?: boolean;
           required_if?: string | null;
-          required_message?: null | string | Record<string, never>;
-          translations?: Record<string, never>;
+          required_message?:
+            | null
+            | string
+            | {
+                [key: string]: string;
+              };
+          translations?: {
+            [key: string]: {
+              constraint_message?: string;
+              hint?: string;
+              label?: string;
+              required_message?: string;
+            };
+          };
           /** @enum {string} */
           type?:
             | 'text'

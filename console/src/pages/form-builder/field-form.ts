@@ -184,11 +184,7 @@ export function fieldFormErrors(v: FieldFormValues, t: (key: string) => string):
   return errors;
 }
 
-/**
- * A text as the API takes it: a plain string, or `{lang: text}` (form-model.md). The generated
- * type of the per-language object is `Record<string, never>` (collection's document does not
- * describe its values yet), hence the casts to it.
- */
+/** A text as the API takes it: a plain string, or `{lang: text}` (form-model.md). */
 type Text = FieldInput['label'];
 
 /** A text in every language: a plain string for a one-language form, else `{lang: text}` (blank ones left out). */
@@ -205,7 +201,7 @@ function perLanguage(
     ...(own.trim() ? { [defaultLanguage]: own.trim() } : {}),
     ...Object.fromEntries(others.map(([l, x]) => [l, x[key].trim()])),
   };
-  return texts as unknown as Text;
+  return texts;
 }
 
 /**
@@ -240,10 +236,10 @@ export function fieldInputOf(v: FieldFormValues, defaultLanguage: string | null)
             value: c.value.trim(),
             label:
               defaultLanguage && tr.length
-                ? ({
+                ? {
                     [defaultLanguage]: c.label.trim(),
                     ...Object.fromEntries(tr.map(([l, x]) => [l, x.trim()])),
-                  } as unknown as Text)
+                  }
                 : c.label.trim(),
             ...(parseProperties(c.properties) ? { properties: parseProperties(c.properties)! } : {}),
           };

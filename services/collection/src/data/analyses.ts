@@ -114,7 +114,8 @@ function withAnswers(
   db: Knex,
   q: Knex.QueryBuilder,
   field: Pick<AnalysisField, 'uuids' | 'repeats'>,
-): { q: Knex.QueryBuilder; v: string } {
+  split?: Pick<AnalysisField, 'uuids' | 'repeats'>,
+): { q: Knex.QueryBuilder; v: string; split?: string } {
   if (!field.repeats.length) return { q, v: valueOf(db, field.uuids).toString() };
   const arrayOf = (v: string) => `CASE WHEN jsonb_typeof(${v}) = 'array' THEN ${v} ELSE '[]'::jsonb END`;
   let joins = `jsonb_array_elements(${arrayOf('s.data')}) e0`;
@@ -126,12 +127,18 @@ function withAnswers(
     where.push(`e${k} ->> 'field_uuid' = ?`);
   });
   const last = `e${field.repeats.length}`;
+  // A split field inside the repeats (its repeat path a prefix of the field's): its answer in
+  // the instance of its own repeat that holds the counted answer.
+  const inner = split?.repeats.length
+    ? `, (SELECT x ->> 'value' FROM jsonb_array_elements(${arrayOf(`i${split.repeats.length - 1}.d`)}) x
+          WHERE x ->> 'field_uuid' = ANY(?::text[]) LIMIT 1) AS split`
+    : '';
   q.joinRaw(
-    `CROSS JOIN LATERAL (SELECT ${last} -> 'value' AS v FROM ${joins}
+    `CROSS JOIN LATERAL (SELECT ${last} -> 'value' AS v${inner} FROM ${joins}
       WHERE ${where.join(' AND ')} AND ${last} ->> 'field_uuid' = ANY(?::text[])) rv`,
-    [...field.repeats, field.uuids],
+    [...(inner ? [split!.uuids] : []), ...field.repeats, field.uuids],
   );
-  return { q, v: 'rv.v' };
+  return { q, v: 'rv.v', ...(inner ? { split: 'rv.split' } : {}) };
 }
 
 /** The value of a top-level field in `s.data` as jsonb (the first entry whose uuid is one of `uuids`). */
@@ -144,7 +151,9 @@ const valueOf = (db: Knex, uuids: string[]) =>
 /**
  * A chart's aggregated rows, computed in PostgreSQL over the analysis's filtered submissions
  * (a field inside a repeat counts its answers in every instance, not submissions):
- * - choice_counts: `{value, count, split?}` (a select_multiple counts each chosen value);
+ * - choice_counts: `{value, count, split?}` (a select_multiple counts each chosen value; a
+ *   `split_by` inside a repeat, which the analysis's checks allow only around the counted field,
+ *   splits each answer by the split field's answer in the same instance);
  * - histogram: `{bin, from, to, count}` over `bins` equal bins between the minimum and maximum;
  * - over_time: `{day (YYYY-MM-DD, UTC), count, split?}`;
  * - map: `{id, latitude, longitude}` (at most 5,000 points, newest first; `id` the submission's);
@@ -199,8 +208,13 @@ export async function chartData(
     }
     case 'choice_counts': {
       const multiple = field!.type === 'select_multiple';
-      const answers = withAnswers(db, base(), field!);
-      const inner = answers.q.select(db.raw(`${answers.v} AS v`), ...splitCol).as('t');
+      const answers = withAnswers(db, base(), field!, split);
+      const inner = answers.q
+        .select(
+          db.raw(`${answers.v} AS v`),
+          ...(answers.split ? [db.raw(`${answers.split} AS split`)] : splitCol),
+        )
+        .as('t');
       const values = multiple
         ? db.raw(
             `CROSS JOIN LATERAL jsonb_array_elements_text(CASE jsonb_typeof(t.v) WHEN 'array' THEN t.v ELSE '[]'::jsonb END) AS c(value)`,

@@ -35,8 +35,33 @@ export interface CreateAnalysisCommand {
   analysis: BodyReader<AnalysisInput>;
 }
 
-/** Per chart: its field exists in a published version with a type the kind takes; `split_by` a select_one field. */
-function chartErrors(charts: ChartDef[], fields: Map<string, { type: string }>): FieldErrors {
+/**
+ * Why `split_by` cannot split chart `c` when the split field is inside a repeat, or null when it
+ * can: only a choice_counts chart of a field in the same repeat instance (or a repeat inside it)
+ * has one split answer per counted answer (form model of issue 34); a count of submissions
+ * (over_time) or of answers elsewhere would have one split answer per instance.
+ */
+function repeatSplitProblem(
+  c: ChartDef,
+  split: AnalysisField,
+  fields: Map<string, AnalysisField>,
+): string | null {
+  if (!split.repeats.length) return null;
+  const repeatName = [...fields].find(([, f]) => f.uuids.includes(split.repeats.at(-1)!))?.[0] ?? 'a repeat';
+  const counted = c.field ? fields.get(c.field) : undefined;
+  const inside = counted && split.repeats.every((r, k) => counted.repeats[k] === r);
+  if (c.kind === 'choice_counts' && inside) return null;
+  return c.kind === 'over_time'
+    ? `${c.split_by} is inside the repeat ${repeatName}: a submission holds one answer per instance, so it cannot split a count of submissions; split by a field outside repeats.`
+    : `${c.split_by} is inside the repeat ${repeatName}, which does not hold ${c.field}: split by a field outside repeats or in the instances of ${repeatName} holding ${c.field}.`;
+}
+
+/**
+ * Per chart: its field exists in a published version with a type the kind takes; `split_by` a
+ * select_one field, outside repeats or, for choice_counts, in the repeat instance holding the
+ * counted field ({@link repeatSplitProblem}).
+ */
+function chartErrors(charts: ChartDef[], fields: Map<string, AnalysisField>): FieldErrors {
   const errors: FieldErrors = {};
   charts.forEach((c, i) => {
     const types = KIND_FIELD_TYPES[c.kind];
@@ -54,6 +79,10 @@ function chartErrors(charts: ChartDef[], fields: Map<string, { type: string }>):
         errors[`charts.${i}.split_by`] = ['Only choice_counts and over_time charts can be split.'];
       else if (fields.get(c.split_by)?.type !== 'select_one')
         errors[`charts.${i}.split_by`] = [`${c.split_by} is not a select_one field of a published version.`];
+      else {
+        const problem = repeatSplitProblem(c, fields.get(c.split_by)!, fields);
+        if (problem) errors[`charts.${i}.split_by`] = [problem];
+      }
     }
     if (c.bins !== undefined && c.kind !== 'histogram')
       errors[`charts.${i}.bins`] = ['Only a histogram has bins.'];

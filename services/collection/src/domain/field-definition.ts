@@ -23,20 +23,29 @@ export const languageCode = () =>
     .max(35);
 
 /**
+ * A language code as the key of a per-language object: {@link languageCode}'s rule as one RegExp
+ * (its 35-character limit as a lookahead). A RegExp key, not a joi schema, because the OpenAPI
+ * document is generated from these schemas (joi-to-json) and only a RegExp key becomes
+ * `patternProperties`; a schema key was dropped, so the console's generated types said
+ * `Record<string, never>` for `{"en": "...", "fr": "..."}`.
+ */
+const LANGUAGE_KEY = /^(?=.{2,35}$)[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/;
+
+/**
  * A text that may be given per language (form model of issue 34): a plain string, or
  * `{"en": "...", "fr": "..."}` (normalised by {@link normaliseTexts}).
  */
 const text = (max: number) =>
   Joi.alternatives().try(
     Joi.string().trim().min(1).max(max),
-    Joi.object().pattern(languageCode(), Joi.string().trim().min(1).max(max)).min(1),
+    Joi.object().pattern(LANGUAGE_KEY, Joi.string().trim().min(1).max(max)).min(1),
   );
 
 /** An expression in the ODK XPath subset of `@fieldhouse/form-logic` (compiled when saved). */
 const expression = () => Joi.string().trim().max(4000).allow(null, '');
 
 const translationsSchema = Joi.object().pattern(
-  languageCode(),
+  LANGUAGE_KEY,
   Joi.object({
     label: Joi.string().trim().max(500),
     hint: Joi.string().trim().max(2000),
@@ -49,7 +58,7 @@ const choice = Joi.object({
   value: Joi.string().trim().min(1).max(200).required(),
   label: text(500).required(),
   properties: Joi.object().pattern(/^[A-Za-z_][A-Za-z0-9_]{0,99}$/, Joi.string().max(500).allow('')),
-  translations: Joi.object().pattern(languageCode(), Joi.object({ label: Joi.string().trim().max(500) })),
+  translations: Joi.object().pattern(LANGUAGE_KEY, Joi.object({ label: Joi.string().trim().max(500) })),
 });
 
 const constraints = Joi.object<Constraints>({

@@ -5,8 +5,8 @@ import type { ProjectRow } from '../data/projects.ts';
 import { findVersion, listFields, type FieldRow } from '../data/versions.ts';
 import type { SubmissionRow } from '../data/submissions.ts';
 import { listSubmissionPhotos } from '../data/photos.ts';
-import { photoRefOf } from './photo-intake.ts';
-import { validateEntries, type DataEntry, type PhotoRef } from './submission-validation.ts';
+import { filePartOf, forEachEntry, photoRefOf } from './photo-intake.ts';
+import { entryLevels, validateEntries, type DataEntry, type PhotoRef } from './submission-validation.ts';
 import type { CompiledForm } from '@fieldhouse/form-logic';
 import { formOfVersion } from './form-engine.ts';
 
@@ -126,16 +126,26 @@ export function checkEntries(
   opts: CheckOptions,
 ): DataEntry[] {
   const { fields, compiled } = form;
-  const photoUuids = new Set(fields.filter((f) => f.type === 'photo').map((f) => f.uuid));
+  const levels = entryLevels(fields);
+  const photoUuids = new Set(
+    fields.filter((f) => f.type === 'photo' && levels.get(f.uuid) === null).map((f) => f.uuid),
+  );
   const errors: FieldErrors = {};
-  for (const name of files.keys())
-    if (!photoUuids.has(name))
-      errors[`files.${name}`] = ['no photo field of this form version has this uuid'];
   const result = validateEntries(data, fields, {
     enforceRequired: opts.enforceRequired && !compiled,
     uploadedPhotos: new Set(files.keys()),
     ...(opts.keptPhotos ? { keptPhotos: opts.keptPhotos } : {}),
   });
+  const named = new Set<string>();
+  forEachEntry(result.entries, (e) => {
+    const part = e.type === 'photo' ? filePartOf(e.value) : undefined;
+    if (part !== undefined) named.add(part);
+  });
+  for (const name of files.keys())
+    if (!photoUuids.has(name) && !named.has(name))
+      errors[`files.${name}`] = [
+        'no photo field at the top level of this form version has this uuid, and no photo entry names this file ({"file": "<part name>"})',
+      ];
   Object.assign(errors, result.errors);
   if (Object.keys(errors).length) throw problems.validationFailed({ errors });
   if (!compiled) return result.entries;
@@ -175,18 +185,19 @@ function checkLogic(
 }
 
 /**
- * The photos a submission holds, which entries of a change may keep: those its data names now,
+ * The photos a submission holds, which entries of a change may keep: those its data names now
+ * (at any level, repeat instances included),
  * each as the server stored it in table `photos` ({@link photoRefOf}: id, sniffed type, size,
  * the service's URL), never as the data says it (issue 31: a value stored before this rule may
  * carry a client's URL).
  * @returns a map by photo id (empty when the submission has no photo).
  */
 export async function keptPhotosOf(db: Db, s: SubmissionRow): Promise<Map<string, PhotoRef>> {
-  const named = new Set(
-    s.data
-      .filter((e) => e.type === 'photo' && e.value && typeof e.value === 'object')
-      .map((e) => (e.value as { photo_id?: unknown }).photo_id),
-  );
+  const named = new Set<unknown>();
+  forEachEntry(s.data, (e) => {
+    if (e.type === 'photo' && e.value && typeof e.value === 'object')
+      named.add((e.value as { photo_id?: unknown }).photo_id);
+  });
   const kept = new Map<string, PhotoRef>();
   if (named.size === 0) return kept;
   for (const row of await listSubmissionPhotos(db, s.id))

@@ -1,6 +1,7 @@
 import { addFieldError, type FieldErrors } from '@fieldhouse/problem';
 import { FIELD_TYPES, type DataEntry, type FieldDef, type PhotoRef, type ValueType } from './types.ts';
 import { VALUE_VALIDATORS, isEmptyValue } from './value-validators.ts';
+import { filePartOf } from './photo-intake.ts';
 export { type DataEntry, type PhotoRef } from './types.ts';
 
 export interface EntriesResult {
@@ -11,7 +12,10 @@ export interface EntriesResult {
 export interface EntryOptions {
   /** Check required fields (false for drafts, which may be incomplete, and where the form's logic decides). */
   enforceRequired: boolean;
-  /** Field uuids whose photo came as an uploaded file (its entry may omit the value). */
+  /**
+   * Names of the multipart file parts: a top-level photo field's uuid (its entry may omit the
+   * value), or a name a photo entry gives as `{"file": "<name>"}` (at any level).
+   */
   uploadedPhotos?: ReadonlySet<string>;
   /**
    * The photos this submission holds, by id, as the server stored them ({@link PhotoRef}): a
@@ -34,7 +38,7 @@ const add = (errors: FieldErrors, key: string, message: string) => addFieldError
  * members' entries are at the level of the nearest enclosing repeat), by field uuid; null: the
  * top level. A parent chain that loops or names no field ends at the top level.
  */
-function entryLevels(fields: readonly FieldDef[]): Map<string, string | null> {
+export function entryLevels(fields: readonly FieldDef[]): Map<string, string | null> {
   const byName = new Map(fields.map((f) => [f.name, f]));
   const levels = new Map<string, string | null>();
   for (const f of fields) {
@@ -56,7 +60,8 @@ function entryLevels(fields: readonly FieldDef[]): Map<string, string | null> {
  * Checks every data entry against the field it names (spec 2.1; docs/collection.md,
  * "Submission validation"): the entry shape, an existing `field_uuid`, the field's `type`,
  * the value's format and constraints, no second entry for one field, and every required field
- * present. A photo entry naming one of `opts.keptPhotos` by its `photo_id` keeps it, its value
+ * present. A photo entry `{"file": "<part name>"}` takes the multipart file of that name (one of
+ * `opts.uploadedPhotos`; any other name is a bad value). A photo entry naming one of `opts.keptPhotos` by its `photo_id` keeps it, its value
  * rebuilt from the stored reference (every other member of the client's value ignored); one
  * naming any other photo is a bad value. Errors are keyed by entry: `data.3.value`,
  * `data.1.field_uuid`, `data.2.type`, `data.4` (duplicate); missing required fields under `data`.
@@ -146,6 +151,20 @@ export function validateEntries(data: unknown, fields: FieldDef[], opts: EntryOp
         return;
       }
       let uploaded = topLevel && field.type === 'photo' && !!opts.uploadedPhotos?.has(field.uuid);
+      const part = field.type === 'photo' && !uploaded ? filePartOf(value) : undefined;
+      if (part !== undefined) {
+        // A multipart file named by the entry (a photo inside a repeat instance, or anywhere).
+        if (!opts.uploadedPhotos?.has(part)) {
+          add(
+            errors,
+            `${at}.value`,
+            `${field.name} names the file part ${part}, which this request does not have (multipart: one file part per photo)`,
+          );
+          return;
+        }
+        value = { file: part };
+        uploaded = true;
+      }
       const keptId = field.type === 'photo' && !uploaded ? photoIdOf(value) : undefined;
       if (keptId !== undefined) {
         // A kept photo is rebuilt from the server's record: the client's url, content_type, size

@@ -87,7 +87,8 @@ const createSubmissionRoute = route({
   summary: 'Submit data (JSON, or multipart: `submission` JSON part + photo files named by field uuid)',
   description:
     'The body of spec 2.1 plus `status` (`draft` or `submitted`, default submitted) and `consent`. Photos come ' +
-    'as base64 values, or as multipart files named by their photo field uuid (their entries may omit the value). ' +
+    'as base64 values, or as multipart files named by their photo field uuid (their entries may omit the value) ' +
+    'or by their entry (`{"file": "<part name>"}`, required for photos inside repeat instances). ' +
     'Members whose role may submit, and anyone the project lets in by its `collect_access` (public forms: ' +
     'anonymous callers too). Refusals: unpublished (`project_not_published`), outside the collection window, ' +
     'limit reached (`submission_limit_reached`), second submission (`already_submitted`), missing consent ' +
