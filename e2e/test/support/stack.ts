@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { createKnex, migrateLatest, type Knex } from '@fieldhouse/db';
 import { startServer, type RunningServer } from '@fieldhouse/http';
@@ -136,7 +136,13 @@ export async function startStack(opts: StackOptions = {}): Promise<TestStack> {
   const serviceUrls = {
     collection: await serve(createCollectionApp({ ...common, db: collectionKnex, blobs: collectionBlobs })),
     polls: await serve(pollsApp),
-    events: await serve(createEventsApp({ ...common, db: eventsKnex })),
+    events: await serve(
+      createEventsApp({
+        ...common,
+        db: eventsKnex,
+        codeSigningSecret: randomBytes(32).toString('base64url'),
+      }),
+    ),
   };
 
   const config = loadGatewayConfig({

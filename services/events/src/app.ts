@@ -7,6 +7,7 @@ import { inTransactionWith } from '@fieldhouse/messaging';
 import { webhookApiSettings, webhookEnvDefaults, type WebhookApiSettings } from '@fieldhouse/webhooks';
 import { scanGroupCommit } from './data/scan-batch.ts';
 import type { EventsContext } from './domain/context.ts';
+import { createCodeSigner } from './domain/signed-codes.ts';
 import { eventsAsyncApiRoute } from './http/asyncapi-route.ts';
 import { eventsDocument } from './http/document.ts';
 import { eventsRouter } from './http/router.ts';
@@ -31,6 +32,11 @@ export interface EventsAppDeps {
   lifecycle?: Lifecycle;
   /** Called after a commit that wrote to the outbox (main.ts kicks its OutboxRelay); optional. */
   outboxWritten?: () => void;
+  /**
+   * `EVENTS_CODE_SIGNING_SECRET`: the secret every event's Ed25519 key for signed codes is derived
+   * from (domain/signed-codes.ts). None: signed codes are off.
+   */
+  codeSigningSecret?: string;
 }
 
 /**
@@ -38,7 +44,10 @@ export interface EventsAppDeps {
  * e-mails are written with their invite, then the relay is kicked) and the scanner group commit.
  */
 export function createEventsContext(
-  deps: Pick<EventsAppDeps, 'db' | 'logger' | 'outboxWritten' | 'publicUrl' | 'webhooks'>,
+  deps: Pick<
+    EventsAppDeps,
+    'db' | 'logger' | 'outboxWritten' | 'publicUrl' | 'webhooks' | 'codeSigningSecret'
+  >,
 ): EventsContext {
   return {
     db: deps.db,
@@ -47,6 +56,7 @@ export function createEventsContext(
     inTransaction: inTransactionWith(deps.db, 'outbox', deps.outboxWritten),
     webhooks: deps.webhooks ?? webhookApiSettings(webhookEnvDefaults),
     hotScans: scanGroupCommit(deps.db, deps.logger),
+    codeSigner: deps.codeSigningSecret ? createCodeSigner(deps.codeSigningSecret) : null,
   };
 }
 

@@ -19,6 +19,12 @@ export interface EventsConfig extends ServiceVars, WebhookVars {
   MAIL_FROM: string;
   /** Base URL of the web console (the gateway), for scanner devices' setup URLs. */
   PUBLIC_URL: string;
+  /**
+   * Secret (at least 32 characters, e.g. 32 random bytes in base64url) every event's Ed25519 key
+   * of signed invitation codes is derived from (docs/events.md, "Signed codes"). Unset: signed
+   * codes are off. Never committed: set it in the deployment's secrets.
+   */
+  EVENTS_CODE_SIGNING_SECRET?: string;
 }
 
 const schema = Joi.object<EventsConfig>({
@@ -32,6 +38,7 @@ const schema = Joi.object<EventsConfig>({
   PUBLIC_URL: urlOf('http', 'https')
     .default('http://localhost:8080')
     .custom((v: string) => v.replace(/\/+$/, '')),
+  EVENTS_CODE_SIGNING_SECRET: Joi.string().min(32),
   ...webhookEnv,
 });
 

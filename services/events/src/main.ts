@@ -31,6 +31,7 @@ const { app, lifecycle, ctx } = createEventsApp({
   bodyLimit: config.BODY_LIMIT,
   publicUrl: config.PUBLIC_URL,
   webhooks: webhookApiSettings(config),
+  ...(config.EVENTS_CODE_SIGNING_SECRET ? { codeSigningSecret: config.EVENTS_CODE_SIGNING_SECRET } : {}),
   outboxWritten: () => relay.kick(),
   storeProbe: storeProbe.probe,
 });

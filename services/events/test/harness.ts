@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createKnex, migrateLatest, type Knex } from '@fieldhouse/db';
@@ -51,6 +52,8 @@ export async function startHarness(label: string): Promise<Harness> {
     keys: issuer.keys,
     issuer: issuer.issuer,
     bodyLimit: '1mb',
+    // Signed codes on, with a secret of this run only (keys are never committed).
+    codeSigningSecret: randomBytes(32).toString('base64url'),
   });
   const auth = (user: TestUser) => ({ authorization: `Bearer ${issuer.sign('events', user)}` });
   return {

@@ -109,3 +109,12 @@ export async function deleteEvent(tx: Tx, eventId: string): Promise<void> {
   // After the cascade, whose delete of the invites wrote their counters' last change.
   await tx('invite_counts').where('event_id', eventId).delete();
 }
+
+/** Every event the user owns or staffs, with their role in it, by start date. */
+export async function eventRolesOf(db: Db, userId: number): Promise<Array<{ id: string; role: EventRole }>> {
+  const rows = (await db('events')
+    .select(['id', db.raw('(owner_id = ?) AS is_owner', [userId])])
+    .where(ownerOrStaff(db, userId))
+    .orderBy([{ column: 'start_at' }, { column: 'id' }])) as Array<{ id: string; is_owner: boolean }>;
+  return rows.map((r) => ({ id: r.id, role: r.is_owner ? 'owner' : 'staff' }));
+}

@@ -1,5 +1,5 @@
-import { findEventFor, type EventRole, type EventRow } from '../data/events.ts';
-import type { EventsContext, ScanActor } from './context.ts';
+import { eventRolesOf, findEventFor, type EventRole, type EventRow } from '../data/events.ts';
+import type { Actor, EventsContext, ScanActor } from './context.ts';
 import { problems } from './problems.ts';
 
 /**
@@ -50,4 +50,22 @@ export async function requireAccess<P extends Permission>(
   if (!found) throw problems.noSuch({ what: 'event' });
   if (!allowed.includes(found.role)) throw problems.ownerOnly();
   return { eventId: found.event.id, event: found.event, role: found.role } as Granted<P>;
+}
+
+/** The permissions of a role, in the order of the table (docs/events.md, "Who may do what"). */
+export const permissionsOf = (role: EventRole | 'device'): Permission[] =>
+  (Object.keys(PERMISSIONS) as Permission[]).filter((p) =>
+    (PERMISSIONS[p] as ReadonlyArray<string>).includes(role),
+  );
+
+/**
+ * The caller's role and permissions in every event they own or staff (`GET /api/events/access`),
+ * so the console offers each role only what it may do. Lists only the caller's own events.
+ */
+export async function myEventAccess(
+  ctx: EventsContext,
+  actor: Actor,
+): Promise<Array<{ event_id: string; role: EventRole; permissions: Permission[] }>> {
+  const rows = await eventRolesOf(ctx.db, actor.userId);
+  return rows.map((r) => ({ event_id: r.id, role: r.role, permissions: permissionsOf(r.role) }));
 }

@@ -19,7 +19,7 @@ import {
 } from '../data/gates.ts';
 import type { Db } from '../data/tx.ts';
 import { requireAccess } from './access.ts';
-import { normalizeCode } from './codes.ts';
+import { scannedCode } from './signed-codes.ts';
 import type { EventsContext, ScanActor } from './context.ts';
 import { problems } from './problems.ts';
 
@@ -376,7 +376,7 @@ export async function checkIn(
   // invalid one is told 404 before 422 when the actor cannot see the event.
   const valid = validOrUndefined(cmd.scan);
   const plain = valid && !valid.nonce && !valid.gate_id && !valid.people && valid.direction !== 'exit';
-  const hotCode = plain ? normalizeCode(valid.code_unique) : undefined;
+  const hotCode = plain ? scannedCode(ctx.codeSigner, eventId, valid.code_unique) : undefined;
   if (valid && hotCode && !('device' in actor)) {
     const done = await ctx.hotScans.submit({
       eventId,
@@ -388,7 +388,7 @@ export async function checkIn(
   }
   const { eventId: scannedEventId } = await requireAccess(ctx, { actor, permission: 'event.scan', eventId });
   const scan = cmd.scan();
-  const code = normalizeCode(scan.code_unique);
+  const code = scannedCode(ctx.codeSigner, scannedEventId, scan.code_unique);
   if (!code) throw emptyCode();
   return scanOnce(ctx, actor, scannedEventId, scan, code, await scanAt(ctx.db, actor, scannedEventId, scan));
 }
@@ -431,7 +431,7 @@ export async function checkInBatch(
   const batch = cmd.batch();
   const results: BatchResult[] = [];
   for (const [index, item] of batch.items.entries()) {
-    const code = 'scan' in item ? normalizeCode(item.scan.code_unique) : undefined;
+    const code = 'scan' in item ? scannedCode(ctx.codeSigner, eventId, item.scan.code_unique) : undefined;
     if (!('scan' in item) || !code) {
       const nonce = 'scan' in item ? (item.scan.nonce ?? null) : item.nonce;
       const errors = 'scan' in item ? { code_unique: ['code_unique is empty'] } : item.errors;

@@ -30,10 +30,11 @@ export function generateCode(length = CODE_LENGTH): string {
 
 /**
  * A scanned or typed code in canonical form: upper case, without spaces or dashes.
- * Returns undefined when it cannot be a code (empty, too long, or not a string).
+ * Returns undefined when it cannot be a code (empty, too long, or not a string): at most 64
+ * symbols, or 256 for a signed code (`FH1...`, domain/signed-codes.ts).
  */
 export function normalizeCode(raw: unknown): string | undefined {
   if (typeof raw !== 'string') return undefined;
   const code = raw.replace(/[\s-]/g, '').toUpperCase();
-  return code.length > 0 && code.length <= 64 ? code : undefined;
+  return code.length > 0 && code.length <= (code.startsWith('FH1') ? 256 : 64) ? code : undefined;
 }

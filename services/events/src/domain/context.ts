@@ -5,6 +5,7 @@ import type { WebhookApiSettings } from '@fieldhouse/webhooks';
 import type { CheckedInRow } from '../data/attendance.ts';
 import type { HotScan } from '../data/scan-batch.ts';
 import type { Db } from '../data/tx.ts';
+import type { CodeSigner } from './signed-codes.ts';
 
 /** The events service's dependencies, built once by `createEventsApp` (app.ts); use cases take it. */
 export interface EventsContext {
@@ -22,6 +23,8 @@ export interface EventsContext {
   webhooks: WebhookApiSettings;
   /** Group commit of the scanner hot path (data/scan-batch.ts): one per app. */
   hotScans: GroupCommit<HotScan, CheckedInRow | undefined>;
+  /** Signs and checks signed invitation codes (`EVENTS_CODE_SIGNING_SECRET`); null when they are off. */
+  codeSigner: CodeSigner | null;
 }
 
 /**

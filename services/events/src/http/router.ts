@@ -8,6 +8,7 @@ import { eventRoutes } from './event-routes.ts';
 import { gateRoutes } from './gate-routes.ts';
 import { importRoutes } from './import-routes.ts';
 import { inviteRoutes } from './invite-routes.ts';
+import { accessRoutes, offlineRoutes } from './offline-routes.ts';
 import { staffRoutes } from './staff-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
 import { whoamiRoutes } from './whoami-routes.ts';
@@ -21,6 +22,7 @@ const gatewayRouteSpecs: AnyRouteSpec<EventsContext>[] = [...gatewayOnlyRoutes];
 /** Routes that need a signed-in actor (spec 5.6), in matching order. */
 const signedInRouteSpecs: AnyRouteSpec<EventsContext>[] = [
   ...deviceSelfRoutes,
+  ...accessRoutes,
   ...eventRoutes,
   ...deviceRoutes,
   ...staffRoutes,
@@ -28,6 +30,7 @@ const signedInRouteSpecs: AnyRouteSpec<EventsContext>[] = [
   ...importRoutes,
   ...inviteRoutes,
   ...attendanceRoutes,
+  ...offlineRoutes,
   ...webhookRoutes,
 ];
 

@@ -1,0 +1,92 @@
+import type { Db } from './tx.ts';
+
+/** An invite as a scanner's offline copy needs it (migration 010: `changed_xid` says when it last changed). */
+export interface OfflineInviteRow {
+  id: string;
+  nom: string;
+  type_invite: string;
+  code_unique: string;
+  presence: boolean;
+  checked_in_at: Date | null;
+  scanne_par: string | null;
+  revoked_at: Date | null;
+  /** Transaction id (xid8) of the last change, as text. */
+  changed_xid: string;
+}
+
+/** The columns of {@link OfflineInviteRow}, `changed_xid` as text (node-postgres has no xid8 parser). */
+const columns = (db: Db) => [
+  'id',
+  'nom',
+  'type_invite',
+  'code_unique',
+  'presence',
+  'checked_in_at',
+  'scanne_par',
+  'revoked_at',
+  db.raw('changed_xid::text AS changed_xid'),
+];
+
+/**
+ * The horizon of the current snapshot (`pg_snapshot_xmin(pg_current_snapshot())`, xid8 as
+ * text): every transaction below it has ended; those at or after it may still commit.
+ */
+export async function snapshotHorizon(db: Db): Promise<string> {
+  const { rows } = (await db.raw('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin')) as {
+    rows: Array<{ xmin: string }>;
+  };
+  return rows[0]!.xmin;
+}
+
+/** Up to `limit` invites of the event with an id after `afterId` (null: from the first), by id. */
+export async function inviteSnapshotPage(
+  db: Db,
+  eventId: string,
+  afterId: string | null,
+  limit: number,
+): Promise<OfflineInviteRow[]> {
+  const q = db('invites').select(columns(db)).where('event_id', eventId).orderBy('id').limit(limit);
+  if (afterId) q.andWhere('id', '>', afterId);
+  return (await q) as OfflineInviteRow[];
+}
+
+/**
+ * Up to `limit` invites of the event changed by a transaction at or after `since` (xid8 text),
+ * ordered by (changed_xid, id) after the key `after` (the last row of the previous page), or
+ * from the start when it is null.
+ */
+export async function changedInvites(
+  db: Db,
+  eventId: string,
+  since: string,
+  after: { xid: string; id: string } | null,
+  limit: number,
+): Promise<OfflineInviteRow[]> {
+  const q = db('invites')
+    .select(columns(db))
+    .where('event_id', eventId)
+    .andWhereRaw('changed_xid >= ?::xid8', [since])
+    .orderBy([{ column: 'changed_xid' }, { column: 'id' }])
+    .limit(limit);
+  if (after) q.andWhereRaw('(changed_xid, id) > (?::xid8, ?::uuid)', [after.xid, after.id]);
+  return (await q) as OfflineInviteRow[];
+}
+
+/** Ids of the event's invites deleted by a transaction at or after `since` (xid8 text). */
+export async function deletedInvites(db: Db, eventId: string, since: string): Promise<string[]> {
+  const rows = (await db('invite_deletions')
+    .select('invite_id')
+    .where('event_id', eventId)
+    .andWhereRaw('deleted_xid >= ?::xid8', [since])) as Array<{ invite_id: string }>;
+  return rows.map((r) => r.invite_id);
+}
+
+/** Ids of the event's revoked invites (the revocation list of signed codes). */
+export async function revokedInviteIds(db: Db, eventId: string): Promise<string[]> {
+  const rows = (await db('invites')
+    .select('id')
+    .where('event_id', eventId)
+    .whereNotNull('revoked_at')
+    .orderBy('id')) as Array<{ id: string }>;
+  return rows.map((r) => r.id);
+}
