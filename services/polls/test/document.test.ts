@@ -10,9 +10,15 @@ const operations = () =>
   );
 
 describe('polls OpenAPI document (generated from the route declarations)', () => {
-  it('names path parameters {poll_id}, {comment_id}, {webhook_id} and {delivery_id}, never a bare {id}', () => {
+  it('names path parameters {poll_id}, {comment_id}, {section_id}, {webhook_id} and {delivery_id}, never a bare {id}', () => {
     const params = new Set(Object.keys(pollsDocument.paths).flatMap((p) => p.match(/\{[^}]+\}/g) ?? []));
-    expect([...params].sort()).to.deep.equal(['{comment_id}', '{delivery_id}', '{poll_id}', '{webhook_id}']);
+    expect([...params].sort()).to.deep.equal([
+      '{comment_id}',
+      '{delivery_id}',
+      '{poll_id}',
+      '{section_id}',
+      '{webhook_id}',
+    ]);
   });
 
   it('declares the 503 store_unavailable problem with Retry-After on every operation', () => {

@@ -70,6 +70,7 @@ const emptySnapshot = (): CounterSnapshot => ({
   reactions: {},
   hours: {},
   timeSpent: {},
+  tallies: {},
 });
 
 /** Adds one hash field to a snapshot (`gen`, `rev` and unknown fields are left out). */
@@ -79,6 +80,7 @@ function put(s: CounterSnapshot, k: string, n: number): void {
   else if (k.startsWith('r:')) s.reactions[k.slice(2)] = n;
   else if (k.startsWith('h:')) s.hours[k.slice(2)] = n;
   else if (k.startsWith('t:')) s.timeSpent[k.slice(2)] = n;
+  else if (k.startsWith('k:') || k.startsWith('m:') || k.startsWith('n:')) s.tallies[k] = n;
 }
 
 /** Reads the fields of a counter hash into a snapshot. */

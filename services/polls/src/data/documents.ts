@@ -1,4 +1,5 @@
 import type { Envelope } from '@fieldhouse/contracts';
+import type { BallotAnswers } from '../domain/types.ts';
 
 /**
  * The stored shapes of the polls database that belong to the data layer only (polls, votes and
@@ -47,6 +48,8 @@ export interface PendingVoteDoc {
   user_id: number | null;
   email: string;
   choices: Record<string, string>;
+  /** Answers to the sections that are not `single`, as sent (docs/polls.md, "Section kinds"). */
+  answers?: BallotAnswers;
   voter_name: string | null;
   time_spent: number | null;
   password_hash: string;

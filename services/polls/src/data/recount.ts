@@ -18,12 +18,16 @@ export function recountFrom(c: Collections) {
       const fields: CounterFields = { total: 0, voters: 0 };
       const cursor = c.votes.find(
         { poll_id: pollId },
-        { projection: { _id: 0, seq: 1, option_ids: 1, hour: 1, time_spent: 1 }, batchSize: 5_000 },
+        {
+          projection: { _id: 0, seq: 1, option_ids: 1, tallies: 1, hour: 1, time_spent: 1 },
+          batchSize: 5_000,
+        },
       );
       for await (const v of cursor) {
         fields.total! += 1;
         if (v.seq === 1) fields.voters! += 1;
         for (const id of v.option_ids ?? []) bump(fields, `o:${id}`);
+        for (const field of v.tallies ?? []) bump(fields, field);
         if (v.hour != null) bump(fields, `h:${v.hour}`);
         if (v.time_spent != null) bump(fields, `t:${v.time_spent}`);
       }

@@ -5,6 +5,7 @@ import { newId, shortId } from './ids.ts';
 import { DEFAULT_SETTINGS, mergeSettings, type PollInput, type SectionInput } from './poll-input.ts';
 import { problems } from './problems.ts';
 import type { Actor, PollDoc, SectionDoc } from './types.ts';
+import { kindOf, withKind } from './section-kinds.ts';
 import { pollClosedMessage } from './changes.ts';
 
 /** Command of {@link getPoll}: the poll and who reads it. */
@@ -32,7 +33,7 @@ function buildSections(input: SectionInput[], existing: SectionDoc[]): SectionDo
     const old = s.id !== undefined ? existing.find((e) => e.id === s.id) : undefined;
     if (s.id !== undefined && !old)
       errors[`sections.${i}.id`] = [`Section ${s.id} is not part of this poll.`];
-    return {
+    const section = {
       id: old?.id ?? shortId('s'),
       title: s.title,
       options: s.options.map((o, j) => {
@@ -42,6 +43,7 @@ function buildSections(input: SectionInput[], existing: SectionDoc[]): SectionDo
         return { id: oldOption?.id ?? shortId('o'), label: o.label };
       }),
     };
+    return withKind(section, s, i, errors, old);
   });
   if (Object.keys(errors).length) throw problems.invalid({ errors });
   return sections;
@@ -117,6 +119,7 @@ export async function updatePoll(ctx: PollsContext, { pollId, actor, input }: Up
   if (input.settings) next.settings = mergeSettings(poll.settings, input.settings);
   if (input.sections) {
     next.sections = buildSections(input.sections, poll.sections);
+    await refuseKindChanges(ctx, poll, next);
     const kept = new Set(next.sections.flatMap((s) => s.options.map((o) => o.id)));
     const removed = poll.sections.flatMap((s) =>
       s.options.filter((o) => !kept.has(o.id)).map((o) => ({ s, o })),
@@ -136,6 +139,25 @@ export async function updatePoll(ctx: PollsContext, { pollId, actor, input }: Up
   }
   await ctx.inTransaction(async () => ctx.polls.save(next));
   return next;
+}
+
+/**
+ * A section's answers are stored in its kind's shape: once the poll has votes, a kept section
+ * may not change its kind (422 naming `sections.<index>.kind`).
+ */
+async function refuseKindChanges(ctx: PollsContext, poll: PollDoc, next: PollDoc): Promise<void> {
+  const changed = next.sections
+    .map((s, i) => ({ s, i, old: poll.sections.find((o) => o.id === s.id) }))
+    .filter(({ s, old }) => old && kindOf(old) !== kindOf(s));
+  if (!changed.length || (await ctx.counters.read(poll._id)).total === 0) return;
+  throw problems.invalid({
+    errors: Object.fromEntries(
+      changed.map(({ s, i }) => [
+        `sections.${i}.kind`,
+        [`Section "${s.title}" has votes: its kind cannot change.`],
+      ]),
+    ),
+  });
 }
 
 /** Command of {@link setClosed}: which poll, who asks, and whether it closes or reopens. */

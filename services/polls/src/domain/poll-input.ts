@@ -1,5 +1,5 @@
 import { problems } from './problems.ts';
-import type { PollSettings } from './types.ts';
+import type { PollSettings, SectionKind } from './types.ts';
 
 /** Defaults of a new poll's settings (docs/polls.md, "Settings"). */
 export const DEFAULT_SETTINGS: PollSettings = {
@@ -17,7 +17,11 @@ export const DEFAULT_SETTINGS: PollSettings = {
 export interface SectionInput {
   id?: string;
   title: string;
-  options: Array<{ id?: string; label: string }>;
+  options: Array<{ id?: string; label: string; starts_at?: Date; ends_at?: Date }>;
+  /** docs/polls.md, "Section kinds" (default `single`; an existing section keeps its kind). */
+  kind?: SectionKind;
+  min_choices?: number;
+  max_choices?: number;
 }
 
 /** The creation or update body of a poll, validated (http/polls-schemas.ts: `PollCreate`, `PollUpdate`). */

@@ -16,6 +16,8 @@ const NOT_FOUND = {
   poll: 'No poll has this id.',
   comment: 'No comment of this poll has this id.',
   pendingVote: 'No pending vote has this verification code.',
+  section: 'No section of this poll has this id.',
+  finalSlot: 'The owner has not picked the final slot of this meeting yet.',
 } as const;
 
 /** What the actor may not do (`forbidden`). */

@@ -4,6 +4,7 @@ import type { PollsContext } from './context.ts';
 import { countResultsRead, fullResultsValidUntil, type RenderedResults } from './results-cache.ts';
 import { REACTION_TYPES, type CounterSnapshot, type PollDoc, type Voter } from './types.ts';
 import { commentView, pollView, sectionsView, type CommentView } from './views.ts';
+import { hasKinds, sectionResults } from './section-kinds.ts';
 
 /** Option id to vote count, every option of the poll present (0 without votes). */
 export function optionCounts(poll: PollDoc, s: CounterSnapshot): Record<string, number> {
@@ -186,5 +187,7 @@ async function buildResults(
     ...(full ? {} : { my_vote: myVote }),
     analytics: full ? analyticsOf(poll, s) : {},
     achievements: full ? achievementsOf(poll, s) : [],
+    // Polls with sections that are not `single` only (docs/polls.md, "Section results").
+    ...(hasKinds(poll) ? { section_results: full ? sectionResults(poll, s) : [] } : {}),
   };
 }

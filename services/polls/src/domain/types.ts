@@ -14,16 +14,44 @@ export interface PollSettings {
   allow_reactions: boolean;
 }
 
-interface OptionDoc {
+export interface OptionDoc {
   id: string;
   label: string;
+  /** Meeting sections: the slot's start (ISO 8601 UTC). */
+  starts_at?: string;
+  /** Meeting sections: the slot's end (ISO 8601 UTC), after `starts_at`; absent: one hour. */
+  ends_at?: string;
 }
+
+/**
+ * How a section is answered (docs/polls.md, "Section kinds"): `single` (one option, spec 2.2's
+ * `votes`), `multiple` (`min_choices` to `max_choices` options), `ranked` (some or all options
+ * in order of preference), `meeting` (options are time slots, each answered yes, if need be or no).
+ */
+export type SectionKind = 'single' | 'multiple' | 'ranked' | 'meeting';
+
+/** A meeting slot's answer. */
+export type Availability = 'yes' | 'if_need_be' | 'no';
 
 export interface SectionDoc {
   id: string;
   title: string;
   options: OptionDoc[];
+  /** Absent: `single` (every section stored before kinds existed). */
+  kind?: SectionKind;
+  /** `multiple`: the fewest and most options a voter may choose (1 <= min <= max <= options). */
+  min_choices?: number;
+  max_choices?: number;
+  /** `meeting`: the slot the owner picked, once picked. */
+  final_option_id?: string | null;
 }
+
+/**
+ * The answers of a vote to its sections that are not `single` (section id to: the chosen
+ * option ids for `multiple`, the ranking, most preferred first, for `ranked`, option id to
+ * availability for `meeting`).
+ */
+export type BallotAnswers = Record<string, string[] | Record<string, Availability>>;
 
 /** A poll as stored in the `polls` collection (`_id` is a string id). */
 export interface PollDoc {
@@ -56,7 +84,16 @@ export interface VoteDoc {
   voter_key: string;
   seq: number;
   choices: Record<string, string>;
+  /** Answers to the sections that are not `single` (absent when there are none). */
+  answers?: BallotAnswers;
+  /** The options counted in `o:<option id>`: chosen, first preference, or available ("yes"). */
   option_ids: string[];
+  /**
+   * The other counter fields this vote adds one to (docs/polls.md, "Counters"): `k:<section
+   * id>|<ranking>` for a ranked section, `m:<option id>` (if need be) and `n:<option id>` (no)
+   * for a meeting section. Absent when none.
+   */
+  tallies?: string[];
   voter_name: string | null;
   /** Seconds the voter spent before voting, as the client reports it. */
   time_spent: number | null;
@@ -127,6 +164,8 @@ export interface CounterSnapshot {
   hours: Record<string, number>;
   /** time_spent in seconds to how many votes reported it. */
   timeSpent: Record<string, number>;
+  /** The section kinds' own fields (`k:`, `m:`, `n:`: {@link VoteDoc.tallies}) by full field name. */
+  tallies: Record<string, number>;
 }
 
 /** A vote reserved for counting: its marker in the uncounted set and the generation it saw. */

@@ -19,24 +19,40 @@ export function pollView(p: PollDoc) {
   };
 }
 
-/** Sections with their options, in order, each with its position (0-based). */
+/**
+ * Sections with their options, in order, each with its position (0-based). Sections that are
+ * not `single` add `kind` (docs/polls.md, "Section kinds"), `min_choices`/`max_choices`
+ * (multiple) and `final_option_id` (meeting), and a meeting's options their `starts_at` and
+ * `ends_at`; a poll of single sections is shown exactly as before kinds.
+ */
 export const sectionsView = (p: PollDoc) =>
   p.sections.map((s, i) => ({
     id: s.id,
     title: s.title,
     position: i,
-    options: s.options.map((o, j) => ({ id: o.id, label: o.label, position: j })),
+    ...(s.kind && s.kind !== 'single' ? { kind: s.kind } : {}),
+    ...(s.kind === 'multiple' ? { min_choices: s.min_choices, max_choices: s.max_choices } : {}),
+    ...(s.kind === 'meeting' ? { final_option_id: s.final_option_id ?? null } : {}),
+    options: s.options.map((o, j) => ({
+      id: o.id,
+      label: o.label,
+      position: j,
+      ...(o.starts_at ? { starts_at: o.starts_at, ends_at: o.ends_at ?? null } : {}),
+    })),
   }));
 
 /** The `vote` object of the vote answer. `status` is `counted` or `pending` (awaiting its password). */
 export function voteView(
-  v: Pick<VoteDoc, 'poll_id' | 'choices' | 'voter_name' | 'time_spent' | 'created_at'> & { id: string },
+  v: Pick<VoteDoc, 'poll_id' | 'choices' | 'answers' | 'voter_name' | 'time_spent' | 'created_at'> & {
+    id: string;
+  },
   status: 'counted' | 'pending',
 ) {
   return {
     id: v.id,
     poll_id: v.poll_id,
     votes: v.choices,
+    ...(v.answers ? { answers: v.answers } : {}),
     voter_name: v.voter_name,
     time_spent: v.time_spent,
     status,

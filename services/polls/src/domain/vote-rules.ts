@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { problems } from './problems.ts';
-import type { Actor, PollDoc, Voter } from './types.ts';
+import type { Actor, BallotAnswers, PollDoc, Voter } from './types.ts';
 
 /**
  * The vote request of spec 2.2, plus `voter_email` for the one-time password of anonymous voters
@@ -8,6 +8,8 @@ import type { Actor, PollDoc, Voter } from './types.ts';
  */
 export interface VoteInput {
   votes: Record<string, string>;
+  /** Answers to the sections that are not `single` (docs/polls.md, "Section kinds"). */
+  answers?: BallotAnswers;
   voter_name?: string | null;
   voter_fingerprint?: string;
   voter_email?: string;

@@ -8,7 +8,8 @@ import { optionCounts, recordReachedMilestone, seesStats } from './results.ts';
 import { requireAccess } from './access.ts';
 import { isRefusal, problems } from './problems.ts';
 import type { Actor, CounterFields, CounterSnapshot, PollDoc, Reservation, VoteDoc, Voter } from './types.ts';
-import { assertOpen, checkChoices, identifyVoter, type VoteInput } from './vote-rules.ts';
+import { assertOpen, identifyVoter, type VoteInput } from './vote-rules.ts';
+import { checkBallot, sameAnswers, type CheckedBallot } from './section-kinds.ts';
 import { voteView } from './views.ts';
 import { changes, voteCountedMessage, writeWebhookMessage } from './changes.ts';
 
@@ -51,9 +52,12 @@ const answerFields = (poll: PollDoc): string[] => [
 ];
 
 /** The counter changes one counted vote makes (docs/polls.md, "Counters"). */
-export function voteDeltas(vote: Pick<VoteDoc, 'seq' | 'hour' | 'option_ids' | 'time_spent'>): CounterFields {
+export function voteDeltas(
+  vote: Pick<VoteDoc, 'seq' | 'hour' | 'option_ids' | 'time_spent' | 'tallies'>,
+): CounterFields {
   const deltas: CounterFields = { total: 1, voters: vote.seq === 1 ? 1 : 0, [`h:${vote.hour}`]: 1 };
   for (const id of vote.option_ids) deltas[`o:${id}`] = 1;
+  for (const field of vote.tallies ?? []) deltas[field] = 1;
   if (vote.time_spent !== null) deltas[`t:${vote.time_spent}`] = 1;
   return deltas;
 }
@@ -73,8 +77,7 @@ async function countVote(
   poll: PollDoc,
   voter: Voter,
   input: {
-    choices: Record<string, string>;
-    optionIds: string[];
+    ballot: CheckedBallot;
     voter_name: string | null;
     time_spent: number | null;
     /** Counted after its one-time password. */
@@ -97,8 +100,10 @@ async function countVote(
       poll_id: poll._id,
       voter_key: voter.key,
       seq,
-      choices: input.choices,
-      option_ids: input.optionIds,
+      choices: input.ballot.choices,
+      ...(input.ballot.answers ? { answers: input.ballot.answers } : {}),
+      option_ids: input.ballot.optionIds,
+      ...(input.ballot.tallies.length ? { tallies: input.ballot.tallies } : {}),
       voter_name: input.voter_name ?? voter.name,
       time_spent: input.time_spent,
       user_id: voter.userId,
@@ -183,7 +188,8 @@ async function holdForVerification(
     voter_key: voter.key,
     user_id: voter.userId,
     email,
-    choices: input.votes,
+    choices: input.votes ?? {},
+    ...(input.answers ? { answers: input.answers } : {}),
     voter_name: input.voter_name || voter.name,
     time_spent: input.time_spent ?? null,
     password_hash: hashPassword(code, password),
@@ -235,11 +241,13 @@ async function replayedAnswer(
   poll: PollDoc,
   voter: Voter,
   original: VoteDoc,
-  choices: Record<string, string>,
+  ballot: CheckedBallot,
 ): Promise<VoteResult> {
+  const choices = ballot.choices;
   const same =
     Object.keys(choices).length === Object.keys(original.choices).length &&
-    Object.entries(choices).every(([k, v]) => original.choices[k] === v);
+    Object.entries(choices).every(([k, v]) => original.choices[k] === v) &&
+    sameAnswers(ballot.answers, original.answers);
   if (!same) throw problems.idempotencyKeyReused();
   const [s, used] = await Promise.all([
     ctx.counters.read(poll._id),
@@ -320,9 +328,10 @@ async function voteOnPoll(
   // collection for any filter but `_id`). It reserves its own counting under that id.
   const keyedId = key ? keyedVoteId(poll._id, voter.key, key) : undefined;
   const reserved = keyedId ? undefined : reservedVote;
+  let ballot: CheckedBallot | undefined;
   try {
     assertOpen(poll);
-    const optionIds = checkChoices(poll, input.votes);
+    ballot = checkBallot(poll, input);
     if (poll.settings.require_verification)
       return await holdForVerification(ctx, poll, voter, input, language ?? 'en');
     if (reserved) reserved.taken = true;
@@ -331,20 +340,26 @@ async function voteOnPoll(
       poll,
       voter,
       {
-        choices: input.votes,
-        optionIds,
+        ballot,
         voter_name: input.voter_name || null,
         time_spent: input.time_spent ?? null,
       },
       reserved ?? (keyedId ? { voteId: keyedId } : undefined),
       key,
     );
-    return countedAnswer(poll, voter, counted, optionIds, 'Your vote was counted.');
+    return countedAnswer(poll, voter, counted, ballot.optionIds, 'Your vote was counted.');
   } catch (err) {
     // Refused (limit, closed poll, a concurrent retry...): a vote already counted with this key
     // is the answer.
     const original = keyedId && isRefusal(err) ? await ctx.votes.byId(keyedId) : null;
-    if (original) return replayedAnswer(ctx, poll, voter, original, input.votes);
+    if (original)
+      return replayedAnswer(
+        ctx,
+        poll,
+        voter,
+        original,
+        ballot ?? { choices: input.votes ?? {}, answers: input.answers, optionIds: [], tallies: [] },
+      );
     throw err;
   }
 }
@@ -391,7 +406,7 @@ export async function verifyVote(ctx: PollsContext, command: VerifyVote): Promis
   }
   const verified = await ctx.pending.markVerified(pending._id, max, nowIso);
   if (!verified) throw problems.otpExpired({ why: 'noLongerValid' });
-  const optionIds = checkChoices(poll, verified.choices);
+  const ballot = checkBallot(poll, { votes: verified.choices, answers: verified.answers });
   const voter: Voter = {
     key: verified.voter_key,
     userId: verified.user_id,
@@ -399,11 +414,10 @@ export async function verifyVote(ctx: PollsContext, command: VerifyVote): Promis
     email: verified.email,
   };
   const counted = await countVote(ctx, poll, voter, {
-    choices: verified.choices,
-    optionIds,
+    ballot,
     voter_name: verified.voter_name,
     time_spent: verified.time_spent,
     verified: true,
   });
-  return countedAnswer(poll, voter, counted, optionIds, 'Your vote was confirmed and counted.');
+  return countedAnswer(poll, voter, counted, ballot.optionIds, 'Your vote was confirmed and counted.');
 }

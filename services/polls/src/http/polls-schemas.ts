@@ -8,12 +8,33 @@ import { envelope, isoTime, listEnvelope } from './shared-schemas.ts';
 const optionInput = Joi.object({
   id: Joi.string().max(64).description('Keeps an existing option (updates only).'),
   label: Joi.string().trim().min(1).max(200).required(),
+  starts_at: Joi.date().iso().description('Meeting sections (required there): the time slot’s start.'),
+  ends_at: Joi.date()
+    .iso()
+    .description('Meeting sections: the slot’s end, after starts_at (default: one hour).'),
 });
 
 const sectionInput = Joi.object({
   id: Joi.string().max(64).description('Keeps an existing section (updates only).'),
   title: Joi.string().trim().min(1).max(200).required(),
   options: Joi.array().items(optionInput).min(2).max(50).required(),
+  kind: Joi.string()
+    .valid('single', 'multiple', 'ranked', 'meeting')
+    .description(
+      'docs/polls.md, "Section kinds": single (default; one option, in `votes`), multiple (min_choices to ' +
+        'max_choices options), ranked (options in order of preference), meeting (time slots answered yes, ' +
+        'if_need_be or no). An existing section keeps its kind when this is left out.',
+    ),
+  min_choices: Joi.number()
+    .integer()
+    .min(1)
+    .max(50)
+    .description('Multiple: the fewest options a voter chooses (default 1).'),
+  max_choices: Joi.number()
+    .integer()
+    .min(1)
+    .max(50)
+    .description('Multiple: the most options a voter chooses (default: all).'),
 });
 
 /** Settings in a creation or update body: each one optional (defaults: docs/polls.md, "Settings"). */
@@ -71,21 +92,51 @@ const Settings = Joi.object({
   allow_reactions: Joi.boolean().required(),
 }).id('Settings');
 
-/** A section with its options, in order, each with its 0-based position. */
+/**
+ * A section with its options, in order, each with its 0-based position. Sections that are not
+ * `single` add `kind` and its fields (docs/polls.md, "Section kinds").
+ */
 export const Section = Joi.object({
   id: Joi.string().required(),
   title: Joi.string().required(),
   position: Joi.number().integer().required(),
+  kind: Joi.string()
+    .valid('multiple', 'ranked', 'meeting')
+    .description('Present when the section is not single (one option).'),
+  min_choices: Joi.number().integer().description('Multiple: the fewest options a voter chooses.'),
+  max_choices: Joi.number().integer().description('Multiple: the most options a voter chooses.'),
+  final_option_id: Joi.string()
+    .allow(null)
+    .description('Meeting: the slot the owner picked (null: not yet).'),
   options: Joi.array()
     .items(
       Joi.object({
         id: Joi.string().required(),
         label: Joi.string().required(),
         position: Joi.number().integer().required(),
+        starts_at: isoTime().description('Meeting: the slot’s start.'),
+        ends_at: isoTime()
+          .allow(null)
+          .description('Meeting: the slot’s end (null: one hour after its start).'),
       }),
     )
     .required(),
 }).id('Section');
+
+/** `POST /api/polls/{poll_id}/sections/{section_id}/final-slot`: the slot the owner picks, or null. */
+export const FinalSlotInput = Joi.object<{ option_id: string | null }>({
+  option_id: Joi.string()
+    .max(64)
+    .allow(null)
+    .required()
+    .description('An option of the meeting section, or null to undo.'),
+});
+
+/** The path parameters of a section's routes. */
+export const sectionParams = Joi.object<{ poll_id: string; section_id: string }>({
+  poll_id: Joi.string().required().description('The poll id (a string).'),
+  section_id: Joi.string().max(64).required().description('The section id (`s_...`).'),
+});
 
 /** The public shape of a poll (docs/polls.md, "Poll object"): ids are strings. */
 export const Poll = Joi.object({

@@ -54,6 +54,73 @@ const Achievement = Joi.object({
   achieved_at: isoTime().required(),
 }).id('Achievement');
 
+/** One instant-runoff round (docs/polls.md, "Ranked: instant-runoff and Borda"). */
+const IrvRound = Joi.object({
+  round: Joi.number().integer().required(),
+  counts: mapOf(Joi.number().integer()).required().description('Continuing option id to votes.'),
+  exhausted: Joi.number().integer().required().description('Ballots with no continuing option left.'),
+  continuing: Joi.number().integer().required(),
+  threshold: Joi.number().integer().required().description('Votes needed to win: floor(continuing / 2) + 1.'),
+  eliminated: Joi.array().items(Joi.string()).required(),
+  elected: Joi.string().allow(null).required(),
+  tie: Joi.object({
+    between: Joi.array().items(Joi.string()).required(),
+    rule: Joi.string().valid('previous_rounds', 'borda', 'option_order').required(),
+    eliminated: Joi.string().required(),
+  })
+    .allow(null)
+    .required()
+    .description('The tie between the fewest votes broken this round, and by which rule.'),
+}).id('IrvRound');
+
+/**
+ * The results of a section that is not single (docs/polls.md, "Section results"): `multiple`
+ * has `counts`; `ranked` `first_preferences`, `instant_runoff` and `borda`; `meeting` `slots`,
+ * `best` and `final_option_id`.
+ */
+const SectionResult = Joi.object({
+  section_id: Joi.string().required(),
+  kind: Joi.string().valid('multiple', 'ranked', 'meeting').required(),
+  ballots: Joi.number().integer().required().description('Votes counted.'),
+  counts: mapOf(Joi.number().integer()).description('Multiple: option id to the votes that chose it.'),
+  first_preferences: mapOf(Joi.number().integer()).description('Ranked: option id to first preferences.'),
+  instant_runoff: Joi.object({
+    rounds: Joi.array().items(IrvRound).required(),
+    winner: Joi.string().allow(null).required().description('Null without ballots or on a tie.'),
+    tied_winners: Joi.array()
+      .items(Joi.string())
+      .required()
+      .description('The options tied in the last round.'),
+  }).description('Ranked.'),
+  borda: Joi.array()
+    .items(
+      Joi.object({
+        option_id: Joi.string().required(),
+        score: Joi.number().integer().required(),
+        rank: Joi.number().integer().required().description('Equal scores share a rank.'),
+      }),
+    )
+    .description('Ranked: the Borda count, highest first.'),
+  slots: Joi.array()
+    .items(
+      Joi.object({
+        option_id: Joi.string().required(),
+        starts_at: isoTime().allow(null).required(),
+        ends_at: isoTime().allow(null).required(),
+        yes: Joi.number().integer().required(),
+        if_need_be: Joi.number().integer().required(),
+        no: Joi.number().integer().required(),
+        rank: Joi.number()
+          .integer()
+          .required()
+          .description('By yes, then if need be; equal slots share a rank.'),
+      }),
+    )
+    .description('Meeting: every slot, best first.'),
+  best: Joi.array().items(Joi.string()).description('Meeting: the slots ranked first (several: a tie).'),
+  final_option_id: Joi.string().allow(null).description('Meeting: the slot the owner picked.'),
+}).id('SectionResult');
+
 /**
  * The results of spec 2.2. When `show_stats_public` is false and the caller is not the owner:
  * `results` has only the options of the caller's own latest vote, `analytics` is empty,
@@ -78,6 +145,11 @@ const Results = Joi.object({
     ),
   analytics: Analytics.required(),
   achievements: Joi.array().items(Achievement).required(),
+  section_results: Joi.array()
+    .items(SectionResult)
+    .description(
+      'Polls with sections that are not single: their results (empty when statistics are hidden).',
+    ),
 }).id('Results');
 
 /** `{data: Results, message}` (spec 2.2 "results response"). */

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { contractRouter, type AnyRouteSpec, type OpenApiDocument } from '@fieldhouse/http';
 import type { PollsContext } from '../domain/context.ts';
 import { commentRoutes } from './comment-routes.ts';
+import { meetingRoutes } from './meeting-routes.ts';
 import { pollsRoutes } from './polls-routes.ts';
 import { reactionRoutes } from './reaction-routes.ts';
 import { resultsRoutes } from './results-routes.ts';
@@ -20,6 +21,7 @@ export const pollsRouteSpecs: AnyRouteSpec<PollsContext>[] = [
   ...reactionRoutes,
   ...commentRoutes,
   ...webhookRoutes,
+  ...meetingRoutes,
   ...pollsRoutes,
 ];
 

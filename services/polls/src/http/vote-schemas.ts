@@ -8,10 +8,31 @@ import { envelope, isoTime, mapOf } from './shared-schemas.ts';
 export const VoteInput = Joi.object<VoteInputType>({
   votes: Joi.object()
     .pattern(/^[\s\S]{1,64}$/, Joi.string().max(64))
+    .max(20)
+    .when('answers', {
+      is: Joi.exist(),
+      then: Joi.optional().default({}),
+      otherwise: Joi.object().min(1).required(),
+    })
+    .description(
+      'Section id to option id: exactly one option per single section (may be left out when `answers` answers every section).',
+    ),
+  answers: Joi.object()
+    .pattern(
+      /^[\s\S]{1,64}$/,
+      Joi.alternatives().try(
+        Joi.array().items(Joi.string().max(64)).max(50),
+        Joi.object()
+          .pattern(/^[\s\S]{1,64}$/, Joi.string().valid('yes', 'if_need_be', 'no'))
+          .max(50),
+      ),
+    )
     .min(1)
     .max(20)
-    .required()
-    .description('Section id to option id: exactly one option per section.'),
+    .description(
+      'docs/polls.md, "Section kinds": the sections that are not single. Multiple: the chosen option ids; ranked: ' +
+        'option ids, most preferred first; meeting: option id to yes, if_need_be or no (left out: no).',
+    ),
   voter_name: Joi.string().trim().max(100).allow('', null),
   voter_fingerprint: Joi.string().min(8).max(200).description('Required for anonymous voters.'),
   voter_email: Joi.string()
@@ -42,6 +63,9 @@ const Vote = Joi.object({
   id: Joi.string().required(),
   poll_id: Joi.string().required(),
   votes: mapOf(Joi.string()).required().description('Section id to option id.'),
+  answers: mapOf(Joi.alternatives().try(Joi.array().items(Joi.string()), mapOf(Joi.string()))).description(
+    'The answers to the sections that are not single, when the poll has some.',
+  ),
   voter_name: Joi.string().allow(null).required(),
   time_spent: Joi.number().integer().allow(null).required().description('Seconds.'),
   status: Joi.string().valid('counted', 'pending').required(),
