@@ -138,4 +138,127 @@ describe('XForms: ODK’s own engine fills a Fieldhouse form as the web form doe
       ).body.data.data;
     expect(await stored(parsed.data)).to.deep.equal(await stored(asJson));
   });
+
+  it('fills a counted repeat with a nested repeat and a cascading select, dates, times, several choices and a point: the same data as the JSON API', async () => {
+    const alice = await registerUser(stack.gatewayUrl, 'Alice Owner');
+    const o = gatewayClient(stack.gatewayUrl, alice.token);
+    const ws = (await o.post('/api/v1/workspaces').send({ name: 'Wells' }).expect(201)).body.data
+      .id as number;
+    const project = (await o.post(`/api/v1/workspaces/${ws}/projects`).send({ name: 'Visits' }).expect(201))
+      .body.data.id as number;
+    const version = (await o.post(`/api/v1/projects/${project}/versions`).send({}).expect(201)).body.data
+      .id as number;
+    const fields: Record<string, { uuid: string; type: string }> = {};
+    for (const field of [
+      { name: 'intro', type: 'note', label: 'Count the wells of the village.' },
+      { name: 'visited', type: 'date', label: 'Day' },
+      { name: 'at', type: 'time', label: 'Time' },
+      { name: 'where', type: 'geopoint', label: 'Place' },
+      {
+        name: 'uses',
+        type: 'select_multiple',
+        label: 'Uses',
+        choices: [
+          { value: 'drink', label: 'Drinking' },
+          { value: 'farm', label: 'Farming' },
+        ],
+      },
+      { name: 'wells', type: 'integer', label: 'Wells', constraint: '. <= 5' },
+      { name: 'well', type: 'repeat', label: 'Well', repeat_count: '${wells}' },
+      { name: 'depth', type: 'decimal', label: 'Depth (m)', parent: 'well' },
+      {
+        name: 'region',
+        type: 'select_one',
+        label: 'Region',
+        parent: 'well',
+        choices: [
+          { value: 'north', label: 'North' },
+          { value: 'south', label: 'South' },
+        ],
+      },
+      {
+        name: 'district',
+        type: 'select_one',
+        label: 'District',
+        parent: 'well',
+        choice_filter: 'region = ${region}',
+        choices: [
+          { value: 'n1', label: 'North 1', properties: { region: 'north' } },
+          { value: 's1', label: 'South 1', properties: { region: 'south' } },
+        ],
+      },
+      { name: 'info', type: 'group', label: 'Details', parent: 'well' },
+      { name: 'number', type: 'calculate', label: 'Number', parent: 'info', calculation: 'position(..)' },
+      { name: 'pump', type: 'repeat', label: 'Pump', parent: 'well' },
+      { name: 'brand', type: 'text', label: 'Brand', parent: 'pump', relevant: '${depth} > 3' },
+    ]) {
+      const r = await o.post(`/api/v1/versions/${version}/fields`).send(field);
+      expect(r.status, JSON.stringify(r.body)).to.equal(201);
+      fields[field.name] = { uuid: r.body.data.uuid, type: r.body.data.type };
+    }
+    await o.post(`/api/v1/versions/${version}/publish`).expect(200);
+    await o.post(`/api/v1/projects/${project}/publish`).send({}).expect(200);
+
+    const form = await odk.createForm((await o.get(`/api/v1/versions/${version}/xform`).expect(200)).text);
+    expect(odk.find(form, '/data/intro')?.nodeType).to.equal('note');
+    odk.answer(form, '/data/visited', '2026-11-20');
+    odk.answer(form, '/data/at', '09:30:00');
+    odk.answer(form, '/data/where', '12.9 -14.9 40 5');
+    odk.answer(form, '/data/uses', 'drink farm');
+    odk.answer(form, '/data/wells', 2);
+    // the count makes the instances: the collector does not add them
+    expect(odk.find(form, '/data/well[2]')).not.to.equal(undefined);
+    expect(odk.find(form, '/data/well[3]')).to.equal(undefined);
+    odk.answer(form, '/data/well[1]/depth', 12.5);
+    odk.answer(form, '/data/well[1]/region', 'south');
+    const options = (odk.find(form, '/data/well[1]/district')!.currentState.valueOptions ??
+      []) as ReadonlyArray<{
+      value: string;
+    }>;
+    expect(options.map((c) => c.value)).to.deep.equal(['s1']);
+    odk.answer(form, '/data/well[1]/district', 's1');
+    odk.addRepeat(form, '/data/well[1]/pump');
+    odk.answer(form, '/data/well[1]/pump[1]/brand', 'India Mark II');
+    odk.answer(form, '/data/well[2]/depth', 2);
+    odk.addRepeat(form, '/data/well[2]/pump');
+    expect(odk.find(form, '/data/well[2]/pump[1]/brand')!.currentState.relevant).to.equal(false);
+
+    const v = (await o.get(`/api/v1/versions/${version}`).expect(200)).body.data;
+    const parsed = parseInstance(await odk.instanceXml(form), {
+      title: 'Visits',
+      version: v,
+      fields: v.fields.map((f: Record<string, unknown>) => ({ ...f, logic: f })),
+    });
+    const e = (name: string, value: unknown) => ({
+      field_uuid: fields[name]!.uuid,
+      type: fields[name]!.type,
+      value,
+    });
+    const asJson = [
+      e('visited', '2026-11-20'),
+      e('at', '09:30:00'),
+      e('where', [12.9, -14.9, 40, 5]),
+      e('uses', ['drink', 'farm']),
+      e('wells', 2),
+      e('well', [
+        [
+          e('depth', 12.5),
+          e('region', 'south'),
+          e('district', 's1'),
+          e('number', '1'),
+          e('pump', [[e('brand', 'India Mark II')]]),
+        ],
+        [e('depth', 2), e('number', '2'), e('pump', [[]])],
+      ]),
+    ];
+    expect(parsed.data).to.deep.equal(asJson);
+    const stored = async (data: unknown) =>
+      (
+        await o
+          .post(`/api/v1/projects/${project}/submissions`)
+          .send({ form_version_id: version, data })
+          .expect(201)
+      ).body.data.data;
+    expect(await stored(parsed.data)).to.deep.equal(await stored(asJson));
+  });
 });
