@@ -72,12 +72,6 @@ export interface RenderedXForm {
  */
 export const xformId = (projectId: number): string => `fieldhouse-${projectId}`;
 
-/** The project id a {@link xformId} names, or null for any other text. */
-export function projectOfXformId(formId: string): number | null {
-  const m = /^fieldhouse-([1-9][0-9]{0,15})$/.exec(formId);
-  return m ? Number(m[1]) : null;
-}
-
 /** A node of the version's tree with its XForm path. */
 export interface XNode {
   field: XFormField;
@@ -251,7 +245,7 @@ const BIND_TYPE: Record<string, string> = {
 };
 
 /** A language code as ODK names a translation: `French (fr)` (XLSForm's `label::French (fr)`). */
-export function itextLanguage(code: string): string {
+function itextLanguage(code: string): string {
   let name: string | undefined;
   try {
     name = new Intl.DisplayNames(['en'], { type: 'language' }).of(code);
