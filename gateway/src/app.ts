@@ -22,6 +22,7 @@ import {
 import { gatewayDocument } from './docs/document.ts';
 import { docsRoutes } from './docs/routes.ts';
 import { authenticate, refuseDevices } from './identity/authenticate.ts';
+import { appUserResolver, appUserScope, takeAppUserKey } from './identity/app-users.ts';
 import { createAccountLimiters } from './identity/account-limits.ts';
 import type { AccountService } from './identity/account-service.ts';
 import type { IdentityService } from './identity/identity-service.ts';
@@ -153,7 +154,15 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
     },
     logger,
   );
-  /** Per-IP limit, cookies, identity, per-user limit: every request of either app passes them. */
+  const internalJwt = {
+    key: deps.signingKey,
+    issuer: c.INTERNAL_JWT_ISSUER,
+    ttlSeconds: c.INTERNAL_JWT_TTL_SECONDS,
+  };
+  /**
+   * Per-IP limit, cookies, identity, per-user limit, the app users' scope: every request of
+   * either app passes them.
+   */
   const caller = [
     limiters.perIp,
     cookieParser(),
@@ -164,15 +173,15 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
       sessions: deps.sessions,
       sessionCookie: c.SESSION_COOKIE,
       logger,
+      appUsers: appUserResolver({
+        collectionUrl: c.COLLECTION_URL,
+        settings: internalJwt,
+        timeoutMs: c.UPSTREAM_TIMEOUT_MS,
+      }),
     }),
     limiters.perUser,
+    appUserScope,
   ];
-
-  const internalJwt = {
-    key: deps.signingKey,
-    issuer: c.INTERNAL_JWT_ISSUER,
-    ttlSeconds: c.INTERNAL_JWT_TTL_SECONDS,
-  };
   const own = createBaseApp({
     logger,
     readiness: deps.readiness ?? [],
@@ -270,6 +279,8 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
 
   return {
     listener: (req, res) => {
+      // An app user's key leaves the path before anything (the access log) reads it.
+      takeAppUserKey(req);
       const path = pathOf(req.url);
       const upstream = upstreams.find((u) => underPrefix(path, u.prefix));
       (upstream && !isIdentityPath(path) && !isConsoleSettingsPath(path) ? proxied.get(upstream)! : own)(

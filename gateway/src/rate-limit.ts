@@ -28,7 +28,8 @@ const loginKey = (req: Request) =>
 /**
  * The gateway's limiters (express-rate-limit), their counters in Redis shared by every replica:
  * - `perIp`: every request, before authentication, keyed by client IP;
- * - `perUser`: signed-in users (keyed by user id) and scanner devices (by device id), after authentication;
+ * - `perUser`: signed-in users (keyed by user id), scanner devices (by device id) and app users
+ *   (by app user id: docs/identity.md, "App users"), after authentication;
  * - `login`: failed logins per (IP, e-mail); successful ones are not counted.
  * `perIp` and `perUser` run on every request: their counters are written behind every
  * `syncMs` ({@link WriteBehindRedisStore}), so a request costs no Redis round trip; while Redis
@@ -96,7 +97,9 @@ export function createRateLimiters(redis: RedisClient, s: RateLimitSettings, log
           ? `u${req.identity.user.id}`
           : req.identity?.device
             ? `d${req.identity.device.id}`
-            : undefined,
+            : req.identity?.appUser
+              ? `a${req.identity.appUser.id}`
+              : undefined,
       handler,
       logger,
     }),

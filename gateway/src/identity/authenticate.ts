@@ -12,15 +12,21 @@ import type { TokensRepo } from './tokens-repo.ts';
 import type { DeviceCredentialRow, DeviceCredentialsRepo } from './device-credentials-repo.ts';
 import type { TokenCache } from './token-cache.ts';
 import type { SessionsRepo } from './sessions-repo.ts';
+import { appUserKeyOf, openRosaProjectOf, type AppUserResolver } from './app-users.ts';
 import { timingSafeEqual } from 'node:crypto';
 
 /** Who is calling, as the gateway established it. */
 export interface Identity {
   /** `emailVerified`: the current address was confirmed by its e-mailed link. */
   user: { id: number; name: string; email: string; emailVerified: boolean } | null;
-  method: 'token' | 'session' | 'anonymous' | 'device';
+  method: 'token' | 'session' | 'anonymous' | 'device' | 'app_user';
   /** The scanner device (method `device`): its id, name and the one event it works on. */
   device?: { id: string; name: string; eventId: string };
+  /**
+   * The app user (method `app_user`, docs/identity.md "App users"): its id, project and name, and
+   * the path prefix the client used (`/api/v1/key/{key}`), for the service's OpenRosa links.
+   */
+  appUser?: { id: number; projectId: number; displayName: string; basePath: string };
   tokenId?: number;
   /** SHA-256 of the session cookie, for logout and login (session rotation). */
   sessionIdHash?: string;
@@ -56,6 +62,8 @@ export interface AuthenticateDeps {
   sessions: SessionsRepo;
   sessionCookie: string;
   logger: Logger;
+  /** Authenticates the key of an app user's path (app-users.ts). */
+  appUsers: AppUserResolver;
 }
 
 /**
@@ -67,6 +75,12 @@ export interface AuthenticateDeps {
  * - `Authorization: Bearer fhd_<id>|<secret>`: a scanner device's credential, checked the same
  *   way (lookups cached for a minute: whether the device is revoked is checked by the events
  *   service on every request); the caller is the device, with no user.
+ * - an app user's key, taken out of the path by the listener (`/api/v1/key/{key}/...`,
+ *   app-users.ts): checked by the collection service (cached), whatever else the request holds;
+ *   the caller is the app user, with no user.
+ * - `Authorization: Basic` on an OpenRosa route (`/api/v1/projects/{id}/formList`, ...): the
+ *   password is a personal access token, checked as a bearer token (ODK Collect's user and
+ *   password settings); the user name is not read.
  * - any other `Authorization` scheme: 401.
  * - else the session cookie: a live session makes the caller its user (or a guest); unsafe
  *   methods must then echo the session's CSRF token in `X-CSRF-TOKEN` or `X-XSRF-TOKEN`, else 403.
@@ -99,38 +113,52 @@ export function authenticate(deps: AuthenticateDeps): RequestHandler {
       device: { id: row.device_id, name: row.device_name, eventId: row.event_id },
     };
   };
+  const resolveToken = async (value: string | undefined): Promise<Identity> => {
+    const parsed = value ? parseToken(value) : null;
+    if (!parsed) throw unauthenticated();
+    let row = deps.tokenCache.get(parsed.id);
+    if (!row) {
+      row = await deps.tokens.findForAuth(parsed.id);
+      if (row) deps.tokenCache.set(row);
+    }
+    if (!row || !sameHash(row.token_hash, hashSecret(parsed.secret))) throw unauthenticated();
+    if (row.expires_at && row.expires_at.getTime() <= Date.now())
+      throw unauthenticated('The token has expired.');
+    if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > 60_000) {
+      row.last_used_at = new Date(); // the cached row too, so the next minute skips the write
+      deps.tokens
+        .touch(row.id)
+        .catch((err: unknown) => deps.logger.warn('could not record token use', { err }));
+    }
+    return {
+      user: {
+        id: row.user_id,
+        name: row.user_name,
+        email: row.user_email,
+        emailVerified: row.user_email_verified,
+      },
+      method: 'token',
+      tokenId: row.id,
+    };
+  };
   const resolve = async (req: Request): Promise<Identity> => {
+    const key = appUserKeyOf(req);
+    if (key !== undefined) {
+      const appUser = await deps.appUsers(key, req.ip);
+      return { user: null, method: 'app_user', appUser: { ...appUser, basePath: `/api/v1/key/${key}` } };
+    }
     const header = req.headers.authorization;
     if (header !== undefined) {
+      const basic = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+      if (basic && openRosaProjectOf(req.path) !== null) {
+        const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+        const colon = decoded.indexOf(':');
+        return resolveToken(colon >= 0 ? decoded.slice(colon + 1) : undefined);
+      }
       const match = /^Bearer\s+(.+)$/i.exec(header);
       const value = match?.[1]!.trim();
       if (value?.startsWith(DEVICE_CREDENTIAL_PREFIX)) return resolveDevice(value);
-      const parsed = value ? parseToken(value) : null;
-      if (!parsed) throw unauthenticated();
-      let row = deps.tokenCache.get(parsed.id);
-      if (!row) {
-        row = await deps.tokens.findForAuth(parsed.id);
-        if (row) deps.tokenCache.set(row);
-      }
-      if (!row || !sameHash(row.token_hash, hashSecret(parsed.secret))) throw unauthenticated();
-      if (row.expires_at && row.expires_at.getTime() <= Date.now())
-        throw unauthenticated('The token has expired.');
-      if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > 60_000) {
-        row.last_used_at = new Date(); // the cached row too, so the next minute skips the write
-        deps.tokens
-          .touch(row.id)
-          .catch((err: unknown) => deps.logger.warn('could not record token use', { err }));
-      }
-      return {
-        user: {
-          id: row.user_id,
-          name: row.user_name,
-          email: row.user_email,
-          emailVerified: row.user_email_verified,
-        },
-        method: 'token',
-        tokenId: row.id,
-      };
+      return resolveToken(value);
     }
     const cookie: unknown = req.cookies?.[deps.sessionCookie];
     if (typeof cookie !== 'string' || cookie.length === 0 || cookie.length > 100) return ANONYMOUS;

@@ -15,6 +15,8 @@ export interface InternalTokenSettings {
  * anonymous; `email_verified` true only once the address was confirmed by its e-mailed link, so a
  * service grants nothing by address, such as an invitation, to an unproven one),
  * `tid` the token id, `dev` the scanner device (`{id, evt, scope: "checkin"}`, with `amr: "device"`),
+ * `apu` the app user (`{id, prj}`: its project, with `amr: "app_user"` and no `sub`: an app user
+ * is not a user),
  * `amr` how the caller authenticated (`gateway` for the gateway's own calls), `ip` the client
  * address, `jti`, `exp`.
  */
@@ -34,6 +36,8 @@ export function signInternalToken(
   if ('tokenId' in identity && identity.tokenId !== undefined) claims.tid = identity.tokenId;
   if ('device' in identity && identity.device)
     claims.dev = { id: identity.device.id, evt: identity.device.eventId, scope: 'checkin' };
+  if ('appUser' in identity && identity.appUser)
+    claims.apu = { id: identity.appUser.id, prj: identity.appUser.projectId };
   if (ip) claims.ip = ip;
   return jwt.sign(claims, s.key.privateKey, {
     algorithm: 'ES256',
@@ -67,7 +71,7 @@ export class InternalTokenIssuer {
   /** A JWT for `audience` describing `identity`, signed now or reused while fresh. */
   tokenFor(audience: string, identity: Identity, ip: string | undefined): string {
     const user = identity.user;
-    const key = `${audience}|${identity.method}|${user?.id ?? ''}|${user?.email ?? ''}|${user?.emailVerified ?? ''}|${identity.tokenId ?? ''}|${identity.device?.id ?? ''}|${ip ?? ''}`;
+    const key = `${audience}|${identity.method}|${user?.id ?? ''}|${user?.email ?? ''}|${user?.emailVerified ?? ''}|${identity.tokenId ?? ''}|${identity.device?.id ?? ''}|${identity.appUser?.id ?? ''}|${ip ?? ''}`;
     const now = Date.now();
     const hit = this.cache.get(key);
     if (hit && hit.until > now) return hit.jwt;

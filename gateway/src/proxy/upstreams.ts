@@ -148,6 +148,9 @@ export function proxyTo(upstream: Upstream, deps: ProxyDeps): RequestHandler {
     }
     req.headers.authorization = authorization;
     req.headers['x-request-id'] = req.id;
+    // The path prefix an app user's client used (it holds the key): the service's OpenRosa
+    // answers link to the form under it (docs/identity.md, "App users"). Only the gateway sets it.
+    if (req.identity.appUser) req.headers['x-gateway-openrosa-base'] = req.identity.appUser.basePath;
     void (stream ? streams : requests)(req, res, next);
   };
 }

@@ -1,5 +1,5 @@
 /** How the gateway authenticated the caller. */
-export type AuthMethod = 'token' | 'session' | 'anonymous' | 'device' | 'gateway';
+export type AuthMethod = 'token' | 'session' | 'anonymous' | 'device' | 'app_user' | 'gateway';
 
 /**
  * The scanner device a request comes from (claim `dev`, with `amr: "device"`): its id, the one
@@ -10,6 +10,16 @@ export interface DeviceClaim {
   id: string;
   evt: string;
   scope: 'checkin';
+}
+
+/**
+ * The app user a request comes from (claim `apu`, with `amr: "app_user"`; docs/identity.md,
+ * "App users"): a project's credential for ODK Collect and Enketo, not a user (no `sub`). `prj`
+ * is its project; the collection service checks on every request that it is not revoked.
+ */
+export interface AppUserClaim {
+  id: number;
+  prj: number;
 }
 
 /**
@@ -34,6 +44,8 @@ export interface InternalClaims {
   amr: AuthMethod;
   /** The scanner device, when `amr` is `device`. */
   dev?: DeviceClaim;
+  /** The app user, when `amr` is `app_user` (its subject kind: never a `sub`). */
+  apu?: AppUserClaim;
   /** Client IP address as the gateway saw it. */
   ip?: string;
   iat: number;
@@ -52,6 +64,8 @@ export interface Caller {
   method: AuthMethod;
   /** The scanner device (`amr: "device"`), else null. */
   device: { id: string; eventId: string; scope: 'checkin' } | null;
+  /** The app user (`amr: "app_user"`) and its project, else null (absent: not one). */
+  appUser?: { id: number; projectId: number } | null;
   ip: string | null;
   /** The JWT id, unique per proxied request. */
   requestTokenId: string;
@@ -67,6 +81,7 @@ export function callerFromClaims(c: InternalClaims): Caller {
     tokenId: c.tid ?? null,
     method: c.amr,
     device: c.amr === 'device' && c.dev ? { id: c.dev.id, eventId: c.dev.evt, scope: c.dev.scope } : null,
+    appUser: c.amr === 'app_user' && c.apu ? { id: c.apu.id, projectId: c.apu.prj } : null,
     ip: c.ip ?? null,
     requestTokenId: c.jti,
   };

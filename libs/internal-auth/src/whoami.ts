@@ -48,7 +48,8 @@ export const whoamiRoute = (path: string) =>
     problems: { 401: 'Not sent through the gateway' },
     handler: (_input, _ctx, req) => {
       // `emailVerified` stays inside the services (invitations); this diagnostic's shape is unchanged.
-      const { emailVerified: _verified, ...caller } = req.caller;
+      // App users reach only the OpenRosa routes (the gateway refuses them elsewhere).
+      const { emailVerified: _verified, appUser: _appUser, ...caller } = req.caller;
       return { body: { data: caller } };
     },
   });

@@ -33,7 +33,7 @@ export interface OpenApiDocument {
 const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 /** Problems that always carry `Retry-After` (libs/problem `tooManyRequests`, stores unavailable). */
 const RETRY_AFTER_STATUSES = new Set(['429', '503']);
-const problemResponse = (status: string, description: string) => ({
+const problemResponse = (status: string, description: string, extra: Record<string, JsonSchema> = {}) => ({
   description,
   ...(RETRY_AFTER_STATUSES.has(status)
     ? {
@@ -45,7 +45,7 @@ const problemResponse = (status: string, description: string) => ({
         },
       }
     : {}),
-  content: { [PROBLEM_MEDIA_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } } },
+  content: { [PROBLEM_MEDIA_TYPE]: { schema: { $ref: '#/components/schemas/Problem' } }, ...extra },
 });
 
 function responseObject(spec: ResponseSpec, components: Record<string, JsonSchema>): JsonSchema {
@@ -97,8 +97,11 @@ function operation(
   if (route.params) framework[404] = route.notFound ?? 'Not found.';
   for (const [status, spec] of Object.entries(route.responses))
     responses[status] = responseObject(spec, components);
+  const problemContent: Record<string, JsonSchema> = {};
+  for (const [type, schema] of Object.entries(route.problemContent ?? {}))
+    problemContent[type] = schema ? { schema: toJsonSchema(schema, components) } : {};
   for (const [status, description] of Object.entries({ ...framework, ...common, ...route.problems }))
-    responses[status] = problemResponse(status, description);
+    responses[status] = problemResponse(status, description, problemContent);
   return {
     operationId: route.operationId,
     summary: route.summary,

@@ -100,6 +100,12 @@ export interface RouteSpec<
   headers?: Record<string, HeaderSpec>;
   responses: Record<number, ResponseSpec>;
   problems?: Record<number, string>;
+  /**
+   * Media types other than `application/problem+json` in which this route also answers its
+   * problems (the OpenRosa routes answer an `OpenRosaResponse` in `text/xml`), each with an
+   * optional schema; tests check only the content type of these.
+   */
+  problemContent?: Record<string, SchemaSource | null>;
   /** The 404 detail when a path parameter fails its schema (default `Not found.`). */
   notFound?: string;
   /**

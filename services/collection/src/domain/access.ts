@@ -2,6 +2,7 @@ import { findWorkspace, roleIn, type WorkspaceRow } from '../data/workspaces.ts'
 import { settingsOf, type ProjectRow } from '../data/projects.ts';
 import { findVersion, type VersionRow } from '../data/versions.ts';
 import { findAnalysis, type AnalysisRow } from '../data/analyses.ts';
+import { findAppUser } from '../data/app-users.ts';
 import { findExport, type ExportJobRow } from '../data/exports.ts';
 import type { Actor, CollectionContext } from './context.ts';
 import { problems, type NOT_FOUND_DETAIL } from './problems.ts';
@@ -72,6 +73,8 @@ export function userIdOf(actor: Actor): number {
  */
 export function openToNonMembers(project: ProjectRow, actor: Actor): boolean {
   if (!project.is_published) return false;
+  // An app user is its project's collector, whatever `collect_access` says (ODK Central's rule).
+  if (actor.appUser) return actor.appUser.projectId === project.id;
   const access = settingsOf(project).collect_access;
   return access === 'public' || (access === 'authenticated' && actor.userId !== null);
 }
@@ -135,6 +138,7 @@ async function projectAccess(
   permission: Permission,
   resource: keyof typeof NOT_FOUND_DETAIL = 'project',
 ): Promise<ProjectAccess> {
+  if (actor.appUser) return appUserAccess(ctx, actor.appUser, projectId, permission, resource);
   if (permission !== 'project.open') userIdOf(actor);
   const found = await ctx.findProjectWithRole(projectId, actor.userId);
   if (!found) throw missing(resource);
@@ -147,6 +151,28 @@ async function projectAccess(
   if (permission === 'project.open' && openToNonMembers(project, actor)) return { project, role: null };
   if (actor.userId === null) throw problems.unauthenticated();
   throw missing(resource);
+}
+
+/**
+ * An app user reaches its own project only, with `project.open` only (its published form and
+ * submitting to it), and only while it is not revoked: checked here on every request, whatever
+ * the gateway cached.
+ * @throws ProblemError 401 `app_user_revoked`, 404 another project, 403 any other permission.
+ */
+async function appUserAccess(
+  ctx: CollectionContext,
+  appUser: { id: number; projectId: number },
+  projectId: number,
+  permission: Permission,
+  resource: keyof typeof NOT_FOUND_DETAIL,
+): Promise<ProjectAccess> {
+  if (appUser.projectId !== projectId) throw missing(resource);
+  const row = await findAppUser(ctx.db, projectId, appUser.id);
+  if (!row || row.revoked_at) throw problems.appUserRevoked();
+  if (permission !== 'project.open') throw problems.forbidden({ reason: 'app_user' });
+  const found = await ctx.findProjectWithRole(projectId, null);
+  if (!found) throw missing(resource);
+  return { project: found.project, role: null };
 }
 
 async function versionAccess(

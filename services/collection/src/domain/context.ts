@@ -38,4 +38,9 @@ export interface CollectionContext {
  */
 export interface Actor {
   userId: number | null;
+  /**
+   * The app user calling (ODK Collect, Enketo; docs/collection.md, "ODK Collect and Enketo"),
+   * with `userId` null: it may read its project's published form and submit to it, nothing else.
+   */
+  appUser?: { id: number; projectId: number } | null;
 }

@@ -132,6 +132,16 @@ const catalogue = defineProblems({
     detail: (p: { instanceId: string }) =>
       `A different submission with the instance ID ${p.instanceId} was already received; this one was not stored.`,
   },
+  /**
+   * 400: an OpenRosa submission that is not `multipart/form-data` or has no
+   * `xml_submission_file` part (the OpenRosa Form Submission API's body).
+   */
+  submissionXmlMissing: {
+    kind: 'bad_request',
+    code: 'xml_submission_file_missing',
+    detail:
+      'An OpenRosa submission is a multipart/form-data body whose xml_submission_file part holds the instance.',
+  },
   /** 404: unknown, or the caller may not know it exists. */
   notFound: {
     kind: 'not_found',

@@ -2,6 +2,8 @@ import { Router } from 'express';
 import { contractRouter, type AnyRouteSpec, type OpenApiDocument } from '@fieldhouse/http';
 import type { CollectionContext } from '../domain/context.ts';
 import { analysisRoutes } from './analysis-routes.ts';
+import { appUserRoutes } from './app-user-routes.ts';
+import { openRosaRoutes } from './openrosa-routes.ts';
 import { whoamiRoutes } from './whoami-routes.ts';
 import { callerSync } from './caller-sync.ts';
 import { exportRoutes } from './export-routes.ts';
@@ -11,6 +13,7 @@ import { submissionRoutes } from './submission-routes.ts';
 import { versionRoutes } from './version-routes.ts';
 import { webhookRoutes } from './webhook-routes.ts';
 import { workspaceRoutes } from './workspace-routes.ts';
+import { xformRoutes } from './xform-routes.ts';
 
 /**
  * The routes answered after the caller's user copy is refreshed, in matching order (the order
@@ -21,10 +24,13 @@ const signedInRouteSpecs: AnyRouteSpec<CollectionContext>[] = [
   ...invitationRoutes,
   ...projectRoutes,
   ...versionRoutes,
+  ...xformRoutes,
   ...analysisRoutes,
   ...exportRoutes,
   ...submissionRoutes,
   ...webhookRoutes,
+  ...appUserRoutes,
+  ...openRosaRoutes,
 ];
 
 /** Every declared route of the collection service (the document): `_whoami` first. */

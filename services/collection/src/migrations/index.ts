@@ -16,6 +16,7 @@ import { submissionVersions } from './014-submission-versions.ts';
 import { userPreferences } from './015-user-preferences.ts';
 import { generatedWebhookTriggers } from './016-generated-webhook-triggers.ts';
 import { formLogic } from './017-form-logic.ts';
+import { appUsers } from './018-app-users.ts';
 import { webhookTriggersStep } from './webhook-triggers.ts';
 
 /** The collection service's migrations, in order; last, the repeatable step that installs the generated webhook triggers. */
@@ -37,5 +38,6 @@ export const migrations: Migration[] = [
   userPreferences,
   generatedWebhookTriggers,
   formLogic,
+  appUsers,
   webhookTriggersStep,
 ];
