@@ -191,6 +191,20 @@ export async function insertField(db: Knex, versionId: number, f: FieldInput): P
   return row;
 }
 
+/**
+ * Adds the fields of a new version at once (an XLSForm upload), each with a fresh uuid and its
+ * position in the list unless it has one; in batches of 500 rows.
+ */
+export async function insertFields(trx: Tx, versionId: number, fields: readonly FieldInput[]): Promise<void> {
+  const rows = fields.map((f, i) => ({
+    ...encode(f),
+    position: f.position ?? i,
+    version_id: versionId,
+    uuid: randomUUID(),
+  }));
+  for (let i = 0; i < rows.length; i += 500) await trx('fields').insert(rows.slice(i, i + 500));
+}
+
 export async function updateField(db: Knex, id: number, f: Partial<FieldInput>): Promise<FieldRow> {
   const [row] = (await db('fields')
     .where({ id })

@@ -7,6 +7,7 @@ import {
   findField,
   findVersion,
   insertField,
+  insertFields,
   lastPublishedVersion,
   listFields,
   listVersions,
@@ -22,7 +23,13 @@ import { isUniqueViolation } from '../data/tx.ts';
 import { requireAccess } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
 import type { FieldRow } from '../data/versions.ts';
-import { fieldShapeErrors, normaliseTexts, type FieldBody } from './field-definition.ts';
+import {
+  fieldCreateSchema,
+  fieldShapeErrors,
+  normaliseTexts,
+  type FieldBody,
+  type VersionLanguages,
+} from './field-definition.ts';
 import { assertFieldCompiles, compileFields, formProblem } from './form-engine.ts';
 import { SELECT_TYPES } from './types.ts';
 import { problems } from './problems.ts';
@@ -37,11 +44,101 @@ function assertDraft(v: VersionRow): void {
   if (v.status !== 'draft') throw problems.versionFrozen({ number: v.number });
 }
 
-/** Body of `POST /projects/{id}/versions` (form model of issue 34: languages optional). */
+/**
+ * Body of `POST /projects/{id}/versions` (form model of issue 34: languages optional). An XLSForm
+ * upload (issue 35, domain/xlsform-import.ts) is translated into this same command, with the
+ * form's `fields` in form order and `refuseFields` turning their refusals into its own 422.
+ */
 export interface VersionCreate {
   copy_last_published: boolean;
   languages?: string[];
   default_language?: string | null;
+  /** Fields of the new draft, in form order, as `POST /versions/{id}/fields` takes each. */
+  fields?: unknown[];
+  /** The problem for refused `fields` (default: 422 `validation_failed` keyed `fields.<i>.<property>`). */
+  refuseFields?: (issues: FieldIssue[]) => Error;
+}
+
+/** One refusal of a field given with a new version ({@link VersionCreate.fields}). */
+export interface FieldIssue {
+  /** Index of the field in `fields`; -1 for the form as a whole. */
+  index: number;
+  /** The property refused: `name`, `label`, `relevant`, `choices.2.label`... */
+  property: string;
+  /** `invalid`, `duplicate_name`, or the form engine's code (`syntax`, `unknown_reference`, `cycle`...). */
+  code: string;
+  /** The English sentence. */
+  message: string;
+  /** For an expression: the 1-based column of the error in it. */
+  column?: number;
+}
+
+/** The default refusal of a version's fields: 422 `validation_failed` keyed `fields.<i>.<property>`. */
+function fieldsProblem(issues: FieldIssue[]): Error {
+  const errors: Record<string, string[]> = {};
+  for (const i of issues) (errors[`fields.${i.index}.${i.property}`] ??= []).push(i.message);
+  return problems.validationFailed({ errors });
+}
+
+/**
+ * The fields of a new version checked as {@link addField} checks one (the body's schema, texts
+ * in the version's languages, choices and constraints for the type, unique names), then the
+ * whole form compiled once (expressions, references, cycles, parents).
+ * @returns the fields as stored (positions in list order), or every issue found.
+ */
+function checkedFields(
+  languages: VersionLanguages,
+  bodies: readonly unknown[],
+): { inputs: FieldInput[]; issues: FieldIssue[] } {
+  const issues: FieldIssue[] = [];
+  const inputs: FieldInput[] = [];
+  const seen = new Map<string, number>();
+  bodies.forEach((raw, index) => {
+    const { value, error } = fieldCreateSchema.validate(raw, { abortEarly: false });
+    if (error) {
+      for (const d of error.details)
+        issues.push({ index, property: d.path.join('.') || 'field', code: 'invalid', message: d.message });
+      return;
+    }
+    const body = value as FieldBody;
+    const { field, errors } = normaliseTexts(body, languages);
+    const merged = { ...field, position: index } as FieldInput;
+    Object.assign(errors, fieldShapeErrors({ ...merged, logic: merged.logic ?? {} }));
+    for (const [property, messages] of Object.entries(errors))
+      for (const message of messages) issues.push({ index, property, code: 'invalid', message });
+    const first = seen.get(body.name);
+    if (first !== undefined)
+      issues.push({
+        index,
+        property: 'name',
+        code: 'duplicate_name',
+        message: `${body.name} is the name of field ${first + 1} already: names are unique in a form`,
+      });
+    else seen.set(body.name, index);
+    inputs.push({ ...merged, choices: merged.choices?.length ? merged.choices : null });
+  });
+  if (issues.length) return { inputs, issues };
+  const compiled = compileFields(
+    languages,
+    inputs.map((f) => ({
+      ...f,
+      id: 0,
+      uuid: '',
+      parent: f.parent ?? null,
+      logic: f.logic ?? {},
+      translations: f.translations ?? {},
+    })),
+  );
+  if (!compiled.ok)
+    for (const e of compiled.errors)
+      issues.push({
+        index: e.field ? (seen.get(e.field) ?? -1) : -1,
+        property: e.property,
+        code: e.code,
+        message: e.message,
+        ...(e.position ? { column: e.position.column } : {}),
+      });
+  return { inputs, issues };
 }
 
 /** Body of `PUT /versions/{id}`: a draft's languages. */
@@ -108,13 +205,16 @@ export async function listFormVersions(
 
 /**
  * Creates a draft version (`form.edit`); with `copyLastPublished` it starts with the fields of
- * the last published version.
- * @throws 422 on `copy_last_published` when there is none; 404, 403 access.
+ * the last published version; with `fields` (an XLSForm upload, issue 35) it is created with
+ * them, all checked first and stored in the version's transaction (all or nothing).
+ * @param command.input read after the access check (an XLSForm is translated only then).
+ * @throws 422 on `copy_last_published` when there is none, or both it and `fields`; the
+ *   `refuseFields` problem (default 422 `validation_failed`) for refused fields; 404, 403 access.
  */
 export async function createFormVersion(
   ctx: CollectionContext,
   actor: Actor,
-  command: { projectId: number; input: BodyReader<VersionCreate> },
+  command: { projectId: number; input: BodyReader<VersionCreate> | (() => Promise<VersionCreate>) },
 ): Promise<VersionView> {
   const { project } = await requireAccess(ctx, {
     actor,
@@ -122,8 +222,18 @@ export async function createFormVersion(
     projectId: command.projectId,
   });
   let copyFrom: number | null = null;
-  const input = command.input();
+  const input = await command.input();
   const languages = languagesOf(input);
+  let fields: FieldInput[] = [];
+  if (input.fields) {
+    if (input.copy_last_published)
+      throw problems.validationFailed({
+        errors: { copy_last_published: ['A version created with its fields copies no other version.'] },
+      });
+    const checked = checkedFields(languages ?? { languages: [], default_language: null }, input.fields);
+    if (checked.issues.length) throw (input.refuseFields ?? fieldsProblem)(checked.issues);
+    fields = checked.inputs;
+  }
   if (input.copy_last_published) {
     const last = await lastPublishedVersion(ctx.db, project.id);
     if (!last)
@@ -135,6 +245,7 @@ export async function createFormVersion(
   const v = await ctx.inTransaction(async (tx) => {
     await lockProject(tx, project.id);
     const created = await createVersion(tx, project.id, copyFrom);
+    await insertFields(tx, created.id, fields);
     return languages ? updateVersionLanguages(tx, created.id, languages) : created;
   });
   return versionJson(v, await countFields(ctx.db, v.id));

@@ -14,6 +14,7 @@ import {
 import { envelope, pageQuery } from './common-schemas.ts';
 import { projectParams } from './project-schemas.ts';
 import { route } from './declare.ts';
+import { readXlsFormUpload, xlsformRoutes, xlsformUploadContent } from './xlsform-routes.ts';
 import {
   fieldBody,
   fieldParams,
@@ -84,22 +85,33 @@ export const versionRoutes = [
     method: 'post',
     path: '/api/v1/projects/{project_id}/versions',
     operationId: 'createFormVersion',
-    summary: 'New draft version, optionally a copy of the last published one',
+    summary: 'New draft version, optionally a copy of the last published one, or from an XLSForm',
     description:
-      'With `copy_last_published: true` the draft starts with the fields of the last published version (422 when there is none).',
+      'With `copy_last_published: true` the draft starts with the fields of the last published version (422 when there is none). ' +
+      'As `multipart/form-data` with an `.xlsx` XLSForm in the part `xlsform` (issue 35), the draft is created with the ' +
+      'workbook’s fields, languages and choices; a workbook that cannot be taken is 422 `xlsform_invalid` whose `errors` ' +
+      'name each cell as `<sheet>.<row>.<column>` (`survey.12.relevant`) and whose `xlsform_errors` give each refusal’s ' +
+      '`reason` (docs/collection.md, "XLSForm"); a file over the limit 413 `xlsform_too_large`.',
     tags,
     params: projectParams,
     body: versionBody,
     parseBody: 'by-use-case',
     bodyRequired: false,
+    requestContent: { 'multipart/form-data': xlsformUploadContent },
     responses: { 201: { description: 'Created', body: envelope(versionSchema) } },
-    problems: write,
+    problems: {
+      ...write,
+      400: 'A malformed multipart body',
+      413: 'An XLSForm larger than the limit, or unpacking to more (`xlsform_too_large`)',
+      422: 'Validation failed (errors by field), or an XLSForm that cannot be taken (`xlsform_invalid`, errors by cell)',
+    },
     handler: async ({ params, readBody }, ctx, req) => ({
       status: 201,
       body: {
         data: await createFormVersion(ctx, req.caller, {
           projectId: pathId(params.project_id, 'projectId'),
-          input: readBody,
+          // An XLSForm is read and translated after the access check, as a JSON body is.
+          input: req.is('multipart/form-data') ? () => readXlsFormUpload(req) : readBody,
         }),
       },
     }),
@@ -243,4 +255,5 @@ export const versionRoutes = [
       body: { data: await publishFormVersion(ctx, req.caller, pathId(params.version_id, 'versionId')) },
     }),
   }),
+  ...xlsformRoutes,
 ];
