@@ -48,7 +48,7 @@ export const benchFields = [
  */
 const LOGIC: Record<string, Record<string, string>> = {
   village: { constraint: 'string-length(.) > 1' },
-  notes: { required_if: '${age} > 100' },
+  notes: { required_if: 'string-length(${respondent}) > 200' },
   code: { constraint: "regex(., '^[A-Z]{2}-[0-9]{4}$')" },
   age: { constraint: '. >= 0 and . <= 120' },
   household: { relevant: '${age} >= 15', constraint: '. >= 1 and . <= ${age}' },
