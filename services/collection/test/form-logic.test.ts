@@ -513,6 +513,27 @@ describe('collection: form logic (issue 34)', () => {
       expect(total.value).to.equal('70');
     });
 
+    it('finds a submission in the list by an answer inside a group and by one inside a repeat instance', async () => {
+      const data = [
+        e('hh_size', 3),
+        e('member', [
+          member('Ysolde', 30, 'female', [e('pregnant', 'no')]),
+          member('Bo', 4, 'male'),
+          member('Cy', 2, 'male'),
+        ]),
+        e('phone', '555-0102'),
+        e('neighbour', 'Zebulon Quartermain'),
+      ];
+      const r = await submit(data).expect(201);
+      for (const word of ['quartermain', 'ysolde']) {
+        const list = await h
+          .as(alice)
+          .get(`/api/v1/projects/${projectId}/submissions?search=${word}`)
+          .expect(200);
+        expect(list.body.data.map((s: { id: number }) => s.id)).to.deep.equal([r.body.data.id]);
+      }
+    });
+
     it("checks the public web form's anonymous submissions the same way, in the visitor's language", async () => {
       await h
         .as(alice)
