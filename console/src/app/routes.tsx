@@ -53,6 +53,7 @@ const AttendancePage = lazyPage(
   async () => (await import('../pages/attendance/AttendancePage.tsx')).AttendancePage,
 );
 const DevicesPage = lazyPage(async () => (await import('../pages/events/DevicesPage.tsx')).DevicesPage);
+const GatesPage = lazyPage(async () => (await import('../pages/gates/GatesPage.tsx')).GatesPage);
 const ScannerPage = lazyPage(async () => (await import('../pages/scan/ScannerPage.tsx')).ScannerPage);
 const ScanSetupPage = lazyPage(async () => (await import('../pages/scan/ScanSetupPage.tsx')).ScanSetupPage);
 const WebhooksPage = lazyPage(async () => (await import('../pages/webhooks/WebhooksPage.tsx')).WebhooksPage);
@@ -96,6 +97,7 @@ export function AppRoutes() {
         <Route path="/events" element={<EventsPage />} />
         <Route path="/events/:eventId/invites" element={<InvitesPage />} />
         <Route path="/events/:eventId/devices" element={<DevicesPage />} />
+        <Route path="/events/:eventId/gates" element={<GatesPage />} />
         <Route path="/events/:eventId/attendance" element={<AttendancePage />} />
         <Route path="/settings/tokens" element={<TokensPage />} />
         <Route path="/settings/profile" element={<ProfilePage />} />

@@ -100,7 +100,7 @@ export interface paths {
     put?: never;
     /**
      * Scan a code: exactly one of concurrent scans of one code succeeds; a repeated nonce replays the first answer (header Idempotent-Replayed: true)
-     * @description Every answer carries `result`: `checked_in` (200), or a problem: `already_checked_in` (409, with `invite`, `checked_in_at`, `scanne_par`), `unknown_code` (404), `wrong_event` (422, the other event is not named), `revoked` (409, with `invite`). Owner and staff.
+     * @description Every answer carries `result`: `checked_in` or `checked_out` (200), or a problem: `already_checked_in` (409, with `invite`, `checked_in_at`, `scanne_par`; at a gate the `gate` and `entered_at` of the entry still open), `unknown_code` (404), `wrong_event` (422, the other event is not named), `revoked` (409, with `invite`), `seats_exceeded`, `no_reentry`, `not_inside`, `not_admitted` (409), `exits_not_scanned` (422). Optional `gate_id`, `direction` (entry, exit) and `people` (of a party; default: all who can): docs/events.md, "Gates" and "Parties". Owner, staff and scanner devices.
      */
     post: operations['checkIn'];
     delete?: never;
@@ -123,6 +123,63 @@ export interface paths {
      * @description `results[i]`: `{index, nonce, replayed, status, result, ...}` where status and body are what `POST /checkin` answers for that scan; invalid items: status 422, result `invalid`, `errors`. `device` applies to the scans that name none. Owner and staff.
      */
     post: operations['checkInBatch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/events/{event_id}/checkin/changes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Invitees changed since a cursor, for offline scanners (poll every few seconds)
+     * @description Changes come in their present state; one may come twice (applying it again changes nothing). With `more: true` ask again at once with the new cursor.
+     */
+    get: operations['getCheckinChanges'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/events/{event_id}/checkin/keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The event’s public key and revocation list, to check signed codes without the list */
+    get: operations['getCheckinKeys'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/events/{event_id}/checkin/snapshot': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download the invitees for offline scanning, a page at a time
+     * @description Each invitee: id, nom, type_invite, code_hash (SHA-256 of the code, first 16 bytes, base64url), status (valid, checked_in, revoked), checked_in_at, scanne_par. Follow `next_page` until it is null; the last page gives `cursor`, from which `GET .../checkin/changes` gives what changed since the first page.
+     */
+    get: operations['getCheckinSnapshot'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -171,6 +228,48 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/api/events/{event_id}/gates': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The check-in lists (gates) of the event, by name
+     * @description An event without gates answers `[]`: every scan goes through its implicit entrance. Owner, staff, devices.
+     */
+    get: operations['listGates'];
+    put?: never;
+    /**
+     * Add a gate (owner)
+     * @description Types default to all, exits and re-entry to off; re-entry is off when exits are not scanned.
+     */
+    post: operations['createGate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/events/{event_id}/gates/{gate_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete a gate and its counts (owner); its scans stay in the history */
+    delete: operations['deleteGate'];
+    options?: never;
+    head?: never;
+    /** Change a gate (owner); its counts stay */
+    patch: operations['updateGate'];
     trace?: never;
   };
   '/api/events/{event_id}/invites': {
@@ -317,6 +416,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/events/{event_id}/invites/{invite_id}/signed-code': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The signed form of an invite’s code (Ed25519), for badges checked without the list */
+    get: operations['getSignedCode'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/events/{event_id}/invites/import': {
     parameters: {
       query?: never;
@@ -327,10 +443,50 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Bulk import from CSV (owner): columns nom, email, type_invite (optional); `,` or `;`; one result per row
-     * @description Each row is created on its own with its invitation e-mail, so bad rows never fail good ones. `row` is the CSV line number (the header is line 1).
+     * Bulk import from CSV (owner): columns name/nom, email/courriel, type/type_invite and seats/places (optional); one result per row
+     * @description Each row is created on its own, so bad rows never fail good ones. `row` is the CSV line number (the header is line 1). Type values in English or French, any case (speaker = intervenant, press = presse, partner = partenaire). `preview=true` stores nothing and says per row what an import would do (`ready` or `failed`). `emails=later` holds the invitation e-mails back (`email_held`) until `POST .../invites/send-held`; `now` (default) queues each with its invite.
      */
     post: operations['importInvites'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/events/{event_id}/invites/import/template': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The CSV import template, header and example rows in English or French (owner)
+     * @description English: `name,email,type,seats`; French: `nom,courriel,type,places`. UTF-8 with BOM, CRLF.
+     */
+    get: operations['getImportTemplate'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/events/{event_id}/invites/send-held': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send the invitation e-mails held back at import (owner)
+     * @description Each active invite with `email_held` gets its e-mail queued through the outbox, once.
+     */
+    post: operations['sendHeldInvitations'];
     delete?: never;
     options?: never;
     head?: never;
@@ -552,6 +708,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/events/access': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller’s role and permissions in each event they own or staff
+     * @description For the console, which shows each role only what it may do (docs/events.md, "Who may do what"). Events the caller neither owns nor staffs are not listed.
+     */
+    get: operations['listEventAccess'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/events/devices/me': {
     parameters: {
       query?: never;
@@ -604,9 +780,15 @@ export interface components {
        */
       from: string;
     };
+    ArrivalsByType: {
+      arrived: number;
+      seats: number;
+      type_invite: string;
+    };
     Attendance: {
       /** @description Check-ins per 10-minute window of checked_in_at, oldest first; empty windows left out */
       arrivals: components['schemas']['ArrivalBucket'][];
+      gates: components['schemas']['GatesAttendance'];
       /** @description The latest 20 check-ins and presence changes to present, newest first */
       latest: components['schemas']['LatestCheckin'][];
       stats: components['schemas']['Stats'];
@@ -615,22 +797,57 @@ export interface components {
       results: components['schemas']['BatchScanResult'][];
     };
     BatchScanResult: {
+      /** @description People of the party arrived */
+      arrived?: number;
+      /** Format: date-time */
+      at?: string;
       /** Format: date-time */
       checked_in_at?: string;
       code?: string;
       detail?: string;
+      /** @enum {string} */
+      direction?: 'entry' | 'exit';
+      /** Format: date-time */
+      entered_at?: string | null;
       /** @description Each field mapped to its messages (invalid items) */
       errors?: {
         [key: string]: unknown;
       };
+      /** Format: date-time */
+      exited_at?: string | null;
+      /** @description The gate; null: the implicit entrance */
+      gate?: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+      } | null;
       index: number;
+      /** @description People of the party inside through this gate now */
+      inside?: number;
       invite?: components['schemas']['ScannedInvite'];
       message?: string;
       nonce: string | null;
+      /** @description People this scan let in or out */
+      people?: number;
+      remaining?: number;
       replayed: boolean;
       /** @enum {string} */
-      result: 'checked_in' | 'already_checked_in' | 'unknown_code' | 'wrong_event' | 'revoked' | 'invalid';
+      result:
+        | 'checked_in'
+        | 'checked_out'
+        | 'already_checked_in'
+        | 'seats_exceeded'
+        | 'no_reentry'
+        | 'not_inside'
+        | 'not_admitted'
+        | 'exits_not_scanned'
+        | 'unknown_code'
+        | 'wrong_event'
+        | 'revoked'
+        | 'invalid';
       scanne_par?: string | null;
+      /** @description People the code admits */
+      seats?: number;
       status: number;
       title?: string;
       type?: string;
@@ -657,19 +874,45 @@ export interface components {
       userId: number | null;
     };
     CheckedIn: {
+      /** @description People of the party arrived */
+      arrived?: number;
+      /**
+       * Format: date-time
+       * @description When the exit was scanned
+       */
+      at?: string;
       /** Format: date-time */
-      checked_in_at: string;
+      checked_in_at?: string;
+      /** @enum {string} */
+      direction?: 'entry' | 'exit';
+      /** @description The gate; null: the implicit entrance */
+      gate?: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+      } | null;
+      /** @description People of the party inside through this gate now */
+      inside?: number;
       invite: components['schemas']['ScannedInvite'];
       message: string;
-      /** @constant */
-      result: 'checked_in';
-      scanne_par: string | null;
+      /** @description People this scan let in or out */
+      people?: number;
+      /** @enum {string} */
+      result: 'checked_in' | 'checked_out';
+      scanne_par?: string | null;
+      /** @description People the code admits */
+      seats?: number;
     };
     Device: {
       /** Format: date-time */
       created_at: string;
       /** Format: uuid */
       event_id: string;
+      /**
+       * Format: uuid
+       * @description The gate it scans at; null: the implicit entrance
+       */
+      gate_id: string | null;
       /** Format: uuid */
       id: string;
       /**
@@ -699,6 +942,11 @@ export interface components {
       status: 'awaiting_setup' | 'active' | 'revoked';
     };
     DeviceInput: {
+      /**
+       * Format: uuid
+       * @description The gate it scans at (docs/events.md, "Gates"); absent or null: the implicit entrance
+       */
+      gate_id?: string | null;
       /** @description What door staff call it, e.g. "North door" */
       name: string;
     };
@@ -732,6 +980,17 @@ export interface components {
        * @example 2026-06-01T18:30:00
        */
       start_date: string;
+    };
+    EventAccess: {
+      /** Format: uuid */
+      event_id: string;
+      /** @description What the role may do (docs/events.md, "Who may do what") */
+      permissions: ('event.read' | 'event.manage' | 'event.scan')[];
+      /** @enum {string} */
+      role: 'owner' | 'staff';
+    };
+    EventAccessList: {
+      events: components['schemas']['EventAccess'][];
     };
     EventInput: {
       description?: string;
@@ -904,12 +1163,78 @@ export interface components {
       updated_at: string;
       url: string;
     };
+    Gate: {
+      allow_reentry: boolean;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: uuid */
+      id: string;
+      /** @description Empty: every type */
+      invite_types: string[];
+      name: string;
+      scan_exits: boolean;
+    };
+    GateAttendance: {
+      entries: number;
+      exits: number;
+      /**
+       * Format: uuid
+       * @description null: the implicit entrance
+       */
+      id: string | null;
+      inside: number;
+      name: string | null;
+    };
+    GateInput: {
+      /** @description Whether someone who left may enter again; default false (always false without scan_exits) */
+      allow_reentry?: boolean;
+      /** @description The invite types it admits; empty or absent: every type */
+      invite_types?: ('standard' | 'vip' | 'presse' | 'intervenant' | 'partenaire' | 'staff')[];
+      /** @description Shown to door staff and in refusals, e.g. "North door" */
+      name: string;
+      /** @description Whether exits are scanned there; default false */
+      scan_exits?: boolean;
+    };
+    GatePatch: {
+      /** @description Whether someone who left may enter again; default false (always false without scan_exits) */
+      allow_reentry?: boolean;
+      /** @description The invite types it admits; empty or absent: every type */
+      invite_types?: ('standard' | 'vip' | 'presse' | 'intervenant' | 'partenaire' | 'staff')[];
+      /** @description Shown to door staff and in refusals, e.g. "North door" */
+      name?: string;
+      /** @description Whether exits are scanned there; default false */
+      scan_exits?: boolean;
+    };
+    GatesAttendance: {
+      arrivals_by_type: components['schemas']['ArrivalsByType'][];
+      entries: number;
+      exits: number;
+      gates: components['schemas']['GateAttendance'][];
+      /** @description People inside now (sum of the gates) */
+      inside: number;
+      inside_over_time: components['schemas']['InsidePoint'][];
+    };
+    HeldInvitationsQueued: {
+      queued: number;
+    };
     HistoryEntry: {
       /** @enum {string} */
-      action: 'presence' | 'checkin';
+      action: 'presence' | 'checkin' | 'exit';
       device: string | null;
+      /**
+       * @description null: presence set by hand
+       * @enum {string|null}
+       */
+      direction: 'entry' | 'exit' | null;
+      /**
+       * Format: uuid
+       * @description The gate of a scan; null: implicit entrance or by hand
+       */
+      gate_id: string | null;
       id: number;
       nonce: string | null;
+      /** @description People of the party let in or out */
+      people: number;
       presence: boolean;
       previous: boolean;
       /** Format: date-time */
@@ -928,8 +1253,18 @@ export interface components {
     };
     ImportResult: {
       created: number;
+      /** @enum {string} */
+      emails: 'now' | 'later';
       failed: number;
-      results: (components['schemas']['ImportRowCreated'] | components['schemas']['ImportRowFailed'])[];
+      /** @description true: nothing was stored */
+      preview: boolean;
+      /** @description Preview: rows an import would create */
+      ready: number;
+      results: (
+        | components['schemas']['ImportRowCreated']
+        | components['schemas']['ImportRowReady']
+        | components['schemas']['ImportRowFailed']
+      )[];
     };
     ImportRowCreated: {
       code_unique: string;
@@ -937,8 +1272,10 @@ export interface components {
       id: string;
       nom: string;
       row: number;
+      seats: number;
       /** @constant */
       status: 'created';
+      type_invite: string;
     };
     ImportRowFailed: {
       /** @description Each field of the row mapped to its messages */
@@ -949,18 +1286,42 @@ export interface components {
       /** @constant */
       status: 'failed';
     };
+    ImportRowReady: {
+      email: string;
+      nom: string;
+      row: number;
+      seats: number;
+      /** @constant */
+      status: 'ready';
+      type_invite: string;
+    };
+    InsidePoint: {
+      /**
+       * Format: date-time
+       * @description Start of the 10-minute window (UTC)
+       */
+      from: string;
+      /** Format: uuid */
+      gate_id: string | null;
+      /** @description People inside at the end of the window */
+      inside: number;
+    };
     InvitationQueued: {
       email: string;
       /** @constant */
       queued: true;
     };
     Invite: {
+      /** @description People of the party arrived */
+      arrived: number;
       /** Format: date-time */
       checked_in_at: string | null;
       code_unique: string;
       /** Format: date-time */
       created_at: string;
       email: string;
+      /** @description The invitation e-mail was held back at import, not sent yet */
+      email_held: boolean;
       /** Format: uuid */
       event_id: string;
       /** Format: uuid */
@@ -971,6 +1332,9 @@ export interface components {
       /** Format: date-time */
       revoked_at: string | null;
       scanne_par: string | null;
+      seat_names: string[] | null;
+      /** @description People the code admits */
+      seats: number;
       /** @enum {string} */
       type_invite: 'standard' | 'vip' | 'presse' | 'intervenant' | 'partenaire' | 'staff';
       /** Format: date-time */
@@ -987,6 +1351,10 @@ export interface components {
       /** Format: email */
       email: string;
       nom: string;
+      /** @description Names of the party's people (optional, at most seats) */
+      seat_names?: string[];
+      /** @description People the code admits (a party); default 1 */
+      seats?: number;
       /** @enum {string} */
       type_invite?: 'standard' | 'vip' | 'presse' | 'intervenant' | 'partenaire' | 'staff';
     };
@@ -999,6 +1367,10 @@ export interface components {
       email?: string;
       nom?: string;
       revoked?: boolean;
+      /** @description Names of the party's people (optional, at most seats) */
+      seat_names?: string[] | null;
+      /** @description People the code admits (a party); default 1 */
+      seats?: number;
       /** @enum {string} */
       type_invite?: 'standard' | 'vip' | 'presse' | 'intervenant' | 'partenaire' | 'staff';
     };
@@ -1023,6 +1395,11 @@ export interface components {
       created_at: string;
       /** Format: uuid */
       event_id: string;
+      /**
+       * Format: uuid
+       * @description The gate it scans at; null: the implicit entrance
+       */
+      gate_id: string | null;
       /** Format: uuid */
       id: string;
       /**
@@ -1057,6 +1434,38 @@ export interface components {
        * @enum {string}
        */
       status: 'awaiting_setup' | 'active' | 'revoked';
+    };
+    OfflineChanges: {
+      /** @description Invitees new or changed, in their state now */
+      changes: components['schemas']['OfflineInvitee'][];
+      /** @description Where to read the next changes from */
+      cursor: string;
+      /** @description Ids of invitees deleted */
+      deleted: string[];
+      /** @description More changes wait: ask again at once */
+      more: boolean;
+    };
+    OfflineInvitee: {
+      /** Format: date-time */
+      checked_in_at: string | null;
+      /** @description First 16 bytes of SHA-256 of the canonical code (upper case, no spaces or dashes), base64url */
+      code_hash: string;
+      /** Format: uuid */
+      id: string;
+      nom: string;
+      scanne_par: string | null;
+      /** @enum {string} */
+      status: 'valid' | 'checked_in' | 'revoked';
+      type_invite: string;
+    };
+    OfflineSnapshotPage: {
+      /** @description On the last page: the cursor of the changes feed */
+      cursor: string | null;
+      invitees: components['schemas']['OfflineInvitee'][];
+      /** @description Token of the next page; null on the last */
+      next_page: string | null;
+      /** @description The event’s Ed25519 public key (raw 32 bytes, base64url); null when signed codes are off */
+      public_key: string | null;
     };
     Pagination: {
       current_page: number;
@@ -1099,12 +1508,24 @@ export interface components {
       name: string;
     };
     Scan: {
-      /** @description Scanned code; case, spaces and dashes ignored */
+      /** @description Scanned code (a 22-symbol code, or a signed code `FH1...`); case, spaces and dashes ignored */
       code_unique: string;
       /** @description Scanning device; default: the User-Agent */
       device?: string;
+      /**
+       * @description entry (default) or exit (only at a gate that scans exits)
+       * @enum {string}
+       */
+      direction?: 'entry' | 'exit';
+      /**
+       * Format: uuid
+       * @description The gate (check-in list) scanned at; default: the device's gate, else the implicit entrance
+       */
+      gate_id?: string;
       /** @description Client scan id: the same nonce counts once per event */
       nonce?: string;
+      /** @description People of the party this scan lets in or out; default: all who can */
+      people?: number;
       /** @description Who scanned; default: the caller name */
       scanne_par?: string;
       /**
@@ -1127,6 +1548,21 @@ export interface components {
     SetupCode: {
       /** @description The one-time setup code, 16 symbols; dashes and spaces are ignored */
       setup_code: string;
+    };
+    SignedCode: {
+      /** Format: uuid */
+      invite_id: string;
+      public_key: string;
+      /** @description `FH1` and base32 of the invite id, Ed25519 signature and code */
+      signed_code: string;
+    };
+    SigningKeys: {
+      /** @constant */
+      algorithm: 'Ed25519';
+      /** @description Raw 32-byte public key, base64url */
+      public_key: string;
+      /** @description Ids of the revoked invites */
+      revoked: string[];
     };
     Staff: {
       email: string | null;
@@ -2124,7 +2560,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description result already_checked_in (with checked_in_at, scanne_par, invite) or revoked (with invite) */
+      /** @description result already_checked_in (with checked_in_at, scanne_par, invite; at a gate also gate and entered_at), revoked (with invite), seats_exceeded (remaining), no_reentry (exited_at), not_inside (inside), not_admitted (the gate does not admit the invite type) */
       409: {
         headers: {
           [name: string]: unknown;
@@ -2151,7 +2587,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description result wrong_event (code of another event), or an invalid body */
+      /** @description result wrong_event (code of another event), exits_not_scanned, an unknown gate_id, or an invalid body */
       422: {
         headers: {
           [name: string]: unknown;
@@ -2268,6 +2704,373 @@ export interface operations {
         };
       };
       /** @description Invalid body (no scans, more than 500) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getCheckinChanges: {
+    parameters: {
+      query: {
+        /** @description The cursor of the last page of the download, or of the previous changes (opaque) */
+        cursor: string;
+        /** @description Changes per answer */
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        event_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Changes and the next cursor */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OfflineChanges'];
+        };
+      };
+      /** @description Not modified: If-None-Match matches the ETag */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.6) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A session without the X-XSRF-TOKEN header matching its cookie on an unsafe method (`csrf_token_mismatch`) — from the gateway */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown event, or the caller is neither its owner nor its staff */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Invalid cursor or limit */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getCheckinKeys: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        event_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Public key and revoked invite ids */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SigningKeys'];
+        };
+      };
+      /** @description Not modified: If-None-Match matches the ETag */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.6) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A session without the X-XSRF-TOKEN header matching its cookie on an unsafe method (`csrf_token_mismatch`) — from the gateway */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown event, or the caller is neither its owner nor its staff, or signed codes are off */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getCheckinSnapshot: {
+    parameters: {
+      query?: {
+        /** @description Invitees per page */
+        limit?: number;
+        /** @description Token of the next page, as the previous page gave it (opaque) */
+        page?: string;
+      };
+      header?: never;
+      path: {
+        event_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of invitees */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OfflineSnapshotPage'];
+        };
+      };
+      /** @description Not modified: If-None-Match matches the ETag */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.6) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A session without the X-XSRF-TOKEN header matching its cookie on an unsafe method (`csrf_token_mismatch`) — from the gateway */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown event, or the caller is neither its owner nor its staff */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Invalid page token or limit */
       422: {
         headers: {
           [name: string]: unknown;
@@ -2616,6 +3419,469 @@ export interface operations {
         };
       };
       /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listGates: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        event_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The gates */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Gate'][];
+        };
+      };
+      /** @description Not modified: the If-None-Match header matched the ETag of the answer */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.6) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A session without the X-XSRF-TOKEN header matching its cookie on an unsafe method (`csrf_token_mismatch`) — from the gateway */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown event, or the caller is neither its owner nor its staff */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createGate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        event_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['GateInput'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Gate'];
+        };
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.6) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The caller is staff of the event, not its owner */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown event, or the caller is neither its owner nor its staff */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Invalid body, or a name the event already uses */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  deleteGate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        event_id: string;
+        gate_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.6) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The caller is staff of the event, not its owner */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown event, or the caller is neither its owner nor its staff, or the event has no such gate */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  updateGate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        event_id: string;
+        gate_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['GatePatch'];
+      };
+    };
+    responses: {
+      /** @description The gate */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Gate'];
+        };
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.6) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The caller is staff of the event, not its owner */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown event, or the caller is neither its owner nor its staff, or the event has no such gate */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Invalid body, or a name the event already uses */
       422: {
         headers: {
           [name: string]: unknown;
@@ -3973,9 +5239,134 @@ export interface operations {
       };
     };
   };
-  importInvites: {
+  getSignedCode: {
     parameters: {
       query?: never;
+      header?: never;
+      path: {
+        event_id: string;
+        invite_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The signed code */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SignedCode'];
+        };
+      };
+      /** @description Not modified: If-None-Match matches the ETag */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.6) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A session without the X-XSRF-TOKEN header matching its cookie on an unsafe method (`csrf_token_mismatch`) — from the gateway */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown event or invite, or the caller is neither owner nor staff, or signed codes are off */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  importInvites: {
+    parameters: {
+      query?: {
+        /** @description now (default): each invitation e-mail is queued with its invite; later: held back */
+        emails?: 'now' | 'later';
+        /** @description true: store nothing, say per row what an import would do */
+        preview?: boolean;
+      };
       header?: never;
       path: {
         event_id: string;
@@ -4054,7 +5445,243 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Unusable file: no header with nom and email, broken quoting, over 5000 rows */
+      /** @description Unusable file: no name or e-mail column, broken quoting, over 5000 rows; or a bad query */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getImportTemplate: {
+    parameters: {
+      query?: {
+        /** @description Language of the header and examples */
+        lang?: 'en' | 'fr';
+      };
+      header?: never;
+      path: {
+        event_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description CSV file (attachment) */
+      200: {
+        headers: {
+          /** @description attachment; filename=... */
+          'Content-Disposition'?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          'text/csv': unknown;
+        };
+      };
+      /** @description Not modified: If-None-Match matches the ETag */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.6) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The caller is staff of the event, not its owner */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown event, or the caller is neither its owner nor its staff */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description lang is not en or fr */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  sendHeldInvitations: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        event_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Queued */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HeldInvitationsQueued'];
+        };
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.6) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The caller is staff of the event, not its owner */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown event, or the caller is neither its owner nor its staff */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
       422: {
         headers: {
           [name: string]: unknown;
@@ -5811,6 +7438,114 @@ export interface operations {
       };
       /** @description Unknown event, or the caller is neither its owner nor its staff, or no such webhook */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listEventAccess: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Roles by event */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EventAccessList'];
+        };
+      };
+      /** @description Not modified: If-None-Match matches the ETag */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.6) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A scanner device (scope checkin) */
+      403: {
         headers: {
           [name: string]: unknown;
         };

@@ -5,6 +5,7 @@ import { useParams } from 'react-router';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import { EventHeader } from '../events/EventHeader.tsx';
+import { GateFigures } from './GateFigures.tsx';
 import { VegaChart } from '../project-data/VegaChart.tsx';
 import { useAttendance, type Attendance } from './use-attendance.ts';
 
@@ -107,6 +108,7 @@ export function AttendancePage() {
               </>
             )}
           </section>
+          <GateFigures gates={live.data.gates} />
           <section aria-labelledby="latest-title">
             <Title order={2} size="h3" id="latest-title" mb="sm">
               {t('latest.title')}

@@ -8,7 +8,7 @@ import { useWebhooks } from '../webhooks/use-webhooks.ts';
 import { useEvent } from './use-events.ts';
 
 /** The pages of one event, as the header links them. */
-const EVENT_PAGES = ['invites', 'attendance', 'devices'] as const;
+const EVENT_PAGES = ['invites', 'attendance', 'gates', 'devices'] as const;
 
 /**
  * The head of an event's pages: a link back to the events, the page's title made with the

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Alert, Badge, Button, Group, NativeSelect, Stack, Table, Text } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, NativeSelect, Radio, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import {
@@ -13,7 +13,7 @@ import {
   type ColumnMap,
   type ParsedCsv,
 } from './csv-import.ts';
-import { useImportInvites } from './use-invites.ts';
+import { templateUrl, useImportInvites, useSendHeldInvitations } from './use-invites.ts';
 
 /** Rows of the preview shown at most (the counts cover them all). */
 const PREVIEW_ROWS = 50;
@@ -30,8 +30,11 @@ export function CsvImport(props: { eventId: string }) {
   const [fileName, setFileName] = useState<string | null>(null);
   const [parsed, setParsed] = useState<ParsedCsv | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
-  const [map, setMap] = useState<ColumnMap>({ nom: null, email: null, type_invite: null });
+  const [map, setMap] = useState<ColumnMap>({ nom: null, email: null, type_invite: null, seats: null });
   const run = useImportInvites(props.eventId);
+  const preview = useImportInvites(props.eventId);
+  const sendHeld = useSendHeldInvitations(props.eventId);
+  const [emails, setEmails] = useState<'now' | 'later' | ''>('');
 
   const rows = useMemo(
     () =>
@@ -43,6 +46,9 @@ export function CsvImport(props: { eventId: string }) {
 
   const read = async (file: File | undefined) => {
     run.reset();
+    preview.reset();
+    sendHeld.reset();
+    setEmails('');
     setParsed(null);
     setFileError(null);
     setFileName(file?.name ?? null);
@@ -64,8 +70,19 @@ export function CsvImport(props: { eventId: string }) {
   /** Lines of the user's file, by the row number of the CSV sent (header = 1). */
   const lineOfSent = (row: number) => good[row - 2]?.line ?? row;
 
+  const ready = preview.data && !preview.isPending && !run.data;
   return (
     <Stack gap="sm">
+      <Text size="sm">
+        {t('import.template')}{' '}
+        <Anchor href={templateUrl(props.eventId, 'en')} download data-testid="template-en">
+          {t('import.templateEn')}
+        </Anchor>
+        {' · '}
+        <Anchor href={templateUrl(props.eventId, 'fr')} download data-testid="template-fr">
+          {t('import.templateFr')}
+        </Anchor>
+      </Text>
       <div>
         <label htmlFor="invite-csv">
           <Text fw={500} size="sm">
@@ -95,16 +112,19 @@ export function CsvImport(props: { eventId: string }) {
               <NativeSelect
                 key={target}
                 label={t(`import.targets.${target}`)}
-                data={target === 'type_invite' ? columnChoices : columnChoices.slice(1)}
+                data={target === 'nom' || target === 'email' ? columnChoices.slice(1) : columnChoices}
                 value={map[target] === null ? '' : String(map[target])}
-                onChange={(e) =>
+                onChange={(e) => {
+                  preview.reset();
                   setMap({
                     ...map,
                     [target]: e.currentTarget.value === '' ? null : Number(e.currentTarget.value),
-                  })
-                }
+                  });
+                }}
                 error={
-                  target !== 'type_invite' && map[target] === null ? t('import.errors.unmapped') : undefined
+                  (target === 'nom' || target === 'email') && map[target] === null
+                    ? t('import.errors.unmapped')
+                    : undefined
                 }
               />
             ))}
@@ -142,13 +162,84 @@ export function CsvImport(props: { eventId: string }) {
           ) : null}
           <Group>
             <Button
-              onClick={() => run.mutate(csvOf(good))}
+              variant={preview.data ? 'default' : 'filled'}
+              onClick={() => preview.mutate({ csv: csvOf(good), preview: true, emails: 'now' })}
               disabled={good.length === 0 || run.isSuccess}
-              loading={run.isPending}
+              loading={preview.isPending}
+              data-testid="import-preview-button"
             >
-              {t('import.submit', { count: good.length })}
+              {t('import.preview')}
             </Button>
           </Group>
+          <ProblemAlert error={preview.error} />
+          {preview.data ? (
+            <section aria-labelledby="import-preview-title">
+              <Text fw={600} id="import-preview-title">
+                {t('import.previewTitle', { ready: preview.data.ready, failed: preview.data.failed })}
+              </Text>
+              <Table.ScrollContainer minWidth={0}>
+                <Table aria-labelledby="import-preview-title" data-testid="import-preview">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th scope="col">{t('import.line')}</Table.Th>
+                      <Table.Th scope="col">{t('fields.nom')}</Table.Th>
+                      <Table.Th scope="col">{t('import.targets.type_invite')}</Table.Th>
+                      <Table.Th scope="col">{t('import.targets.seats')}</Table.Th>
+                      <Table.Th scope="col">{t('import.willHappen')}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {preview.data.results.slice(0, PREVIEW_ROWS).map((r) => (
+                      <Table.Tr key={r.row}>
+                        <Table.Td>{lineOfSent(r.row)}</Table.Td>
+                        <Table.Td>
+                          {r.status === 'ready' ? r.nom : (good[r.row - 2]?.values.nom ?? '')}
+                        </Table.Td>
+                        <Table.Td>{r.status === 'ready' ? t(`types.${r.type_invite}`) : ''}</Table.Td>
+                        <Table.Td>{r.status === 'ready' ? r.seats : ''}</Table.Td>
+                        <Table.Td>
+                          {r.status === 'ready' ? (
+                            <Badge color="green" variant="light">
+                              {t('import.willCreate')}
+                            </Badge>
+                          ) : r.status === 'failed' ? (
+                            <Text size="sm" c="red.9">
+                              {t('import.willFail', { why: Object.values(r.errors).flat().join(' ') })}
+                            </Text>
+                          ) : null}
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            </section>
+          ) : null}
+          {ready ? (
+            <>
+              <Radio.Group
+                label={t('import.emails')}
+                value={emails}
+                onChange={(v) => setEmails(v as 'now' | 'later')}
+                required
+              >
+                <Stack gap={4} mt={4}>
+                  <Radio value="now" label={t('import.emailsNow')} data-testid="emails-now" />
+                  <Radio value="later" label={t('import.emailsLater')} data-testid="emails-later" />
+                </Stack>
+              </Radio.Group>
+              <Group>
+                <Button
+                  onClick={() => emails && run.mutate({ csv: csvOf(good), preview: false, emails })}
+                  disabled={preview.data!.ready === 0 || !emails || run.isSuccess}
+                  loading={run.isPending}
+                  data-testid="import-submit"
+                >
+                  {t('import.submit', { count: preview.data!.ready })}
+                </Button>
+              </Group>
+            </>
+          ) : null}
           <ProblemAlert error={run.error} />
         </>
       ) : null}
@@ -158,6 +249,21 @@ export function CsvImport(props: { eventId: string }) {
           variant="light"
           title={t('import.done', run.data)}
         >
+          {run.data.emails === 'later' && run.data.created > 0 ? (
+            <Group gap="sm" mb="sm">
+              <Text size="sm" data-testid="emails-held">
+                {sendHeld.data
+                  ? t('import.heldSent', sendHeld.data)
+                  : t('import.held', { count: run.data.created })}
+              </Text>
+              {sendHeld.data ? null : (
+                <Button size="xs" onClick={() => sendHeld.mutate()} loading={sendHeld.isPending}>
+                  {t('import.sendHeld')}
+                </Button>
+              )}
+              <ProblemAlert error={sendHeld.error} />
+            </Group>
+          ) : null}
           <Table.ScrollContainer minWidth={0}>
             <Table aria-label={t('import.results')} data-testid="import-results">
               <Table.Thead>

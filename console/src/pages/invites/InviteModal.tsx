@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Button, Group, Modal, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, NativeSelect, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { looksLikeEmail } from '../../components/email.ts';
@@ -30,7 +30,7 @@ export function InviteModal(props: {
   const pending = create.isPending || update.isPending;
   const error = create.error ?? update.error;
   const form = useForm({
-    initialValues: { nom: '', email: '', type_invite: 'standard' as InviteType },
+    initialValues: { nom: '', email: '', type_invite: 'standard' as InviteType, seats: 1 as number | string },
     validate: {
       nom: (v) => (v.trim() ? null : t('errors.required')),
       email: (v) => (looksLikeEmail(v) ? null : t('errors.email')),
@@ -42,8 +42,13 @@ export function InviteModal(props: {
   useEffect(() => {
     if (!props.opened) return;
     const v = props.invite
-      ? { nom: props.invite.nom, email: props.invite.email, type_invite: props.invite.type_invite }
-      : { nom: '', email: '', type_invite: 'standard' as InviteType };
+      ? {
+          nom: props.invite.nom,
+          email: props.invite.email,
+          type_invite: props.invite.type_invite,
+          seats: props.invite.seats as number | string,
+        }
+      : { nom: '', email: '', type_invite: 'standard' as InviteType, seats: 1 as number | string };
     setValues(v);
     resetDirty(v);
     resetCreate();
@@ -62,7 +67,8 @@ export function InviteModal(props: {
       <form
         noValidate
         onSubmit={form.onSubmit((v) => {
-          const body = { nom: v.nom.trim(), email: v.email.trim(), type_invite: v.type_invite };
+          const seats = typeof v.seats === 'number' && v.seats >= 1 ? v.seats : 1;
+          const body = { nom: v.nom.trim(), email: v.email.trim(), type_invite: v.type_invite, seats };
           if (props.invite) update.mutate({ inviteId: props.invite.id, patch: body }, done);
           else create.mutate(body, done);
         })}
@@ -80,6 +86,16 @@ export function InviteModal(props: {
             label={t('fields.type')}
             data={INVITE_TYPES.map((v) => ({ value: v, label: t(`types.${v}`) }))}
             {...form.getInputProps('type_invite')}
+          />
+          <NumberInput
+            label={t('fields.seats')}
+            description={t('fields.seatsHint')}
+            min={1}
+            max={100}
+            allowDecimal={false}
+            allowNegative={false}
+            {...form.getInputProps('seats')}
+            data-testid="invite-seats"
           />
           {props.invite ? null : (
             <Text size="sm" c="dimmed">

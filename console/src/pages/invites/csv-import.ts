@@ -1,13 +1,11 @@
 import Papa from 'papaparse';
 import { looksLikeEmail } from '../../components/email.ts';
-import type { InviteType } from './use-invites.ts';
-import { INVITE_TYPES } from './use-invites.ts';
 
-/** The columns an import needs: `nom` and `email`, and optionally `type_invite`. */
-export const TARGETS = ['nom', 'email', 'type_invite'] as const;
+/** The columns an import needs: `nom` and `email`, and optionally `type_invite` and `seats`. */
+export const TARGETS = ['nom', 'email', 'type_invite', 'seats'] as const;
 type Target = (typeof TARGETS)[number];
 
-/** Which column of the file feeds each target (`null`: none; `type_invite` may have none). */
+/** Which column of the file feeds each target (`null`: none; `type_invite` and `seats` may have none). */
 export type ColumnMap = Record<Target, number | null>;
 
 /** A parsed file: its header and data rows (strings), or why it cannot be used. */
@@ -28,7 +26,8 @@ export interface CheckedRow {
 const SYNONYMS: Record<Target, string[]> = {
   nom: ['nom', 'name', 'fullname', 'nomcomplet', 'invite', 'guest'],
   email: ['email', 'mail', 'courriel', 'emailaddress', 'adresseemail'],
-  type_invite: ['typeinvite', 'type', 'category', 'categorie', 'ticket', 'tickettype'],
+  type_invite: ['typeinvite', 'type', 'category', 'categorie', 'ticket', 'tickettype', 'invitetype'],
+  seats: ['seats', 'places', 'partysize', 'people', 'personnes'],
 };
 const squash = (s: string) =>
   s
@@ -53,14 +52,14 @@ export function guessColumns(header: string[]): ColumnMap {
     const i = header.findIndex((h) => SYNONYMS[t].includes(squash(h)));
     return i === -1 ? null : i;
   };
-  return { nom: find('nom'), email: find('email'), type_invite: find('type_invite') };
+  return { nom: find('nom'), email: find('email'), type_invite: find('type_invite'), seats: find('seats') };
 }
 
 /**
  * Each data row's values under the mapping, checked as the service checks them: `nom` 1 to 255
- * characters, `email` a valid address (at most 320) and not twice in the file, `type_invite`
- * one of the six types (any case; empty means `standard`). Duplicates of invitees already in the
- * event are found by the service itself (`email_taken`), per row.
+ * characters, `email` a valid address (at most 320) and not twice in the file, `seats` empty or
+ * a whole number from 1 to 100. Type values (English or French words, any case) and invitees
+ * already in the event are checked by the service's preview, which says per row what will happen.
  */
 export function checkRows(rows: string[][], map: ColumnMap): CheckedRow[] {
   const seen = new Map<string, number>();
@@ -69,7 +68,8 @@ export function checkRows(rows: string[][], map: ColumnMap): CheckedRow[] {
     const values = {
       nom: cell('nom'),
       email: cell('email').toLowerCase(),
-      type_invite: cell('type_invite').toLowerCase(),
+      type_invite: cell('type_invite'),
+      seats: cell('seats'),
     };
     const problems: CheckedRow['problems'] = {};
     if (!values.nom) problems.nom = 'missing';
@@ -78,8 +78,11 @@ export function checkRows(rows: string[][], map: ColumnMap): CheckedRow[] {
     else if (values.email.length > 320 || !looksLikeEmail(values.email)) problems.email = 'invalid';
     else if (seen.has(values.email)) problems.email = 'duplicate';
     if (values.email) seen.set(values.email, i);
-    if (values.type_invite && !INVITE_TYPES.includes(values.type_invite as InviteType))
-      problems.type_invite = 'unknown';
+    if (
+      values.seats &&
+      !(/^\d+$/.test(values.seats) && Number(values.seats) >= 1 && Number(values.seats) <= 100)
+    )
+      problems.seats = 'invalid';
     return { line: i + 2, values, problems };
   });
 }
@@ -88,6 +91,6 @@ export function checkRows(rows: string[][], map: ColumnMap): CheckedRow[] {
 export function csvOf(rows: CheckedRow[]): string {
   return Papa.unparse({
     fields: [...TARGETS],
-    data: rows.map((r) => [r.values.nom, r.values.email, r.values.type_invite]),
+    data: rows.map((r) => [r.values.nom, r.values.email, r.values.type_invite, r.values.seats]),
   });
 }

@@ -89,11 +89,11 @@ export const useResendInvitation = (eventId: string) =>
 
 /** `POST .../invites/import` with a CSV body (owner): one result per row (row 1 is the header). */
 export const useImportInvites = (eventId: string) =>
-  useInviteMutation(eventId, (csv: string) =>
+  useInviteMutation(eventId, (run: { csv: string; preview: boolean; emails: 'now' | 'later' }) =>
     call(
       eventsApi.POST('/api/events/{event_id}/invites/import', {
-        params: { path: { event_id: eventId } },
-        body: csv,
+        params: { path: { event_id: eventId }, query: { preview: run.preview, emails: run.emails } },
+        body: run.csv,
         // Sent as is: the CSV text (the document also offers a multipart upload).
         bodySerializer: (b) => b as string,
         headers: { 'Content-Type': 'text/csv' },
@@ -101,6 +101,32 @@ export const useImportInvites = (eventId: string) =>
     ),
   );
 
+/** `POST .../invites/send-held` (owner): sends the invitation e-mails held back at import. */
+export const useSendHeldInvitations = (eventId: string) =>
+  useInviteMutation(eventId, () =>
+    call(
+      eventsApi.POST('/api/events/{event_id}/invites/send-held', { params: { path: { event_id: eventId } } }),
+    ),
+  );
+
+/** The URL of the CSV import template in a language (the session cookie authorises the download). */
+export const templateUrl = (eventId: string, lang: 'en' | 'fr') =>
+  `/api/events/${eventId}/invites/import/template?lang=${lang}`;
+
 /** The URL of an invite's QR code image (the session cookie authorises the download). */
 export const qrUrl = (eventId: string, inviteId: string, format: 'png' | 'svg') =>
   `/api/events/${eventId}/invites/${inviteId}/qr.${format}`;
+
+/**
+ * `PUT .../invites/{invite_id}/presence {presence}` (owner and staff; spec 3): check an invitee
+ * in from the list (`true`), or undo it (`false`); every call is kept in the history.
+ */
+export const useSetPresence = (eventId: string) =>
+  useInviteMutation(eventId, ({ inviteId, presence }: { inviteId: string; presence: boolean }) =>
+    call(
+      eventsApi.PUT('/api/events/{event_id}/invites/{invite_id}/presence', {
+        params: { path: { event_id: eventId, invite_id: inviteId } },
+        body: { presence },
+      }),
+    ),
+  );

@@ -33,9 +33,15 @@ export const ScanResult = memo(function ScanResult(props: { shown: Shown | null 
     detail = null;
     switch (o.kind) {
       case 'checked_in':
-        headline = t('result.checkedIn');
+        headline = o.exit ? t('result.exited') : t('result.checkedIn');
         name = o.invite.nom;
-        detail = t(`types.${o.invite.type_invite}`, { defaultValue: o.invite.type_invite });
+        detail = o.exit
+          ? o.gate
+            ? t('result.leftThrough', { gate: o.gate })
+            : null
+          : o.party
+            ? t('result.party', o.party)
+            : t(`types.${o.invite.type_invite}`, { defaultValue: o.invite.type_invite });
         break;
       case 'stored':
         headline = t('result.stored');
@@ -50,7 +56,9 @@ export const ScanResult = memo(function ScanResult(props: { shown: Shown | null 
         name = o.invite?.nom ?? null;
         detail =
           o.result === 'already_checked_in'
-            ? t('result.firstScan', { time: time(o.checkedInAt), by: o.scannePar ?? t('result.someone') })
+            ? o.gate
+              ? t('result.insideThrough', { gate: o.gate, time: time(o.checkedInAt) })
+              : t('result.firstScan', { time: time(o.checkedInAt), by: o.scannePar ?? t('result.someone') })
             : null;
         break;
       case 'local':

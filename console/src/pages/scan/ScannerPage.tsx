@@ -15,6 +15,7 @@ import { ScanResult, signalOf } from './ScanResult.tsx';
 import classes from './Scanner.module.css';
 import { useScanner } from './use-scanner.ts';
 import { registerScannerWorker } from './register-worker.ts';
+import { GateControls } from './GateControls.tsx';
 
 /** How long an answer stays on screen before the scanner shows "Ready" again (ms). */
 const RESULT_MS = 6000;
@@ -71,6 +72,7 @@ export function ScannerPage() {
           {t('result.deviceRevokedHint')}
         </Alert>
       ) : null}
+      <GateControls eventId={eventId} signedIn={!s.credential.data} />
       <ScanForm onScan={onScan} disabled={s.revoked !== null} />
       <CameraReader onScan={onScan} disabled={s.revoked !== null} />
       <ScanResult shown={s.shown && s.shown.id !== faded ? s.shown : null} />

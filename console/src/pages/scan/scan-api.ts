@@ -5,6 +5,7 @@ import type { paths as GatewayPaths } from '../../api/generated/gateway.ts';
 import { ApiError } from '../../api/problem.ts';
 import { problemMessage } from '../../api/problem-message.ts';
 import type { QueuedScan } from './scan-store.ts';
+import { takeScanFields } from './scan-settings.ts';
 
 type ScannedInvite = components['schemas']['ScannedInvite'];
 export type Stats = components['schemas']['Stats'];
@@ -24,7 +25,15 @@ export const setUpDevice = (setupCode: string) =>
 
 /** What one scan came to: checked in, refused with the service's reason, or kept for later. */
 export type ScanOutcome =
-  | { kind: 'checked_in'; invite: ScannedInvite; checkedInAt: string }
+  | {
+      kind: 'checked_in';
+      invite: ScannedInvite;
+      checkedInAt: string;
+      /** A party's people arrived and seats, an exit, and the gate (docs/events.md, "Gates", "Parties"). */
+      party?: { arrived: number; seats: number } | null;
+      exit?: boolean;
+      gate?: string | null;
+    }
   | {
       kind: 'refused';
       result: string;
@@ -32,6 +41,8 @@ export type ScanOutcome =
       invite: ScannedInvite | null;
       checkedInAt: string | null;
       scannePar: string | null;
+      /** The gate of a refusal at a gate (the open entry's gate for `already_checked_in`). */
+      gate?: string | null;
     }
   | { kind: 'stored' }
   | { kind: 'device_revoked'; message: string };
@@ -65,11 +76,23 @@ export function deviceApi(token: string, eventId: string) {
           events.POST('/api/events/{event_id}/checkin', {
             headers,
             params: { path },
-            body: { code_unique: scan.code, nonce: scan.nonce, scanned_at: scan.scanned_at },
+            body: {
+              code_unique: scan.code,
+              nonce: scan.nonce,
+              scanned_at: scan.scanned_at,
+              ...takeScanFields(),
+            },
             signal: AbortSignal.timeout(waitMs),
           }),
         );
-        return { kind: 'checked_in', invite: done.invite, checkedInAt: done.checked_in_at };
+        return {
+          kind: 'checked_in',
+          invite: done.invite,
+          checkedInAt: done.checked_in_at ?? done.at ?? scan.scanned_at,
+          party: done.seats && done.seats > 1 ? { arrived: done.arrived ?? 0, seats: done.seats } : null,
+          exit: done.result === 'checked_out',
+          gate: done.gate?.name ?? null,
+        };
       } catch (err) {
         if (!(err instanceof ApiError) || err.status === 0 || err.status >= 500) return { kind: 'stored' };
         if (err.problem.code === 'device_revoked') return { kind: 'device_revoked', message: err.message };
@@ -79,7 +102,13 @@ export function deviceApi(token: string, eventId: string) {
           result: typeof p.result === 'string' ? p.result : (p.code ?? 'invalid'),
           message: problemMessage(err),
           invite: (p.invite as ScannedInvite | undefined) ?? null,
-          checkedInAt: typeof p.checked_in_at === 'string' ? p.checked_in_at : null,
+          checkedInAt:
+            typeof p.entered_at === 'string'
+              ? p.entered_at
+              : typeof p.checked_in_at === 'string'
+                ? p.checked_in_at
+                : null,
+          gate: (p.gate as { name?: string } | null | undefined)?.name ?? null,
           scannePar: typeof p.scanne_par === 'string' ? p.scanne_par : null,
         };
       }

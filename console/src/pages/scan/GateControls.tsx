@@ -1,0 +1,62 @@
+import { Group, NativeSelect, NumberInput, SegmentedControl, Stack } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useGates } from '../gates/use-gates.ts';
+import { setScanSettings, useScanSettings } from './scan-settings.ts';
+
+/**
+ * Above the scan field (docs/events.md, "Gates", "Parties"): the gate a signed-in scanner works
+ * at (its event's gates; a scanner device's gate is the owner's choice), entry or exit (exit only
+ * where the gate scans exits; a device may try, the service says when its gate does not), and
+ * how many people of a party the next scan lets in or out (empty: all).
+ */
+export function GateControls(props: { eventId: string; signedIn: boolean }) {
+  const { t } = useTranslation('scan');
+  const s = useScanSettings();
+  const gates = useGates(props.eventId, props.signedIn);
+  const list = gates.data ?? [];
+  const gate = list.find((g) => g.id === s.gateId) ?? null;
+  const exits = props.signedIn ? (gate?.scan_exits ?? false) : true;
+  return (
+    <Stack gap="xs" data-testid="gate-controls">
+      {props.signedIn && list.length > 0 ? (
+        <NativeSelect
+          label={t('gate.label')}
+          data={[{ value: '', label: t('gate.none') }, ...list.map((g) => ({ value: g.id, label: g.name }))]}
+          value={s.gateId ?? ''}
+          onChange={(e) => {
+            const id = e.currentTarget.value || null;
+            const next = list.find((g) => g.id === id);
+            setScanSettings({ gateId: id, ...(next?.scan_exits ? {} : { direction: 'entry' }) });
+          }}
+          data-testid="gate-select"
+        />
+      ) : null}
+      <Group gap="sm" align="flex-end" wrap="wrap">
+        {exits ? (
+          <SegmentedControl
+            aria-label={t('gate.direction')}
+            value={s.direction}
+            onChange={(v) => setScanSettings({ direction: v as 'entry' | 'exit' })}
+            data={[
+              { value: 'entry', label: t('gate.entry') },
+              { value: 'exit', label: t('gate.exit') },
+            ]}
+            data-testid="direction"
+          />
+        ) : null}
+        <NumberInput
+          label={t('gate.people')}
+          description={t('gate.peopleHint')}
+          min={1}
+          max={100}
+          allowDecimal={false}
+          allowNegative={false}
+          value={s.people ?? ''}
+          onChange={(v) => setScanSettings({ people: typeof v === 'number' && v >= 1 ? v : null })}
+          w={200}
+          data-testid="people"
+        />
+      </Group>
+    </Stack>
+  );
+}
