@@ -25,6 +25,7 @@ import { childrenOf, subtreeNames } from './field-tree.ts';
 import { FormPreview } from './FormPreview.tsx';
 import { LanguagesPanel } from './LanguagesPanel.tsx';
 import { PublishProjectModal } from './PublishProjectModal.tsx';
+import { XlsFormPanel } from './XlsFormPanel.tsx';
 import {
   useAddField,
   useCreateVersion,
@@ -214,6 +215,12 @@ function Builder({ project }: { project: Project }) {
                 </Group>
               )}
               <ProblemAlert error={createVersion.error} />
+              <XlsFormPanel
+                projectId={project.id}
+                versionId={version.data?.id}
+                mayEdit={mayEdit}
+                onCreated={(id) => choose(id)}
+              />
               {version.data ? (
                 <Stack gap="sm" component="section" aria-labelledby="fields-heading">
                   <Group justify="space-between" wrap="wrap">

@@ -35,6 +35,26 @@ export const useCreateVersion = () =>
       ).data,
   );
 
+/**
+ * `POST /api/v1/projects/{id}/versions` as `multipart/form-data` with the workbook in the part
+ * `xlsform` (issue 35): a new draft version from an XLSForm. A workbook that cannot be used is a
+ * 422 `xlsform_invalid` whose `xlsform_errors` name each refused cell (docs/collection.md, "XLSForm").
+ */
+export const useImportXlsForm = () =>
+  useFormMutation(async ({ projectId, file }: { projectId: number; file: File }) => {
+    const form = new FormData();
+    form.append('xlsform', file);
+    return (
+      await call(
+        collectionApi.POST('/api/v1/projects/{project_id}/versions', {
+          params: { path: { project_id: String(projectId) } },
+          // openapi-fetch sends FormData as it is; the browser sets the multipart boundary.
+          body: form as never,
+        }),
+      )
+    ).data;
+  });
+
 /** `POST /api/v1/versions/{id}/fields` (drafts only; 409 `version_frozen` once published, 422 `errors`). */
 export const useAddField = () =>
   useFormMutation(({ versionId, body }: { versionId: number; body: FieldInput }) =>
