@@ -17,6 +17,13 @@
  *   Prints reads/s, p50, p99 and CPU per read. Target: PostgreSQL <= 6,000 µs per read and
  *   p99 <= 30 ms (the plan's 84 reads/s on one core at 50 %).
  *
+ * - `gates`: entries then exits through a gate (docs/events.md, "Gates"; a gate that scans exits
+ *   and allows re-entry): `--duration` s of entries, each request a different code, then as many
+ *   s of exits of the codes let in, the owner scanning with `gate_id` and `direction` (one
+ *   conditional statement each, not group-committed). Then the gate's inside-now, entries and
+ *   exits must equal the history's entries and exits through it, and every entry be a 200.
+ *   Target: >= 1,500 scans/s and p99 <= 30 ms in each phase.
+ *
  * Every check-in mode then checks `GET /stats` is exact (present = the history's check-in rows,
  * between the 200 answers and the codes sent; total/absent/taux follow) and prints PASS/FAIL.
  * Exit code 0 whether or not a target is met; 1 on errors (wrong stats, an unexpected answer...).
@@ -27,13 +34,14 @@
  * --batch (scans per batch, default 500), --devices (device mode, default 32).
  */
 import { availableParallelism, cpus } from 'node:os';
+import { createKnex } from '@fieldhouse/db';
 import { parseArgs } from 'node:util';
 import { printCpuTable, sleep } from '../lib/child.ts';
 import { load, pacedLoad, percentile, stopLoad, type LoadResult } from '../lib/load.ts';
 import { runBench } from '../lib/run.ts';
 import { checkExact, setUpDevice, startEventsBench, type EventsBenchStack } from './stack.ts';
 
-const MODES = ['hot', 'device', 'batch', 'stats'] as const;
+const MODES = ['hot', 'device', 'batch', 'stats', 'gates'] as const;
 type Mode = (typeof MODES)[number];
 const TARGET_RPS = 1_500;
 const TARGET_P99_MS = 30;
@@ -277,10 +285,119 @@ async function statsReads(stack: EventsBenchStack, s: Settings): Promise<void> {
   onlyOk(m);
 }
 
+/**
+ * `gates`: entries then exits through one gate (entries of distinct codes, then exits of the
+ * codes admitted, in the same order), closed loop over `--connections`; the gate's counters must
+ * equal the history's entries and exits through it.
+ */
+async function gateScans(stack: EventsBenchStack, s: Settings): Promise<void> {
+  const auth = { authorization: `Bearer ${stack.token}`, 'content-type': 'application/json' };
+  const created = await fetch(`${stack.gatewayUrl}/api/events/${stack.eventId}/gates`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ name: `Bench gate ${stack.suffix}`, scan_exits: true, allow_reentry: true }),
+  });
+  if (created.status !== 201) throw new Error(`create gate: ${created.status} ${await created.text()}`);
+  const gateId = ((await created.json()) as { id: string }).id;
+  const url = `${stack.gatewayUrl}/api/events/${stack.eventId}/checkin`;
+  const phase = (direction: 'entry' | 'exit', from: number, count: number | null, duration: number) =>
+    load({
+      url,
+      connections: s.connections,
+      duration,
+      method: 'POST',
+      headers: auth,
+      bodies: (i) => {
+        if (count !== null && i === count) setImmediate(stopLoad);
+        return JSON.stringify({
+          code_unique: stack.codes[(from + i) % stack.codes.length],
+          gate_id: gateId,
+          direction,
+        });
+      },
+    });
+  // Warm-up: entries and exits of the first codes, outside the measure (and the counts).
+  let next = 0;
+  if (s.warmup > 0) {
+    console.log(`warming up: ${s.warmup} s`);
+    const w = await phase('entry', 0, null, s.warmup);
+    onlyOk(w);
+    await phase('exit', 0, w.sent, s.warmup * 10);
+    // Past the codes of requests still on their way when the warm-up stopped.
+    next = w.sent + 1000;
+  }
+  console.log(
+    `measuring: ${s.duration} s of entries, then the same codes' exits, ${s.connections} connections`,
+  );
+  const meter = stack.meter();
+  const entries = await phase('entry', next, null, s.duration);
+  const exits = await phase('exit', next, entries.sent, s.duration * 10);
+  const cpu = meter.perRequest(entries.ok + exits.ok);
+  if (next + entries.sent > stack.codes.length)
+    throw new Error('the codes ran out: use more --invites or a shorter --duration');
+  await sleep(500);
+  stack.assertRunning();
+  const attendance = (await (
+    await fetch(`${stack.gatewayUrl}/api/events/${stack.eventId}/attendance`, { headers: auth })
+  ).json()) as {
+    gates: { gates: Array<{ id: string | null; inside: number; entries: number; exits: number }> };
+  };
+  const counted = attendance.gates.gates.find((g) => g.id === gateId);
+  // Exact: the gate's counters (what the API answers) equal the history's entries and exits
+  // through the gate (one row per counted scan), inside = entries - exits, never below zero; every
+  // measured entry was answered 200 and counted.
+  const check = createKnex(stack.eventsDb, { poolMax: 1 });
+  const [history] = (await check('attendance_log')
+    .where({ event_id: stack.eventId, gate_id: gateId })
+    .select(
+      check.raw(`coalesce(sum(people) FILTER (WHERE direction = 'entry'), 0)::int AS entries`),
+      check.raw(`coalesce(sum(people) FILTER (WHERE direction = 'exit'), 0)::int AS exits`),
+    )) as Array<{ entries: number; exits: number }>;
+  await check.destroy();
+  const expected = {
+    inside: history!.entries - history!.exits,
+    entries: history!.entries,
+    exits: history!.exits,
+  };
+  const exact =
+    counted !== undefined &&
+    counted.inside === expected.inside &&
+    counted.entries === expected.entries &&
+    counted.exits === expected.exits &&
+    counted.inside >= 0 &&
+    entries.ok === entries.sent &&
+    history!.entries >= entries.ok;
+  console.log('');
+  console.log(
+    `POST /api/events/{id}/checkin through the gateway at a gate, entry then exit (owner); ${machine()}`,
+  );
+  console.log(
+    `entries/s: ${entries.rps.toFixed(1)}   p50: ${entries.p50.toFixed(2)} ms   p99: ${entries.p99.toFixed(2)} ms   let in: ${entries.ok}`,
+  );
+  console.log(
+    `exits/s: ${exits.rps.toFixed(1)}   p50: ${exits.p50.toFixed(2)} ms   p99: ${exits.p99.toFixed(2)} ms   let out: ${exits.ok}`,
+  );
+  console.log(
+    `status codes: entries ${JSON.stringify(entries.statusCodes)}, exits ${JSON.stringify(exits.statusCodes)}`,
+  );
+  console.log(`gate counts: ${JSON.stringify(counted)}   history: ${JSON.stringify(expected)}`);
+  printCpuTable([['gate scan', cpu]]);
+  verdict([
+    ['counts exact:', exact],
+    [`entries/s >= ${TARGET_RPS}:`, entries.rps >= TARGET_RPS],
+    [`exits/s >= ${TARGET_RPS}:`, exits.rps >= TARGET_RPS],
+    [`entry p99 <= ${TARGET_P99_MS} ms:`, entries.p99 <= TARGET_P99_MS],
+    [`exit p99 <= ${TARGET_P99_MS} ms:`, exits.p99 <= TARGET_P99_MS],
+  ]);
+  if (!exact) throw new Error('the gate counts are not exact');
+  onlyOk(entries);
+}
+
 async function main(): Promise<void> {
   const s = settings();
   const stack = await startEventsBench(s.invites);
-  if (s.mode === 'batch') await batches(stack, s);
+  if (s.mode === 'gates') await gateScans(stack, s);
+  else if (s.mode === 'batch') await batches(stack, s);
   else if (s.mode === 'stats') await statsReads(stack, s);
   else await scans(stack, s);
 }
