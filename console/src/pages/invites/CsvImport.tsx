@@ -281,11 +281,11 @@ export function CsvImport(props: { eventId: string }) {
                         <Badge color="green" variant="light">
                           {t('import.created', { nom: r.nom })}
                         </Badge>
-                      ) : (
+                      ) : r.status === 'failed' ? (
                         <Text size="sm" c="red.9">
                           {Object.values(r.errors).flat().join(' ')}
                         </Text>
-                      )}
+                      ) : null}
                     </Table.Td>
                   </Table.Tr>
                 ))}
