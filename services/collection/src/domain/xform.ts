@@ -244,15 +244,22 @@ const BIND_TYPE: Record<string, string> = {
   calculate: 'string',
 };
 
+/** ODK's names of the translations, by code (an Intl.DisplayNames is costly to build). */
+const itextNames = new Map<string, string>();
+
 /** A language code as ODK names a translation: `French (fr)` (XLSForm's `label::French (fr)`). */
 function itextLanguage(code: string): string {
+  const known = itextNames.get(code);
+  if (known) return known;
   let name: string | undefined;
   try {
     name = new Intl.DisplayNames(['en'], { type: 'language' }).of(code);
   } catch {
     name = undefined;
   }
-  return name && name !== code ? `${name} (${code})` : code;
+  const out = name && name !== code ? `${name} (${code})` : code;
+  if (itextNames.size < 1000) itextNames.set(code, out);
+  return out;
 }
 
 type TextKind = 'label' | 'hint' | 'constraint_message' | 'required_message';
