@@ -74,6 +74,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/app-users/authenticate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The gateway’s lookup of an app user key (internal: 404 to any other caller)
+     * @description Called by the gateway itself (`amr: gateway`) to authenticate the key in an OpenRosa path (docs/identity.md, "App users").
+     */
+    post: operations['authenticateAppUser'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/exports/{job_id}': {
     parameters: {
       query?: never;
@@ -186,6 +206,44 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/projects/{project_id}/app-users': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The project’s app users, revoked ones included, newest first (owner, admin, manager) */
+    get: operations['listAppUsers'];
+    put?: never;
+    /**
+     * A new app user for ODK Collect or Enketo, with its key and server address (owner, admin, manager)
+     * @description Answers the key (`token`) and `server_url` once: only the SHA-256 of the key is kept. The app user may download the project’s published form and send submissions to it (OpenRosa), nothing else.
+     */
+    post: operations['createAppUser'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/projects/{project_id}/app-users/{app_user_id}/revoke': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Revoke an app user: its next request is refused (owner, admin, manager) */
+    post: operations['revokeAppUser'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/projects/{project_id}/exports': {
     parameters: {
       query?: never;
@@ -198,6 +256,60 @@ export interface paths {
      * @description Pagination envelope of export jobs as `GET /exports/{job_id}` shows them. Owners, admins and managers see every job of the project; viewers only their own.
      */
     get: operations['listExports'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/projects/{project_id}/formList': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * OpenRosa form list: the project’s form while it collects (ODK Collect, Enketo)
+     * @description `<xforms xmlns="http://openrosa.org/xforms/xformsList">` with `formID`, `name`, `version`, `hash` (`md5:` of the XForm), `downloadUrl` and `manifestUrl`. Empty while the project does not collect.
+     */
+    get: operations['openRosaFormList'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/projects/{project_id}/forms/{form_id}.xml': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The XForm of the project’s current published version (OpenRosa `downloadUrl`) */
+    get: operations['openRosaForm'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/projects/{project_id}/forms/{form_id}/manifest': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The manifest of the form’s media files (OpenRosa `manifestUrl`): none */
+    get: operations['openRosaManifest'];
     put?: never;
     post?: never;
     delete?: never;
@@ -237,6 +349,30 @@ export interface paths {
     get: operations['getProjectStats'];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/projects/{project_id}/submission': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * HEAD before a submission (OpenRosa): 204 with `X-OpenRosa-Accept-Content-Length`
+     * @description ODK Collect asks with `HEAD` (Express answers it with this `GET`); 401 asks it to sign in.
+     */
+    get: operations['openRosaSubmissionCheck'];
+    put?: never;
+    /**
+     * OpenRosa submission: the instance XML and its photos (ODK Collect, Enketo)
+     * @description multipart/form-data: `xml_submission_file` and the attachments by file name. 201 stored; 202 the same instance (same `meta/instanceID` and XML) received before, stored once; 409 `instance_conflict` the same instanceID with other XML. An instance with `meta/deprecatedID` edits the submission it names.
+     */
+    post: operations['openRosaSubmit'];
     delete?: never;
     options?: never;
     head?: never;
@@ -369,8 +505,8 @@ export interface paths {
     get: operations['listFormVersions'];
     put?: never;
     /**
-     * New draft version, optionally a copy of the last published one
-     * @description With `copy_last_published: true` the draft starts with the fields of the last published version (422 when there is none).
+     * New draft version, optionally a copy of the last published one, or from an XLSForm
+     * @description With `copy_last_published: true` the draft starts with the fields of the last published version (422 when there is none). As `multipart/form-data` with an `.xlsx` XLSForm in the part `xlsform` (issue 35), the draft is created with the workbook’s fields, languages and choices; a workbook that cannot be taken is 422 `xlsform_invalid` whose `errors` name each cell as `<sheet>.<row>.<column>` (`survey.12.relevant`) and whose `xlsform_errors` give each refusal’s `reason` (docs/collection.md, "XLSForm"); a file over the limit 413 `xlsform_too_large`.
      */
     post: operations['createFormVersion'];
     delete?: never;
@@ -502,6 +638,46 @@ export interface paths {
      * @description Already published 409 `version_published`; a version without fields 422; a form whose expressions do not compile as a whole (a field referenced but deleted since, a cycle) 422 `expression_invalid` keyed `fields.<name>.<property>`.
      */
     post: operations['publishFormVersion'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/versions/{version_id}/xform': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The version as an ODK XForm 1.0 document
+     * @description The XForm ODK Collect, Enketo and ODK Web Forms load (getodk.github.io/xforms-spec): primary instance `<data id="fieldhouse-<project id>" version="<number>">` with `meta/instanceID`, binds, itext per language, body controls, groups and repeats (docs/collection.md, "XForms", has the mapping). `ETag` is the md5 of the document, as the OpenRosa form list’s `hash`; as an attachment `<form id>-v<number>.xml`. Published versions are also open to the non-members the project’s `collect_access` admits.
+     */
+    get: operations['getFormVersionXForm'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/versions/{version_id}/xlsform': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The version as an XLSForm workbook (.xlsx)
+     * @description The `survey`, `choices` and `settings` sheets of the version, which `POST /api/v1/projects/{project_id}/versions` with the file in the multipart part `xlsform` imports to the same form (docs/collection.md, "XLSForm"). Readable by whoever may read the version.
+     */
+    get: operations['getVersionXlsForm'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -873,6 +1049,17 @@ export interface components {
       /** Format: date-time */
       updated_at: string;
     };
+    AppUser: {
+      /** Format: date-time */
+      created_at: string;
+      display_name: string;
+      id: number;
+      /**
+       * Format: date-time
+       * @description When it was revoked; null while it works
+       */
+      revoked_at: string | null;
+    };
     Caller: {
       /** @description The scanner device, when the caller is one (method device) */
       device: {
@@ -915,6 +1102,21 @@ export interface components {
       vega_lite: {
         [key: string]: unknown;
       };
+    };
+    CreatedAppUser: {
+      /** Format: date-time */
+      created_at: string;
+      display_name: string;
+      id: number;
+      /**
+       * Format: date-time
+       * @description When it was revoked; null while it works
+       */
+      revoked_at: string | null;
+      /** @description `<public origin>/api/v1/key/{token}/projects/{project_id}`: the address ODK Collect is set up with */
+      server_url: string;
+      /** @description The key, shown only in this answer (only its SHA-256 is stored) */
+      token: string;
     };
     DataEntry: {
       field_uuid: string;
@@ -2032,6 +2234,126 @@ export interface operations {
       };
     };
   };
+  authenticateAppUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          key: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The key’s app user */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            display_name: string;
+            id: number;
+            project_id: number;
+          };
+        };
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A malformed, unknown or revoked key (`app_user_revoked`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A session without the X-XSRF-TOKEN header matching its cookie on an unsafe method (`csrf_token_mismatch`) — from the gateway */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Any caller but the gateway */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   getExport: {
     parameters: {
       query?: never;
@@ -3060,6 +3382,371 @@ export interface operations {
       };
     };
   };
+  listAppUsers: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+      };
+      header?: never;
+      path: {
+        /** @description Integer id from 1 to 2147483647 */
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Pagination envelope (spec 2.1) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['AppUser'][];
+            pagination: components['schemas']['Pagination'];
+          };
+        };
+      };
+      /** @description Not modified: If-None-Match matches the ETag */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The role does not allow it */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown project, or the caller is not a member */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Bad page or per_page */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  createAppUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Integer id from 1 to 2147483647 */
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description Who uses it: a person or a phone */
+          display_name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['CreatedAppUser'];
+          };
+        };
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The role does not allow it */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown project, or the caller is not a member */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description No `display_name`, or longer than 100 characters */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  revokeAppUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Integer id from 1 to 2147483647 */
+        app_user_id: string;
+        /** @description Integer id from 1 to 2147483647 */
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The revoked app user */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['AppUser'];
+          };
+        };
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The role does not allow it */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown project or app user, or the caller is not a member */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   listExports: {
     parameters: {
       query?: {
@@ -3155,6 +3842,388 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  openRosaFormList: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Integer id from 1 to 2147483647 */
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The form list */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/xml': unknown;
+        };
+      };
+      /** @description Not modified: If-None-Match matches the ETag */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description Not signed in, or a revoked app user (`app_user_revoked`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description A session without the X-XSRF-TOKEN header matching its cookie on an unsafe method (`csrf_token_mismatch`) — from the gateway */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown project, or not open to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  openRosaForm: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The OpenRosa formID, `fieldhouse-<project id>` */
+        form_id: string;
+        /** @description Integer id from 1 to 2147483647 */
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The XForm */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/xml': unknown;
+        };
+      };
+      /** @description Not modified: If-None-Match matches the ETag */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description Not signed in, or a revoked app user (`app_user_revoked`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description A session without the X-XSRF-TOKEN header matching its cookie on an unsafe method (`csrf_token_mismatch`) — from the gateway */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown project or form, or not open to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  openRosaManifest: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The OpenRosa formID, `fieldhouse-<project id>` */
+        form_id: string;
+        /** @description Integer id from 1 to 2147483647 */
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description An empty manifest */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/xml': unknown;
+        };
+      };
+      /** @description Not modified: If-None-Match matches the ETag */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description Not signed in, or a revoked app user (`app_user_revoked`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description A session without the X-XSRF-TOKEN header matching its cookie on an unsafe method (`csrf_token_mismatch`) — from the gateway */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown project or form, or not open to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
         };
       };
       /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
@@ -3410,6 +4479,281 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  openRosaSubmissionCheck: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Integer id from 1 to 2147483647 */
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The caller may submit */
+      204: {
+        headers: {
+          /** @description The largest body to send in one request, in bytes */
+          'X-OpenRosa-Accept-Content-Length'?: number;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not modified: If-None-Match matches the ETag */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description Not signed in, or a revoked app user (`app_user_revoked`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description The role may not submit */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description Unknown project, or not open to the caller */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description The project does not collect now (its `code`) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  openRosaSubmit: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Integer id from 1 to 2147483647 */
+        project_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'multipart/form-data': {
+          /** Format: binary */
+          xml_submission_file: string;
+        } & {
+          [key: string]: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Received and stored (or an edit stored as a new version) */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/xml': unknown;
+        };
+      };
+      /** @description Received before: stored once */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/xml': unknown;
+        };
+      };
+      /** @description Not multipart, no `xml_submission_file`, or XML that cannot be read (malformed, a DOCTYPE, too deep) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description Not signed in, or a revoked app user (`app_user_revoked`) */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description The role may not submit, or an app user sending an edit */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description Unknown project, or a form or version that is not published in it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description The instanceID was received with other XML (`instance_conflict`) */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description A photo or the XML over the limit, or too many parts */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
+        };
+      };
+      /** @description Refused by a publication rule (its `code`) or invalid answers (errors by field) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
         };
       };
       /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
@@ -4632,6 +5976,13 @@ export interface operations {
           /** @description BCP 47 codes of the form’s languages (form model of issue 34); empty: one language */
           languages?: string[];
         };
+        'multipart/form-data': {
+          /**
+           * Format: binary
+           * @description The XLSForm workbook (.xlsx, at most 5242880 bytes)
+           */
+          xlsform: string;
+        };
       };
     };
     responses: {
@@ -4646,7 +5997,7 @@ export interface operations {
           };
         };
       };
-      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      /** @description A malformed multipart body */
       400: {
         headers: {
           [name: string]: unknown;
@@ -4682,7 +6033,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Request body too large */
+      /** @description An XLSForm larger than the limit, or unpacking to more (`xlsform_too_large`) */
       413: {
         headers: {
           [name: string]: unknown;
@@ -4700,7 +6051,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Validation failed (errors by field) */
+      /** @description Validation failed (errors by field), or an XLSForm that cannot be taken (`xlsform_invalid`, errors by cell) */
       422: {
         headers: {
           [name: string]: unknown;
@@ -6023,6 +7374,246 @@ export interface operations {
         };
       };
       /** @description Validation failed (errors by field) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getFormVersionXForm: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Integer id from 1 to 2147483647 */
+        version_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The XForm */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/xml': unknown;
+        };
+      };
+      /** @description Not modified: If-None-Match matches the ETag */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Anonymous, and the form is not open to the public */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A session without the X-XSRF-TOKEN header matching its cookie on an unsafe method (`csrf_token_mismatch`) — from the gateway */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown, or the caller may not read it */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getVersionXlsForm: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description Integer id from 1 to 2147483647 */
+        version_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The workbook, as an attachment */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': unknown;
+        };
+      };
+      /** @description Not modified: If-None-Match matches the ETag */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A session without the X-XSRF-TOKEN header matching its cookie on an unsafe method (`csrf_token_mismatch`) — from the gateway */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown, or the caller is not a member */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Request body too large */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
       422: {
         headers: {
           [name: string]: unknown;
