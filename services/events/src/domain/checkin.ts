@@ -66,7 +66,7 @@ export type CheckinOutcome =
   | { result: 'revoked'; invite: ScannedInvite };
 
 /** The gate of a scan, as answers name it; null: the event's implicit entrance. */
-export type GateRef = { id: string; name: string } | null;
+type GateRef = { id: string; name: string } | null;
 
 /**
  * What an admitting scan (entry or exit) adds to its answer (docs/events.md, "Gates",

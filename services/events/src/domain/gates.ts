@@ -143,7 +143,7 @@ export async function deleteGate(
 }
 
 /** Inside now, entries and exits at one gate (null id and name: the implicit entrance). */
-export interface GateAttendance {
+interface GateAttendance {
   id: string | null;
   name: string | null;
   inside: number;
@@ -152,7 +152,7 @@ export interface GateAttendance {
 }
 
 /** People inside through one gate at the end of a 10-minute window. */
-export interface InsidePoint {
+interface InsidePoint {
   gate_id: string | null;
   /** Start of the window (ISO 8601, UTC). */
   from: string;
