@@ -40,6 +40,8 @@ export interface PollsStack {
   prefix: string;
   suffix: string;
   poll: BenchPoll;
+  /** The bearer token of the user who created `poll` (to create more). */
+  token: string;
 }
 
 /**
@@ -121,8 +123,10 @@ export async function startPollsStack(
   });
   onCleanup('stop gateway', () => gateway.stop(5_000));
   beforeReady({ polls, gateway });
-  await waitReady(polls, `${pollsUrl}/readyz`);
-  await waitReady(gateway, `${gatewayUrl}/readyz`);
+  // A limit for a start that must come, not a speed target: on a loaded machine the service's
+  // start (TypeScript loaded from source, indexes, connections) took more than a minute.
+  await waitReady(polls, `${pollsUrl}/readyz`, 240_000);
+  await waitReady(gateway, `${gatewayUrl}/readyz`, 240_000);
 
   const { token } = await registerUser(gatewayUrl, {
     name: 'Bench',
@@ -148,5 +152,6 @@ export async function startPollsStack(
     prefix,
     suffix,
     poll,
+    token,
   };
 }

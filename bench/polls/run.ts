@@ -12,12 +12,21 @@
  *   3. `GET /api/polls/{id}/results` through the gateway;
  *   4. `GET /api/polls/{id}` through the gateway: the poll as the voting page loads it, once per
  *      voter (docs/scaling.md, "Plan 1").
- * Then prints Redis's `total` and MongoDB's count of votes (they must be equal), and
- * PASS/FAIL against the targets (>= 3,000 votes/s with p99 <= 50 ms; >= 5,000 reads/s with p99
- * <= 20 ms). Exit code 1 when the counts differ or a process fails; 0 otherwise.
+ *   5. section kinds (issue 37, docs/polls.md "Section kinds"): votes on a poll of three
+ *      `multiple` sections and on one of three `ranked` sections (the same option counts as the
+ *      single-choice poll), in three rounds alternating with single-choice votes so that the
+ *      machine's load weighs on all three alike; each kind must reach >= 90 % of the
+ *      single-choice votes/s of those rounds;
+ *   6. a ranked poll of one 5-option section filled with 100,000 ballots (written to MongoDB
+ *      directly, random rankings of 1 to 5 options; the counters rebuilt from them by the
+ *      service, timed), then its results read while ranked votes arrive on it: p99 <= 50 ms.
+ * Then prints Redis's `total` and MongoDB's count of votes of every poll (they must be equal),
+ * and PASS/FAIL against the targets (>= 3,000 votes/s with p99 <= 50 ms; >= 5,000 reads/s with
+ * p99 <= 20 ms; the kinds' targets above). Exit code 1 when the counts differ or a process
+ * fails; 0 otherwise.
  *
  * Options: --duration / BENCH_DURATION (seconds per run, default 10), --connections /
- * BENCH_CONNECTIONS (default 50), --only votes|results|poll (one run only, to profile it with
+ * BENCH_CONNECTIONS (default 50), --only votes|results|poll|kinds (one run only, to profile it with
  * BENCH_CPU_PROF=<dir>; the targets are judged on full runs). Backing services: POSTGRES_URL, REDIS_URL, AMQP_URL,
  * MONGO_URL (else a FerretDB is started as `npm test` does).
  */
@@ -28,7 +37,7 @@ import { MongoClient } from 'mongodb';
 import { createClient } from 'redis';
 import { cpuMeter, pidListeningOn, printCpuTable } from '../lib/child.ts';
 import { load, type LoadSpec } from '../lib/load.ts';
-import { startPollsStack } from '../lib/polls-stack.ts';
+import { startPollsStack, type BenchPoll } from '../lib/polls-stack.ts';
 import { runBench } from '../lib/run.ts';
 
 const { values } = parseArgs({
@@ -38,9 +47,9 @@ const { values } = parseArgs({
     only: { type: 'string' },
   },
 });
-const RUNS = ['votes', 'results', 'poll'] as const;
+const RUNS = ['votes', 'results', 'poll', 'kinds'] as const;
 if (values.only !== undefined && !(RUNS as readonly string[]).includes(values.only))
-  throw new Error('--only takes votes, results or poll');
+  throw new Error('--only takes votes, results, poll or kinds');
 const ONLY = values.only as (typeof RUNS)[number] | undefined;
 /** Whether run `name` is part of this invocation. */
 const runs = (name: (typeof RUNS)[number]) => ONLY === undefined || ONLY === name;
@@ -88,8 +97,99 @@ async function rawInsertRate(mongoUrl: string, dbName: string, seconds: number) 
 
 const fmt = (v: number, d = 1) => v.toFixed(d);
 
+/** Creates a poll through the gateway as the bench's user. */
+async function createPoll(gatewayUrl: string, token: string, body: object): Promise<BenchPoll> {
+  const res = await fetch(`${gatewayUrl}/api/polls`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(body),
+  });
+  if (res.status !== 201) throw new Error(`poll creation failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { data: BenchPoll }).data;
+}
+
+/** The bench poll's three sections (3, 2 and 4 options) as sections of `kind`. */
+const sectionsOf = (kind: 'single' | 'multiple' | 'ranked') =>
+  [3, 2, 4].map((n, i) => ({
+    title: `Section ${i + 1}`,
+    ...(kind === 'single' ? {} : { kind }),
+    ...(kind === 'multiple' ? { min_choices: 1, max_choices: 2 } : {}),
+    options: Array.from({ length: n }, (_, j) => ({ label: `option ${j + 1}` })),
+  }));
+
+/** A pseudo-random ranking of 1 to all of `ids` for ballot n (deterministic: the same n, the same ranking). */
+function rankingFor(ids: readonly string[], n: number): string[] {
+  let x = (n * 2654435761) >>> 0;
+  const next = () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 4294967296;
+  };
+  const order = [...ids];
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  return order.slice(0, 1 + Math.floor(next() * ids.length));
+}
+
+/** The vote body of voter n for a poll whose sections are all of `kind`. */
+function ballotFor(poll: BenchPoll, kind: 'single' | 'multiple' | 'ranked', n: number, voter: string) {
+  const base = { voter_fingerprint: voter, time_spent: n % 90 };
+  if (kind === 'single')
+    return {
+      ...base,
+      votes: Object.fromEntries(poll.sections.map((s) => [s.id, s.options[n % s.options.length]!.id])),
+    };
+  const ids = (s: BenchPoll['sections'][number]) => s.options.map((o) => o.id);
+  return {
+    ...base,
+    answers: Object.fromEntries(
+      poll.sections.map((s) => [
+        s.id,
+        kind === 'ranked' ? rankingFor(ids(s), n) : rankingFor(ids(s), n).slice(0, 2).sort(),
+      ]),
+    ),
+  };
+}
+
+/**
+ * Writes `count` ranked ballots on the one-section poll straight to MongoDB (the documents the
+ * service writes: docs/polls.md, "Section kinds", data shapes), in batches of 1,000.
+ */
+async function seedRankedBallots(mongoUrl: string, dbName: string, poll: BenchPoll, count: number) {
+  const client = await MongoClient.connect(mongoUrl);
+  const votes = client.db(dbName).collection('votes');
+  const section = poll.sections[0]!;
+  const ids = section.options.map((o) => o.id);
+  for (let from = 0; from < count; from += 1000) {
+    const now = new Date();
+    const docs = Array.from({ length: Math.min(1000, count - from) }, (_, k) => {
+      const ranking = rankingFor(ids, from + k);
+      return {
+        _id: randomBytes(16).toString('hex') as never,
+        poll_id: poll.id,
+        voter_key: `f:seed-${from + k}`,
+        seq: 1,
+        choices: {},
+        answers: { [section.id]: ranking },
+        option_ids: [ranking[0]!],
+        tallies: [`k:${section.id}|${ranking.join(',')}`],
+        voter_name: null,
+        time_spent: null,
+        user_id: null,
+        hour: `${now.toISOString().slice(0, 13)}:00:00Z`,
+        created_at: now.toISOString(),
+      };
+    });
+    await votes.insertMany(docs, { ordered: false });
+  }
+  await client.close();
+}
+
 async function main() {
-  const { gatewayUrl, polls, gateway, mongoUrl, mongoDb, redisUrl, prefix, suffix, poll } =
+  const { gatewayUrl, polls, gateway, mongoUrl, mongoDb, redisUrl, prefix, suffix, poll, token } =
     await startPollsStack('polls', {
       title: 'Bench poll',
       sections: [
@@ -142,13 +242,104 @@ async function main() {
     ? await measured('GET poll (gateway)', { url: `${gatewayUrl}/api/polls/${poll.id}` })
     : undefined;
 
+  // 5. Section kinds: alternating rounds of single, multiple and ranked votes.
+  const checked: BenchPoll[] = [poll];
+  const kindRuns: Record<'single' | 'multiple' | 'ranked', { ok: number; seconds: number; p99: number }> = {
+    single: { ok: 0, seconds: 0, p99: 0 },
+    multiple: { ok: 0, seconds: 0, p99: 0 },
+    ranked: { ok: 0, seconds: 0, p99: 0 },
+  };
+  let big:
+    | {
+        poll: BenchPoll;
+        rebuildSeconds: number;
+        reads: Awaited<ReturnType<typeof run>>;
+        votes: Awaited<ReturnType<typeof run>>;
+      }
+    | undefined;
+  if (runs('kinds')) {
+    const kindPolls = {
+      single: await createPoll(gatewayUrl, token, { title: 'Bench single', sections: sectionsOf('single') }),
+      multiple: await createPoll(gatewayUrl, token, {
+        title: 'Bench multiple',
+        sections: sectionsOf('multiple'),
+      }),
+      ranked: await createPoll(gatewayUrl, token, { title: 'Bench ranked', sections: sectionsOf('ranked') }),
+    };
+    checked.push(...Object.values(kindPolls));
+    const seconds = Math.max(3, Math.round(DURATION / 2));
+    for (let round = 0; round < 3; round++)
+      for (const kind of ['single', 'multiple', 'ranked'] as const) {
+        const target = kindPolls[kind];
+        const r = await load({
+          connections: CONNECTIONS,
+          duration: seconds,
+          url: `${gatewayUrl}/api/polls/${target.id}/vote`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          bodies: (n) => JSON.stringify(ballotFor(target, kind, n, `bench-${kind}-${suffix}-${round}-${n}`)),
+          okStatus: 201,
+        });
+        kindRuns[kind].ok += r.ok;
+        kindRuns[kind].seconds += seconds;
+        kindRuns[kind].p99 = Math.max(kindRuns[kind].p99, r.p99);
+        if (r.other || r.errors)
+          console.log(`${kind} votes: ${JSON.stringify(r.statusCodes)}, ${r.errors} errors`);
+      }
+
+    // 6. 100,000 ranked ballots, results read while votes arrive.
+    const bigPoll = await createPoll(gatewayUrl, token, {
+      title: 'Bench ranked 100k',
+      sections: [
+        { title: 'Best', kind: 'ranked', options: ['a', 'b', 'c', 'd', 'e'].map((label) => ({ label })) },
+      ],
+    });
+    checked.push(bigPoll);
+    await seedRankedBallots(mongoUrl, mongoDb, bigPoll, 100_000);
+    const redisSeed = createClient({ url: redisUrl });
+    await redisSeed.connect();
+    await redisSeed.del(`${prefix}c:${bigPoll.id}`);
+    await redisSeed.close();
+    const started = Date.now();
+    for (;;) {
+      const res = await fetch(`${gatewayUrl}/api/polls/${bigPoll.id}/results`);
+      if (
+        res.status === 200 &&
+        ((await res.json()) as { data: { total_votes: number } }).data.total_votes >= 100_000
+      )
+        break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const rebuildSeconds = (Date.now() - started) / 1000;
+    const [reads, votes] = await Promise.all([
+      run('GET ranked results 100k', { url: `${gatewayUrl}/api/polls/${bigPoll.id}/results` }),
+      load({
+        connections: Math.max(1, Math.round(CONNECTIONS / 5)),
+        duration: DURATION,
+        url: `${gatewayUrl}/api/polls/${bigPoll.id}/vote`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        bodies: (n) => JSON.stringify(ballotFor(bigPoll, 'ranked', n, `bench-big-${suffix}-${n}`)),
+        okStatus: 201,
+      }),
+    ]);
+    big = { poll: bigPoll, rebuildSeconds, reads, votes: { label: 'POST ranked vote (100k)', ...votes } };
+  }
+
   const redis = createClient({ url: redisUrl });
   await redis.connect();
-  const redisTotal = Number(await redis.hGet(`${prefix}c:${poll.id}`, 'total'));
-  await redis.close();
   const m = await MongoClient.connect(mongoUrl);
-  const mongoCount = await m.db(mongoDb).collection('votes').countDocuments({ poll_id: poll.id });
+  const counted = await Promise.all(
+    checked.map(async (p) => ({
+      redis: Number(await redis.hGet(`${prefix}c:${p.id}`, 'total')),
+      mongo: await m.db(mongoDb).collection('votes').countDocuments({ poll_id: p.id }),
+    })),
+  );
+  await redis.close();
   await m.close();
+  const redisTotal = counted.reduce((a, c) => a + c.redis, 0);
+  const mongoCount = counted.reduce((a, c) => a + c.mongo, 0);
+  const allEqual = counted.every((c) => c.redis === c.mongo);
 
   console.log('');
   console.log(
@@ -162,8 +353,29 @@ async function main() {
   printCpuTable(done.map((r) => [r.result.label, r.cpu]));
   console.log('');
   console.log(
-    `Redis total: ${redisTotal}   MongoDB votes: ${mongoCount}   ${redisTotal === mongoCount ? 'EQUAL' : 'DIFFERENT'}`,
+    `Redis total: ${redisTotal}   MongoDB votes: ${mongoCount}   ${allEqual ? 'EQUAL' : 'DIFFERENT'} (${counted.length} poll${counted.length > 1 ? 's' : ''}, each compared)`,
   );
+  if (runs('kinds')) {
+    const rate = (k: keyof typeof kindRuns) => kindRuns[k].ok / kindRuns[k].seconds;
+    console.log('');
+    console.log('section kinds, 3 alternating rounds each (docs/polls.md, "Section kinds"):');
+    for (const k of ['single', 'multiple', 'ranked'] as const)
+      console.log(
+        `  ${k.padEnd(9)} ${fmt(rate(k)).padStart(9)} votes/s   worst-round p99 ${fmt(kindRuns[k].p99)} ms   ${k === 'single' ? '' : `${fmt((rate(k) / rate('single')) * 100)}% of single`}`,
+      );
+    for (const k of ['multiple', 'ranked'] as const)
+      console.log(
+        `${k} votes: ${rate(k) >= 0.9 * rate('single') ? 'PASS' : 'FAIL'} (>= 90% of single-choice votes/s)`,
+      );
+    if (big) {
+      console.log(
+        `100,000 ranked ballots: counters rebuilt from MongoDB in ${fmt(big.rebuildSeconds)} s; results ${fmt(big.reads.rps)}/s p50 ${fmt(big.reads.p50)} ms p99 ${fmt(big.reads.p99)} ms while ${fmt(big.votes.rps)} votes/s arrived (p99 ${fmt(big.votes.p99)} ms)`,
+      );
+      console.log(
+        `ranked results (100k): ${big.reads.p99 <= 50 && big.reads.ok > 0 ? 'PASS' : 'FAIL'} (p99 <= 50 ms while votes arrive)`,
+      );
+    }
+  }
   if (votes) {
     console.log(
       `votes/s vs raw insert rate: ${fmt((votes.rps / raw) * 100)}% (target >= 70% where the store is the bottleneck)`,
@@ -178,7 +390,7 @@ async function main() {
     );
   if (pollReads && (pollReads.other || pollReads.errors))
     throw new Error(`poll reads: ${JSON.stringify(pollReads.statusCodes)}, ${pollReads.errors} errors`);
-  if (redisTotal !== mongoCount) process.exitCode = 1;
+  if (!allEqual) process.exitCode = 1;
 }
 
 await runBench(main);

@@ -29,7 +29,7 @@ export interface BallotGroup {
 }
 
 /** How a tie between options with the fewest votes was broken (see the module's rules). */
-export interface TieBreak {
+interface TieBreak {
   /** The options that had the same fewest votes. */
   between: string[];
   rule: 'previous_rounds' | 'borda' | 'option_order';
@@ -37,7 +37,7 @@ export interface TieBreak {
 }
 
 /** One round of instant-runoff. */
-export interface IrvRound {
+interface IrvRound {
   /** 1-based. */
   round: number;
   /** Votes of every continuing option this round (eliminated options are absent). */

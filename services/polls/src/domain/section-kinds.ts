@@ -25,17 +25,6 @@ import { checkChoices, type VoteInput } from './vote-rules.ts';
  * answered in the vote's `answers` and add `section_results` to the results.
  */
 
-/** Every section kind (docs/polls.md, "Section kinds"). */
-export const SECTION_KINDS = [
-  'single',
-  'multiple',
-  'ranked',
-  'meeting',
-] as const satisfies readonly SectionKind[];
-
-/** A meeting slot's possible answers. */
-export const AVAILABILITIES = ['yes', 'if_need_be', 'no'] as const satisfies readonly Availability[];
-
 /** A section's kind (`single` when the stored section has none). */
 export const kindOf = (s: Pick<SectionDoc, 'kind'>): SectionKind => s.kind ?? 'single';
 
@@ -237,7 +226,7 @@ export function sameAnswers(a: BallotAnswers | undefined, b: BallotAnswers | und
 }
 
 /** The ranked ballots of a section from the counters: one group per distinct ranking. */
-export function rankedBallots(section: SectionDoc, s: CounterSnapshot): BallotGroup[] {
+function rankedBallots(section: SectionDoc, s: CounterSnapshot): BallotGroup[] {
   const prefix = `k:${section.id}|`;
   const groups: BallotGroup[] = [];
   for (const field in s.tallies)
