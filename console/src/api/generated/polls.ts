@@ -211,6 +211,46 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/polls/{poll_id}/sections/{section_id}/calendar.ics': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The final slot of a meeting section as an iCalendar file (anyone)
+     * @description RFC 5545 `text/calendar`: one event at the slot the owner picked (UTC times; a slot without an end lasts one hour), as a download (`Content-Disposition: attachment`).
+     */
+    get: operations['meetingCalendar'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/polls/{poll_id}/sections/{section_id}/final-slot': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Pick the final slot of a meeting section (owner)
+     * @description `{option_id}`: any slot of the section (null takes the choice back). The results show it as the section’s `final_option_id`; its calendar file is then at `calendar.ics`.
+     */
+    post: operations['chooseFinalSlot'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/polls/{poll_id}/verify': {
     parameters: {
       query?: never;
@@ -480,6 +520,27 @@ export interface components {
       replies: components['schemas']['CommentThread'][];
       user_id: number | null;
     };
+    IrvRound: {
+      continuing: number;
+      /** @description Continuing option id to votes. */
+      counts: {
+        [key: string]: number;
+      };
+      elected: string | null;
+      eliminated: string[];
+      /** @description Ballots with no continuing option left. */
+      exhausted: number;
+      round: number;
+      /** @description Votes needed to win: floor(continuing / 2) + 1. */
+      threshold: number;
+      /** @description The tie between the fewest votes broken this round, and by which rule. */
+      tie: {
+        between: string[];
+        eliminated: string;
+        /** @enum {string} */
+        rule: 'previous_rounds' | 'borda' | 'option_order';
+      } | null;
+    };
     Pagination: {
       current_page: number;
       last_page: number;
@@ -508,10 +569,29 @@ export interface components {
       sections: {
         /** @description Keeps an existing section (updates only). */
         id?: string;
+        /**
+         * @description docs/polls.md, "Section kinds": single (default; one option, in `votes`), multiple (min_choices to max_choices options), ranked (options in order of preference), meeting (time slots answered yes, if_need_be or no). An existing section keeps its kind when this is left out.
+         * @enum {string}
+         */
+        kind?: 'single' | 'multiple' | 'ranked' | 'meeting';
+        /** @description Multiple: the most options a voter chooses (default: all). */
+        max_choices?: number;
+        /** @description Multiple: the fewest options a voter chooses (default 1). */
+        min_choices?: number;
         options: {
+          /**
+           * Format: date-time
+           * @description Meeting sections: the slot’s end, after starts_at (default: one hour).
+           */
+          ends_at?: string;
           /** @description Keeps an existing option (updates only). */
           id?: string;
           label: string;
+          /**
+           * Format: date-time
+           * @description Meeting sections (required there): the time slot’s start.
+           */
+          starts_at?: string;
         }[];
         title: string;
       }[];
@@ -526,10 +606,29 @@ export interface components {
       sections?: {
         /** @description Keeps an existing section (updates only). */
         id?: string;
+        /**
+         * @description docs/polls.md, "Section kinds": single (default; one option, in `votes`), multiple (min_choices to max_choices options), ranked (options in order of preference), meeting (time slots answered yes, if_need_be or no). An existing section keeps its kind when this is left out.
+         * @enum {string}
+         */
+        kind?: 'single' | 'multiple' | 'ranked' | 'meeting';
+        /** @description Multiple: the most options a voter chooses (default: all). */
+        max_choices?: number;
+        /** @description Multiple: the fewest options a voter chooses (default 1). */
+        min_choices?: number;
         options: {
+          /**
+           * Format: date-time
+           * @description Meeting sections: the slot’s end, after starts_at (default: one hour).
+           */
+          ends_at?: string;
           /** @description Keeps an existing option (updates only). */
           id?: string;
           label: string;
+          /**
+           * Format: date-time
+           * @description Meeting sections (required there): the time slot’s start.
+           */
+          starts_at?: string;
         }[];
         title: string;
       }[];
@@ -710,6 +809,8 @@ export interface components {
       results: {
         [key: string]: number;
       };
+      /** @description Polls with sections that are not single: their results (empty when statistics are hidden). */
+      section_results?: components['schemas']['SectionResult'][];
       sections: components['schemas']['Section'][];
       show_stats_public: boolean;
       stats_hidden: boolean;
@@ -717,14 +818,76 @@ export interface components {
       unique_voters: number;
     };
     Section: {
+      /** @description Meeting: the slot the owner picked (null: not yet). */
+      final_option_id?: string | null;
       id: string;
+      /**
+       * @description Present when the section is not single (one option).
+       * @enum {string}
+       */
+      kind?: 'multiple' | 'ranked' | 'meeting';
+      /** @description Multiple: the most options a voter chooses. */
+      max_choices?: number;
+      /** @description Multiple: the fewest options a voter chooses. */
+      min_choices?: number;
       options: {
+        /** @description Meeting: the slot’s end (null: one hour after its start). */
+        ends_at?: string | null;
         id: string;
         label: string;
         position: number;
+        /** @description Meeting: the slot’s start. */
+        starts_at?: string;
       }[];
       position: number;
       title: string;
+    };
+    SectionResult: {
+      /** @description Votes counted. */
+      ballots: number;
+      /** @description Meeting: the slots ranked first (several: a tie). */
+      best?: string[];
+      /** @description Ranked: the Borda count, highest first. */
+      borda?: {
+        option_id: string;
+        /** @description Equal scores share a rank. */
+        rank: number;
+        score: number;
+      }[];
+      /** @description Multiple: option id to the votes that chose it. */
+      counts?: {
+        [key: string]: number;
+      };
+      /** @description Meeting: the slot the owner picked. */
+      final_option_id?: string | null;
+      /** @description Ranked: option id to first preferences. */
+      first_preferences?: {
+        [key: string]: number;
+      };
+      /** @description Ranked. */
+      instant_runoff?: {
+        rounds: components['schemas']['IrvRound'][];
+        /** @description The options tied in the last round. */
+        tied_winners: string[];
+        /** @description Null without ballots or on a tie. */
+        winner: string | null;
+      };
+      /** @enum {string} */
+      kind: 'multiple' | 'ranked' | 'meeting';
+      section_id: string;
+      /** @description Meeting: every slot, best first. */
+      slots?: {
+        /** @description ISO 8601 UTC time */
+        ends_at: string | null;
+        if_need_be: number;
+        no: number;
+        option_id: string;
+        /** @description By yes, then if need be; equal slots share a rank. */
+        rank: number;
+        /** @description ISO 8601 UTC time */
+        starts_at: string | null;
+        yes: number;
+      }[];
     };
     Settings: {
       /** @enum {string} */
@@ -777,6 +940,14 @@ export interface components {
       /** @description Names the pending vote (202 only). */
       verification_code: string | null;
       vote: {
+        /** @description The answers to the sections that are not single, when the poll has some. */
+        answers?: {
+          [key: string]:
+            | string[]
+            | {
+                [key: string]: string;
+              };
+        };
         /** @description ISO 8601 UTC time */
         created_at: string;
         id: string;
@@ -2775,6 +2946,275 @@ export interface operations {
       };
     };
   };
+  meetingCalendar: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The poll id (a string). */
+        poll_id: string;
+        /** @description The section id (`s_...`). */
+        section_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The calendar file */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/calendar': unknown;
+        };
+      };
+      /** @description Not modified: If-None-Match matches the ETag */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.7: "An unauthenticated request yields 401"), or not through the gateway */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A session without the X-XSRF-TOKEN header matching its cookie on an unsafe method (`csrf_token_mismatch`) — from the gateway */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown poll or section, or no final slot picked yet */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is over the size limit (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not a meeting section */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  chooseFinalSlot: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The poll id (a string). */
+        poll_id: string;
+        /** @description The section id (`s_...`). */
+        section_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description An option of the meeting section, or null to undo. */
+          option_id: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The poll */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Poll'];
+            message: string;
+          };
+        };
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.7: "An unauthenticated request yields 401"), or not through the gateway */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not the owner */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown poll or section */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is over the size limit (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not a meeting section, or `option_id` is not one of its slots */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   verifyVote: {
     parameters: {
       query?: never;
@@ -2936,6 +3376,14 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': {
+          /** @description docs/polls.md, "Section kinds": the sections that are not single. Multiple: the chosen option ids; ranked: option ids, most preferred first; meeting: option id to yes, if_need_be or no (left out: no). */
+          answers?: {
+            [key: string]:
+              | string[]
+              | {
+                  [key: string]: 'yes' | 'if_need_be' | 'no';
+                };
+          };
           /** @description Seconds the voter spent before voting. */
           time_spent?: number | null;
           /**
@@ -2946,10 +3394,12 @@ export interface operations {
           /** @description Required for anonymous voters. */
           voter_fingerprint?: string;
           voter_name?: string | null;
-          /** @description Section id to option id: exactly one option per section. */
-          votes: {
+          /** @description Section id to option id: exactly one option per single section (may be left out when `answers` answers every section). */
+          votes?: {
             [key: string]: string;
-          };
+          } & (
+            (unknown[] | boolean | number | Record<string, never> | string | null) | Record<string, never>
+          );
         };
       };
     };

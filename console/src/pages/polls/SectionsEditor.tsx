@@ -1,8 +1,24 @@
-import { ActionIcon, Button, Fieldset, Group, Stack, TextInput } from '@mantine/core';
+import {
+  ActionIcon,
+  Button,
+  Fieldset,
+  Group,
+  NativeSelect,
+  NumberInput,
+  Stack,
+  TextInput,
+} from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { IconArrowDown, IconArrowUp, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { LIMITS, newOption, newSection, type PollFormValues } from './poll-form.ts';
+import {
+  LIMITS,
+  newOption,
+  newSection,
+  SECTION_KINDS,
+  type PollFormValues,
+  type SectionKind,
+} from './poll-form.ts';
 
 type Form = UseFormReturnType<PollFormValues>;
 
@@ -81,19 +97,74 @@ export function SectionsEditor({ form }: { form: Form }) {
                   onRemove={() => form.removeListItem('sections', s)}
                 />
               </Group>
+              <Group align="flex-end" gap="xs" wrap="wrap">
+                <NativeSelect
+                  label={t('editor.kind', { n: s + 1 })}
+                  description={t(`editor.kindHint.${section.kind}`)}
+                  data={SECTION_KINDS.map((k) => ({ value: k, label: t(`editor.kinds.${k}`) }))}
+                  style={{ flex: '1 1 14rem' }}
+                  key={form.key(`sections.${s}.kind`)}
+                  {...form.getInputProps(`sections.${s}.kind`)}
+                  onChange={(e) =>
+                    form.setFieldValue(`sections.${s}.kind`, e.currentTarget.value as SectionKind)
+                  }
+                />
+                {section.kind === 'multiple' ? (
+                  <>
+                    <NumberInput
+                      label={t('editor.minChoices', { n: s + 1 })}
+                      min={1}
+                      max={section.options.length}
+                      allowDecimal={false}
+                      style={{ width: '9rem' }}
+                      key={form.key(`sections.${s}.min_choices`)}
+                      {...form.getInputProps(`sections.${s}.min_choices`)}
+                    />
+                    <NumberInput
+                      label={t('editor.maxChoices', { n: s + 1 })}
+                      min={1}
+                      max={section.options.length}
+                      allowDecimal={false}
+                      style={{ width: '9rem' }}
+                      key={form.key(`sections.${s}.max_choices`)}
+                      {...form.getInputProps(`sections.${s}.max_choices`)}
+                    />
+                  </>
+                ) : null}
+              </Group>
               <Stack gap="xs" pl={{ base: 0, sm: 'md' }}>
                 {section.options.map((option, o) => {
                   const optionName = t('editor.optionN', { n: o + 1, section: s + 1 });
+                  const meeting = section.kind === 'meeting';
                   return (
-                    <Group key={option.key} align="flex-end" wrap="nowrap" gap="xs">
+                    <Group key={option.key} align="flex-end" wrap={meeting ? 'wrap' : 'nowrap'} gap="xs">
                       <TextInput
                         label={optionName}
                         required
                         maxLength={LIMITS.label}
-                        style={{ flex: 1 }}
+                        style={{ flex: meeting ? '1 1 12rem' : 1 }}
                         key={form.key(`sections.${s}.options.${o}.label`)}
                         {...form.getInputProps(`sections.${s}.options.${o}.label`)}
                       />
+                      {meeting ? (
+                        <>
+                          <TextInput
+                            type="datetime-local"
+                            label={t('editor.slotStart', { n: o + 1, section: s + 1 })}
+                            required
+                            style={{ flex: '1 1 12rem' }}
+                            key={form.key(`sections.${s}.options.${o}.starts_at`)}
+                            {...form.getInputProps(`sections.${s}.options.${o}.starts_at`)}
+                          />
+                          <TextInput
+                            type="datetime-local"
+                            label={t('editor.slotEnd', { n: o + 1, section: s + 1 })}
+                            style={{ flex: '1 1 12rem' }}
+                            key={form.key(`sections.${s}.options.${o}.ends_at`)}
+                            {...form.getInputProps(`sections.${s}.options.${o}.ends_at`)}
+                          />
+                        </>
+                      ) : null}
                       <ItemControls
                         name={optionName}
                         index={o}

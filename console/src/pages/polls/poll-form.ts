@@ -15,7 +15,13 @@ export interface PollFormValues {
     key: string;
     id?: string;
     title: string;
-    options: Array<{ key: string; id?: string; label: string }>;
+    /** docs/polls.md, "Section kinds". */
+    kind: SectionKind;
+    /** Multiple: the fewest and most options a voter chooses. */
+    min_choices: number;
+    max_choices: number;
+    /** Meeting: each option's `starts_at`/`ends_at` as `datetime-local` strings ('' when unset). */
+    options: Array<{ key: string; id?: string; label: string; starts_at: string; ends_at: string }>;
   }>;
   settings: {
     starts_at: string;
@@ -39,8 +45,19 @@ export const LIMITS = {
   votes: { min: 1, max: 1000 },
 } as const;
 
-export const newOption = (label = '') => ({ key: randomId(), label });
-export const newSection = () => ({ key: randomId(), title: '', options: [newOption(), newOption()] });
+/** How a section is answered (docs/polls.md, "Section kinds"). */
+export type SectionKind = 'single' | 'multiple' | 'ranked' | 'meeting';
+export const SECTION_KINDS: readonly SectionKind[] = ['single', 'multiple', 'ranked', 'meeting'];
+
+export const newOption = (label = '') => ({ key: randomId(), label, starts_at: '', ends_at: '' });
+export const newSection = (): PollFormValues['sections'][number] => ({
+  key: randomId(),
+  title: '',
+  kind: 'single',
+  min_choices: 1,
+  max_choices: 2,
+  options: [newOption(), newOption()],
+});
 
 /** A new poll's starting values: one section of two options, the service's default settings. */
 export const emptyPoll = (): PollFormValues => ({
@@ -67,7 +84,16 @@ export const fromPoll = (poll: Poll): PollFormValues => ({
     key: s.id,
     id: s.id,
     title: s.title,
-    options: s.options.map((o) => ({ key: o.id, id: o.id, label: o.label })),
+    kind: s.kind ?? 'single',
+    min_choices: s.min_choices ?? 1,
+    max_choices: s.max_choices ?? s.options.length,
+    options: s.options.map((o) => ({
+      key: o.id,
+      id: o.id,
+      label: o.label,
+      starts_at: toLocalInput(o.starts_at ?? null),
+      ends_at: toLocalInput(o.ends_at ?? null),
+    })),
   })),
   settings: {
     ...poll.settings,
@@ -83,7 +109,14 @@ export const toBody = (v: PollFormValues): PollCreate => ({
   sections: v.sections.map((s) => ({
     ...(s.id ? { id: s.id } : {}),
     title: s.title.trim(),
-    options: s.options.map((o) => ({ ...(o.id ? { id: o.id } : {}), label: o.label.trim() })),
+    kind: s.kind,
+    ...(s.kind === 'multiple' ? { min_choices: s.min_choices, max_choices: s.max_choices } : {}),
+    options: s.options.map((o) => ({
+      ...(o.id ? { id: o.id } : {}),
+      label: o.label.trim(),
+      ...(s.kind === 'meeting' && o.starts_at ? { starts_at: fromLocalInput(o.starts_at)! } : {}),
+      ...(s.kind === 'meeting' && o.ends_at ? { ends_at: fromLocalInput(o.ends_at)! } : {}),
+    })),
   })),
   settings: {
     ...v.settings,
@@ -107,8 +140,29 @@ export const pollRules = (t: TFunction) => ({
   description: text(t, LIMITS.description, false),
   sections: {
     title: text(t, LIMITS.label),
+    max_choices: (v: number, values: PollFormValues, path: string) => {
+      const section = values.sections[Number(path.split('.')[1])];
+      if (section?.kind !== 'multiple') return null;
+      const n = section.options.length;
+      return Number.isInteger(v) &&
+        Number.isInteger(section.min_choices) &&
+        section.min_choices >= 1 &&
+        section.min_choices <= v &&
+        v <= n
+        ? null
+        : t('errors.choices', { max: n });
+    },
     options: {
       label: text(t, LIMITS.label),
+      starts_at: (v: string, values: PollFormValues, path: string) =>
+        values.sections[Number(path.split('.')[1])]?.kind === 'meeting' && !v ? t('errors.slotStart') : null,
+      ends_at: (v: string, values: PollFormValues, path: string) => {
+        const [, s, , o] = path.split('.');
+        const option = values.sections[Number(s)]?.options[Number(o)];
+        return v && option?.starts_at && new Date(v) <= new Date(option.starts_at)
+          ? t('errors.slotEnd')
+          : null;
+      },
     },
   },
   settings: {

@@ -13,6 +13,8 @@ import { LiveStatus } from './LiveStatus.tsx';
 import { OwnVote } from './OwnVote.tsx';
 import { Reactions } from './Reactions.tsx';
 import { SectionResults } from './SectionResults.tsx';
+import { KindResults } from './KindResults.tsx';
+import { useMe } from '../../auth/session.ts';
 import { Totals } from './Totals.tsx';
 import { useLiveResults } from './use-live-results.ts';
 import { useResults } from './use-results.ts';
@@ -27,6 +29,7 @@ export function ResultsPage() {
   const { pollId = '' } = useParams();
   const { t } = useTranslation('results');
   const results = useResults(pollId);
+  const me = useMe();
   const unknown = results.error instanceof ApiError && results.error.status === 404;
   const live = useLiveResults(pollId, !unknown);
   const loaded = !!results.data;
@@ -80,9 +83,20 @@ export function ResultsPage() {
               {t('bars.none')}
             </Text>
           ) : null}
-          {r.sections.map((section) => (
-            <SectionResults key={section.id} section={section} counts={r.results} />
-          ))}
+          {r.sections.map((section) => {
+            const kind = r.section_results?.find((k) => k.section_id === section.id);
+            return kind && kind.kind !== 'multiple' ? (
+              <KindResults
+                key={section.id}
+                pollId={pollId}
+                section={section}
+                result={kind}
+                owner={!!me.data && me.data.id === poll.owner_id}
+              />
+            ) : (
+              <SectionResults key={section.id} section={section} counts={r.results} of={kind?.ballots} />
+            );
+          })}
         </Stack>
       )}
       <AnalyticsPanel results={r} />

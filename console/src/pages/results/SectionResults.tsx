@@ -4,13 +4,22 @@ import type { Section } from '../poll-public/types.ts';
 import { percentOf } from './percent.ts';
 
 /**
- * One section's bars: per option its label, votes and share of the section's votes, the
- * leading option(s) emphasised. Each bar is a progressbar named with the same figures, so a
+ * One section's bars: per option its label, votes and share of the section's votes (of the ballots,
+ * `of`, for a multiple-choice section), the leading option(s) emphasised. Each bar is a progressbar named with the same figures, so a
  * screen reader hears "Express: 3 votes, 60%".
  */
-export function SectionResults({ section, counts }: { section: Section; counts: Record<string, number> }) {
+export function SectionResults({
+  section,
+  counts,
+  of,
+}: {
+  section: Section;
+  counts: Record<string, number>;
+  /** The share's whole when it is not the sum of the counts (multiple choice: the ballots). */
+  of?: number;
+}) {
   const { t } = useTranslation('results');
-  const total = section.options.reduce((sum, o) => sum + (counts[o.id] ?? 0), 0);
+  const total = of ?? section.options.reduce((sum, o) => sum + (counts[o.id] ?? 0), 0);
   const top = Math.max(0, ...section.options.map((o) => counts[o.id] ?? 0));
   return (
     <Stack gap="sm" component="section" aria-labelledby={`section-${section.id}`}>

@@ -47,7 +47,12 @@ export function VotePage() {
     const pending = pendingVotes.load(pollId);
     return pending ? { step: 'otp', pending } : { step: 'form' };
   });
-  const [values, setValues] = useState<VoteFormValues>({ votes: {}, voterName: '', voterEmail: '' });
+  const [values, setValues] = useState<VoteFormValues>({
+    votes: {},
+    answers: {},
+    voterName: '',
+    voterEmail: '',
+  });
   const shownAt = useRef(0);
   const formVisible = step.step === 'form' && !!poll.data;
   useEffect(() => {
@@ -67,6 +72,7 @@ export function VotePage() {
       email: needsEmail ? sent.voterEmail.trim() : (me.data?.email ?? undefined),
       sentAt: Date.now(),
       votes: sent.votes,
+      answers: sent.answers,
       voterName: sent.voterName,
     };
     pendingVotes.save(pollId, pending);
@@ -78,6 +84,7 @@ export function VotePage() {
     vote.mutate(
       {
         votes: sent.votes,
+        answers: sent.answers,
         voterName: sent.voterName,
         voterEmail: needsEmail ? sent.voterEmail : undefined,
         timeSpent: (Date.now() - shownAt.current) / 1000,
@@ -124,6 +131,7 @@ export function VotePage() {
         onResend={() =>
           send({
             votes: step.pending.votes,
+            answers: step.pending.answers ?? {},
             voterName: step.pending.voterName,
             voterEmail: step.pending.email ?? '',
           })

@@ -1,3 +1,5 @@
+import type { KindAnswer } from './kinds/KindSection.tsx';
+
 /** A vote held for its one-time password, as this tab remembers it. */
 export interface PendingVote {
   /** `verification_code` of the 202 answer: names the pending vote. */
@@ -8,6 +10,8 @@ export interface PendingVote {
   sentAt: number;
   /** The choices, to vote again with them for a new code. */
   votes: Record<string, string>;
+  /** The answers of the sections that are not single (absent on polls without). */
+  answers?: Record<string, KindAnswer>;
   voterName: string;
 }
 

@@ -4,11 +4,14 @@ import { call, pollsApi } from '../../api/client.ts';
 import { randomUuid } from '../poll-public/uuid.ts';
 import type { VoteAnswer } from '../poll-public/types.ts';
 import { voterFingerprint } from '../poll-public/voter.ts';
+import type { KindAnswer } from './kinds/KindSection.tsx';
 
 /** One vote as the form gives it. */
 export interface VoteRequest {
-  /** Section id to option id, one per section. */
+  /** Section id to option id, one per single section. */
   votes: Record<string, string>;
+  /** The answers of the sections that are not single (docs/polls.md, "Section kinds"). */
+  answers?: Record<string, KindAnswer>;
   /** Optional; sent as `voter_name` when not blank. */
   voterName: string;
   /** Anonymous voters on polls requiring verification: where the one-time password goes. */
@@ -32,7 +35,7 @@ export function useVote(pollId: string) {
   return useMutation({
     meta: { signInOn401: false },
     mutationFn: async (req: VoteRequest): Promise<VoteAnswer> => {
-      const choices = JSON.stringify([req.votes, req.voterName, req.voterEmail ?? '']);
+      const choices = JSON.stringify([req.votes, req.answers ?? {}, req.voterName, req.voterEmail ?? '']);
       if (attempt.current?.choices !== choices) attempt.current = { choices, key: randomUuid() };
       const name = req.voterName.trim();
       const answer = await call(
@@ -40,6 +43,7 @@ export function useVote(pollId: string) {
           params: { path: { poll_id: pollId }, header: { 'Idempotency-Key': attempt.current.key } },
           body: {
             votes: req.votes,
+            ...(req.answers && Object.keys(req.answers).length ? { answers: req.answers } : {}),
             voter_fingerprint: voterFingerprint(),
             time_spent: Math.min(MAX_TIME_SPENT, Math.max(0, Math.round(req.timeSpent))),
             ...(name ? { voter_name: name } : {}),
