@@ -101,6 +101,16 @@ export const HOSTILE_SHAPES: readonly unknown[] = [
 export const HOSTILE_VALUES: readonly unknown[] = [...HOSTILE_STRINGS, ...HOSTILE_NUMBERS, ...HOSTILE_SHAPES];
 
 /**
+ * An OpenRosa submission body (issue 35): `xml` as the `xml_submission_file` part of a multipart
+ * body, as ODK Collect sends it.
+ */
+const openRosaPart = (xml: string): readonly [string, string] => [
+  '--x\r\nContent-Disposition: form-data; name="xml_submission_file"; filename="submission.xml"\r\n' +
+    `Content-Type: text/xml\r\n\r\n${xml}\r\n--x--\r\n`,
+  'multipart/form-data; boundary=x',
+];
+
+/**
  * Whole request bodies as raw text, sent with `Content-Type: application/json` unless the
  * second member says otherwise: JSON that is not an object, broken JSON, wrong media types.
  */
@@ -132,6 +142,19 @@ export const HOSTILE_RAW_BODIES: ReadonlyArray<readonly [string, string?]> = [
   ],
   ['--x\r\nbroken', 'multipart/form-data; boundary=x'],
   ['a,b\n\u0000,\ud800\n', 'text/csv'],
+  // OpenRosa instances (issue 35): an external entity, entity expansion ("billion laughs"), deep
+  // nesting, a wrong instanceID, no XML at all.
+  openRosaPart(
+    '<?xml version="1.0"?><!DOCTYPE data [<!ENTITY x SYSTEM "file:///etc/passwd">]><data id="fieldhouse-1" version="1"><a>&x;</a></data>',
+  ),
+  openRosaPart(
+    '<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]><data id="fieldhouse-1" version="1"><a>&c;</a></data>',
+  ),
+  openRosaPart(`<data id="fieldhouse-1" version="1">${'<g>'.repeat(5_000)}${'</g>'.repeat(5_000)}</data>`),
+  openRosaPart(
+    '<data id="fieldhouse-1" version="1"><meta><instanceID>uuid:not-a-uuid</instanceID></meta></data>',
+  ),
+  openRosaPart('\u0000not xml'),
 ];
 
 /**

@@ -41,6 +41,7 @@ export const SubmissionsPage = lazyPage(
 );
 const MapPage = lazyPage(async () => (await import('../pages/project-data/MapPage.tsx')).MapPage);
 const ExportsPage = lazyPage(async () => (await import('../pages/project-data/ExportsPage.tsx')).ExportsPage);
+const AppUsersPage = lazyPage(async () => (await import('../pages/app-users/AppUsersPage.tsx')).AppUsersPage);
 const AnalysesPage = lazyPage(
   async () => (await import('../pages/project-data/AnalysesPage.tsx')).AnalysesPage,
 );
@@ -93,6 +94,7 @@ export function AppRoutes() {
         <Route path="/projects/:projectId/submissions" element={<SubmissionsPage />} />
         <Route path="/projects/:projectId/map" element={<MapPage />} />
         <Route path="/projects/:projectId/exports" element={<ExportsPage />} />
+        <Route path="/projects/:projectId/app-users" element={<AppUsersPage />} />
         <Route path="/projects/:projectId/analyses" element={<AnalysesPage />} />
         <Route path="/events" element={<EventsPage />} />
         <Route path="/events/:eventId/invites" element={<InvitesPage />} />

@@ -109,9 +109,14 @@ describe('collection: OpenRosa', () => {
     const anonymous = await request(h.app)
       .get(`${base()}/formList`)
       .set('Authorization', h.auth())
+      .set('X-OpenRosa-Version', '1.0')
       .expect(401);
     expect(anonymous.headers['www-authenticate']).to.match(/^Basic realm=/);
     expect(anonymous.text).to.include('<OpenRosaResponse xmlns="http://openrosa.org/http/response">');
+    // Not an OpenRosa client: the problem document, with the same challenge.
+    const plain = await request(h.app).get(`${base()}/formList`).set('Authorization', h.auth()).expect(401);
+    expect(plain.headers['content-type']).to.match(/^application\/problem\+json/);
+    expect(plain.headers['www-authenticate']).to.match(/^Basic realm=/);
     await request(h.app).head(`${base()}/submission`).set('Authorization', h.auth(carol)).expect(403);
   });
 
@@ -210,6 +215,7 @@ describe('collection: OpenRosa', () => {
     const noPart = await request(h.app)
       .post(`${base()}/submission`)
       .set('Authorization', asAppUser())
+      .set('X-OpenRosa-Version', '1.0')
       .field('other', 'x')
       .expect(400);
     expect(noPart.text).to.include('xml_submission_file');

@@ -2,12 +2,13 @@ import type { ReactNode } from 'react';
 import { Anchor, Badge, Breadcrumbs, Button, Group, Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
+import { can } from './roles.ts';
 import type { Project } from './types.ts';
 import { useWorkspace } from './use-collection.ts';
 import { WebFormShare } from './WebFormShare.tsx';
 
-/** The pages of a project, in the order of its navigation. */
-const TABS = ['form', 'submissions', 'map', 'exports', 'analyses'] as const;
+/** The pages of a project, in the order of its navigation (app users: for those who manage the project). */
+const TABS = ['form', 'submissions', 'map', 'exports', 'analyses', 'app-users'] as const;
 
 /**
  * The head of every project page: the way back to its workspace (named, once its name is read;
@@ -19,6 +20,7 @@ export function ProjectHeader({ project, actions }: { project: Project; actions?
   const { t } = useTranslation('collection');
   const { pathname } = useLocation();
   const workspace = useWorkspace(project.workspace_id);
+  const manages = can(workspace.data?.role, 'project.manage');
   return (
     <Stack gap="sm">
       <Breadcrumbs>
@@ -40,6 +42,7 @@ export function ProjectHeader({ project, actions }: { project: Project; actions?
       </Group>
       <Group component="nav" aria-label={t('project.pages')} gap={4} wrap="wrap">
         {TABS.map((tab) => {
+          if (tab === 'app-users' && !manages) return null;
           const to = `/projects/${project.id}/${tab}`;
           const current = pathname.startsWith(to);
           return (

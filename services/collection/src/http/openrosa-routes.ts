@@ -25,8 +25,9 @@ import { projectParams } from './submission-schemas.ts';
  * as ODK Collect and Enketo call them under a server address: `<origin>/api/v1/key/{key}/projects/{id}`
  * for an app user (the gateway takes the key out and forwards `/api/v1/projects/{id}/...`), or
  * `<origin>/api/v1/projects/{id}` signed in (bearer, or HTTP Basic with a personal access token as
- * the password). Every answer carries `X-OpenRosa-Version: 1.0`; refusals are `OpenRosaResponse`
- * documents whose message a collector reads.
+ * the password). Every answer carries `X-OpenRosa-Version: 1.0`; refusals to OpenRosa clients
+ * (requests with `X-OpenRosa-Version`) are `OpenRosaResponse` documents whose message a collector
+ * reads, problem documents to others.
  */
 
 const tags = ['OpenRosa'];
@@ -46,12 +47,17 @@ const common = {
   404: 'Unknown project, or not open to the caller',
 };
 
-/** Runs `work`; a problem becomes an `OpenRosaResponse` with its status. */
-async function answering(res: Response, submission: boolean, work: () => Promise<void>): Promise<void> {
+/** Runs `work`; a problem is answered by {@link sendOpenRosaProblem} (XML to OpenRosa clients). */
+async function answering(
+  req: Request,
+  res: Response,
+  submission: boolean,
+  work: () => Promise<void>,
+): Promise<void> {
   try {
     await work();
   } catch (err) {
-    sendOpenRosaProblem(res, err, submission);
+    sendOpenRosaProblem(req, res, err, submission);
   }
 }
 
@@ -102,7 +108,7 @@ export const openRosaRoutes = [
     problems: common,
     problemContent,
     handler: ({ params }, ctx, req, res) =>
-      answering(res, false, async () => {
+      answering(req, res, false, async () => {
         const projectId = pathId(params.project_id, 'projectId');
         const forms = await openRosaFormList(ctx, { actor: req.caller, projectId });
         sendXml(res, 200, formListXml(forms, openRosaBaseUrl(req, ctx.publicUrl, projectId)));
@@ -121,7 +127,7 @@ export const openRosaRoutes = [
     problems: { ...common, 404: 'Unknown project or form, or not open to the caller' },
     problemContent,
     handler: ({ params }, ctx, req, res) =>
-      answering(res, false, async () => {
+      answering(req, res, false, async () => {
         const form = await openRosaForm(ctx, {
           actor: req.caller,
           projectId: pathId(params.project_id, 'projectId'),
@@ -143,7 +149,7 @@ export const openRosaRoutes = [
     problems: { ...common, 404: 'Unknown project or form, or not open to the caller' },
     problemContent,
     handler: ({ params }, ctx, req, res) =>
-      answering(res, false, async () => {
+      answering(req, res, false, async () => {
         await openRosaForm(ctx, {
           actor: req.caller,
           projectId: pathId(params.project_id, 'projectId'),
@@ -180,7 +186,7 @@ export const openRosaRoutes = [
     },
     problemContent,
     handler: ({ params }, ctx, req, res) =>
-      answering(res, true, async () => {
+      answering(req, res, true, async () => {
         await openRosaSubmissionCheck(ctx, {
           actor: req.caller,
           projectId: pathId(params.project_id, 'projectId'),
@@ -224,7 +230,7 @@ export const openRosaRoutes = [
     },
     problemContent,
     handler: ({ params }, ctx, req, res) =>
-      answering(res, true, async () => {
+      answering(req, res, true, async () => {
         const receipt = await receiveOpenRosaSubmission(ctx, {
           actor: req.caller,
           projectId: pathId(params.project_id, 'projectId'),

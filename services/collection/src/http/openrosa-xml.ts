@@ -88,20 +88,24 @@ export function openRosaResponseXml(message: string, nature: string): string {
 }
 
 /**
- * Sends a problem as an `OpenRosaResponse` (`text/xml`), with its status and the OpenRosa
- * headers: the problem's detail is the message, and for field errors the first of them (what a
- * collector can act on). A 401 also asks for HTTP Basic credentials (`WWW-Authenticate`), so ODK
- * Collect asks its user to sign in. Anything but a problem is passed on (a 500 by the error
- * middleware).
+ * Answers a problem of an OpenRosa route. An OpenRosa client (its request carries
+ * `X-OpenRosa-Version`, as the OpenRosa HTTP standard requires and ODK Collect and Enketo send)
+ * gets an `OpenRosaResponse` (`text/xml`) with the problem's status and the OpenRosa headers: the
+ * problem's detail is the message, and for field errors the first few of them (what a collector
+ * can act on). Any other client gets the usual problem document (the error middleware). A 401
+ * also asks for HTTP Basic credentials (`WWW-Authenticate`), so ODK Collect asks its user to
+ * sign in. Anything but a problem is passed on (a 500 by the error middleware).
  */
-export function sendOpenRosaProblem(res: Response, err: unknown, submission: boolean): void {
+export function sendOpenRosaProblem(req: Request, res: Response, err: unknown, submission: boolean): void {
   if (!(err instanceof ProblemError)) throw err;
+  if (err.status === 401) res.set('WWW-Authenticate', 'Basic realm="Fieldhouse", charset="UTF-8"');
+  res.set(openRosaHeaders(submission));
+  if (req.headers['x-openrosa-version'] === undefined) throw err;
   const fieldErrors = Object.entries(err.errors ?? {}).flatMap(([k, v]) => v.map((m) => `${k}: ${m}`));
   const message =
     err.status === 422 && fieldErrors.length
       ? `${err.message} ${fieldErrors.slice(0, 3).join('; ')}`
       : err.message;
-  res.status(err.status).set(err.headers).set(openRosaHeaders(submission));
-  if (err.status === 401) res.set('WWW-Authenticate', 'Basic realm="Fieldhouse", charset="UTF-8"');
+  res.status(err.status).set(err.headers);
   res.type('text/xml; charset=utf-8').send(openRosaResponseXml(message, 'error'));
 }
