@@ -8,7 +8,7 @@ import { percentile } from '../lib/percentile.ts';
 const TARGET_P95_MS = 150;
 
 /** Records, in the page, when Enter goes down and when the scan result last changed (ms since navigation). */
-const watchScans = () => {
+export const watchScans = () => {
   const w = window as unknown as { __enterAt?: number; __resultAt?: number };
   window.addEventListener(
     'keydown',

@@ -24,6 +24,10 @@
  *   exits must equal the history's entries and exits through it, and every entry be a 200.
  *   Target: >= 1,500 scans/s and p99 <= 30 ms in each phase.
  *
+ * - `sync` (bench/events/sync.ts, issue 36): `--devices` scanner devices (default 100) keep the
+ *   offline copy (`GET .../checkin/changes` every 5 s) while all the invites are checked in on the
+ *   hot path. Target: every device's copy exact, pull p99 <= 1 s.
+ *
  * Every check-in mode then checks `GET /stats` is exact (present = the history's check-in rows,
  * between the 200 answers and the codes sent; total/absent/taux follow) and prints PASS/FAIL.
  * Exit code 0 whether or not a target is met; 1 on errors (wrong stats, an unexpected answer...).
@@ -31,7 +35,7 @@
  * Options: --mode, --duration / BENCH_DURATION (s, default 15), --connections /
  * BENCH_CONNECTIONS (default 32; batch mode 8), --warmup / BENCH_WARMUP (s, default 3),
  * --invites / BENCH_INVITES (default 50000), --rate (requests/s, open loop: every mode but batch),
- * --batch (scans per batch, default 500), --devices (device mode, default 32).
+ * --batch (scans per batch, default 500), --devices (device mode, default 32; sync mode, default 100).
  */
 import { availableParallelism, cpus } from 'node:os';
 import { createKnex } from '@fieldhouse/db';
@@ -40,8 +44,9 @@ import { printCpuTable, sleep } from '../lib/child.ts';
 import { load, pacedLoad, percentile, stopLoad, type LoadResult } from '../lib/load.ts';
 import { runBench } from '../lib/run.ts';
 import { checkExact, setUpDevice, startEventsBench, type EventsBenchStack } from './stack.ts';
+import { syncDevices } from './sync.ts';
 
-const MODES = ['hot', 'device', 'batch', 'stats', 'gates'] as const;
+const MODES = ['hot', 'device', 'batch', 'stats', 'gates', 'sync'] as const;
 type Mode = (typeof MODES)[number];
 const TARGET_RPS = 1_500;
 const TARGET_P99_MS = 30;
@@ -77,6 +82,7 @@ function settings() {
     rate: values.rate ? Number(values.rate) : undefined,
     batch,
     devices: int(values.devices, 32),
+    devicesGiven: values.devices ? int(values.devices, 100) : undefined,
   };
 }
 type Settings = ReturnType<typeof settings>;
@@ -399,6 +405,7 @@ async function main(): Promise<void> {
   if (s.mode === 'gates') await gateScans(stack, s);
   else if (s.mode === 'batch') await batches(stack, s);
   else if (s.mode === 'stats') await statsReads(stack, s);
+  else if (s.mode === 'sync') await syncDevices(stack, { devices: s.devicesGiven ?? 100 });
   else await scans(stack, s);
 }
 

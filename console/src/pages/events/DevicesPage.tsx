@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Badge, Button, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Anchor, Badge, Button, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { OneFieldForm } from '../../components/OneFieldForm.tsx';
 import { useFormatInstant } from '../../components/format.ts';
@@ -9,19 +9,22 @@ import { PageLoader } from '../../components/PageLoader.tsx';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import { SetupCodePanel } from './SetupCodePanel.tsx';
 import { EventHeader } from './EventHeader.tsx';
-import { useCreateDevice, useDevices, useRevokeDevice, type Device } from './use-events.ts';
+import { useCreateDevice, useDevices, useEventAccess, useRevokeDevice, type Device } from './use-events.ts';
 
 const STATUS_COLOR = { awaiting_setup: 'yellow', active: 'green', revoked: 'gray' } as const;
 
 /**
  * `/events/{event_id}/devices` (the event's owner): create a scanner device and show its
  * one-time setup QR code; list the devices with status, last request and scans; revoke one
- * after a confirmation (effective on its next request).
+ * after a confirmation (effective on its next request). Staff, who may not manage devices, are
+ * told so and sent to the door scanner, which works with their session.
  */
 export function DevicesPage() {
   const { t } = useTranslation('events');
   const eventId = useParams().eventId ?? '';
-  const devices = useDevices(eventId);
+  const access = useEventAccess();
+  const owner = access.canManage(eventId);
+  const devices = useDevices(eventId, owner);
   const create = useCreateDevice(eventId);
   const revoke = useRevokeDevice(eventId);
   const when = useFormatInstant();
@@ -30,6 +33,22 @@ export function DevicesPage() {
     setRevoking(null);
     revoke.reset();
   };
+
+  if (access.access.isPending) return <PageLoader />;
+  if (!owner)
+    return (
+      <Stack gap="lg" maw={960}>
+        <EventHeader eventId={eventId} title={(name) => t('devices.title', { name })} />
+        {access.canScan(eventId) ? (
+          <Text data-testid="devices-staff">
+            {t('devices.staffOnly')}{' '}
+            <Anchor component={Link} to={`/scan/${eventId}`}>
+              {t('list.scanner')}
+            </Anchor>
+          </Text>
+        ) : null}
+      </Stack>
+    );
 
   return (
     <Stack gap="lg" maw={960}>

@@ -5,7 +5,7 @@ import { Link, NavLink } from 'react-router';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import { eventWebhookApi } from '../webhooks/event-webhooks-api.ts';
 import { useWebhooks } from '../webhooks/use-webhooks.ts';
-import { useEvent } from './use-events.ts';
+import { useEvent, useEventAccess } from './use-events.ts';
 
 /** The pages of one event, as the header links them. */
 const EVENT_PAGES = ['invites', 'attendance', 'gates', 'devices'] as const;
@@ -22,8 +22,14 @@ export function EventHeader(props: {
 }) {
   const { t } = useTranslation(['events', 'webhooks']);
   const event = useEvent(props.eventId);
-  // Only the owner may manage the webhooks (staff get 403): the link shows once the list answers.
-  const webhooks = useWebhooks(useMemo(() => eventWebhookApi(props.eventId), [props.eventId]));
+  const pages = EVENT_PAGES.filter((page) => page !== 'devices' || access.canManage(props.eventId));
+  // Scanner devices are the owner's (staff scan from the door scanner page with their session).
+  const access = useEventAccess();
+  // Only the owner may manage the webhooks: the link shows once the list answers.
+  const webhooks = useWebhooks(
+    useMemo(() => eventWebhookApi(props.eventId), [props.eventId]),
+    access.canManage(props.eventId),
+  );
   return (
     <Stack gap={4}>
       <Anchor component={Link} to="/events" size="sm">
@@ -31,11 +37,16 @@ export function EventHeader(props: {
       </Anchor>
       <Title order={1}>{props.title(event.data?.name ?? '…')}</Title>
       <Group component="nav" gap="md" aria-label={t('header.pages')}>
-        {EVENT_PAGES.map((page) => (
+        {pages.map((page) => (
           <Anchor key={page} component={NavLink} to={`/events/${props.eventId}/${page}`} size="sm" end>
             {t(`header.${page}`)}
           </Anchor>
         ))}
+        {access.canScan(props.eventId) ? (
+          <Anchor component={Link} to={`/scan/${props.eventId}`} size="sm">
+            {t('list.scanner')}
+          </Anchor>
+        ) : null}
         {webhooks.isSuccess ? (
           <Anchor component={NavLink} to={`/events/${props.eventId}/webhooks`} size="sm">
             {t('webhooks:title')}

@@ -21,7 +21,14 @@ import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import { EventForm } from './EventForm.tsx';
 import { StaffModal } from './StaffModal.tsx';
 import { localDateTimeLabel } from './local-date-time.ts';
-import { useDeleteEvent, useEvent, useEvents, type EventSummary, type EventsWhen } from './use-events.ts';
+import {
+  useDeleteEvent,
+  useEvent,
+  useEventAccess,
+  useEvents,
+  type EventSummary,
+  type EventsWhen,
+} from './use-events.ts';
 
 /**
  * `/events`: the caller's events (owned or staffed) by start date, upcoming, past or all; create
@@ -39,6 +46,8 @@ export function EventsPage() {
   const [editing, setEditing] = useState<EventSummary | null>(null);
   const [staffOf, setStaffOf] = useState<EventSummary | null>(null);
   const remove = useDeleteEvent();
+  // Staff see the invitees, attendance and the door scanner; only the owner edits, staffs, deletes.
+  const access = useEventAccess();
   const closeDelete = () => {
     setDeleting(null);
     remove.reset();
@@ -102,37 +111,22 @@ export function EventsPage() {
                   <Anchor component={Link} to={`/events/${event.id}/attendance`} size="sm">
                     {t('list.attendance')}
                   </Anchor>
-                  <Anchor component={Link} to={`/events/${event.id}/devices`} size="sm">
-                    {t('list.devices')}
-                  </Anchor>
+                  {access.canManage(event.id) ? (
+                    <Anchor component={Link} to={`/events/${event.id}/devices`} size="sm">
+                      {t('list.devices')}
+                    </Anchor>
+                  ) : null}
                   <Anchor component={Link} to={`/scan/${event.id}`} size="sm">
                     {t('list.scanner')}
                   </Anchor>
-                  <Button
-                    size="xs"
-                    variant="default"
-                    onClick={() => setEditing(event)}
-                    aria-label={t('edit.button', { name: event.name })}
-                  >
-                    {t('edit.short')}
-                  </Button>
-                  <Button
-                    size="xs"
-                    variant="default"
-                    onClick={() => setStaffOf(event)}
-                    aria-label={t('staff.button', { name: event.name })}
-                  >
-                    {t('staff.short')}
-                  </Button>
-                  <Button
-                    size="xs"
-                    color="red"
-                    variant="outline"
-                    onClick={() => setDeleting(event)}
-                    aria-label={t('delete.button', { name: event.name })}
-                  >
-                    {t('delete.short')}
-                  </Button>
+                  {access.canManage(event.id) ? (
+                    <OwnerActions
+                      event={event}
+                      onEdit={setEditing}
+                      onStaff={setStaffOf}
+                      onDelete={setDeleting}
+                    />
+                  ) : null}
                 </Group>
               </Stack>
             </Card>
@@ -180,4 +174,44 @@ function EditEvent(props: { eventId: string; onDone: () => void }) {
   if (event.isPending) return <PageLoader />;
   if (event.error) return <ProblemAlert error={event.error} />;
   return <EventForm event={event.data} onDone={props.onDone} />;
+}
+
+/** The owner's buttons on an event's card: edit, staff (the check-in role), delete. */
+function OwnerActions(props: {
+  event: EventSummary;
+  onEdit: (e: EventSummary) => void;
+  onStaff: (e: EventSummary) => void;
+  onDelete: (e: EventSummary) => void;
+}) {
+  const { t } = useTranslation('events');
+  const { event } = props;
+  return (
+    <>
+      <Button
+        size="xs"
+        variant="default"
+        onClick={() => props.onEdit(event)}
+        aria-label={t('edit.button', { name: event.name })}
+      >
+        {t('edit.short')}
+      </Button>
+      <Button
+        size="xs"
+        variant="default"
+        onClick={() => props.onStaff(event)}
+        aria-label={t('staff.button', { name: event.name })}
+      >
+        {t('staff.short')}
+      </Button>
+      <Button
+        size="xs"
+        color="red"
+        variant="outline"
+        onClick={() => props.onDelete(event)}
+        aria-label={t('delete.button', { name: event.name })}
+      >
+        {t('delete.short')}
+      </Button>
+    </>
+  );
 }

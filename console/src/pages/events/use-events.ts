@@ -29,6 +29,24 @@ export const useEvents = (when: EventsWhen) =>
     placeholderData: (previous) => previous,
   });
 
+/**
+ * The caller's role and permissions in each event they own or staff (`GET /api/events/access`),
+ * so each role is offered only what it may do (docs/events.md, "Who may do what"). `canManage`:
+ * owner (edit, delete, staff, devices, invites, webhooks); `canScan`: owner and staff.
+ */
+export function useEventAccess() {
+  const access = useQuery({
+    queryKey: [...EVENTS, 'access'] as const,
+    queryFn: () => call(eventsApi.GET('/api/events/access')),
+  });
+  const byEvent = new Map((access.data?.events ?? []).map((e) => [e.event_id, e.permissions as string[]]));
+  return {
+    access,
+    canManage: (eventId: string) => byEvent.get(eventId)?.includes('event.manage') ?? false,
+    canScan: (eventId: string) => byEvent.get(eventId)?.includes('event.scan') ?? false,
+  };
+}
+
 /** One event (`GET /api/events/{event_id}`): 404 when the caller is neither owner nor staff. */
 export const useEvent = (eventId: string) =>
   useQuery({
@@ -105,12 +123,13 @@ export function useDeleteEvent() {
 }
 
 /** The event's scanner devices, newest first (`GET .../devices`, owner), refreshed every 10 s. */
-export const useDevices = (eventId: string) =>
+export const useDevices = (eventId: string, enabled = true) =>
   useQuery({
     queryKey: eventKeys.devices(eventId),
     queryFn: () =>
       call(eventsApi.GET('/api/events/{event_id}/devices', { params: { path: { event_id: eventId } } })),
     refetchInterval: 10_000,
+    enabled,
   });
 
 /** `POST .../devices {name}` (owner): the device with its one-time setup code and URL. */

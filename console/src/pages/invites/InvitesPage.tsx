@@ -29,6 +29,8 @@ import {
   qrUrl,
   useInvites,
   useResendInvitation,
+  useIsOwner,
+  useSetPresence,
   useUpdateInvite,
   type Invite,
   type InviteFilter,
@@ -59,8 +61,9 @@ function useFilter(): [InviteFilter, (patch: Partial<InviteFilter>) => void] {
 /**
  * `/events/{event_id}/invites`: the event's invitees, searchable by name, e-mail or code, filtered
  * by type and presence, 20 a page (all kept in the URL); add one, edit, revoke or restore, send
- * the invitation again, download the QR code (PNG, SVG); import a CSV with a preview. The
- * outcome of a row's action shows above the table, naming the invitee.
+ * the invitation again, download the QR code (PNG, SVG); import a CSV with a preview; check an
+ * invitee in or undo it (owner and staff: staff see only that and the QR codes). The outcome of a
+ * row's action shows above the table, naming the invitee.
  */
 export function InvitesPage() {
   const { t } = useTranslation('invites');
@@ -74,6 +77,20 @@ export function InvitesPage() {
   const update = useUpdateInvite(eventId);
   const resend = useResendInvitation(eventId);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const owner = useIsOwner(eventId);
+  const presence = useSetPresence(eventId);
+  const setPresent = (invite: Invite, present: boolean) =>
+    presence.mutate(
+      { inviteId: invite.id, presence: present },
+      {
+        onSuccess: () =>
+          setOutcome({
+            ok: true,
+            text: t(present ? 'row.checkedInDone' : 'row.undoneDone', { nom: invite.nom }),
+          }),
+        onError: (err) => setOutcome({ ok: false, text: `${invite.nom}: ${problemMessage(err)}` }),
+      },
+    );
 
   const revoke = (invite: Invite) =>
     update.mutate(
@@ -96,17 +113,19 @@ export function InvitesPage() {
   return (
     <Stack gap="lg">
       <EventHeader eventId={eventId} title={(name) => t('title', { name })} />
-      <Group justify="space-between" wrap="wrap">
-        <Group gap="sm">
-          <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setEditing('new')}>
-            {t('add.button')}
-          </Button>
-          <Button variant="default" onClick={() => setImporting((v) => !v)} aria-expanded={importing}>
-            {t('import.button')}
-          </Button>
+      {owner ? (
+        <Group justify="space-between" wrap="wrap">
+          <Group gap="sm">
+            <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setEditing('new')}>
+              {t('add.button')}
+            </Button>
+            <Button variant="default" onClick={() => setImporting((v) => !v)} aria-expanded={importing}>
+              {t('import.button')}
+            </Button>
+          </Group>
         </Group>
-      </Group>
-      {importing ? (
+      ) : null}
+      {owner && importing ? (
         <section aria-labelledby="import-title">
           <Title order={2} size="h3" id="import-title" mb="sm">
             {t('import.title')}
@@ -180,14 +199,16 @@ export function InvitesPage() {
             title={t('emptyNone')}
             text={t('emptyNoneText')}
             action={
-              <Group gap="sm">
-                <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setEditing('new')}>
-                  {t('add.button')}
-                </Button>
-                <Button variant="default" onClick={() => setImporting(true)}>
-                  {t('import.button')}
-                </Button>
-              </Group>
+              owner ? (
+                <Group gap="sm">
+                  <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setEditing('new')}>
+                    {t('add.button')}
+                  </Button>
+                  <Button variant="default" onClick={() => setImporting(true)}>
+                    {t('import.button')}
+                  </Button>
+                </Group>
+              ) : undefined
             }
           />
         )
@@ -235,43 +256,70 @@ export function InvitesPage() {
                       )}
                     </Table.Td>
                     <Table.Td>
-                      <Menu position="bottom-end" withinPortal>
-                        <Menu.Target>
-                          <ActionIcon
+                      <Group gap="xs" wrap="nowrap">
+                        {invite.revoked ? null : invite.presence ? (
+                          <Button
+                            size="xs"
                             variant="default"
-                            size="lg"
-                            aria-label={t('row.actions', { nom: invite.nom })}
+                            onClick={() => setPresent(invite, false)}
+                            aria-label={t('row.undoFor', { nom: invite.nom })}
                           >
-                            <IconDots size={16} aria-hidden />
-                          </ActionIcon>
-                        </Menu.Target>
-                        <Menu.Dropdown>
-                          <Menu.Item onClick={() => setEditing(invite)}>{t('row.edit')}</Menu.Item>
-                          <Menu.Item onClick={() => sendAgain(invite)} disabled={invite.revoked}>
-                            {t('row.resend')}
-                          </Menu.Item>
-                          <Menu.Item
-                            component="a"
-                            href={qrUrl(eventId, invite.id, 'png')}
-                            download={`${invite.nom}.png`}
+                            {t('row.undo')}
+                          </Button>
+                        ) : (
+                          <Button
+                            size="xs"
+                            color="green"
+                            onClick={() => setPresent(invite, true)}
+                            aria-label={t('row.checkInFor', { nom: invite.nom })}
                           >
-                            {t('row.qrPng')}
-                          </Menu.Item>
-                          <Menu.Item
-                            component="a"
-                            href={qrUrl(eventId, invite.id, 'svg')}
-                            download={`${invite.nom}.svg`}
-                          >
-                            {t('row.qrSvg')}
-                          </Menu.Item>
-                          <Menu.Item
-                            color={invite.revoked ? undefined : 'red'}
-                            onClick={() => revoke(invite)}
-                          >
-                            {invite.revoked ? t('row.restore') : t('row.revoke')}
-                          </Menu.Item>
-                        </Menu.Dropdown>
-                      </Menu>
+                            {t('row.checkIn')}
+                          </Button>
+                        )}
+                        <Menu position="bottom-end" withinPortal>
+                          <Menu.Target>
+                            <ActionIcon
+                              variant="default"
+                              size="lg"
+                              aria-label={t('row.actions', { nom: invite.nom })}
+                            >
+                              <IconDots size={16} aria-hidden />
+                            </ActionIcon>
+                          </Menu.Target>
+                          <Menu.Dropdown>
+                            {owner ? (
+                              <>
+                                <Menu.Item onClick={() => setEditing(invite)}>{t('row.edit')}</Menu.Item>
+                                <Menu.Item onClick={() => sendAgain(invite)} disabled={invite.revoked}>
+                                  {t('row.resend')}
+                                </Menu.Item>
+                              </>
+                            ) : null}
+                            <Menu.Item
+                              component="a"
+                              href={qrUrl(eventId, invite.id, 'png')}
+                              download={`${invite.nom}.png`}
+                            >
+                              {t('row.qrPng')}
+                            </Menu.Item>
+                            <Menu.Item
+                              component="a"
+                              href={qrUrl(eventId, invite.id, 'svg')}
+                              download={`${invite.nom}.svg`}
+                            >
+                              {t('row.qrSvg')}
+                            </Menu.Item>
+                            {owner ? (
+                              <Menu.Item
+                                color={invite.revoked ? undefined : 'red'}
+                                onClick={() => revoke(invite)}
+                              >
+                                {invite.revoked ? t('row.restore') : t('row.revoke')}
+                              </Menu.Item>
+                            ) : null}
+                          </Menu.Dropdown>
+                        </Menu>
+                      </Group>
                     </Table.Td>
                   </Table.Tr>
                 ))}

@@ -130,3 +130,15 @@ export const useSetPresence = (eventId: string) =>
       }),
     ),
   );
+
+/**
+ * Whether the caller owns the event (`GET /api/events/access`, the events pages' query): the
+ * owner adds, imports, edits, revokes and resends; staff check in and undo (issue 36).
+ */
+export function useIsOwner(eventId: string): boolean {
+  const access = useQuery({
+    queryKey: ['events', 'access'] as const,
+    queryFn: () => call(eventsApi.GET('/api/events/access')),
+  });
+  return access.data?.events.some((e) => e.event_id === eventId && e.role === 'owner') ?? false;
+}

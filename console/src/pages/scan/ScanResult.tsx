@@ -4,10 +4,18 @@ import type { Signal } from './feedback.ts';
 import classes from './Scanner.module.css';
 import type { Shown } from './use-scanner.ts';
 
-/** The colour of an answer: green checked in, amber kept for later, red anything refused. */
+/**
+ * The colour of an answer: green checked in (online, or admitted offline from the guest list),
+ * amber kept for later without a list, or "already in" as the offline list says; red anything refused.
+ */
 export function signalOf(shown: Shown): Signal {
-  if (shown.outcome.kind === 'checked_in') return 'green';
-  if (shown.outcome.kind === 'stored') return 'amber';
+  const o = shown.outcome;
+  if (o.kind === 'checked_in') return 'green';
+  if (o.kind === 'stored') return 'amber';
+  if (o.kind === 'offline')
+    return o.decision.kind === 'admit' ? 'green' : o.decision.kind === 'already' ? 'amber' : 'red';
+  // Scanned at this door already, waiting to sync: "already in", as the offline list says it.
+  if (o.kind === 'local' && o.problem === 'queued_here') return 'amber';
   return 'red';
 }
 
@@ -61,6 +69,20 @@ export const ScanResult = memo(function ScanResult(props: { shown: Shown | null 
               : t('result.firstScan', { time: time(o.checkedInAt), by: o.scannePar ?? t('result.someone') })
             : null;
         break;
+      case 'offline': {
+        const d = o.decision;
+        name = d.invitee?.nom ?? null;
+        if (d.kind === 'admit') {
+          headline = t('result.checkedIn');
+          detail = d.invitee ? t('result.offlineAdmitted') : t('result.offlineSigned');
+        } else if (d.kind === 'already') {
+          headline = t('result.alreadyIn');
+          detail = d.here
+            ? t('result.alreadyHere', { time: time(d.at) })
+            : t('result.alreadyElsewhere', { time: time(d.at), by: d.by ?? t('result.someone') });
+        } else headline = t(`result.refused.${d.result}`);
+        break;
+      }
       case 'local':
         headline = t(`result.local.${o.problem}`);
         detail = o.problem === 'queued_here' ? t('result.queuedHere', { time: time(o.at) }) : null;

@@ -9,9 +9,11 @@ import type { Stats } from './scan-api.ts';
  */
 export const ScannerHeader = memo(function ScannerHeader(props: {
   eventName: string | undefined;
-  deviceName: string;
+  /** The device's name; null for a signed-in user's scanner. */
+  deviceName: string | null;
   online: boolean;
-  deviceScans: number;
+  /** Scans by this device; null for a signed-in user's scanner (not counted per user). */
+  deviceScans: number | null;
   stats: Stats | undefined;
   queued: number;
 }) {
@@ -24,7 +26,7 @@ export const ScannerHeader = memo(function ScannerHeader(props: {
             {props.eventName ?? t('title')}
           </Title>
           <Text size="sm" c="dimmed">
-            {t('device', { name: props.deviceName })}
+            {props.deviceName === null ? t('staff') : t('device', { name: props.deviceName })}
           </Text>
         </div>
         <Badge color={props.online ? 'green' : 'orange'} variant="light" size="lg">
@@ -32,9 +34,11 @@ export const ScannerHeader = memo(function ScannerHeader(props: {
         </Badge>
       </Group>
       <Group gap="md" wrap="wrap" aria-label={t('counters.label')} role="group">
-        <Text size="sm" data-testid="count-device">
-          {t('counters.device', { count: props.deviceScans })}
-        </Text>
+        {props.deviceScans === null ? null : (
+          <Text size="sm" data-testid="count-device">
+            {t('counters.device', { count: props.deviceScans })}
+          </Text>
+        )}
         <Text size="sm" data-testid="count-present">
           {props.stats
             ? t('counters.present', { present: props.stats.present, total: props.stats.total })

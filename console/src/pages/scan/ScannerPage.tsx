@@ -1,8 +1,8 @@
 import './scan-styles.ts';
 import { useCallback, useEffect, useState } from 'react';
-import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { problemMessage } from '../../api/problem-message.ts';
 import { signal } from './feedback.ts';
@@ -11,6 +11,7 @@ import { FollowUpList } from './FollowUpList.tsx';
 import { ManualLookup } from './ManualLookup.tsx';
 import { ScanForm } from './ScanForm.tsx';
 import { ScannerHeader } from './ScannerHeader.tsx';
+import { ListStatus } from './ListStatus.tsx';
 import { ScanResult, signalOf } from './ScanResult.tsx';
 import classes from './Scanner.module.css';
 import { useScanner } from './use-scanner.ts';
@@ -21,11 +22,13 @@ import { GateControls } from './GateControls.tsx';
 const RESULT_MS = 6000;
 
 /**
- * `/scan/{event_id}`: the door scanner of a set-up scanner device, phone first. A code input
+ * `/scan/{event_id}`: the door scanner of a set-up scanner device, or of a signed-in owner or
+ * staff member of the event (their session, on the event's check-in routes only), phone first. A code input
  * that keeps focus takes USB and Bluetooth scanners (they type the code and Enter) and typing;
  * each scan answers at a glance, green, red or amber, with a sound and a vibration. Offline (or
- * without an answer within 1.5 s) scans are queued in IndexedDB and sent when the network
- * returns; the refused ones are listed for follow-up. Counters: scans by this device, present /
+ * without an answer within 1.5 s) scans are decided from the guest list downloaded to this
+ * browser (green with the name, red unknown or revoked, amber already in), queued in IndexedDB
+ * and sent when the network returns; the refused ones are listed for follow-up. Counters: scans by this device, present /
  * total, waiting to sync.
  */
 export function ScannerPage() {
@@ -48,12 +51,18 @@ export function ScannerPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per answer
   }, [shownId]);
 
-  if (s.credential.isPending) return <PageLoader />;
-  if (!s.credential.data)
+  if (s.credential.isPending || (!s.credential.data && s.access.isPending)) return <PageLoader />;
+  if (!s.credential.data && !s.role)
     return (
       <Stack component="main" className={classes.page} justify="center">
         <Title order={1}>{t('notSetUp.title')}</Title>
         <Text>{t('notSetUp.body')}</Text>
+        <Text>
+          {t('notSetUp.signIn')}{' '}
+          <Anchor component={Link} to={`/sign-in?next=${encodeURIComponent(`/scan/${eventId}`)}`}>
+            {t('notSetUp.signInLink')}
+          </Anchor>
+        </Text>
       </Stack>
     );
 
@@ -61,9 +70,9 @@ export function ScannerPage() {
     <main className={classes.page}>
       <ScannerHeader
         eventName={s.me.data?.event.name}
-        deviceName={s.credential.data.device_name}
+        deviceName={s.credential.data?.device_name ?? null}
         online={s.online}
-        deviceScans={s.me.data?.scans ?? 0}
+        deviceScans={s.credential.data ? (s.me.data?.scans ?? 0) : null}
         stats={s.stats.data}
         queued={s.queue.length}
       />
@@ -76,6 +85,7 @@ export function ScannerPage() {
       <ScanForm onScan={onScan} disabled={s.revoked !== null} />
       <CameraReader onScan={onScan} disabled={s.revoked !== null} />
       <ScanResult shown={s.shown && s.shown.id !== faded ? s.shown : null} />
+      <ListStatus list={s.list} error={s.listError} />
       {s.queue.length > 0 ? (
         <Group justify="space-between" wrap="wrap">
           <Text size="sm">{t('queue.waiting', { count: s.queue.length })}</Text>

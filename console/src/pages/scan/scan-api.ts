@@ -1,5 +1,5 @@
 import createClient from 'openapi-fetch';
-import { call } from '../../api/client.ts';
+import { call, eventsApi } from '../../api/client.ts';
 import type { components, paths as EventsPaths } from '../../api/generated/events.ts';
 import type { paths as GatewayPaths } from '../../api/generated/gateway.ts';
 import { ApiError } from '../../api/problem.ts';
@@ -12,7 +12,7 @@ export type Stats = components['schemas']['Stats'];
 
 // The door scanner never uses the browser's session: no cookie (so no CSRF either), only the
 // device credential, which works for the check-in routes of its event and nothing else.
-const events = createClient<EventsPaths>({ baseUrl: '', credentials: 'omit' });
+const deviceEvents = createClient<EventsPaths>({ baseUrl: '', credentials: 'omit' });
 const gateway = createClient<GatewayPaths>({ baseUrl: '', credentials: 'omit' });
 
 /**
@@ -47,13 +47,51 @@ export type ScanOutcome =
   | { kind: 'stored' }
   | { kind: 'device_revoked'; message: string };
 
-/** The calls of a set-up scanner device, each with its credential. */
-export function deviceApi(token: string, eventId: string) {
-  const headers = { authorization: `Bearer ${token}` };
+/**
+ * The calls of a scanner: a set-up scanner device with its credential (`token`), or, without one,
+ * a signed-in owner or staff member of the event with their session (cookie and CSRF token).
+ * Either way only the event's check-in routes are called.
+ */
+export function deviceApi(token: string | null, eventId: string) {
+  const headers = token ? { authorization: `Bearer ${token}` } : {};
   const path = { event_id: eventId };
+  const events = token ? deviceEvents : eventsApi;
   return {
-    /** `GET /api/events/devices/me`: the device, its scan count and its event. */
-    me: () => call(events.GET('/api/events/devices/me', { headers })),
+    /** Whether these calls are a device's (else a signed-in user's session). */
+    device: token !== null,
+    /** `GET .../checkin/snapshot`: a page of the invitees for the offline copy. */
+    snapshot: (page: string | undefined) =>
+      call(
+        events.GET('/api/events/{event_id}/checkin/snapshot', {
+          headers,
+          params: { path, query: { ...(page ? { page } : {}), limit: 5000 } },
+        }),
+      ),
+    /** `GET .../checkin/changes`: what changed since the cursor. */
+    changes: (cursor: string) =>
+      call(
+        events.GET('/api/events/{event_id}/checkin/changes', {
+          headers,
+          params: { path, query: { cursor } },
+        }),
+      ),
+    /** `GET .../checkin/keys`: the public key and revocation list of signed codes (null when they are off). */
+    keys: () =>
+      call(events.GET('/api/events/{event_id}/checkin/keys', { headers, params: { path } })).catch(
+        (err: unknown) => {
+          if (err instanceof ApiError && err.status === 404) return null;
+          throw err;
+        },
+      ),
+    /**
+     * `GET /api/events/devices/me`: the device, its scan count and its event; for a signed-in
+     * user, the event (`GET /api/events/{event_id}`) and no device.
+     */
+    me: async (): Promise<{ name: string | null; scans: number | null; event: { name: string } }> => {
+      if (token) return call(deviceEvents.GET('/api/events/devices/me', { headers }));
+      const event = await call(eventsApi.GET('/api/events/{event_id}', { params: { path } }));
+      return { name: null, scans: null, event };
+    },
     /** `GET .../stats`: `{total, present, absent, taux}` of the event. */
     stats: () => call(events.GET('/api/events/{event_id}/stats', { headers, params: { path } })),
     /** `GET .../invites?search=`: the first 10 invitees matching a name, e-mail or whole code. */
@@ -88,7 +126,7 @@ export function deviceApi(token: string, eventId: string) {
         return {
           kind: 'checked_in',
           invite: done.invite,
-          checkedInAt: done.checked_in_at ?? done.at ?? scan.scanned_at,
+          checkedInAt: done.checked_in_at ?? scan.scanned_at,
           party: done.seats && done.seats > 1 ? { arrived: done.arrived ?? 0, seats: done.seats } : null,
           exit: done.result === 'checked_out',
           gate: done.gate?.name ?? null,

@@ -2,6 +2,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../api/problem.ts';
 import { useOnline } from '../../components/use-online.ts';
+import { eventsApi, call } from '../../api/client.ts';
+import { OfflineList, type OfflineDecision } from './offline-list.ts';
 import { deviceApi, type ScanOutcome } from './scan-api.ts';
 import { readScannedCode } from './scan-code.ts';
 import {
@@ -28,14 +30,22 @@ const AFTER_ANSWER_MS = 250;
 const BATCH_SIZE = 100;
 /** How often the queue is retried while it holds scans and the browser says it is online. */
 const RETRY_MS = 5_000;
+/**
+ * How often the offline copy of the guest list reads the changes while online: a change reaches
+ * every online scanner within this and one request (issue 36: within 5 s).
+ */
+const PULL_MS = 3_000;
 
 /** The reason of a 401 `device_revoked`, else null. */
 const deviceRevoked = (err: unknown) =>
   err instanceof ApiError && err.problem.code === 'device_revoked' ? err.message : null;
 
+/** What the offline copy decided for a scan the network did not answer (docs/events.md, "Scanners that decide offline"). */
+export type OfflineOutcome = { kind: 'offline'; decision: Exclude<OfflineDecision, { kind: 'no_list' }> };
+
 /** What the last scan showed: the outcome, or a code refused before any request. */
 export type Shown =
-  | { id: number; code: string; outcome: ScanOutcome }
+  | { id: number; code: string; outcome: ScanOutcome | OfflineOutcome }
   | { id: number; code: string; outcome: { kind: 'local'; problem: string; at?: string } };
 
 /**
@@ -55,7 +65,19 @@ export function useScanner(eventId: string) {
     staleTime: Infinity,
   });
   const token = credential.data?.token;
-  const api = useMemo(() => (token ? deviceApi(token, eventId) : undefined), [token, eventId]);
+  // Without a device credential: the signed-in owner or staff member scans with their session.
+  const access = useQuery({
+    queryKey: ['events', 'access'],
+    queryFn: () => call(eventsApi.GET('/api/events/access')),
+    enabled: credential.isSuccess && !token,
+    retry: false,
+    meta: { signInOn401: false },
+  });
+  const role = access.data?.events.find((e) => e.event_id === eventId)?.role ?? null;
+  const api = useMemo(
+    () => (token ? deviceApi(token, eventId) : role ? deviceApi(null, eventId) : undefined),
+    [token, role, eventId],
+  );
   const [revoked, setRevoked] = useState<string | null>(null);
   const active = api !== undefined && revoked === null;
   const me = useQuery({
@@ -83,6 +105,51 @@ export function useScanner(eventId: string) {
   const [shown, setShown] = useState<Shown | null>(null);
   const counter = useRef(0);
   const busy = useRef(false);
+
+  // The offline copy of the guest list: loaded from IndexedDB, downloaded, then kept up to date.
+  const [list, setList] = useState<OfflineList | null>(null);
+  const [listState, setListState] = useState({ size: 0, ready: false, syncedAt: null as string | null });
+  const [listError, setListError] = useState<ApiError | null>(null);
+  useEffect(() => {
+    if (!api) return;
+    let live = true;
+    let unsubscribe = () => {};
+    void OfflineList.load(eventId).then((l) => {
+      if (!live) return;
+      const show = () => setListState({ size: l.size, ready: l.ready, syncedAt: l.syncedAt });
+      unsubscribe = l.subscribe(show);
+      show();
+      setList(l);
+    });
+    return () => {
+      live = false;
+      unsubscribe();
+    };
+  }, [api, eventId]);
+  const pulling = useRef(false);
+  const pull = useCallback(async () => {
+    if (!api || !list || pulling.current || !navigator.onLine) return;
+    pulling.current = true;
+    try {
+      await list.pull(api);
+      setListError(null);
+    } catch (err) {
+      const why = deviceRevoked(err);
+      if (why) setRevoked(why);
+      else setListError(err instanceof ApiError ? err : null);
+    } finally {
+      pulling.current = false;
+    }
+  }, [api, list]);
+  useEffect(() => {
+    if (!list || !online || revoked) return;
+    const first = window.setTimeout(() => void pull(), 0);
+    const timer = window.setInterval(() => void pull(), PULL_MS);
+    return () => {
+      window.clearTimeout(first);
+      window.clearInterval(timer);
+    };
+  }, [list, online, revoked, pull]);
 
   /** Codes waiting in this device's queue, and when they were scanned (read synchronously by scans). */
   const queuedCodes = useRef(new Map<string, string>());
@@ -181,28 +248,42 @@ export function useScanner(eventId: string) {
         code: read.code,
         scanned_at: new Date().toISOString(),
       };
-      const outcome = await api.checkIn(item, SCAN_WAIT_MS);
-      if (outcome.kind === 'stored') {
+      let outcome: ScanOutcome | OfflineOutcome = await api.checkIn(item, SCAN_WAIT_MS);
+      if (outcome.kind === 'stored' && list) {
+        // No answer from the network: the offline copy decides at the door.
+        const decision = await list.decide(item.code);
+        if (decision.kind !== 'no_list') outcome = { kind: 'offline', decision };
+      }
+      const admitted =
+        outcome.kind === 'stored' || (outcome.kind === 'offline' && outcome.decision.kind === 'admit');
+      if (admitted) {
         // Kept before it is announced as kept: a stored scan is never lost.
         queuedCodes.current.set(item.code, item.scanned_at);
         await queueScan(item);
       }
+      if (outcome.kind === 'offline' && outcome.decision.kind === 'admit')
+        void list?.admitted(outcome.decision.hash, item.scanned_at);
+      if (outcome.kind === 'checked_in') void list?.checkedIn(outcome.invite.id, outcome.checkedInAt, null);
       if (outcome.kind === 'device_revoked') setRevoked(outcome.message);
       next = { id, code: read.code, outcome };
       setShown(next);
       // The counters and the queue follow once the answer is on screen.
       window.setTimeout(() => {
-        if (outcome.kind === 'stored') void reload();
+        if (admitted) void reload();
         else refresh();
         if (outcome.kind === 'checked_in' && queuedCodes.current.size > 0) void sync();
       }, AFTER_ANSWER_MS);
       return next;
     },
-    [api, revoked, eventId, reload, refresh, sync],
+    [api, revoked, eventId, reload, refresh, sync, list],
   );
 
   return {
     credential,
+    access,
+    role,
+    list: listState,
+    listError,
     me,
     stats,
     online,

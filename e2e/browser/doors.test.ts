@@ -1,0 +1,193 @@
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+import { registerUser } from '../test/support/users.ts';
+import { expectAccessible } from './support/accessibility.ts';
+import { bearerApi } from './support/api.ts';
+import { startConsoleStack, type ConsoleStack } from './support/console-stack.ts';
+import { screenshotBoth } from './support/screenshots.ts';
+import { signInThroughPage } from './support/sign-in.ts';
+
+type User = Awaited<ReturnType<typeof registerUser>>;
+
+describe('console: staff at the door and scanners that decide offline (issue 36, browser)', function () {
+  this.timeout(240_000);
+  let c: ConsoleStack;
+  let owner: User;
+  let staff: User;
+  let eventId: string;
+
+  const api = (method: string, path: string, body?: unknown) =>
+    bearerApi(c.baseUrl, owner.token)(method, path, body);
+  const invite = async (nom: string) =>
+    (await api('POST', `/api/events/${eventId}/invites`, {
+      nom,
+      email: `${nom.toLowerCase().replace(/\W+/g, '.')}@example.test`,
+    })) as { id: string; code_unique: string };
+  /** A scanner device set up by its setup URL in a fresh phone context, with the guest list downloaded. */
+  const scannerFor = async (name: string, invitees: number) => {
+    const device = (await api('POST', `/api/events/${eventId}/devices`, { name })) as { setup_url: string };
+    const page = await c.newPage({ phone: true });
+    const url = new URL(device.setup_url);
+    await page.goto(`${url.pathname}${url.hash}`);
+    await page.waitForURL(`**/scan/${eventId}`);
+    await page.getByText('Ready', { exact: true }).waitFor();
+    await listHolds(page, invitees);
+    return page;
+  };
+  const listHolds = (page: Page, invitees: number) =>
+    page
+      .getByTestId('list-status')
+      .getByText(new RegExp(`Guest list on this device: ${invitees} invitees`))
+      .waitFor({ timeout: 30_000 });
+  /** Types a code and Enter, as a USB scanner does. */
+  const scan = async (page: Page, code: string) => {
+    await page.getByRole('textbox', { name: 'Scan or type a code' }).fill(code);
+    await page.keyboard.press('Enter');
+  };
+  const result = (page: Page) => page.getByTestId('scan-result');
+
+  before(async () => {
+    c = await startConsoleStack();
+    owner = await registerUser(c.baseUrl, 'Gala Owner');
+    staff = await registerUser(c.baseUrl, 'Sam Staff');
+    eventId = (
+      (await api('POST', '/api/events', {
+        name: 'Harbour gala',
+        start_date: '2031-06-12T19:00',
+        location: 'Nantes',
+      })) as {
+        id: string;
+      }
+    ).id;
+    // The events service knows Sam once Sam has called it; then the owner gives the check-in role.
+    await bearerApi(c.baseUrl, staff.token)('GET', '/api/events');
+    await api('POST', `/api/events/${eventId}/staff`, { email: staff.email });
+  });
+  after(async () => c?.stop());
+
+  it('staff see no owner actions, and check in from the door scanner with their sign-in', async () => {
+    const grace = await invite('Grace Hopper');
+    const page = await c.newPage();
+    await signInThroughPage(page, staff, '/events');
+    const card = page.getByRole('article', { name: 'Harbour gala' });
+    await card.getByRole('link', { name: 'Door scanner' }).waitFor();
+    for (const label of ['Edit Harbour gala', 'Staff of Harbour gala', 'Delete Harbour gala'])
+      expect(await card.getByRole('button', { name: label }).count(), label).to.equal(0);
+    expect(await card.getByRole('link', { name: 'Scanner devices' }).count()).to.equal(0);
+    await expectAccessible(page, 'events page (staff)');
+
+    // The devices page tells staff what they can do instead of "Refused (403)".
+    await page.goto(`/events/${eventId}/devices`);
+    await page.getByTestId('devices-staff').waitFor();
+    expect(await page.getByText(/403|Refused/).count()).to.equal(0);
+    await expectAccessible(page, 'devices page (staff)');
+
+    // The door scanner with Sam's own session.
+    await page.getByTestId('devices-staff').getByRole('link', { name: 'Door scanner' }).click();
+    await page.waitForURL(`**/scan/${eventId}`);
+    await page.getByText('Signed in: your staff access to this event').waitFor();
+    await page.getByText('Ready', { exact: true }).waitFor();
+    await scan(page, grace.code_unique);
+    await result(page).getByText('Grace Hopper').waitFor();
+    await result(page).getByText('Welcome!').waitFor();
+    expect(await result(page).getAttribute('data-signal')).to.equal('green');
+    const graceNow = (await api('GET', `/api/events/${eventId}/invites/${grace.id}`)) as {
+      presence: boolean;
+      scanne_par: string;
+    };
+    expect(graceNow).to.include({ presence: true, scanne_par: 'Sam Staff' });
+    await expectAccessible(page, 'door scanner (staff)');
+    await screenshotBoth(page, 'scanner-staff');
+  });
+
+  it('two devices offline with the list: both show names; one admits, the other says "already in" after sync', async () => {
+    const hedy = await invite('Hedy Lamarr');
+    const lin = await invite('Lin Huiyin');
+    const total = ((await api('GET', `/api/events/${eventId}/stats`)) as { total: number }).total;
+    const east = await scannerFor('East gate', total);
+    const west = await scannerFor('West gate', total);
+    await east.context().setOffline(true);
+    await west.context().setOffline(true);
+    await scan(east, hedy.code_unique);
+    await result(east).getByText('Hedy Lamarr').waitFor();
+    expect(await result(east).getAttribute('data-signal')).to.equal('green');
+    await result(east)
+      .getByText(/Offline: checked against the guest list/)
+      .waitFor();
+    await scan(west, lin.code_unique);
+    await result(west).getByText('Lin Huiyin').waitFor();
+    expect(await result(west).getAttribute('data-signal')).to.equal('green');
+    // The same code again at the east gate: already in, from this device.
+    await scan(east, hedy.code_unique);
+    await result(east).getByText('Already scanned here').waitFor();
+    expect(await result(east).getAttribute('data-signal')).to.equal('amber');
+
+    // East syncs; west hears of it (changes since its cursor), then decides offline.
+    await east.context().setOffline(false);
+    await east.getByTestId('count-queued').getByText('0 waiting to sync').waitFor({ timeout: 30_000 });
+    await west.context().setOffline(false);
+    await west.getByTestId('count-queued').getByText('0 waiting to sync').waitFor({ timeout: 30_000 });
+    await west.waitForFunction(
+      async ([event, name]) => {
+        const db = await new Promise<IDBDatabase>((ok, ko) => {
+          const r = indexedDB.open('fieldhouse-scan-list');
+          r.onsuccess = () => ok(r.result);
+          r.onerror = () => ko(r.error);
+        });
+        const rows = await new Promise<Array<{ nom: string; status: string }>>((ok) => {
+          const r = db.transaction('invitees').objectStore('invitees').index('by_event').getAll(event);
+          r.onsuccess = () => ok(r.result as Array<{ nom: string; status: string }>);
+        });
+        db.close();
+        return rows.some((r) => r.nom === name && r.status === 'checked_in');
+      },
+      [eventId, 'Hedy Lamarr'] as const,
+      { timeout: 30_000, polling: 500 },
+    );
+    await west.context().setOffline(true);
+    await scan(west, hedy.code_unique);
+    await result(west).getByText('Already in', { exact: true }).waitFor();
+    await result(west).getByText('Hedy Lamarr').waitFor();
+    await result(west)
+      .getByText(/by East gate/)
+      .waitFor();
+    expect(await result(west).getAttribute('data-signal')).to.equal('amber');
+    await expectAccessible(west, 'door scanner offline, already in');
+    await screenshotBoth(west, 'scanner-offline-already-in');
+    await west.context().setOffline(false);
+  });
+
+  it('offline: a revoked code is refused, a forged signed code is refused, a real signed code admits', async () => {
+    const revoked = await invite('Rosalind Franklin');
+    const badge = await invite('Lise Meitner');
+    await api('PATCH', `/api/events/${eventId}/invites/${revoked.id}`, { revoked: true });
+    const signed = (await api('GET', `/api/events/${eventId}/invites/${badge.id}/signed-code`)) as {
+      signed_code: string;
+    };
+    const total = (
+      (await api('GET', `/api/events/${eventId}/invites?per_page=1`)) as { pagination: { total: number } }
+    ).pagination.total;
+    const door = await scannerFor('North gate', total);
+    await door.context().setOffline(true);
+    await scan(door, revoked.code_unique);
+    await result(door).getByText('Invitation revoked').waitFor();
+    await result(door).getByText('Rosalind Franklin').waitFor();
+    await screenshotBoth(door, 'scanner-offline-revoked');
+    expect(await result(door).getAttribute('data-signal')).to.equal('red');
+    const i = 60;
+    const forged =
+      signed.signed_code.slice(0, i) +
+      (signed.signed_code[i] === 'A' ? 'B' : 'A') +
+      signed.signed_code.slice(i + 1);
+    await scan(door, forged);
+    await result(door).getByText('Unknown code').waitFor();
+    expect(await result(door).getAttribute('data-signal')).to.equal('red');
+    await scan(door, signed.signed_code);
+    await result(door).getByText('Lise Meitner').waitFor();
+    expect(await result(door).getAttribute('data-signal')).to.equal('green');
+    await door.context().setOffline(false);
+    await door.getByTestId('count-queued').getByText('0 waiting to sync').waitFor({ timeout: 30_000 });
+    const lise = (await api('GET', `/api/events/${eventId}/invites/${badge.id}`)) as { presence: boolean };
+    expect(lise.presence).to.equal(true);
+  });
+});
