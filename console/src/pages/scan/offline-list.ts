@@ -57,7 +57,7 @@ export interface ListApi {
 }
 
 /** SHA-256 of a canonical code, first 16 bytes, base64url: as the service computes `code_hash`. */
-export async function codeHash(code: string): Promise<string> {
+async function codeHash(code: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(code)));
   let bin = '';
   for (const b of digest.subarray(0, 16)) bin += String.fromCharCode(b);
@@ -99,13 +99,13 @@ const uuidOf = (b: Uint8Array) => {
 };
 
 /** Whether a canonical code is a signed one (`FH1...`, docs/events.md, "Signed codes"). */
-export const isSignedCode = (code: string) => code.startsWith('FH1');
+const isSignedCode = (code: string) => code.startsWith('FH1');
 
 /**
  * Checks a signed code with the event's Ed25519 public key (WebCrypto): the invite id and code it
  * carries when the signature is the event's, else null (forged, altered, another event's).
  */
-export async function verifySignedCode(
+async function verifySignedCode(
   publicKey: string,
   eventId: string,
   signed: string,

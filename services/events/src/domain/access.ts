@@ -53,7 +53,7 @@ export async function requireAccess<P extends Permission>(
 }
 
 /** The permissions of a role, in the order of the table (docs/events.md, "Who may do what"). */
-export const permissionsOf = (role: EventRole | 'device'): Permission[] =>
+const permissionsOf = (role: EventRole | 'device'): Permission[] =>
   (Object.keys(PERMISSIONS) as Permission[]).filter((p) =>
     (PERMISSIONS[p] as ReadonlyArray<string>).includes(role),
   );

@@ -50,10 +50,10 @@ export interface OfflineChanges {
 }
 
 /** Page size of the download and of the changes: default and largest. */
-export const OFFLINE_PAGE = { default: 5000, max: 10_000 } as const;
+const OFFLINE_PAGE = { default: 5000, max: 10_000 } as const;
 
 /** SHA-256 of a canonical code, first 16 bytes, base64url (22 characters). */
-export const codeHash = (code: string): string =>
+const codeHash = (code: string): string =>
   createHash('sha256').update(code, 'ascii').digest().subarray(0, 16).toString('base64url');
 
 function inviteeOf(row: OfflineInviteRow): OfflineInvitee {

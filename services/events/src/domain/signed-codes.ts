@@ -18,7 +18,7 @@ import { normalizeCode } from './codes.ts';
  * HKDF-SHA-256(`EVENTS_CODE_SIGNING_SECRET`, salt `fieldhouse events code signing`, info the
  * event id) (RFC 5869). The private key exists only in the service's memory.
  */
-export const SIGNED_PREFIX = 'FH1';
+const SIGNED_PREFIX = 'FH1';
 
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 const DOMAIN = Buffer.from('fieldhouse-code-v1\0', 'ascii');
@@ -72,7 +72,7 @@ const message = (eventId: string, inviteId: Buffer, code: string) =>
   Buffer.concat([DOMAIN, uuidBytes(eventId.toLowerCase()), inviteId, Buffer.from(code, 'ascii')]);
 
 /** Whether a normalised scanned code is a signed one (by its prefix). */
-export const isSignedCode = (code: string): boolean => code.startsWith(SIGNED_PREFIX);
+const isSignedCode = (code: string): boolean => code.startsWith(SIGNED_PREFIX);
 
 /** An event's key pair. */
 interface EventKeys {
