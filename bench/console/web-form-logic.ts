@@ -5,13 +5,26 @@
  * the second one `relevant` on the first; a calculation summing the first question of every
  * group; a repeat of 10 fields with 3 instances; 19 more calculations), opened on a phone with
  * the CPU throttled 4×. Each edit is one key pressed into a question a calculation (and, for '5',
- * a relevance) depends on; timed in the page from the input event (`event.timeStamp`) to the
- * DOM's change (a MutationObserver: React's commit) and to the next animation frame. Target: the
- * change committed within 16 ms (one frame at 60 Hz), worst edit. Also reports the engine chunk
+ * a relevance) depends on: the total and its 19 dependants change on screen, and every fourth
+ * edit hides a question.
+ *
+ * How a change is timed, in the page: from the input event (`event.timeStamp`, when the browser
+ * received the key) to the next paint after it, taken as the first task after the next
+ * animation frame (a `requestAnimationFrame` callback posting a MessageChannel message: the
+ * frame's style, layout and paint run between the two). Also reported: the DOM's change (a
+ * MutationObserver: React's commit) and the browser's own Event Timing entry of the input (its
+ * `duration`: event to the next paint, in 8 ms steps). The bench waits until an edit's frame is
+ * painted and the page is idle before it looks up the next question (by its `data-field`
+ * attribute: an accessible-name lookup over 300 fields takes the throttled page about a second,
+ * which would otherwise land inside the next edit's frame). Target: p95 of input → next paint
+ * ≤ 16 ms (one frame at 60 Hz), over every edit of every run. Also reports the engine chunk
  * (loaded with import() only for forms with logic) against the initial budget.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CONSOLE_DIST } from '@fieldhouse/console/ensure-built';
 import type { ConsoleStack } from '../../e2e/browser/support/console-stack.ts';
-import { median } from '../lib/percentile.ts';
+import { median, percentile } from '../lib/percentile.ts';
 
 interface Owner {
   token: string;
@@ -67,24 +80,51 @@ function logicFields(): Array<Record<string, unknown>> {
   return fields;
 }
 
-/** In the page: every input event's time to the DOM's change and to the next frame. */
+/** One edit as the page timed it, in ms since its input event. */
+interface Edit {
+  /** React's commit: the first DOM mutation. */
+  dom: number;
+  /** The next paint: the first task after the next animation frame. */
+  paint: number;
+  /** The browser's Event Timing `duration` of the input event (8 ms steps), or -1 when none came. */
+  eventTiming: number;
+}
+
+/** In the page: every input event's time to the DOM's change and to the next paint. */
 const watchEdits = () => {
-  const w = window as unknown as { __edits: Array<{ dom: number; frame: number }> };
+  const w = window as unknown as { __edits: Edit[] };
   w.__edits = [];
+  const timings = new Map<number, number>();
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries())
+      if (e.name === 'input') timings.set(Math.round(e.startTime), e.duration);
+  }).observe({ type: 'event', durationThreshold: 16, buffered: true } as PerformanceObserverInit);
   document.addEventListener(
     'input',
     (e) => {
       const t0 = e.timeStamp;
+      let dom = -1;
       const observer = new MutationObserver(() => {
         observer.disconnect();
-        const dom = performance.now() - t0;
-        requestAnimationFrame(() => w.__edits.push({ dom, frame: performance.now() - t0 }));
+        dom = performance.now() - t0;
       });
       observer.observe(document.body, {
         subtree: true,
         childList: true,
         characterData: true,
         attributes: true,
+      });
+      requestAnimationFrame(() => {
+        const channel = new MessageChannel();
+        channel.port1.onmessage = () => {
+          const paint = performance.now() - t0;
+          // Event Timing entries come after the paint; under 16 ms none comes (threshold).
+          setTimeout(
+            () => w.__edits.push({ dom, paint, eventTiming: timings.get(Math.round(t0)) ?? -1 }),
+            50,
+          );
+        };
+        channel.port2.postMessage(null);
       });
     },
     true,
@@ -107,8 +147,7 @@ export async function benchWebFormLogic(
   await api(c, owner.token, 'POST', `/api/v1/versions/${versionId}/publish`);
   await api(c, owner.token, 'POST', `/api/v1/projects/${projectId}/publish`, { collect_access: 'public' });
 
-  const dom: number[] = [];
-  const frame: number[] = [];
+  const edits: Edit[] = [];
   for (let run = 0; run <= opts.runs; run++) {
     const ctx = await c.newContext({ phone: true });
     const p = await ctx.newPage();
@@ -117,31 +156,54 @@ export async function benchWebFormLogic(
     await p.getByRole('spinbutton', { name: 'Question 0.0' }).waitFor({ timeout: 30_000 });
     const cdp = await ctx.newCDPSession(p);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: opts.throttle });
+    const idle = () =>
+      p.evaluate(
+        () => new Promise<void>((resolve) => requestIdleCallback(() => resolve(), { timeout: 2_000 })),
+      );
     // One key per group's first question: the total (and its 19 dependants) change; '5' hides
     // the group's second question.
     for (let g = 0; g < GROUPS; g++) {
-      await p.getByRole('spinbutton', { name: `Question ${g}.0` }).focus();
+      await p.locator(`[data-field="q${g}_0"] input`).focus();
+      await idle();
       await p.keyboard.press(g % 4 === 0 ? '5' : String((g % 9) + 1));
+      await p.waitForFunction(
+        (n) => (window as unknown as { __edits: unknown[] }).__edits.length >= n,
+        g + 1,
+      );
+      await idle();
     }
-    await p.waitForFunction((n) => (window as unknown as { __edits: unknown[] }).__edits.length >= n, GROUPS);
-    const edits = await p.evaluate(
-      () => (window as unknown as { __edits: Array<{ dom: number; frame: number }> }).__edits,
-    );
+    const mine = await p.evaluate(() => (window as unknown as { __edits: Edit[] }).__edits);
     await ctx.close();
     if (run === 0) continue;
-    dom.push(...edits.map((e) => e.dom));
-    frame.push(...edits.map((e) => e.frame));
+    edits.push(...mine);
+    const paints = mine.map((e) => e.paint);
     console.log(
-      `run ${run}: ${edits.length} edits, change committed median ${median(edits.map((e) => e.dom)).toFixed(1)} ms, worst ${Math.max(...edits.map((e) => e.dom)).toFixed(1)} ms (each: ${edits.map((e) => e.dom.toFixed(0)).join(' ')})`,
+      `run ${run}: ${mine.length} edits, input → next paint median ${median(paints).toFixed(1)} ms, worst ${Math.max(...paints).toFixed(1)} ms (each: ${paints.map((t) => t.toFixed(0)).join(' ')})`,
     );
   }
-  const worst = Math.max(...dom);
-  const pass = worst <= TARGET_MS;
+  const stats = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return `median ${median(values).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, worst ${sorted.at(-1)!.toFixed(1)} ms`;
+  };
+  const paints = edits.map((e) => e.paint);
+  const p95 = percentile(
+    [...paints].sort((a, b) => a - b),
+    95,
+  );
+  const over = edits.filter((e) => e.eventTiming >= 0).length;
+  const budget = JSON.parse(readFileSync(join(CONSOLE_DIST, '.vite', 'web-form-budget.json'), 'utf8')) as {
+    totalGzipBytes: number;
+    budgetBytes: number;
+  };
+  const pass = p95 <= TARGET_MS && budget.totalGzipBytes <= budget.budgetBytes;
   console.log(
     `web form with logic (${fields.length} fields), CPU throttled ${opts.throttle}x, phone viewport, ${opts.runs} runs of ${GROUPS} edits:\n` +
-      `  change committed to the DOM: median ${median(dom).toFixed(1)} ms, worst ${worst.toFixed(1)} ms (target <= ${TARGET_MS} ms)\n` +
-      `  next frame after the input: median ${median(frame).toFixed(1)} ms, worst ${Math.max(...frame).toFixed(1)} ms\n` +
-      `web form with logic: ${pass ? 'PASS' : 'FAIL'}`,
+      `  input → next paint: ${stats(paints)} (target: p95 <= ${TARGET_MS} ms)\n` +
+      `  input → DOM changed (React's commit): ${stats(edits.map((e) => e.dom))}\n` +
+      `  Event Timing (browser, event → next paint, 8 ms steps): ${over} of ${edits.length} edits took 16 ms or more` +
+      (over ? ` (${stats(edits.filter((e) => e.eventTiming >= 0).map((e) => e.eventTiming))})` : '') +
+      `\n  web form initial JavaScript: ${(budget.totalGzipBytes / 1000).toFixed(1)} KB gzip (budget ${budget.budgetBytes / 1000} KB; the engine is a chunk loaded with import() for forms with logic)` +
+      `\nweb form with logic: ${pass ? 'PASS' : 'FAIL'}`,
   );
   return pass;
 }

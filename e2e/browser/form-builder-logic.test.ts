@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { gatewayClient, registerUser } from '../test/support/users.ts';
 import { expectAccessible } from './support/accessibility.ts';
+import { expectNoOverflow } from './support/overflow.ts';
 import { startConsoleStack, type ConsoleStack } from './support/console-stack.ts';
 import { screenshotBoth } from './support/screenshots.ts';
 import { signInThroughPage } from './support/sign-in.ts';
@@ -168,10 +169,30 @@ describe('console: form builder, logic, groups and languages (browser)', functio
     await preview.getByRole('radio', { name: 'Yes' }).waitFor();
     await preview.getByRole('button', { name: 'Add Household member' }).click();
     await preview.getByRole('textbox', { name: 'Sick this week?' }).waitFor();
-    await preview.getByRole('combobox', { name: 'Language of the preview' }).selectOption('fr');
+    // The language switch: labelled, each language also in its own name, with the keyboard.
+    const previewLanguage = preview.getByRole('combobox', { name: 'Language of the preview' });
+    expect(await previewLanguage.locator('option').allInnerTexts()).to.deep.equal([
+      'English',
+      'French · français',
+    ]);
+    await previewLanguage.focus();
+    await page.keyboard.press('ArrowDown');
     await preview.getByRole('spinbutton', { name: 'Âge' }).waitFor();
+    expect(await previewLanguage.inputValue()).to.equal('fr');
 
     await expectAccessible(page, 'form builder with logic, a repeat and two languages');
     await screenshotBoth(page, 'form-builder-logic');
+    // Nothing sticks out sideways on a narrow phone (the page once was 406 px wide on a 390 px one).
+    await expectNoOverflow(page, 'form builder with logic');
+
+    // In French, the switch says so, and names the languages in French.
+    await page.getByRole('radio', { name: 'FR' }).check();
+    const enFrancais = page.getByRole('combobox', { name: 'Langue de l’aperçu' });
+    await enFrancais.waitFor();
+    expect(await enFrancais.locator('option').allInnerTexts()).to.deep.equal([
+      'anglais · English',
+      'français',
+    ]);
+    await expectNoOverflow(page, 'form builder with logic, in French');
   });
 });

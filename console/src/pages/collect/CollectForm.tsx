@@ -2,10 +2,11 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
-import type { Project, VersionWithFields } from '../collection/types.ts';
+import type { Field, Project, VersionWithFields } from '../collection/types.ts';
 import { LogicStore } from '../../components/form-logic/logic-store.ts';
 import type { FormAnswers, FormNode } from '../../components/form-logic/logic-types.ts';
 import { startLanguage } from '../../components/form-logic/logic-texts.ts';
+import { FormLanguageSelect } from '../../components/form-logic/FormLanguageSelect.tsx';
 import { toEntries, type Answer, type Answers } from './answers.ts';
 import { FieldInput } from './FieldInput.tsx';
 import { deleteDraft, getDraft, putDraft, type QueueItem } from './offline-store.ts';
@@ -210,13 +211,14 @@ export function CollectForm(props: {
   };
   const edit = async (item: QueueItem) => {
     // Each field's reason goes under it; the others (a limit reached, a closed project) on top.
-    // A form with logic keeps its messages by path: a top-level entry's field is its name.
+    // A form with logic keeps its messages by session path: `<member uuid>.1.<age uuid>` (an
+    // entry inside instance 1) is `member.1.age`, under that field in that instance.
     const all = Object.entries(item.errors ?? {}).map(([key, message]): [string, string] => [
-      (logicNeeded && fields.find((f) => f.uuid === key)?.name) || key,
+      logicNeeded ? sessionPathOf(key, fields) : key,
       message,
     ]);
     const isField = ([key]: [string, string]) =>
-      logicNeeded ? fields.some((f) => f.name === key) : fields.some((f) => f.uuid === key);
+      logicNeeded ? fields.some((f) => f.name === key.split('.')[0]) : fields.some((f) => f.uuid === key);
     const own = Object.fromEntries(all.filter(isField));
     setAnswers(item.answers);
     if (logicNeeded) setBase({ tree: item.tree ?? null, drafts: item.answers, errors: own });
@@ -285,7 +287,7 @@ export function CollectForm(props: {
               </Alert>
             ) : null}
             {logicNeeded && (version?.languages.length ?? 0) > 1 ? (
-              <LanguageSelect
+              <FormLanguageSelect
                 languages={version!.languages}
                 value={lang}
                 onChange={(l) => void i18n.loadLanguages(l).then(() => setLang(l))}
@@ -356,29 +358,16 @@ interface LogicBase {
 }
 const EMPTY_BASE: LogicBase = { tree: null, drafts: {}, errors: {} };
 
-/** The language of the form's texts, among the version's (native select: the web form's budget). */
-function LanguageSelect(props: {
-  languages: readonly string[];
-  value: string | null;
-  onChange: (lang: string) => void;
-  uiLanguage: string;
-  label: string;
-}) {
-  const names = new Intl.DisplayNames([props.uiLanguage], { type: 'language' });
-  return (
-    <label className={classes.languageRow}>
-      <span className={classes.legend}>{props.label}</span>
-      <select
-        className={classes.select}
-        value={props.value ?? ''}
-        onChange={(e) => props.onChange(e.currentTarget.value)}
-      >
-        {props.languages.map((l) => (
-          <option key={l} value={l}>
-            {names.of(l) ?? l}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
+/**
+ * The session path (`member.1.age`) of a refusal's key as the queue keeps it (send-queue's
+ * errorsByField: field uuids and instance indexes, `<member uuid>.1.<age uuid>`; `data.age`, a
+ * top-level required answer the service found missing): each uuid becomes its field's name.
+ * Other keys (`project`) are returned as they are.
+ */
+function sessionPathOf(key: string, fields: readonly Field[]): string {
+  const named = key.startsWith('data.') ? key.slice('data.'.length) : key;
+  const parts = named.split('.');
+  const byUuid = (part: string) => fields.find((f) => f.uuid === part)?.name;
+  if (key === named && !byUuid(parts[0]!)) return key;
+  return parts.map((part) => byUuid(part) ?? part).join('.');
 }

@@ -151,3 +151,40 @@ export function fieldOfErrorKey(key: string, entries: readonly DataEntry[]): str
   const m = /^data\.(\d+)/.exec(key);
   return m ? entries[Number(m[1])]?.field_uuid : undefined;
 }
+
+const INDEX = /^\d+$/;
+
+/**
+ * Where a service error key points inside nested entries (docs/collection.md, "Error keys"), as
+ * field uuids and 0-based instance indexes joined by dots: `data.3.value` → `<uuid of entry 3>`;
+ * `data.5.value.1.2.value` (entry 2 of instance 1 of the repeat at entry 5) → `<repeat uuid>.1.<uuid
+ * of that entry>`; a required answer with no entry inside an instance names its field:
+ * `data.5.value.1.age` → `<repeat uuid>.1.age`. A key past the entries sent stops at the
+ * deepest entry it names (`data.5.value`: a repeat count out of range → the repeat). Undefined
+ * for keys naming no entry (`data.age`: a top-level required answer with no entry; `project`).
+ */
+export function errorPathOfKey(key: string, entries: readonly DataEntry[]): string | undefined {
+  const parts = key.split('.');
+  if (parts[0] !== 'data' || parts.length < 2) return undefined;
+  const out: string[] = [];
+  let level: readonly DataEntry[] = entries;
+  for (let i = 1; i < parts.length;) {
+    const part = parts[i]!;
+    if (!INDEX.test(part)) {
+      if (i > 1) out.push(part);
+      break;
+    }
+    const entry = level[Number(part)];
+    if (!entry) break;
+    out.push(entry.field_uuid);
+    const instance = parts[i + 2];
+    const instances = entry.type === 'repeat' && Array.isArray(entry.value) ? entry.value : null;
+    if (parts[i + 1] !== 'value' || instance === undefined || !INDEX.test(instance) || !instances) break;
+    const entriesOfInstance = instances[Number(instance)] as unknown;
+    if (!Array.isArray(entriesOfInstance) || parts.length <= i + 3) break;
+    out.push(instance);
+    level = entriesOfInstance as DataEntry[];
+    i += 3;
+  }
+  return out.length ? out.join('.') : undefined;
+}

@@ -67,6 +67,9 @@ export function shiftDrafts<T>(
  * for (instances added or removed at the end), as ODK does. Returns whether anything changed.
  */
 export function syncRepeatCounts(form: CompiledForm, session: FormSession): boolean {
+  // Most forms have no counted repeat: then nothing to do, and the session's whole state (every
+  // node's, by path) is not built on every keystroke for it.
+  if (!hasCountedRepeat(form)) return false;
   let changed = false;
   for (let pass = 0; pass < 5; pass++) {
     let again = false;
@@ -85,8 +88,28 @@ export function syncRepeatCounts(form: CompiledForm, session: FormSession): bool
     if (!again) break;
     changed = true;
   }
-  void form;
   return changed;
+}
+
+const counted = new WeakMap<CompiledForm, boolean>();
+
+/** Whether a repeat of the form has a `repeat_count` (remembered per compiled form). */
+function hasCountedRepeat(form: CompiledForm): boolean {
+  let known = counted.get(form);
+  if (known === undefined) {
+    const any = (nodes: readonly FormNode[]): boolean =>
+      nodes.some(
+        (n) =>
+          (n.type === 'repeat' &&
+            n.repeat_count !== null &&
+            n.repeat_count !== undefined &&
+            n.repeat_count !== '') ||
+          any(n.children ?? []),
+      );
+    known = any(form.definition.nodes);
+    counted.set(form, known);
+  }
+  return known;
 }
 
 /** The result of checking a form with logic before it is sent. */

@@ -3,7 +3,7 @@ import { ApiError } from '../../api/problem.ts';
 import { loadProblemMessages, problemMessage } from '../../api/problem-message.ts';
 import { codeMessage } from './code-message.ts';
 import type { Field, SyncResult } from '../collection/types.ts';
-import { fieldOfErrorKey } from './answers.ts';
+import { errorPathOfKey } from './answers.ts';
 import { deviceId, putQueueItem, type QueueItem, type QueueStatus } from './offline-store.ts';
 
 /** Bytes of JSON per sync request: under the service's 1 MB body limit (docs/collection.md). */
@@ -29,7 +29,9 @@ const STATUS: Record<SyncResult['status'], QueueStatus> = {
 
 /**
  * A refusal's `errors` keyed by field uuid where the key names an entry (`data.3.value` → the
- * field of entry 3), so the form shows each message under its field; other keys are kept.
+ * field of entry 3; inside a repeat's instance, the path of uuids and instance indexes
+ * `<repeat uuid>.1.<field uuid>`: errorPathOfKey), so the form shows each message under its
+ * field, in its instance; other keys are kept.
  */
 function errorsByField(
   item: QueueItem,
@@ -38,7 +40,7 @@ function errorsByField(
 ): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, messages] of Object.entries(errors ?? {})) {
-    const field = fieldOfErrorKey(key, item.entries);
+    const field = errorPathOfKey(key, item.entries);
     // A reason not about a field (`project`: the limit, the window) reads as its code's message.
     const text =
       !field && own ? own : Array.isArray(messages) ? messages.map(String).join(' ') : String(messages);
@@ -225,8 +227,28 @@ export function describeErrors(
   fields: readonly Field[],
 ): string[] {
   const lines = Object.entries(errors ?? {}).map(([key, message]) => {
-    const field = fields.find((f) => f.uuid === key);
-    return field ? `${field.label}: ${message}` : message;
+    const where = labelOfPath(key, fields);
+    return where ? `${where}: ${message}` : message;
   });
   return [...new Set(lines)];
+}
+
+/**
+ * The labels along a path of errorPathOfKey: `<member uuid>.1.<age uuid>` → "Member 2 › Age";
+ * undefined when its first part is no field's uuid (a reason about no field).
+ */
+function labelOfPath(path: string, fields: readonly Field[]): string | undefined {
+  const parts = path.split('.');
+  if (!fields.some((f) => f.uuid === parts[0])) return undefined;
+  const words: string[] = [];
+  for (let i = 0; i < parts.length; i++) {
+    const field = fields.find((f) => f.uuid === parts[i] || (i > 0 && f.name === parts[i]));
+    if (!field) return undefined;
+    const instance = parts[i + 1];
+    if (instance !== undefined && /^\d+$/.test(instance)) {
+      words.push(`${field.label} ${Number(instance) + 1}`);
+      i++;
+    } else words.push(field.label);
+  }
+  return words.join(' › ');
 }

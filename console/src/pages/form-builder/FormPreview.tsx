@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Alert, NativeSelect, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Paper, Stack, Text, Title } from '@mantine/core';
 import {
   compileForm,
   formTree,
@@ -8,11 +8,11 @@ import {
   type FormNode,
 } from '@fieldhouse/form-logic';
 import { useTranslation } from 'react-i18next';
+import { FormLanguageSelect } from '../../components/form-logic/FormLanguageSelect.tsx';
 import { LogicFields } from '../../components/form-logic/LogicFields.tsx';
 import { LogicStore } from '../../components/form-logic/logic-store.ts';
 import type { Answer } from '../collect/answers.ts';
 import { shiftDrafts, syncRepeatCounts, typedValue } from '../collect/logic-kit.ts';
-import { languageName } from './FieldModal.tsx';
 import type { ModelField } from './field-form.ts';
 import type { FormLanguages } from './use-form-builder.ts';
 
@@ -89,11 +89,12 @@ function LivePreview({ form, languages }: { form: CompiledForm; languages: FormL
   return (
     <Stack gap="md">
       {languages.languages.length > 1 ? (
-        <NativeSelect
+        <FormLanguageSelect
           label={t('preview.language')}
-          value={lang ?? ''}
-          data={languages.languages.map((l) => ({ value: l, label: languageName(l, i18n.language) }))}
-          onChange={(e) => setLang(e.currentTarget.value)}
+          languages={languages.languages}
+          value={lang}
+          uiLanguage={i18n.language}
+          onChange={setLang}
         />
       ) : null}
       <div lang={lang ?? undefined}>

@@ -1,0 +1,40 @@
+/// <reference lib="dom" />
+import { expect } from 'chai';
+import type { Page } from 'playwright-core';
+
+/** The narrowest phone the console is laid out for (docs/console.md: an iPhone SE / mini). */
+export const NARROW_PHONE = { width: 375, height: 812 } as const;
+
+/**
+ * Fails when the page is wider than a 375 px phone: the document scrolls sideways. The message
+ * names the elements sticking out on the right (tag, classes, text, right edge), the deepest
+ * first, so the failure says what to fix. Restores the viewport.
+ */
+export async function expectNoOverflow(page: Page, what: string): Promise<void> {
+  const before = page.viewportSize();
+  await page.setViewportSize(NARROW_PHONE);
+  try {
+    await page.waitForTimeout(150); // layout settles (Mantine's responsive props use media queries)
+    const found = await page.evaluate(() => {
+      const width = document.documentElement.clientWidth;
+      const out: string[] = [];
+      for (const el of document.body.querySelectorAll<HTMLElement>('*')) {
+        const box = el.getBoundingClientRect();
+        if (box.width === 0 || box.right <= width + 0.5) continue;
+        // Only the deepest: an element whose children all fit is the one that overflows.
+        const child = [...el.children].some((c) => c.getBoundingClientRect().right > width + 0.5);
+        if (child) continue;
+        out.push(
+          `<${el.tagName.toLowerCase()} class="${el.getAttribute('class') ?? ''}"> "${(el.textContent ?? '').trim().slice(0, 40)}" right ${Math.round(box.right)} px`,
+        );
+      }
+      return { scrollWidth: document.documentElement.scrollWidth, width, out: out.slice(0, 8) };
+    });
+    expect(
+      found.scrollWidth,
+      `${what}: ${found.scrollWidth} px wide on a ${found.width} px phone; sticking out:\n${found.out.join('\n')}`,
+    ).to.be.at.most(found.width);
+  } finally {
+    if (before) await page.setViewportSize(before);
+  }
+}
