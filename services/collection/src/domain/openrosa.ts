@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { findVersion, listFields, type VersionRow } from '../data/versions.ts';
+import { findVersion, listFields, type FieldRow, type VersionRow } from '../data/versions.ts';
 import type { ProjectRow } from '../data/projects.ts';
 import { findSubmission, type SubmissionRow } from '../data/submissions.ts';
 import { findInstance, insertInstance, publishedVersionByNumber } from '../data/openrosa.ts';
@@ -113,6 +113,29 @@ export async function openRosaSubmissionCheck(
   assertAccepting(access, cmd.actor);
 }
 
+/**
+ * Published versions by project and number, with their fields: a published version never changes
+ * (its fields are frozen and it is never unpublished), so each is read once per process.
+ */
+const publishedForms = new Map<string, { version: VersionRow; fields: FieldRow[] }>();
+
+/** The project's published version numbered `number` and its fields, or undefined. */
+async function publishedForm(
+  ctx: CollectionContext,
+  projectId: number,
+  number: number,
+): Promise<{ version: VersionRow; fields: FieldRow[] } | undefined> {
+  const key = `${projectId}:${number}`;
+  const hit = publishedForms.get(key);
+  if (hit) return hit;
+  const version = await publishedVersionByNumber(ctx.db, projectId, number);
+  if (!version) return undefined;
+  const form = { version, fields: await listFields(ctx.db, version.id) };
+  if (publishedForms.size >= 1000) publishedForms.clear();
+  publishedForms.set(key, form);
+  return form;
+}
+
 /** The parts of an OpenRosa submission: `xml_submission_file` and the attachments by file name. */
 export interface OpenRosaBody {
   xml: Buffer;
@@ -156,13 +179,13 @@ export async function receiveOpenRosaSubmission(
   const body = await cmd.readBody();
   const head = instanceHeadOf(body.xml);
   const versionNumber = /^[1-9][0-9]{0,8}$/.test(head.version ?? '') ? Number(head.version) : null;
-  const version =
+  const form =
     head.formId === xformId(project.id) && versionNumber !== null
-      ? await publishedVersionByNumber(ctx.db, project.id, versionNumber)
+      ? await publishedForm(ctx, project.id, versionNumber)
       : undefined;
-  if (!version) throw problems.notFound({ resource: 'form' });
-  const fields = await listFields(ctx.db, version.id);
-  const parsed = parseInstance(body.xml, { title: project.name, version, fields });
+  if (!form) throw problems.notFound({ resource: 'form' });
+  const { version } = form;
+  const parsed = parseInstance(body.xml, { title: project.name, version, fields: form.fields });
   const xmlHash = sha256(body.xml);
   const seen = await findInstance(ctx.db, project.id, parsed.instanceId);
   if (seen) return sameOrConflict(seen, xmlHash, parsed.instanceId);
