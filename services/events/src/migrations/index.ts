@@ -8,6 +8,7 @@ import { userPreferences } from './006-user-preferences.ts';
 import { generatedWebhookTriggers } from './007-generated-webhook-triggers.ts';
 import { checkinOutcomes } from './008-checkin-outcomes.ts';
 import { gatesParties } from './009-gates-parties.ts';
+import { offlineLists } from './010-offline-lists.ts';
 import { webhookTriggersStep } from './webhook-triggers.ts';
 
 /** The events service's migrations, in order; last, the repeatable step that installs the generated webhook triggers. */
@@ -21,5 +22,6 @@ export const migrations: Migration[] = [
   generatedWebhookTriggers,
   checkinOutcomes,
   gatesParties,
+  offlineLists,
   webhookTriggersStep,
 ];
