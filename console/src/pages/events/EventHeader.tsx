@@ -22,9 +22,9 @@ export function EventHeader(props: {
 }) {
   const { t } = useTranslation(['events', 'webhooks']);
   const event = useEvent(props.eventId);
-  const pages = EVENT_PAGES.filter((page) => page !== 'devices' || access.canManage(props.eventId));
-  // Scanner devices are the owner's (staff scan from the door scanner page with their session).
   const access = useEventAccess();
+  // Scanner devices are the owner's (staff scan from the door scanner page with their session).
+  const pages = EVENT_PAGES.filter((page) => page !== 'devices' || access.canManage(props.eventId));
   // Only the owner may manage the webhooks: the link shows once the list answers.
   const webhooks = useWebhooks(
     useMemo(() => eventWebhookApi(props.eventId), [props.eventId]),
