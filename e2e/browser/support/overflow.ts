@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 
 /** The narrowest phone the console is laid out for (docs/console.md: an iPhone SE / mini). */
-export const NARROW_PHONE = { width: 375, height: 812 } as const;
+const NARROW_PHONE = { width: 375, height: 812 } as const;
 
 /**
  * Fails when the page is wider than a 375 px phone: the document scrolls sideways. The message

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import type { Identity } from '../identity/authenticate.ts';
+import type { Identity } from '../identity/identity.ts';
 import type { SigningKey } from './signing-key.ts';
 
 export interface InternalTokenSettings {

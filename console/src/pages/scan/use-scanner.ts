@@ -41,7 +41,7 @@ const deviceRevoked = (err: unknown) =>
   err instanceof ApiError && err.problem.code === 'device_revoked' ? err.message : null;
 
 /** What the offline copy decided for a scan the network did not answer (docs/events.md, "Scanners that decide offline"). */
-export type OfflineOutcome = { kind: 'offline'; decision: Exclude<OfflineDecision, { kind: 'no_list' }> };
+type OfflineOutcome = { kind: 'offline'; decision: Exclude<OfflineDecision, { kind: 'no_list' }> };
 
 /** What the last scan showed: the outcome, or a code refused before any request. */
 export type Shown =

@@ -24,7 +24,7 @@ import type { EventsContext, ScanActor } from './context.ts';
 import { problems } from './problems.ts';
 
 /** The invitee as a check-in result shows it. */
-export interface ScannedInvite {
+interface ScannedInvite {
   id: string;
   nom: string;
   type_invite: string;

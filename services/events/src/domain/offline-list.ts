@@ -18,7 +18,7 @@ import { problems } from './problems.ts';
  * code itself is not sent: `code_hash` is the first 16 bytes of SHA-256 of the canonical code
  * (upper case, no spaces or dashes), base64url; the scanner hashes what it reads the same way.
  */
-export interface OfflineInvitee {
+interface OfflineInvitee {
   id: string;
   nom: string;
   type_invite: string;
