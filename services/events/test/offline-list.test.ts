@@ -132,6 +132,28 @@ describe('events: the offline copy of scanners (snapshot, changes since a cursor
     expect(got.changes.map((c) => c.nom)).to.include('Ada King');
   });
 
+  it('a change read once is not read again while an older transaction elsewhere stays open', async () => {
+    // Another transaction of the cluster (another service's, another test's) that began first and
+    // is still running: a cursor kept as the snapshot's xmin alone re-read every change after it.
+    const elsewhere = await h.db.transaction();
+    await elsewhere.raw('SELECT pg_current_xact_id()');
+    try {
+      const { cursor } = await download(100);
+      await request(h.app)
+        .patch(`/api/events/${eventId}/invites/${guests[3]!.id}`)
+        .set(h.auth(alice))
+        .send({ nom: 'Katherine G. Johnson' })
+        .expect(200);
+      const got = await changes(cursor);
+      expect(got.changes.map((c) => c.nom)).to.deep.equal(['Katherine G. Johnson']);
+      const again = await changes(got.cursor);
+      expect(again.changes).to.deep.equal([]);
+      expect(again.deleted).to.deep.equal([]);
+    } finally {
+      await elsewhere.rollback();
+    }
+  });
+
   it('pages of changes: `more` until all are read, each change once', async () => {
     const { cursor } = await download(100);
     for (const [i, g] of guests.slice(0, 4).entries())

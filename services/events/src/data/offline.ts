@@ -28,14 +28,16 @@ const columns = (db: Db) => [
 ];
 
 /**
- * The horizon of the current snapshot (`pg_snapshot_xmin(pg_current_snapshot())`, xid8 as
- * text): every transaction below it has ended; those at or after it may still commit.
+ * The current snapshot (`pg_current_snapshot()` as text, `xmin:xmax:xip,...`): which
+ * transactions' changes a statement begun now sees. A change is "since" a snapshot when that
+ * snapshot did not see it ({@link changedInvites}), whatever other transactions of the cluster
+ * were open when it was taken.
  */
-export async function snapshotHorizon(db: Db): Promise<string> {
-  const { rows } = (await db.raw('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin')) as {
-    rows: Array<{ xmin: string }>;
+export async function currentSnapshot(db: Db): Promise<string> {
+  const { rows } = (await db.raw('SELECT pg_current_snapshot()::text AS snapshot')) as {
+    rows: Array<{ snapshot: string }>;
   };
-  return rows[0]!.xmin;
+  return rows[0]!.snapshot;
 }
 
 /** Up to `limit` invites of the event with an id after `afterId` (null: from the first), by id. */
@@ -51,9 +53,9 @@ export async function inviteSnapshotPage(
 }
 
 /**
- * Up to `limit` invites of the event changed by a transaction at or after `since` (xid8 text),
- * ordered by (changed_xid, id) after the key `after` (the last row of the previous page), or
- * from the start when it is null.
+ * Up to `limit` invites of the event changed by a transaction that the snapshot `since`
+ * (`pg_snapshot` text) did not see, ordered by (changed_xid, id) after the key `after` (the last
+ * row of the previous page), or from the start when it is null.
  */
 export async function changedInvites(
   db: Db,
@@ -65,19 +67,23 @@ export async function changedInvites(
   const q = db('invites')
     .select(columns(db))
     .where('event_id', eventId)
-    .andWhereRaw('changed_xid >= ?::xid8', [since])
+    .andWhereRaw('changed_xid >= pg_snapshot_xmin(?::pg_snapshot)', [since])
+    .andWhereRaw('NOT pg_visible_in_snapshot(changed_xid, ?::pg_snapshot)', [since])
     .orderBy([{ column: 'changed_xid' }, { column: 'id' }])
     .limit(limit);
   if (after) q.andWhereRaw('(changed_xid, id) > (?::xid8, ?::uuid)', [after.xid, after.id]);
   return (await q) as OfflineInviteRow[];
 }
 
-/** Ids of the event's invites deleted by a transaction at or after `since` (xid8 text). */
+/** Ids of the event's invites deleted by a transaction the snapshot `since` (`pg_snapshot` text) did not see. */
 export async function deletedInvites(db: Db, eventId: string, since: string): Promise<string[]> {
   const rows = (await db('invite_deletions')
     .select('invite_id')
     .where('event_id', eventId)
-    .andWhereRaw('deleted_xid >= ?::xid8', [since])) as Array<{ invite_id: string }>;
+    .andWhereRaw('deleted_xid >= pg_snapshot_xmin(?::pg_snapshot)', [since])
+    .andWhereRaw('NOT pg_visible_in_snapshot(deleted_xid, ?::pg_snapshot)', [since])) as Array<{
+    invite_id: string;
+  }>;
   return rows.map((r) => r.invite_id);
 }
 

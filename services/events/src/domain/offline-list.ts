@@ -4,7 +4,7 @@ import {
   deletedInvites,
   inviteSnapshotPage,
   revokedInviteIds,
-  snapshotHorizon,
+  currentSnapshot,
   type OfflineInviteRow,
 } from '../data/offline.ts';
 import { findInvite } from '../data/invites.ts';
@@ -69,9 +69,10 @@ function inviteeOf(row: OfflineInviteRow): OfflineInvitee {
 }
 
 /**
- * What a page token or cursor carries (base64url JSON, opaque to clients): `h` the horizon the
- * changes are read from (a transaction id), `a` the last invite id of a download page, `k` the last
- * (transaction id, invite id) of a changes page, `n` the horizon the round of changes started at.
+ * What a page token or cursor carries (base64url JSON, opaque to clients): `h` the database
+ * snapshot the changes are read from (`pg_snapshot` text: the changes it did not see come next),
+ * `a` the last invite id of a download page, `k` the last (transaction id, invite id) of a changes
+ * page, `n` the snapshot the round of changes started at.
  */
 interface Position {
   h: string;
@@ -92,13 +93,15 @@ function decode(token: string, field: 'page' | 'cursor'): Position {
     throw bad();
   }
   const xid = (v: unknown) => typeof v === 'string' && /^\d{1,20}$/.test(v);
+  const snapshot = (v: unknown) =>
+    typeof v === 'string' && v.length <= 20_000 && /^\d{1,20}:\d{1,20}:(\d{1,20}(,\d{1,20})*)?$/.test(v);
   const o = p as Partial<Position> | null;
   if (
     !o ||
     typeof o !== 'object' ||
-    !xid(o.h) ||
+    !snapshot(o.h) ||
     (o.a !== undefined && !(typeof o.a === 'string' && isUuid(o.a))) ||
-    (o.n !== undefined && !xid(o.n)) ||
+    (o.n !== undefined && !snapshot(o.n)) ||
     (o.k !== undefined &&
       !(Array.isArray(o.k) && xid(o.k[0]) && typeof o.k[1] === 'string' && isUuid(o.k[1])))
   )
@@ -108,9 +111,9 @@ function decode(token: string, field: 'page' | 'cursor'): Position {
 
 /**
  * A page of the event's invitees for a scanner's offline copy (`GET .../checkin/snapshot`), by
- * id, `limit` at a time (1 to 10,000, default 5,000). The first page (no `page`) fixes the
- * horizon; the last page gives the changes cursor from it, so whatever changed while the pages
- * were read comes with the first changes. Owner, staff and the event's scanner devices.
+ * id, `limit` at a time (1 to 10,000, default 5,000). The first page (no `page`) takes the
+ * snapshot before it reads; the last page gives the changes cursor from it, so whatever changed
+ * while the pages were read comes with the first changes. Owner, staff and the event's scanner devices.
  * @throws problems.noSuch (404) unless owner, staff or a device of the event; problems.invalid
  * (422) for a page token this service did not give.
  */
@@ -123,7 +126,7 @@ export async function offlineSnapshot(
     permission: 'event.scan',
     eventId: cmd.eventId,
   });
-  const at = cmd.page ? decode(cmd.page, 'page') : { h: await snapshotHorizon(ctx.db) };
+  const at = cmd.page ? decode(cmd.page, 'page') : { h: await currentSnapshot(ctx.db) };
   const limit = Math.min(Math.max(cmd.limit ?? OFFLINE_PAGE.default, 1), OFFLINE_PAGE.max);
   const rows = await inviteSnapshotPage(ctx.db, eventId, at.a ?? null, limit);
   const last = rows.length === limit ? rows.at(-1) : undefined;
@@ -139,7 +142,8 @@ export async function offlineSnapshot(
  * The event's invitees changed since `cursor` (`GET .../checkin/changes`): new, renamed,
  * checked in (anywhere), marked absent, revoked or restored (each in its present state), and the
  * ids of those deleted; at most `limit` (1 to 10,000) at a time, with `more` when the next cursor
- * has more at once. A change may come twice; applying it again changes nothing. Owner, staff and
+ * has more at once. A change comes once, or twice when it committed while the round was being
+ * read; applying it again changes nothing. Owner, staff and
  * the event's scanner devices.
  * @throws problems.noSuch (404) unless owner, staff or a device of the event; problems.invalid
  * (422) for a cursor this service did not give.
@@ -155,8 +159,11 @@ export async function offlineChanges(
   });
   const at = decode(cmd.cursor, 'cursor');
   const limit = Math.min(Math.max(cmd.limit ?? OFFLINE_PAGE.default, 1), OFFLINE_PAGE.max);
-  // The horizon of this round, taken before reading: what commits later is read next round.
-  const next = at.n ?? (await snapshotHorizon(ctx.db));
+  // The snapshot of this round, taken before reading: what it did not see is read next round (a
+  // change committed between it and the read comes now and again then: applying it twice is
+  // harmless). Exact whatever else the database runs: a change this snapshot saw is never read
+  // again, one it did not see is never skipped.
+  const next = at.n ?? (await currentSnapshot(ctx.db));
   const rows = await changedInvites(
     ctx.db,
     eventId,
