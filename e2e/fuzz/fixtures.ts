@@ -107,6 +107,16 @@ export async function createFixtures(
   const device = (await as('POST', `/api/events/${event.id}/devices`, { name: 'Fuzz door' })) as unknown as {
     id: string;
   };
+  const gate = (await as('POST', `/api/events/${event.id}/gates`, { name: 'Fuzz gate' })) as unknown as {
+    id: string;
+  };
+  const spareGate = (await as('POST', `/api/events/${event.id}/gates`, {
+    name: 'Spare gate',
+  })) as unknown as {
+    id: string;
+  };
+  const appUser = (await as('POST', `/api/v1/projects/${project}/app-users`, { display_name: 'Fuzz phone' }))
+    .data as { id: number };
   const workspaceHook = (
     await as('POST', `/api/v1/workspaces/${ws}/webhooks`, {
       url: 'https://example.test/hook',
@@ -162,6 +172,11 @@ export async function createFixtures(
     poll_id: [poll.id],
     comment_id: [comment.id],
     photo_id: [photoUrl.split('/').pop()],
+    section_id: [section.id],
+    gate_id: [gate.id],
+    app_user_id: [appUser.id],
+    // The OpenRosa formID of the project (services/collection/src/domain/xform.ts, xformId).
+    form_id: [`fieldhouse-${project}`],
     // The fuzzer signs in with a token, so it has no browser session: a well-formed unknown id (404).
     session_id: ['0123456789abcdef01234567'],
   };
@@ -228,6 +243,7 @@ export async function createFixtures(
     invitation_id: [spareInvitation],
     poll_id: [sparePoll],
     comment_id: [spareComment],
+    gate_id: [spareGate.id],
   });
   const hints: BodyHints = {
     form_version_id: [version, draft],

@@ -46,6 +46,19 @@ const OPERATIONS = [
   'GET /api/events/{event_id}/webhooks/{webhook_id}/deliveries/{delivery_id}',
   'POST /api/events/{event_id}/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver',
   'POST /api/events/{event_id}/webhooks/{webhook_id}/redeliver-failed',
+  // Issue 36: gates, parties and the CSV import a person can use.
+  'GET /api/events/{event_id}/gates',
+  'POST /api/events/{event_id}/gates',
+  'PATCH /api/events/{event_id}/gates/{gate_id}',
+  'DELETE /api/events/{event_id}/gates/{gate_id}',
+  'GET /api/events/{event_id}/invites/import/template',
+  'POST /api/events/{event_id}/invites/send-held',
+  // Issue 36: roles at the door, scanners that decide offline, signed codes.
+  'GET /api/events/access',
+  'GET /api/events/{event_id}/checkin/snapshot',
+  'GET /api/events/{event_id}/checkin/changes',
+  'GET /api/events/{event_id}/checkin/keys',
+  'GET /api/events/{event_id}/invites/{invite_id}/signed-code',
 ];
 
 describe('events service: the OpenAPI document generated from the route declarations', () => {
