@@ -207,7 +207,7 @@ describe('collection: XLSForm import and export (issue 35)', () => {
       .expect(200);
     expect(download.headers['content-type']).to.equal(XLSX);
     expect(download.headers['content-disposition']).to.match(
-      /^attachment; filename="project_\d+-v\d+\.xlsx"$/,
+      /^attachment; filename="fieldhouse-\d+-v\d+\.xlsx"$/,
     );
     const again = (await upload(download.body as Buffer).expect(201)).body.data;
     const before = (await h.as(alice).get(`/api/v1/versions/${versionId}`).expect(200)).body.data;

@@ -8,6 +8,7 @@ import { listFields, type FieldRow } from '../data/versions.ts';
 import { requireAccess } from './access.ts';
 import type { Actor, CollectionContext } from './context.ts';
 import { LANGUAGE_NAMES } from './xlsform-import.ts';
+import { xformId } from './xform.ts';
 
 /** The survey columns written, in order, and the property each holds. */
 const LOGIC_COLUMNS = [
@@ -184,7 +185,8 @@ async function xlsformWorkbook(
 /**
  * `GET /versions/{id}/xlsform`: a version as an XLSForm workbook, for whoever may read the
  * version (`project.open`, as `GET /versions/{id}`). `form_title` is the project's name,
- * `form_id` `project_<id>`, `version` the version's number.
+ * `form_id` the project's XForm id (`fieldhouse-<id>`, as the XForm and the OpenRosa form list
+ * name it: {@link xformId}), `version` the version's number.
  * @returns the bytes and a file name `<form_id>-v<number>.xlsx`.
  * @throws 404 (unknown, a draft to a non-member), 401 as {@link requireAccess}.
  */
@@ -195,7 +197,7 @@ export async function versionAsXlsForm(
 ): Promise<{ bytes: Buffer; fileName: string }> {
   const { version, project } = await requireAccess(ctx, { actor, permission: 'project.open', versionId });
   const fields = await listFields(ctx.db, version.id);
-  const formId = `project_${project.id}`;
+  const formId = xformId(project.id);
   const bytes = await xlsformWorkbook(version, project.name, formId, fields);
   return { bytes, fileName: `${formId}-v${version.number}.xlsx` };
 }
