@@ -269,7 +269,7 @@ export function InvitesPage() {
                         ) : (
                           <Button
                             size="xs"
-                            color="green"
+                            variant="default"
                             onClick={() => setPresent(invite, true)}
                             aria-label={t('row.checkInFor', { nom: invite.nom })}
                           >
