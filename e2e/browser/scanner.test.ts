@@ -295,7 +295,7 @@ describe('console: events, scanner devices and the door scanner (browser)', func
     const latest = page.getByTestId('latest-checkins').getByRole('row').nth(1);
     await latest.getByText('Rosalind Franklin').waitFor();
     await latest.getByText('Side gate (scanner device)').waitFor();
-    await page.getByTestId('vega-chart').locator('svg').waitFor();
+    await page.getByRole('img', { name: 'Arrivals per 10 minutes' }).locator('svg').waitFor();
     await expectAccessible(page, 'attendance page');
     await screenshotBoth(page, 'attendance');
   });

@@ -343,7 +343,7 @@ describe('collection: XLSForm import and export (issue 35)', () => {
       // A type the form model has no field for.
       'group.xlsx': ['survey.4.type unsupported_type'],
       // "or_other" adds a free-text other choice the form model does not have.
-      'or_other.xlsx': ['survey.2.type or_other'],
+      'or_other.xlsx': ['survey.2.type other_choice'],
       // Upper-case sheets and columns are read; external choices, entities and OSM are not taken.
       'case_insensitivity.xlsx': [
         'external_choices unsupported_sheet',

@@ -65,8 +65,8 @@ export interface FieldIssue {
   index: number;
   /** The property refused: `name`, `label`, `relevant`, `choices.2.label`... */
   property: string;
-  /** `invalid`, `duplicate_name`, or the form engine's code (`syntax`, `unknown_reference`, `cycle`...). */
-  code: string;
+  /** Why: `invalid`, `duplicate_name`, or the form engine's code (`syntax`, `unknown_reference`, `cycle`...). */
+  reason: string;
   /** The English sentence. */
   message: string;
   /** For an expression: the 1-based column of the error in it. */
@@ -97,7 +97,7 @@ function checkedFields(
     const { value, error } = fieldCreateSchema.validate(raw, { abortEarly: false });
     if (error) {
       for (const d of error.details)
-        issues.push({ index, property: d.path.join('.') || 'field', code: 'invalid', message: d.message });
+        issues.push({ index, property: d.path.join('.') || 'field', reason: 'invalid', message: d.message });
       return;
     }
     const body = value as FieldBody;
@@ -105,13 +105,13 @@ function checkedFields(
     const merged = { ...field, position: index } as FieldInput;
     Object.assign(errors, fieldShapeErrors({ ...merged, logic: merged.logic ?? {} }));
     for (const [property, messages] of Object.entries(errors))
-      for (const message of messages) issues.push({ index, property, code: 'invalid', message });
+      for (const message of messages) issues.push({ index, property, reason: 'invalid', message });
     const first = seen.get(body.name);
     if (first !== undefined)
       issues.push({
         index,
         property: 'name',
-        code: 'duplicate_name',
+        reason: 'duplicate_name',
         message: `${body.name} is the name of field ${first + 1} already: names are unique in a form`,
       });
     else seen.set(body.name, index);
@@ -134,7 +134,7 @@ function checkedFields(
       issues.push({
         index: e.field ? (seen.get(e.field) ?? -1) : -1,
         property: e.property,
-        code: e.code,
+        reason: e.code,
         message: e.message,
         ...(e.position ? { column: e.position.column } : {}),
       });

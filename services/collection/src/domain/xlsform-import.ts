@@ -646,7 +646,7 @@ function readSurvey(
           r.refuse(
             at(typeColumn),
             select[3].replace(/ /g, '_') === 'or_other' || select[3] === 'or specify other'
-              ? 'or_other'
+              ? 'other_choice'
               : 'unknown_type',
             `${rawType}: "${select[3]}" after the list name is not supported by Fieldhouse.`,
             { type: rawType },
@@ -788,7 +788,7 @@ function typedDefault(type: string, text: string): unknown {
 
 /** The cell of a field's refusal found by the use case (its row, the property's column). */
 function locate(f: FieldIssue, sources: readonly FieldSource[]): XlsFormIssue {
-  const reason = f.code;
+  const reason = f.reason;
   const values: Record<string, string | number> = f.column !== undefined ? { position: f.column } : {};
   const source = sources[f.index];
   if (!source) return issue({ sheet: 'survey' }, reason, f.message, values);
