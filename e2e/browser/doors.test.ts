@@ -1,3 +1,4 @@
+import { eventually } from '@fieldhouse/testkit';
 import { expect } from 'chai';
 import type { Page } from 'playwright-core';
 import { registerUser } from '../test/support/users.ts';
@@ -123,26 +124,33 @@ describe('console: staff at the door and scanners that decide offline (issue 36,
     expect(await result(east).getAttribute('data-signal')).to.equal('amber');
 
     // East syncs; west hears of it (changes since its cursor), then decides offline.
+    await east.getByTestId('count-queued').getByText('1 waiting to sync').waitFor();
     await east.context().setOffline(false);
     await east.getByTestId('count-queued').getByText('0 waiting to sync').waitFor({ timeout: 30_000 });
+    await west.getByTestId('count-queued').getByText('1 waiting to sync').waitFor();
     await west.context().setOffline(false);
     await west.getByTestId('count-queued').getByText('0 waiting to sync').waitFor({ timeout: 30_000 });
-    await west.waitForFunction(
-      async ([event, name]) => {
-        const db = await new Promise<IDBDatabase>((ok, ko) => {
-          const r = indexedDB.open('fieldhouse-scan-list');
-          r.onsuccess = () => ok(r.result);
-          r.onerror = () => ko(r.error);
-        });
-        const rows = await new Promise<Array<{ nom: string; status: string }>>((ok) => {
-          const r = db.transaction('invitees').objectStore('invitees').index('by_event').getAll(event);
-          r.onsuccess = () => ok(r.result as Array<{ nom: string; status: string }>);
-        });
-        db.close();
-        return rows.some((r) => r.nom === name && r.status === 'checked_in');
-      },
-      [eventId, 'Hedy Lamarr'] as const,
-      { timeout: 30_000, polling: 500 },
+    // The west copy hears of it (polled from here: a page-side async predicate would be a promise, always truthy).
+    await eventually(
+      () =>
+        west.evaluate(
+          async ([event, name]) => {
+            const db = await new Promise<IDBDatabase>((ok, ko) => {
+              const r = indexedDB.open('fieldhouse-scan-list');
+              r.onsuccess = () => ok(r.result);
+              r.onerror = () => ko(r.error);
+            });
+            const rows = await new Promise<Array<{ nom: string; status: string }>>((ok) => {
+              const r = db.transaction('invitees').objectStore('invitees').index('by_event').getAll(event);
+              r.onsuccess = () => ok(r.result as Array<{ nom: string; status: string }>);
+            });
+            db.close();
+            return rows.some((r) => r.nom === name && r.status === 'checked_in');
+          },
+          [eventId, 'Hedy Lamarr'] as const,
+        ),
+      30_000,
+      500,
     );
     await west.context().setOffline(true);
     await scan(west, hedy.code_unique);
@@ -185,6 +193,7 @@ describe('console: staff at the door and scanners that decide offline (issue 36,
     await scan(door, signed.signed_code);
     await result(door).getByText('Lise Meitner').waitFor();
     expect(await result(door).getAttribute('data-signal')).to.equal('green');
+    await door.getByTestId('count-queued').getByText('1 waiting to sync').waitFor();
     await door.context().setOffline(false);
     await door.getByTestId('count-queued').getByText('0 waiting to sync').waitFor({ timeout: 30_000 });
     const lise = (await api('GET', `/api/events/${eventId}/invites/${badge.id}`)) as { presence: boolean };
