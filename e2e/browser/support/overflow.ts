@@ -14,7 +14,18 @@ export async function expectNoOverflow(page: Page, what: string): Promise<void> 
   const before = page.viewportSize();
   await page.setViewportSize(NARROW_PHONE);
   try {
-    await page.waitForTimeout(150); // layout settles (Mantine's responsive props use media queries)
+    // Layout settles after the resize (Mantine's responsive props use media queries; a busy
+    // machine takes a while): wait up to 5 s for the page to fit, then report what sticks out.
+    await page
+      .waitForFunction(
+        () => document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+        null,
+        {
+          timeout: 5000,
+          polling: 100,
+        },
+      )
+      .catch(() => undefined);
     const found = await page.evaluate(() => {
       const width = document.documentElement.clientWidth;
       const out: string[] = [];

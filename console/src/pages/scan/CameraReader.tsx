@@ -14,7 +14,7 @@ interface Controls {
  * Reads QR codes from the camera with ZXing (`@zxing/browser`, loaded only when the camera is
  * turned on, on the main thread: the Content-Security-Policy allows no blob workers) and hands
  * each code to `onScan` — the same path as a USB scan. A code held in front of the camera counts
- * once per 3 s. Offers the torch where the camera has one and a choice of camera where there
+ * once per 3 s; the camera runs on while the handler changes. Offers the torch where the camera has one and a choice of camera where there
  * are several. Camera errors (refused permission, no camera) show next to the button.
  */
 export const CameraReader = memo(function CameraReader(props: {
@@ -29,7 +29,10 @@ export const CameraReader = memo(function CameraReader(props: {
   const [camera, setCamera] = useState<string | undefined>();
   const [controls, setControls] = useState<Controls | null>(null);
   const [torch, setTorch] = useState(false);
-  const { onScan } = props;
+  // The latest handler, read at each code: a new handler (the scanner's state changed) must not
+  // restart the camera, which takes seconds on a slow phone and drops the frames in between.
+  const onScan = useRef(props.onScan);
+  onScan.current = props.onScan;
 
   useEffect(() => {
     if (!on || props.disabled) return;
@@ -52,7 +55,7 @@ export const CameraReader = memo(function CameraReader(props: {
           if (code === last.code && now - last.at < SAME_CODE_MS) return;
           last.code = code;
           last.at = now;
-          onScan(code);
+          onScan.current(code);
         });
         stop = () => c.stop();
         if (!live) return stop();
@@ -69,7 +72,7 @@ export const CameraReader = memo(function CameraReader(props: {
       setControls(null);
       setTorch(false);
     };
-  }, [on, camera, props.disabled, onScan, t]);
+  }, [on, camera, props.disabled, t]);
 
   return (
     <div>
