@@ -11,6 +11,8 @@ interface Invitee {
   status: string;
   checked_in_at: string | null;
   scanne_par: string | null;
+  seats: number;
+  arrived: number;
 }
 
 const hashOf = (code: string) =>
@@ -73,6 +75,8 @@ describe('events: the offline copy of scanners (snapshot, changes since a cursor
       status: 'valid',
       checked_in_at: null,
       scanne_par: null,
+      seats: 1,
+      arrived: 0,
     });
     expect(JSON.stringify(all)).not.to.include(guests[0]!.code_unique);
   });
@@ -183,6 +187,68 @@ describe('events: the offline copy of scanners (snapshot, changes since a cursor
     expect(bad.body.errors).to.have.property('cursor');
     const page = await get(`/api/events/${eventId}/checkin/snapshot?page=e30`).expect(422);
     expect(page.body.errors).to.have.property('page');
+  });
+
+  it('a party scanned offline at a gate: the copy has seats and arrived; the batch records the gate, direction and people', async () => {
+    // Its own event: the other tests count this one's invitees.
+    const partyEvent = await h.event(alice);
+    await h.addStaff(alice, partyEvent, bob);
+    const hall = (
+      await request(h.app)
+        .post(`/api/events/${partyEvent}/gates`)
+        .set(h.auth(alice))
+        .send({ name: 'Hall', scan_exits: true, allow_reentry: true })
+        .expect(201)
+    ).body as { id: string };
+    const curies = (
+      await request(h.app)
+        .post(`/api/events/${partyEvent}/invites`)
+        .set(h.auth(alice))
+        .send({ nom: 'The Curies', email: 'curies@example.test', seats: 5 })
+        .expect(201)
+    ).body as { id: string; code_unique: string };
+    const first = await get(`/api/events/${partyEvent}/checkin/snapshot`, h.auth(bob)).expect(200);
+    expect(first.body.invitees[0]).to.include({ nom: 'The Curies', seats: 5, arrived: 0, status: 'valid' });
+
+    // What a scanner queued offline: 3 in, 1 out, then 1 in again, at the Hall.
+    const batch = await request(h.app)
+      .post(`/api/events/${partyEvent}/checkin/batch`)
+      .set(h.auth(bob))
+      .send({
+        scans: [
+          { code_unique: curies.code_unique, nonce: 'n-1', gate_id: hall.id, people: 3 },
+          { code_unique: curies.code_unique, nonce: 'n-2', gate_id: hall.id, direction: 'exit', people: 1 },
+          { code_unique: curies.code_unique, nonce: 'n-3', gate_id: hall.id, direction: 'entry', people: 1 },
+        ],
+      })
+      .expect(200);
+    const results = batch.body.results as Array<Record<string, unknown>>;
+    expect(results.map((r) => r.result)).to.deep.equal(['checked_in', 'checked_out', 'checked_in']);
+    expect(results[0]).to.include({ direction: 'entry', people: 3, seats: 5, arrived: 3, inside: 3 });
+    expect(results[0]!.gate).to.include({ id: hall.id, name: 'Hall' });
+    expect(results[1]).to.include({ direction: 'exit', people: 1, inside: 2 });
+    expect(results[2]).to.include({ direction: 'entry', people: 1, inside: 3 });
+    const gates = (await get(`/api/events/${partyEvent}/attendance`).expect(200)).body.gates as {
+      inside: number;
+      entries: number;
+      exits: number;
+      gates: Array<{ id: string | null; inside: number; entries: number; exits: number }>;
+    };
+    expect(gates.gates.find((g) => g.id === hall.id)).to.include({ inside: 3, entries: 4, exits: 1 });
+    const history = (await get(`/api/events/${partyEvent}/invites/${curies.id}/history`).expect(200)).body;
+    const rows = (Array.isArray(history) ? history : history.data) as Array<Record<string, unknown>>;
+    expect(rows.filter((r) => r.gate_id === hall.id).map((r) => [r.direction, r.people])).to.have.deep.members([
+      ['entry', 3],
+      ['exit', 1],
+      ['entry', 1],
+    ]);
+
+    // The copy hears it: 3 of 5 arrived (so a scanner offline lets 2 more in, not 5).
+    const changed = (
+      await get(`/api/events/${partyEvent}/checkin/changes?cursor=${first.body.cursor as string}`).expect(200)
+    ).body as { changes: Invitee[] };
+    expect(changed.changes).to.have.length(1);
+    expect(changed.changes[0]).to.include({ status: 'checked_in', seats: 5, arrived: 3 });
   });
 
   it('signed codes: the public key alone tells a real code from a forged one; the service checks them in', async () => {

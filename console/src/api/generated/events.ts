@@ -1446,6 +1446,8 @@ export interface components {
       more: boolean;
     };
     OfflineInvitee: {
+      /** @description People of the party who came in (status `checked_in` once above 0) */
+      arrived: number;
       /** Format: date-time */
       checked_in_at: string | null;
       /** @description First 16 bytes of SHA-256 of the canonical code (upper case, no spaces or dashes), base64url */
@@ -1454,6 +1456,8 @@ export interface components {
       id: string;
       nom: string;
       scanne_par: string | null;
+      /** @description People the code admits (a party) */
+      seats: number;
       /** @enum {string} */
       status: 'valid' | 'checked_in' | 'revoked';
       type_invite: string;

@@ -10,6 +10,9 @@ export interface OfflineInviteRow {
   checked_in_at: Date | null;
   scanne_par: string | null;
   revoked_at: Date | null;
+  /** People the code admits (1 to 100) and how many of them came in (migration 009). */
+  seats: number;
+  arrived: number;
   /** Transaction id (xid8) of the last change, as text. */
   changed_xid: string;
 }
@@ -24,6 +27,8 @@ const columns = (db: Db) => [
   'checked_in_at',
   'scanne_par',
   'revoked_at',
+  'seats',
+  'arrived',
   db.raw('changed_xid::text AS changed_xid'),
 ];
 

@@ -17,6 +17,7 @@ import { problems } from './problems.ts';
  * An invitee as a scanner keeps it offline (docs/events.md, "Scanners that decide offline"). The
  * code itself is not sent: `code_hash` is the first 16 bytes of SHA-256 of the canonical code
  * (upper case, no spaces or dashes), base64url; the scanner hashes what it reads the same way.
+ * `seats` and `arrived` let it decide a party offline ("3 of 5 arrived") as the service would.
  */
 interface OfflineInvitee {
   id: string;
@@ -27,6 +28,10 @@ interface OfflineInvitee {
   status: 'valid' | 'checked_in' | 'revoked';
   checked_in_at: string | null;
   scanne_par: string | null;
+  /** People the code admits (1 to 100: a party, docs/events.md "Parties"). */
+  seats: number;
+  /** People of the party who came in (0 to `seats`; `checked_in` once it is above 0). */
+  arrived: number;
 }
 
 /** A page of the download: invitees by id, the next page's token, and at the end the changes cursor. */
@@ -65,6 +70,8 @@ function inviteeOf(row: OfflineInviteRow): OfflineInvitee {
     status: row.revoked_at ? 'revoked' : row.presence ? 'checked_in' : 'valid',
     checked_in_at: row.checked_in_at ? row.checked_in_at.toISOString() : null,
     scanne_par: row.scanne_par,
+    seats: row.seats,
+    arrived: row.arrived,
   };
 }
 

@@ -27,6 +27,13 @@ const OfflineInvitee = Joi.object({
   status: Joi.string().valid('valid', 'checked_in', 'revoked').required(),
   checked_in_at: Joi.string().isoDate().allow(null).required(),
   scanne_par: Joi.string().allow(null).required(),
+  seats: Joi.number().integer().min(1).max(100).required().description('People the code admits (a party)'),
+  arrived: Joi.number()
+    .integer()
+    .min(0)
+    .max(100)
+    .required()
+    .description('People of the party who came in (status `checked_in` once above 0)'),
 }).id('OfflineInvitee');
 
 export const OfflineSnapshotPage = Joi.object({
