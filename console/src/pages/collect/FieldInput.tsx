@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { TextField } from '../../components/native/TextField.tsx';
 import type { Field } from '../collection/types.ts';
-import type { Answer, GeopointDraft, PhotoDraft } from './answers.ts';
+import { localDateTimeText, offsetOf, type Answer, type GeopointDraft, type PhotoDraft } from './answers.ts';
 import { ChoiceInput } from './ChoiceInput.tsx';
 import { GeopointInput } from './GeopointInput.tsx';
 import { PhotoInput } from './PhotoInput.tsx';
@@ -73,19 +73,25 @@ export function FieldInput(props: {
         decimal: { type: 'number', inputMode: 'decimal', step: 'any' },
         date: { type: 'date' },
         time: { type: 'time', step: 1 },
+        datetime: { type: 'datetime-local', step: 1 },
       }[field.type as 'text'] as Record<string, unknown>;
+      // A date-time is typed as the device's wall-clock time and sent with the device's offset
+      // (answers.ts dateTimeValue), which the description names.
+      const isDateTime = field.type === 'datetime';
+      const zone = isDateTime ? t('hints.offset', { offset: offsetOf(new Date()) }) : undefined;
+      const text = typeof value === 'string' ? value : '';
       return (
         <TextField
           {...kind}
           label={field.label}
-          description={[hint, range].filter(Boolean).join(' · ') || undefined}
+          description={[hint, range, zone].filter(Boolean).join(' · ') || undefined}
           required={field.required}
           disabled={disabled}
           min={c.min}
           max={c.max}
           error={error}
           field={field.uuid}
-          value={typeof value === 'string' ? value : ''}
+          value={isDateTime ? localDateTimeText(text) : text}
           onChange={onChange}
         />
       );

@@ -31,6 +31,45 @@ export interface DataEntry {
 
 const DAY = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/;
+/** What a `datetime-local` input gives: the wall-clock time, no offset (seconds optional). */
+const LOCAL_DATE_TIME = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):([0-5]\d)(?::([0-5]\d)(?:\.\d{1,3})?)?$/;
+/** A date-time with its UTC offset, as the service takes it (docs/collection.md, "Validation"). */
+const OFFSET_DATE_TIME =
+  /^\d{4}-\d{2}-\d{2}T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?(?:Z|[+-](0\d|1[0-4]):[0-5]\d)$/;
+
+const pad = (n: number, width = 2) => String(Math.abs(n)).padStart(width, '0');
+
+/** This browser's UTC offset at `date` as `+HH:MM` / `-HH:MM` (`+00:00` for UTC). */
+export function offsetOf(date: Date): string {
+  const minutes = -date.getTimezoneOffset();
+  return `${minutes < 0 ? '-' : '+'}${pad(Math.trunc(minutes / 60))}:${pad(minutes % 60)}`;
+}
+
+/**
+ * A date-time answer as the service stores it, `YYYY-MM-DDTHH:MM:SS.sss±HH:MM`: what a
+ * `datetime-local` input gives (the device's wall-clock time) with the device's offset at that
+ * moment; a value that already has its offset (a default, a restored answer) is kept. Null when
+ * it is neither, or not a real day.
+ */
+export function dateTimeValue(text: string): string | null {
+  if (OFFSET_DATE_TIME.test(text)) return Number.isNaN(Date.parse(text)) ? null : text;
+  const m = LOCAL_DATE_TIME.exec(text);
+  if (!m) return null;
+  const d = new Date(`${m[1]}T${m[2]}:${m[3]}:${m[4] ?? '00'}`);
+  if (Number.isNaN(d.getTime())) return null;
+  const day = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  if (day !== m[1]) return null; // 2031-02-30 rolls over to March
+  const clock = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.000`;
+  return `${day}T${clock}${offsetOf(d)}`;
+}
+
+/** A date-time answer as a `datetime-local` input shows it: the instant in this browser's time zone. */
+export function localDateTimeText(value: string): string {
+  if (!OFFSET_DATE_TIME.test(value)) return value;
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return value;
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
 
 /**
  * Whether an answer is empty ("no answer" is `null` in a submission). Blank text counts as
@@ -49,7 +88,7 @@ export type Problem = { key: string; values?: Record<string, unknown> };
 /**
  * Turns the answers into the submission's data entries, checking them as the collection service
  * does (docs/collection.md, "Validation"): required fields, integers and decimals with their
- * min/max, text length and pattern (the whole text), real calendar days, HH:MM:SS times, choices
+ * min/max, text length and pattern (the whole text), real calendar days, HH:MM:SS times, date-times with the device's UTC offset, choices
  * among the field's, geopoints in range. Returns the entries, or the problems by field uuid.
  */
 export function toEntries(
@@ -113,6 +152,10 @@ export function valueOf(
     case 'time': {
       const t = String(answer);
       return TIME.test(t) ? { value: t.length === 5 ? `${t}:00` : t } : { problem: { key: 'errors.time' } };
+    }
+    case 'datetime': {
+      const value = dateTimeValue(String(answer));
+      return value ? { value } : { problem: { key: 'errors.datetime' } };
     }
     case 'select_one':
       return field.choices?.some((ch) => ch.value === answer)

@@ -25,6 +25,7 @@ export const FIELD_TYPES: readonly FieldType[] = [
   'decimal',
   'date',
   'time',
+  'datetime',
   'select_one',
   'select_multiple',
   'geopoint',

@@ -44,6 +44,7 @@ export const VALUE_TYPES = [
   'decimal',
   'date',
   'time',
+  'datetime',
   'select_one',
   'select_multiple',
   'geopoint',

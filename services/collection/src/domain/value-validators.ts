@@ -30,6 +30,20 @@ export function isCalendarDate(s: string): boolean {
   return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
 }
 
+/**
+ * An instant as XML Schema's `dateTime` writes it, ODK's `dateTime` type
+ * (getodk.github.io/xforms-spec, "Data types"), with its UTC offset required:
+ * `YYYY-MM-DDTHH:MM:SS`, an optional fraction of 1 to 9 digits, then `Z` or `±HH:MM` (at most
+ * ±14:00). The day must be a real calendar day, the hour 00 to 23 (XML Schema's `24:00:00` is
+ * refused), the seconds 00 to 59. ODK Collect sends `2031-06-12T19:00:00.000+02:00`.
+ */
+export function isDateTime(s: string): boolean {
+  const m =
+    /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d{1,9})?(?:Z|[+-](\d{2}):([0-5]\d))$/.exec(s);
+  if (!m || !isCalendarDate(m[1]!)) return false;
+  return m[3] === undefined || Number(m[3]) < 14 || (m[3] === '14' && m[4] === '00');
+}
+
 const text: ValueValidator = (v, f) => {
   if (typeof v !== 'string') return 'must be a string';
   const { max_length, pattern } = f.constraints;
@@ -54,6 +68,11 @@ const date: ValueValidator = (v) =>
 
 const time: ValueValidator = (v) =>
   typeof v === 'string' && /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/.test(v) ? null : 'must be a time as HH:MM:SS';
+
+const datetime: ValueValidator = (v) =>
+  typeof v === 'string' && isDateTime(v)
+    ? null
+    : 'must be a date-time as YYYY-MM-DDTHH:MM:SS with a UTC offset (Z or +HH:MM), e.g. 2031-06-12T19:00:00.000+02:00';
 
 const choiceValues = (f: FieldDef) => new Set((f.choices ?? []).map((c) => c.value));
 
@@ -113,6 +132,7 @@ export const VALUE_VALIDATORS: Record<ValueType, ValueValidator> = {
   decimal,
   date,
   time,
+  datetime,
   select_one: selectOne,
   select_multiple: selectMultiple,
   geopoint,

@@ -12,6 +12,7 @@ import { SaxesParser } from 'saxes';
 import type { FieldErrors } from '@fieldhouse/problem';
 import { problems } from './problems.ts';
 import type { DataEntry } from './types.ts';
+import { isDateTime } from './value-validators.ts';
 import {
   INSTANCE_ROOT,
   REPEAT_COUNT_SUFFIX,
@@ -224,6 +225,10 @@ export function parseInstance(xml: string | Uint8Array, source: XFormSource): Pa
         const m = TIME.exec(raw);
         return m ? `${m[1]}:${m[2]}:${m[3] ?? '00'}` : wrong('a time field (HH:MM:SS)');
       }
+      case 'datetime':
+        return isDateTime(raw)
+          ? raw
+          : wrong('a date-time field (YYYY-MM-DDTHH:MM:SS.sss with Z or +HH:MM)');
       case 'select_multiple':
         return raw.split(/\s+/).filter(Boolean);
       case 'geopoint': {

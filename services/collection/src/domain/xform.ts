@@ -236,6 +236,7 @@ const BIND_TYPE: Record<string, string> = {
   decimal: 'decimal',
   date: 'date',
   time: 'time',
+  datetime: 'dateTime',
   select_one: 'string',
   select_multiple: 'string',
   geopoint: 'geopoint',
@@ -296,7 +297,7 @@ function defaultText(value: unknown): string | null {
  *   (`lang="French (fr)"`, the default language `default="true()"`, a text missing in one language
  *   given in the default language's), ids `<path>:label`, `:hint`, `:jr:constraintMsg`,
  *   `:jr:requiredMsg`, choices `<path>-<index>:label`;
- * - the body in form order: `input` (text, numbers, dates, times, geopoint, notes), `select1` /
+ * - the body in form order: `input` (text, numbers, dates, times, date-times, geopoint, notes), `select1` /
  *   `select` (static items, or an `itemset` over a secondary instance of the choices for a
  *   `choice_filter`), `upload mediatype="image/*"` (photo), `group` (with `appearance`), a repeat as
  *   `group` + `repeat` (`jr:count` naming its count node); calculations have no control.

@@ -35,6 +35,7 @@ function languageHeader(code: string): string {
 /** The XLSForm type of a field (`image` for photo, `select_one <list>` with its list). */
 function xlsType(f: FieldRow): string {
   if (f.type === 'photo') return 'image';
+  if (f.type === 'datetime') return 'dateTime';
   if (f.type === 'select_one' || f.type === 'select_multiple') return `${f.type} ${f.name}`;
   return f.type;
 }

@@ -89,6 +89,7 @@ const SIMPLE_TYPES: Record<string, string> = {
   decimal: 'decimal',
   date: 'date',
   time: 'time',
+  datetime: 'datetime',
   geopoint: 'geopoint',
   image: 'photo',
   photo: 'photo',
@@ -112,7 +113,6 @@ const METADATA: Record<string, { type: string; calculation?: string }> = {
 
 /** XLSForm types Fieldhouse's form model has no field for: refused by name (`unsupported_type`). */
 const UNSUPPORTED_TYPES = new Set([
-  'datetime',
   'audio',
   'video',
   'file',
