@@ -131,6 +131,103 @@ describe('collection: submissions', () => {
     });
   });
 
+  describe('date-time answers (issue 35)', () => {
+    // A form of its own: starts_at, and ends_at that must come after it (compared as instants,
+    // whatever their offsets).
+    let project: number;
+    let version: number;
+    const uuids: Record<string, string> = {};
+    before(async () => {
+      const ws = await h.as(alice).post('/api/v1/workspaces').send({ name: 'Meetings' }).expect(201);
+      const p = await h.as(alice).post(`/api/v1/workspaces/${ws.body.data.id}/projects`).send({ name: 'M' });
+      project = p.body.data.id;
+      const v = await h.as(alice).post(`/api/v1/projects/${project}/versions`).send({}).expect(201);
+      version = v.body.data.id;
+      for (const f of [
+        { name: 'starts_at', label: 'Starts', type: 'datetime', required: true },
+        {
+          name: 'ends_at',
+          label: 'Ends',
+          type: 'datetime',
+          constraint: '. > ${starts_at}',
+          constraint_message: 'Ends after it starts',
+        },
+      ]) {
+        const r = await h.as(alice).post(`/api/v1/versions/${version}/fields`).send(f).expect(201);
+        uuids[f.name] = r.body.data.uuid;
+      }
+      await h.as(alice).post(`/api/v1/versions/${version}/publish`).expect(200);
+      await h.as(alice).post(`/api/v1/projects/${project}/publish`).send({ collect_access: 'authenticated' });
+    });
+    const meeting = (values: Record<string, unknown>) =>
+      post(
+        {
+          form_version_id: version,
+          data: Object.entries(values).map(([name, value]) => ({ field_uuid: uuids[name], type: 'datetime', value })),
+        },
+        bob,
+        project,
+      );
+    const MESSAGE =
+      'must be a date-time as YYYY-MM-DDTHH:MM:SS with a UTC offset (Z or +HH:MM), e.g. 2031-06-12T19:00:00.000+02:00';
+
+    it('stores a date-time with its offset as sent', async () => {
+      for (const v of [
+        '2031-06-12T19:00:00.000+02:00',
+        '2031-06-12T17:00:00Z',
+        '2024-02-29T23:59:59.123456789-09:30',
+        '2031-01-01T00:00:00+14:00',
+      ]) {
+        const res = await meeting({ starts_at: v });
+        expect(res.status, `${v} ${JSON.stringify(res.body.errors)}`).to.equal(201);
+        const got = await h.as(alice).get(`/api/v1/projects/${project}/submissions/${res.body.data.id}`).expect(200);
+        expect(got.body.data.data).to.deep.equal([{ field_uuid: uuids.starts_at, type: 'datetime', value: v }]);
+      }
+    });
+
+    it('refuses a date-time without offset, with a bad day, hour or offset, or not a string (422)', async () => {
+      for (const v of [
+        '2031-06-12T19:00:00', // no offset
+        '2031-06-12 19:00:00Z', // no T
+        '2031-06-12T19:00Z', // no seconds
+        '2023-02-29T10:00:00Z', // not a day
+        '2031-06-12T24:00:00Z',
+        '2031-06-12T19:00:00+15:00',
+        '2031-06-12T19:00:00+0200',
+        '2031-06-12',
+        1_900_000_000_000,
+      ]) {
+        const res = await meeting({ starts_at: v });
+        expect(res.status, String(v)).to.equal(422);
+        expect(res.body.code).to.equal('validation_failed');
+        expect(res.body.errors, String(v)).to.deep.equal({ 'data.0.value': [`starts_at ${MESSAGE}`] });
+      }
+    });
+
+    it('compares date-times as instants in the form logic, whatever their offsets', async () => {
+      // 18:30Z is after 19:00+02:00 (17:00Z), although its text sorts before it.
+      await meeting({ starts_at: '2031-06-12T19:00:00.000+02:00', ends_at: '2031-06-12T18:30:00Z' }).expect(201);
+      const res = await meeting({
+        starts_at: '2031-06-12T19:00:00.000+02:00',
+        ends_at: '2031-06-12T18:30:00.000+02:00',
+      }).expect(422);
+      expect(res.body.errors).to.deep.equal({ 'data.1.value': ['Ends after it starts'] });
+    });
+
+    it('takes a date-time default and refuses one that is not a date-time (422 on default)', async () => {
+      const v = await h.as(alice).post(`/api/v1/projects/${project}/versions`).send({}).expect(201);
+      const add = (d: unknown) =>
+        h
+          .as(alice)
+          .post(`/api/v1/versions/${v.body.data.id}/fields`)
+          .send({ name: `at_${String(d).length}`, label: 'At', type: 'datetime', default: d });
+      const ok = await add('2031-06-12T19:00:00+02:00').expect(201);
+      expect(ok.body.data.default).to.equal('2031-06-12T19:00:00+02:00');
+      const bad = await add('tomorrow').expect(422);
+      expect(bad.body.errors).to.deep.equal({ default: [`default ${MESSAGE}`] });
+    });
+  });
+
   describe('status transitions and history', () => {
     before(async () => {
       await addMember(h, alice, form.workspaceId, dave, 'manager');

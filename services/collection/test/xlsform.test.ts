@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import ExcelJS from 'exceljs';
 import { addMember, cast, startHarness, type Harness } from './harness.ts';
 import { workbookFrom, workbookOf, zipOf } from './xlsform-kit.ts';
 
@@ -321,6 +322,41 @@ describe('collection: XLSForm import and export (issue 35)', () => {
     expect(n).to.include({ name: 'n', type: 'integer', constraint: '(. >= 1) and (. <= 9)' });
   });
 
+  it('imports a dateTime question (any case, as pyxform reads types) with its default, and round-trips it', async () => {
+    const md = `
+      | survey |
+      | | type     | name     | label    | default                       | constraint      |
+      | | dateTime | meet_at  | Meeting  | 2031-06-12T19:00:00.000+02:00 | . > now()       |
+      | | datetime | left_at  | Left     |                               |                 |`;
+    const version = (await upload(await workbookOf(md)).expect(201)).body.data;
+    const fields = await fieldsOf(version.id);
+    expect(fields.map((f) => [f.name, f.type])).to.deep.equal([
+      ['meet_at', 'datetime'],
+      ['left_at', 'datetime'],
+    ]);
+    expect(fields[0]).to.include({ default: '2031-06-12T19:00:00.000+02:00', constraint: '. > now()' });
+    const download = await h
+      .as(alice)
+      .get(`/api/v1/versions/${version.id}/xlsform`)
+      .buffer(true)
+      .parse(binary)
+      .expect(200);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(download.body as Buffer);
+    const types: unknown[] = [];
+    workbook.getWorksheet('survey')!.eachRow((row) => types.push(row.getCell(1).value));
+    expect(types).to.deep.equal(['type', 'dateTime', 'dateTime']);
+    await roundTrip(version.id);
+  });
+
+  it('refuses a dateTime default that is not a date-time with its offset, at its cell', async () => {
+    const md = `
+      | survey |
+      | | type     | name    | label   | default             |
+      | | dateTime | meet_at | Meeting | 2031-06-12T19:00:00 |`;
+    expect(await refusals(await workbookOf(md))).to.deep.equal(['survey.2.default invalid']);
+  });
+
   describe("pyxform's example workbooks (tests/example_xls)", () => {
     const imports = ['text_and_integer.xlsx', 'yes_or_no_question.xlsx', 'extra_sheet_names.xlsx'];
     for (const file of imports)
@@ -488,7 +524,7 @@ describe('collection: XLSForm import and export (issue 35)', () => {
       const md = `
         | survey |
         | | type     | name | label | media::image | appearance   | read_only   | notes |
-        | | dateTime | when | When  |              |              |             |       |
+        | | audio    | when | When  |              |              |             |       |
         | | text     | a    | A     | a.png        |              |             |       |
         | | text     | b    | B     |              | autocomplete |             |       |
         | | text     | c    | C     |              |              | \${a} = 'x' |       |
