@@ -25,8 +25,10 @@ describe('console: staff at the door and scanners that decide offline (issue 36,
       email: `${nom.toLowerCase().replace(/\W+/g, '.')}@example.test`,
     })) as { id: string; code_unique: string };
   /** A scanner device set up by its setup URL in a fresh phone context, with the guest list downloaded. */
-  const scannerFor = async (name: string, invitees: number) => {
-    const device = (await api('POST', `/api/events/${eventId}/devices`, { name })) as { setup_url: string };
+  const scannerFor = async (name: string, invitees: number, gateId: string | null = null) => {
+    const device = (await api('POST', `/api/events/${eventId}/devices`, { name, gate_id: gateId })) as {
+      setup_url: string;
+    };
     const page = await c.newPage({ phone: true });
     const url = new URL(device.setup_url);
     await page.goto(`${url.pathname}${url.hash}`);
@@ -198,5 +200,67 @@ describe('console: staff at the door and scanners that decide offline (issue 36,
     await door.getByTestId('count-queued').getByText('0 waiting to sync').waitFor({ timeout: 30_000 });
     const lise = (await api('GET', `/api/events/${eventId}/invites/${badge.id}`)) as { presence: boolean };
     expect(lise.presence).to.equal(true);
+  });
+
+  it('a party scanned offline at a gate: 3 of 5, then the other 2, then one leaves; synced, the gate counts them', async () => {
+    const terrace = (await api('POST', `/api/events/${eventId}/gates`, {
+      name: 'Terrace',
+      scan_exits: true,
+      allow_reentry: true,
+    })) as { id: string };
+    const party = (await api('POST', `/api/events/${eventId}/invites`, {
+      nom: 'The Curies',
+      email: 'curies@example.test',
+      seats: 5,
+    })) as { id: string; code_unique: string };
+    const total = (
+      (await api('GET', `/api/events/${eventId}/invites?per_page=1`)) as { pagination: { total: number } }
+    ).pagination.total;
+    const door = await scannerFor('Terrace door', total, terrace.id);
+    await door.context().setOffline(true);
+    const people = door.getByRole('textbox', { name: 'People in this scan' });
+    await people.fill('3');
+    await scan(door, party.code_unique);
+    await result(door).getByText('The Curies').waitFor();
+    await result(door)
+      .getByText(/^3 of 5 arrived\. Offline/)
+      .waitFor();
+    expect(await result(door).getAttribute('data-signal')).to.equal('green');
+    await expectAccessible(door, 'door scanner offline, party');
+    await screenshotBoth(door, 'scanner-offline-party');
+    // No count: the rest of the party.
+    await scan(door, party.code_unique);
+    await result(door)
+      .getByText(/^5 of 5 arrived\. Offline/)
+      .waitFor();
+    // The whole party is in: a further entry is "already in", from this door.
+    await scan(door, party.code_unique);
+    await result(door).getByText('Already in', { exact: true }).waitFor();
+    expect(await result(door).getAttribute('data-signal')).to.equal('amber');
+    // One of them leaves.
+    await door.getByTestId('direction').getByText('Exit').click();
+    await people.fill('1');
+    await scan(door, party.code_unique);
+    await result(door).getByText('Goodbye!').waitFor();
+    await result(door).getByText('Offline: the exit will sync.').waitFor();
+    await door.getByTestId('count-queued').getByText('3 waiting to sync').waitFor();
+
+    await door.context().setOffline(false);
+    await door.getByTestId('count-queued').getByText('0 waiting to sync').waitFor({ timeout: 30_000 });
+    expect(await door.getByText(/to follow up/).count()).to.equal(0);
+    const attendance = (await api('GET', `/api/events/${eventId}/attendance`)) as {
+      gates: { gates: Array<{ id: string | null; inside: number; entries: number; exits: number }> };
+    };
+    expect(attendance.gates.gates.find((g) => g.id === terrace.id)).to.include({
+      inside: 4,
+      entries: 5,
+      exits: 1,
+    });
+    const curies = (await api('GET', `/api/events/${eventId}/invites/${party.id}`)) as {
+      arrived: number;
+      seats: number;
+      presence: boolean;
+    };
+    expect(curies).to.include({ arrived: 5, seats: 5, presence: true });
   });
 });

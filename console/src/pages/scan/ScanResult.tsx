@@ -13,7 +13,11 @@ export function signalOf(shown: Shown): Signal {
   if (o.kind === 'checked_in') return 'green';
   if (o.kind === 'stored') return 'amber';
   if (o.kind === 'offline')
-    return o.decision.kind === 'admit' ? 'green' : o.decision.kind === 'already' ? 'amber' : 'red';
+    return o.decision.kind === 'admit' || o.decision.kind === 'exit'
+      ? 'green'
+      : o.decision.kind === 'already'
+        ? 'amber'
+        : 'red';
   // Scanned at this door already, waiting to sync: "already in", as the offline list says it.
   if (o.kind === 'local' && o.problem === 'queued_here') return 'amber';
   return 'red';
@@ -74,13 +78,24 @@ export const ScanResult = memo(function ScanResult(props: { shown: Shown | null 
         name = d.invitee?.nom ?? null;
         if (d.kind === 'admit') {
           headline = t('result.checkedIn');
-          detail = d.invitee ? t('result.offlineAdmitted') : t('result.offlineSigned');
+          detail = d.party
+            ? t('result.offlineParty', d.party)
+            : d.invitee
+              ? t('result.offlineAdmitted')
+              : t('result.offlineSigned');
+        } else if (d.kind === 'exit') {
+          headline = t('result.exited');
+          detail = t('result.offlineExit');
         } else if (d.kind === 'already') {
           headline = t('result.alreadyIn');
           detail = d.here
             ? t('result.alreadyHere', { time: time(d.at) })
             : t('result.alreadyElsewhere', { time: time(d.at), by: d.by ?? t('result.someone') });
-        } else headline = t(`result.refused.${d.result}`);
+        } else {
+          headline = t(`result.refused.${d.result}`);
+          if (d.result === 'seats_exceeded') detail = t('result.remaining', { count: d.remaining ?? 0 });
+          if (d.result === 'not_inside') detail = t('result.offlineNotInside');
+        }
         break;
       }
       case 'local':

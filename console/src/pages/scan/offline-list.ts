@@ -5,8 +5,11 @@ import type { components } from '../../api/generated/events.ts';
 export type OfflineInvitee = components['schemas']['OfflineInvitee'];
 
 /** An invitee in this browser's copy: as last synced, and whether this scanner admitted them offline. */
-export interface ListedInvitee extends OfflineInvitee {
+export interface ListedInvitee extends Omit<OfflineInvitee, 'seats' | 'arrived'> {
   event_id: string;
+  /** A party's seats and people arrived (absent in copies stored before they were sent: one seat). */
+  seats?: number;
+  arrived?: number;
   /** When this scanner admitted them while offline (ISO 8601), until the service's copy says so too. */
   here_at?: string;
 }
@@ -132,10 +135,39 @@ async function verifySignedCode(
 
 /** What the copy says of a scanned code while offline: admit (green), already in (amber), refuse (red). */
 export type OfflineDecision =
-  | { kind: 'admit'; invitee: ListedInvitee | null; hash: string }
+  | {
+      kind: 'admit';
+      invitee: ListedInvitee | null;
+      hash: string;
+      /** People let in by this scan (all who remain, unless the scan asked for fewer). */
+      people: number;
+      /** A party's people arrived once this scan counts, and its seats; null for one seat. */
+      party: { arrived: number; seats: number } | null;
+    }
+  /** An exit (the copy knows the invitee came in; how many are inside a gate the service says on sync). */
+  | { kind: 'exit'; invitee: ListedInvitee; hash: string }
   | { kind: 'already'; invitee: ListedInvitee; at: string | null; by: string | null; here: boolean }
-  | { kind: 'refuse'; result: 'unknown_code' | 'revoked'; invitee: ListedInvitee | null }
+  | {
+      kind: 'refuse';
+      result: 'unknown_code' | 'revoked' | 'seats_exceeded' | 'not_inside';
+      invitee: ListedInvitee | null;
+      /** For `seats_exceeded`: how many of the party may still come in. */
+      remaining?: number;
+    }
   | { kind: 'no_list' };
+
+/** How a scan asks to be applied: exit, and how many people of a party (absent: all who can). */
+export interface ScanAsk {
+  direction?: 'entry' | 'exit';
+  people?: number;
+}
+
+/** Seats and arrived people of an invitee, for copies stored before they were sent (one seat). */
+const partyOf = (r: ListedInvitee) => {
+  const seats = r.seats ?? 1;
+  const arrived = r.arrived ?? (r.status === 'checked_in' ? seats : 0);
+  return { seats, arrived };
+};
 
 /**
  * The offline copy of one event's guest list: kept in IndexedDB, held in memory (a map by code
@@ -210,10 +242,13 @@ export class OfflineList {
         (this.hashById.has(r.id) ? this.byHash.get(this.hashById.get(r.id)!) : undefined);
       if (old && old.code_hash !== r.code_hash) this.byHash.delete(old.code_hash);
       const next: ListedInvitee = { ...r, event_id: this.eventId };
-      if (old?.here_at && r.status === 'valid') {
+      // People this scanner let in offline count until the service's copy has as many.
+      const mine = old?.here_at ? partyOf(old).arrived : 0;
+      if (old?.here_at && (r.status === 'valid' || (r.arrived ?? 1) < mine)) {
         next.status = 'checked_in';
         next.here_at = old.here_at;
-        next.checked_in_at = old.checked_in_at;
+        next.checked_in_at = r.checked_in_at ?? old.checked_in_at;
+        next.arrived = Math.max(r.arrived ?? 0, mine);
       }
       this.put(next);
       out.push(next);
@@ -283,8 +318,11 @@ export class OfflineList {
    * already in (amber: admitted by this scanner, or checked in as of the last sync), else admit
    * (green, with the name). A signed code is checked with the event's public key first: a forged
    * one is unknown; a real one not in the copy is admitted unless its invite is on the revocation list.
+   * A party (`seats` > 1) is "already in" only once all its people arrived: until then a scan lets
+   * in those who remain (or `ask.people` of them; more than remain is `seats_exceeded`), "3 of 5
+   * arrived", as the service answers online. An exit is let through for an invitee who came in.
    */
-  async decide(code: string): Promise<OfflineDecision> {
+  async decide(code: string, ask: ScanAsk = {}): Promise<OfflineDecision> {
     let lookup = code;
     let signedInvite: string | null = null;
     if (isSignedCode(code)) {
@@ -300,13 +338,20 @@ export class OfflineList {
     if (!found) {
       if (signedInvite && this.meta.revoked.includes(signedInvite))
         return { kind: 'refuse', result: 'revoked', invitee: null };
-      if (signedInvite) return { kind: 'admit', invitee: null, hash };
-      return this.size === 0
+      if (signedInvite && ask.direction !== 'exit')
+        return { kind: 'admit', invitee: null, hash, people: ask.people ?? 1, party: null };
+      return this.size === 0 || signedInvite
         ? { kind: 'no_list' }
         : { kind: 'refuse', result: 'unknown_code', invitee: null };
     }
     if (found.status === 'revoked') return { kind: 'refuse', result: 'revoked', invitee: found };
-    if (found.status === 'checked_in')
+    const { seats, arrived } = partyOf(found);
+    if (ask.direction === 'exit')
+      return found.status === 'checked_in'
+        ? { kind: 'exit', invitee: found, hash }
+        : { kind: 'refuse', result: 'not_inside', invitee: found };
+    const remaining = seats - arrived;
+    if (found.status === 'checked_in' && remaining <= 0)
       return {
         kind: 'already',
         invitee: found,
@@ -314,25 +359,63 @@ export class OfflineList {
         by: found.here_at ? null : found.scanne_par,
         here: found.here_at !== undefined,
       };
-    return { kind: 'admit', invitee: found, hash };
+    if (ask.people !== undefined && ask.people > remaining)
+      return { kind: 'refuse', result: 'seats_exceeded', invitee: found, remaining };
+    const people = ask.people ?? remaining;
+    return {
+      kind: 'admit',
+      invitee: found,
+      hash,
+      people,
+      party: seats > 1 ? { arrived: arrived + people, seats } : null,
+    };
   }
 
-  /** Records an offline admission by this scanner (so a second scan here is "already in"). */
-  async admitted(hash: string, at: string): Promise<void> {
+  /** Whether a canonical code is a party's (more than one seat) in the copy. */
+  async isParty(code: string): Promise<boolean> {
+    if (isSignedCode(code)) return false;
+    const found = this.byHash.get(await codeHash(code));
+    return (found?.seats ?? 1) > 1;
+  }
+
+  /**
+   * Records an offline admission of `people` by this scanner (so a scan here is "already in" once
+   * the whole party is in).
+   */
+  async admitted(hash: string, at: string, people = 1): Promise<void> {
     const found = this.byHash.get(hash);
     if (!found) return;
-    const next: ListedInvitee = { ...found, status: 'checked_in', here_at: at, checked_in_at: at };
+    const { seats, arrived } = partyOf(found);
+    const next: ListedInvitee = {
+      ...found,
+      status: 'checked_in',
+      here_at: at,
+      checked_in_at: found.checked_in_at ?? at,
+      arrived: Math.min(seats, arrived + people),
+    };
     this.put(next);
     await this.save([next]);
     this.notify();
   }
 
-  /** Records what the service answered a scan online (checked in, or already), so the copy agrees at once. */
-  async checkedIn(inviteId: string, at: string, by: string | null): Promise<void> {
+  /**
+   * Records what the service answered a scan online (checked in, with the party's people arrived
+   * when it said), so the copy agrees at once.
+   */
+  async checkedIn(inviteId: string, at: string, by: string | null, arrived?: number): Promise<void> {
     const h = this.hashById.get(inviteId);
     const found = h ? this.byHash.get(h) : undefined;
-    if (!found || found.status === 'checked_in') return;
-    const next: ListedInvitee = { ...found, status: 'checked_in', checked_in_at: at, scanne_par: by };
+    if (!found) return;
+    const was = partyOf(found);
+    const now = arrived ?? was.seats;
+    if (found.status === 'checked_in' && now <= was.arrived) return;
+    const next: ListedInvitee = {
+      ...found,
+      status: 'checked_in',
+      checked_in_at: found.status === 'checked_in' ? found.checked_in_at : at,
+      scanne_par: found.status === 'checked_in' ? found.scanne_par : by,
+      arrived: Math.min(was.seats, Math.max(now, was.arrived)),
+    };
     this.put(next);
     await this.save([next]);
     this.notify();

@@ -5,7 +5,6 @@ import type { paths as GatewayPaths } from '../../api/generated/gateway.ts';
 import { ApiError } from '../../api/problem.ts';
 import { problemMessage } from '../../api/problem-message.ts';
 import type { QueuedScan } from './scan-store.ts';
-import { takeScanFields } from './scan-settings.ts';
 
 type ScannedInvite = components['schemas']['ScannedInvite'];
 export type Stats = components['schemas']['Stats'];
@@ -46,6 +45,13 @@ export type ScanOutcome =
     }
   | { kind: 'stored' }
   | { kind: 'device_revoked'; message: string };
+
+/** The gate, direction and people of a scan, only those it has (so an old queued scan sends what it always sent). */
+const scanFields = (s: QueuedScan) => ({
+  ...(s.gate_id ? { gate_id: s.gate_id } : {}),
+  ...(s.direction ? { direction: s.direction } : {}),
+  ...(s.people ? { people: s.people } : {}),
+});
 
 /**
  * The calls of a scanner: a set-up scanner device with its credential (`token`), or, without one,
@@ -103,7 +109,7 @@ export function deviceApi(token: string | null, eventId: string) {
         }),
       ),
     /**
-     * `POST .../checkin` with the scan's nonce and time. Answers within `waitMs`: a scan the
+     * `POST .../checkin` with the scan's nonce, time, and its gate, direction and people. Answers within `waitMs`: a scan the
      * network did not carry in time (offline, slow) is `stored` for the queue; sending it again
      * later with the same nonce is safe (the service counts a nonce once).
      */
@@ -118,7 +124,7 @@ export function deviceApi(token: string | null, eventId: string) {
               code_unique: scan.code,
               nonce: scan.nonce,
               scanned_at: scan.scanned_at,
-              ...takeScanFields(),
+              ...scanFields(scan),
             },
             signal: AbortSignal.timeout(waitMs),
           }),
@@ -164,6 +170,7 @@ export function deviceApi(token: string | null, eventId: string) {
               code_unique: s.code,
               nonce: s.nonce,
               scanned_at: s.scanned_at,
+              ...scanFields(s),
             })) as unknown as components['schemas']['ScanBatch']['scans'],
           },
         }),

@@ -18,6 +18,15 @@ export interface QueuedScan {
   code: string;
   /** ISO 8601 UTC, when the code was scanned: the check-in time the service records. */
   scanned_at: string;
+  /**
+   * Where and how it was scanned, as an online scan sends it (docs/events.md, "Gates",
+   * "Parties"): the gate of a signed-in scanner, `exit`, and the people of a party (absent: the
+   * entrance or the device's gate, an entry, everyone who can). Scans queued before these existed
+   * have none, and mean what they always meant.
+   */
+  gate_id?: string;
+  direction?: 'exit';
+  people?: number;
 }
 
 /**

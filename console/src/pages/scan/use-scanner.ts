@@ -6,6 +6,7 @@ import { eventsApi, call } from '../../api/client.ts';
 import { OfflineList, type OfflineDecision } from './offline-list.ts';
 import { deviceApi, type ScanOutcome } from './scan-api.ts';
 import { readScannedCode } from './scan-code.ts';
+import { takeScanFields } from './scan-settings.ts';
 import {
   credentialOf,
   followUpsOf,
@@ -181,7 +182,7 @@ export function useScanner(eventId: string) {
           const scan = pending[r.index];
           if (!scan) continue;
           settled.push(scan.nonce);
-          if (r.result !== 'checked_in')
+          if (r.result !== 'checked_in' && r.result !== 'checked_out')
             refused.push({
               ...scan,
               result: r.result,
@@ -236,8 +237,11 @@ export function useScanner(eventId: string) {
         setShown(next);
         return next;
       }
+      // The gate, direction and people of this scan (the people count applies to this one only).
+      const fields = takeScanFields();
       const earlierAt = queuedCodes.current.get(read.code);
-      if (earlierAt) {
+      // A code queued here is "already in" at once, unless it is an exit or a party's next people.
+      if (earlierAt && !fields.direction && !(list && (await list.isParty(read.code)))) {
         next = { id, code: read.code, outcome: { kind: 'local', problem: 'queued_here', at: earlierAt } };
         setShown(next);
         return next;
@@ -247,23 +251,30 @@ export function useScanner(eventId: string) {
         event_id: eventId,
         code: read.code,
         scanned_at: new Date().toISOString(),
+        ...fields,
       };
       let outcome: ScanOutcome | OfflineOutcome = await api.checkIn(item, SCAN_WAIT_MS);
       if (outcome.kind === 'stored' && list) {
         // No answer from the network: the offline copy decides at the door.
-        const decision = await list.decide(item.code);
+        const decision = await list.decide(item.code, {
+          ...(item.direction ? { direction: item.direction } : {}),
+          ...(item.people ? { people: item.people } : {}),
+        });
         if (decision.kind !== 'no_list') outcome = { kind: 'offline', decision };
       }
       const admitted =
-        outcome.kind === 'stored' || (outcome.kind === 'offline' && outcome.decision.kind === 'admit');
+        outcome.kind === 'stored' ||
+        (outcome.kind === 'offline' && (outcome.decision.kind === 'admit' || outcome.decision.kind === 'exit'));
       if (admitted) {
-        // Kept before it is announced as kept: a stored scan is never lost.
+        // Kept before it is announced as kept: a stored scan is never lost. It is sent with its
+        // gate, direction and people, so the service records what an online scan would have.
         queuedCodes.current.set(item.code, item.scanned_at);
         await queueScan(item);
       }
       if (outcome.kind === 'offline' && outcome.decision.kind === 'admit')
-        void list?.admitted(outcome.decision.hash, item.scanned_at);
-      if (outcome.kind === 'checked_in') void list?.checkedIn(outcome.invite.id, outcome.checkedInAt, null);
+        void list?.admitted(outcome.decision.hash, item.scanned_at, outcome.decision.people);
+      if (outcome.kind === 'checked_in' && !outcome.exit)
+        void list?.checkedIn(outcome.invite.id, outcome.checkedInAt, null, outcome.party?.arrived);
       if (outcome.kind === 'device_revoked') setRevoked(outcome.message);
       next = { id, code: read.code, outcome };
       setShown(next);
