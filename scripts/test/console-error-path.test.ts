@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { errorPathOfKey } from '../../console/src/pages/collect/answers.ts';
 import type { DataEntry } from '../../console/src/pages/collect/answers.ts';
-import { addMember, cast, startHarness, type Harness } from '../../services/collection/test/harness.ts';
+import { cast, publishForm, startHarness, type Harness } from '../../services/collection/test/harness.ts';
 
 /**
  * Issue 34: the web form shows a refusal under the field it is about, in its repeat instance. The
@@ -38,21 +38,13 @@ describe('console: a service refusal lands under its field, in its repeat instan
 
   before(async () => {
     h = await startHarness();
-    const ws = await h.as(alice).post('/api/v1/workspaces').send({ name: 'Census' }).expect(201);
-    const wsId = ws.body.data.id as number;
-    projectId = (
-      await h.as(alice).post(`/api/v1/workspaces/${wsId}/projects`).send({ name: 'Households' }).expect(201)
-    ).body.data.id as number;
-    versionId = (await h.as(alice).post(`/api/v1/projects/${projectId}/versions`).send({}).expect(201)).body
-      .data.id as number;
-    for (const f of fields) {
-      const r = await h.as(alice).post(`/api/v1/versions/${versionId}/fields`).send(f);
-      expect(r.status, JSON.stringify(r.body)).to.equal(201);
-      uuid[f.name] = r.body.data.uuid as string;
-    }
-    await h.as(alice).post(`/api/v1/versions/${versionId}/publish`).expect(200);
-    await h.as(alice).post(`/api/v1/projects/${projectId}/publish`).send({}).expect(200);
-    await addMember(h, alice, wsId, bob, 'collector');
+    const form = await publishForm(h, alice, fields, {
+      names: { workspace: 'Census', project: 'Households' },
+      members: [[bob, 'collector']],
+    });
+    projectId = form.projectId;
+    versionId = form.versionId;
+    for (const [name, f] of Object.entries(form.fields)) uuid[name] = f.uuid;
   });
   after(async () => {
     await h?.close();

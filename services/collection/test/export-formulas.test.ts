@@ -3,7 +3,14 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
 import { eventually } from '@fieldhouse/testkit';
-import { cast, startExportPipeline, startHarness, type ExportPipeline, type Harness } from './harness.ts';
+import {
+  cast,
+  publishForm,
+  startExportPipeline,
+  startHarness,
+  type ExportPipeline,
+  type Harness,
+} from './harness.ts';
 
 /** Answers a spreadsheet would run as formulas (OWASP "CSV Injection"), and harmless neighbours. */
 const HOSTILE = [
@@ -29,26 +36,14 @@ describe('collection: exports neutralise spreadsheet formulas (CSV, xlsx, GeoJSO
   before(async () => {
     h = await startHarness();
     pipeline = await startExportPipeline(h, 'collection-export-formulas');
-    const ws = await h.as(alice).post('/api/v1/workspaces').send({ name: 'WS' }).expect(201);
-    const p = await h
-      .as(alice)
-      .post(`/api/v1/workspaces/${ws.body.data.id}/projects`)
-      .send({ name: 'P' })
-      .expect(201);
-    projectId = p.body.data.id as number;
-    const v = await h.as(alice).post(`/api/v1/projects/${projectId}/versions`).send({}).expect(201);
-    const versionId = v.body.data.id as number;
-    const fields: Array<{ uuid: string; type: string }> = [];
-    for (const f of [
+    const form = await publishForm(h, alice, [
       { name: 'note', label: '=Note', type: 'text' },
       { name: 'delta', label: '-Delta', type: 'integer' },
       { name: 'ratio', label: 'Ratio', type: 'decimal' },
-    ]) {
-      const r = await h.as(alice).post(`/api/v1/versions/${versionId}/fields`).send(f).expect(201);
-      fields.push({ uuid: r.body.data.uuid, type: f.type });
-    }
-    await h.as(alice).post(`/api/v1/versions/${versionId}/publish`).expect(200);
-    await h.as(alice).post(`/api/v1/projects/${projectId}/publish`).send({}).expect(200);
+    ]);
+    projectId = form.projectId;
+    const versionId = form.versionId;
+    const fields = Object.values(form.fields);
     for (const [i, note] of answers.entries()) {
       const values = [note === '' ? null : note, -5 - i, -2.5];
       const res = await h

@@ -174,6 +174,7 @@ export const allTypeFields = [
   { name: 'picture', label: 'Picture', type: 'photo' },
 ] as const;
 
+/** What {@link publishForm} makes: where the form is, and each field's id, uuid and type by name. */
 export interface Form {
   workspaceId: number;
   projectId: number;
@@ -181,27 +182,55 @@ export interface Form {
   fields: Record<string, { id: number; uuid: string; type: string }>;
 }
 
-/** Workspace + project + published version with {@link allTypeFields}, owned by `owner`. */
-export async function makeForm(h: Harness, owner: TestUser, settings: object | null = {}): Promise<Form> {
-  const ws = await h.as(owner).post('/api/v1/workspaces').send({ name: 'WS' }).expect(201);
+/**
+ * A workspace and a project owned by `owner`, with a version holding `fields` (created in order:
+ * a field naming a `parent` comes after it), published, and the project published with
+ * `opts.settings` (null: left unpublished); `opts.version` is the version's create body
+ * (languages); `opts.members` joins users to the workspace with a role. Fails the test, with the
+ * service's answer, when a field is refused.
+ */
+export async function publishForm(
+  h: Harness,
+  owner: TestUser,
+  fields: readonly object[],
+  opts: {
+    names?: { workspace: string; project: string };
+    version?: object;
+    settings?: object | null;
+    members?: Array<[TestUser, string]>;
+  } = {},
+): Promise<Form> {
+  const names = opts.names ?? { workspace: 'WS', project: 'P' };
+  const ws = await h.as(owner).post('/api/v1/workspaces').send({ name: names.workspace }).expect(201);
   const workspaceId = ws.body.data.id as number;
   const p = await h
     .as(owner)
     .post(`/api/v1/workspaces/${workspaceId}/projects`)
-    .send({ name: 'P' })
+    .send({ name: names.project })
     .expect(201);
   const projectId = p.body.data.id as number;
-  const v = await h.as(owner).post(`/api/v1/projects/${projectId}/versions`).send({}).expect(201);
+  const v = await h
+    .as(owner)
+    .post(`/api/v1/projects/${projectId}/versions`)
+    .send(opts.version ?? {})
+    .expect(201);
   const versionId = v.body.data.id as number;
-  const fields: Form['fields'] = {};
-  for (const f of allTypeFields) {
-    const r = await h.as(owner).post(`/api/v1/versions/${versionId}/fields`).send(f).expect(201);
-    fields[f.name] = { id: r.body.data.id, uuid: r.body.data.uuid, type: f.type };
+  const made: Form['fields'] = {};
+  for (const f of fields) {
+    const r = await h.as(owner).post(`/api/v1/versions/${versionId}/fields`).send(f);
+    if (r.status !== 201) throw new Error(`field ${JSON.stringify(f)} refused: ${JSON.stringify(r.body)}`);
+    made[r.body.data.name as string] = { id: r.body.data.id, uuid: r.body.data.uuid, type: r.body.data.type };
   }
   await h.as(owner).post(`/api/v1/versions/${versionId}/publish`).expect(200);
+  const settings = opts.settings === undefined ? {} : opts.settings;
   if (settings) await h.as(owner).post(`/api/v1/projects/${projectId}/publish`).send(settings).expect(200);
-  return { workspaceId, projectId, versionId, fields };
+  for (const [member, role] of opts.members ?? []) await addMember(h, owner, workspaceId, member, role);
+  return { workspaceId, projectId, versionId, fields: made };
 }
+
+/** Workspace + project + published version with {@link allTypeFields}, owned by `owner`. */
+export const makeForm = (h: Harness, owner: TestUser, settings: object | null = {}): Promise<Form> =>
+  publishForm(h, owner, allTypeFields, { settings });
 
 /** A valid submission body for {@link makeForm}'s form (required fields only unless `extra`). */
 export function body(form: Form, extra: Record<string, unknown> = {}, top: object = {}) {

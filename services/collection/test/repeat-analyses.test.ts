@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { addMember, cast, startHarness, type Harness } from './harness.ts';
+import { cast, publishForm, startHarness, type Harness } from './harness.ts';
 
 /**
  * Issue 34: an analysis's `split_by` on a field inside a repeat. It splits the counts of a field
@@ -48,20 +48,13 @@ describe('collection: analyses split by a field inside a repeat (issue 34)', () 
 
   before(async () => {
     h = await startHarness();
-    const ws = await h.as(alice).post('/api/v1/workspaces').send({ name: 'W' }).expect(201);
-    projectId = (
-      await h.as(alice).post(`/api/v1/workspaces/${ws.body.data.id}/projects`).send({ name: 'P' }).expect(201)
-    ).body.data.id as number;
-    const versionId = (await h.as(alice).post(`/api/v1/projects/${projectId}/versions`).send({}).expect(201))
-      .body.data.id as number;
-    for (const f of fields) {
-      const r = await h.as(alice).post(`/api/v1/versions/${versionId}/fields`).send(f);
-      expect(r.status, JSON.stringify(r.body)).to.equal(201);
-      uuid[f.name] = r.body.data.uuid as string;
-    }
-    await h.as(alice).post(`/api/v1/versions/${versionId}/publish`).expect(200);
-    await h.as(alice).post(`/api/v1/projects/${projectId}/publish`).send({}).expect(200);
-    await addMember(h, alice, ws.body.data.id as number, bob, 'collector');
+    const form = await publishForm(h, alice, fields, {
+      names: { workspace: 'W', project: 'P' },
+      members: [[bob, 'collector']],
+    });
+    projectId = form.projectId;
+    const versionId = form.versionId;
+    for (const [name, f] of Object.entries(form.fields)) uuid[name] = f.uuid;
     const send = (data: unknown[]) =>
       h
         .as(bob)

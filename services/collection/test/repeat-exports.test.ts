@@ -5,9 +5,9 @@ import JSZip from 'jszip';
 import { eventually, expectPayloadMatchesAsyncApi, outboxWebhookBodies } from '@fieldhouse/testkit';
 import { collectionAsyncApiDocument } from '../src/http/asyncapi-route.ts';
 import {
-  addMember,
   cast,
   startExportPipeline,
+  publishForm,
   startHarness,
   type ExportPipeline,
   type Harness,
@@ -73,31 +73,20 @@ describe('collection: groups and repeats downstream (exports, search, analyses)'
   before(async () => {
     h = await startHarness();
     pipeline = await startExportPipeline(h, 'collection-repeat-exports');
-    const ws = await h.as(alice).post('/api/v1/workspaces').send({ name: 'Survey' }).expect(201);
-    const p = await h
-      .as(alice)
-      .post(`/api/v1/workspaces/${ws.body.data.id}/projects`)
-      .send({ name: 'Households' })
-      .expect(201);
-    projectId = p.body.data.id as number;
-    const v = await h
-      .as(alice)
-      .post(`/api/v1/projects/${projectId}/versions`)
-      .send({ languages: ['en', 'fr'], default_language: 'en' })
-      .expect(201);
-    versionId = v.body.data.id as number;
-    for (const f of fields) {
-      const r = await h.as(alice).post(`/api/v1/versions/${versionId}/fields`).send(f);
-      expect(r.status, JSON.stringify(r.body)).to.equal(201);
-      uuid[f.name] = r.body.data.uuid as string;
-    }
-    await h.as(alice).post(`/api/v1/versions/${versionId}/publish`).expect(200);
-    await h.as(alice).post(`/api/v1/projects/${projectId}/publish`).send({}).expect(200);
-    await addMember(h, alice, ws.body.data.id as number, bob, 'collector');
-    await addMember(h, alice, ws.body.data.id as number, dave, 'viewer');
+    const form = await publishForm(h, alice, fields, {
+      names: { workspace: 'Survey', project: 'Households' },
+      version: { languages: ['en', 'fr'], default_language: 'en' },
+      members: [
+        [bob, 'collector'],
+        [dave, 'viewer'],
+      ],
+    });
+    projectId = form.projectId;
+    versionId = form.versionId;
+    for (const [name, f] of Object.entries(form.fields)) uuid[name] = f.uuid;
     await h
       .as(alice)
-      .post(`/api/v1/workspaces/${ws.body.data.id}/webhooks`)
+      .post(`/api/v1/workspaces/${form.workspaceId}/webhooks`)
       .send({ url: 'https://hooks.example.test/survey', events: ['submission.created'] })
       .expect(201);
     const post = async (user: TestUser, data: unknown[]) => {

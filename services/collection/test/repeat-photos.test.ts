@@ -3,10 +3,10 @@ import { parse } from 'csv-parse/sync';
 import JSZip from 'jszip';
 import { eventually } from '@fieldhouse/testkit';
 import {
-  addMember,
   cast,
   PNG,
   startExportPipeline,
+  publishForm,
   startHarness,
   type ExportPipeline,
   type Harness,
@@ -66,24 +66,13 @@ describe('collection: photos inside groups and repeat instances (issue 34)', () 
   before(async () => {
     h = await startHarness();
     pipeline = await startExportPipeline(h, 'collection-repeat-photos');
-    const ws = await h.as(alice).post('/api/v1/workspaces').send({ name: 'Homes' }).expect(201);
-    projectId = (
-      await h
-        .as(alice)
-        .post(`/api/v1/workspaces/${ws.body.data.id}/projects`)
-        .send({ name: 'Rooms' })
-        .expect(201)
-    ).body.data.id as number;
-    versionId = (await h.as(alice).post(`/api/v1/projects/${projectId}/versions`).send({}).expect(201)).body
-      .data.id as number;
-    for (const f of fields) {
-      const r = await h.as(alice).post(`/api/v1/versions/${versionId}/fields`).send(f);
-      expect(r.status, JSON.stringify(r.body)).to.equal(201);
-      uuid[f.name] = r.body.data.uuid as string;
-    }
-    await h.as(alice).post(`/api/v1/versions/${versionId}/publish`).expect(200);
-    await h.as(alice).post(`/api/v1/projects/${projectId}/publish`).send({}).expect(200);
-    await addMember(h, alice, ws.body.data.id as number, bob, 'collector');
+    const form = await publishForm(h, alice, fields, {
+      names: { workspace: 'Homes', project: 'Rooms' },
+      members: [[bob, 'collector']],
+    });
+    projectId = form.projectId;
+    versionId = form.versionId;
+    for (const [name, f] of Object.entries(form.fields)) uuid[name] = f.uuid;
   });
   after(async () => {
     await pipeline?.stop();
