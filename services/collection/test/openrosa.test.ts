@@ -248,6 +248,48 @@ describe('collection: OpenRosa', () => {
     ).expect(403);
   });
 
+  it('stores a dateTime answer as sent, and refuses one without its offset in OpenRosa words', async () => {
+    const ws = await h.as(alice).post('/api/v1/workspaces').send({ name: 'Meetings' }).expect(201);
+    const p = await h.as(alice).post(`/api/v1/workspaces/${ws.body.data.id}/projects`).send({ name: 'M' });
+    const project = p.body.data.id as number;
+    const v = await h.as(alice).post(`/api/v1/projects/${project}/versions`).send({}).expect(201);
+    const field = await h
+      .as(alice)
+      .post(`/api/v1/versions/${v.body.data.id}/fields`)
+      .send({ name: 'meet_at', label: 'Meeting', type: 'datetime', required: true })
+      .expect(201);
+    await h.as(alice).post(`/api/v1/versions/${v.body.data.id}/publish`).expect(200);
+    await h.as(alice).post(`/api/v1/projects/${project}/publish`).send({}).expect(200);
+    const xform = await request(h.app)
+      .get(`/api/v1/projects/${project}/forms/fieldhouse-${project}.xml`)
+      .set('Authorization', h.auth(alice))
+      .set('X-OpenRosa-Version', '1.0')
+      .expect(200);
+    expect(xform.text).to.match(/<bind nodeset="\/data\/meet_at" type="dateTime"/);
+    const send = (value: string) =>
+      request(h.app)
+        .post(`/api/v1/projects/${project}/submission`)
+        .set('Authorization', h.auth(alice))
+        .set('X-OpenRosa-Version', '1.0')
+        .attach(
+          'xml_submission_file',
+          Buffer.from(
+            `<data id="fieldhouse-${project}" version="1"><meet_at>${value}</meet_at>` +
+              `<meta><instanceID>uuid:${randomUUID()}</instanceID></meta></data>`,
+          ),
+          { filename: 'submission.xml', contentType: 'text/xml' },
+        );
+    await send('2031-06-12T19:00:00.000+02:00').expect(201);
+    const stored = await h.db('submissions').where('project_id', project).first();
+    expect(stored.data).to.deep.equal([
+      { field_uuid: field.body.data.uuid, type: 'datetime', value: '2031-06-12T19:00:00.000+02:00' },
+    ]);
+    const refused = await send('2031-06-12T19:00:00').expect(422);
+    expect(refused.text).to.include('<message nature="error">');
+    expect(refused.text).to.include('meet_at is a date-time field');
+    expect(await h.db('submissions').where('project_id', project).count({ n: '*' })).to.deep.equal([{ n: 1 }]);
+  });
+
   it('refuses a revoked app user and an unpublished project in OpenRosa words', async () => {
     await h.as(alice).post(`${base()}/unpublish`).expect(200);
     const closed = await submit(instance('<full_name>Di</full_name><age>5</age>')).expect(422);

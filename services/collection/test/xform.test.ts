@@ -70,6 +70,7 @@ const fields = [
   field('total', 'calculate', {}, { calculation: 'sum(${m_age})' }),
   field('when', 'date'),
   field('at', 'time'),
+  field('meet_at', 'datetime'),
   field('weight', 'decimal'),
   field('fruits', 'select_multiple', {
     choices: [
@@ -184,7 +185,7 @@ describe('collection: XForms (issue 35)', () => {
         '@readonly': 'true()',
       });
       const types = Object.fromEntries(
-        ['when', 'at', 'weight', 'fruits', 'where', 'photo'].map((n) => [
+        ['when', 'at', 'meet_at', 'weight', 'fruits', 'where', 'photo'].map((n) => [
           n,
           binds.get(`/data/${n}`)!['@type'],
         ]),
@@ -192,6 +193,7 @@ describe('collection: XForms (issue 35)', () => {
       expect(types).to.deep.equal({
         when: 'date',
         at: 'time',
+        meet_at: 'dateTime',
         weight: 'decimal',
         fruits: 'string',
         where: 'geopoint',
@@ -223,6 +225,7 @@ describe('collection: XForms (issue 35)', () => {
         /<group ref="\/data\/member">\s*<label ref="jr:itext\('\/data\/member:label'\)"\/>\s*<repeat nodeset="\/data\/member" jr:count="\/data\/member-count">/,
       );
       expect(out.xml).to.contain('<upload ref="/data/photo" mediatype="image/*">');
+      expect(out.xml).to.match(/<input ref="\/data\/meet_at">\s*<label/);
       expect(out.xml).to.contain('<select ref="/data/fruits">');
       expect(out.xml).to.contain(`<itemset nodeset="instance('city')/root/item[country = /data/country]">`);
       expect(out.xml).to.match(/<instance id="city">\s*<root>\s*<item>\s*<name>paris<\/name>/);
@@ -275,7 +278,8 @@ describe('collection: XForms (issue 35)', () => {
       <member><m_name>Ana</m_name><m_details><m_age>10</m_age><m_pos>1Ana</m_pos></m_details></member>
       <member><m_name>Bo</m_name><m_details><m_age>30</m_age><m_pos>2Bo</m_pos></m_details>
         <child><c_name>Cy</c_name></child><child><c_name/></child></member>
-      <total>40</total><when>2026-11-28</when><at>14:05:09.120+01:00</at><weight>-2.5e1</weight>
+      <total>40</total><when>2026-11-28</when><at>14:05:09.120+01:00</at>
+      <meet_at>2026-11-28T14:05:09.120+01:00</meet_at><weight>-2.5e1</weight>
       <fruits>apple pear</fruits><where>14.69 -17.44 12 5</where><photo>1700000000000.jpg</photo>
       <country>sn</country><city>dakar</city>`);
 
@@ -297,6 +301,7 @@ describe('collection: XForms (issue 35)', () => {
         e('total', '40'),
         e('when', '2026-11-28'),
         e('at', '14:05:09'),
+        e('meet_at', '2026-11-28T14:05:09.120+01:00'),
         e('weight', -25),
         e('fruits', ['apple', 'pear']),
         e('where', [14.69, -17.44, 12, 5]),
@@ -312,7 +317,7 @@ describe('collection: XForms (issue 35)', () => {
         formId: 'fieldhouse-7',
         version: '3',
       });
-      expect(parseInstance(Buffer.from(full), source).data).to.have.length(15);
+      expect(parseInstance(Buffer.from(full), source).data).to.have.length(16);
     });
 
     it('reads an edit’s deprecatedID, elements in the XForms or OpenRosa namespace, and empty answers as none', () => {
@@ -350,7 +355,7 @@ describe('collection: XForms (issue 35)', () => {
         parseInstance(
           instanceXml(
             `<age>12.5</age><nope>1</nope><sex>f</sex><sex>m</sex><when>28/11/2026</when>
-            <at>noon</at><weight>1,5</weight><where>14.6</where><photo>../etc/passwd</photo>
+            <at>noon</at><meet_at>2026-11-28T14:05:09</meet_at><weight>1,5</weight><where>14.6</where><photo>../etc/passwd</photo>
             <member><m_name><b>x</b></m_name><m_details><m_age>9999999999999999999</m_age><extra/></m_details></member>`,
             `<meta><instanceID>${INSTANCE_ID}</instanceID><audit>x</audit></meta>`,
           ),
@@ -365,6 +370,7 @@ describe('collection: XForms (issue 35)', () => {
           '/data/sex',
           '/data/when',
           '/data/at',
+          '/data/meet_at',
           '/data/weight',
           '/data/where',
           '/data/photo',
@@ -375,6 +381,9 @@ describe('collection: XForms (issue 35)', () => {
         ].sort(),
       );
       expect(p.errors!['/data/age']).to.deep.equal(['age is an integer field: "12.5" is not one']);
+      expect(p.errors!['/data/meet_at']).to.deep.equal([
+        'meet_at is a date-time field (YYYY-MM-DDTHH:MM:SS.sss with Z or +HH:MM): "2026-11-28T14:05:09" is not one',
+      ]);
       expect(p.errors!['/data/nope']).to.deep.equal(['<nope> is not a field of this form at /data']);
     });
 
