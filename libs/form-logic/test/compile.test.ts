@@ -166,6 +166,31 @@ describe('form-logic evaluate', () => {
     ).to.be.closeTo(clock, 0.01);
   });
 
+  it('reads date-time answers with their UTC offset as instants (the datetime type, issue 35)', () => {
+    const answers: Record<string, string> = {
+      age: '2031-06-12T19:00:00.000+02:00',
+      total: '2031-06-12T18:30:00Z',
+    };
+    const ctx: EvaluationContext = { resolve: (name) => answers[name], now: Date.UTC(2031, 5, 12, 18) };
+    const instant = Date.UTC(2031, 5, 12, 17);
+    // 18:30Z is after 19:00+02:00 (17:00Z), although its text sorts before it.
+    expect(compiled('${total} > ${age}').evaluateBoolean(ctx)).to.equal(true);
+    expect(compiled('${age} < now() and ${total} > now()').evaluateBoolean(ctx)).to.equal(true);
+    expect(compiled('decimal-date-time(${age}) * 86400000').evaluateNumber(ctx)).to.be.closeTo(instant, 0.01);
+    const local = new Date(instant);
+    const two = (n: number) => String(n).padStart(2, '0');
+    expect(compiled("format-date-time(${age}, '%Y-%m-%d %H:%M')").evaluateText(ctx)).to.equal(
+      `${local.getFullYear()}-${two(local.getMonth() + 1)}-${two(local.getDate())} ${two(local.getHours())}:${two(local.getMinutes())}`,
+    );
+    // = compares answers as text (XPath 1.0 on two node-sets, as ODK does): the same instant
+    // written with another offset is not equal; compare decimal-date-time() for that.
+    answers.total = '2031-06-12T17:00:00Z';
+    expect(compiled('${total} = ${age}').evaluateBoolean(ctx)).to.equal(false);
+    expect(compiled('decimal-date-time(${total}) = decimal-date-time(${age})').evaluateBoolean(ctx)).to.equal(
+      true,
+    );
+  });
+
   it('does not evaluate the branch of if() it does not take', () => {
     const read: string[] = [];
     const e = compiled('if(${consent} = "yes", ${age}, ${total})');

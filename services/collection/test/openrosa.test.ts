@@ -287,7 +287,9 @@ describe('collection: OpenRosa', () => {
     const refused = await send('2031-06-12T19:00:00').expect(422);
     expect(refused.text).to.include('<message nature="error">');
     expect(refused.text).to.include('meet_at is a date-time field');
-    expect(await h.db('submissions').where('project_id', project).count({ n: '*' })).to.deep.equal([{ n: 1 }]);
+    expect(await h.db('submissions').where('project_id', project).count({ n: '*' })).to.deep.equal([
+      { n: 1 },
+    ]);
   });
 
   it('refuses a revoked app user and an unpublished project in OpenRosa words', async () => {

@@ -163,7 +163,11 @@ describe('collection: submissions', () => {
       post(
         {
           form_version_id: version,
-          data: Object.entries(values).map(([name, value]) => ({ field_uuid: uuids[name], type: 'datetime', value })),
+          data: Object.entries(values).map(([name, value]) => ({
+            field_uuid: uuids[name],
+            type: 'datetime',
+            value,
+          })),
         },
         bob,
         project,
@@ -180,8 +184,13 @@ describe('collection: submissions', () => {
       ]) {
         const res = await meeting({ starts_at: v });
         expect(res.status, `${v} ${JSON.stringify(res.body.errors)}`).to.equal(201);
-        const got = await h.as(alice).get(`/api/v1/projects/${project}/submissions/${res.body.data.id}`).expect(200);
-        expect(got.body.data.data).to.deep.equal([{ field_uuid: uuids.starts_at, type: 'datetime', value: v }]);
+        const got = await h
+          .as(alice)
+          .get(`/api/v1/projects/${project}/submissions/${res.body.data.id}`)
+          .expect(200);
+        expect(got.body.data.data).to.deep.equal([
+          { field_uuid: uuids.starts_at, type: 'datetime', value: v },
+        ]);
       }
     });
 
@@ -206,7 +215,9 @@ describe('collection: submissions', () => {
 
     it('compares date-times as instants in the form logic, whatever their offsets', async () => {
       // 18:30Z is after 19:00+02:00 (17:00Z), although its text sorts before it.
-      await meeting({ starts_at: '2031-06-12T19:00:00.000+02:00', ends_at: '2031-06-12T18:30:00Z' }).expect(201);
+      await meeting({ starts_at: '2031-06-12T19:00:00.000+02:00', ends_at: '2031-06-12T18:30:00Z' }).expect(
+        201,
+      );
       const res = await meeting({
         starts_at: '2031-06-12T19:00:00.000+02:00',
         ends_at: '2031-06-12T18:30:00.000+02:00',
