@@ -19,29 +19,13 @@
  * Prints the figures, the CPU time per submission of each process, and PASS/FAIL; stops the children and drops the databases. Exit 1 on errors.
  * Backing services: POSTGRES_URL, REDIS_URL, AMQP_URL, else the standard local ports.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createKnex, dropDatabase, migrateLatest } from '@fieldhouse/db';
-import { migrations as collectionMigrations } from '@fieldhouse/collection';
-import { migrations as gatewayMigrations } from '@fieldhouse/gateway';
+import { createKnex } from '@fieldhouse/db';
 import { benchFields, benchLogicFields, bulkLoad, submissionBody } from './data.ts';
-import {
-  Child,
-  cpuMeter,
-  cpuProfileArgs,
-  pidListeningOn,
-  printCpuTable,
-  freePort,
-  gatewayChild,
-  registerUser,
-  SERVER_ENV,
-  waitReady,
-} from '../lib/child.ts';
+import { cpuMeter, pidListeningOn, printCpuTable, registerUser } from '../lib/child.ts';
+import { startCollectionStack } from '../lib/collection-stack.ts';
 import { load, percentile } from '../lib/load.ts';
-import { benchBacking, signingKeyPem, withDatabase } from '../lib/backing.ts';
+import { benchBacking } from '../lib/backing.ts';
 import { onCleanup, runBench } from '../lib/run.ts';
 
 const { values: args } = parseArgs({
@@ -55,77 +39,15 @@ const { values: args } = parseArgs({
   },
 });
 const backing = benchBacking();
-const dbUrl = (name: string) => withDatabase(backing.postgres, name);
 
 async function main() {
-  const tag = randomBytes(3).toString('hex');
-  const identityUrl = dbUrl(`bench_identity_${tag}`);
-  const collectionUrl = dbUrl(`bench_collection_${tag}`);
-  const blobDir = await mkdtemp(join(tmpdir(), 'bench-blobs-'));
-  // Run in reverse: the processes stop first, then what they used goes.
-  onCleanup('remove the blob directory', () => rm(blobDir, { recursive: true, force: true }));
-  onCleanup('drop databases', () => Promise.all([dropDatabase(identityUrl), dropDatabase(collectionUrl)]));
-  await migrateLatest(identityUrl, gatewayMigrations);
-  await migrateLatest(collectionUrl, collectionMigrations);
-  const [gwPort, colPort] = [await freePort(), await freePort()];
-  const gatewayUrl = `http://127.0.0.1:${gwPort}`;
-  const common = { ...SERVER_ENV, AMQP_URL: backing.amqp, AMQP_PREFIX: `bench.${tag}.` };
-  const collection = new Child(
-    'collection',
-    'services/collection/src/main.ts',
-    {
-      ...common,
-      PORT: String(colPort),
-      DATABASE_URL: collectionUrl,
-      GATEWAY_JWKS_URL: `${gatewayUrl}/.well-known/jwks.json`,
-      BLOB_DIR: blobDir,
-      DB_POOL_MAX: '20',
-    },
-    cpuProfileArgs('collection'),
-  );
-  onCleanup('stop collection', () => collection.stop());
-  const gateway = gatewayChild({
-    port: gwPort,
-    databaseUrl: identityUrl,
-    redisUrl: backing.redis,
-    amqpUrl: backing.amqp,
-    prefix: `bench.${tag}.`,
-    upstreams: { COLLECTION_URL: `http://127.0.0.1:${colPort}` },
-    privateKeyPem: signingKeyPem(),
-  });
-  onCleanup('stop gateway', () => gateway.stop());
-  const db = createKnex(collectionUrl, { poolMax: 2 });
-  onCleanup('close the database pool', () => db.destroy());
-  // A loaded machine (other jobs on 2 cores) can take over a minute to start the service.
-  await waitReady(collection, `http://127.0.0.1:${colPort}/healthz`, 180_000);
-  await waitReady(gateway, `${gatewayUrl}/healthz`, 180_000);
-  const { token } = await registerUser(gatewayUrl, {
-    name: 'Bench',
-    email: `bench-${tag}@example.test`,
-    password: 'a long bench password',
-  });
+  const stack = await startCollectionStack({ cpuProfile: true });
+  const { tag, gatewayUrl, collection, gateway, token, call } = stack;
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${gatewayUrl}${path}`, {
-      method,
-      headers,
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    const json = (await res.json()) as { data: { id: number; uuid: string } };
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json.data;
-  };
-  const ws = await call('POST', '/api/v1/workspaces', { name: 'Bench' });
-  const makeProject = async (name: string, fields: readonly object[] = benchFields) => {
-    const p = await call('POST', `/api/v1/workspaces/${ws.id}/projects`, { name });
-    const v = await call('POST', `/api/v1/projects/${p.id}/versions`, {});
-    const uuids: Record<string, string> = {};
-    for (const f of fields as ReadonlyArray<{ name: string }>)
-      uuids[f.name] = (await call('POST', `/api/v1/versions/${v.id}/fields`, f)).uuid;
-    await call('POST', `/api/v1/versions/${v.id}/publish`);
-    await call('POST', `/api/v1/projects/${p.id}/publish`, {});
-    return { projectId: p.id, versionId: v.id, uuids };
-  };
+  const db = createKnex(stack.collectionUrl, { poolMax: 2 });
+  onCleanup('close the database pool', () => db.destroy());
+  const makeProject = (name: string, fields: ReadonlyArray<{ name: string }> = benchFields) =>
+    stack.makeProject(name, fields);
 
   // (1) ingest
   const ingest = await makeProject('Ingest');
@@ -143,7 +65,7 @@ async function main() {
     });
     // a first request makes the service know the user (from the token's claims)
     await fetch(`${gatewayUrl}/api/v1/workspaces`, { headers: { authorization: `Bearer ${c.token}` } });
-    await call('POST', `/api/v1/workspaces/${ws.id}/members`, { email, role: 'collector' });
+    await call('POST', `/api/v1/workspaces/${stack.workspaceId}/members`, { email, role: 'collector' });
     collectorTokens.push(c.token);
   }
   const run = async (duration: number, target: { projectId: number; body: string } = { ...ingest, body }) => {

@@ -17,19 +17,12 @@
  * Prints the figures and PASS/FAIL; stops the children and drops the databases. Exit 1 on errors.
  * Backing services: POSTGRES_URL, REDIS_URL, AMQP_URL, else the standard local ports.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { dropDatabase, migrateLatest } from '@fieldhouse/db';
-import { migrations as collectionMigrations } from '@fieldhouse/collection';
-import { migrations as gatewayMigrations } from '@fieldhouse/gateway';
 import { benchFields, submissionBody } from '../collection/data.ts';
-import { Child, freePort, gatewayChild, registerUser, SERVER_ENV, waitReady } from '../lib/child.ts';
+import { startCollectionStack } from '../lib/collection-stack.ts';
 import { load, percentile } from '../lib/load.ts';
-import { benchBacking, signingKeyPem, withDatabase } from '../lib/backing.ts';
-import { onCleanup, runBench } from '../lib/run.ts';
+import { runBench } from '../lib/run.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -39,8 +32,6 @@ const { values: args } = parseArgs({
     samples: { type: 'string', default: '500' },
   },
 });
-const backing = benchBacking();
-const dbUrl = (name: string) => withDatabase(backing.postgres, name);
 
 /** An answer as an XForm instance writes it (xforms-spec "Data Types"): lists space-separated. */
 const lexical = (v: unknown): string => (Array.isArray(v) ? v.join(' ') : String(v));
@@ -60,67 +51,11 @@ const multipart = (xml: string) =>
   `Content-Type: text/xml\r\n\r\n${xml}\r\n--${BOUNDARY}--\r\n`;
 
 async function main() {
-  const tag = randomBytes(3).toString('hex');
-  const identityUrl = dbUrl(`bench_identity_${tag}`);
-  const collectionUrl = dbUrl(`bench_collection_${tag}`);
-  const blobDir = await mkdtemp(join(tmpdir(), 'bench-blobs-'));
-  onCleanup('remove the blob directory', () => rm(blobDir, { recursive: true, force: true }));
-  onCleanup('drop databases', () => Promise.all([dropDatabase(identityUrl), dropDatabase(collectionUrl)]));
-  await migrateLatest(identityUrl, gatewayMigrations);
-  await migrateLatest(collectionUrl, collectionMigrations);
-  const [gwPort, colPort] = [await freePort(), await freePort()];
-  const gatewayUrl = `http://127.0.0.1:${gwPort}`;
-  const common = { ...SERVER_ENV, AMQP_URL: backing.amqp, AMQP_PREFIX: `bench.${tag}.` };
-  const collection = new Child('collection', 'services/collection/src/main.ts', {
-    ...common,
-    PORT: String(colPort),
-    DATABASE_URL: collectionUrl,
-    GATEWAY_JWKS_URL: `${gatewayUrl}/.well-known/jwks.json`,
-    BLOB_DIR: blobDir,
-    DB_POOL_MAX: '20',
-  });
-  onCleanup('stop collection', () => collection.stop());
-  const gateway = gatewayChild({
-    port: gwPort,
-    databaseUrl: identityUrl,
-    redisUrl: backing.redis,
-    amqpUrl: backing.amqp,
-    prefix: `bench.${tag}.`,
-    upstreams: { COLLECTION_URL: `http://127.0.0.1:${colPort}` },
-    privateKeyPem: signingKeyPem(),
-  });
-  onCleanup('stop gateway', () => gateway.stop());
-  await waitReady(collection, `http://127.0.0.1:${colPort}/healthz`, 180_000);
-  await waitReady(gateway, `${gatewayUrl}/healthz`, 180_000);
-  const { token } = await registerUser(gatewayUrl, {
-    name: 'Bench',
-    email: `bench-${tag}@example.test`,
-    password: 'a long bench password',
-  });
+  const stack = await startCollectionStack();
+  const { gatewayUrl, token } = stack;
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${gatewayUrl}${path}`, {
-      method,
-      headers,
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    const json = (await res.json()) as { data: { id: number; uuid: string; server_url: string } };
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json.data;
-  };
-  const ws = await call('POST', '/api/v1/workspaces', { name: 'Bench' });
-  const makeProject = async (
-    name: string,
-    fields: ReadonlyArray<(typeof benchFields)[number]> = benchFields,
-  ) => {
-    const p = await call('POST', `/api/v1/workspaces/${ws.id}/projects`, { name });
-    const v = await call('POST', `/api/v1/projects/${p.id}/versions`, {});
-    const uuids: Record<string, string> = {};
-    for (const f of fields) uuids[f.name] = (await call('POST', `/api/v1/versions/${v.id}/fields`, f)).uuid;
-    await call('POST', `/api/v1/versions/${v.id}/publish`);
-    await call('POST', `/api/v1/projects/${p.id}/publish`, {});
-    return { projectId: p.id, versionId: v.id, uuids };
-  };
+  const call = stack.call<{ id: number; uuid: string; server_url: string }>;
+  const makeProject = (name: string) => stack.makeProject(name, benchFields);
 
   // (1) ingest: JSON against OpenRosa, same form and answers
   const form = await makeProject('Ingest');
