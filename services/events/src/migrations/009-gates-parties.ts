@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { INVITE_COUNTS_STATEMENT } from './005-invite-counts.ts';
 
 /**
  * Gates, parties and held invitations (issue 36; docs/events.md, "Gates", "Parties", "CSV import").
@@ -174,43 +175,8 @@ export const gatesParties = {
     `);
   },
   async down(knex: Knex): Promise<void> {
+    await knex.raw(INVITE_COUNTS_STATEMENT);
     await knex.raw(`
-      CREATE OR REPLACE FUNCTION invite_counts_statement() RETURNS trigger AS $$
-      BEGIN
-        IF TG_OP = 'INSERT' THEN
-          INSERT INTO invite_counts (event_id, shard, total, present)
-          SELECT event_id, (txid_current() % 8)::smallint,
-                 count(*) FILTER (WHERE revoked_at IS NULL),
-                 count(*) FILTER (WHERE presence AND revoked_at IS NULL)
-          FROM new_rows GROUP BY event_id ORDER BY event_id
-          ON CONFLICT (event_id, shard) DO UPDATE
-            SET total = invite_counts.total + EXCLUDED.total, present = invite_counts.present + EXCLUDED.present;
-        ELSIF TG_OP = 'DELETE' THEN
-          INSERT INTO invite_counts (event_id, shard, total, present)
-          SELECT event_id, (txid_current() % 8)::smallint,
-                 -count(*) FILTER (WHERE revoked_at IS NULL),
-                 -count(*) FILTER (WHERE presence AND revoked_at IS NULL)
-          FROM old_rows GROUP BY event_id ORDER BY event_id
-          ON CONFLICT (event_id, shard) DO UPDATE
-            SET total = invite_counts.total + EXCLUDED.total, present = invite_counts.present + EXCLUDED.present;
-        ELSE
-          INSERT INTO invite_counts (event_id, shard, total, present)
-          SELECT event_id, (txid_current() % 8)::smallint, sum(total), sum(present)
-          FROM (
-            SELECT event_id, (revoked_at IS NULL)::int AS total, (presence AND revoked_at IS NULL)::int AS present
-            FROM new_rows
-            UNION ALL
-            SELECT event_id, -(revoked_at IS NULL)::int, -(presence AND revoked_at IS NULL)::int
-            FROM old_rows
-          ) AS change
-          GROUP BY event_id
-          HAVING sum(total) <> 0 OR sum(present) <> 0
-          ORDER BY event_id
-          ON CONFLICT (event_id, shard) DO UPDATE
-            SET total = invite_counts.total + EXCLUDED.total, present = invite_counts.present + EXCLUDED.present;
-        END IF;
-        RETURN NULL;
-      END $$ LANGUAGE plpgsql;
       ALTER TABLE scanner_devices DROP COLUMN gate_id;
       DROP INDEX attendance_log_event_gate;
       ALTER TABLE attendance_log DROP COLUMN gate_id, DROP COLUMN direction, DROP COLUMN people;
