@@ -1,3 +1,5 @@
+import { request as httpRequest } from 'node:http';
+import { Readable } from 'node:stream';
 import { expect } from 'chai';
 import { PNG } from '@fieldhouse/testkit';
 import { loadOdkEngine, type OdkClient } from './support/odk-client.ts';
@@ -168,10 +170,63 @@ describe('OpenRosa through the gateway with ODK’s engine (issue 35)', () => {
       (await o.get(`/api/v1/projects/${project}/submissions`).expect(200)).body.pagination.total,
     ).to.equal(2);
 
-    // Revoked: the next request is refused.
+    // Revoked: the next request is refused, in words Collect shows its user (with or without
+    // X-OpenRosa-Version: under an app user's address the client is an OpenRosa client).
     await o.post(`/api/v1/projects/${project}/app-users/${created.body.data.id}/revoke`).expect(200);
-    expect((await fetch(`${serverUrl}/formList`, { headers: openRosa })).status).to.equal(401);
-    expect((await send()).status).to.equal(401);
+    for (const headers of [openRosa, {}]) {
+      const refused = await fetch(`${serverUrl}/formList`, { headers });
+      expect(refused.status).to.equal(401);
+      expectOpenRosaError(refused, await refused.text(), /revoked/);
+    }
+    const refusedSend = await send();
+    expect(refusedSend.status).to.equal(401);
+    expectOpenRosaError(refusedSend, await refusedSend.text(), /revoked/);
+  });
+
+  it('refuses an unknown or malformed key, another project and an oversized body as OpenRosa responses', async () => {
+    const { serverUrl, project, o } = await projectWithAppUser(stack, 'Refusals');
+    const base = `${stack.gatewayUrl}/api/v1/key`;
+    // The gateway refuses these itself: a key of the wrong shape, then one of the right shape
+    // that names no app user (the service's answer to the gateway's question).
+    for (const key of ['short', `${'A'.repeat(40)}00000000`])
+      for (const path of ['formList', 'submission', `forms/fieldhouse-${project}.xml`]) {
+        const res = await fetch(`${base}/${key}/projects/${project}/${path}`, {
+          method: path === 'submission' ? 'POST' : 'GET',
+        });
+        expect(res.status, `${key} ${path}`).to.equal(401);
+        expect(res.headers.get('www-authenticate'), 'no sign-in prompt: the key is the credential').to.equal(
+          null,
+        );
+        expectOpenRosaError(res, await res.text(), /./);
+      }
+    const short = await fetch(`${base}/short/projects/${project}/formList`);
+    expect(await short.text()).to.equal(
+      '<?xml version="1.0" encoding="UTF-8"?><OpenRosaResponse xmlns="http://openrosa.org/http/response">' +
+        '<message nature="error">This server address holds no valid app user key.</message></OpenRosaResponse>',
+    );
+    // Another project's routes under this app user's key: 403 app_user_scope, in OpenRosa words.
+    const key = /\/key\/([^/]+)\//.exec(serverUrl)![1]!;
+    const other = await fetch(`${base}/${key}/projects/${project + 1000}/formList`);
+    expect(other.status).to.equal(403);
+    expectOpenRosaError(other, await other.text(), /only download its project/);
+    // A route that is not OpenRosa keeps the problem document.
+    const json = await fetch(`${base}/${key}/projects/${project}/submissions`);
+    expect(json.status).to.equal(403);
+    expect(json.headers.get('content-type')).to.match(/^application\/problem\+json/);
+
+    // 50 MB posted to the submission route, streamed (never held in memory): refused with 413
+    // at once when its length is declared, by the service's photo limit when it is not; nothing
+    // stored either way, never a 5xx.
+    const declared = await postLarge(`${serverUrl}/submission`, project, 50 * 1024 * 1024, true);
+    expect(declared.status).to.equal(413);
+    expect(declared.headers['x-openrosa-accept-content-length']).to.match(/^\d+$/);
+    expectOpenRosaError(declared, declared.body, /too large/i);
+    const chunked = await postLarge(`${serverUrl}/submission`, project, 50 * 1024 * 1024, false);
+    expect(chunked.status).to.equal(413);
+    expectOpenRosaError(chunked, chunked.body, /./);
+    expect(
+      (await o.get(`/api/v1/projects/${project}/submissions`).expect(200)).body.pagination.total,
+    ).to.equal(0);
   });
 
   it('takes a signed-in collector with HTTP Basic and a personal access token', async () => {
@@ -198,3 +253,135 @@ describe('OpenRosa through the gateway with ODK’s engine (issue 35)', () => {
     expect(await signedIn.text()).to.include(`<formID>fieldhouse-${project}</formID>`);
   });
 });
+
+describe('OpenRosa through the gateway: the rate limit in OpenRosa words (issue 35)', () => {
+  let stack: TestStack;
+  before(async () => {
+    // An hour's window: a minute's fixed window could roll over between two requests of a test.
+    stack = await startStack({
+      gatewayEnv: {
+        RATE_LIMIT_USER: '20',
+        RATE_LIMIT_IP: '100000',
+        RATE_LIMIT_SYNC_MS: '50',
+        RATE_LIMIT_WINDOW_SECONDS: '3600',
+      },
+    });
+  });
+  after(async () => {
+    await stack?.stop();
+  });
+
+  it('answers an app user over its limit 429 with Retry-After and an OpenRosaResponse', async () => {
+    const { serverUrl } = await projectWithAppUser(stack, 'Limited');
+    let res = await fetch(`${serverUrl}/formList`);
+    for (let i = 0; i < 21 && res.status !== 429; i++) {
+      expect(res.status).to.equal(200);
+      await res.arrayBuffer();
+      res = await fetch(`${serverUrl}/formList`);
+    }
+    expect(res.status).to.equal(429);
+    expect(Number(res.headers.get('retry-after'))).to.be.within(1, 3600);
+    expectOpenRosaError(res, await res.text(), /Too many requests/);
+  });
+});
+
+/** A published one-question project of a new user, and an app user's server address for it. */
+async function projectWithAppUser(stack: TestStack, name: string) {
+  const alice = await registerUser(stack.gatewayUrl, `Alice ${name}`);
+  const o = gatewayClient(stack.gatewayUrl, alice.token);
+  const ws = (await o.post('/api/v1/workspaces').send({ name }).expect(201)).body.data.id as number;
+  const project = (await o.post(`/api/v1/workspaces/${ws}/projects`).send({ name }).expect(201)).body.data
+    .id as number;
+  const version = (await o.post(`/api/v1/projects/${project}/versions`).send({}).expect(201)).body.data
+    .id as number;
+  await o
+    .post(`/api/v1/versions/${version}/fields`)
+    .send({ name: 'photo', type: 'photo', label: 'Photo' })
+    .expect(201);
+  await o.post(`/api/v1/versions/${version}/publish`).expect(200);
+  await o.post(`/api/v1/projects/${project}/publish`).send({}).expect(200);
+  const created = await o
+    .post(`/api/v1/projects/${project}/app-users`)
+    .send({ display_name: 'Tablet' })
+    .expect(201);
+  return { o, project, serverUrl: created.body.data.server_url as string };
+}
+
+/** An OpenRosa error answer: `text/xml`, `X-OpenRosa-Version: 1.0`, a `<message nature="error">` matching `message`. */
+function expectOpenRosaError(
+  res: Response | { headers: Record<string, string | string[] | undefined> },
+  body: string,
+  message: RegExp,
+) {
+  const header = (name: string) =>
+    res.headers instanceof Headers ? res.headers.get(name) : (res.headers[name] as string | undefined);
+  expect(header('content-type')).to.match(/^text\/xml/);
+  expect(header('x-openrosa-version')).to.equal('1.0');
+  const m =
+    /^<\?xml version="1.0" encoding="UTF-8"\?><OpenRosaResponse xmlns="http:\/\/openrosa.org\/http\/response"><message nature="error">([^<]*)<\/message><\/OpenRosaResponse>$/.exec(
+      body,
+    );
+  expect(m, body).not.to.equal(null);
+  expect(m![1]).to.match(message);
+}
+
+/**
+ * POSTs a multipart OpenRosa submission of about `size` bytes (a small instance, then a photo
+ * part of zeros) as a stream of 64 KiB chunks, with its `Content-Length` declared or chunked.
+ * Resolves with the answer as soon as it comes, whether or not the body was all sent.
+ */
+function postLarge(
+  url: string,
+  project: number,
+  size: number,
+  declareLength: boolean,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  const boundary = '----fieldhouse-large';
+  const xml =
+    `<data id="fieldhouse-${project}" version="1"><photo>big.jpg</photo>` +
+    '<meta><instanceID>uuid:6f1a8a5e-8b0e-4c3b-9a43-2f6f0c2b1d11</instanceID></meta></data>';
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="xml_submission_file"; filename="submission.xml"\r\n` +
+      `Content-Type: text/xml\r\n\r\n${xml}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="big.jpg"; filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const chunk = Buffer.alloc(64 * 1024);
+  const photoBytes = size - head.length - tail.length;
+  async function* body() {
+    yield head;
+    for (let sent = 0; sent < photoBytes; sent += chunk.length)
+      yield sent + chunk.length <= photoBytes ? chunk : chunk.subarray(0, photoBytes - sent);
+    yield tail;
+  }
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, {
+      method: 'POST',
+      headers: {
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'x-openrosa-version': '1.0',
+        ...(declareLength ? { 'content-length': String(size) } : {}),
+      },
+    });
+    let answered = false;
+    req.on('response', (res) => {
+      answered = true;
+      const parts: Buffer[] = [];
+      res.on('data', (d: Buffer) => parts.push(d));
+      res.on('end', () => {
+        resolve({
+          status: res.statusCode!,
+          headers: res.headers,
+          body: Buffer.concat(parts).toString('utf8'),
+        });
+        req.destroy();
+      });
+      res.on('error', reject);
+    });
+    // Once answered, the server may stop reading: a write error then is not the test's concern.
+    req.on('error', (err) => {
+      if (!answered) reject(err);
+    });
+    Readable.from(body()).pipe(req);
+  });
+}

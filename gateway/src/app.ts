@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
 import type { RequestHandler } from 'express';
 import cookieParser from 'cookie-parser';
+import bytes from 'bytes';
 import cors from 'cors';
 import type { Knex } from 'knex';
 import {
@@ -23,6 +24,7 @@ import { gatewayDocument } from './docs/document.ts';
 import { docsRoutes } from './docs/routes.ts';
 import { authenticate, refuseDevices } from './identity/authenticate.ts';
 import { appUserResolver, appUserScope, takeAppUserKey } from './identity/app-users.ts';
+import { openRosaRefusals } from './identity/openrosa-refusals.ts';
 import { createAccountLimiters } from './identity/account-limits.ts';
 import type { AccountService } from './identity/account-service.ts';
 import type { IdentityService } from './identity/identity-service.ts';
@@ -250,6 +252,7 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
     total: c.STREAMS_MAX,
     retryAfterSeconds: 10,
   });
+  const proxyBodyLimit = bytes.parse(c.PROXY_BODY_LIMIT) ?? 20 * 1024 * 1024;
   // One proxy app per upstream: the listener finds the upstream once, and its metrics label
   // is the upstream's name.
   const proxied = new Map(
@@ -272,6 +275,10 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
             logger,
           }),
         ],
+        // Refusals on the OpenRosa routes as an OpenRosaResponse ODK Collect shows its user.
+        ...(u.name === 'collection'
+          ? { errorHandlers: [openRosaRefusals({ acceptContentLength: proxyBodyLimit })] }
+          : {}),
       });
       return [u, app] as const;
     }),

@@ -133,7 +133,12 @@ describe('gateway: app users', () => {
     ]) {
       const res = await fetch(`${url}/api/v1/key/${key}${path}`);
       expect(res.status, path).to.equal(403);
-      expect(((await res.json()) as { code: string }).code).to.equal('app_user_scope');
+      if (path.endsWith('/formList')) {
+        // An OpenRosa route: the refusal is an OpenRosaResponse, which ODK Collect shows its user.
+        expect(res.headers.get('content-type')).to.match(/^text\/xml/);
+        expect(res.headers.get('x-openrosa-version')).to.equal('1.0');
+        expect(await res.text()).to.include('<message nature="error">An app user may only download');
+      } else expect(((await res.json()) as { code: string }).code).to.equal('app_user_scope');
     }
   });
 
@@ -145,6 +150,12 @@ describe('gateway: app users', () => {
     expect((await fetch(`${url}/api/v1/key/${unknown}/projects/42/formList`)).status).to.equal(401);
     const revoked = await fetch(`${url}/api/v1/key/${revokedKey}/projects/42/submission`, { method: 'HEAD' });
     expect(revoked.status).to.equal(401);
+    expect(revoked.headers.get('x-openrosa-version')).to.equal('1.0');
+    expect(revoked.headers.get('x-openrosa-accept-content-length')).to.match(/^\d+$/);
+    const body = await (await fetch(`${url}/api/v1/key/${unknown}/projects/42/formList`)).text();
+    expect(body).to.match(
+      /^<\?xml .*<OpenRosaResponse xmlns="http:\/\/openrosa.org\/http\/response"><message nature="error">/,
+    );
   });
 
   it('never writes a key to its log (access log, refusals)', async () => {

@@ -1,6 +1,7 @@
 /**
  * What the gateway itself may answer on any route it proxies, before or instead of the service
- * (design.md: identity, rate limits, routing). Each is a problem document.
+ * (design.md: identity, rate limits, routing). Each is a problem document; on the OpenRosa routes
+ * also an OpenRosaResponse (`text/xml`) for OpenRosa clients.
  */
 const GATEWAY_ANSWERS: Record<string, string> = {
   401: 'Not signed in, or a token or session that is not valid (malformed, expired, revoked) — from the gateway',
@@ -23,15 +24,26 @@ const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'optio
  */
 export function withGatewayAnswers<T extends Document>(document: T): T {
   const copy = structuredClone(document);
-  for (const item of Object.values(copy.paths ?? {}))
+  for (const [path, item] of Object.entries(copy.paths ?? {}))
     for (const [method, op] of Object.entries(item)) {
       if (!METHODS.has(method)) continue;
       const responses = ((op as Operation).responses ??= {});
-      for (const [status, description] of Object.entries(GATEWAY_ANSWERS))
+      for (const [status, description] of Object.entries(GATEWAY_ANSWERS)) {
         responses[status] ??= {
           description,
           content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
         };
+        // On the OpenRosa routes the gateway's own refusals are OpenRosaResponse documents
+        // (identity/openrosa-refusals.ts) for OpenRosa clients.
+        if (OPENROSA_DOC_PATH.test(path)) {
+          const answer = responses[status] as { content?: Record<string, unknown> };
+          answer.content = { ...answer.content, 'text/xml': answer.content?.['text/xml'] ?? {} };
+        }
+      }
     }
   return copy;
 }
+
+/** The OpenRosa routes of the collection service's document (the form list, a form, its manifest, the submission). */
+const OPENROSA_DOC_PATH =
+  /^\/api\/v1\/projects\/\{project_id\}\/(?:formList|submission|forms\/\{form_id\}(?:\.xml|\/manifest))$/;

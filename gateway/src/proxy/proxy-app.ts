@@ -1,4 +1,4 @@
-import type { Express, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Express, RequestHandler } from 'express';
 import type helmet from 'helmet';
 import { baseMiddleware, expressApp, finishApp } from '@fieldhouse/http';
 import type { Logger } from '@fieldhouse/logger';
@@ -13,6 +13,8 @@ export interface ProxyAppOptions {
   routeLabel: () => string;
   /** What runs after the base middleware: CORS, limits, identity, the proxy. */
   handlers: RequestHandler[];
+  /** Error handlers run before the problem errors (each passes on what it does not answer). */
+  errorHandlers?: ErrorRequestHandler[];
 }
 
 /**
@@ -26,6 +28,7 @@ export interface ProxyAppOptions {
 export function createProxyApp(opts: ProxyAppOptions): Express {
   const app = expressApp(opts.trustProxy);
   app.use(chain([...baseMiddleware(opts, securityHeaders(opts.helmet)), ...opts.handlers]));
+  for (const handler of opts.errorHandlers ?? []) app.use(handler);
   finishApp(app, opts.logger);
   return app;
 }

@@ -150,7 +150,12 @@ export function proxyTo(upstream: Upstream, deps: ProxyDeps): RequestHandler {
     req.headers['x-request-id'] = req.id;
     // The path prefix an app user's client used (it holds the key): the service's OpenRosa
     // answers link to the form under it (docs/identity.md, "App users"). Only the gateway sets it.
-    if (req.identity.appUser) req.headers['x-gateway-openrosa-base'] = req.identity.appUser.basePath;
+    // Only OpenRosa clients use an app user's address: the service answers them in OpenRosa words
+    // (an OpenRosaResponse) even when the client left out `X-OpenRosa-Version`, as the gateway does.
+    if (req.identity.appUser) {
+      req.headers['x-gateway-openrosa-base'] = req.identity.appUser.basePath;
+      req.headers['x-openrosa-version'] ??= '1.0';
+    }
     void (stream ? streams : requests)(req, res, next);
   };
 }

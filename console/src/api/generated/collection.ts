@@ -3929,6 +3929,7 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
         };
       };
       /** @description Unknown project, or not open to the caller */
@@ -3978,6 +3979,7 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
         };
       };
       /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
@@ -3987,6 +3989,7 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
         };
       };
       /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
@@ -3996,6 +3999,7 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
         };
       };
     };
@@ -4057,6 +4061,7 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
         };
       };
       /** @description Unknown project or form, or not open to the caller */
@@ -4106,6 +4111,7 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
         };
       };
       /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
@@ -4115,6 +4121,7 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
         };
       };
       /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
@@ -4124,6 +4131,7 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
         };
       };
     };
@@ -4185,6 +4193,7 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
         };
       };
       /** @description Unknown project or form, or not open to the caller */
@@ -4234,6 +4243,7 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
         };
       };
       /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
@@ -4243,6 +4253,7 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
         };
       };
       /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
@@ -4252,6 +4263,7 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
         };
       };
     };
@@ -4616,6 +4628,7 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
         };
       };
       /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
@@ -4625,6 +4638,7 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
         };
       };
       /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
@@ -4634,6 +4648,7 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
         };
       };
     };
@@ -4764,6 +4779,7 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
         };
       };
       /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
@@ -4773,6 +4789,7 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
         };
       };
       /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
@@ -4782,6 +4799,7 @@ export interface operations {
         };
         content: {
           'application/problem+json': components['schemas']['Problem'];
+          'text/xml': unknown;
         };
       };
     };
