@@ -5,6 +5,7 @@ import { registerUser } from '../test/support/users.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { bearerApi } from './support/api.ts';
 import { startConsoleStack, type ConsoleStack } from './support/console-stack.ts';
+import { expectNoOverflow } from './support/overflow.ts';
 import { screenshotBoth } from './support/screenshots.ts';
 import { signInThroughPage } from './support/sign-in.ts';
 
@@ -101,6 +102,43 @@ describe('console: staff at the door and scanners that decide offline (issue 36,
     expect(graceNow).to.include({ presence: true, scanne_par: 'Sam Staff' });
     await expectAccessible(page, 'door scanner (staff)');
     await screenshotBoth(page, 'scanner-staff');
+  });
+
+  it('a staff member checks in from the invitee list and undoes it, with no owner actions there', async () => {
+    const kath = await invite('Katherine Johnson');
+    const page = await c.newPage();
+    await signInThroughPage(page, staff, `/events/${eventId}/invites`);
+    const row = page.getByTestId('invite-Katherine Johnson');
+    await row.getByText('Absent').waitFor();
+    // Only what staff may do: no add, import, edit, resend or revoke.
+    for (const name of ['Add an invitee', 'Import a CSV'])
+      expect(await page.getByRole('button', { name }).count(), name).to.equal(0);
+    await page.getByRole('button', { name: 'Actions for Katherine Johnson' }).click();
+    await page.getByRole('menuitem', { name: 'QR code (PNG)' }).waitFor();
+    for (const name of ['Edit', 'Send the invitation again', 'Revoke'])
+      expect(await page.getByRole('menuitem', { name }).count(), name).to.equal(0);
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('button', { name: 'Check in Katherine Johnson' }).click();
+    await page.getByTestId('invite-outcome').getByText('Katherine Johnson is checked in.').waitFor();
+    await row.getByText('Present').waitFor();
+    const checked = (await api('GET', `/api/events/${eventId}/invites/${kath.id}`)) as {
+      presence: boolean;
+      scanne_par: string;
+    };
+    expect(checked).to.include({ presence: true, scanne_par: 'Sam Staff' });
+    await expectAccessible(page, 'invitees page (staff)');
+    await expectNoOverflow(page, 'invitees page (staff)');
+    await screenshotBoth(page, 'invites-staff');
+
+    await page.getByRole('button', { name: 'Undo the check-in of Katherine Johnson' }).click();
+    await page
+      .getByTestId('invite-outcome')
+      .getByText('Katherine Johnson is no longer checked in.')
+      .waitFor();
+    await row.getByText('Absent').waitFor();
+    const undone = (await api('GET', `/api/events/${eventId}/invites/${kath.id}`)) as { presence: boolean };
+    expect(undone.presence).to.equal(false);
   });
 
   it('two devices offline with the list: both show names; one admits, the other says "already in" after sync', async () => {

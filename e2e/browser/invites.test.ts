@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { registerUser } from '../test/support/users.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { bearerApi } from './support/api.ts';
+import { expectNoOverflow } from './support/overflow.ts';
 import { startConsoleStack, type ConsoleStack } from './support/console-stack.ts';
 import { screenshotBoth } from './support/screenshots.ts';
 import { signInThroughPage } from './support/sign-in.ts';
@@ -64,11 +65,25 @@ describe('console: invitees of an event, with CSV import (browser)', function ()
     await page.getByRole('menuitem', { name: 'Revoke' }).click();
     await page.getByTestId('invite-Colette').getByText('Revoked').waitFor();
     await expectAccessible(page, 'invitees page');
+
+    // The whole list on a phone: every presence reads in full (not "ABS…", "REV…").
+    await page.getByRole('textbox', { name: 'Search by name, e-mail or code' }).fill('');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await page.getByTestId('invite-Existing Guest').waitFor();
+    await expectNoOverflow(page, 'invitees page');
+    const desktop = page.viewportSize()!;
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.getByTestId('invite-Existing Guest').getByText('Absent').waitFor();
+    const cut = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('.mantine-Badge-label')]
+        .filter((l) => l.offsetParent !== null && l.scrollWidth > l.clientWidth)
+        .map((l) => l.textContent),
+    );
+    expect(cut, 'badges cut on a 375 px phone').to.deep.equal([]);
+    await page.setViewportSize(desktop);
     await screenshotBoth(page, 'invites');
 
     // CSV import: the file's own headers are recognised, bad rows shown before anything is sent.
-    await page.getByRole('textbox', { name: 'Search by name, e-mail or code' }).fill('');
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByRole('button', { name: 'Import a CSV' }).click();
     const csv = [
       'Name;E-mail;Category',

@@ -237,7 +237,9 @@ describe('events: the offline copy of scanners (snapshot, changes since a cursor
     expect(gates.gates.find((g) => g.id === hall.id)).to.include({ inside: 3, entries: 4, exits: 1 });
     const history = (await get(`/api/events/${partyEvent}/invites/${curies.id}/history`).expect(200)).body;
     const rows = (Array.isArray(history) ? history : history.data) as Array<Record<string, unknown>>;
-    expect(rows.filter((r) => r.gate_id === hall.id).map((r) => [r.direction, r.people])).to.have.deep.members([
+    expect(
+      rows.filter((r) => r.gate_id === hall.id).map((r) => [r.direction, r.people]),
+    ).to.have.deep.members([
       ['entry', 3],
       ['exit', 1],
       ['entry', 1],

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import {
   ActionIcon,
   Badge,
+  Box,
   Button,
   Group,
   Menu,
@@ -12,6 +13,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconDots, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
@@ -36,6 +38,30 @@ import {
   type InviteFilter,
   type InviteType,
 } from './use-invites.ts';
+
+/** An invitee's presence as a badge: revoked, present (with the check-in time as its title) or absent. */
+function PresenceBadge(props: { invite: Invite }) {
+  const { t } = useTranslation('invites');
+  const when = useFormatInstant();
+  const { invite } = props;
+  if (invite.revoked)
+    return (
+      <Badge color="gray" variant="light">
+        {t('row.revoked')}
+      </Badge>
+    );
+  if (invite.presence)
+    return (
+      <Badge color="green" variant="light" title={when(invite.checked_in_at)}>
+        {t('row.present')}
+      </Badge>
+    );
+  return (
+    <Badge color="yellow" variant="light">
+      {t('row.absent')}
+    </Badge>
+  );
+}
 
 /** The table's filters and page from the URL (so a filtered view can be shared as a link). */
 function useFilter(): [InviteFilter, (patch: Partial<InviteFilter>) => void] {
@@ -67,7 +93,9 @@ function useFilter(): [InviteFilter, (patch: Partial<InviteFilter>) => void] {
  */
 export function InvitesPage() {
   const { t } = useTranslation('invites');
-  const when = useFormatInstant();
+  // Mantine's `sm` (48 em): the presence has a column of its own; below, it goes under the name
+  // (rendered once, in one place, so it is read once).
+  const wide = useMediaQuery('(min-width: 48em)', true) ?? true;
   const eventId = useParams().eventId ?? '';
   const [filter, setFilter] = useFilter();
   const [search, setSearch] = useState(filter.search);
@@ -225,7 +253,7 @@ export function InvitesPage() {
                   <Table.Th scope="col" visibleFrom="sm">
                     {t('fields.type')}
                   </Table.Th>
-                  <Table.Th scope="col">{t('fields.presence')}</Table.Th>
+                  {wide ? <Table.Th scope="col">{t('fields.presence')}</Table.Th> : null}
                   <Table.Th scope="col">{t('fields.actions')}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
@@ -237,24 +265,21 @@ export function InvitesPage() {
                       <Text size="xs" c="dimmed" fw={400} hiddenFrom="sm">
                         {invite.email} · {t(`types.${invite.type_invite}`)}
                       </Text>
+                      {/* On a phone the presence shows under the name: a column of its own was
+                          squeezed by the actions until its badge read "ABS…" (issue 36). */}
+                      {wide ? null : (
+                        <Box mt={4}>
+                          <PresenceBadge invite={invite} />
+                        </Box>
+                      )}
                     </Table.Th>
                     <Table.Td visibleFrom="sm">{invite.email}</Table.Td>
                     <Table.Td visibleFrom="sm">{t(`types.${invite.type_invite}`)}</Table.Td>
-                    <Table.Td>
-                      {invite.revoked ? (
-                        <Badge color="gray" variant="light">
-                          {t('row.revoked')}
-                        </Badge>
-                      ) : invite.presence ? (
-                        <Badge color="green" variant="light" title={when(invite.checked_in_at)}>
-                          {t('row.present')}
-                        </Badge>
-                      ) : (
-                        <Badge color="yellow" variant="light">
-                          {t('row.absent')}
-                        </Badge>
-                      )}
-                    </Table.Td>
+                    {wide ? (
+                      <Table.Td>
+                        <PresenceBadge invite={invite} />
+                      </Table.Td>
+                    ) : null}
                     <Table.Td>
                       <Group gap="xs" wrap="nowrap">
                         {invite.revoked ? null : invite.presence ? (

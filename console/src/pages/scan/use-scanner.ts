@@ -264,7 +264,8 @@ export function useScanner(eventId: string) {
       }
       const admitted =
         outcome.kind === 'stored' ||
-        (outcome.kind === 'offline' && (outcome.decision.kind === 'admit' || outcome.decision.kind === 'exit'));
+        (outcome.kind === 'offline' &&
+          (outcome.decision.kind === 'admit' || outcome.decision.kind === 'exit'));
       if (admitted) {
         // Kept before it is announced as kept: a stored scan is never lost. It is sent with its
         // gate, direction and people, so the service records what an online scan would have.
