@@ -139,7 +139,7 @@ describe('XForms: ODK’s own engine fills a Fieldhouse form as the web form doe
     expect(await stored(parsed.data)).to.deep.equal(await stored(asJson));
   });
 
-  it('fills a counted repeat with a nested repeat and a cascading select, dates, times, several choices and a point: the same data as the JSON API', async () => {
+  it('fills a counted repeat with a nested repeat and a cascading select, dates, times, a date-time, several choices and a point: the same data as the JSON API', async () => {
     const alice = await registerUser(stack.gatewayUrl, 'Alice Owner');
     const o = gatewayClient(stack.gatewayUrl, alice.token);
     const ws = (await o.post('/api/v1/workspaces').send({ name: 'Wells' }).expect(201)).body.data
@@ -153,6 +153,7 @@ describe('XForms: ODK’s own engine fills a Fieldhouse form as the web form doe
       { name: 'intro', type: 'note', label: 'Count the wells of the village.' },
       { name: 'visited', type: 'date', label: 'Day' },
       { name: 'at', type: 'time', label: 'Time' },
+      { name: 'meet_at', type: 'datetime', label: 'Next meeting' },
       { name: 'where', type: 'geopoint', label: 'Place' },
       {
         name: 'uses',
@@ -203,6 +204,7 @@ describe('XForms: ODK’s own engine fills a Fieldhouse form as the web form doe
     expect(odk.find(form, '/data/intro')?.nodeType).to.equal('note');
     odk.answer(form, '/data/visited', '2026-11-20');
     odk.answer(form, '/data/at', '09:30:00');
+    odk.answer(form, '/data/meet_at', '2026-11-21T10:15:00.000+01:00');
     odk.answer(form, '/data/where', '12.9 -14.9 40 5');
     odk.answer(form, '/data/uses', 'drink farm');
     odk.answer(form, '/data/wells', 2);
@@ -237,6 +239,7 @@ describe('XForms: ODK’s own engine fills a Fieldhouse form as the web form doe
     const asJson = [
       e('visited', '2026-11-20'),
       e('at', '09:30:00'),
+      e('meet_at', '2026-11-21T10:15:00.000+01:00'),
       e('where', [12.9, -14.9, 40, 5]),
       e('uses', ['drink', 'farm']),
       e('wells', 2),
