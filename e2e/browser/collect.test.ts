@@ -58,6 +58,7 @@ const EVERY_TYPE = [
   { name: 'income', label: 'Monthly income', type: 'decimal' },
   { name: 'visit_day', label: 'Visit day', type: 'date' },
   { name: 'visit_time', label: 'Visit time', type: 'time' },
+  { name: 'next_visit', label: 'Next visit', type: 'datetime' },
   {
     name: 'water',
     label: 'Water source',
@@ -171,6 +172,19 @@ describe('console: the collector web form, offline queue and drafts (browser)', 
     await page.getByRole('spinbutton', { name: 'Monthly income' }).fill('125000.5');
     await page.getByLabel('Visit day').fill('2027-03-14');
     await page.getByLabel('Visit time').fill('09:30:15');
+    // A date-time is typed in the device's time zone, which the field names, and sent with its offset.
+    await page.getByLabel('Next visit').fill('2027-04-02T16:45:30');
+    const zone = await page.evaluate(() => {
+      const minutes = -new Date(2027, 3, 2, 16, 45, 30).getTimezoneOffset();
+      const pad = (n: number) => String(Math.abs(n)).padStart(2, '0');
+      return `${minutes < 0 ? '-' : '+'}${pad(Math.trunc(minutes / 60))}:${pad(minutes % 60)}`;
+    });
+    const nowZone = await page.evaluate(() => {
+      const minutes = -new Date().getTimezoneOffset();
+      const pad = (n: number) => String(Math.abs(n)).padStart(2, '0');
+      return `${minutes < 0 ? '-' : '+'}${pad(Math.trunc(minutes / 60))}:${pad(minutes % 60)}`;
+    });
+    await page.getByText(`Time zone of this device: UTC${nowZone}`).waitFor();
     await page.getByRole('radio', { name: 'Well' }).check();
     await page.getByRole('checkbox', { name: 'Radio' }).check();
     await page.getByRole('checkbox', { name: 'Phone' }).check();
@@ -191,6 +205,7 @@ describe('console: the collector web form, offline queue and drafts (browser)', 
     expect(answer(sent!, project, 'income')).to.equal(125000.5);
     expect(answer(sent!, project, 'visit_day')).to.equal('2027-03-14');
     expect(answer(sent!, project, 'visit_time')).to.equal('09:30:15');
+    expect(answer(sent!, project, 'next_visit')).to.equal(`2027-04-02T16:45:30.000${zone}`);
     expect(answer(sent!, project, 'water')).to.equal('well');
     expect(answer(sent!, project, 'assets')).to.deep.equal(['radio', 'phone']);
     expect(answer(sent!, project, 'place')).to.deep.equal([14.6928, -17.4467, 0, 12]);
