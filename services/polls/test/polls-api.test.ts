@@ -61,6 +61,8 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
       access: 'public',
       require_verification: false,
       show_stats_public: true,
+      results_visibility: 'always',
+      show_participant_names: true,
       allow_comments: true,
       allow_reactions: true,
     });

@@ -180,7 +180,7 @@ export interface paths {
     };
     /**
      * Results (spec 2.2)
-     * @description From the Redis counters (rebuilt from MongoDB when lost). Unchanged results keep their `ETag`: `If-None-Match` answers 304. When `show_stats_public` is false and the caller is not the owner, only the caller's own choices are shown (`stats_hidden: true`, `my_vote`).
+     * @description From the Redis counters (rebuilt from MongoDB when lost). Unchanged results keep their `ETag`: `If-None-Match` answers 304. When the caller may not see the results (`poll.settings.results_visibility`, docs/polls.md "Result visibility"; `show_stats_public: false` for a non-owner), only the caller's own choices are shown (`stats_hidden: true`, `my_vote`).
      */
     get: operations['getResults'];
     put?: never;
@@ -200,7 +200,7 @@ export interface paths {
     };
     /**
      * Live results as Server-Sent Events
-     * @description A `results` event (data: the Results object) at once, after counted votes (at most one event per 100 ms while votes keep coming, fewer with a large audience; always one after the last), close or reopen, from any replica; a `: heartbeat` comment every 15 s (`SSE_HEARTBEAT_MS`); a `deleted` event when the poll is deleted, then the stream ends. The gateway caps open streams per client address and per user: 429 `too_many_streams` with `Retry-After` above a cap.
+     * @description A `results` event (data: the Results object) at once, after counted votes (at most one event per 100 ms while votes keep coming, fewer with a large audience; always one after the last), close or reopen, from any replica, and within one heartbeat of the poll's `starts_at` or `ends_at` passing; each event shows what the results read would show this reader (`results_visibility`); a `: heartbeat` comment every 15 s (`SSE_HEARTBEAT_MS`); a `deleted` event when the poll is deleted, then the stream ends. The gateway caps open streams per client address and per user: 429 `too_many_streams` with `Retry-After` above a cap.
      */
     get: operations['streamResults'];
     put?: never;
@@ -813,6 +813,7 @@ export interface components {
       section_results?: components['schemas']['SectionResult'][];
       sections: components['schemas']['Section'][];
       show_stats_public: boolean;
+      /** @description true when the caller may not see the counts (poll.settings.results_visibility: after_vote before they vote, after_close before the poll is over, owner_only): results has only their own choices. */
       stats_hidden: boolean;
       total_votes: number;
       unique_voters: number;
@@ -898,6 +899,9 @@ export interface components {
       ends_at: string | null;
       max_votes_per_voter: number;
       require_verification: boolean;
+      /** @enum {string} */
+      results_visibility: 'always' | 'after_vote' | 'after_close' | 'owner_only';
+      show_participant_names: boolean;
       show_stats_public: boolean;
       /** @description ISO 8601 UTC time */
       starts_at: string | null;
@@ -921,7 +925,14 @@ export interface components {
       max_votes_per_voter?: number;
       /** @description Votes are confirmed by a one-time password (default false). */
       require_verification?: boolean;
-      /** @description Everyone sees full results (default true). */
+      /**
+       * @description docs/polls.md, "Result visibility": who sees the counts, analytics and achievements. always (everyone), after_vote (the owner, and voters once their vote is counted; everyone once the poll is over), after_close (the owner; everyone once the poll is closed or ended), owner_only. Default: from show_stats_public, else always.
+       * @enum {string}
+       */
+      results_visibility?: 'always' | 'after_vote' | 'after_close' | 'owner_only';
+      /** @description Participants' names are shown to others than the owner (default true). */
+      show_participant_names?: boolean;
+      /** @description Everyone sees full results (default true). Spec 2.2; kept equal to results_visibility = always: alone, true sets results_visibility to always and false to owner_only; given with a results_visibility it disagrees with, 422. */
       show_stats_public?: boolean;
       /**
        * Format: date-time

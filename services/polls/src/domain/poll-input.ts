@@ -1,5 +1,6 @@
 import { problems } from './problems.ts';
 import type { PollSettings, SectionKind } from './types.ts';
+import { resultsVisibility, statsPublicOf } from './visibility.ts';
 
 /** Defaults of a new poll's settings (docs/polls.md, "Settings"). */
 export const DEFAULT_SETTINGS: PollSettings = {
@@ -9,6 +10,8 @@ export const DEFAULT_SETTINGS: PollSettings = {
   access: 'public',
   require_verification: false,
   show_stats_public: true,
+  results_visibility: 'always',
+  show_participant_names: true,
   allow_comments: true,
   allow_reactions: true,
 };
@@ -35,7 +38,13 @@ export interface PollInput {
   };
 }
 
-/** Merges settings input over `base`, checking that `ends_at` is after `starts_at` (422 otherwise). */
+/**
+ * Merges settings input over `base`, checking that `ends_at` is after `starts_at` (422 otherwise).
+ * Result visibility (docs/polls.md, "Result visibility"): `results_visibility` given sets
+ * `show_stats_public` to `results_visibility === 'always'`; `show_stats_public` given alone sets
+ * `results_visibility` to `always` (true) or `owner_only` (false, what it always meant); both
+ * given and disagreeing: 422 naming `settings.show_stats_public`.
+ */
 export function mergeSettings(base: PollSettings, input: PollInput['settings']): PollSettings {
   const iso = (d: Date | null | undefined, old: string | null) =>
     d === undefined ? old : d === null ? null : d.toISOString();
@@ -47,6 +56,20 @@ export function mergeSettings(base: PollSettings, input: PollInput['settings']):
     starts_at: iso(input?.starts_at, base.starts_at),
     ends_at: iso(input?.ends_at, base.ends_at),
   };
+  const visibility = input?.results_visibility;
+  const statsPublic = input?.show_stats_public;
+  if (visibility !== undefined && statsPublic !== undefined && statsPublicOf(visibility) !== statsPublic)
+    throw problems.invalid({
+      errors: {
+        'settings.show_stats_public': [
+          `The show_stats_public field must be ${statsPublicOf(visibility)} when results_visibility is ${visibility} (true exactly for always).`,
+        ],
+      },
+    });
+  merged.results_visibility =
+    visibility ?? (statsPublic !== undefined ? (statsPublic ? 'always' : 'owner_only') : resultsVisibility(base));
+  merged.show_stats_public = statsPublicOf(merged.results_visibility);
+  merged.show_participant_names ??= true;
   if (merged.starts_at && merged.ends_at && merged.ends_at <= merged.starts_at)
     throw problems.invalid({
       errors: { 'settings.ends_at': ['The ends_at must be a date after starts_at.'] },

@@ -2,7 +2,8 @@ import { achievementsOf, milestoneAt, missingMilestones } from './achievements.t
 import { analyticsOf } from './analytics.ts';
 import type { PollsContext } from './context.ts';
 import { countResultsRead, fullResultsValidUntil, type RenderedResults } from './results-cache.ts';
-import { REACTION_TYPES, type CounterSnapshot, type PollDoc, type Voter } from './types.ts';
+import { REACTION_TYPES, type CounterSnapshot, type PollDoc, type Voter, type VoteDoc } from './types.ts';
+import { resultsVisibleBeforeLookup } from './visibility.ts';
 import { commentView, pollView, sectionsView, type CommentView } from './views.ts';
 import { hasKinds, sectionResults } from './section-kinds.ts';
 
@@ -18,9 +19,32 @@ export function reactionsSummary(s: CounterSnapshot): Record<string, number> {
   return Object.fromEntries(REACTION_TYPES.map((t) => [t, s.reactions[t] ?? 0]));
 }
 
-/** Whether the caller sees the full statistics (owner, or `show_stats_public`). */
-export const seesStats = (poll: PollDoc, voter: Voter | null): boolean =>
-  poll.settings.show_stats_public || (voter?.userId != null && voter.userId === poll.owner_id);
+/**
+ * Whether the caller sees the full statistics (domain/visibility.ts, `resultsVisibleTo`): true
+ * or false, or `'if_voted'` when it depends on whether they have a counted vote (`after_vote`).
+ */
+export const seesStats = (poll: PollDoc, voter: Voter | null, now = Date.now()): boolean | 'if_voted' =>
+  resultsVisibleBeforeLookup(
+    poll,
+    { owner: voter?.userId != null && voter.userId === poll.owner_id, identified: voter !== null },
+    now,
+  );
+
+/**
+ * The caller's view of the results: whether they see full statistics, and their latest counted
+ * vote when they may not see everything without it (null: none, or not needed). Reads MongoDB
+ * only then.
+ */
+async function viewOf(
+  ctx: PollsContext,
+  poll: PollDoc,
+  voter: Voter | null,
+): Promise<{ full: boolean; mine: VoteDoc | null }> {
+  const sees = seesStats(poll, voter);
+  if (sees === true || !voter) return { full: sees === true, mine: null };
+  const mine = await ctx.votes.latestByVoter(poll._id, voter.key);
+  return { full: sees === 'if_voted' && mine !== null, mine };
+}
 
 /** The five newest comments from MongoDB; cached in Redis until a comment is added or deleted. */
 async function loadRecentComments(ctx: PollsContext, pollId: string): Promise<CommentView[]> {
@@ -68,7 +92,7 @@ export async function readResults(
       raw.recentJson ? (JSON.parse(raw.recentJson) as CommentView[]) : loadRecentComments(ctx, pollId),
     ]);
     countResultsRead('computed');
-    return render(await buildResults(ctx, poll, reader, s, recent));
+    return render(await buildResults(ctx, poll, s, recent, await viewOf(ctx, poll, reader)));
   }
   let entry = known;
   if (
@@ -88,13 +112,14 @@ export async function readResults(
     ctx.resultsCache.set(pollId, entry);
   }
   const now = Date.now();
-  const full = seesStats(entry.poll, reader);
+  const view = await viewOf(ctx, entry.poll, reader);
+  const full = view.full;
   if (full && entry.full && now < entry.full.validUntil) {
     countResultsRead('cache');
     return entry.full.rendered;
   }
   countResultsRead('computed');
-  const rendered = render(await buildResults(ctx, entry.poll, reader, entry.snapshot, entry.recent));
+  const rendered = render(await buildResults(ctx, entry.poll, entry.snapshot, entry.recent, view));
   // Milestones still to record change the poll: never keep results computed without them.
   if (full && !missingMilestones(entry.poll, entry.snapshot).length)
     entry.full = { rendered, validUntil: fullResultsValidUntil(entry.poll, now) };
@@ -147,30 +172,27 @@ async function recordMilestones(ctx: PollsContext, poll: PollDoc, s: CounterSnap
 
 /**
  * The results of spec 2.2 (docs/polls.md, "Results") from a snapshot of the counters and the
- * recent comments. When `show_stats_public` is false and the caller is not the
- * owner: `results` has only the options of the caller's own latest vote (each with its count of 1
+ * recent comments, for a caller's view ({@link viewOf}). When the caller may not see the results
+ * (docs/polls.md, "Result visibility"; spec 2.2's `show_stats_public: false` for non-owners):
+ * `results` has only the options of the caller's own latest vote (each with its count of 1
  * vote, theirs), `analytics` is empty, `achievements` is empty, and `stats_hidden` is true;
  * totals, reactions and comments stay visible.
  */
 async function buildResults(
   ctx: PollsContext,
   poll: PollDoc,
-  voter: Voter | null,
   s: CounterSnapshot,
   recent: CommentView[],
+  { full, mine }: { full: boolean; mine: VoteDoc | null },
 ) {
-  const full = seesStats(poll, voter);
   poll = await recordMilestones(ctx, poll, s);
   const reactions = reactionsSummary(s);
   let results: Record<string, number> = {};
   let myVote: Record<string, string> | null = null;
   if (full) results = optionCounts(poll, s);
-  else if (voter) {
-    const mine = await ctx.votes.latestByVoter(poll._id, voter.key);
-    if (mine) {
-      myVote = mine.choices;
-      for (const id of mine.option_ids) results[id] = 1;
-    }
+  else if (mine) {
+    myVote = mine.choices;
+    for (const id of mine.option_ids) results[id] = 1;
   }
   return {
     poll: pollView(poll),

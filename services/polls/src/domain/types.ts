@@ -1,6 +1,9 @@
 /** Who may vote, react and comment: anyone (`public`) or signed-in users (`authenticated`). */
 type Access = 'public' | 'authenticated';
 
+/** Who sees a poll's results (docs/polls.md, "Result visibility"; domain/visibility.ts). */
+export type ResultsVisibility = 'always' | 'after_vote' | 'after_close' | 'owner_only';
+
 /** Settings of a poll (docs/polls.md, "Settings"). Times are ISO 8601 UTC strings or null. */
 export interface PollSettings {
   starts_at: string | null;
@@ -9,7 +12,15 @@ export interface PollSettings {
   max_votes_per_voter: number;
   access: Access;
   require_verification: boolean;
+  /**
+   * Spec 2.2: everyone sees full results. Kept equal to `results_visibility === 'always'`
+   * (docs/polls.md, "Result visibility").
+   */
   show_stats_public: boolean;
+  /** Who sees results (domain/visibility.ts). Absent on polls stored before issue 37: see there. */
+  results_visibility?: ResultsVisibility;
+  /** Whether participants' names are shown to others than the owner (absent: true). */
+  show_participant_names?: boolean;
   allow_comments: boolean;
   allow_reactions: boolean;
 }

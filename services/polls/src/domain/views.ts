@@ -1,4 +1,5 @@
 import { openState } from './vote-rules.ts';
+import { resultsVisibility } from './visibility.ts';
 import type { CommentDoc, PollDoc, VoteDoc } from './types.ts';
 
 /** The public shape of a poll (docs/polls.md, "Poll object"): ids are strings. */
@@ -11,7 +12,12 @@ export function pollView(p: PollDoc) {
     owner_id: p.owner_id,
     status: p.closed ? 'closed' : state.open ? 'open' : 'not_open',
     is_open: state.open,
-    settings: p.settings,
+    // Polls stored before issue 37 lack the visibility fields: shown as they are read.
+    settings: {
+      ...p.settings,
+      results_visibility: resultsVisibility(p.settings),
+      show_participant_names: p.settings.show_participant_names ?? true,
+    },
     sections: sectionsView(p),
     closed_at: p.closed_at,
     created_at: p.created_at,

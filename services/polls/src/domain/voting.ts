@@ -33,14 +33,19 @@ interface VoteAnswer {
   remaining_votes: number;
 }
 
-/** Results as the voter may see them: all counts, or only their own choices (docs/polls.md). */
+/**
+ * Results as the voter may see them (docs/polls.md, "Result visibility"): all counts, or only
+ * their own choices. `voted`: the voter has a counted vote on the poll (`after_vote`).
+ */
 function visibleResults(
   poll: PollDoc,
   voter: Voter,
   s: CounterSnapshot,
   own: string[],
+  voted: boolean,
 ): Record<string, number> {
-  if (seesStats(poll, voter)) return optionCounts(poll, s);
+  const sees = seesStats(poll, voter);
+  if (sees === true || (sees === 'if_voted' && voted)) return optionCounts(poll, s);
   return Object.fromEntries(own.map((id) => [id, 1]));
 }
 
@@ -151,7 +156,7 @@ function countedAnswer(
       vote: voteView({ ...counted.vote, id: counted.vote._id }, 'counted'),
       requires_verification: false,
       verification_code: null,
-      results: visibleResults(poll, voter, counted.snapshot, optionIds),
+      results: visibleResults(poll, voter, counted.snapshot, optionIds, true),
       total_votes: counted.snapshot.total,
       remaining_votes: counted.remaining,
     },
@@ -213,7 +218,8 @@ async function holdForVerification(
       vote: voteView({ ...doc, id: code, choices: doc.choices }, 'pending'),
       requires_verification: true,
       verification_code: code,
-      results: visibleResults(poll, voter, s, []),
+      // Held for its password: not counted; an earlier counted vote of theirs still counts.
+      results: visibleResults(poll, voter, s, [], used > 0),
       total_votes: s.total,
       remaining_votes: max - used,
     },

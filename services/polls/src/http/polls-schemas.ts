@@ -48,7 +48,22 @@ const SettingsInput = Joi.object({
   require_verification: Joi.boolean().description(
     'Votes are confirmed by a one-time password (default false).',
   ),
-  show_stats_public: Joi.boolean().description('Everyone sees full results (default true).'),
+  show_stats_public: Joi.boolean().description(
+    'Everyone sees full results (default true). Spec 2.2; kept equal to results_visibility = always: ' +
+      'alone, true sets results_visibility to always and false to owner_only; given with a results_visibility ' +
+      'it disagrees with, 422.',
+  ),
+  results_visibility: Joi.string()
+    .valid('always', 'after_vote', 'after_close', 'owner_only')
+    .description(
+      'docs/polls.md, "Result visibility": who sees the counts, analytics and achievements. always (everyone), ' +
+        'after_vote (the owner, and voters once their vote is counted; everyone once the poll is over), ' +
+        'after_close (the owner; everyone once the poll is closed or ended), owner_only. Default: from ' +
+        'show_stats_public, else always.',
+    ),
+  show_participant_names: Joi.boolean().description(
+    "Participants' names are shown to others than the owner (default true).",
+  ),
   allow_comments: Joi.boolean().description('Default true.'),
   allow_reactions: Joi.boolean().description('Default true.'),
 }).id('SettingsInput');
@@ -88,6 +103,8 @@ const Settings = Joi.object({
   access: Joi.string().valid('public', 'authenticated').required(),
   require_verification: Joi.boolean().required(),
   show_stats_public: Joi.boolean().required(),
+  results_visibility: Joi.string().valid('always', 'after_vote', 'after_close', 'owner_only').required(),
+  show_participant_names: Joi.boolean().required(),
   allow_comments: Joi.boolean().required(),
   allow_reactions: Joi.boolean().required(),
 }).id('Settings');

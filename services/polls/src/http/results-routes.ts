@@ -45,7 +45,8 @@ export const resultsRoutes = [
     summary: 'Results (spec 2.2)',
     description:
       'From the Redis counters (rebuilt from MongoDB when lost). Unchanged results keep their `ETag`: ' +
-      '`If-None-Match` answers 304. When `show_stats_public` is false and the caller is not the owner, only ' +
+      '`If-None-Match` answers 304. When the caller may not see the results (`poll.settings.results_visibility`, ' +
+      'docs/polls.md "Result visibility"; `show_stats_public: false` for a non-owner), only ' +
       "the caller's own choices are shown (`stats_hidden: true`, `my_vote`).",
     tags: TAGS,
     access: 'optional',
@@ -81,7 +82,8 @@ export const resultsRoutes = [
     description:
       'A `results` event (data: the Results object) at once, after counted votes (at most one event per 100 ms ' +
       'while votes keep coming, fewer with a large audience; always one after the last), close or reopen, from ' +
-      'any replica; a `: heartbeat` comment every 15 s (`SSE_HEARTBEAT_MS`); a `deleted` event when the poll is ' +
+      'any replica, and within one heartbeat of the poll\'s `starts_at` or `ends_at` passing; each event shows what the ' +
+      'results read would show this reader (`results_visibility`); a `: heartbeat` comment every 15 s (`SSE_HEARTBEAT_MS`); a `deleted` event when the poll is ' +
       'deleted, then the stream ends. The gateway caps open streams per client address and per user: 429 ' +
       '`too_many_streams` with `Retry-After` above a cap.',
     tags: TAGS,

@@ -122,8 +122,9 @@ const SectionResult = Joi.object({
 }).id('SectionResult');
 
 /**
- * The results of spec 2.2. When `show_stats_public` is false and the caller is not the owner:
- * `results` has only the options of the caller's own latest vote, `analytics` is empty,
+ * The results of spec 2.2. When the caller may not see the results (docs/polls.md, "Result
+ * visibility": `poll.settings.results_visibility`; spec 2.2's `show_stats_public: false` for
+ * non-owners): `results` has only the options of the caller's own latest vote, `analytics` is empty,
  * `achievements` is empty, `stats_hidden` is true and `my_vote` is present.
  */
 const Results = Joi.object({
@@ -137,7 +138,12 @@ const Results = Joi.object({
   reactions_summary: ReactionsSummary.required(),
   recent_comments: Joi.array().items(Comment).required().description('The five newest.'),
   show_stats_public: Joi.boolean().required(),
-  stats_hidden: Joi.boolean().required(),
+  stats_hidden: Joi.boolean()
+    .required()
+    .description(
+      'true when the caller may not see the counts (poll.settings.results_visibility: after_vote before ' +
+        'they vote, after_close before the poll is over, owner_only): results has only their own choices.',
+    ),
   my_vote: mapOf(Joi.string())
     .allow(null)
     .description(

@@ -86,6 +86,7 @@ export class ResultsStreams implements ResultsStreamsPort {
       unsubscribe: this.ctx.live.subscribe(pollId, () => this.changed(pollId)),
       heartbeat: setInterval(() => {
         for (const s of created.streams) this.write(s, ': heartbeat\n\n');
+        if (this.timePassedSincePush(pollId, created)) this.changed(pollId);
       }, this.settings.heartbeatMs),
       sending: false,
       again: false,
@@ -104,6 +105,21 @@ export class ResultsStreams implements ResultsStreamsPort {
     poll = created;
     this.polls.set(pollId, poll);
     return poll;
+  }
+
+  /**
+   * Whether the poll's `starts_at` or `ends_at` passed since its last push (its status changes
+   * then, and `after_close` or `after_vote` results become everyone's: docs/polls.md, "Result
+   * visibility"): the heartbeat then pushes the results, so they show within one heartbeat.
+   */
+  private timePassedSincePush(pollId: string, poll: PollStreams): boolean {
+    const known = this.ctx.resultsCache.get(pollId)?.poll;
+    if (!known) return false;
+    const now = Date.now();
+    return [known.settings.starts_at, known.settings.ends_at].some((t) => {
+      const at = t ? Date.parse(t) : NaN;
+      return at > poll.lastPushAt && at <= now;
+    });
   }
 
   private close(pollId: string, stream: Stream): void {
@@ -164,7 +180,7 @@ export class ResultsStreams implements ResultsStreamsPort {
     for (const streams of byReader.values()) {
       const reader = streams[0]!.reader;
       const known = this.ctx.resultsCache.get(pollId)?.poll;
-      if (full && known && seesStats(known, reader)) {
+      if (full && known && seesStats(known, reader) === true) {
         this.deliver(streams, full);
         continue;
       }
@@ -172,7 +188,7 @@ export class ResultsStreams implements ResultsStreamsPort {
       this.deliver(streams, results);
       if (!results) return;
       const now = this.ctx.resultsCache.get(pollId)?.poll;
-      if (now && seesStats(now, reader)) full = results;
+      if (now && seesStats(now, reader) === true) full = results;
     }
   }
 
