@@ -106,10 +106,18 @@ describe('console: staff at the door and scanners that decide offline (issue 36,
 
   it('a staff member checks in from the invitee list and undoes it, with no owner actions there', async () => {
     const kath = await invite('Katherine Johnson');
+    // A party of 4, 2 of whom came in: the list says how many.
+    const party = (await api('POST', `/api/events/${eventId}/invites`, {
+      nom: 'The Braggs',
+      email: 'braggs@example.test',
+      seats: 4,
+    })) as { code_unique: string };
+    await api('POST', `/api/events/${eventId}/checkin`, { code_unique: party.code_unique, people: 2 });
     const page = await c.newPage();
     await signInThroughPage(page, staff, `/events/${eventId}/invites`);
     const row = page.getByTestId('invite-Katherine Johnson');
     await row.getByText('Absent').waitFor();
+    await page.getByTestId('invite-The Braggs').getByText('Present: 2 of 4').waitFor();
     // Only what staff may do: no add, import, edit, resend or revoke.
     for (const name of ['Add an invitee', 'Import a CSV'])
       expect(await page.getByRole('button', { name }).count(), name).to.equal(0);
@@ -144,7 +152,10 @@ describe('console: staff at the door and scanners that decide offline (issue 36,
   it('two devices offline with the list: both show names; one admits, the other says "already in" after sync', async () => {
     const hedy = await invite('Hedy Lamarr');
     const lin = await invite('Lin Huiyin');
-    const total = ((await api('GET', `/api/events/${eventId}/stats`)) as { total: number }).total;
+    // Invitees, not people (the stats count a party's seats).
+    const total = (
+      (await api('GET', `/api/events/${eventId}/invites?per_page=1`)) as { pagination: { total: number } }
+    ).pagination.total;
     const east = await scannerFor('East gate', total);
     const west = await scannerFor('West gate', total);
     await east.context().setOffline(true);

@@ -39,7 +39,10 @@ import {
   type InviteType,
 } from './use-invites.ts';
 
-/** An invitee's presence as a badge: revoked, present (with the check-in time as its title) or absent. */
+/**
+ * An invitee's presence as a badge: revoked, present (with the check-in time as its title; a party
+ * part of which arrived says how many: "Present: 3 of 5") or absent.
+ */
 function PresenceBadge(props: { invite: Invite }) {
   const { t } = useTranslation('invites');
   const when = useFormatInstant();
@@ -53,7 +56,9 @@ function PresenceBadge(props: { invite: Invite }) {
   if (invite.presence)
     return (
       <Badge color="green" variant="light" title={when(invite.checked_in_at)}>
-        {t('row.present')}
+        {invite.seats > 1 && invite.arrived < invite.seats
+          ? t('row.presentParty', { arrived: invite.arrived, seats: invite.seats })
+          : t('row.present')}
       </Badge>
     );
   return (
