@@ -132,7 +132,7 @@ describe('console: live results page (browser)', function () {
     await page.getByRole('radio', { name: 'Noon' }).check();
     await page.getByRole('button', { name: 'Vote', exact: true }).click();
     await page.getByRole('link', { name: 'See the results' }).click();
-    await page.getByText('The results are private').waitFor();
+    await page.getByText('Only the organiser sees results').waitFor();
     await page.getByText('Where: Salad place').waitFor();
     expect(await page.getByRole('progressbar').count()).to.equal(0);
     expect(await page.getByTestId('total-totalVotes').textContent()).to.contain('2');

@@ -1,8 +1,8 @@
-import { NumberInput, SegmentedControl, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
+import { NumberInput, Radio, SegmentedControl, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { InstantInput } from '../../components/InstantInput.tsx';
-import { LIMITS, type PollFormValues } from './poll-form.ts';
+import { LIMITS, RESULTS_VISIBILITIES, type PollFormValues } from './poll-form.ts';
 
 type Form = UseFormReturnType<PollFormValues>;
 
@@ -21,7 +21,8 @@ function InstantField({ form, path, label }: { form: Form; path: 'starts_at' | '
 /**
  * Every setting the polls service has (docs/polls.md, "Settings"): the voting window (in the
  * user's time zone, shown with UTC), votes per voter, who may vote, one-time-password
- * verification, public statistics, comments and reactions.
+ * verification, who sees the results (one of four modes, each with a line saying what it does:
+ * docs/polls.md, "Result visibility"), participants' names, comments and reactions.
  */
 export function SettingsFields({ form }: { form: Form }) {
   const { t } = useTranslation('polls');
@@ -66,11 +67,28 @@ export function SettingsFields({ form }: { form: Form }) {
         key={form.key('settings.require_verification')}
         {...form.getInputProps('settings.require_verification', { type: 'checkbox' })}
       />
+      <Radio.Group
+        label={t('settings.visibility.label')}
+        key={form.key('settings.results_visibility')}
+        {...form.getInputProps('settings.results_visibility')}
+      >
+        <Stack gap="xs" mt={6}>
+          {RESULTS_VISIBILITIES.map((mode) => (
+            <Radio
+              key={mode}
+              value={mode}
+              label={t(`settings.visibility.${mode}`)}
+              description={t(`settings.visibility.${mode}Hint`)}
+              data-testid={`visibility-${mode}`}
+            />
+          ))}
+        </Stack>
+      </Radio.Group>
       <Switch
-        label={t('settings.publicStats')}
-        description={t('settings.publicStatsHint')}
-        key={form.key('settings.show_stats_public')}
-        {...form.getInputProps('settings.show_stats_public', { type: 'checkbox' })}
+        label={t('settings.participantNames')}
+        description={t('settings.participantNamesHint')}
+        key={form.key('settings.show_participant_names')}
+        {...form.getInputProps('settings.show_participant_names', { type: 'checkbox' })}
       />
       <Switch
         label={t('settings.comments')}

@@ -29,11 +29,17 @@ export interface PollFormValues {
     max_votes_per_voter: number;
     access: 'public' | 'authenticated';
     require_verification: boolean;
-    show_stats_public: boolean;
+    /** Who sees the results (docs/polls.md, "Result visibility"); show_stats_public follows it. */
+    results_visibility: ResultsVisibility;
+    show_participant_names: boolean;
     allow_comments: boolean;
     allow_reactions: boolean;
   };
 }
+
+/** Who sees a poll's results (docs/polls.md, "Result visibility"). */
+export type ResultsVisibility = 'always' | 'after_vote' | 'after_close' | 'owner_only';
+export const RESULTS_VISIBILITIES: readonly ResultsVisibility[] = ['always', 'after_vote', 'after_close', 'owner_only'];
 
 /** The polls service's limits (services/polls/src/http/polls-schemas.ts). */
 export const LIMITS = {
@@ -70,7 +76,8 @@ export const emptyPoll = (): PollFormValues => ({
     max_votes_per_voter: 1,
     access: 'public',
     require_verification: false,
-    show_stats_public: true,
+    results_visibility: 'always',
+    show_participant_names: true,
     allow_comments: true,
     allow_reactions: true,
   },
@@ -96,9 +103,15 @@ export const fromPoll = (poll: Poll): PollFormValues => ({
     })),
   })),
   settings: {
-    ...poll.settings,
     starts_at: toLocalInput(poll.settings.starts_at),
     ends_at: toLocalInput(poll.settings.ends_at),
+    max_votes_per_voter: poll.settings.max_votes_per_voter,
+    access: poll.settings.access,
+    require_verification: poll.settings.require_verification,
+    results_visibility: poll.settings.results_visibility,
+    show_participant_names: poll.settings.show_participant_names,
+    allow_comments: poll.settings.allow_comments,
+    allow_reactions: poll.settings.allow_reactions,
   },
 });
 

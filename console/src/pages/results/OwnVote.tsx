@@ -3,19 +3,23 @@ import { useTranslation } from 'react-i18next';
 import type { Results } from '../poll-public/types.ts';
 
 /**
- * Results whose statistics the owner keeps private (`stats_hidden`, docs/polls.md: others see
- * only their own latest vote): says so, and lists this reader's choices, if any.
+ * Results this reader may not see (`stats_hidden`, docs/polls.md, "Result visibility": others
+ * see only their own latest vote): says why, by the poll's `results_visibility` (after voting,
+ * after the poll closes, the organiser only), and lists this reader's choices, if any.
  */
 export function OwnVote({ results }: { results: Results }) {
   const { t } = useTranslation('results');
   const mine = results.my_vote ?? {};
+  // `always` never hides: a hidden `always` can only be a poll changed meanwhile; say the general thing.
+  const v = results.poll.settings.results_visibility;
+  const mode = v === 'always' ? 'owner_only' : v;
   const chosen = results.sections.flatMap((s) => {
     const option = s.options.find((o) => o.id === mine[s.id]);
     return option ? [{ section: s.title, option: option.label, id: s.id }] : [];
   });
   return (
-    <Alert color="gray" variant="light" title={t('hidden.title')}>
-      <Text size="sm">{t('hidden.body')}</Text>
+    <Alert color="gray" variant="light" title={t(`hidden.${mode}.title`)} data-testid="results-hidden">
+      <Text size="sm">{t(`hidden.${mode}.body`)}</Text>
       {chosen.length ? (
         <>
           <Text size="sm" fw={600} mt="sm">

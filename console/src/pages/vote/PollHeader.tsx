@@ -2,7 +2,10 @@ import { Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Poll } from '../poll-public/types.ts';
 
-/** The poll's title, its description (plain text, line breaks kept) and its voting rules. */
+/**
+ * The poll's title, its description (plain text, line breaks kept), its voting rules, and when
+ * results are not shown to everyone, when they appear (docs/polls.md, "Result visibility").
+ */
 export function PollHeader({ poll }: { poll: Poll }) {
   const { t } = useTranslation('vote');
   const max = poll.settings.max_votes_per_voter;
@@ -23,6 +26,11 @@ export function PollHeader({ poll }: { poll: Poll }) {
           .filter(Boolean)
           .join(' · ')}
       </Text>
+      {poll.settings.results_visibility !== 'always' ? (
+        <Text size="sm" c="dimmed" data-testid="results-visibility">
+          {t(`rules.results.${poll.settings.results_visibility}`)}
+        </Text>
+      ) : null}
     </Stack>
   );
 }
