@@ -62,7 +62,7 @@ const ENTITIES: Record<string, string> = {
  * The `OpenRosaResponse` document of an error: `message` escaped (the five XML entities), and
  * characters XML 1.0 cannot hold (controls, lone surrogates) dropped.
  */
-export function openRosaErrorXml(message: string): string {
+function openRosaErrorXml(message: string): string {
   const text = message
     .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
     .replace(/[&<>"']/g, (c) => ENTITIES[c]!);

@@ -51,7 +51,7 @@ export function offsetOf(date: Date): string {
  * moment; a value that already has its offset (a default, a restored answer) is kept. Null when
  * it is neither, or not a real day.
  */
-export function dateTimeValue(text: string): string | null {
+function dateTimeValue(text: string): string | null {
   if (OFFSET_DATE_TIME.test(text)) return Number.isNaN(Date.parse(text)) ? null : text;
   const m = LOCAL_DATE_TIME.exec(text);
   if (!m) return null;

@@ -226,9 +226,7 @@ export function parseInstance(xml: string | Uint8Array, source: XFormSource): Pa
         return m ? `${m[1]}:${m[2]}:${m[3] ?? '00'}` : wrong('a time field (HH:MM:SS)');
       }
       case 'datetime':
-        return isDateTime(raw)
-          ? raw
-          : wrong('a date-time field (YYYY-MM-DDTHH:MM:SS.sss with Z or +HH:MM)');
+        return isDateTime(raw) ? raw : wrong('a date-time field (YYYY-MM-DDTHH:MM:SS.sss with Z or +HH:MM)');
       case 'select_multiple':
         return raw.split(/\s+/).filter(Boolean);
       case 'geopoint': {
