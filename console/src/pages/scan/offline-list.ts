@@ -157,7 +157,7 @@ export type OfflineDecision =
   | { kind: 'no_list' };
 
 /** How a scan asks to be applied: exit, and how many people of a party (absent: all who can). */
-export interface ScanAsk {
+interface ScanAsk {
   direction?: 'entry' | 'exit';
   people?: number;
 }
