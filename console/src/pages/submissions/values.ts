@@ -23,8 +23,8 @@ export const answersOf = (submission: Submission): Map<string, unknown> =>
 
 /**
  * An answer as text for a table cell or a screen reader: choices by their labels, numbers in
- * the reader's language, a geopoint as "lat, lon (± precision m)", a photo as `photoLabel`;
- * empty for no answer.
+ * the reader's language, a geopoint as "lat, lon (± precision m)", a date-time as the collector's
+ * wall-clock time with its offset, a photo as `photoLabel`; empty for no answer.
  */
 export function answerText(field: Field, value: unknown, locale: string, photoLabel: string): string {
   if (value === null || value === undefined || value === '') return '';
@@ -41,6 +41,8 @@ export function answerText(field: Field, value: unknown, locale: string, photoLa
       return isGeopoint(value) ? geopointText(value, locale) : String(value);
     case 'photo':
       return photoLabel;
+    case 'datetime':
+      return typeof value === 'string' ? dateTimeText(value, locale) : String(value);
     default:
       return typeof value === 'string' ? value : JSON.stringify(value);
   }
@@ -52,4 +54,25 @@ export function geopointText([lat, lon, , precision]: GeopointValue, locale: str
   return precision !== undefined && precision !== null
     ? `${deg(lat)}, ${deg(lon)} (± ${Math.round(precision).toLocaleString(locale)} m)`
     : `${deg(lat)}, ${deg(lon)}`;
+}
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * A date-time answer (ISO 8601 with its offset, as stored: docs/collection.md, "datetime") as the
+ * collector saw it, in the reader's language: "12 Jun 2031, 19:00 (UTC+02:00)". The wall-clock
+ * time is the one written with the offset, not converted to the reader's zone (the offset says
+ * where it was). Text that is not such a value comes back as it is.
+ */
+export function dateTimeText(value: string, locale: string): string {
+  const m = DATE_TIME.exec(value);
+  if (!m) return value;
+  const [, y, mo, d, h, mi, s, offset] = m;
+  const wall = new Date(Date.UTC(+y!, +mo! - 1, +d!, +h!, +mi!, s ? +s : 0));
+  const text = new Intl.DateTimeFormat(locale, {
+    dateStyle: 'medium',
+    timeStyle: s && s !== '00' ? 'medium' : 'short',
+    timeZone: 'UTC',
+  }).format(wall);
+  return `${text} (UTC${offset === 'Z' ? '' : offset})`;
 }
