@@ -290,6 +290,55 @@ describe('result visibility (real MongoDB/FerretDB and Redis)', () => {
       }
     });
 
+    it('after_close: an open stream shows the results once ends_at passes, with no vote or close to announce it', async () => {
+      // A harness of its own with a short heartbeat: the heartbeat is what notices the end.
+      const quick = await startHarness({ sseHeartbeatMs: 200 });
+      const quickServer = quick.app.listen(0, '127.0.0.1');
+      await new Promise((r) => quickServer.once('listening', r));
+      const quickBase = `http://127.0.0.1:${(quickServer.address() as AddressInfo).port}`;
+      const events: Results[] = [];
+      let res: IncomingMessage | undefined;
+      try {
+        const poll = await quick.createPoll(alice, pollBody({ results_visibility: 'after_close' }));
+        await request(quick.app)
+          .post(`/api/polls/${poll.id}/vote`)
+          .set('Authorization', quick.auth(bob))
+          .send({ votes: votesFor(poll) })
+          .expect(201);
+        res = await new Promise<IncomingMessage>((resolve, reject) => {
+          get(
+            `${quickBase}/api/polls/${poll.id}/results/stream`,
+            { headers: { authorization: quick.auth(carol) } },
+            (r) => {
+              onServerSentEvents(r, (e) => {
+                if (e.event === 'results') events.push(JSON.parse(e.data) as Results);
+              });
+              resolve(r);
+            },
+          ).on('error', reject);
+        });
+        await eventually(async () => events.length >= 1, 10_000);
+        expect(events[0]!.stats_hidden).to.equal(true);
+        await request(quick.app)
+          .patch(`/api/polls/${poll.id}`)
+          .set('Authorization', quick.auth(alice))
+          .send({ settings: { ends_at: new Date(Date.now() + 1000).toISOString() } })
+          .expect(200);
+        await eventually(async () => events.at(-1)?.stats_hidden === false, 15_000);
+        expect(events.at(-1)!.results[poll.sections[0]!.options[0]!.id]).to.equal(1);
+        // Ended, not closed by its owner.
+        expect((events.at(-1) as unknown as { poll: { is_open: boolean; closed_at: null } }).poll).to.include({
+          is_open: false,
+          closed_at: null,
+        });
+      } finally {
+        res?.destroy();
+        quickServer.closeAllConnections();
+        await new Promise((r) => quickServer.close(r));
+        await quick.stop();
+      }
+    });
+
     it('owner_only: a voter watching never gets counts, the owner does', async () => {
       const poll = await h.createPoll(alice, pollBody({ results_visibility: 'owner_only' }));
       const ownerView = await watch(poll.id, alice);

@@ -107,7 +107,8 @@ export interface UpdatePoll {
 /**
  * Updates title, description, sections (the full new list: give `id` to keep a section or an
  * option) and settings; owner only. An option or section that has counted votes cannot be
- * removed (422 naming it). Votes already counted keep their counts.
+ * removed (422 naming it). Votes already counted keep their counts. Open live-results streams
+ * get the results again (a new `results_visibility` or end time shows at once).
  * @throws ProblemError 404 unknown poll; 403 not the owner; 422 unknown section or option id,
  *   an option with votes removed, `ends_at` not after `starts_at`.
  */
@@ -138,6 +139,8 @@ export async function updatePoll(ctx: PollsContext, { pollId, actor, input }: Up
     }
   }
   await ctx.inTransaction(async () => ctx.polls.save(next));
+  // Open result streams (on every replica) show the edit: a new visibility, title, end time...
+  await ctx.live.publish(poll._id);
   return next;
 }
 

@@ -19,6 +19,8 @@ interface PollStreams {
   sending: boolean;
   again: boolean;
   lastPushAt: number;
+  /** When the first stream of this poll opened (epoch ms): its first results were read then. */
+  openedAt: number;
   timer: NodeJS.Timeout | undefined;
 }
 
@@ -86,11 +88,12 @@ export class ResultsStreams implements ResultsStreamsPort {
       unsubscribe: this.ctx.live.subscribe(pollId, () => this.changed(pollId)),
       heartbeat: setInterval(() => {
         for (const s of created.streams) this.write(s, ': heartbeat\n\n');
-        if (this.timePassedSincePush(pollId, created)) this.changed(pollId);
+        void this.pushIfTimePassed(pollId, created);
       }, this.settings.heartbeatMs),
       sending: false,
       again: false,
       lastPushAt: 0,
+      openedAt: Date.now(),
       timer: undefined,
     };
     created.unsubscribe.catch((err: unknown) => {
@@ -108,18 +111,21 @@ export class ResultsStreams implements ResultsStreamsPort {
   }
 
   /**
-   * Whether the poll's `starts_at` or `ends_at` passed since its last push (its status changes
-   * then, and `after_close` or `after_vote` results become everyone's: docs/polls.md, "Result
-   * visibility"): the heartbeat then pushes the results, so they show within one heartbeat.
+   * Pushes the results when the poll's `starts_at` or `ends_at` passed since its last push (its
+   * status changes then, and `after_close` or `after_vote` results become everyone's:
+   * docs/polls.md, "Result visibility"), so they show within one heartbeat. One poll read per
+   * heartbeat and poll with viewers (from its Redis copy); a failure waits for the next one.
    */
-  private timePassedSincePush(pollId: string, poll: PollStreams): boolean {
-    const known = this.ctx.resultsCache.get(pollId)?.poll;
-    if (!known) return false;
+  private async pushIfTimePassed(pollId: string, poll: PollStreams): Promise<void> {
+    const since = poll.lastPushAt || poll.openedAt;
+    const doc = await this.ctx.polls.load(pollId).catch(() => null);
+    if (!doc || this.polls.get(pollId) !== poll) return;
     const now = Date.now();
-    return [known.settings.starts_at, known.settings.ends_at].some((t) => {
+    const passed = [doc.settings.starts_at, doc.settings.ends_at].some((t) => {
       const at = t ? Date.parse(t) : NaN;
-      return at > poll.lastPushAt && at <= now;
+      return at > since && at <= now;
     });
+    if (passed) this.changed(pollId);
   }
 
   private close(pollId: string, stream: Stream): void {
