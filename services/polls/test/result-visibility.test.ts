@@ -136,6 +136,22 @@ describe('result visibility (real MongoDB/FerretDB and Redis)', () => {
     expect(counts[poll.sections[0]!.options[0]!.id]).to.equal(1);
   });
 
+  it('after_vote: a vote held for its one-time password is not counted, so shows nothing yet', async () => {
+    const poll = await h.createPoll(
+      alice,
+      pollBody({ results_visibility: 'after_vote', require_verification: true }),
+    );
+    const held = await request(h.app)
+      .post(`/api/polls/${poll.id}/vote`)
+      .set('Authorization', h.auth())
+      .send({ votes: votesFor(poll), voter_fingerprint: 'fp-held-vote', voter_email: 'held@example.com' })
+    expect(held.status, JSON.stringify(held.body)).to.equal(202);
+    expect(held.body.data.results).to.deep.equal({});
+    const r = await read(poll.id, { fingerprint: 'fp-held-vote' });
+    expect(r.stats_hidden).to.equal(true);
+    expect(r.my_vote).to.equal(null);
+  });
+
   it('after_close: an ended poll (ends_at passed) shows its results to everyone', async () => {
     const poll = await h.createPoll(alice, pollBody({ results_visibility: 'after_close' }));
     await vote(poll.id, { user: carol }, votesFor(poll));
