@@ -4,6 +4,7 @@ import { registerUser } from '../test/support/users.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { createCollectionProject } from './support/collection-project.ts';
 import { startConsoleStack, type ConsoleStack } from './support/console-stack.ts';
+import { expectNoOverflow } from './support/overflow.ts';
 import { screenshotBoth } from './support/screenshots.ts';
 import { signInThroughPage } from './support/sign-in.ts';
 
@@ -55,6 +56,8 @@ describe('console: app users for ODK Collect (browser)', function () {
     await qr.waitFor({ state: 'detached' });
     const row = page.getByRole('row', { name: /Tablet 3/ });
     await row.getByText('Active').waitFor();
+    // On a phone the status reads in full beside its Revoke button (it once read "ACT…").
+    await expectNoOverflow(page, 'app users page');
     await page.getByRole('button', { name: 'Revoke Tablet 3' }).click();
     const dialog = page.getByRole('dialog', { name: 'Revoke “Tablet 3”?' });
     await dialog.waitFor();

@@ -70,17 +70,8 @@ describe('console: invitees of an event, with CSV import (browser)', function ()
     await page.getByRole('textbox', { name: 'Search by name, e-mail or code' }).fill('');
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.getByTestId('invite-Existing Guest').waitFor();
-    await expectNoOverflow(page, 'invitees page');
-    const desktop = page.viewportSize()!;
-    await page.setViewportSize({ width: 375, height: 812 });
     await page.getByTestId('invite-Existing Guest').getByText('Absent').waitFor();
-    const cut = await page.evaluate(() =>
-      [...document.querySelectorAll<HTMLElement>('.mantine-Badge-label')]
-        .filter((l) => l.offsetParent !== null && l.scrollWidth > l.clientWidth)
-        .map((l) => l.textContent),
-    );
-    expect(cut, 'badges cut on a 375 px phone').to.deep.equal([]);
-    await page.setViewportSize(desktop);
+    await expectNoOverflow(page, 'invitees page');
     await screenshotBoth(page, 'invites');
 
     // CSV import: the file's own headers are recognised, bad rows shown before anything is sent.

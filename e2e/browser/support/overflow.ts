@@ -8,22 +8,26 @@ const NARROW_PHONE = { width: 375, height: 812 } as const;
 /**
  * Fails when the page is wider than a 375 px phone: the document scrolls sideways. The message
  * names the elements sticking out on the right (tag, classes, text, right edge), the deepest
- * first, so the failure says what to fix. Restores the viewport.
+ * first, so the failure says what to fix. Also fails when a visible badge's text is cut short
+ * ("ACT…" for "Active": a status squeezed by its neighbours), naming those badges. Restores the
+ * viewport.
  */
 export async function expectNoOverflow(page: Page, what: string): Promise<void> {
   const before = page.viewportSize();
   await page.setViewportSize(NARROW_PHONE);
   try {
-    // Layout settles after the resize (Mantine's responsive props use media queries; a busy
-    // machine takes a while): wait up to 5 s for the page to fit, then report what sticks out.
+    // Layout settles after the resize (Mantine's responsive props use media queries, some
+    // components re-render on them; a busy machine takes a while): wait up to 5 s for the page to
+    // fit with no badge cut short, then report what is wrong.
     await page
       .waitForFunction(
-        () => document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+        () =>
+          document.documentElement.scrollWidth <= document.documentElement.clientWidth &&
+          ![...document.querySelectorAll<HTMLElement>('.mantine-Badge-label')].some(
+            (l) => l.offsetParent !== null && l.scrollWidth > l.clientWidth,
+          ),
         null,
-        {
-          timeout: 5000,
-          polling: 100,
-        },
+        { timeout: 5000, polling: 100 },
       )
       .catch(() => undefined);
     const found = await page.evaluate(() => {
@@ -39,12 +43,16 @@ export async function expectNoOverflow(page: Page, what: string): Promise<void> 
           `<${el.tagName.toLowerCase()} class="${el.getAttribute('class') ?? ''}"> "${(el.textContent ?? '').trim().slice(0, 40)}" right ${Math.round(box.right)} px`,
         );
       }
-      return { scrollWidth: document.documentElement.scrollWidth, width, out: out.slice(0, 8) };
+      const cut = [...document.querySelectorAll<HTMLElement>('.mantine-Badge-label')]
+        .filter((l) => l.offsetParent !== null && l.scrollWidth > l.clientWidth)
+        .map((l) => l.textContent ?? '');
+      return { scrollWidth: document.documentElement.scrollWidth, width, out: out.slice(0, 8), cut };
     });
     expect(
       found.scrollWidth,
       `${what}: ${found.scrollWidth} px wide on a ${found.width} px phone; sticking out:\n${found.out.join('\n')}`,
     ).to.be.at.most(found.width);
+    expect(found.cut, `${what}: badges cut short on a ${found.width} px phone`).to.deep.equal([]);
   } finally {
     if (before) await page.setViewportSize(before);
   }

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Alert, Badge, Button, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Box, Button, Paper, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { QRCodeSVG } from 'qrcode.react';
 import { useTranslation } from 'react-i18next';
@@ -157,14 +158,22 @@ function AppUsersTable({ projectId, users }: { projectId: number; users: AppUser
   const when = useFormatInstant();
   const revoke = useRevokeAppUser(projectId);
   const [asked, setAsked] = useState<AppUser | null>(null);
+  // Mantine's `sm` (48 em): the status has a column of its own; below, it goes under the name
+  // (a column squeezed by the name and the action cut its badge to "ACT…"), rendered once.
+  const wide = useMediaQuery('(min-width: 48em)', true) ?? true;
+  const status = (u: AppUser) => (
+    <Badge color={u.revoked_at ? 'gray' : 'green'} variant="light">
+      {u.revoked_at ? t('list.revoked') : t('list.active')}
+    </Badge>
+  );
   return (
     <>
-      <Table.ScrollContainer minWidth={280}>
+      <Table.ScrollContainer minWidth={0}>
         <Table>
           <Table.Thead>
             <Table.Tr>
               <Table.Th>{t('list.name')}</Table.Th>
-              <Table.Th>{t('list.status')}</Table.Th>
+              {wide ? <Table.Th>{t('list.status')}</Table.Th> : null}
               <Table.Th>
                 <VisuallyHidden>{t('list.actions')}</VisuallyHidden>
               </Table.Th>
@@ -178,12 +187,9 @@ function AppUsersTable({ projectId, users }: { projectId: number; users: AppUser
                   <Text size="xs" c="dimmed">
                     {t('list.createdAt', { when: when(u.created_at) })}
                   </Text>
+                  {wide ? null : <Box mt={4}>{status(u)}</Box>}
                 </Table.Td>
-                <Table.Td>
-                  <Badge color={u.revoked_at ? 'gray' : 'green'} variant="light">
-                    {u.revoked_at ? t('list.revoked') : t('list.active')}
-                  </Badge>
-                </Table.Td>
+                {wide ? <Table.Td>{status(u)}</Table.Td> : null}
                 <Table.Td>
                   {u.revoked_at ? null : (
                     <Button
