@@ -100,6 +100,9 @@ describe('console: gates, entries and exits, parties, CSV import (browser)', fun
     const hall = gates.find((g) => g.name === 'Hall')!;
     const ada = await invite('Ada Lovelace');
     const page = await scannerAt('Hall door', hall.id);
+    // The device names its gate, which scans exits: the direction switch is offered.
+    await page.getByText('Device: Hall door · Hall').waitFor();
+    await page.getByTestId('direction').waitFor();
     await scan(page, ada.code_unique);
     await result(page).getByText('Welcome!').waitFor();
     await page.getByTestId('direction').getByText('Exit').click();
@@ -128,6 +131,9 @@ describe('console: gates, entries and exits, parties, CSV import (browser)', fun
   it('admits a party of 5 as 3 then 2', async () => {
     const party = await invite('The Curies', 5);
     const page = await scannerAt('Front desk', null);
+    // The implicit entrance scans entries only: no direction switch.
+    await page.getByText('Device: Front desk', { exact: true }).waitFor();
+    expect(await page.getByTestId('direction').count()).to.equal(0);
     await page.getByRole('textbox', { name: 'People in this scan' }).fill('3');
     await scan(page, party.code_unique);
     await result(page).getByText('3 of 5 arrived').waitFor();

@@ -8,11 +8,11 @@ describe('events service: scanner devices', () => {
   let otherEventId: string;
 
   /** Creates a device as the owner and redeems its setup code as the gateway would. */
-  const setUpDevice = async (name: string) => {
+  const setUpDevice = async (name: string, extra: { gate_id?: string } = {}) => {
     const created = await request(h.app)
       .post(`/api/events/${eventId}/devices`)
       .set(h.auth(alice))
-      .send({ name })
+      .send({ name, ...extra })
       .expect(201);
     const redeemed = await request(h.app)
       .post('/api/events/devices/redeem')
@@ -204,8 +204,19 @@ describe('events service: scanner devices', () => {
   it('lets a device read itself: its name, scans and event', async () => {
     const { device } = await deviceCheckedIn('Gate E', 'Frances Allen', 'frances@example.test');
     const me = await request(h.app).get('/api/events/devices/me').set(h.deviceAuth(device)).expect(200);
-    expect(me.body).to.deep.include({ id: device.id, name: 'Gate E', scans: 1 });
+    expect(me.body).to.deep.include({ id: device.id, name: 'Gate E', scans: 1, gate: null });
     expect(me.body.event).to.include({ id: eventId, name: 'Launch' });
+  });
+
+  it('tells a device the gate it scans at, and whether exits are scanned there', async () => {
+    const gate = await request(h.app)
+      .post(`/api/events/${eventId}/gates`)
+      .set(h.auth(alice))
+      .send({ name: 'Hall B', scan_exits: true })
+      .expect(201);
+    const device = await setUpDevice('Hall B tablet', { gate_id: gate.body.id });
+    const me = await request(h.app).get('/api/events/devices/me').set(h.deviceAuth(device)).expect(200);
+    expect(me.body.gate).to.deep.equal({ id: gate.body.id, name: 'Hall B', scan_exits: true });
   });
 
   it('refuses a user the device self-read (403)', async () => {

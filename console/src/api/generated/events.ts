@@ -737,7 +737,7 @@ export interface paths {
     };
     /**
      * The calling scanner device and its event (device credentials only)
-     * @description For the door scanner page: the device name, its scan count and its event. Users get 403.
+     * @description For the door scanner page: the device name, its scan count, its event and the gate it scans at (null: the implicit entrance, entries only). Users get 403.
      */
     get: operations['getDeviceSelf'];
     put?: never;
@@ -959,6 +959,14 @@ export interface components {
         name: string;
         start_date: string;
       };
+      /** @description The gate the device scans at; null: the event’s implicit entrance (entries only) */
+      gate: {
+        /** Format: uuid */
+        id: string;
+        name: string;
+        /** @description Whether exits are scanned at this gate */
+        scan_exits: boolean;
+      } | null;
       /** Format: uuid */
       id: string;
       name: string;

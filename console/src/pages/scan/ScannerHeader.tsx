@@ -4,13 +4,15 @@ import { useTranslation } from 'react-i18next';
 import type { Stats } from './scan-api.ts';
 
 /**
- * The scanner's header: event and device names, online or offline, and the counters (scans by
+ * The scanner's header: event and device names (and the device's gate), online or offline, and the counters (scans by
  * this device, present / total, waiting to sync). Re-rendered only when one of them changes.
  */
 export const ScannerHeader = memo(function ScannerHeader(props: {
   eventName: string | undefined;
   /** The device's name; null for a signed-in user's scanner. */
   deviceName: string | null;
+  /** The device's gate, named beside it (a signed-in user picks theirs below). */
+  gateName?: string | undefined;
   online: boolean;
   /** Scans by this device; null for a signed-in user's scanner (not counted per user). */
   deviceScans: number | null;
@@ -26,7 +28,11 @@ export const ScannerHeader = memo(function ScannerHeader(props: {
             {props.eventName ?? t('title')}
           </Title>
           <Text size="sm" c="dimmed">
-            {props.deviceName === null ? t('staff') : t('device', { name: props.deviceName })}
+            {props.deviceName === null
+              ? t('staff')
+              : props.gateName
+                ? t('deviceAt', { name: props.deviceName, gate: props.gateName })
+                : t('device', { name: props.deviceName })}
           </Text>
         </div>
         <Badge color={props.online ? 'green' : 'orange'} variant="light" size="lg">

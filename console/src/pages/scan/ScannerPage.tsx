@@ -71,6 +71,7 @@ export function ScannerPage() {
       <ScannerHeader
         eventName={s.me.data?.event.name}
         deviceName={s.credential.data?.device_name ?? null}
+        gateName={s.me.data?.gate?.name}
         online={s.online}
         deviceScans={s.credential.data ? (s.me.data?.scans ?? 0) : null}
         stats={s.stats.data}
@@ -81,7 +82,7 @@ export function ScannerPage() {
           {t('result.deviceRevokedHint')}
         </Alert>
       ) : null}
-      <GateControls eventId={eventId} signedIn={!s.credential.data} />
+      <GateControls eventId={eventId} signedIn={!s.credential.data} deviceGate={s.me.data?.gate} />
       <ScanForm onScan={onScan} disabled={s.revoked !== null} />
       <CameraReader onScan={onScan} disabled={s.revoked !== null} />
       <ScanResult shown={s.shown && s.shown.id !== faded ? s.shown : null} />

@@ -8,6 +8,8 @@ import type { QueuedScan } from './scan-store.ts';
 
 type ScannedInvite = components['schemas']['ScannedInvite'];
 export type Stats = components['schemas']['Stats'];
+/** The gate a scanner device scans at (`GET /api/events/devices/me`). */
+export type DeviceGate = NonNullable<components['schemas']['DeviceSelf']['gate']>;
 
 // The door scanner never uses the browser's session: no cookie (so no CSRF either), only the
 // device credential, which works for the check-in routes of its event and nothing else.
@@ -93,7 +95,13 @@ export function deviceApi(token: string | null, eventId: string) {
      * `GET /api/events/devices/me`: the device, its scan count and its event; for a signed-in
      * user, the event (`GET /api/events/{event_id}`) and no device.
      */
-    me: async (): Promise<{ name: string | null; scans: number | null; event: { name: string } }> => {
+    me: async (): Promise<{
+      name: string | null;
+      scans: number | null;
+      event: { name: string };
+      /** A device's gate (null: the implicit entrance, entries only); undefined for a signed-in user, who picks one. */
+      gate?: DeviceGate | null;
+    }> => {
       if (token) return call(deviceEvents.GET('/api/events/devices/me', { headers }));
       const event = await call(eventsApi.GET('/api/events/{event_id}', { params: { path } }));
       return { name: null, scans: null, event };

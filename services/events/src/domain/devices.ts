@@ -176,18 +176,26 @@ export async function redeemSetupCode(
 
 /**
  * What a scanner device knows of itself: its id and name, its event (`id`, `name`, dates,
- * `location`) and how many scans it made.
+ * `location`), how many scans it made, and the gate it scans at (`{id, name, scan_exits}`; null
+ * for the event's implicit entrance, which scans entries only: docs/events.md, "Gates").
  * @throws problems.noSuch (404) when its event is gone.
  */
 export async function deviceSelf(
   ctx: EventsContext,
   device: { id: string; eventId: string },
-): Promise<{ id: string; name: string; scans: number; event: Record<string, unknown> }> {
+): Promise<{
+  id: string;
+  name: string;
+  scans: number;
+  event: Record<string, unknown>;
+  gate: { id: string; name: string; scan_exits: boolean } | null;
+}> {
   const [row, event] = await Promise.all([
     findDevice(ctx.db, device.eventId, device.id),
     findEvent(ctx.db, device.eventId),
   ]);
   if (!row || !event) throw problems.noSuch({ what: 'deviceEvent' });
+  const gate = row.gate_id ? await findGate(ctx.db, device.eventId, row.gate_id) : undefined;
   return {
     id: row.id,
     name: row.name,
@@ -199,6 +207,7 @@ export async function deviceSelf(
       end_date: event.end_date,
       location: event.location,
     },
+    gate: gate ? { id: gate.id, name: gate.name, scan_exits: gate.scan_exits } : null,
   };
 }
 

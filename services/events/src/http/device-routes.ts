@@ -52,13 +52,14 @@ export const gatewayOnlyRoutes = [
 
 /** What a scanner device may call about itself. */
 export const deviceSelfRoutes = [
-  /** GET /api/events/devices/me (a scanner device): `{id, name, scans, event: {id, name, start_date, end_date, location}}`. */
+  /** GET /api/events/devices/me (a scanner device): `{id, name, scans, event: {id, name, start_date, end_date, location}, gate: {id, name, scan_exits} | null}`. */
   route({
     method: 'get',
     path: '/api/events/devices/me',
     operationId: 'getDeviceSelf',
     summary: 'The calling scanner device and its event (device credentials only)',
-    description: 'For the door scanner page: the device name, its scan count and its event. Users get 403.',
+    description:
+      'For the door scanner page: the device name, its scan count, its event and the gate it scans at (null: the implicit entrance, entries only). Users get 403.',
     tags,
     responses: { ...notModified, 200: { description: 'The device and its event', body: DeviceSelf } },
     problems: { 403: 'The caller is not a scanner device', 404: 'The device’s event was deleted' },

@@ -83,4 +83,12 @@ export const DeviceSelf = Joi.object({
     end_date: Joi.string().allow(null).required(),
     location: Joi.string().required(),
   }).required(),
+  gate: Joi.object({
+    id: Joi.string().uuid().required(),
+    name: Joi.string().required(),
+    scan_exits: Joi.boolean().required().description('Whether exits are scanned at this gate'),
+  })
+    .allow(null)
+    .required()
+    .description('The gate the device scans at; null: the event’s implicit entrance (entries only)'),
 }).id('DeviceSelf');
