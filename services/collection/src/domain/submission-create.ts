@@ -207,11 +207,12 @@ export async function storeSubmission(ctx: CollectionContext, cmd: StoreSubmissi
     )
       throw problems.alreadySubmitted();
     const s = await insertSubmission(trx, row);
+    // First after the insert: a refusal there (an OpenRosa instance received before) stores no photo.
+    if (cmd.afterInsert) await cmd.afterInsert(trx, s);
     await storePhotos(ctx, trx, s.id, photos);
     if (notify)
       for (const email of await notifications(trx, ctx.publicUrl, project, s, settings))
         await changes.append(outbox, 'email.requested', email);
-    if (cmd.afterInsert) await cmd.afterInsert(trx, s);
     return s;
   });
 }
