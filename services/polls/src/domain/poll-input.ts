@@ -40,10 +40,8 @@ export interface PollInput {
 
 /**
  * Merges settings input over `base`, checking that `ends_at` is after `starts_at` (422 otherwise).
- * Result visibility (docs/polls.md, "Result visibility"): `results_visibility` given sets
- * `show_stats_public` to `results_visibility === 'always'`; `show_stats_public` given alone sets
- * `results_visibility` to `always` (true) or `owner_only` (false, what it always meant); both
- * given and disagreeing: 422 naming `settings.show_stats_public`.
+ * Result visibility (docs/polls.md, "Result visibility"): see {@link resolveVisibility};
+ * `show_stats_public` is then `results_visibility === 'always'`.
  */
 export function mergeSettings(base: PollSettings, input: PollInput['settings']): PollSettings {
   const iso = (d: Date | null | undefined, old: string | null) =>
@@ -56,18 +54,8 @@ export function mergeSettings(base: PollSettings, input: PollInput['settings']):
     starts_at: iso(input?.starts_at, base.starts_at),
     ends_at: iso(input?.ends_at, base.ends_at),
   };
-  const visibility = input?.results_visibility;
-  const statsPublic = input?.show_stats_public;
-  if (visibility !== undefined && statsPublic !== undefined && statsPublicOf(visibility) !== statsPublic)
-    throw problems.invalid({
-      errors: {
-        'settings.show_stats_public': [
-          `The show_stats_public field must be ${statsPublicOf(visibility)} when results_visibility is ${visibility} (true exactly for always).`,
-        ],
-      },
-    });
-  merged.results_visibility =
-    visibility ?? (statsPublic !== undefined ? (statsPublic ? 'always' : 'owner_only') : resultsVisibility(base));
+  const visibility = resolveVisibility(base, input?.results_visibility, input?.show_stats_public);
+  merged.results_visibility = visibility;
   merged.show_stats_public = statsPublicOf(merged.results_visibility);
   merged.show_participant_names ??= true;
   if (merged.starts_at && merged.ends_at && merged.ends_at <= merged.starts_at)
@@ -75,4 +63,34 @@ export function mergeSettings(base: PollSettings, input: PollInput['settings']):
       errors: { 'settings.ends_at': ['The ends_at must be a date after starts_at.'] },
     });
   return merged;
+}
+
+/**
+ * The `results_visibility` of settings input over `base` (docs/polls.md, "Result visibility"):
+ * `results_visibility` given sets it; `show_stats_public` given alone sets `always` (true) or
+ * `owner_only` (false, what it always meant); neither keeps the base's. Both given and
+ * disagreeing (`show_stats_public` is true exactly for `always`): the one that changes the stored
+ * setting wins and the other is taken as echoed back (a client that read the whole settings
+ * object, changed the one it knows, and sent it all back, as spec 2.2 clients do with
+ * `show_stats_public`); when both change it: 422 naming `settings.show_stats_public`.
+ */
+function resolveVisibility(
+  base: PollSettings,
+  visibility: PollSettings['results_visibility'] | undefined,
+  statsPublic: boolean | undefined,
+): PollSettings['results_visibility'] {
+  const fromStats = (v: boolean) => (v ? 'always' : 'owner_only');
+  if (visibility === undefined)
+    return statsPublic === undefined ? resultsVisibility(base) : fromStats(statsPublic);
+  if (statsPublic === undefined || statsPublicOf(visibility) === statsPublic) return visibility;
+  const stored = resultsVisibility(base);
+  if (visibility === stored) return fromStats(statsPublic);
+  if (statsPublic === statsPublicOf(stored)) return visibility;
+  throw problems.invalid({
+    errors: {
+      'settings.show_stats_public': [
+        `The show_stats_public field must be ${statsPublicOf(visibility)} when results_visibility is ${visibility} (true exactly for always).`,
+      ],
+    },
+  });
 }
