@@ -33,7 +33,16 @@ interface LogicFieldsProps {
  * where a translation is missing). Used by the web form and the form builder's preview.
  */
 export function LogicFields(props: LogicFieldsProps) {
-  return <>{renderNodes(props, props.form.definition.nodes, '')}</>;
+  // Each top-level node in a block the browser lays out only when on screen (Collect.module.css).
+  return (
+    <>
+      {renderNodes(props, props.form.definition.nodes, '').map((node) => (
+        <div key={node.key} className={classes.block}>
+          {node}
+        </div>
+      ))}
+    </>
+  );
 }
 
 function renderNodes(props: LogicFieldsProps, nodes: readonly FormNode[], prefix: string) {
