@@ -351,7 +351,9 @@ async function gateScans(stack: EventsBenchStack, s: Settings): Promise<void> {
   const counted = attendance.gates.gates.find((g) => g.id === gateId);
   // Exact: the gate's counters (what the API answers) equal the history's entries and exits
   // through the gate (one row per counted scan), inside = entries - exits, never below zero; every
-  // measured entry was answered 200 and counted.
+  // entry answered 200 was counted, and no more were counted than sent (requests still on their
+  // way when the phase stopped may have been counted without their answer being read: their
+  // exits are then 200, those never sent 409).
   const check = createKnex(stack.eventsDb, { poolMax: 1 });
   const [history] = (await check('attendance_log')
     .where({ event_id: stack.eventId, gate_id: gateId })
@@ -371,8 +373,8 @@ async function gateScans(stack: EventsBenchStack, s: Settings): Promise<void> {
     counted.entries === expected.entries &&
     counted.exits === expected.exits &&
     counted.inside >= 0 &&
-    entries.ok === entries.sent &&
-    history!.entries >= entries.ok;
+    history!.entries >= entries.ok &&
+    history!.entries <= entries.sent;
   console.log('');
   console.log(
     `POST /api/events/{id}/checkin through the gateway at a gate, entry then exit (owner); ${machine()}`,

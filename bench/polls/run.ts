@@ -17,9 +17,9 @@
  *      single-choice poll), in three rounds alternating with single-choice votes so that the
  *      machine's load weighs on all three alike; each kind must reach >= 90 % of the
  *      single-choice votes/s of those rounds;
- *   6. a ranked poll of one 5-option section filled with 100,000 ballots (written to MongoDB
- *      directly, random rankings of 1 to 5 options; the counters rebuilt from them by the
- *      service, timed), then its results read while ranked votes arrive on it: p99 <= 50 ms.
+ *   6. a ranked poll of one 5-option section filled with 100,000 ballots cast through the
+ *      gateway (random rankings of 1 to 5 options, each a new voter; timed), then its results
+ *      read while ranked votes arrive on it: p99 <= 50 ms.
  * Then prints Redis's `total` and MongoDB's count of votes of every poll (they must be equal),
  * and PASS/FAIL against the targets (>= 3,000 votes/s with p99 <= 50 ms; >= 5,000 reads/s with
  * p99 <= 20 ms; the kinds' targets above). Exit code 1 when the counts differ or a process
@@ -154,40 +154,6 @@ function ballotFor(poll: BenchPoll, kind: 'single' | 'multiple' | 'ranked', n: n
   };
 }
 
-/**
- * Writes `count` ranked ballots on the one-section poll straight to MongoDB (the documents the
- * service writes: docs/polls.md, "Section kinds", data shapes), in batches of 1,000.
- */
-async function seedRankedBallots(mongoUrl: string, dbName: string, poll: BenchPoll, count: number) {
-  const client = await MongoClient.connect(mongoUrl);
-  const votes = client.db(dbName).collection('votes');
-  const section = poll.sections[0]!;
-  const ids = section.options.map((o) => o.id);
-  for (let from = 0; from < count; from += 1000) {
-    const now = new Date();
-    const docs = Array.from({ length: Math.min(1000, count - from) }, (_, k) => {
-      const ranking = rankingFor(ids, from + k);
-      return {
-        _id: randomBytes(16).toString('hex') as never,
-        poll_id: poll.id,
-        voter_key: `f:seed-${from + k}`,
-        seq: 1,
-        choices: {},
-        answers: { [section.id]: ranking },
-        option_ids: [ranking[0]!],
-        tallies: [`k:${section.id}|${ranking.join(',')}`],
-        voter_name: null,
-        time_spent: null,
-        user_id: null,
-        hour: `${now.toISOString().slice(0, 13)}:00:00Z`,
-        created_at: now.toISOString(),
-      };
-    });
-    await votes.insertMany(docs, { ordered: false });
-  }
-  await client.close();
-}
-
 async function main() {
   const { gatewayUrl, polls, gateway, mongoUrl, mongoDb, redisUrl, prefix, suffix, poll, token } =
     await startPollsStack('polls', {
@@ -252,7 +218,8 @@ async function main() {
   let big:
     | {
         poll: BenchPoll;
-        rebuildSeconds: number;
+        castSeconds: number;
+        cast: number;
         reads: Awaited<ReturnType<typeof run>>;
         votes: Awaited<ReturnType<typeof run>>;
       }
@@ -295,22 +262,30 @@ async function main() {
       ],
     });
     checked.push(bigPoll);
-    await seedRankedBallots(mongoUrl, mongoDb, bigPoll, 100_000);
-    const redisSeed = createClient({ url: redisUrl });
-    await redisSeed.connect();
-    await redisSeed.del(`${prefix}c:${bigPoll.id}`);
-    await redisSeed.close();
+    // Cast through the gateway as voters do, until 100,000 are counted: the counters are built
+    // vote by vote, as in production. (Written straight to the store and recounted, 100,000
+    // ballots made FerretDB 1.24 hold the whole scan in memory, 3.5 GB, until its supervisor
+    // killed it as unresponsive: see docs/benchmarks.md.)
     const started = Date.now();
-    for (;;) {
-      const res = await fetch(`${gatewayUrl}/api/polls/${bigPoll.id}/results`);
-      if (
-        res.status === 200 &&
-        ((await res.json()) as { data: { total_votes: number } }).data.total_votes >= 100_000
-      )
-        break;
-      await new Promise((r) => setTimeout(r, 500));
+    let cast = 0;
+    let next = 0;
+    while (cast < 100_000) {
+      const from = next;
+      const r = await load({
+        connections: CONNECTIONS,
+        duration: Math.max(3, DURATION),
+        url: `${gatewayUrl}/api/polls/${bigPoll.id}/vote`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        bodies: (n) =>
+          JSON.stringify(ballotFor(bigPoll, 'ranked', from + n, `bench-big-${suffix}-${from + n}`)),
+        okStatus: 201,
+      });
+      if (r.ok === 0) throw new Error(`no ranked vote counted: ${JSON.stringify(r.statusCodes)}`);
+      cast += r.ok;
+      next += r.sent;
     }
-    const rebuildSeconds = (Date.now() - started) / 1000;
+    const castSeconds = (Date.now() - started) / 1000;
     const [reads, votes] = await Promise.all([
       run('GET ranked results 100k', { url: `${gatewayUrl}/api/polls/${bigPoll.id}/results` }),
       load({
@@ -319,11 +294,12 @@ async function main() {
         url: `${gatewayUrl}/api/polls/${bigPoll.id}/vote`,
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        bodies: (n) => JSON.stringify(ballotFor(bigPoll, 'ranked', n, `bench-big-${suffix}-${n}`)),
+        bodies: (n) =>
+          JSON.stringify(ballotFor(bigPoll, 'ranked', next + n, `bench-big-${suffix}-${next + n}`)),
         okStatus: 201,
       }),
     ]);
-    big = { poll: bigPoll, rebuildSeconds, reads, votes: { label: 'POST ranked vote (100k)', ...votes } };
+    big = { poll: bigPoll, castSeconds, cast, reads, votes: { label: 'POST ranked vote (100k)', ...votes } };
   }
 
   const redis = createClient({ url: redisUrl });
@@ -369,7 +345,7 @@ async function main() {
       );
     if (big) {
       console.log(
-        `100,000 ranked ballots: counters rebuilt from MongoDB in ${fmt(big.rebuildSeconds)} s; results ${fmt(big.reads.rps)}/s p50 ${fmt(big.reads.p50)} ms p99 ${fmt(big.reads.p99)} ms while ${fmt(big.votes.rps)} votes/s arrived (p99 ${fmt(big.votes.p99)} ms)`,
+        `${big.cast} ranked ballots cast through the gateway in ${fmt(big.castSeconds)} s; results ${fmt(big.reads.rps)}/s p50 ${fmt(big.reads.p50)} ms p99 ${fmt(big.reads.p99)} ms while ${fmt(big.votes.rps)} votes/s arrived (p99 ${fmt(big.votes.p99)} ms)`,
       );
       console.log(
         `ranked results (100k): ${big.reads.p99 <= 50 && big.reads.ok > 0 ? 'PASS' : 'FAIL'} (p99 <= 50 ms while votes arrive)`,
