@@ -27,7 +27,9 @@ describe('console: result visibility (browser)', function () {
     const group = page.getByRole('radiogroup', { name: 'Who sees the results' });
     await group.waitFor();
     expect(await group.getByRole('radio', { name: 'Everyone, at any time' }).isChecked()).to.equal(true);
-    await page.getByText('Voters see the counts once their vote is counted; everyone once the poll closes.').waitFor();
+    await page
+      .getByText('Voters see the counts once their vote is counted; everyone once the poll closes.')
+      .waitFor();
     await group.getByRole('radio', { name: 'After voting' }).check();
     await expectAccessible(page, 'poll editor: result visibility');
     await page.getByTestId('visibility-after_vote').scrollIntoViewIfNeeded();
@@ -38,11 +40,18 @@ describe('console: result visibility (browser)', function () {
       .get(`/api/polls/${poll.id}`)
       .auth(owner.token, { type: 'bearer' })
       .expect(200);
-    expect(saved.body.data.settings).to.include({ results_visibility: 'after_vote', show_stats_public: false });
+    expect(saved.body.data.settings).to.include({
+      results_visibility: 'after_vote',
+      show_stats_public: false,
+    });
   });
 
   it('after_vote: a visitor is told results appear after voting, votes, then sees them', async () => {
-    const poll = await createPoll(c.baseUrl, owner.token, twoSectionPoll({ results_visibility: 'after_vote' }));
+    const poll = await createPoll(
+      c.baseUrl,
+      owner.token,
+      twoSectionPoll({ results_visibility: 'after_vote' }),
+    );
     await request(c.baseUrl)
       .post(`/api/polls/${poll.id}/vote`)
       .send({
@@ -72,7 +81,11 @@ describe('console: result visibility (browser)', function () {
   });
 
   it('owner_only: a visitor is told only the organiser sees results (in French too); the owner sees them', async () => {
-    const poll = await createPoll(c.baseUrl, owner.token, twoSectionPoll({ results_visibility: 'owner_only' }));
+    const poll = await createPoll(
+      c.baseUrl,
+      owner.token,
+      twoSectionPoll({ results_visibility: 'owner_only' }),
+    );
     const visitor = await c.newPage();
     await visitor.goto(`/p/${poll.id}/results`);
     await visitor.getByTestId('results-hidden').getByText('Only the organiser sees results').waitFor();

@@ -39,7 +39,12 @@ export interface PollFormValues {
 
 /** Who sees a poll's results (docs/polls.md, "Result visibility"). */
 export type ResultsVisibility = 'always' | 'after_vote' | 'after_close' | 'owner_only';
-export const RESULTS_VISIBILITIES: readonly ResultsVisibility[] = ['always', 'after_vote', 'after_close', 'owner_only'];
+export const RESULTS_VISIBILITIES: readonly ResultsVisibility[] = [
+  'always',
+  'after_vote',
+  'after_close',
+  'owner_only',
+];
 
 /** The polls service's limits (services/polls/src/http/polls-schemas.ts). */
 export const LIMITS = {

@@ -1,5 +1,5 @@
 import { problems } from './problems.ts';
-import type { PollSettings, SectionKind } from './types.ts';
+import type { PollSettings, ResultsVisibility, SectionKind } from './types.ts';
 import { resultsVisibility, statsPublicOf } from './visibility.ts';
 
 /** Defaults of a new poll's settings (docs/polls.md, "Settings"). */
@@ -56,7 +56,7 @@ export function mergeSettings(base: PollSettings, input: PollInput['settings']):
   };
   const visibility = resolveVisibility(base, input?.results_visibility, input?.show_stats_public);
   merged.results_visibility = visibility;
-  merged.show_stats_public = statsPublicOf(merged.results_visibility);
+  merged.show_stats_public = statsPublicOf(visibility);
   merged.show_participant_names ??= true;
   if (merged.starts_at && merged.ends_at && merged.ends_at <= merged.starts_at)
     throw problems.invalid({
@@ -76,10 +76,10 @@ export function mergeSettings(base: PollSettings, input: PollInput['settings']):
  */
 function resolveVisibility(
   base: PollSettings,
-  visibility: PollSettings['results_visibility'] | undefined,
+  visibility: ResultsVisibility | undefined,
   statsPublic: boolean | undefined,
-): PollSettings['results_visibility'] {
-  const fromStats = (v: boolean) => (v ? 'always' : 'owner_only');
+): ResultsVisibility {
+  const fromStats = (v: boolean): ResultsVisibility => (v ? 'always' : 'owner_only');
   if (visibility === undefined)
     return statsPublic === undefined ? resultsVisibility(base) : fromStats(statsPublic);
   if (statsPublic === undefined || statsPublicOf(visibility) === statsPublic) return visibility;

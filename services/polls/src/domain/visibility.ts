@@ -27,13 +27,13 @@ export const resultsVisibility = (settings: PollSettings): ResultsVisibility =>
 export const statsPublicOf = (visibility: ResultsVisibility): boolean => visibility === 'always';
 
 /** Whether the poll is over: closed by its owner, or its `ends_at` passed (`now`: epoch ms). */
-export function pollOver(poll: PollDoc, now = Date.now()): boolean {
+function pollOver(poll: PollDoc, now = Date.now()): boolean {
   const end = poll.settings.ends_at;
   return poll.closed || (end !== null && now >= Date.parse(end));
 }
 
 /** Who looks at the results: the poll's owner or not, and whether they have a counted vote. */
-export interface ResultsViewer {
+interface ResultsViewer {
   owner: boolean;
   /** Has at least one counted vote on the poll. */
   voted: boolean;
@@ -44,7 +44,7 @@ export interface ResultsViewer {
  * results leave the service asks it (the results read and its live stream, the vote answer);
  * webhooks go only to the owner's own subscriptions, who sees everything.
  */
-export function resultsVisibleTo(poll: PollDoc, viewer: ResultsViewer, now = Date.now()): boolean {
+function resultsVisibleTo(poll: PollDoc, viewer: ResultsViewer, now = Date.now()): boolean {
   if (viewer.owner) return true;
   switch (resultsVisibility(poll.settings)) {
     case 'always':

@@ -1,6 +1,7 @@
 import { Joi } from '@fieldhouse/config';
 import { pageQuerySchema } from '@fieldhouse/http';
 import type { PollInput } from '../domain/poll-input.ts';
+import { RESULTS_VISIBILITIES } from '../domain/visibility.ts';
 import { envelope, isoTime, listEnvelope } from './shared-schemas.ts';
 
 /** Poll management schemas (docs/polls.md, "Polls", "Settings", "Poll object"). */
@@ -54,7 +55,7 @@ const SettingsInput = Joi.object({
       'it disagrees with, 422.',
   ),
   results_visibility: Joi.string()
-    .valid('always', 'after_vote', 'after_close', 'owner_only')
+    .valid(...RESULTS_VISIBILITIES)
     .description(
       'docs/polls.md, "Result visibility": who sees the counts, analytics and achievements. always (everyone), ' +
         'after_vote (the owner, and voters once their vote is counted; everyone once the poll is over), ' +
@@ -103,7 +104,9 @@ const Settings = Joi.object({
   access: Joi.string().valid('public', 'authenticated').required(),
   require_verification: Joi.boolean().required(),
   show_stats_public: Joi.boolean().required(),
-  results_visibility: Joi.string().valid('always', 'after_vote', 'after_close', 'owner_only').required(),
+  results_visibility: Joi.string()
+    .valid(...RESULTS_VISIBILITIES)
+    .required(),
   show_participant_names: Joi.boolean().required(),
   allow_comments: Joi.boolean().required(),
   allow_reactions: Joi.boolean().required(),

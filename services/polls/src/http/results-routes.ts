@@ -82,7 +82,7 @@ export const resultsRoutes = [
     description:
       'A `results` event (data: the Results object) at once, after counted votes (at most one event per 100 ms ' +
       'while votes keep coming, fewer with a large audience; always one after the last), close or reopen, from ' +
-      'any replica, and within one heartbeat of the poll\'s `starts_at` or `ends_at` passing; each event shows what the ' +
+      "any replica, and within one heartbeat of the poll's `starts_at` or `ends_at` passing; each event shows what the " +
       'results read would show this reader (`results_visibility`); a `: heartbeat` comment every 15 s (`SSE_HEARTBEAT_MS`); a `deleted` event when the poll is ' +
       'deleted, then the stream ends. The gateway caps open streams per client address and per user: 429 ' +
       '`too_many_streams` with `Retry-After` above a cap.',
