@@ -67,6 +67,9 @@ describe('console: workspaces, members and projects (browser)', function () {
     await page.getByRole('combobox', { name: 'Role', exact: true }).selectOption('admin');
     await page.getByRole('button', { name: 'Invite', exact: true }).click();
     await page.getByRole('combobox', { name: 'Role of Ali Admin' }).waitFor();
+    // The form clears itself once the invitation is answered, which may come a moment after the
+    // list shows the new member: typing before that would be wiped (as CI's loaded run did).
+    await eventually(async () => (await email.inputValue()) === '');
     await email.fill(collector.email);
     await page.getByRole('combobox', { name: 'Role', exact: true }).selectOption('collector');
     await page.getByRole('button', { name: 'Invite', exact: true }).click();
