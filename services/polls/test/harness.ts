@@ -1,10 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import { get, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { MongoClient, type Db } from 'mongodb';
 import type { Redis } from '../src/data/redis.ts';
 import { createPollsRedis } from '../src/data/redis.ts';
 import request from 'supertest';
-import { backingUrl, createTestIssuer, testLogger, type TestIssuer } from '@fieldhouse/testkit';
+import {
+  backingUrl,
+  createTestIssuer,
+  onServerSentEvents,
+  testLogger,
+  type TestIssuer,
+} from '@fieldhouse/testkit';
 import { createPollsApp, ensureIndexes } from '../src/index.ts';
 import type { PollsContext, PollsSettings } from '../src/domain/context.ts';
 
@@ -120,3 +128,42 @@ export async function startHarness(
 /** A vote body choosing the option at `pick[i]` in section i. */
 export const votesFor = (poll: PollBody, pick: number[] = []) =>
   Object.fromEntries(poll.sections.map((s, i) => [s.id, s.options[pick[i] ?? 0]!.id]));
+
+/** A live-results stream open on a listening app: its `results` events so far, and its response. */
+export interface ResultsViewer<T = Record<string, unknown>> {
+  events: T[];
+  res: IncomingMessage;
+}
+
+/**
+ * Listens on a free loopback port for tests that need real sockets (live streams): the base URL
+ * and `close()` (ends open streams first).
+ */
+export async function listenOn(app: Express): Promise<{ base: string; close: () => Promise<void> }> {
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+/** Opens a live-results stream (`path` under `base`) as `authorization` and collects its `results` events. */
+export function viewResults<T = Record<string, unknown>>(
+  base: string,
+  path: string,
+  authorization: string,
+): Promise<ResultsViewer<T>> {
+  return new Promise((resolve, reject) => {
+    const events: T[] = [];
+    get(`${base}${path}`, { headers: { authorization } }, (res) => {
+      onServerSentEvents(res, (e) => {
+        if (e.event === 'results') events.push(JSON.parse(e.data) as T);
+      });
+      resolve({ events, res });
+    }).on('error', reject);
+  });
+}

@@ -1,10 +1,19 @@
-import type { IncomingMessage, Server } from 'node:http';
-import { get } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import request from 'supertest';
-import { eventually, onServerSentEvents } from '@fieldhouse/testkit';
-import { alice, bob, carol, dave, pollBody, startHarness, votesFor, type PollsHarness } from './harness.ts';
+import { eventually } from '@fieldhouse/testkit';
+import {
+  alice,
+  bob,
+  carol,
+  dave,
+  listenOn,
+  pollBody,
+  startHarness,
+  viewResults,
+  votesFor,
+  type PollsHarness,
+  type ResultsViewer,
+} from './harness.ts';
 
 /**
  * Result visibility (issue 37, part 1; docs/polls.md, "Result visibility"): each mode for each
@@ -288,36 +297,16 @@ describe('result visibility (real MongoDB/FerretDB and Redis)', () => {
   });
 
   describe('the live stream obeys it', () => {
-    let server: Server;
-    let base: string;
+    let listening: Awaited<ReturnType<typeof listenOn>>;
     before(async () => {
-      server = h.app.listen(0, '127.0.0.1');
-      await new Promise((r) => server.once('listening', r));
-      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      listening = await listenOn(h.app);
     });
     after(async () => {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
+      await listening?.close();
     });
 
-    interface Viewer {
-      events: Results[];
-      res: IncomingMessage;
-    }
-    const watch = (pollId: string, userId: number): Promise<Viewer> =>
-      new Promise((resolve, reject) => {
-        const events: Results[] = [];
-        get(
-          `${base}/api/polls/${pollId}/results/stream`,
-          { headers: { authorization: h.auth(userId) } },
-          (res) => {
-            onServerSentEvents(res, (e) => {
-              if (e.event === 'results') events.push(JSON.parse(e.data) as Results);
-            });
-            resolve({ events, res });
-          },
-        ).on('error', reject);
-      });
+    const watch = (pollId: string, userId: number) =>
+      viewResults<Results>(listening.base, `/api/polls/${pollId}/results/stream`, h.auth(userId));
 
     it('after_vote: hidden on the stream until that reader votes; others stay hidden; all shown at close', async () => {
       const poll = await h.createPoll(alice, pollBody({ results_visibility: 'after_vote' }));
@@ -345,11 +334,8 @@ describe('result visibility (real MongoDB/FerretDB and Redis)', () => {
     it('after_close: an open stream shows the results once ends_at passes, with no vote or close to announce it', async () => {
       // A harness of its own with a short heartbeat: the heartbeat is what notices the end.
       const quick = await startHarness({ sseHeartbeatMs: 200 });
-      const quickServer = quick.app.listen(0, '127.0.0.1');
-      await new Promise((r) => quickServer.once('listening', r));
-      const quickBase = `http://127.0.0.1:${(quickServer.address() as AddressInfo).port}`;
-      const events: Results[] = [];
-      let res: IncomingMessage | undefined;
+      const quickServer = await listenOn(quick.app);
+      let view: ResultsViewer<Results> | undefined;
       try {
         const poll = await quick.createPoll(alice, pollBody({ results_visibility: 'after_close' }));
         await request(quick.app)
@@ -357,18 +343,12 @@ describe('result visibility (real MongoDB/FerretDB and Redis)', () => {
           .set('Authorization', quick.auth(bob))
           .send({ votes: votesFor(poll) })
           .expect(201);
-        res = await new Promise<IncomingMessage>((resolve, reject) => {
-          get(
-            `${quickBase}/api/polls/${poll.id}/results/stream`,
-            { headers: { authorization: quick.auth(carol) } },
-            (r) => {
-              onServerSentEvents(r, (e) => {
-                if (e.event === 'results') events.push(JSON.parse(e.data) as Results);
-              });
-              resolve(r);
-            },
-          ).on('error', reject);
-        });
+        view = await viewResults<Results>(
+          quickServer.base,
+          `/api/polls/${poll.id}/results/stream`,
+          quick.auth(carol),
+        );
+        const events = view.events;
         await eventually(async () => events.length >= 1, 10_000);
         expect(events[0]!.stats_hidden).to.equal(true);
         await request(quick.app)
@@ -386,9 +366,8 @@ describe('result visibility (real MongoDB/FerretDB and Redis)', () => {
           },
         );
       } finally {
-        res?.destroy();
-        quickServer.closeAllConnections();
-        await new Promise((r) => quickServer.close(r));
+        view?.res.destroy();
+        await quickServer.close();
         await quick.stop();
       }
     });

@@ -1,39 +1,20 @@
-import { get, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { expect } from 'chai';
 import request from 'supertest';
 import { registry } from '@fieldhouse/http';
-import { eventually, onServerSentEvents } from '@fieldhouse/testkit';
+import { eventually } from '@fieldhouse/testkit';
 import {
   alice,
   bob,
   carol,
   crowd,
   dave,
+  listenOn,
   pollBody,
   startHarness,
+  viewResults as view,
   votesFor,
   type PollsHarness,
 } from './harness.ts';
-
-interface Viewer {
-  events: Array<Record<string, unknown>>;
-  res: IncomingMessage;
-}
-
-/** Opens a live-results stream and collects its `results` events. */
-function view(base: string, path: string, authorization: string): Promise<Viewer> {
-  return new Promise((resolve, reject) => {
-    const events: Viewer['events'] = [];
-    get(`${base}${path}`, { headers: { authorization } }, (res) => {
-      onServerSentEvents(res, (e) => {
-        if (e.event === 'results') events.push(JSON.parse(e.data) as Record<string, unknown>);
-      });
-      resolve({ events, res });
-    }).on('error', reject);
-  });
-}
 
 /** Results reads so far (GET and pushes), from the service's own counter. */
 async function resultsReads(): Promise<number> {
@@ -44,17 +25,15 @@ async function resultsReads(): Promise<number> {
 
 describe('live results fan-out (real MongoDB and Redis, real sockets)', () => {
   let h: PollsHarness;
-  let server: Server;
+  let listening: Awaited<ReturnType<typeof listenOn>>;
   let base: string;
   before(async () => {
     h = await startHarness();
-    server = h.app.listen(0, '127.0.0.1');
-    await new Promise((r) => server.once('listening', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    listening = await listenOn(h.app);
+    base = listening.base;
   });
   after(async () => {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
+    await listening?.close();
     await h.stop();
   });
 
