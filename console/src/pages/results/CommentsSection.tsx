@@ -33,7 +33,7 @@ export function CommentsSection({
           {t('comments.disabled')}
         </Text>
       )}
-      {comments.isPending ? <Loader size="sm" aria-label={t('comments.loading')} /> : null}
+      {comments.isPending ? <Loader size="sm" role="status" aria-label={t('comments.loading')} /> : null}
       {comments.error ? <ProblemAlert error={comments.error} /> : null}
       {comments.data && !comments.data.threads.length ? (
         <Text size="sm" c="dimmed">
