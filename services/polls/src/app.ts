@@ -83,7 +83,7 @@ export function createPollsApp(deps: PollsAppDeps): {
       counters: (id) => counters.key(id),
     }),
     rateLimits: new RateLimits(deps.redis, prefix),
-    resultsCache: new ResultsCache(),
+    resultsCache: new ResultsCache(1000, settings.resultsMaxStaleMs),
     live: new LiveResults(deps.redis, prefix, deps.logger),
     inTransaction: mongoInTransaction(c, () => deps.outboxWritten?.()),
     settings,

@@ -30,6 +30,8 @@ export interface PollsConfig extends ServiceVars, WebhookVars {
   RECONCILE_INTERVAL_MS: number;
   RECONCILE_GRACE_MS: number;
   ENDED_POLLS_INTERVAL_MS: number;
+  /** Largest age (ms) of results shown while a recompute is in flight (docs/polls.md, "Freshness while votes arrive"). */
+  RESULTS_MAX_STALE_MS: number;
 }
 
 /** Where the polls live: a MongoDB (or FerretDB) server and database. */
@@ -62,6 +64,7 @@ const schema = Joi.object<PollsConfig>({
   RECONCILE_INTERVAL_MS: Joi.number().integer().min(0).default(DEFAULTS.reconcileIntervalMs),
   RECONCILE_GRACE_MS: Joi.number().integer().min(1000).default(DEFAULTS.reconcileGraceMs),
   ENDED_POLLS_INTERVAL_MS: Joi.number().integer().min(0).default(DEFAULTS.endedPollsIntervalMs),
+  RESULTS_MAX_STALE_MS: Joi.number().integer().min(0).max(10_000).default(DEFAULTS.resultsMaxStaleMs),
   ...webhookEnv,
 });
 

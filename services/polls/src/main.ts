@@ -61,6 +61,7 @@ const polls = createPollsApp({
     reactionsPerMinute: config.REACTIONS_PER_MINUTE,
     sseHeartbeatMs: config.SSE_HEARTBEAT_MS,
     sseWritesPerSecond: config.SSE_WRITES_PER_SECOND,
+    resultsMaxStaleMs: config.RESULTS_MAX_STALE_MS,
     reconcileIntervalMs: config.RECONCILE_INTERVAL_MS,
     reconcileGraceMs: config.RECONCILE_GRACE_MS,
     endedPollsIntervalMs: config.ENDED_POLLS_INTERVAL_MS,

@@ -6,7 +6,8 @@ import { runScript, type Redis } from './redis.ts';
  * What a results read needs from Redis, in one atomic step: the cached poll document (JSON),
  * the cached recent comments (JSON), the state of the counter hash (`gen:rev`, see
 ^ * data/counters.ts) and, only when that state is not the one the caller already has, the
- * whole hash. KEYS: poll, counters, recent comments. ARGV[1]: the state the caller has, or ''.
+ * whole hash. KEYS: poll, counters, recent comments. ARGV[1]: the state the caller has, or '';
+ * ARGV[2]: '0' when the caller wants the state only, never the hash.
  */
 const READ = `
 local poll = redis.call('GET', KEYS[1])
@@ -14,7 +15,7 @@ local recent = redis.call('GET', KEYS[3])
 local gr = redis.call('HMGET', KEYS[2], 'gen', 'rev')
 if not gr[1] then return {poll, recent, false, false} end
 local state = gr[1] .. ':' .. (gr[2] or '0')
-if state == ARGV[1] then return {poll, recent, state, false} end
+if state == ARGV[1] or ARGV[2] == '0' then return {poll, recent, state, false} end
 return {poll, recent, state, redis.call('HGETALL', KEYS[2])}`;
 
 /** The raw inputs of a results read; null where Redis has no value. */
@@ -32,19 +33,20 @@ export interface ResultsInputs {
 /**
  * Reads the inputs of a results read in one Redis round trip (docs/polls.md, "Results cache").
  * `knownState` is the counters state the caller holds a snapshot of ('' for none): the hash
- * is sent only when it changed since.
+ * is sent only when it changed since, and never when `withHash` is false (the state alone).
  */
 export async function fetchResultsInputs(
   redis: Redis,
   keys: { poll: string; counters: string; recent: string },
   knownState: string,
+  withHash = true,
 ): Promise<ResultsInputs> {
-  const out = (await runScript(redis, READ, [keys.poll, keys.counters, keys.recent], [knownState])) as [
-    string | null,
-    string | null,
-    string | null,
-    string[] | null,
-  ];
+  const out = (await runScript(
+    redis,
+    READ,
+    [keys.poll, keys.counters, keys.recent],
+    [knownState, withHash ? '1' : '0'],
+  )) as [string | null, string | null, string | null, string[] | null];
   return {
     pollJson: out[0] ?? null,
     recentJson: out[1] ?? null,
@@ -88,12 +90,16 @@ export class ResultsStore {
     return `${this.prefix}rc:${pollId}`;
   }
 
-  /** The inputs of one results read ({@link fetchResultsInputs}), the hash parsed. One round trip. */
-  async read(pollId: string, knownState: string): Promise<ResultsRead> {
+  /**
+   * The inputs of one results read ({@link fetchResultsInputs}), the hash parsed (none when
+   * `withHash` is false: the counters' state alone). One round trip.
+   */
+  async read(pollId: string, knownState: string, withHash = true): Promise<ResultsRead> {
     const raw = await fetchResultsInputs(
       this.redis,
       { poll: this.keys.poll(pollId), counters: this.keys.counters(pollId), recent: this.recentKey(pollId) },
       knownState,
+      withHash,
     );
     return {
       pollJson: raw.pollJson,

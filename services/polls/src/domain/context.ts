@@ -64,6 +64,11 @@ export interface PollsSettings {
   reconcileGraceMs: number;
   /** How often polls whose `ends_at` passed are announced to webhooks (ms; 0: never). */
   endedPollsIntervalMs: number;
+  /**
+   * Largest age (ms) of the full results a reader is given while this process recomputes them
+   * (docs/polls.md, "Freshness while votes arrive"; 0: every reader waits for or makes a fresh count).
+   */
+  resultsMaxStaleMs: number;
 }
 
 export const DEFAULT_POLLS_SETTINGS: PollsSettings = {
@@ -76,6 +81,7 @@ export const DEFAULT_POLLS_SETTINGS: PollsSettings = {
   reconcileIntervalMs: 30_000,
   reconcileGraceMs: 30_000,
   endedPollsIntervalMs: 15_000,
+  resultsMaxStaleMs: 250,
 };
 
 /** Everything the use cases use (and the routes get), built once by app.ts. */

@@ -1,7 +1,12 @@
 import { achievementsOf, milestoneAt, missingMilestones } from './achievements.ts';
 import { analyticsOf } from './analytics.ts';
 import type { PollsContext } from './context.ts';
-import { countResultsRead, fullResultsValidUntil, type RenderedResults } from './results-cache.ts';
+import {
+  countResultsRead,
+  fullResultsValidUntil,
+  type FullResults,
+  type RenderedResults,
+} from './results-cache.ts';
 import { REACTION_TYPES, type CounterSnapshot, type PollDoc, type Voter, type VoteDoc } from './types.ts';
 import { resultsVisibleBeforeLookup } from './visibility.ts';
 import { commentView, pollView, sectionsView, type CommentView } from './views.ts';
@@ -60,6 +65,15 @@ function render(data: Awaited<ReturnType<typeof buildResults>>): RenderedResults
   return { dataJson, body: Buffer.from(`{"data":${dataJson},"message":"Poll results."}`) };
 }
 
+/** How {@link readResults} may answer. */
+interface ReadOptions {
+  /**
+   * Never an earlier state's results, nor another read's recompute: what a live-results push
+   * needs (the last push after a burst of votes must show the last vote).
+   */
+  fresh?: boolean;
+}
+
 /**
  * The results of a poll for a reader ({@link buildResults}), rendered, or null when no poll has
  * this id. One Redis round trip asks for the cached poll, its recent comments and its counters
@@ -67,13 +81,85 @@ function render(data: Awaited<ReturnType<typeof buildResults>>): RenderedResults
  * when nothing changed and the reader sees full statistics, the answer computed last time is
  * sent again (until the next hour or the poll's opening or closing time). Whatever is missing
  * is rebuilt or read from MongoDB once the poll is known to exist, so unknown ids create nothing.
+ *
+ * Single flight while votes arrive (docs/polls.md, "Freshness while votes arrive"): a
+ * full-statistics reader that finds another read of this process already reading and computing
+ * the poll's results asks Redis for the poll, comments and counters' state only (not the whole
+ * hash) and, when the poll and comments are unchanged, is given the newest full results whose
+ * read began at most `RESULTS_MAX_STALE_MS` before its own, or waits for that read's answer; an
+ * edit, a close or a comment is always shown at once. `options.fresh`: never shared.
  */
 export async function readResults(
   ctx: PollsContext,
   pollId: string,
   reader: Voter | null,
+  options: ReadOptions = {},
 ): Promise<RenderedResults | null> {
-  const known = ctx.resultsCache.get(pollId);
+  const readAt = Date.now();
+  const cache = ctx.resultsCache;
+  const known = cache.get(pollId);
+  const seesAll = known !== undefined && seesStats(known.poll, reader, readAt) === true;
+  if (seesAll && !options.fresh && cache.refreshing(pollId, readAt)) {
+    const shared = await sharedResults(ctx, pollId, reader, readAt);
+    if (shared) return shared;
+  }
+  // This read may recompute the full results: the single flight that others share meanwhile.
+  const finish = seesAll ? cache.beginRefresh(pollId, readAt) : undefined;
+  let answer: { rendered: RenderedResults; full: boolean } | null = null;
+  try {
+    answer = await currentResults(ctx, pollId, reader, readAt);
+    return answer?.rendered ?? null;
+  } finally {
+    finish?.(answer?.full ? answer.rendered : undefined);
+  }
+}
+
+/**
+ * A full-statistics reader's answer while another read of this process recomputes the results
+ * ({@link ResultsCache.servable}), from one Redis round trip that skips the counter hash; undefined
+ * when the poll or its comments changed, the reader no longer sees everything, or nothing within
+ * the staleness bound is at hand (the caller then reads as usual).
+ */
+async function sharedResults(
+  ctx: PollsContext,
+  pollId: string,
+  reader: Voter | null,
+  readAt: number,
+): Promise<RenderedResults | undefined> {
+  const raw = await ctx.results.read(pollId, '', false);
+  const entry = ctx.resultsCache.get(pollId);
+  if (
+    !entry ||
+    raw.countersState === null ||
+    raw.pollJson !== entry.pollJson ||
+    raw.recentJson !== entry.recentJson
+  )
+    return undefined;
+  if (seesStats(entry.poll, reader, readAt) !== true) return undefined;
+  const shared = ctx.resultsCache.servable(entry, pollId, raw.countersState, readAt);
+  if (!shared) return undefined;
+  if ('rendered' in shared) {
+    countResultsRead(shared.current ? 'cache' : 'stale');
+    return shared.rendered;
+  }
+  const joined = await shared.join;
+  if (joined) countResultsRead('joined');
+  return joined;
+}
+
+/**
+ * The results as Redis (and MongoDB when needed) hold them now, for a reader whose read began at
+ * `readAt`, and whether they are the full results; null for an unknown poll. Keeps the parsed
+ * inputs and the full results in the cache.
+ */
+async function currentResults(
+  ctx: PollsContext,
+  pollId: string,
+  reader: Voter | null,
+  readAt: number,
+): Promise<{ rendered: RenderedResults; full: boolean } | null> {
+  const cache = ctx.resultsCache;
+  const known = cache.get(pollId);
   const raw = await ctx.results.read(pollId, known?.countersState ?? '');
   const snapshot = raw.counters
     ? raw.counters
@@ -84,7 +170,7 @@ export async function readResults(
     // Something to rebuild or read from MongoDB: no cache entry this time.
     const poll = raw.pollJson ? (JSON.parse(raw.pollJson) as PollDoc) : await ctx.polls.load(pollId);
     if (!poll) {
-      ctx.resultsCache.delete(pollId);
+      cache.delete(pollId);
       return null;
     }
     const [s, recent] = await Promise.all([
@@ -92,39 +178,51 @@ export async function readResults(
       raw.recentJson ? (JSON.parse(raw.recentJson) as CommentView[]) : loadRecentComments(ctx, pollId),
     ]);
     countResultsRead('computed');
-    return render(await buildResults(ctx, poll, s, recent, await viewOf(ctx, poll, reader)));
+    const view = await viewOf(ctx, poll, reader);
+    return { rendered: render(await buildResults(ctx, poll, s, recent, view)), full: false };
   }
-  let entry = known;
+  let entry = cache.get(pollId);
   if (
     !entry ||
     entry.pollJson !== raw.pollJson ||
     entry.recentJson !== raw.recentJson ||
     entry.countersState !== raw.countersState
   ) {
+    const same =
+      entry && entry.pollJson === raw.pollJson && entry.recentJson === raw.recentJson ? entry : null;
     entry = {
       pollJson: raw.pollJson,
       recentJson: raw.recentJson,
       countersState: raw.countersState,
-      poll: JSON.parse(raw.pollJson) as PollDoc,
-      recent: JSON.parse(raw.recentJson) as CommentView[],
+      poll: same ? same.poll : (JSON.parse(raw.pollJson) as PollDoc),
+      recent: same ? same.recent : (JSON.parse(raw.recentJson) as CommentView[]),
       snapshot,
+      // Only the counters moved: the last full results stay servable within the bound.
+      ...(same ? { stale: newest(same.full, same.stale) } : {}),
     };
-    ctx.resultsCache.set(pollId, entry);
+    cache.set(pollId, entry);
   }
-  const now = Date.now();
   const view = await viewOf(ctx, entry.poll, reader);
   const full = view.full;
-  if (full && entry.full && now < entry.full.validUntil) {
+  if (full && entry.full && readAt < entry.full.validUntil) {
     countResultsRead('cache');
-    return entry.full.rendered;
+    return { rendered: entry.full.rendered, full };
   }
   countResultsRead('computed');
   const rendered = render(await buildResults(ctx, entry.poll, entry.snapshot, entry.recent, view));
   // Milestones still to record change the poll: never keep results computed without them.
-  if (full && !missingMilestones(entry.poll, entry.snapshot).length)
-    entry.full = { rendered, validUntil: fullResultsValidUntil(entry.poll, now) };
-  return rendered;
+  if (
+    full &&
+    !missingMilestones(entry.poll, entry.snapshot).length &&
+    !(entry.full && entry.full.readAt > readAt)
+  )
+    entry.full = { rendered, validUntil: fullResultsValidUntil(entry.poll, readAt), readAt };
+  return { rendered, full: full && !missingMilestones(entry.poll, entry.snapshot).length };
 }
+
+/** The one of two full results read last (undefined when neither). */
+const newest = (a: FullResults | undefined, b: FullResults | undefined) =>
+  a && b ? (a.readAt >= b.readAt ? a : b) : (a ?? b);
 
 /**
  * Records the milestone a counted vote or added comment reached, if any, with that item's time

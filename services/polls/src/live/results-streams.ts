@@ -71,7 +71,7 @@ export class ResultsStreams implements ResultsStreamsPort {
     });
     try {
       await poll.unsubscribe;
-      const first = await readResults(this.ctx, pollId, reader);
+      const first = await readResults(this.ctx, pollId, reader, { fresh: true });
       this.deliver([stream], first);
     } catch (err) {
       // Redis or MongoDB away: end the stream; the client reconnects after `retry` (3 s).
@@ -190,7 +190,7 @@ export class ResultsStreams implements ResultsStreamsPort {
         this.deliver(streams, full);
         continue;
       }
-      const results = await readResults(this.ctx, pollId, reader);
+      const results = await readResults(this.ctx, pollId, reader, { fresh: true });
       this.deliver(streams, results);
       if (!results) return;
       const now = this.ctx.resultsCache.get(pollId)?.poll;
