@@ -107,7 +107,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Top-level comments, newest first, paginated; each with its thread in `replies` */
+    /**
+     * Top-level comments, newest first, paginated; each with its thread in `replies`
+     * @description Comments the poll's owner hid (with their replies) are left out, except for the owner, who gets them with `hidden: true`.
+     */
     get: operations['listComments'];
     put?: never;
     post?: never;
@@ -129,6 +132,70 @@ export interface paths {
     post?: never;
     /** Delete a comment and its replies (poll owner, or the author) */
     delete: operations['deleteComment'];
+    options?: never;
+    head?: never;
+    /**
+     * Hide a comment and its replies from everyone but the poll's owner, or show them again (owner)
+     * @description Hidden comments leave the list, `recent_comments` and `comments_total` for everyone but the owner; open live-results streams get a new `results` event at once.
+     */
+    patch: operations['moderateComment'];
+    trace?: never;
+  };
+  '/api/polls/{poll_id}/export': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The poll's votes or results as a CSV or XLSX download (owner)
+     * @description `content=votes`: one row per counted vote, oldest first (vote id, time, name, user id, seq, verified, time spent, then one column per section with the chosen labels: multiple `a; b`, ranked `a > b`, meeting `slot: yes; slot: if need be`). `content=results`: one row per option (votes, percent of ballots, rank with ties sharing it, Borda score and instant-runoff outcome `winner`/`tied` for ranked sections, if-need-be and no for meeting slots, `final` for the picked slot). CSV text cells that a spreadsheet would run as a formula get a leading `'`; XLSX cells are inline strings.
+     */
+    get: operations['exportPoll'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/polls/{poll_id}/my-ballot': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The caller's own counted votes on the poll and the votes left
+     * @description The caller is recognised as a vote recognises them: the signed-in user, else `voter_fingerprint` (query or `X-Voter-Fingerprint`) with the client IP. Lets a voting page say "you have voted" on arrival.
+     */
+    get: operations['getMyBallot'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/polls/{poll_id}/participants': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The poll's counted votes, newest first, paginated: name, time, choices (owner)
+     * @description One row per counted vote (a voter allowed several votes has one row each, `seq` 1, 2...). Owner only, whatever `results_visibility` and `show_participant_names` (they say what others see). Votes held for their one-time password are not counted yet and not listed.
+     */
+    get: operations['listParticipants'];
+    put?: never;
+    post?: never;
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -469,6 +536,8 @@ export interface components {
         label: string | null;
         option_id: string | null;
         section_id: string;
+        /** @description Every option with the most votes when two or more share it (a tie), else empty. */
+        tied_option_ids: string[];
         votes: number;
       }[];
       /** @description Votes per UTC hour, oldest first (the last 48 hours with votes). */
@@ -504,6 +573,8 @@ export interface components {
       content: string;
       /** @description ISO 8601 UTC time */
       created_at: string;
+      /** @description Hidden by the poll's owner (with its replies): only the owner gets hidden comments. */
+      hidden: boolean;
       id: string;
       parent_id: string | null;
       poll_id: string;
@@ -514,6 +585,8 @@ export interface components {
       content: string;
       /** @description ISO 8601 UTC time */
       created_at: string;
+      /** @description Hidden by the poll's owner (with its replies): only the owner gets hidden comments. */
+      hidden: boolean;
       id: string;
       parent_id: string | null;
       poll_id: string;
@@ -541,11 +614,48 @@ export interface components {
         rule: 'previous_rounds' | 'borda' | 'option_order';
       } | null;
     };
+    MyBallot: {
+      /** @description false for an anonymous caller without fingerprint (nothing can be theirs). */
+      identified: boolean;
+      max_votes_per_voter: number;
+      remaining_votes: number;
+      /** @description At least one counted vote on the poll. */
+      voted: boolean;
+      /** @description Their counted votes, oldest first. */
+      votes: components['schemas']['Vote'][];
+    };
     Pagination: {
       current_page: number;
       last_page: number;
       per_page: number;
       total: number;
+    };
+    Participant: {
+      /** @description Sections that are not single: as in the vote body. */
+      answers: {
+        [key: string]:
+          | string[]
+          | {
+              [key: string]: string;
+            };
+      };
+      /** @description ISO 8601 UTC time */
+      created_at: string;
+      /** @description The n-th counted vote of this voter on the poll. */
+      seq: number;
+      /** @description Seconds. */
+      time_spent: number | null;
+      /** @description null for an anonymous voter. */
+      user_id: number | null;
+      /** @description Counted after its one-time password. */
+      verified: boolean;
+      vote_id: string;
+      /** @description The name the voter gave, or the signed-in user's. */
+      voter_name: string | null;
+      /** @description Single sections: section id to option id. */
+      votes: {
+        [key: string]: string;
+      };
     };
     Poll: {
       /** @description ISO 8601 UTC time */
@@ -940,6 +1050,29 @@ export interface components {
        */
       starts_at?: string | null;
     };
+    Vote: {
+      /** @description The answers to the sections that are not single, when the poll has some. */
+      answers?: {
+        [key: string]:
+          | string[]
+          | {
+              [key: string]: string;
+            };
+      };
+      /** @description ISO 8601 UTC time */
+      created_at: string;
+      id: string;
+      poll_id: string;
+      /** @enum {string} */
+      status: 'counted' | 'pending';
+      /** @description Seconds. */
+      time_spent: number | null;
+      voter_name: string | null;
+      /** @description Section id to option id. */
+      votes: {
+        [key: string]: string;
+      };
+    };
     VoteAnswer: {
       remaining_votes: number;
       requires_verification: boolean;
@@ -950,29 +1083,7 @@ export interface components {
       total_votes: number;
       /** @description Names the pending vote (202 only). */
       verification_code: string | null;
-      vote: {
-        /** @description The answers to the sections that are not single, when the poll has some. */
-        answers?: {
-          [key: string]:
-            | string[]
-            | {
-                [key: string]: string;
-              };
-        };
-        /** @description ISO 8601 UTC time */
-        created_at: string;
-        id: string;
-        poll_id: string;
-        /** @enum {string} */
-        status: 'counted' | 'pending';
-        /** @description Seconds. */
-        time_spent: number | null;
-        voter_name: string | null;
-        /** @description Section id to option id. */
-        votes: {
-          [key: string]: string;
-        };
-      };
+      vote: components['schemas']['Vote'];
     };
   };
   responses: never;
@@ -2351,6 +2462,556 @@ export interface operations {
         };
       };
       /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  moderateComment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The comment id (a string). */
+        comment_id: string;
+        /** @description The poll id (a string). */
+        poll_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description true hides the comment and its replies from everyone but the owner. */
+          hidden: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The comment as the owner sees it */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Comment'];
+            message: string;
+          };
+        };
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.7: "An unauthenticated request yields 401"), or not through the gateway */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not the owner of the poll */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown poll or comment */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is over the size limit (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `hidden` missing or not a boolean */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  exportPoll: {
+    parameters: {
+      query?: {
+        /** @description `votes`: one row per counted vote; `results`: one row per option. */
+        content?: 'votes' | 'results';
+        format?: 'csv' | 'xlsx';
+      };
+      header?: never;
+      path: {
+        /** @description The poll id (a string). */
+        poll_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The file (`Content-Disposition: attachment`) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': unknown;
+          'text/csv': unknown;
+        };
+      };
+      /** @description Not modified: If-None-Match matches the ETag */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.7: "An unauthenticated request yields 401"), or not through the gateway */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not the owner of the poll */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown poll */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is over the size limit (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown `content` or `format` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getMyBallot: {
+    parameters: {
+      query?: {
+        /** @description Anonymous readers: shows their own vote when statistics are hidden (ignored unless a string of at most 200 characters). */
+        voter_fingerprint?: string | (unknown[] | boolean | number | Record<string, never> | string | null);
+      };
+      header?: {
+        /** @description Anonymous readers: the fingerprint they vote with, when not given in the query. */
+        'X-Voter-Fingerprint'?: string;
+      };
+      path: {
+        /** @description The poll id (a string). */
+        poll_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The caller’s ballot */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['MyBallot'];
+            message: string;
+          };
+        };
+      };
+      /** @description Not modified: If-None-Match matches the ETag */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.7: "An unauthenticated request yields 401"), or not through the gateway */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A session without the X-XSRF-TOKEN header matching its cookie on an unsafe method (`csrf_token_mismatch`) — from the gateway */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown poll */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is over the size limit (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listParticipants: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+      };
+      header?: never;
+      path: {
+        /** @description The poll id (a string). */
+        poll_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description `{data: Participant[], pagination, message}` */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Participant'][];
+            message: string;
+            pagination: components['schemas']['Pagination'];
+          };
+        };
+      };
+      /** @description Not modified: If-None-Match matches the ETag */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.7: "An unauthenticated request yields 401"), or not through the gateway */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not the owner of the poll */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown poll */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is over the size limit (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `page` or `per_page` out of range */
       422: {
         headers: {
           [name: string]: unknown;

@@ -42,7 +42,7 @@ export function recountFrom(c: Collections) {
     const [v, r, comments] = await Promise.all([
       votes(),
       reactions(),
-      c.comments.countDocuments({ poll_id: pollId }),
+      c.comments.countDocuments({ poll_id: pollId, hidden: { $ne: true } }),
     ]);
     return { ...v, ...r, comments };
   };

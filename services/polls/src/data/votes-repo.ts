@@ -53,6 +53,33 @@ export class VotesRepo {
     return this.c.votes.find({ poll_id: pollId, voter_key: voterKey }).sort({ seq: -1 }).limit(1).next();
   }
 
+  /** A voter's counted votes on a poll, oldest first (docs/polls.md, "My ballot"). */
+  allByVoter(pollId: string, voterKey: string): Promise<VoteDoc[]> {
+    return this.c.votes.find({ poll_id: pollId, voter_key: voterKey }).sort({ seq: 1 }).toArray();
+  }
+
+  /**
+   * One page of a poll's counted votes, newest first (`created_at`, then id), and how many
+   * there are (docs/polls.md, "Participants").
+   */
+  async pageOfPoll(
+    pollId: string,
+    skip: number,
+    limit: number,
+  ): Promise<{ votes: VoteDoc[]; total: number }> {
+    const filter = { poll_id: pollId };
+    const [votes, total] = await Promise.all([
+      this.c.votes.find(filter).sort({ created_at: -1, _id: 1 }).skip(skip).limit(limit).toArray(),
+      this.c.votes.countDocuments(filter),
+    ]);
+    return { votes, total };
+  }
+
+  /** Every counted vote of a poll, oldest first, read as a cursor (exports: memory stays flat). */
+  everyOfPoll(pollId: string): AsyncIterable<VoteDoc> {
+    return this.c.votes.find({ poll_id: pollId }).sort({ created_at: 1, _id: 1 }).batchSize(1000);
+  }
+
   /** Whether any counted vote chose one of `optionIds`. */
   async anyChose(pollId: string, optionIds: string[]): Promise<string[]> {
     if (!optionIds.length) return [];

@@ -19,6 +19,7 @@ const PERMISSIONS = {
   'poll.manage': ['owner'],
   'webhooks.manage': ['owner'],
   'comment.delete': ['owner', 'author'],
+  'comment.hide': ['owner'],
 } as const satisfies Record<string, readonly Role[]>;
 
 /** An action on a poll or on a comment of it (the keys of the permission table). */
@@ -29,6 +30,7 @@ const REFUSAL = {
   'poll.manage': { forbidden: 'managePoll', unauthenticated: 'managePoll' },
   'webhooks.manage': { forbidden: 'managePoll', unauthenticated: 'manageWebhooks' },
   'comment.delete': { forbidden: 'deleteComment', unauthenticated: 'managePoll' },
+  'comment.hide': { forbidden: 'hideComment', unauthenticated: 'managePoll' },
 } as const;
 
 /** What {@link requireAccess} checks: who, what, and on which poll (and comment). */
@@ -36,12 +38,15 @@ export interface AccessRequest<P extends Permission> {
   actor: Pick<Actor, 'userId'>;
   permission: P;
   pollId: string;
-  /** The comment, for `comment.delete`. */
-  commentId?: P extends 'comment.delete' ? string : never;
+  /** The comment, for `comment.delete` and `comment.hide`. */
+  commentId?: P extends CommentPermission ? string : never;
 }
 
-/** What {@link requireAccess} loaded: the poll, and the comment for `comment.delete`. */
-export type Granted<P extends Permission> = P extends 'comment.delete'
+/** The actions on one comment (the request names it). */
+type CommentPermission = 'comment.delete' | 'comment.hide';
+
+/** What {@link requireAccess} loaded: the poll, and the comment for the comment actions. */
+type Granted<P extends Permission> = P extends CommentPermission
   ? { poll: PollDoc; comment: CommentDoc }
   : { poll: PollDoc };
 

@@ -10,7 +10,18 @@ export interface Analytics {
   /** Median of `time_spent` in seconds (lower median for an even count), or null. */
   median_time_spent: number | null;
   /** Per section: the option with most votes (ties: first in the section), null without votes. */
-  top_options: Array<{ section_id: string; option_id: string | null; label: string | null; votes: number }>;
+  /**
+   * Per section the option with the most votes (the first in the section's order when several
+   * share it) and `tied_option_ids`: every option with that many votes when two or more do
+   * (else empty), so a tie is shown as a tie, never as one winner.
+   */
+  top_options: Array<{
+    section_id: string;
+    option_id: string | null;
+    label: string | null;
+    votes: number;
+    tied_option_ids: string[];
+  }>;
 }
 
 /** Computes analytics from the counters only (no vote is read). */
@@ -45,11 +56,15 @@ export function analyticsOf(poll: PollDoc, s: CounterSnapshot): Analytics {
       const votes = s.options[o.id] ?? 0;
       if (votes > 0 && (!best || votes > best.votes)) best = { id: o.id, label: o.label, votes };
     }
+    const tied = best
+      ? section.options.filter((o) => (s.options[o.id] ?? 0) === best.votes).map((o) => o.id)
+      : [];
     return {
       section_id: section.id,
       option_id: best?.id ?? null,
       label: best?.label ?? null,
       votes: best?.votes ?? 0,
+      tied_option_ids: tied.length > 1 ? tied : [],
     };
   });
   return { votes_per_hour: hours, mean_time_spent: mean, median_time_spent: median, top_options };

@@ -47,7 +47,7 @@ export async function addComment(ctx: PollsContext, command: AddComment): Promis
   let ancestors: string[] = [];
   if (input.parent_id !== null) {
     const parent = await ctx.comments.inPoll(poll._id, input.parent_id);
-    if (!parent)
+    if (!parent || parent.hidden)
       throw problems.invalid({
         errors: { parent_id: ['The parent_id must be a comment of this poll, or null.'] },
       });
@@ -76,7 +76,7 @@ export async function addComment(ctx: PollsContext, command: AddComment): Promis
   });
   const applied = await ctx.counters.apply(poll._id, gen, { comments: 1 }, ['comments']);
   if (applied) await recordReachedMilestone(ctx, poll, 'comments', applied.comments, doc.created_at);
-  await ctx.results.dropRecent(poll._id);
+  await commentsChanged(ctx, poll._id);
   return commentView(doc);
 }
 
@@ -92,9 +92,20 @@ export interface ListComments {
 export type CommentThread = CommentView & { replies: CommentThread[] };
 
 /**
+ * After a comment was added, deleted, hidden or shown again: the cached recent comments go, and
+ * open live-results streams get a new `results` event at once (its `comments_total` and
+ * `recent_comments` tell pages to read the threads again; docs/polls.md, "Comments").
+ */
+async function commentsChanged(ctx: PollsContext, pollId: string): Promise<void> {
+  await ctx.results.dropRecent(pollId);
+  await ctx.live.publish(pollId).catch((err: unknown) => ctx.logger.warn('live publish failed', { err }));
+}
+
+/**
  * `GET /polls/{poll_id}/comments?page&per_page`: top-level comments, newest first, one page
  * (per_page 1 to 100, default 15), each with its whole thread nested in `replies` (oldest
- * first), and the number of top-level comments.
+ * first), and the number of top-level comments. Comments the owner hid (with their replies) are
+ * left out, except for the poll's owner, who gets them with `hidden: true`.
  * @throws ProblemError 404 unknown poll.
  */
 export async function listComments(
@@ -103,10 +114,12 @@ export async function listComments(
 ): Promise<{ items: CommentThread[]; total: number }> {
   const { poll } = await requireAccess(ctx, { actor, permission: 'poll.read', pollId });
   const { page, per_page: perPage } = readPage();
-  const { roots, total } = await ctx.comments.pageOfRoots(poll._id, (page - 1) * perPage, perPage);
+  const owner = actor.userId !== null && actor.userId === poll.owner_id;
+  const { roots, total } = await ctx.comments.pageOfRoots(poll._id, (page - 1) * perPage, perPage, owner);
   const replies = await ctx.comments.repliesOf(
     poll._id,
     roots.map((r) => r._id),
+    owner,
   );
   const views = new Map<string, CommentThread>();
   for (const c of [...roots, ...replies]) views.set(c._id, { ...commentView(c), replies: [] });
@@ -131,5 +144,37 @@ export async function deleteComment(ctx: PollsContext, { pollId, commentId, acto
   const gen = await ctx.counters.generation(poll._id);
   const deleted = await ctx.inTransaction(async () => ctx.comments.deleteWithReplies(poll._id, commentId));
   await ctx.counters.apply(poll._id, gen, { comments: -deleted }, []);
-  await ctx.results.dropRecent(poll._id);
+  await commentsChanged(ctx, poll._id);
+}
+
+/** Command of {@link hideComment}: the poll, the comment, hide (true) or show again (false), and who asks. */
+export interface HideComment {
+  pollId: string;
+  commentId: string;
+  hidden: boolean;
+  actor: Actor;
+}
+
+/**
+ * `PATCH /polls/{poll_id}/comments/{comment_id}` `{hidden}`: the poll's owner hides a comment
+ * with every reply under it (others no longer get them: not in the list, not in
+ * `recent_comments`, not in `comments_total`), or shows them again. Hiding what is hidden
+ * changes nothing. Resolves the comment as the owner now sees it.
+ * @throws ProblemError 401 signed out; 404 unknown poll or comment; 403 anyone but the owner.
+ */
+export async function hideComment(ctx: PollsContext, command: HideComment): Promise<CommentView> {
+  const { poll, comment } = await requireAccess(ctx, {
+    actor: command.actor,
+    permission: 'comment.hide',
+    pollId: command.pollId,
+    commentId: command.commentId,
+  });
+  const gen = await ctx.counters.generation(poll._id);
+  const changed = await ctx.comments.setHidden(poll._id, comment._id, command.hidden);
+  if (changed) {
+    await ctx.counters.apply(poll._id, gen, { comments: command.hidden ? -changed : changed }, []);
+    await commentsChanged(ctx, poll._id);
+  }
+  const { hidden: _was, ...shown } = comment;
+  return commentView(command.hidden ? { ...shown, hidden: true } : shown);
 }

@@ -24,6 +24,7 @@ const NOT_FOUND = {
 const FORBIDDEN = {
   managePoll: 'Only the owner of this poll can manage it.',
   deleteComment: 'Only the owner of the poll can delete its comments.',
+  hideComment: 'Only the owner of the poll can hide its comments.',
 } as const;
 
 /** What a signed-out actor was refused (`unauthenticated`). */

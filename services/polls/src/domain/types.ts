@@ -133,6 +133,8 @@ export interface CommentDoc {
   user_id: number | null;
   voter_key: string;
   created_at: string;
+  /** Hidden by the poll's owner (with its replies): shown to the owner only (absent: shown). */
+  hidden?: true;
 }
 
 /** Who is acting on a poll: a signed-in user, or an anonymous fingerprint with its IP. */

@@ -66,7 +66,10 @@ export function voteView(
   };
 }
 
-/** A comment; `replies` is filled by the threaded list. */
+/**
+ * A comment; `replies` is filled by the threaded list. `hidden` (true only in the owner's list:
+ * others never get hidden comments) says the owner hid it.
+ */
 export function commentView(c: CommentDoc) {
   return {
     id: c._id,
@@ -76,6 +79,7 @@ export function commentView(c: CommentDoc) {
     author_name: c.author_name,
     user_id: c.user_id,
     created_at: c.created_at,
+    hidden: c.hidden === true,
   };
 }
 export type CommentView = ReturnType<typeof commentView> & { replies?: CommentView[] };

@@ -1,6 +1,12 @@
 import { paginated } from '@fieldhouse/http';
-import { addComment, deleteComment, listComments } from '../domain/comments.ts';
-import { CommentAnswer, CommentInput, CommentList, CommentParams } from './comment-schemas.ts';
+import { addComment, deleteComment, hideComment, listComments } from '../domain/comments.ts';
+import {
+  CommentAnswer,
+  CommentInput,
+  CommentList,
+  CommentModeration,
+  CommentParams,
+} from './comment-schemas.ts';
 import { PageQuery } from './polls-schemas.ts';
 import { route, signedIn } from './declare.ts';
 import { pollParams } from './shared-schemas.ts';
@@ -42,6 +48,9 @@ export const commentRoutes = [
     path: '/api/polls/{poll_id}/comments',
     operationId: 'listComments',
     summary: 'Top-level comments, newest first, paginated; each with its thread in `replies`',
+    description:
+      "Comments the poll's owner hid (with their replies) are left out, except for the owner, who gets them " +
+      'with `hidden: true`.',
     tags: TAGS,
     access: 'optional',
     params: pollParams,
@@ -74,6 +83,37 @@ export const commentRoutes = [
     handler: async ({ params }, ctx, req) => {
       await deleteComment(ctx, { pollId: params.poll_id, commentId: params.comment_id, actor: req.caller });
       return { status: 204 };
+    },
+  }),
+  route({
+    method: 'patch',
+    path: '/api/polls/{poll_id}/comments/{comment_id}',
+    operationId: 'moderateComment',
+    summary: "Hide a comment and its replies from everyone but the poll's owner, or show them again (owner)",
+    description:
+      'Hidden comments leave the list, `recent_comments` and `comments_total` for everyone but the owner; open ' +
+      'live-results streams get a new `results` event at once.',
+    tags: TAGS,
+    middleware: signedIn,
+    params: CommentParams,
+    notFound: 'No comment of this poll has this id.',
+    body: CommentModeration,
+    responses: { 200: { description: 'The comment as the owner sees it', body: CommentAnswer } },
+    problems: {
+      403: 'Not the owner of the poll',
+      404: 'Unknown poll or comment',
+      422: '`hidden` missing or not a boolean',
+    },
+    handler: async ({ params, body }, ctx, req) => {
+      const comment = await hideComment(ctx, {
+        pollId: params.poll_id,
+        commentId: params.comment_id,
+        hidden: body.hidden,
+        actor: req.caller,
+      });
+      return {
+        body: { data: comment, message: comment.hidden ? 'The comment is hidden.' : 'The comment is shown.' },
+      };
     },
   }),
 ];

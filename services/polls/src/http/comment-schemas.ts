@@ -27,6 +27,13 @@ export const CommentInput = Joi.object<CommentInputType>({
   voter_fingerprint: Joi.string().min(8).max(200).description('Required for anonymous callers.'),
 });
 
+/** `PATCH .../comments/{comment_id}`: hide the comment (and its replies), or show it again. */
+export const CommentModeration = Joi.object<{ hidden: boolean }>({
+  hidden: Joi.boolean()
+    .required()
+    .description('true hides the comment and its replies from everyone but the owner.'),
+});
+
 /** `{poll_id}` and `{comment_id}`. */
 export const CommentParams = Joi.object<{ poll_id: string; comment_id: string }>({
   poll_id: pollIdSchema().required(),
@@ -41,6 +48,9 @@ const commentFields = {
   author_name: Joi.string().allow(null).required(),
   user_id: Joi.number().integer().allow(null).required(),
   created_at: isoTime().required(),
+  hidden: Joi.boolean()
+    .required()
+    .description("Hidden by the poll's owner (with its replies): only the owner gets hidden comments."),
 };
 
 /** A comment. */

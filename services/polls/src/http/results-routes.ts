@@ -11,7 +11,7 @@ const TAGS = ['Results'];
  * An anonymous reader's fingerprint: `?voter_fingerprint=`, else the `X-Voter-Fingerprint`
  * header; used when it is a string of at most 200 characters, otherwise ignored.
  */
-const fingerprintOf = (query: { voter_fingerprint?: unknown }, req: Request): string | undefined => {
+export const fingerprintOf = (query: { voter_fingerprint?: unknown }, req: Request): string | undefined => {
   const q = query.voter_fingerprint;
   const h = req.headers['x-voter-fingerprint'];
   const v = typeof q === 'string' ? q : typeof h === 'string' ? h : undefined;

@@ -40,6 +40,10 @@ const Analytics = Joi.object({
       option_id: Joi.string().allow(null).required(),
       label: Joi.string().allow(null).required(),
       votes: Joi.number().integer().required(),
+      tied_option_ids: Joi.array()
+        .items(Joi.string())
+        .required()
+        .description('Every option with the most votes when two or more share it (a tie), else empty.'),
     }),
   ),
 }).id('Analytics');

@@ -3,6 +3,7 @@ import { contractRouter, type AnyRouteSpec, type OpenApiDocument } from '@fieldh
 import type { PollsContext } from '../domain/context.ts';
 import { commentRoutes } from './comment-routes.ts';
 import { meetingRoutes } from './meeting-routes.ts';
+import { participantRoutes } from './participant-routes.ts';
 import { pollsRoutes } from './polls-routes.ts';
 import { reactionRoutes } from './reaction-routes.ts';
 import { resultsRoutes } from './results-routes.ts';
@@ -22,6 +23,7 @@ export const pollsRouteSpecs: AnyRouteSpec<PollsContext>[] = [
   ...commentRoutes,
   ...webhookRoutes,
   ...meetingRoutes,
+  ...participantRoutes,
   ...pollsRoutes,
 ];
 

@@ -59,7 +59,7 @@ export const VerifyInput = Joi.object<{ verification_code: string; password: str
   .unknown(false);
 
 /** The `vote` object of the vote answer: `status` is `counted`, or `pending` until its password is given. */
-const Vote = Joi.object({
+export const Vote = Joi.object({
   id: Joi.string().required(),
   poll_id: Joi.string().required(),
   votes: mapOf(Joi.string()).required().description('Section id to option id.'),
@@ -70,7 +70,7 @@ const Vote = Joi.object({
   time_spent: Joi.number().integer().allow(null).required().description('Seconds.'),
   status: Joi.string().valid('counted', 'pending').required(),
   created_at: isoTime().required(),
-});
+}).id('Vote');
 
 /** The `data` of the vote answer (spec 2.2, "vote response"). */
 const VoteAnswer = Joi.object({

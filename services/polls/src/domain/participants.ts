@@ -1,0 +1,65 @@
+import { requireAccess } from './access.ts';
+import type { BodyReader, PollsContext } from './context.ts';
+import type { Actor, BallotAnswers, VoteDoc } from './types.ts';
+
+/**
+ * Who voted (issue 37, part 3; docs/polls.md, "Participants"): the owner's grid of counted
+ * votes. Owner only, whatever the poll's `results_visibility` and `show_participant_names`
+ * (both say what others see; the owner sees everything, as with results).
+ */
+
+/** One row of the participants grid: one counted vote. */
+export interface ParticipantView {
+  vote_id: string;
+  /** The name the voter gave, or the signed-in user's name; null when neither. */
+  voter_name: string | null;
+  /** The signed-in voter's user id; null for an anonymous voter (fingerprint). */
+  user_id: number | null;
+  /** The n-th counted vote of this voter on the poll (1 unless `max_votes_per_voter` > 1). */
+  seq: number;
+  created_at: string;
+  /** Seconds, as the client reported it. */
+  time_spent: number | null;
+  /** Counted after its one-time password. */
+  verified: boolean;
+  /** Single sections: section id to option id. */
+  votes: Record<string, string>;
+  /** Sections that are not single (docs/polls.md, "Section kinds"). */
+  answers: BallotAnswers;
+}
+
+/** A counted vote as a row of the grid (and of the votes export). */
+const participantView = (v: VoteDoc): ParticipantView => ({
+  vote_id: v._id,
+  voter_name: v.voter_name,
+  user_id: v.user_id,
+  seq: v.seq,
+  created_at: v.created_at,
+  time_spent: v.time_spent,
+  verified: v.verified === true,
+  votes: v.choices,
+  answers: v.answers ?? {},
+});
+
+/** Command of {@link listParticipants}: the poll, who asks, the page (read once access is granted). */
+export interface ListParticipants {
+  pollId: string;
+  actor: Actor;
+  page: BodyReader<{ page: number; per_page: number }>;
+}
+
+/**
+ * `GET /polls/{poll_id}/participants?page&per_page`: the poll's counted votes, newest first,
+ * one page (per_page 1 to 100, default 15), and how many there are. Votes held for their
+ * one-time password are not counted yet and not listed.
+ * @throws ProblemError 401 signed out; 404 unknown poll; 403 not the poll's owner; 422 bad page.
+ */
+export async function listParticipants(
+  ctx: PollsContext,
+  { pollId, actor, page: readPage }: ListParticipants,
+): Promise<{ items: ParticipantView[]; total: number }> {
+  const { poll } = await requireAccess(ctx, { actor, permission: 'poll.manage', pollId });
+  const { page, per_page: perPage } = readPage();
+  const { votes, total } = await ctx.votes.pageOfPoll(poll._id, (page - 1) * perPage, perPage);
+  return { items: votes.map(participantView), total };
+}
