@@ -5,6 +5,7 @@ import { requireGateway, type KeyResolver } from '@fieldhouse/internal-auth';
 import type { Logger } from '@fieldhouse/logger';
 import { inTransactionWith } from '@fieldhouse/messaging';
 import { webhookApiSettings, webhookEnvDefaults, type WebhookApiSettings } from '@fieldhouse/webhooks';
+import { gateScanGroupCommit } from './data/gate-scans.ts';
 import { scanGroupCommit } from './data/scan-batch.ts';
 import type { EventsContext } from './domain/context.ts';
 import { createCodeSigner } from './domain/signed-codes.ts';
@@ -56,6 +57,7 @@ export function createEventsContext(
     inTransaction: inTransactionWith(deps.db, 'outbox', deps.outboxWritten),
     webhooks: deps.webhooks ?? webhookApiSettings(webhookEnvDefaults),
     hotScans: scanGroupCommit(deps.db, deps.logger),
+    gateScans: gateScanGroupCommit(deps.db, deps.logger),
     codeSigner: deps.codeSigningSecret ? createCodeSigner(deps.codeSigningSecret) : null,
   };
 }

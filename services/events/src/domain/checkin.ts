@@ -9,14 +9,8 @@ import {
   type CheckedInRow,
   type Scanner,
 } from '../data/attendance.ts';
-import {
-  enterGate,
-  exitGate,
-  findGate,
-  gatePresence,
-  type GateRow,
-  type GateScanRow,
-} from '../data/gates.ts';
+import { applyGateScan as countGateScan, type GateScanRow } from '../data/gate-scans.ts';
+import { findGate, gatePresence, type GateRow } from '../data/gates.ts';
 import type { Db } from '../data/tx.ts';
 import { requireAccess } from './access.ts';
 import { scannedCode } from './signed-codes.ts';
@@ -195,10 +189,11 @@ const checkedIn = (row: CheckedInRow): CheckinOutcome => ({
 
 const gateRefOf = (gate: GateRow | null): GateRef => (gate ? { id: gate.id, name: gate.name } : null);
 
-const atGate = (row: GateScanRow, gate: GateRow, direction: 'entry' | 'exit'): CheckinOutcome => {
+/** The answer of a gate scan that counted, from the row its statement returned. */
+const atGate = (row: GateScanRow, direction: 'entry' | 'exit'): CheckinOutcome => {
   const invite = { id: row.id, nom: row.nom, type_invite: row.type_invite };
   const admitted = {
-    gate: gateRefOf(gate),
+    gate: { id: row.gate_id, name: row.gate_name },
     people: row.people,
     seats: row.seats,
     arrived: row.arrived,
@@ -224,8 +219,8 @@ interface ScanAt {
 }
 
 /**
- * A scan at a gate (docs/events.md, "Gates"): the conditional statement of {@link enterGate} or
- * {@link exitGate}, so of concurrent scans only those that fit count; when it changed nothing,
+ * A scan at a gate (docs/events.md, "Gates"): the conditional statement of data/gate-scans.ts
+ * (the hot path's group commit runs the same one), so of concurrent scans only those that fit count; when it changed nothing,
  * the invite and its row at the gate say why (unknown, other event, revoked, type not admitted,
  * inside already, no re-entry, too many people, not inside). Changed in between: tried again.
  */
@@ -240,9 +235,8 @@ async function applyGateScan(
   const { gate, direction, people } = at;
   const ref = gateRefOf(gate);
   for (;;) {
-    const scan = { eventId, gate, code, people, by, nonce };
-    const done = direction === 'exit' ? await exitGate(db, scan) : await enterGate(db, scan);
-    if (done) return atGate(done, gate, direction);
+    const done = await countGateScan(db, { eventId, gateId: gate.id, direction, code, people, by, nonce });
+    if (done) return atGate(done, direction);
     const found = await findInviteByCode(db, code);
     if (!found) return { result: 'unknown_code' };
     if (found.event_id !== eventId) return { result: 'wrong_event' };
@@ -362,7 +356,9 @@ function validOrUndefined<T>(read: BodyReader<T>): T | undefined {
  * refusal the HTTP edge answers with {@link refusalOf}) and whether it is the stored outcome of
  * an earlier scan with the same nonce (nothing changed). Hot path: a valid scan without nonce by
  * a user is group-committed with the scans arriving meanwhile, its access check in the same
- * statement; anything else, including every refusal, takes the full path, which says why.
+ * statement: at the implicit entrance a whole party's entry (data/scan-batch.ts), at a gate any
+ * entry or exit (data/gate-scans.ts); anything else, including every refusal, takes the full
+ * path, which says why.
  * Owner, staff, and the event's scanner devices (full path).
  * @throws problems.noSuch (404) unless owner, staff or a device of the event;
  * problems.invalid (422) for a bad body, or a code empty once spaces and dashes are removed.
@@ -375,16 +371,22 @@ export async function checkIn(
   // A valid scan without nonce takes the hot path, its access check in the same statement; an
   // invalid one is told 404 before 422 when the actor cannot see the event.
   const valid = validOrUndefined(cmd.scan);
-  const plain = valid && !valid.nonce && !valid.gate_id && !valid.people && valid.direction !== 'exit';
-  const hotCode = plain ? scannedCode(ctx.codeSigner, eventId, valid.code_unique) : undefined;
+  const hotCode = valid && !valid.nonce ? scannedCode(ctx.codeSigner, eventId, valid.code_unique) : undefined;
   if (valid && hotCode && !('device' in actor)) {
-    const done = await ctx.hotScans.submit({
-      eventId,
-      code: hotCode,
-      by: scannerOf(actor, valid),
-      staffUserId: actor.userId,
-    });
-    if (done) return { outcome: checkedIn(done), replayed: false };
+    const hot = { eventId, code: hotCode, by: scannerOf(actor, valid), staffUserId: actor.userId };
+    if (valid.gate_id) {
+      const direction = valid.direction ?? 'entry';
+      const done = await ctx.gateScans.submit({
+        ...hot,
+        gateId: valid.gate_id,
+        direction,
+        people: valid.people ?? null,
+      });
+      if (done) return { outcome: atGate(done, direction), replayed: false };
+    } else if (!valid.people && valid.direction !== 'exit') {
+      const done = await ctx.hotScans.submit(hot);
+      if (done) return { outcome: checkedIn(done), replayed: false };
+    }
   }
   const { eventId: scannedEventId } = await requireAccess(ctx, { actor, permission: 'event.scan', eventId });
   const scan = cmd.scan();

@@ -3,6 +3,7 @@ import type { Logger } from '@fieldhouse/logger';
 import type { InTransaction } from '@fieldhouse/messaging';
 import type { WebhookApiSettings } from '@fieldhouse/webhooks';
 import type { CheckedInRow } from '../data/attendance.ts';
+import type { GateScanRow, HotGateScan } from '../data/gate-scans.ts';
 import type { HotScan } from '../data/scan-batch.ts';
 import type { Db } from '../data/tx.ts';
 import type { CodeSigner } from './signed-codes.ts';
@@ -23,6 +24,8 @@ export interface EventsContext {
   webhooks: WebhookApiSettings;
   /** Group commit of the scanner hot path (data/scan-batch.ts): one per app. */
   hotScans: GroupCommit<HotScan, CheckedInRow | undefined>;
+  /** Group commit of gate scans without nonce by the owner or staff (data/gate-scans.ts): one per app. */
+  gateScans: GroupCommit<HotGateScan, GateScanRow | undefined>;
   /** Signs and checks signed invitation codes (`EVENTS_CODE_SIGNING_SECRET`); null when they are off. */
   codeSigner: CodeSigner | null;
 }
