@@ -65,6 +65,7 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
       show_participant_names: true,
       allow_comments: true,
       allow_reactions: true,
+      embed_origins: [],
     });
     expect(poll.status).to.equal('open');
   });

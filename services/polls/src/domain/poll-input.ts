@@ -1,3 +1,4 @@
+import { checkEmbedOrigins } from './embed-origins.ts';
 import { problems } from './problems.ts';
 import type { PollSettings, ResultsVisibility, SectionKind } from './types.ts';
 import { resultsVisibility, statsPublicOf } from './visibility.ts';
@@ -14,6 +15,7 @@ export const DEFAULT_SETTINGS: PollSettings = {
   show_participant_names: true,
   allow_comments: true,
   allow_reactions: true,
+  embed_origins: [],
 };
 
 /** A section of a creation or update body (http/polls-schemas.ts parses it); `id` keeps an existing one. */
@@ -41,7 +43,8 @@ export interface PollInput {
 /**
  * Merges settings input over `base`, checking that `ends_at` is after `starts_at` (422 otherwise).
  * Result visibility (docs/polls.md, "Result visibility"): see {@link resolveVisibility};
- * `show_stats_public` is then `results_visibility === 'always'`.
+ * `show_stats_public` is then `results_visibility === 'always'`. `embed_origins` given is checked
+ * and normalised ({@link checkEmbedOrigins}: 422 naming each bad entry).
  */
 export function mergeSettings(base: PollSettings, input: PollInput['settings']): PollSettings {
   const iso = (d: Date | null | undefined, old: string | null) =>
@@ -58,6 +61,7 @@ export function mergeSettings(base: PollSettings, input: PollInput['settings']):
   merged.results_visibility = visibility;
   merged.show_stats_public = statsPublicOf(visibility);
   merged.show_participant_names ??= true;
+  if (input?.embed_origins !== undefined) merged.embed_origins = checkEmbedOrigins(input.embed_origins);
   if (merged.starts_at && merged.ends_at && merged.ends_at <= merged.starts_at)
     throw problems.invalid({
       errors: { 'settings.ends_at': ['The ends_at must be a date after starts_at.'] },

@@ -23,6 +23,11 @@ export interface PollSettings {
   show_participant_names?: boolean;
   allow_comments: boolean;
   allow_reactions: boolean;
+  /**
+   * Origins allowed to frame the poll's embed page, `/p/{poll_id}/embed` (docs/polls.md,
+   * "Embedding"; domain/embed-origins.ts). Absent on polls stored before it: none.
+   */
+  embed_origins?: string[];
 }
 
 export interface OptionDoc {

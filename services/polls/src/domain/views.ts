@@ -17,6 +17,7 @@ export function pollView(p: PollDoc) {
       ...p.settings,
       results_visibility: resultsVisibility(p.settings),
       show_participant_names: p.settings.show_participant_names ?? true,
+      embed_origins: p.settings.embed_origins ?? [],
     },
     sections: sectionsView(p),
     closed_at: p.closed_at,

@@ -67,6 +67,15 @@ const SettingsInput = Joi.object({
   ),
   allow_comments: Joi.boolean().description('Default true.'),
   allow_reactions: Joi.boolean().description('Default true.'),
+  embed_origins: Joi.array()
+    .items(Joi.string().max(300))
+    .max(20)
+    .description(
+      'docs/polls.md, "Embedding": the origins allowed to frame the poll\'s embed page /p/{poll_id}/embed ' +
+        '(Content-Security-Policy frame-ancestors), each https://host[:port] (http:// on localhost), at most 20; ' +
+        'the whole list (empty: no other site may frame it, the default). A bad entry is 422 naming ' +
+        'settings.embed_origins.<index>.',
+    ),
 }).id('SettingsInput');
 
 /**
@@ -110,6 +119,10 @@ const Settings = Joi.object({
   show_participant_names: Joi.boolean().required(),
   allow_comments: Joi.boolean().required(),
   allow_reactions: Joi.boolean().required(),
+  embed_origins: Joi.array()
+    .items(Joi.string())
+    .required()
+    .description('Origins allowed to frame /p/{poll_id}/embed, normalised (docs/polls.md, "Embedding").'),
 }).id('Settings');
 
 /**
