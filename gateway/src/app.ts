@@ -14,6 +14,7 @@ import {
 import type { Logger } from '@fieldhouse/logger';
 import type { GatewayConfig } from './config.ts';
 import { consoleRoutes } from './console/console-routes.ts';
+import { embedOriginsOf } from './console/embed-origins.ts';
 import {
   consoleSettingsOf,
   consoleSettingsRoute,
@@ -197,7 +198,18 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
   own.use(contractRouter([consoleSettingsRoute], { consoleSettings: consoleSettingsOf(c) }, gatewayDocument));
   own.use(docsRoutes(upstreams));
   // The console's files are public and immutable: no rate limit or identity lookup per asset.
-  if (c.CONSOLE_DIR) own.use(consoleRoutes(c.CONSOLE_DIR));
+  if (c.CONSOLE_DIR)
+    own.use(
+      consoleRoutes(
+        c.CONSOLE_DIR,
+        // An embed page waits at most 3 s for its poll's origins (then it stays unframeable).
+        embedOriginsOf({
+          pollsUrl: c.POLLS_URL,
+          settings: internalJwt,
+          timeoutMs: Math.min(c.UPSTREAM_TIMEOUT_MS, 3_000),
+        }),
+      ),
+    );
   own.use(...caller, refuseDevices);
   own.use(
     identityRouter({
