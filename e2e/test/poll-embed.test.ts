@@ -90,7 +90,8 @@ describe('poll embed page: framing by the origins the poll allows (e2e, gateway 
   it("follows the owner's edit of the origins within the gateway's cache time (5 s)", async () => {
     await owner
       .put(`/api/polls/${closedPollId}`)
-      .send({ settings: { embed_origins: ['https://blog.example.com'] } });
+      .send({ settings: { embed_origins: ['https://blog.example.com'] } })
+      .expect(200);
     const started = Date.now();
     let sources: string[] | undefined;
     while (Date.now() - started < 8_000) {
