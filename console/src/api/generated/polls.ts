@@ -1005,6 +1005,8 @@ export interface components {
       access: 'public' | 'authenticated';
       allow_comments: boolean;
       allow_reactions: boolean;
+      /** @description Origins allowed to frame /p/{poll_id}/embed, normalised (docs/polls.md, "Embedding"). */
+      embed_origins: string[];
       /** @description ISO 8601 UTC time */
       ends_at: string | null;
       max_votes_per_voter: number;
@@ -1026,6 +1028,8 @@ export interface components {
       allow_comments?: boolean;
       /** @description Default true. */
       allow_reactions?: boolean;
+      /** @description docs/polls.md, "Embedding": the origins allowed to frame the poll's embed page /p/{poll_id}/embed (Content-Security-Policy frame-ancestors), each https://host[:port] (http:// on localhost), at most 20; the whole list (empty: no other site may frame it, the default). A bad entry is 422 naming settings.embed_origins.<index>. */
+      embed_origins?: string[];
       /**
        * Format: date-time
        * @description Votes are taken until this time (after starts_at).
