@@ -84,16 +84,30 @@ describe('console: voting page (browser)', function () {
     await page.getByText('You have used all your votes.').waitFor();
     expect(await page.getByRole('button', { name: 'Vote again' }).count()).to.equal(0);
 
+    // Arriving again: "you have voted" (GET .../my-ballot), not the ballot (who-voted.test.ts).
     await page.reload();
-    await ballot(page, ['Pizzeria', '1 pm']);
-    const alert = page.getByTestId('problem');
+    await page.getByTestId('already-voted').waitFor();
+    expect(await page.getByRole('button', { name: 'Vote', exact: true }).count()).to.equal(0);
+    const results = await request(c.baseUrl).get(`/api/polls/${poll.id}/results`).expect(200);
+    expect(results.body.data.total_votes).to.equal(2);
+
+    // The limit met after the page showed its ballot (the same browser voted in another tab).
+    const single = await createPoll(c.baseUrl, owner.token);
+    const browser = await c.newContext();
+    const [tabA, tabB] = [await browser.newPage(), await browser.newPage()];
+    for (const tab of [tabA, tabB]) {
+      await tab.goto(`/p/${single.id}`);
+      await tab.getByRole('group', { name: 'Where' }).waitFor();
+    }
+    await ballot(tabB, ['Noodle bar', 'Noon']);
+    await tabB.getByTestId('vote-counted').waitFor();
+    await ballot(tabA, ['Pizzeria', '1 pm']);
+    const alert = tabA.getByTestId('problem');
     await alert.waitFor();
     // The message of the problem's code (vote_limit_reached), never the status in the main text.
     await alert.getByText('You have used all your votes for this poll.').waitFor();
     expect(await alert.getByTestId('problem-message').innerText()).to.not.match(/422/);
-    await page.getByRole('link', { name: 'See the results' }).waitFor();
-    const results = await request(c.baseUrl).get(`/api/polls/${poll.id}/results`).expect(200);
-    expect(results.body.data.total_votes).to.equal(2);
+    await tabA.getByRole('link', { name: 'See the results' }).waitFor();
   });
 
   it('votes with the keyboard only: Tab into each group, arrows choose, Space checks, Enter sends', async () => {

@@ -10,6 +10,8 @@ export type Section = Schemas['Section'];
 export type Results = Schemas['Results'];
 /** The `data` of a vote or verify answer (spec 2.2, "vote response"). */
 export type VoteAnswer = Schemas['VoteAnswer'];
+/** `GET /api/polls/{poll_id}/my-ballot`: the caller's own counted votes (docs/polls.md, "My ballot"). */
+export type MyBallot = Schemas['MyBallot'];
 /** A comment with its whole thread in `replies` (oldest first). */
 export type CommentThread = Schemas['CommentThread'];
 /** The eight reaction types (docs/polls.md, "Reactions"). */

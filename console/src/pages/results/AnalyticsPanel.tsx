@@ -23,6 +23,10 @@ export function AnalyticsPanel({ results }: { results: Results }) {
     minute: '2-digit',
   });
   const sectionTitle = (id: string) => results.sections.find((s) => s.id === id)?.title ?? id;
+  // A tie is shown as a tie (docs/polls.md, "Results": `tied_option_ids`), never as one winner.
+  const optionLabel = (sectionId: string, id: string) =>
+    results.sections.find((s) => s.id === sectionId)?.options.find((o) => o.id === id)?.label ?? id;
+  const listFormat = new Intl.ListFormat(i18n.resolvedLanguage, { type: 'conjunction' });
   return (
     <Stack gap="md" component="section" aria-labelledby="analytics-title">
       <Title order={2} size="h3" id="analytics-title">
@@ -52,12 +56,18 @@ export function AnalyticsPanel({ results }: { results: Results }) {
             {t('analytics.topOptions')}
           </Title>
           {top.map((o) => (
-            <Text key={o.section_id} size="sm" style={{ overflowWrap: 'anywhere' }}>
-              {t('analytics.topOption', {
-                section: sectionTitle(o.section_id),
-                label: o.label,
-                count: o.votes,
-              })}
+            <Text key={o.section_id} size="sm" style={{ overflowWrap: 'anywhere' }} data-testid="top-option">
+              {o.tied_option_ids.length > 1
+                ? t('analytics.topTie', {
+                    section: sectionTitle(o.section_id),
+                    labels: listFormat.format(o.tied_option_ids.map((id) => optionLabel(o.section_id, id))),
+                    count: o.votes,
+                  })
+                : t('analytics.topOption', {
+                    section: sectionTitle(o.section_id),
+                    label: o.label,
+                    count: o.votes,
+                  })}
             </Text>
           ))}
         </Stack>

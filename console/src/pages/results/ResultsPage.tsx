@@ -1,8 +1,8 @@
 import '../../app/full-styles.ts';
-import { useEffect } from 'react';
-import { Alert, Button, Divider, Group, Stack, Text, Title } from '@mantine/core';
+import { lazy, Suspense, useEffect } from 'react';
+import { Alert, Button, Divider, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useParams } from 'react-router';
+import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/problem.ts';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { PollLoadError } from '../poll-public/PollLoadError.tsx';
@@ -19,11 +19,16 @@ import { Totals } from './Totals.tsx';
 import { useLiveResults } from './use-live-results.ts';
 import { useResults } from './use-results.ts';
 
+/** The owner's "Who voted" tab: a lazy chunk, loaded only when an owner opens it. */
+const ParticipantsPanel = lazy(() => import('./ParticipantsPanel.tsx'));
+
 /**
  * `/p/:pollId/results`: the live results anyone may read. The first results come from
  * `GET .../results`, then every `results` event of the stream replaces them without a reload.
  * Bars per option (or only the reader's own vote when the owner hides statistics), totals,
  * analytics and achievements for those who may see them, reactions and the comment threads.
+ * The poll's owner also gets a "Who voted" tab (`?tab=participants`): the participants grid and
+ * the exports (docs/console.md, "Who voted").
  */
 export function ResultsPage() {
   const { pollId = '' } = useParams();
@@ -34,6 +39,7 @@ export function ResultsPage() {
   const live = useLiveResults(pollId, !unknown);
   const loaded = !!results.data;
   const { hash } = useLocation();
+  const [search, setSearch] = useSearchParams();
   useEffect(() => {
     // "Comment and react" from the voting page: React Router does not scroll to the fragment.
     if (loaded && hash === '#comments') document.getElementById('comments')?.scrollIntoView();
@@ -50,6 +56,46 @@ export function ResultsPage() {
     return <PollLoadError error={results.error} ns="results" onRetry={() => void results.refetch()} />;
   const r = results.data;
   const poll = r.poll;
+  const owner = !!me.data && me.data.id === poll.owner_id;
+  const tab = owner && search.get('tab') === 'participants' ? 'participants' : 'results';
+  const body = (
+    <>
+      <Totals results={r} />
+      {r.stats_hidden ? (
+        <OwnVote results={r} />
+      ) : (
+        <Stack gap="xl" component="section" aria-labelledby="bars-title">
+          <Title order={2} size="h3" id="bars-title">
+            {t('bars.title')}
+          </Title>
+          {r.total_votes === 0 ? (
+            <Text size="sm" c="dimmed">
+              {t('bars.none')}
+            </Text>
+          ) : null}
+          {r.sections.map((section) => {
+            const kind = r.section_results?.find((k) => k.section_id === section.id);
+            return kind && kind.kind !== 'multiple' ? (
+              <KindResults key={section.id} pollId={pollId} section={section} result={kind} owner={owner} />
+            ) : (
+              <SectionResults key={section.id} section={section} counts={r.results} of={kind?.ballots} />
+            );
+          })}
+        </Stack>
+      )}
+      <AnalyticsPanel results={r} />
+      <Achievements results={r} />
+      <Divider />
+      <Reactions results={r} pollId={pollId} />
+      <CommentsSection
+        pollId={pollId}
+        allowed={poll.settings.allow_comments}
+        total={r.comments_total}
+        latest={r.recent_comments[0]?.id}
+        owner={owner}
+      />
+    </>
+  );
   return (
     <Stack gap="xl">
       <Stack gap="xs">
@@ -70,40 +116,30 @@ export function ResultsPage() {
           </Group>
         ) : null}
       </Stack>
-      <Totals results={r} />
-      {r.stats_hidden ? (
-        <OwnVote results={r} />
+      {owner ? (
+        <Tabs
+          value={tab}
+          onChange={(next) =>
+            setSearch(next === 'participants' ? { tab: 'participants' } : {}, { replace: true })
+          }
+          keepMounted={false}
+        >
+          <Tabs.List aria-label={t('tabs.label')}>
+            <Tabs.Tab value="results">{t('tabs.results')}</Tabs.Tab>
+            <Tabs.Tab value="participants">{t('tabs.participants')}</Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="results" pt="lg">
+            <Stack gap="xl">{body}</Stack>
+          </Tabs.Panel>
+          <Tabs.Panel value="participants" pt="lg">
+            <Suspense fallback={<PageLoader />}>
+              <ParticipantsPanel poll={poll} />
+            </Suspense>
+          </Tabs.Panel>
+        </Tabs>
       ) : (
-        <Stack gap="xl" component="section" aria-labelledby="bars-title">
-          <Title order={2} size="h3" id="bars-title">
-            {t('bars.title')}
-          </Title>
-          {r.total_votes === 0 ? (
-            <Text size="sm" c="dimmed">
-              {t('bars.none')}
-            </Text>
-          ) : null}
-          {r.sections.map((section) => {
-            const kind = r.section_results?.find((k) => k.section_id === section.id);
-            return kind && kind.kind !== 'multiple' ? (
-              <KindResults
-                key={section.id}
-                pollId={pollId}
-                section={section}
-                result={kind}
-                owner={!!me.data && me.data.id === poll.owner_id}
-              />
-            ) : (
-              <SectionResults key={section.id} section={section} counts={r.results} of={kind?.ballots} />
-            );
-          })}
-        </Stack>
+        body
       )}
-      <AnalyticsPanel results={r} />
-      <Achievements results={r} />
-      <Divider />
-      <Reactions results={r} pollId={pollId} />
-      <CommentsSection pollId={pollId} allowed={poll.settings.allow_comments} total={r.comments_total} />
     </Stack>
   );
 }

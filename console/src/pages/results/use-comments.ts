@@ -8,7 +8,7 @@ import { resultsKey } from './use-results.ts';
 const PER_PAGE = 10;
 
 /** The query key of a poll's comment threads. */
-const commentsKey = (pollId: string) => ['poll-comments', pollId] as const;
+export const commentsKey = (pollId: string) => ['poll-comments', pollId] as const;
 
 /**
  * `GET /api/polls/{poll_id}/comments`: top-level comments newest first, each with its whole
@@ -72,4 +72,43 @@ export function usePostComment(pollId: string) {
       ]);
     },
   });
+}
+
+/** Reads the threads and the results again after a change of the comments. */
+const refreshComments = async (client: ReturnType<typeof useQueryClient>, pollId: string) => {
+  await Promise.all([
+    client.invalidateQueries({ queryKey: commentsKey(pollId) }),
+    client.invalidateQueries({ queryKey: resultsKey(pollId) }),
+  ]);
+};
+
+/**
+ * The owner's moderation of one comment: `PATCH /api/polls/{poll_id}/comments/{comment_id}`
+ * `{hidden}` (hides it and its replies from everyone else, or shows them again) and `DELETE`
+ * (the owner, or the comment's author; with its replies). Refusals throw `ApiError`.
+ */
+export function useModerateComment(pollId: string, commentId: string) {
+  const client = useQueryClient();
+  const hide = useMutation({
+    mutationFn: async (hidden: boolean) =>
+      (
+        await call(
+          pollsApi.PATCH('/api/polls/{poll_id}/comments/{comment_id}', {
+            params: { path: { poll_id: pollId, comment_id: commentId } },
+            body: { hidden },
+          }),
+        )
+      ).data,
+    onSuccess: () => refreshComments(client, pollId),
+  });
+  const remove = useMutation({
+    mutationFn: async () =>
+      call(
+        pollsApi.DELETE('/api/polls/{poll_id}/comments/{comment_id}', {
+          params: { path: { poll_id: pollId, comment_id: commentId } },
+        }),
+      ),
+    onSuccess: () => refreshComments(client, pollId),
+  });
+  return { hide, remove };
 }

@@ -1,22 +1,28 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Alert, Button, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';
+import { call, pollsApi } from '../../api/client.ts';
 import { fetchMe, ME_KEY } from '../../auth/session.ts';
 import { signInPathFor } from '../../auth/sign-in-path.ts';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { availabilityOf } from '../poll-public/availability.ts';
 import { usePublicPoll } from '../poll-public/poll-query.ts';
 import { PollLoadError } from '../poll-public/PollLoadError.tsx';
+import { voterFingerprint } from '../poll-public/voter.ts';
 import type { VoteAnswer } from '../poll-public/types.ts';
-import { OtpStep } from './OtpStep.tsx';
 import { pendingVotes, type PendingVote } from './pending-vote.ts';
 import { PollHeader } from './PollHeader.tsx';
 import { PollUnavailable } from './PollUnavailable.tsx';
 import { useVerify, useVote } from './use-vote.ts';
-import { VoteCounted } from './VoteCounted.tsx';
 import { VoteForm, type VoteFormValues } from './VoteForm.tsx';
+
+// Shown only after a vote, for polls confirming votes by e-mail, or to those who voted: lazy
+// chunks, outside the page's initial JavaScript (scripts/page-budget.ts).
+const OtpStep = lazy(() => import('./OtpStep.tsx').then((m) => ({ default: m.OtpStep })));
+const VoteCounted = lazy(() => import('./VoteCounted.tsx').then((m) => ({ default: m.VoteCounted })));
+const AlreadyVoted = lazy(() => import('./AlreadyVoted.tsx'));
 
 type Step =
   { step: 'form' } | { step: 'otp'; pending: PendingVote } | { step: 'counted'; answer: VoteAnswer };
@@ -25,7 +31,10 @@ type Step =
  * `/p/:pollId`: the public voting page, what voters reach from a shared link (mobile first, its
  * initial JavaScript within the budget of scripts/vote-budget.ts). Shows the poll, then the
  * ballot → (on polls requiring verification) the one-time-password step → "vote counted" with
- * the votes left and a link to the live results. Every refusal appears next to its button.
+ * the votes left and a link to the live results. A voter who already voted (`GET .../my-ballot`:
+ * the signed-in user, else this browser's fingerprint) sees "you have voted" and their ballot on
+ * arriving, with "Vote again" while votes remain; if that read fails the form shows as before.
+ * Every refusal appears next to its button.
  */
 export function VotePage() {
   const { pollId = '' } = useParams();
@@ -41,6 +50,20 @@ export function VotePage() {
     staleTime: 60_000,
     retry: false,
   });
+  const ballot = useQuery({
+    queryKey: ['my-ballot', pollId],
+    queryFn: async () =>
+      (
+        await call(
+          pollsApi.GET('/api/polls/{poll_id}/my-ballot', {
+            params: { path: { poll_id: pollId }, query: { voter_fingerprint: voterFingerprint() } },
+          }),
+        )
+      ).data,
+    meta: { signInOn401: false },
+    retry: false,
+  });
+  const [ballotSeen, setBallotSeen] = useState(false);
   const vote = useVote(pollId);
   const verify = useVerify(pollId);
   const [step, setStep] = useState<Step>(() => {
@@ -59,7 +82,7 @@ export function VotePage() {
     if (formVisible) shownAt.current = Date.now();
   }, [formVisible]);
 
-  if (poll.isPending || (needsMe && me.isPending)) return <PageLoader />;
+  if (poll.isPending || ballot.isPending || (needsMe && me.isPending)) return <PageLoader />;
   if (poll.error) return <PollLoadError error={poll.error} ns="vote" onRetry={() => void poll.refetch()} />;
   const data = poll.data;
   const availability = availabilityOf(data);
@@ -90,8 +113,11 @@ export function VotePage() {
         timeSpent: (Date.now() - shownAt.current) / 1000,
       },
       {
-        onSuccess: (answer) =>
-          answer.requires_verification ? held(answer, sent) : setStep({ step: 'counted', answer }),
+        onSuccess: (answer) => {
+          setBallotSeen(true);
+          if (answer.requires_verification) held(answer, sent);
+          else setStep({ step: 'counted', answer });
+        },
       },
     );
   };
@@ -120,6 +146,7 @@ export function VotePage() {
             { code: step.pending.code, password },
             {
               onSuccess: (answer) => {
+                setBallotSeen(true);
                 pendingVotes.clear(pollId);
                 setStep({ step: 'counted', answer });
               },
@@ -138,6 +165,8 @@ export function VotePage() {
         }
       />
     );
+  else if (ballot.data?.voted && !ballotSeen)
+    body = <AlreadyVoted ballot={ballot.data} poll={data} onVoteAgain={() => setBallotSeen(true)} />;
   else if (availability.kind !== 'open')
     body = <PollUnavailable availability={availability} pollId={pollId} />;
   else if (data.settings.access === 'authenticated' && signedOut)
@@ -166,7 +195,7 @@ export function VotePage() {
   return (
     <Stack gap="xl">
       <PollHeader poll={data} />
-      {body}
+      <Suspense fallback={<PageLoader />}>{body}</Suspense>
     </Stack>
   );
 }

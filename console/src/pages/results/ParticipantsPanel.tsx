@@ -1,0 +1,180 @@
+import { useState } from 'react';
+import { Button, Group, Loader, Pagination, Stack, Table, Text, Title } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { call, pollsApi } from '../../api/client.ts';
+import { ProblemAlert } from '../../components/ProblemAlert.tsx';
+import { formatDateTime } from '../poll-public/dates.ts';
+import type { Poll, Section } from '../poll-public/types.ts';
+
+/** Rows per page of the grid. */
+const PER_PAGE = 20;
+
+type Participant = Awaited<ReturnType<typeof fetchPage>>['data'][number];
+
+/** `GET /api/polls/{poll_id}/participants?page&per_page` (owner only). */
+const fetchPage = async (pollId: string, page: number) =>
+  call(
+    pollsApi.GET('/api/polls/{poll_id}/participants', {
+      params: { path: { poll_id: pollId }, query: { page, per_page: PER_PAGE } },
+    }),
+  );
+
+/** The answer of one section in one vote, as option labels (an order for ranked, slot answers for meetings). */
+function choiceText(section: Section, row: Participant, availability: (a: string) => string): string {
+  const label = (id: string) => section.options.find((o) => o.id === id)?.label ?? id;
+  if (!section.kind) {
+    const chosen = row.votes[section.id];
+    return chosen ? label(chosen) : '—';
+  }
+  const answer = row.answers[section.id];
+  if (!answer) return '—';
+  if (Array.isArray(answer))
+    return section.kind === 'ranked'
+      ? answer.map((id, i) => `${i + 1}. ${label(id)}`).join(', ')
+      : answer.map(label).join(', ');
+  return section.options.map((o) => `${o.label}: ${availability(answer[o.id] ?? 'no')}`).join(', ');
+}
+
+/** The four downloads of `GET /api/polls/{poll_id}/export` (plain links: the session cookie goes with them). */
+function Exports({ pollId }: { pollId: string }) {
+  const { t } = useTranslation('results');
+  const href = (content: string, format: string) =>
+    `/api/polls/${encodeURIComponent(pollId)}/export?content=${content}&format=${format}`;
+  return (
+    <Stack gap="xs" component="section" aria-labelledby="exports-title">
+      <Title order={3} size="h4" id="exports-title">
+        {t('participants.export.title')}
+      </Title>
+      <Text size="sm" c="dimmed">
+        {t('participants.export.hint')}
+      </Text>
+      {(['votes', 'results'] as const).map((content) => (
+        <Group key={content} gap="xs">
+          <Text size="sm" fw={600} w={90}>
+            {t(`participants.export.${content}`)}
+          </Text>
+          {(['csv', 'xlsx'] as const).map((format) => (
+            <Button
+              key={format}
+              component="a"
+              href={href(content, format)}
+              download
+              variant="default"
+              size="compact-md"
+              aria-label={t(`participants.export.${content}${format === 'csv' ? 'Csv' : 'Xlsx'}`)}
+            >
+              {t(`participants.export.${format}`)}
+            </Button>
+          ))}
+        </Group>
+      ))}
+    </Stack>
+  );
+}
+
+/**
+ * The owner's "Who voted" tab of the results page (issue 37, part 3; docs/console.md, "Who
+ * voted"): every counted vote, newest first, 20 a page (name or "Anonymous", time, the choices
+ * of each section), and the exports of the votes and the results as CSV or Excel. A lazy chunk:
+ * only owners load it.
+ */
+export default function ParticipantsPanel({ poll }: { poll: Poll }) {
+  const { t, i18n } = useTranslation(['results', 'vote']);
+  const [page, setPage] = useState(1);
+  const rows = useQuery({
+    queryKey: ['poll-participants', poll.id, page],
+    queryFn: () => fetchPage(poll.id, page),
+    placeholderData: keepPreviousData,
+  });
+  const availability = (a: string) => t(`vote:kinds.availability.${a}`);
+  const total = rows.data?.pagination.total ?? 0;
+  return (
+    <Stack gap="lg">
+      <Stack gap={4}>
+        <Title order={2} size="h3">
+          {t('participants.title')}
+        </Title>
+        <Text size="sm" c="dimmed">
+          {t('participants.ownerOnly')}
+          {poll.settings.show_participant_names ? '' : ` ${t('participants.namesHidden')}`}
+        </Text>
+      </Stack>
+      <Exports pollId={poll.id} />
+      {rows.isPending ? <Loader size="sm" role="status" aria-label={t('participants.loading')} /> : null}
+      <ProblemAlert error={rows.error} />
+      {rows.data && !total ? (
+        <Text size="sm" c="dimmed">
+          {t('participants.none')}
+        </Text>
+      ) : null}
+      {rows.data && total ? (
+        <Stack gap="sm">
+          <Text size="sm" data-testid="participants-total">
+            {t('participants.total', { count: total })}
+          </Text>
+          <Table.ScrollContainer minWidth={300}>
+            <Table verticalSpacing="xs" captionSide="top" data-testid="participants">
+              <Table.Caption>{t('participants.caption')}</Table.Caption>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th scope="col">{t('participants.name')}</Table.Th>
+                  <Table.Th scope="col" visibleFrom="sm">
+                    {t('participants.time')}
+                  </Table.Th>
+                  <Table.Th scope="col">{t('participants.choices')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.data.data.map((row) => (
+                  <Table.Tr key={row.vote_id} data-testid="participant">
+                    <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                      <Text size="sm" fw={600}>
+                        {row.voter_name || t('participants.anonymous')}
+                      </Text>
+                      <Text size="xs" c="dimmed" hiddenFrom="sm">
+                        {formatDateTime(row.created_at, i18n.resolvedLanguage)}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        {[
+                          row.user_id !== null ? t('participants.signedIn', { id: row.user_id }) : null,
+                          row.seq > 1 ? t('participants.vote', { n: row.seq }) : null,
+                          row.verified ? t('participants.verified') : null,
+                        ]
+                          .filter(Boolean)
+                          .join(' · ')}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }} visibleFrom="sm">
+                      <Text size="sm">{formatDateTime(row.created_at, i18n.resolvedLanguage)}</Text>
+                    </Table.Td>
+                    <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                      {poll.sections.map((section) => (
+                        <Text size="sm" key={section.id}>
+                          <Text span size="sm" c="dimmed">
+                            {`${section.title}: `}
+                          </Text>
+                          {choiceText(section, row, availability)}
+                        </Text>
+                      ))}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          {rows.data.pagination.last_page > 1 ? (
+            <Pagination
+              total={rows.data.pagination.last_page}
+              value={page}
+              onChange={setPage}
+              getControlProps={(control) => ({ 'aria-label': t(`participants.${control}`) })}
+              withEdges={false}
+              aria-label={t('participants.pages')}
+            />
+          ) : null}
+        </Stack>
+      ) : null}
+    </Stack>
+  );
+}

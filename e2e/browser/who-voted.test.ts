@@ -1,0 +1,210 @@
+import { readFileSync } from 'node:fs';
+import { expect } from 'chai';
+import request from 'supertest';
+import type { Page } from 'playwright-core';
+import { registerUser } from '../test/support/users.ts';
+import { expectAccessible } from './support/accessibility.ts';
+import { startConsoleStack, type ConsoleStack } from './support/console-stack.ts';
+import { expectNoOverflow } from './support/overflow.ts';
+import { screenshotBoth } from './support/screenshots.ts';
+import { signInThroughPage } from './support/sign-in.ts';
+import { createPoll, twoSectionPoll, type TestPoll } from './support/vote-polls.ts';
+
+type User = Awaited<ReturnType<typeof registerUser>>;
+
+/** Votes through the API as anonymous `fingerprint`, choosing option `picks[i]` of section i. */
+const voteByApi = (c: ConsoleStack, poll: TestPoll, fingerprint: string, picks: number[], name?: string) =>
+  request(c.baseUrl)
+    .post(`/api/polls/${poll.id}/vote`)
+    .send({
+      votes: Object.fromEntries(poll.sections.map((s, i) => [s.id, s.options[picks[i] ?? 0]!.id])),
+      voter_fingerprint: fingerprint,
+      ...(name ? { voter_name: name } : {}),
+    })
+    .expect(201);
+
+/** Comments through the API as anonymous `fingerprint`. */
+const commentByApi = (c: ConsoleStack, poll: TestPoll, fingerprint: string, content: string, name: string) =>
+  request(c.baseUrl)
+    .post(`/api/polls/${poll.id}/comment`)
+    .send({ content, parent_id: null, author_name: name, voter_fingerprint: fingerprint })
+    .expect(201);
+
+/** Waits until the live stream is connected. */
+const untilLive = (page: Page) => page.locator('[data-testid="live-status"][data-state="live"]').waitFor();
+
+/**
+ * Who voted (issue 37, part 3; docs/console.md, "Who voted"): the owner's participants tab and
+ * exports, "you have voted" for a returning voter, comments arriving live and moderated by the
+ * owner, and a tie in the leading options. Real Chromium, axe, both viewports.
+ */
+describe('console: who voted (browser)', function () {
+  this.timeout(180_000);
+  let c: ConsoleStack;
+  let owner: User;
+  before(async () => {
+    c = await startConsoleStack();
+    owner = await registerUser(c.baseUrl, 'Owner');
+  });
+  after(async () => c?.stop());
+
+  it("the owner's Who voted tab: names, times and choices, a page at a time, and the CSV export", async () => {
+    const poll = await createPoll(c.baseUrl, owner.token, twoSectionPoll({ show_participant_names: false }));
+    await voteByApi(c, poll, 'fp-who-1', [0, 1], 'Ana');
+    await voteByApi(c, poll, 'fp-who-2', [1, 0]);
+    await voteByApi(c, poll, 'fp-who-3', [2, 1], '=cmd|calc');
+
+    const page = await c.newPage();
+    await signInThroughPage(page, owner, `/p/${poll.id}/results`);
+    await page.getByRole('tab', { name: 'Who voted' }).click();
+    await page.waitForURL((url) => url.searchParams.get('tab') === 'participants');
+    const grid = page.getByTestId('participants');
+    await grid.waitFor();
+    const rows = grid.getByTestId('participant');
+    expect(await rows.count()).to.equal(3);
+    expect(await rows.nth(0).innerText())
+      .to.contain('=cmd|calc')
+      .and.contain('Salad place')
+      .and.contain('1 pm');
+    expect(await rows.nth(1).innerText())
+      .to.contain('Anonymous')
+      .and.contain('Noodle bar')
+      .and.contain('Noon');
+    expect(await rows.nth(2).innerText())
+      .to.contain('Ana')
+      .and.contain('Pizzeria');
+    await page.getByText("Participants' names are not shown to anyone else.", { exact: false }).waitFor();
+    await page.getByText('3 counted votes').waitFor();
+    await expectAccessible(page, 'results page: who voted');
+    await expectNoOverflow(page, 'results page: who voted');
+    await screenshotBoth(page, 'results-participants');
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Download the votes as CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).to.equal('team-lunch-votes.csv');
+    const csv = readFileSync((await file.path())!, 'utf8').replace(/^\uFEFF/, '');
+    expect(csv.split('\n')[0]).to.equal(
+      'vote_id,created_at,voter_name,user_id,seq,verified,time_spent,Where,When',
+    );
+    expect(csv).to.contain(",'=cmd|calc,,1,no,,Salad place,1 pm");
+    const xlsx = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Download the results as Excel' }).click();
+    expect((await xlsx).suggestedFilename()).to.equal('team-lunch-results.xlsx');
+
+    // A voter (not the owner) gets no tab; the participants API refuses them.
+    const visitor = await c.newPage();
+    await visitor.goto(`/p/${poll.id}/results?tab=participants`);
+    await visitor.getByRole('heading', { name: 'Results', exact: true }).waitFor();
+    expect(await visitor.getByRole('tab').count()).to.equal(0);
+    await request(c.baseUrl).get(`/api/polls/${poll.id}/participants`).expect(401);
+
+    const french = await c.newPage({ locale: 'fr-FR' });
+    await french.goto(`/sign-in?next=${encodeURIComponent(`/p/${poll.id}/results?tab=participants`)}`);
+    await french.getByRole('textbox', { name: 'Adresse e-mail' }).fill(owner.email);
+    await french.getByRole('textbox', { name: 'Mot de passe', exact: true }).fill(owner.password);
+    await french.getByRole('button', { name: 'Se connecter', exact: true }).click();
+    await french.getByRole('tab', { name: 'Qui a voté', selected: true }).waitFor();
+    await french.getByText('3 votes comptés').waitFor();
+    await french.getByRole('link', { name: 'Télécharger les votes en CSV' }).waitFor();
+  });
+
+  it('a returning voter sees "You have voted" and their ballot on arriving, not the ballot form', async () => {
+    const poll = await createPoll(c.baseUrl, owner.token, twoSectionPoll({ max_votes_per_voter: 2 }));
+    const page = await c.newPage({ phone: true });
+    await page.goto(`/p/${poll.id}`);
+    await page.getByRole('radio', { name: 'Noodle bar' }).check();
+    await page.getByRole('radio', { name: '1 pm' }).check();
+    await page.getByRole('textbox', { name: /Your name/ }).fill('Kim');
+    await page.getByRole('button', { name: 'Vote', exact: true }).click();
+    await page.getByTestId('vote-counted').waitFor();
+
+    await page.reload();
+    const voted = page.getByTestId('already-voted');
+    await voted.waitFor();
+    await voted.getByText('You have voted').waitFor();
+    await voted.getByText('You can vote 1 more time.').waitFor();
+    const text = await voted.innerText();
+    expect(text).to.contain('Where: Noodle bar').and.contain('When: 1 pm').and.contain('as Kim');
+    expect(await page.getByRole('button', { name: 'Vote', exact: true }).count()).to.equal(0);
+    await expectAccessible(page, 'voting page: already voted');
+    await screenshotBoth(page, 'vote-already-voted');
+
+    await voted.getByRole('button', { name: 'Vote again' }).click();
+    await page.getByRole('radio', { name: 'Pizzeria' }).check();
+    await page.getByRole('radio', { name: 'Noon' }).check();
+    await page.getByRole('button', { name: 'Vote', exact: true }).click();
+    await page.getByText('You have used all your votes.').waitFor();
+    await page.reload();
+    await page.getByTestId('already-voted').getByText('You have used all your votes on this poll.').waitFor();
+    expect(await page.getByRole('heading', { name: /Your ballot \d/ }).count()).to.equal(2);
+    expect(await page.getByRole('button', { name: 'Vote again' }).count()).to.equal(0);
+
+    const fr = await c.newPage({ locale: 'fr-FR' });
+    await fr.goto(`/p/${poll.id}`);
+    await fr.getByRole('radio', { name: 'Pizzeria' }).check();
+    await fr.getByRole('radio', { name: 'Noon' }).check();
+    await fr.getByRole('button', { name: 'Voter', exact: true }).click();
+    await fr.getByTestId('vote-counted').waitFor();
+    await fr.reload();
+    await fr.getByTestId('already-voted').getByText('Vous avez voté').waitFor();
+    await fr.getByRole('heading', { name: 'Votre bulletin' }).waitFor();
+  });
+
+  it('comments arrive live on open results pages; the owner hides one (gone for others) and deletes one', async () => {
+    const poll = await createPoll(c.baseUrl, owner.token);
+    const visitor = await c.newPage();
+    await visitor.goto(`/p/${poll.id}/results`);
+    await untilLive(visitor);
+    const ownerPage = await c.newPage();
+    await signInThroughPage(ownerPage, owner, `/p/${poll.id}/results`);
+    await untilLive(ownerPage);
+    await visitor.evaluate('window.sameDocument = true');
+
+    await commentByApi(c, poll, 'fp-comment-1', 'Noodles please', 'Lee');
+    await commentByApi(c, poll, 'fp-comment-2', 'Buy my crypto', 'Spam');
+    for (const page of [visitor, ownerPage]) {
+      await page.getByTestId('comment-content').getByText('Buy my crypto').waitFor({ timeout: 30_000 });
+      await page.getByRole('heading', { name: 'Comments (2)' }).waitFor();
+    }
+    expect(await visitor.evaluate('window.sameDocument')).to.equal(true);
+    expect(
+      await visitor.getByRole('button', { name: /Hide the comment/ }).count(),
+      'no moderation for others',
+    ).to.equal(0);
+
+    const spam = ownerPage.getByTestId('comment').filter({ hasText: 'Buy my crypto' });
+    await spam.getByRole('button', { name: 'Hide the comment by Spam from others' }).click();
+    await spam.getByTestId('comment-hidden').waitFor();
+    await spam.getByRole('button', { name: 'Show again the comment by Spam to others' }).waitFor();
+    await visitor.getByRole('heading', { name: 'Comments (1)' }).waitFor({ timeout: 30_000 });
+    await visitor.getByTestId('comment-content').getByText('Buy my crypto').waitFor({ state: 'detached' });
+    await expectAccessible(ownerPage, 'results page: a hidden comment (owner)');
+    await ownerPage.locator('#comments').scrollIntoViewIfNeeded();
+    await screenshotBoth(ownerPage, 'results-comment-moderation');
+
+    const lee = ownerPage.getByTestId('comment').filter({ hasText: 'Noodles please' });
+    await lee.getByRole('button', { name: 'Delete the comment by Lee' }).click();
+    await lee.getByRole('button', { name: 'Delete for good' }).click();
+    await lee.waitFor({ state: 'detached' });
+    await visitor.getByRole('heading', { name: 'Comments (0)' }).waitFor({ timeout: 30_000 });
+    await visitor.getByText('No comments yet. Be the first!').waitFor();
+  });
+
+  it('a 1–1 tie is shown as a tie in the leading options, never as one winner', async () => {
+    const poll = await createPoll(c.baseUrl, owner.token);
+    await voteByApi(c, poll, 'fp-tie-1', [0, 0]);
+    await voteByApi(c, poll, 'fp-tie-2', [1, 0]);
+    const page = await c.newPage();
+    await page.goto(`/p/${poll.id}/results`);
+    const top = page.getByTestId('top-option');
+    await top.first().waitFor();
+    expect(await top.allInnerTexts()).to.deep.equal([
+      'Where: tie between Pizzeria and Noodle bar (1 vote each)',
+      'When: Noon (2 votes)',
+    ]);
+    const fr = await c.newPage({ locale: 'fr-FR' });
+    await fr.goto(`/p/${poll.id}/results`);
+    await fr.getByText('Where : égalité entre Pizzeria et Noodle bar (1 vote chacune)').waitFor();
+  });
+});
