@@ -6,6 +6,7 @@ import type { Logger } from '@fieldhouse/logger';
 import { inTransactionWith } from '@fieldhouse/messaging';
 import { webhookApiSettings, webhookEnvDefaults, type WebhookApiSettings } from '@fieldhouse/webhooks';
 import { gateScanGroupCommit } from './data/gate-scans.ts';
+import { OfflineInvitees } from './domain/offline-invitees.ts';
 import { scanGroupCommit } from './data/scan-batch.ts';
 import type { EventsContext } from './domain/context.ts';
 import { createCodeSigner } from './domain/signed-codes.ts';
@@ -58,6 +59,7 @@ export function createEventsContext(
     webhooks: deps.webhooks ?? webhookApiSettings(webhookEnvDefaults),
     hotScans: scanGroupCommit(deps.db, deps.logger),
     gateScans: gateScanGroupCommit(deps.db, deps.logger),
+    offlineInvitees: new OfflineInvitees(),
     codeSigner: deps.codeSigningSecret ? createCodeSigner(deps.codeSigningSecret) : null,
   };
 }

@@ -45,39 +45,60 @@ export async function currentSnapshot(db: Db): Promise<string> {
   return rows[0]!.snapshot;
 }
 
-/** Up to `limit` invites of the event with an id after `afterId` (null: from the first), by id. */
-export async function inviteSnapshotPage(
+/** Where an invite stands in a page: its id and the transaction (xid8, as text) that last wrote it. */
+export interface InviteKey {
+  id: string;
+  xid: string;
+}
+
+/** Keys of up to `limit` invites of the event with an id after `afterId` (null: from the first), by id. */
+export async function inviteSnapshotKeys(
   db: Db,
   eventId: string,
   afterId: string | null,
   limit: number,
-): Promise<OfflineInviteRow[]> {
-  const q = db('invites').select(columns(db)).where('event_id', eventId).orderBy('id').limit(limit);
+): Promise<InviteKey[]> {
+  const q = db('invites')
+    .select('id', db.raw('changed_xid::text AS xid'))
+    .where('event_id', eventId)
+    .orderBy('id')
+    .limit(limit);
   if (afterId) q.andWhere('id', '>', afterId);
-  return (await q) as OfflineInviteRow[];
+  return (await q) as InviteKey[];
 }
 
 /**
- * Up to `limit` invites of the event changed by a transaction that the snapshot `since`
+ * Keys of up to `limit` invites of the event changed by a transaction that the snapshot `since`
  * (`pg_snapshot` text) did not see, ordered by (changed_xid, id) after the key `after` (the last
- * row of the previous page), or from the start when it is null.
+ * row of the previous page), or from the start when it is null. An index-only read of
+ * `invites_event_changes` for the most part: the rows themselves come from {@link invitesByIds}
+ * for the invitees a scanner's answer has not rendered yet (domain/offline-list.ts).
  */
-export async function changedInvites(
+export async function changedInviteKeys(
   db: Db,
   eventId: string,
   since: string,
-  after: { xid: string; id: string } | null,
+  after: InviteKey | null,
   limit: number,
-): Promise<OfflineInviteRow[]> {
+): Promise<InviteKey[]> {
+  // Ordered by the column (xid8), not by the text of the answer: "100" sorts before "99".
   const q = db('invites')
-    .select(columns(db))
+    .select('id', db.raw('changed_xid::text AS xid'))
     .where('event_id', eventId)
     .andWhereRaw('changed_xid >= pg_snapshot_xmin(?::pg_snapshot)', [since])
     .andWhereRaw('NOT pg_visible_in_snapshot(changed_xid, ?::pg_snapshot)', [since])
-    .orderBy([{ column: 'changed_xid' }, { column: 'id' }])
+    .orderByRaw('invites.changed_xid, invites.id')
     .limit(limit);
   if (after) q.andWhereRaw('(changed_xid, id) > (?::xid8, ?::uuid)', [after.xid, after.id]);
-  return (await q) as OfflineInviteRow[];
+  return (await q) as InviteKey[];
+}
+
+/** The invites with these ids, as they are now (a deleted one is left out), in no order. */
+export async function invitesByIds(db: Db, ids: string[]): Promise<OfflineInviteRow[]> {
+  if (!ids.length) return [];
+  return (await db('invites')
+    .select(columns(db))
+    .whereRaw('id = ANY(?::uuid[])', [ids])) as OfflineInviteRow[];
 }
 
 /** Ids of the event's invites deleted by a transaction the snapshot `since` (`pg_snapshot` text) did not see. */

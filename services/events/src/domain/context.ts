@@ -6,6 +6,7 @@ import type { CheckedInRow } from '../data/attendance.ts';
 import type { GateScanRow, HotGateScan } from '../data/gate-scans.ts';
 import type { HotScan } from '../data/scan-batch.ts';
 import type { Db } from '../data/tx.ts';
+import type { OfflineInvitees } from './offline-invitees.ts';
 import type { CodeSigner } from './signed-codes.ts';
 
 /** The events service's dependencies, built once by `createEventsApp` (app.ts); use cases take it. */
@@ -26,6 +27,8 @@ export interface EventsContext {
   hotScans: GroupCommit<HotScan, CheckedInRow | undefined>;
   /** Group commit of gate scans without nonce by the owner or staff (data/gate-scans.ts): one per app. */
   gateScans: GroupCommit<HotGateScan, GateScanRow | undefined>;
+  /** The invitees of scanners' offline pages, rendered once per version (domain/offline-invitees.ts): one per app. */
+  offlineInvitees: OfflineInvitees;
   /** Signs and checks signed invitation codes (`EVENTS_CODE_SIGNING_SECRET`); null when they are off. */
   codeSigner: CodeSigner | null;
 }

@@ -1,42 +1,23 @@
-import { createHash } from 'node:crypto';
 import {
-  changedInvites,
-  deletedInvites,
-  inviteSnapshotPage,
-  revokedInviteIds,
+  changedInviteKeys,
   currentSnapshot,
-  type OfflineInviteRow,
+  deletedInvites,
+  inviteSnapshotKeys,
+  revokedInviteIds,
 } from '../data/offline.ts';
 import { findInvite } from '../data/invites.ts';
 import { requireAccess } from './access.ts';
 import type { Actor, EventsContext, ScanActor } from './context.ts';
 import { isUuid } from './ids.ts';
+import type { JsonText, OfflineInvitee } from './offline-invitees.ts';
 import { problems } from './problems.ts';
-
-/**
- * An invitee as a scanner keeps it offline (docs/events.md, "Scanners that decide offline"). The
- * code itself is not sent: `code_hash` is the first 16 bytes of SHA-256 of the canonical code
- * (upper case, no spaces or dashes), base64url; the scanner hashes what it reads the same way.
- * `seats` and `arrived` let it decide a party offline ("3 of 5 arrived") as the service would.
- */
-interface OfflineInvitee {
-  id: string;
-  nom: string;
-  type_invite: string;
-  code_hash: string;
-  /** `valid` (may enter), `checked_in` (present: when and by whom), `revoked`. */
-  status: 'valid' | 'checked_in' | 'revoked';
-  checked_in_at: string | null;
-  scanne_par: string | null;
-  /** People the code admits (1 to 100: a party, docs/events.md "Parties"). */
-  seats: number;
-  /** People of the party who came in (0 to `seats`; `checked_in` once it is above 0). */
-  arrived: number;
-}
 
 /** A page of the download: invitees by id, the next page's token, and at the end the changes cursor. */
 export interface OfflineSnapshotPage {
-  invitees: OfflineInvitee[];
+  /** JSON array of {@link OfflineInvitee}, by id. */
+  invitees: JsonText<OfflineInvitee[]>;
+  /** Names the invitees' versions sent (not sent itself: the answer's ETag is made from it). */
+  version: string;
   /** Token of the next page (opaque), or null on the last page. */
   next_page: string | null;
   /** On the last page: the cursor to read changes from (opaque); null before. */
@@ -47,7 +28,10 @@ export interface OfflineSnapshotPage {
 
 /** Changes since a cursor: invitees new or changed, ids deleted, and the next cursor. */
 export interface OfflineChanges {
-  changes: OfflineInvitee[];
+  /** JSON array of {@link OfflineInvitee}, oldest change first. */
+  changes: JsonText<OfflineInvitee[]>;
+  /** Names the invitees' versions sent (not sent itself: the answer's ETag is made from it). */
+  version: string;
   deleted: string[];
   cursor: string;
   /** More changes wait: ask again at once with `cursor`. */
@@ -56,24 +40,6 @@ export interface OfflineChanges {
 
 /** Page size of the download and of the changes: default and largest. */
 const OFFLINE_PAGE = { default: 5000, max: 10_000 } as const;
-
-/** SHA-256 of a canonical code, first 16 bytes, base64url (22 characters). */
-const codeHash = (code: string): string =>
-  createHash('sha256').update(code, 'ascii').digest().subarray(0, 16).toString('base64url');
-
-function inviteeOf(row: OfflineInviteRow): OfflineInvitee {
-  return {
-    id: row.id,
-    nom: row.nom,
-    type_invite: row.type_invite,
-    code_hash: codeHash(row.code_unique),
-    status: row.revoked_at ? 'revoked' : row.presence ? 'checked_in' : 'valid',
-    checked_in_at: row.checked_in_at ? row.checked_in_at.toISOString() : null,
-    scanne_par: row.scanne_par,
-    seats: row.seats,
-    arrived: row.arrived,
-  };
-}
 
 /**
  * What a page token or cursor carries (base64url JSON, opaque to clients): `h` the database
@@ -135,10 +101,12 @@ export async function offlineSnapshot(
   });
   const at = cmd.page ? decode(cmd.page, 'page') : { h: await currentSnapshot(ctx.db) };
   const limit = Math.min(Math.max(cmd.limit ?? OFFLINE_PAGE.default, 1), OFFLINE_PAGE.max);
-  const rows = await inviteSnapshotPage(ctx.db, eventId, at.a ?? null, limit);
-  const last = rows.length === limit ? rows.at(-1) : undefined;
+  const keys = await inviteSnapshotKeys(ctx.db, eventId, at.a ?? null, limit);
+  const last = keys.length === limit ? keys.at(-1) : undefined;
+  const { json, version } = await ctx.offlineInvitees.json(ctx.db, keys);
   return {
-    invitees: rows.map(inviteeOf),
+    invitees: json,
+    version,
     next_page: last ? encode({ h: at.h, a: last.id }) : null,
     cursor: last ? null : encode({ h: at.h }),
     public_key: ctx.codeSigner ? ctx.codeSigner.publicKey(eventId) : null,
@@ -171,24 +139,21 @@ export async function offlineChanges(
   // harmless). Exact whatever else the database runs: a change this snapshot saw is never read
   // again, one it did not see is never skipped.
   const next = at.n ?? (await currentSnapshot(ctx.db));
-  const rows = await changedInvites(
-    ctx.db,
-    eventId,
-    at.h,
-    at.k ? { xid: at.k[0], id: at.k[1] } : null,
-    limit,
-  );
-  const changes = rows.map(inviteeOf);
-  const last = rows.length === limit ? rows.at(-1) : undefined;
+  const after = at.k ? { xid: at.k[0], id: at.k[1] } : null;
+  const keys = await changedInviteKeys(ctx.db, eventId, at.h, after, limit);
+  const { json: changes, version } = await ctx.offlineInvitees.json(ctx.db, keys);
+  const last = keys.length === limit ? keys.at(-1) : undefined;
   if (last)
     return {
       changes,
+      version,
       deleted: [],
-      cursor: encode({ h: at.h, k: [last.changed_xid, last.id], n: next }),
+      cursor: encode({ h: at.h, k: [last.xid, last.id], n: next }),
       more: true,
     };
   return {
     changes,
+    version,
     deleted: await deletedInvites(ctx.db, eventId, at.h),
     cursor: encode({ h: next }),
     more: false,

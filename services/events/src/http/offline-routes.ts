@@ -13,6 +13,7 @@ import {
   snapshotQuery,
 } from './offline-schemas.ts';
 import { actorOf, NO_INVITE, NOT_VISIBLE, route, scanActorOf } from './declare.ts';
+import { sendJsonWith } from './json-text.ts';
 
 const tags = ['Offline scanners'];
 
@@ -55,14 +56,15 @@ export const offlineRoutes = [
     query: snapshotQuery,
     responses: { 200: { description: 'A page of invitees', body: OfflineSnapshotPage } },
     problems: { 404: NOT_VISIBLE, 422: 'Invalid page token or limit' },
-    handler: async ({ params, query }, ctx, req) => ({
-      body: await offlineSnapshot(ctx, {
+    handler: async ({ params, query }, ctx, req, res) => {
+      const { invitees, version, ...page } = await offlineSnapshot(ctx, {
         actor: scanActorOf(req),
         eventId: params.event_id,
         ...(query.page ? { page: query.page } : {}),
         ...(query.limit ? { limit: query.limit } : {}),
-      }),
-    }),
+      });
+      sendJsonWith(res, { key: 'invitees', json: invitees, version }, page);
+    },
   }),
 
   /**
@@ -83,14 +85,15 @@ export const offlineRoutes = [
     query: changesQuery,
     responses: { 200: { description: 'Changes and the next cursor', body: OfflineChanges } },
     problems: { 404: NOT_VISIBLE, 422: 'Invalid cursor or limit' },
-    handler: async ({ params, query }, ctx, req) => ({
-      body: await offlineChanges(ctx, {
+    handler: async ({ params, query }, ctx, req, res) => {
+      const { changes, version, ...rest } = await offlineChanges(ctx, {
         actor: scanActorOf(req),
         eventId: params.event_id,
         cursor: query.cursor,
         ...(query.limit ? { limit: query.limit } : {}),
-      }),
-    }),
+      });
+      sendJsonWith(res, { key: 'changes', json: changes, version }, rest);
+    },
   }),
 
   /** GET /api/events/{event_id}/checkin/keys: `{algorithm, public_key, revoked}` for signed codes. */
