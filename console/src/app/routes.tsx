@@ -9,6 +9,7 @@ export const VotePage = lazyPage(async () => (await import('../pages/vote/VotePa
 export const ResultsPage = lazyPage(
   async () => (await import('../pages/results/ResultsPage.tsx')).ResultsPage,
 );
+export const EmbedPage = lazyPage(async () => (await import('../pages/embed/EmbedPage.tsx')).EmbedPage);
 const SignInPage = lazyPage(async () => (await import('../pages/auth/SignInPage.tsx')).SignInPage);
 const RegisterPage = lazyPage(async () => (await import('../pages/auth/RegisterPage.tsx')).RegisterPage);
 const accountPages = () => import('../pages/account/pages.ts');
@@ -70,6 +71,8 @@ export function AppRoutes() {
       {/* The door scanner is full screen, on a device credential: no frame, no user session. */}
       <Route path="/scan/setup" element={<ScanSetupPage />} />
       <Route path="/scan/:eventId" element={<ScannerPage />} />
+      {/* A poll framed by another site: no frame of ours either (docs/polls.md, "Embedding"). */}
+      <Route path="/p/:pollId/embed" element={<EmbedPage />} />
       <Route element={<PublicLayout />}>
         <Route path="/p/:pollId" element={<VotePage />} />
         <Route path="/p/:pollId/results" element={<ResultsPage />} />

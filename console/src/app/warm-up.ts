@@ -3,10 +3,10 @@ import i18n, { i18nReady } from '../i18n/index.ts';
 import { publicPollQuery } from '../pages/poll-public/poll-query.ts';
 import { fetchMe, ME_KEY } from '../auth/session.ts';
 import { collectFormQuery } from '../pages/collect/use-collect-form.ts';
-import { CollectPage, ConsoleLayout, ResultsPage, SubmissionsPage, VotePage } from './routes.tsx';
+import { CollectPage, ConsoleLayout, EmbedPage, ResultsPage, SubmissionsPage, VotePage } from './routes.tsx';
 
-/** `/p/{poll_id}` and `/p/{poll_id}/results`. */
-const PUBLIC_POLL = /^\/p\/([^/]+)(\/results)?\/?$/;
+/** `/p/{poll_id}`, `/p/{poll_id}/results` and `/p/{poll_id}/embed`. */
+const PUBLIC_POLL = /^\/p\/([^/]+)(?:\/(results|embed))?\/?$/;
 /** `/f/{project_id}`: the collector's web form. */
 const WEB_FORM = /^\/f\/(\d+)\/?$/;
 /** `/projects/{project_id}/submissions`: the submissions table (issue #17: first page within 1 s). */
@@ -52,11 +52,11 @@ export function warmUp(queryClient: QueryClient, path = window.location.pathname
       () => undefined,
     );
   const pollId = decodeURIComponent(match[1]!);
-  const results = match[2] !== undefined;
+  const page = match[2] === 'results' ? ResultsPage : match[2] === 'embed' ? EmbedPage : VotePage;
   return settle([
     i18nReady,
-    (results ? ResultsPage : VotePage).preload(),
-    i18n.loadNamespaces(['common', results ? 'results' : 'vote']),
+    page.preload(),
+    i18n.loadNamespaces(['common', match[2] ?? 'vote']),
     queryClient.prefetchQuery(publicPollQuery(pollId)),
   ]);
 }

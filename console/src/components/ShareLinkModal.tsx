@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { QRCodeCanvas, QRCodeSVG } from 'qrcode.react';
 import { CopyValue } from './CopyValue.tsx';
@@ -40,6 +40,8 @@ export function ShareLinkModal(props: {
   onClose: () => void;
   /** Test ids of the QR code and of the link. */
   testIds: { qr: string; link: string };
+  /** More ways to share, under the link and its code (a poll's embed code). */
+  children?: ReactNode;
 }) {
   const svgRef = useRef<SVGSVGElement>(null);
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -103,6 +105,7 @@ export function ShareLinkModal(props: {
           <Text size="xs" c="dimmed" ta="center">
             {labels.hint}
           </Text>
+          {props.children}
         </Stack>
       ) : null}
     </Modal>

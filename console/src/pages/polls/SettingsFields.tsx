@@ -1,4 +1,13 @@
-import { NumberInput, Radio, SegmentedControl, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
+import {
+  NumberInput,
+  Radio,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+} from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { InstantInput } from '../../components/InstantInput.tsx';
@@ -22,7 +31,8 @@ function InstantField({ form, path, label }: { form: Form; path: 'starts_at' | '
  * Every setting the polls service has (docs/polls.md, "Settings"): the voting window (in the
  * user's time zone, shown with UTC), votes per voter, who may vote, one-time-password
  * verification, who sees the results (one of four modes, each with a line saying what it does:
- * docs/polls.md, "Result visibility"), participants' names, comments and reactions.
+ * docs/polls.md, "Result visibility"), participants' names, comments and reactions, and the sites
+ * that may embed the poll (one origin per line: docs/polls.md, "Embedding").
  */
 export function SettingsFields({ form }: { form: Form }) {
   const { t } = useTranslation('polls');
@@ -99,6 +109,19 @@ export function SettingsFields({ form }: { form: Form }) {
         label={t('settings.reactions')}
         key={form.key('settings.allow_reactions')}
         {...form.getInputProps('settings.allow_reactions', { type: 'checkbox' })}
+      />
+      <Textarea
+        label={t('settings.embedOrigins')}
+        description={t('settings.embedOriginsHint')}
+        placeholder="https://www.example.org"
+        autosize
+        minRows={2}
+        maxRows={8}
+        spellCheck={false}
+        autoCapitalize="off"
+        data-testid="embed-origins"
+        key={form.key('settings.embed_origins')}
+        {...form.getInputProps('settings.embed_origins')}
       />
     </Stack>
   );

@@ -34,6 +34,8 @@ export interface PollFormValues {
     show_participant_names: boolean;
     allow_comments: boolean;
     allow_reactions: boolean;
+    /** The origins allowed to frame the embed page, one per line (docs/polls.md, "Embedding"). */
+    embed_origins: string;
   };
 }
 
@@ -54,7 +56,38 @@ export const LIMITS = {
   options: { min: 2, max: 50 },
   label: 200,
   votes: { min: 1, max: 1000 },
+  embedOrigins: 20,
 } as const;
+
+/** The lines of the embed origins field that say something. */
+const originLines = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+
+/**
+ * Whether `entry` is an origin the service takes in `embed_origins` (services/polls
+ * domain/embed-origins.ts): https and a host, an optional port, nothing after; http on localhost.
+ */
+function isEmbedOrigin(entry: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(entry);
+  } catch {
+    return false;
+  }
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  return (
+    (url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) &&
+    !url.username &&
+    !url.password &&
+    !url.search &&
+    !url.hash &&
+    url.pathname === '/' &&
+    !url.hostname.includes('*')
+  );
+}
 
 /** How a section is answered (docs/polls.md, "Section kinds"). */
 export type SectionKind = 'single' | 'multiple' | 'ranked' | 'meeting';
@@ -85,6 +118,7 @@ export const emptyPoll = (): PollFormValues => ({
     show_participant_names: true,
     allow_comments: true,
     allow_reactions: true,
+    embed_origins: '',
   },
 });
 
@@ -117,6 +151,7 @@ export const fromPoll = (poll: Poll): PollFormValues => ({
     show_participant_names: poll.settings.show_participant_names,
     allow_comments: poll.settings.allow_comments,
     allow_reactions: poll.settings.allow_reactions,
+    embed_origins: poll.settings.embed_origins.join('\n'),
   },
 });
 
@@ -140,6 +175,7 @@ export const toBody = (v: PollFormValues): PollCreate => ({
     ...v.settings,
     starts_at: fromLocalInput(v.settings.starts_at),
     ends_at: fromLocalInput(v.settings.ends_at),
+    embed_origins: originLines(v.settings.embed_origins),
   },
 });
 
@@ -192,6 +228,14 @@ export const pollRules = (t: TFunction) => ({
       v && values.settings.starts_at && new Date(v) <= new Date(values.settings.starts_at)
         ? t('errors.endsBeforeStart')
         : null,
+    embed_origins: (v: string) => {
+      const lines = originLines(v);
+      const wrong = lines.find((l) => !isEmbedOrigin(l));
+      if (wrong !== undefined) return t('errors.embedOrigin', { entry: wrong });
+      return lines.length > LIMITS.embedOrigins
+        ? t('errors.embedOrigins', { max: LIMITS.embedOrigins })
+        : null;
+    },
   },
 });
 
@@ -199,7 +243,8 @@ export const pollRules = (t: TFunction) => ({
  * The service's 422 `errors` as the editor's field paths: joi paths by index are the same
  * (`sections.0.options.1.label`); a refused removal names ids (`sections.<section id>.options.<option
  * id>`, an option with counted votes) and goes under that section's title, since the option is
- * gone from the form. Unknown keys are returned under `_rest` to be shown with the problem.
+ * gone from the form; a refused embed origin (`settings.embed_origins.<index>`) goes under the
+ * origins field. Unknown keys are returned under `_rest` to be shown with the problem.
  */
 export function formErrorsOf(
   errors: Record<string, string[]>,
@@ -211,6 +256,7 @@ export function formErrorsOf(
     const byId = /^sections\.([^.]+)\.options\.([^.]+)$/.exec(key);
     const sectionIndex = byId ? values.sections.findIndex((s) => s.id === byId[1]) : -1;
     if (byId && sectionIndex >= 0) out[`sections.${sectionIndex}.title`] = message;
+    else if (key.startsWith('settings.embed_origins')) out['settings.embed_origins'] ??= message;
     else out[key] = message;
   }
   return out;
