@@ -2,7 +2,7 @@
  * The web form's incremental evaluation: answers held in a scope tree, a change re-running only
  * the tasks that depend on the changed field (FormModel.dependents), and the paths that changed.
  */
-import { stateOf } from './form-state.ts';
+import { nodeState, stateOf } from './form-state.ts';
 import { levelKey, type FormModel, type Meta, type Task } from './form-meta.ts';
 import { copyAnswers, isRecord, scopesByLevel, scopeTree, type Runner, type Scope } from './form-runtime.ts';
 import type { FormAnswers, FormPath, FormSession, FormState, SessionChange } from './form-types.ts';
@@ -137,6 +137,14 @@ export function openSession(
     },
     get state() {
       return (cached ??= stateOf(model, top));
+    },
+    nodeAt(path) {
+      const { scope, meta } = locate(path);
+      return nodeState(meta, scope);
+    },
+    calculated(path) {
+      const { scope, meta } = locate(path);
+      return String(scope.values[meta.name] ?? '');
     },
     set(path, value) {
       const { scope, meta } = locate(path);

@@ -170,8 +170,16 @@ export interface ValidateResult {
 export interface FormSession {
   /** The current answers (calculations included); do not mutate: use set(). */
   readonly answers: FormAnswers;
-  /** The current state of every node (same shape as evaluate()). */
+  /** The current state of every node (same shape as evaluate()); built on first read after a change. */
   readonly state: FormState;
+  /**
+   * The current state of the node at `path` (as `state.nodes[path]`), read from its scope without
+   * building the whole state: a keystroke's re-rendered nodes cost their own depth, not the form.
+   * Throws on a path that names no node (a programming error).
+   */
+  nodeAt(path: FormPath): NodeState;
+  /** The current value of the calculation at `path` (as `state.values[path]`: '' when none). */
+  calculated(path: FormPath): string;
   /**
    * Sets the answer at `path` (a field, or a repeat with its instances array) and re-evaluates only
    * what depends on it (the references graph). Returns the paths whose state or value changed.

@@ -142,6 +142,31 @@ describe('form-logic session: incremental changes', () => {
     expect(session.state).to.deep.equal(form.evaluate(session.answers, { now: NOW }));
   });
 
+  it('reads one node (nodeAt, calculated) as the whole state gives it, after each change', () => {
+    const session = start();
+    const agree = () => {
+      const whole = form.evaluate(session.answers, { now: NOW });
+      for (const [path, node] of Object.entries(whole.nodes))
+        expect(session.nodeAt(path), path).to.deep.equal(node);
+      for (const [path, value] of Object.entries(whole.values))
+        expect(session.calculated(path), path).to.equal(value);
+      return Object.keys(whole.nodes).length;
+    };
+    const counts = [agree()];
+    session.set('member.0.sex', 'f');
+    session.set('member.0.pregnant', 'yes');
+    session.set('country', 'ke');
+    counts.push(agree());
+    session.addInstance('member', { member_name: 'Cy', sex: 'f', age: 20 });
+    counts.push(agree());
+    session.removeInstance('member', 0);
+    counts.push(agree());
+    // Instances came and went, so the paths checked did too.
+    expect(counts[2]).to.be.greaterThan(counts[1]!);
+    expect(counts[3]).to.equal(counts[1]);
+    expect(() => session.nodeAt('member.9.age')).to.throw('no repeat instance at member.9');
+  });
+
   it('adds and removes instances, renumbering position(..)', () => {
     const session = start();
     session.addInstance('member', { member_name: 'Cy', sex: 'm', age: 5 });

@@ -1,4 +1,4 @@
-import { memo, useCallback, useSyncExternalStore } from 'react';
+import { memo, useCallback, useLayoutEffect, useRef, useSyncExternalStore } from 'react';
 import i18next from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { Field } from '../../pages/collection/types.ts';
@@ -6,7 +6,7 @@ import type { Answer } from '../../pages/collect/answers.ts';
 import { FieldInput } from '../../pages/collect/FieldInput.tsx';
 import classes from '../../pages/collect/Collect.module.css';
 import { choiceLabel, textIn, valueAt } from './logic-texts.ts';
-import type { LogicStore } from './logic-store.ts';
+import { typesInPlace, type LogicStore } from './logic-store.ts';
 import type { CompiledForm, FormNode, NodeState } from './logic-types.ts';
 
 /** What {@link LogicFields} shows and reports; answers live in a form-logic session. */
@@ -64,15 +64,16 @@ function renderNodes(props: LogicFieldsProps, nodes: readonly FormNode[], prefix
 
 /**
  * One node. It re-renders only when the store marks its path changed (its props are stable), so
- * a keystroke costs the nodes it touched, not the whole form.
+ * a keystroke costs the nodes whose state it changed, not the whole form: a text-like input keeps
+ * what is typed itself (uncontrolled) and a calculation's output updates in place.
  */
 const LogicNode = memo(function LogicNode(props: LogicFieldsProps & { node: FormNode; path: string }) {
   const { node, path, store, lang } = props;
   const session = store.session;
   const subscribe = useCallback((listener: () => void) => store.subscribe(path, listener), [store, path]);
   useSyncExternalStore(subscribe, () => store.revision(path));
-  const state = session.state.nodes[path];
-  if (state && !state.relevant) return null;
+  const state = session.nodeAt(path);
+  if (!state.relevant) return null;
   const label = textIn(node, 'label', lang) || node.name;
   const hint = textIn(node, 'hint', lang);
   if (node.type === 'group')
@@ -97,25 +98,24 @@ const LogicNode = memo(function LogicNode(props: LogicFieldsProps & { node: Form
     return (
       <div className={classes.noteBlock} data-field={path}>
         <p className={classes.noteText}>
-          {label}: <output>{session.state.values[path] ?? ''}</output>
+          {label}: <CalculatedOutput store={store} path={path} />
         </p>
       </div>
     );
   }
-  const choices = (state?.choices ?? node.choices ?? null)?.map((c) => ({
+  const choices = (state.choices ?? node.choices ?? null)?.map((c) => ({
     value: c.value,
     label: choiceLabel(c, lang),
   }));
-  const invalid =
-    state && !state.valid
-      ? textIn(node, 'constraint_message', lang) ||
-        i18next.t('collectPage:logic.notAllowed', { lng: lang ?? undefined })
-      : undefined;
+  const invalid = !state.valid
+    ? textIn(node, 'constraint_message', lang) ||
+      i18next.t('collectPage:logic.notAllowed', { lng: lang ?? undefined })
+    : undefined;
   const field = {
     ...(node as unknown as Field),
     uuid: path,
     label,
-    required: state?.required ?? node.required === true,
+    required: state.required,
     choices: choices ?? null,
     constraints: (node as unknown as Partial<Field>).constraints ?? {},
   } as Field;
@@ -126,11 +126,29 @@ const LogicNode = memo(function LogicNode(props: LogicFieldsProps & { node: Form
       hint={hint || undefined}
       value={draft}
       error={store.errors[path] ?? invalid}
-      disabled={props.disabled || state?.readOnly === true}
+      disabled={props.disabled || state.readOnly}
+      uncontrolled={typesInPlace(node)}
       onChange={(v) => props.onChange(path, node, v)}
     />
   );
 });
+
+/**
+ * A calculation's value, written into the output by the store's watch ({@link LogicStore.watchValue})
+ * rather than by a render: React never holds its text, so the two cannot disagree.
+ */
+function CalculatedOutput({ store, path }: { store: LogicStore; path: string }) {
+  const ref = useRef<HTMLOutputElement>(null);
+  useLayoutEffect(() => {
+    // One text node, its data replaced on each change (cheaper than textContent's new node).
+    const text = document.createTextNode(store.session.calculated(path));
+    ref.current?.replaceChildren(text);
+    return store.watchValue(path, () => {
+      text.data = store.session.calculated(path);
+    });
+  }, [store, path]);
+  return <output ref={ref} />;
+}
 
 /** A session value (a default, a restored answer) as the input shows it. */
 export function draftOf(value: unknown): Answer {
@@ -154,7 +172,7 @@ export function draftOf(value: unknown): Answer {
  * bounds; none with a `repeat_count`. The console's words are in the form's language when it has it.
  */
 function RepeatBlock(
-  props: LogicFieldsProps & { node: FormNode; path: string; label: string; hint: string; state?: NodeState },
+  props: LogicFieldsProps & { node: FormNode; path: string; label: string; hint: string; state: NodeState },
 ) {
   const { node, path, store, lang, label, hint, state } = props;
   const session = store.session;
@@ -162,8 +180,8 @@ function RepeatBlock(
   const list = valueAt(session.answers, path);
   const count = Array.isArray(list) ? list.length : 0;
   const fixed = node.repeat_count !== null && node.repeat_count !== undefined && node.repeat_count !== '';
-  const min = state?.repeat?.min ?? 0;
-  const max = state?.repeat?.max ?? Infinity;
+  const min = state.repeat?.min ?? 0;
+  const max = state.repeat?.max ?? Infinity;
   return (
     <fieldset className={classes.group} data-field={path}>
       <legend className={classes.groupLegend}>{label}</legend>

@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes } from 'react';
+import { useId, useLayoutEffect, useRef, type InputHTMLAttributes } from 'react';
 import classes from './TextField.module.css';
 
 interface Props extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> {
@@ -9,6 +9,12 @@ interface Props extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' |
   onChange: (value: string) => void;
   /** Marks the field for focusing the first error (`[data-field=...] input`). */
   field?: string;
+  /**
+   * The input keeps what is typed itself and `value` is written into it only when it differs
+   * from what it holds (a restored draft, a reset): its owner need not re-render on each
+   * keystroke. Without it the input is controlled as usual.
+   */
+  uncontrolled?: boolean;
 }
 
 /**
@@ -17,8 +23,22 @@ interface Props extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' |
  * the voting page's and the web form's JavaScript budgets (scripts/vote-budget.ts) have no room
  * for its input stack.
  */
-export function TextField({ label, description, error, value, onChange, field, required, ...input }: Props) {
+export function TextField({
+  label,
+  description,
+  error,
+  value,
+  onChange,
+  field,
+  required,
+  uncontrolled,
+  ...input
+}: Props) {
   const id = useId();
+  const ref = useRef<HTMLInputElement>(null);
+  useLayoutEffect(() => {
+    if (uncontrolled && ref.current && ref.current.value !== value) ref.current.value = value;
+  }, [uncontrolled, value]);
   const described = [description ? `${id}-d` : '', error ? `${id}-e` : ''].filter(Boolean).join(' ');
   return (
     <div className={classes.root} data-field={field}>
@@ -39,8 +59,9 @@ export function TextField({ label, description, error, value, onChange, field, r
         {...input}
         id={id}
         required={required}
+        ref={ref}
         className={classes.input}
-        value={value}
+        {...(uncontrolled ? { defaultValue: value } : { value })}
         onChange={(e) => onChange(e.currentTarget.value)}
         aria-invalid={error ? true : undefined}
         aria-describedby={described || undefined}

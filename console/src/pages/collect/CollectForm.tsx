@@ -101,12 +101,9 @@ export function CollectForm(props: {
    */
   const changeLogic = (path: string, node: FormNode, value: Answer) => {
     if (!kit || !form || !store) return;
-    store.setDraft(path, value);
     if (queued) setQueued(false);
-    if (store.removeError(path)) setErrors(store.errors);
-    const change = store.session.set(path, kit.typedValue(node, value));
-    if (kit.syncRepeatCounts(form, store.session)) store.changedAll();
-    else store.changed(change, path);
+    const resync = () => kit.syncRepeatCounts(form, store.session);
+    if (store.answer(path, node, value, kit.typedValue(node, value), resync)) setErrors(store.errors);
     saveDraft(store.drafts, consent, store.session.answers);
   };
   const addInstance = (path: string) => {

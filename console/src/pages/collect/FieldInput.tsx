@@ -18,10 +18,15 @@ export function FieldInput(props: {
   value: Answer;
   error?: string;
   disabled?: boolean;
+  /**
+   * A text-like input keeps what is typed itself, and `value` is written into it only when it
+   * differs (the form with logic, whose node does not re-render on each keystroke).
+   */
+  uncontrolled?: boolean;
   onChange: (value: Answer) => void;
 }) {
   const { t } = useTranslation('collect');
-  const { field, hint, value, error, disabled, onChange } = props;
+  const { field, hint, value, error, disabled, uncontrolled, onChange } = props;
   const c = field.constraints ?? {};
   switch (field.type) {
     case 'select_one':
@@ -92,6 +97,7 @@ export function FieldInput(props: {
           error={error}
           field={field.uuid}
           value={isDateTime ? localDateTimeText(text) : text}
+          uncontrolled={uncontrolled}
           onChange={onChange}
         />
       );

@@ -63,11 +63,7 @@ function LivePreview({ form, languages }: { form: CompiledForm; languages: FormL
   const [lang, setLang] = useState<string | null>(languages.default_language);
   const onChange = useCallback(
     (path: string, node: FormNode, draft: Answer) => {
-      store.setDraft(path, draft);
-      store.removeError(path);
-      const change = store.session.set(path, typedValue(node, draft));
-      if (syncRepeatCounts(form, store.session)) store.changedAll();
-      else store.changed(change, path);
+      store.answer(path, node, draft, typedValue(node, draft), () => syncRepeatCounts(form, store.session));
     },
     [form, store],
   );
