@@ -25,7 +25,7 @@ import { gatewayDocument } from './docs/document.ts';
 import { docsRoutes } from './docs/routes.ts';
 import { authenticate, refuseDevices } from './identity/authenticate.ts';
 import { appUserResolver, appUserScope, takeAppUserKey } from './identity/app-users.ts';
-import { openRosaRefusals } from './identity/openrosa-refusals.ts';
+import { openRosaAnswer, openRosaRefusals } from './identity/openrosa-refusals.ts';
 import { createAccountLimiters } from './identity/account-limits.ts';
 import type { AccountService } from './identity/account-service.ts';
 import type { IdentityService } from './identity/identity-service.ts';
@@ -265,6 +265,7 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
     retryAfterSeconds: 10,
   });
   const proxyBodyLimit = bytes.parse(c.PROXY_BODY_LIMIT) ?? 20 * 1024 * 1024;
+  const openRosaOptions = { acceptContentLength: proxyBodyLimit };
   // One proxy app per upstream: the listener finds the upstream once, and its metrics label
   // is the upstream's name.
   const proxied = new Map(
@@ -285,12 +286,12 @@ export function createGatewayApp(deps: GatewayAppDeps): GatewayHttp {
             streamCaps,
             streamWritesPerSecond: c.STREAM_WRITES_PER_SECOND,
             logger,
+            // The service unreachable or silent, told to ODK Collect in OpenRosa words too.
+            ...(u.name === 'collection' ? { failureAnswer: openRosaAnswer(openRosaOptions) } : {}),
           }),
         ],
         // Refusals on the OpenRosa routes as an OpenRosaResponse ODK Collect shows its user.
-        ...(u.name === 'collection'
-          ? { errorHandlers: [openRosaRefusals({ acceptContentLength: proxyBodyLimit })] }
-          : {}),
+        ...(u.name === 'collection' ? { errorHandlers: [openRosaRefusals(openRosaOptions)] } : {}),
       });
       return [u, app] as const;
     }),

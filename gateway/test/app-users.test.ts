@@ -53,6 +53,11 @@ describe('gateway: app users', () => {
           detail: 'Refused.',
         });
     });
+    // A form list the service fails to answer (its connection dropped): the gateway's 502.
+    app.get('/api/v1/projects/42/formList', (req, res, next) => {
+      if (req.query.drop === undefined) return next();
+      req.socket.destroy();
+    });
     app.use((req, res) => {
       const claims = jwt.decode(String(req.headers.authorization).slice(7)) as Record<string, unknown>;
       seen.push({ path: req.url, claims, base: req.headers['x-gateway-openrosa-base'] });
@@ -156,6 +161,21 @@ describe('gateway: app users', () => {
     expect(body).to.match(
       /^<\?xml .*<OpenRosaResponse xmlns="http:\/\/openrosa.org\/http\/response"><message nature="error">/,
     );
+  });
+
+  it('tells an OpenRosa client in OpenRosa words that the service is unreachable, and others in a problem document', async () => {
+    const underKey = await fetch(`${url}/api/v1/key/${key}/projects/42/formList?drop=1`);
+    expect(underKey.status).to.equal(502);
+    expect(underKey.headers.get('content-type')).to.match(/^text\/xml/);
+    expect(underKey.headers.get('x-openrosa-version')).to.equal('1.0');
+    expect(await underKey.text()).to.match(
+      /<OpenRosaResponse xmlns="http:\/\/openrosa.org\/http\/response"><message nature="error">The collection service is unavailable/,
+    );
+    // Without the key or the OpenRosa header: the problem document every other client reads.
+    const plain = await fetch(`${url}/api/v1/projects/42/formList?drop=1`);
+    expect(plain.status).to.equal(502);
+    expect(plain.headers.get('content-type')).to.match(/^application\/problem\+json/);
+    expect(((await plain.json()) as { code: string }).code).to.equal('upstream_unavailable');
   });
 
   it('never writes a key to its log (access log, refusals)', async () => {

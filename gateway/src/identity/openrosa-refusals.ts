@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, Request } from 'express';
+import type { ErrorRequestHandler, Request, Response } from 'express';
 import { ProblemError } from '@fieldhouse/problem';
 import { appUserKeyOf, openRosaProjectOf } from './app-users.ts';
 
@@ -30,17 +30,35 @@ import { appUserKeyOf, openRosaProjectOf } from './app-users.ts';
  * document).
  */
 export function openRosaRefusals(opts: { acceptContentLength: number }): ErrorRequestHandler {
+  const answer = openRosaAnswer(opts);
   return (err: unknown, req, res, next) => {
-    if (res.headersSent || !(err instanceof ProblemError) || !isOpenRosaClient(req)) return next(err);
+    if (res.headersSent || !(err instanceof ProblemError) || !answer(req, res, err)) return next(err);
+  };
+}
+
+/**
+ * The same answer for a problem found outside Express's error chain: the proxy's own failures
+ * to reach the collection service (502 `upstream_unavailable` or `bad_gateway`, 504
+ * `upstream_timeout`; gateway/src/proxy/upstreams.ts `failureAnswer`), so that ODK Collect shows
+ * "The collection service is unavailable..." rather than a JSON document. Returns false, having
+ * written nothing, when the request is not an OpenRosa client's (the caller then answers a
+ * problem document).
+ */
+export function openRosaAnswer(opts: {
+  acceptContentLength: number;
+}): (req: Request, res: Response, problem: ProblemError) => boolean {
+  return (req, res, problem) => {
+    if (!isOpenRosaClient(req)) return false;
     const underKey = appUserKeyOf(req) !== undefined;
-    res.status(err.status);
-    for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
+    res.status(problem.status);
+    for (const [name, value] of Object.entries(problem.headers)) res.setHeader(name, value);
     res.setHeader('X-OpenRosa-Version', '1.0');
     if (req.path.endsWith('/submission'))
       res.setHeader('X-OpenRosa-Accept-Content-Length', String(opts.acceptContentLength));
-    if (err.status === 401 && !underKey)
+    if (problem.status === 401 && !underKey)
       res.setHeader('WWW-Authenticate', 'Basic realm="Fieldhouse", charset="UTF-8"');
-    res.type('text/xml; charset=utf-8').send(openRosaErrorXml(err.message));
+    res.type('text/xml; charset=utf-8').send(openRosaErrorXml(problem.message));
+    return true;
   };
 }
 

@@ -1,10 +1,10 @@
 import { Agent, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Request, RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import bytes from 'bytes';
 import { createProxyMiddleware, proxyEventsPlugin } from 'http-proxy-middleware';
 import type { Logger } from '@fieldhouse/logger';
-import { sendProblem, payloadTooLarge } from '@fieldhouse/problem';
+import { sendProblem, payloadTooLarge, type ProblemError } from '@fieldhouse/problem';
 import { ipKeyGenerator } from 'express-rate-limit';
 import type { InternalTokenIssuer } from './internal-token.ts';
 import { SharedStreams } from './shared-streams.ts';
@@ -69,6 +69,12 @@ export interface ProxyDeps {
   /** Largest request body forwarded, by `Content-Length` (`20mb`...). */
   bodyLimit: string;
   logger: Logger;
+  /**
+   * Answers an upstream failure (502, 504) in the client's own words where it has them (the
+   * collection service's OpenRosa routes: an `OpenRosaResponse`); returns false, having written
+   * nothing, to leave it a problem document.
+   */
+  failureAnswer?: (req: Request, res: Response, problem: ProblemError) => boolean;
 }
 
 /** Whether a request opens an event stream (SSE): by the upstream's stream paths or its Accept header. */
@@ -240,6 +246,7 @@ function proxyWith(upstream: Upstream, deps: ProxyDeps, agent: Agent) {
         });
         if (!('writeHead' in res)) return void res.destroy();
         if (res.headersSent) return void res.destroy();
+        if (deps.failureAnswer?.(req as Request, res as Response, problem)) return;
         sendProblem(res as unknown as Parameters<typeof sendProblem>[0], problem);
       },
     },
