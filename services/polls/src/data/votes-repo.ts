@@ -59,23 +59,22 @@ export class VotesRepo {
   }
 
   /**
-   * One page of a poll's counted votes, newest first (`created_at`, then id), and how many
-   * there are (docs/polls.md, "Participants").
+   * One page of a poll's counted votes, newest first (`created_at`, then id: the index
+   * `(poll_id, created_at, _id)` walked backwards; docs/polls.md, "Participants").
    */
-  async pageOfPoll(
-    pollId: string,
-    skip: number,
-    limit: number,
-  ): Promise<{ votes: VoteDoc[]; total: number }> {
-    const filter = { poll_id: pollId };
-    const [votes, total] = await Promise.all([
-      this.c.votes.find(filter).sort({ created_at: -1, _id: 1 }).skip(skip).limit(limit).toArray(),
-      this.c.votes.countDocuments(filter),
-    ]);
-    return { votes, total };
+  pageOfPoll(pollId: string, skip: number, limit: number): Promise<VoteDoc[]> {
+    return this.c.votes
+      .find({ poll_id: pollId })
+      .sort({ created_at: -1, _id: -1 })
+      .skip(skip)
+      .limit(limit)
+      .toArray();
   }
 
-  /** Every counted vote of a poll, oldest first, read as a cursor (exports: memory stays flat). */
+  /**
+   * Every counted vote of a poll, oldest first (then by id; the `(poll_id, created_at, _id)`
+   * index), read as a cursor (exports: memory stays flat).
+   */
   everyOfPoll(pollId: string): AsyncIterable<VoteDoc> {
     return this.c.votes.find({ poll_id: pollId }).sort({ created_at: 1, _id: 1 }).batchSize(1000);
   }

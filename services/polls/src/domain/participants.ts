@@ -49,8 +49,9 @@ export interface ListParticipants {
 }
 
 /**
- * `GET /polls/{poll_id}/participants?page&per_page`: the poll's counted votes, newest first,
- * one page (per_page 1 to 100, default 15), and how many there are. Votes held for their
+ * `GET /polls/{poll_id}/participants?page&per_page`: the poll's counted votes, newest first
+ * (equal times: by id, descending), one page (per_page 1 to 100, default 15), and how many
+ * there are (the counters' `total`). Votes held for their
  * one-time password are not counted yet and not listed.
  * @throws ProblemError 401 signed out; 404 unknown poll; 403 not the poll's owner; 422 bad page.
  */
@@ -60,6 +61,11 @@ export async function listParticipants(
 ): Promise<{ items: ParticipantView[]; total: number }> {
   const { poll } = await requireAccess(ctx, { actor, permission: 'poll.manage', pollId });
   const { page, per_page: perPage } = readPage();
-  const { votes, total } = await ctx.votes.pageOfPoll(poll._id, (page - 1) * perPage, perPage);
-  return { items: votes.map(participantView), total };
+  // The total is the counters' (exact, rebuilt from the votes when lost): a count of the votes
+  // would scan them all on FerretDB.
+  const [votes, counters] = await Promise.all([
+    ctx.votes.pageOfPoll(poll._id, (page - 1) * perPage, perPage),
+    ctx.counters.read(poll._id),
+  ]);
+  return { items: votes.map(participantView), total: counters.total };
 }

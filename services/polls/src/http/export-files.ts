@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify';
 import ExcelJS from 'exceljs';
 import type { Response } from 'express';
@@ -34,26 +36,29 @@ const xlsxCell = (v: Cell): ExcelJS.CellValue => {
   return { richText: [{ text }] };
 };
 
-/** Sends `table` as `<name>.csv` or `<name>.xlsx` (`Content-Disposition: attachment`). */
+/** The rows with their CSV cells escaped (see above). */
+async function* csvRows(rows: AsyncIterable<Cell[]>): AsyncIterable<Array<string | number | null>> {
+  for await (const row of rows) yield row.map(csvCell);
+}
+
+/**
+ * Sends `table` as `<name>.csv` or `<name>.xlsx` (`Content-Disposition: attachment`). A client
+ * that goes away stops the writing (and with it the votes' cursor); the promise settles then too.
+ */
 export async function sendExport(res: Response, table: ExportTable, format: 'csv' | 'xlsx'): Promise<void> {
   res.set('Content-Disposition', `attachment; filename="${table.name}.${format}"`);
   res.set('Cache-Control', 'no-store');
   if (format === 'csv') {
     res.type('text/csv; charset=utf-8');
-    res.write('\uFEFF');
-    const csv = stringify({ header: true, columns: table.header, cast: { boolean: (b) => String(b) } });
-    csv.pipe(res);
-    for await (const row of table.rows) {
-      if (!csv.write(row.map(csvCell))) await new Promise((r) => csv.once('drain', r));
-    }
-    csv.end();
-    await new Promise<void>((resolve, reject) => {
-      res.once('finish', resolve);
-      res.once('error', reject);
+    const csv = stringify({ header: true, columns: table.header, bom: true });
+    // pipeline ends the answer, and on a closed socket destroys the rest (the cursor included).
+    await pipeline(Readable.from(csvRows(table.rows)), csv, res).catch((err: unknown) => {
+      if (!res.destroyed) throw err;
     });
     return;
   }
   res.type('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+  const gone = new Promise<void>((resolve) => res.once('close', resolve));
   const book = new ExcelJS.stream.xlsx.WorkbookWriter({
     stream: res,
     useStyles: false,
@@ -61,7 +66,10 @@ export async function sendExport(res: Response, table: ExportTable, format: 'csv
   });
   const sheet = book.addWorksheet(table.sheet);
   sheet.addRow(table.header.map(xlsxCell)).commit();
-  for await (const row of table.rows) sheet.addRow(row.map(xlsxCell)).commit();
+  for await (const row of table.rows) {
+    if (res.destroyed) return; // leaving the loop closes the votes' cursor
+    sheet.addRow(row.map(xlsxCell)).commit();
+  }
   sheet.commit();
-  await book.commit();
+  await Promise.race([book.commit(), gone]);
 }

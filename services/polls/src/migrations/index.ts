@@ -12,6 +12,9 @@ export async function ensureIndexes(db: Db): Promise<void> {
   // One counted vote per (poll, voter, n-th vote): two identical concurrent votes collide here.
   await db.collection('votes').createIndex({ poll_id: 1, voter_key: 1, seq: 1 }, { unique: true });
   await db.collection('votes').createIndex({ poll_id: 1, created_at: 1 });
+  // The participants grid (newest first) and the votes export (oldest first) page through a
+  // poll's votes by time with the id as tie-break: this index serves both sorts, either way.
+  await db.collection('votes').createIndex({ poll_id: 1, created_at: 1, _id: 1 });
   await db.collection('pending_votes').createIndex({ code: 1 }, { unique: true });
   await db.collection('reactions').createIndex({ poll_id: 1 });
   await db.collection('comments').createIndex({ poll_id: 1, parent_id: 1, created_at: -1 });
