@@ -148,6 +148,7 @@ describe('who voted: participants, exports, my ballot, comment moderation (real 
         .expect(200);
       expect(res.headers['content-type']).to.match(/^text\/csv/);
       expect(res.headers['content-disposition']).to.equal('attachment; filename="offsite-where-votes.csv"');
+      expect(res.text.startsWith('\uFEFF'), 'a byte-order mark, for spreadsheets').to.equal(true);
       const lines = res.text
         .replace(/^\uFEFF/, '')
         .trimEnd()
@@ -335,6 +336,10 @@ describe('who voted: participants, exports, my ballot, comment moderation (real 
         .send({ content: 'me too', parent_id: rude.id })
         .expect(422);
       expect(reply.body.errors).to.have.property('parent_id');
+
+      // The counters rebuilt from MongoDB (Redis lost them) count visible comments only, too.
+      await h.redis.del(h.context.counters.key(poll.id));
+      expect((await results(poll)).comments_total).to.equal(1);
 
       await moderate(poll, alice, rude.id, false).expect(200);
       expect((await list(poll, bob)).pagination.total).to.equal(2);
