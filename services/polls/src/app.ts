@@ -12,6 +12,7 @@ import {
 import { collections } from './data/collections.ts';
 import { CommentsRepo } from './data/comments-repo.ts';
 import { mongoInTransaction } from './data/outbox.ts';
+import { InviteesRepo } from './data/invitees-repo.ts';
 import { PendingRepo } from './data/pending-repo.ts';
 import { PollsRepo } from './data/polls-repo.ts';
 import { ReactionsRepo } from './data/reactions-repo.ts';
@@ -77,6 +78,7 @@ export function createPollsApp(deps: PollsAppDeps): {
     pending: new PendingRepo(c),
     comments: new CommentsRepo(c),
     reactions: new ReactionsRepo(c),
+    invitees: new InviteesRepo(c),
     counters,
     results: new ResultsStore(deps.redis, prefix, {
       poll: (id) => polls.cacheKey(id),

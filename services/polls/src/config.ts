@@ -32,6 +32,8 @@ export interface PollsConfig extends ServiceVars, WebhookVars {
   ENDED_POLLS_INTERVAL_MS: number;
   /** Largest age (ms) of results shown while a recompute is in flight (docs/polls.md, "Freshness while votes arrive"). */
   RESULTS_MAX_STALE_MS: number;
+  /** The console's public address, for the personal links of invitations (docs/polls.md, "Invited voters"). */
+  PUBLIC_URL: string;
 }
 
 /** Where the polls live: a MongoDB (or FerretDB) server and database. */
@@ -65,6 +67,9 @@ const schema = Joi.object<PollsConfig>({
   RECONCILE_GRACE_MS: Joi.number().integer().min(1000).default(DEFAULTS.reconcileGraceMs),
   ENDED_POLLS_INTERVAL_MS: Joi.number().integer().min(0).default(DEFAULTS.endedPollsIntervalMs),
   RESULTS_MAX_STALE_MS: Joi.number().integer().min(0).max(10_000).default(DEFAULTS.resultsMaxStaleMs),
+  PUBLIC_URL: urlOf('http', 'https')
+    .default(DEFAULTS.publicUrl)
+    .custom((v: string) => v.replace(/\/+$/, '')),
   ...webhookEnv,
 });
 

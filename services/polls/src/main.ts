@@ -65,6 +65,7 @@ const polls = createPollsApp({
     reconcileIntervalMs: config.RECONCILE_INTERVAL_MS,
     reconcileGraceMs: config.RECONCILE_GRACE_MS,
     endedPollsIntervalMs: config.ENDED_POLLS_INTERVAL_MS,
+    publicUrl: config.PUBLIC_URL,
   },
 });
 await startServer(polls.app, {

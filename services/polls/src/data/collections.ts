@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb';
 import type { CommentDoc, PollDoc, VoteDoc } from '../domain/types.ts';
-import type { OutboxDoc, PendingVoteDoc, ReactionDoc, SentMailDoc } from './documents.ts';
+import type { InviteeDoc, OutboxDoc, PendingVoteDoc, ReactionDoc, SentMailDoc } from './documents.ts';
 
 /** The polls database's collections, typed. */
 export function collections(db: Db) {
@@ -12,6 +12,8 @@ export function collections(db: Db) {
     comments: db.collection<CommentDoc>('comments'),
     outbox: db.collection<OutboxDoc>('outbox'),
     sentMail: db.collection<SentMailDoc>('sent_mail'),
+    /** Invitees and the register of who voted (docs/polls.md, "Invited voters"). */
+    invitees: db.collection<InviteeDoc>('poll_invitees'),
   };
 }
 export type Collections = ReturnType<typeof collections>;

@@ -58,3 +58,28 @@ export interface PendingVoteDoc {
   expires_at: string;
   created_at: string;
 }
+
+/**
+ * One invitee of a poll for invitees (`poll_invitees`; docs/polls.md, "Invited voters"). It is
+ * also the register of who has voted: `state: 'voted'` and the UTC hour (`voted_hour`), never
+ * the ballot, on an anonymous poll. Only SHA-256 hashes of the tokens of the links sent are kept.
+ */
+export interface InviteeDoc {
+  /** A random UUID, unrelated to any ballot id. */
+  _id: string;
+  poll_id: string;
+  /** Lower-cased e-mail address; unique in its poll. */
+  email: string;
+  /**
+   * SHA-256 (hex) of each token e-mailed (the invitation, then each reminder): any of them
+   * works until the invitee votes or is removed.
+   */
+  token_hashes: string[];
+  state: 'invited' | 'voted' | 'revoked';
+  invited_at: string;
+  /** The last reminder (ISO), or null. */
+  reminded_at: string | null;
+  reminders: number;
+  /** The register: the UTC hour the invitee voted (`2026-01-31T14:00:00Z`), or null. */
+  voted_hour: string | null;
+}

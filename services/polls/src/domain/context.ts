@@ -2,6 +2,7 @@ import type { Logger } from '@fieldhouse/logger';
 import type { WebhookApiSettings, WebhookRepository } from '@fieldhouse/webhooks';
 import type { Collections } from '../data/collections.ts';
 import type { CommentsRepo } from '../data/comments-repo.ts';
+import type { InviteesRepo } from '../data/invitees-repo.ts';
 import type { MongoInTransaction } from '../data/outbox.ts';
 import type { PendingRepo } from '../data/pending-repo.ts';
 import type { ReactionsRepo } from '../data/reactions-repo.ts';
@@ -69,6 +70,8 @@ export interface PollsSettings {
    * (docs/polls.md, "Freshness while votes arrive"; 0: every reader waits for or makes a fresh count).
    */
   resultsMaxStaleMs: number;
+  /** The console's public address (`PUBLIC_URL`, no trailing slash): invitation links. */
+  publicUrl: string;
 }
 
 export const DEFAULT_POLLS_SETTINGS: PollsSettings = {
@@ -82,6 +85,7 @@ export const DEFAULT_POLLS_SETTINGS: PollsSettings = {
   reconcileGraceMs: 30_000,
   endedPollsIntervalMs: 15_000,
   resultsMaxStaleMs: 250,
+  publicUrl: 'http://localhost:8080',
 };
 
 /** Everything the use cases use (and the routes get), built once by app.ts. */
@@ -94,6 +98,8 @@ export interface PollsContext {
   pending: PendingRepo;
   comments: CommentsRepo;
   reactions: ReactionsRepo;
+  /** Invitees, the register of who voted, and the published ballot ids (docs/polls.md, "Invited voters"). */
+  invitees: InviteesRepo;
   counters: Counters;
   /** The Redis side of results reads: their inputs, recent comments, the milestones lock. */
   results: ResultsStore;

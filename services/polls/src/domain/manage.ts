@@ -203,7 +203,7 @@ export interface DeletePoll {
 }
 
 /**
- * Deletes a poll, its votes, pending votes, reactions, comments, counters and webhook
+ * Deletes a poll, its votes, pending votes, reactions, comments, invitees, counters and webhook
  * subscriptions (with their delivery log); owner only.
  * @throws ProblemError 404 unknown poll; 403 not the owner.
  */
@@ -212,6 +212,7 @@ export async function deletePoll(ctx: PollsContext, { pollId, actor }: DeletePol
   await ctx.inTransaction(async () => {
     await ctx.polls.delete(poll._id);
     await ctx.webhooks.repo.removeAll({ poll_id: poll._id });
+    await ctx.invitees.deletePoll(poll._id);
   });
   await ctx.counters.drop(poll._id);
   // Open result streams (on every replica) re-read the poll and end with `event: deleted`.

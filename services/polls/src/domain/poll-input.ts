@@ -16,6 +16,8 @@ export const DEFAULT_SETTINGS: PollSettings = {
   allow_comments: true,
   allow_reactions: true,
   embed_origins: [],
+  voters: 'anyone',
+  anonymous: false,
 };
 
 /** A section of a creation or update body (http/polls-schemas.ts parses it); `id` keeps an existing one. */
@@ -61,7 +63,17 @@ export function mergeSettings(base: PollSettings, input: PollInput['settings']):
   merged.results_visibility = visibility;
   merged.show_stats_public = statsPublicOf(visibility);
   merged.show_participant_names ??= true;
+  merged.voters ??= 'anyone';
+  merged.anonymous ??= false;
   if (input?.embed_origins !== undefined) merged.embed_origins = checkEmbedOrigins(input.embed_origins);
+  if (merged.anonymous && merged.voters !== 'invited')
+    throw problems.invalid({
+      errors: {
+        'settings.anonymous': [
+          'The anonymous setting needs voters=invited: only invited ballots are anonymous but verified.',
+        ],
+      },
+    });
   if (merged.starts_at && merged.ends_at && merged.ends_at <= merged.starts_at)
     throw problems.invalid({
       errors: { 'settings.ends_at': ['The ends_at must be a date after starts_at.'] },

@@ -18,6 +18,8 @@ const NOT_FOUND = {
   pendingVote: 'No pending vote has this verification code.',
   section: 'No section of this poll has this id.',
   finalSlot: 'The owner has not picked the final slot of this meeting yet.',
+  invitee: 'No invitee of this poll has this id.',
+  ballot: 'No counted ballot of this poll has this id.',
 } as const;
 
 /** What the actor may not do (`forbidden`). */
@@ -32,6 +34,13 @@ const UNAUTHENTICATED = {
   takePart: 'This poll is for signed-in users: sign in to take part.',
   managePoll: 'Sign in to manage this poll.',
   manageWebhooks: 'Sign in to manage webhooks.',
+} as const;
+
+/** Why an invitation token was refused (`invitation_refused`, its `reason`). */
+const INVITATION_REFUSED = {
+  unknown: 'This invitation link is not valid for this poll: check that you used the whole link.',
+  used: 'This invitation was already used: one ballot per invitation.',
+  revoked: 'This invitation was withdrawn by the poll’s owner.',
 } as const;
 
 /** The sentence of a one-time password refusal, also given as the `password` field's error. */
@@ -178,6 +187,22 @@ export const problems = defineProblems({
     detail: (p: { action: 'comment' | 'reaction'; seconds: number }) =>
       `Too many ${p.action}s on this poll: try again in ${p.seconds} seconds.`,
     retryAfterSeconds: (p: { action: 'comment' | 'reaction'; seconds: number }) => p.seconds,
+  },
+  /** A poll for invitees (`voters: invited`) was sent a vote without an invitation. */
+  invitationRequired: {
+    kind: 'forbidden',
+    code: 'invitation_required',
+    detail:
+      'This poll is for invited voters only: vote with the personal link sent to you by e-mail ' +
+      '(POST /api/polls/{poll_id}/ballots).',
+  },
+  /** An invitation token that names no live invitation of the poll (docs/polls.md, "Invited voters"). */
+  invitationRefused: {
+    kind: 'forbidden',
+    code: 'invitation_refused',
+    detail: (p: { why: keyof typeof INVITATION_REFUSED }) => INVITATION_REFUSED[p.why],
+    errors: (p: { why: keyof typeof INVITATION_REFUSED }) => ({ token: [INVITATION_REFUSED[p.why]] }),
+    extensions: (p: { why: keyof typeof INVITATION_REFUSED }) => ({ reason: p.why }),
   },
   /** The poll has `WEBHOOK_MAX_SUBSCRIPTIONS` webhooks already (docs/webhooks.md, "Isolation"). */
   webhookLimitReached: {

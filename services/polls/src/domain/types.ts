@@ -28,6 +28,16 @@ export interface PollSettings {
    * "Embedding"; domain/embed-origins.ts). Absent on polls stored before it: none.
    */
   embed_origins?: string[];
+  /**
+   * Who may vote (docs/polls.md, "Invited voters"): `anyone` allowed by `access`, or only the
+   * `invited`, each with the personal link e-mailed to them (domain/invitees.ts). Absent: anyone.
+   */
+  voters?: 'anyone' | 'invited';
+  /**
+   * Ballots keep no link to their voter (docs/polls.md, "Anonymous but verified"): on a poll for
+   * invitees, who voted is kept apart from what was chosen. Absent: false.
+   */
+  anonymous?: boolean;
 }
 
 export interface OptionDoc {

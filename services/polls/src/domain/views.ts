@@ -18,6 +18,8 @@ export function pollView(p: PollDoc) {
       results_visibility: resultsVisibility(p.settings),
       show_participant_names: p.settings.show_participant_names ?? true,
       embed_origins: p.settings.embed_origins ?? [],
+      voters: p.settings.voters ?? 'anyone',
+      anonymous: p.settings.anonymous ?? false,
     },
     sections: sectionsView(p),
     closed_at: p.closed_at,

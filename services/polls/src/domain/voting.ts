@@ -77,7 +77,7 @@ export function voteDeltas(
  * @throws ProblemError 422 `vote_limit_reached`; 409 when a concurrent vote of the same voter
  *   took the slot while votes remain.
  */
-async function countVote(
+export async function countVote(
   ctx: PollsContext,
   poll: PollDoc,
   voter: Voter,
@@ -87,6 +87,11 @@ async function countVote(
     time_spent: number | null;
     /** Counted after its one-time password. */
     verified?: boolean;
+    /**
+     * An anonymous verified ballot (docs/polls.md, "Anonymous but verified"): its `created_at`
+     * is the start of its UTC hour, the poll's reporting granularity, not the instant.
+     */
+    coarseTime?: boolean;
   },
   reserved?: { voteId: string; reservation?: Reservation },
   idempotencyKey?: string,
@@ -113,7 +118,7 @@ async function countVote(
       time_spent: input.time_spent,
       user_id: voter.userId,
       hour: hourOf(now),
-      created_at: now.toISOString(),
+      created_at: input.coarseTime ? `${hourOf(now).slice(0, 19)}.000Z` : now.toISOString(),
       ...(idempotencyKey ? { idempotency_key: idempotencyKey } : {}),
       ...(input.verified ? { verified: true as const } : {}),
     };
@@ -336,6 +341,8 @@ async function voteOnPoll(
   const reserved = keyedId ? undefined : reservedVote;
   let ballot: CheckedBallot | undefined;
   try {
+    // A poll for invitees takes ballots with an invitation only (domain/invited-ballot.ts).
+    if (poll.settings.voters === 'invited') throw problems.invitationRequired();
     assertOpen(poll);
     ballot = checkBallot(poll, input);
     if (poll.settings.require_verification)

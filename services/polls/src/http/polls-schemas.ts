@@ -76,6 +76,16 @@ const SettingsInput = Joi.object({
         'the whole list (empty: no other site may frame it, the default). A bad entry is 422 naming ' +
         'settings.embed_origins.<index>.',
     ),
+  voters: Joi.string()
+    .valid('anyone', 'invited')
+    .description(
+      'docs/polls.md, "Invited voters": anyone (as access allows; the default) or only the invitees, ' +
+        'each voting once with the personal link e-mailed to them (POST /api/polls/{poll_id}/ballots).',
+    ),
+  anonymous: Joi.boolean().description(
+    'docs/polls.md, "Anonymous but verified": with voters=invited, ballots keep no link to their voter ' +
+      '(default false).',
+  ),
 }).id('SettingsInput');
 
 /**
@@ -123,6 +133,8 @@ const Settings = Joi.object({
     .items(Joi.string())
     .required()
     .description('Origins allowed to frame /p/{poll_id}/embed, normalised (docs/polls.md, "Embedding").'),
+  voters: Joi.string().valid('anyone', 'invited').required(),
+  anonymous: Joi.boolean().required(),
 }).id('Settings');
 
 /**

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { contractRouter, type AnyRouteSpec, type OpenApiDocument } from '@fieldhouse/http';
 import type { PollsContext } from '../domain/context.ts';
 import { commentRoutes } from './comment-routes.ts';
+import { inviteeRoutes } from './invitee-routes.ts';
 import { meetingRoutes } from './meeting-routes.ts';
 import { participantRoutes } from './participant-routes.ts';
 import { pollsRoutes } from './polls-routes.ts';
@@ -24,6 +25,7 @@ export const pollsRouteSpecs: AnyRouteSpec<PollsContext>[] = [
   ...webhookRoutes,
   ...meetingRoutes,
   ...participantRoutes,
+  ...inviteeRoutes,
   ...pollsRoutes,
 ];
 

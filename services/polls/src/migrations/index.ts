@@ -1,5 +1,6 @@
 import type { Db } from 'mongodb';
 import { ensureWebhookIndexes } from '@fieldhouse/webhooks';
+import { ensureInviteeIndexes } from '../data/invitees-repo.ts';
 
 /**
  * The polls database's collections and indexes. MongoDB has no schema migrations; this
@@ -21,4 +22,6 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await db.collection('comments').createIndex({ poll_id: 1, root_id: 1 });
   // Webhook subscriptions (per poll) and their delivery log (docs/webhooks.md).
   await ensureWebhookIndexes(db, 'poll_id');
+  // Invitees and the register of who voted (docs/polls.md, "Invited voters").
+  await ensureInviteeIndexes(db);
 }
