@@ -54,6 +54,7 @@ export function PollEditorPage() {
       notifications.show({
         color: 'green',
         message: t(pollId ? 'editor.saved' : 'editor.created', { title: values.title }),
+        closeButtonProps: { 'aria-label': t('editor.closeNotice') },
       });
       void navigate('/polls');
     };
