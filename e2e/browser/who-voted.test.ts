@@ -109,6 +109,23 @@ describe('console: who voted (browser)', function () {
     await french.getByRole('link', { name: 'Télécharger les votes en CSV' }).waitFor();
   });
 
+  it('the Who voted tab pages through more than 20 votes', async () => {
+    const poll = await createPoll(c.baseUrl, owner.token);
+    for (let i = 1; i <= 21; i++) await voteByApi(c, poll, `fp-page-${i}`, [i % 3, i % 2], `Voter ${i}`);
+    const page = await c.newPage({ phone: true });
+    await signInThroughPage(page, owner, `/p/${poll.id}/results?tab=participants`);
+    const rows = page.getByTestId('participant');
+    await page.getByText('21 counted votes').waitFor();
+    expect(await rows.count()).to.equal(20);
+    expect(await rows.first().innerText()).to.contain('Voter 21');
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await rows.getByText('Voter 1', { exact: true }).waitFor();
+    expect(await rows.count()).to.equal(1);
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await rows.getByText('Voter 21', { exact: true }).waitFor();
+    expect(await rows.count()).to.equal(20);
+  });
+
   it('a returning voter sees "You have voted" and their ballot on arriving, not the ballot form', async () => {
     const poll = await createPoll(c.baseUrl, owner.token, twoSectionPoll({ max_votes_per_voter: 2 }));
     const page = await c.newPage({ phone: true });
