@@ -4,7 +4,7 @@ import type { Logger } from '@fieldhouse/logger';
 import type { Scanner } from './attendance.ts';
 import type { Db } from './tx.ts';
 
-/** One scan at a gate, as {@link applyGateScans} takes it. */
+/** One scan at a gate, as {@link applyGateScan} and the group commit take it. */
 export interface GateScan {
   eventId: string;
   gateId: string;
@@ -41,6 +41,9 @@ export interface GateScanRow {
   /** When the entry or exit was scanned. */
   at: Date;
 }
+
+/** The row of a scan, without the `ord` that matched it to its scan. */
+const fromRow = ({ ord: _ord, ...row }: GateScanRow & { ord?: number }): GateScanRow => row;
 
 const toRecord = (s: GateScan & { staffUserId?: number }, ord: number) => ({
   ord,
@@ -160,6 +163,18 @@ const FULL_PATH_SQL = gateScansSql(false);
 const HOT_PATH_SQL = gateScansSql(true);
 
 /**
+ * Runs one of the two statements as a named prepared statement (node-postgres prepares it once
+ * per connection): planning this statement took 0.7 to 2.8 ms (EXPLAIN ANALYZE), as much as
+ * writing a batch of ten scans, on every call before.
+ */
+const run = (db: Db, hot: boolean, records: unknown[]) =>
+  db
+    .raw(hot ? HOT_PATH_SQL : FULL_PATH_SQL, [JSON.stringify(records)])
+    .options({ name: hot ? 'events_gate_scans_hot' : 'events_gate_scans' }) as unknown as Promise<{
+    rows: Array<GateScanRow & { ord: number }>;
+  }>;
+
+/**
  * Applies one scan at a gate in one statement (see {@link gateScansSql}): an entry or exit that
  * fits counts once, exactly, whatever scans of the same invite run at the same time. Resolves
  * with what it changed, or undefined when it did not count (unknown or revoked code, another
@@ -167,10 +182,9 @@ const HOT_PATH_SQL = gateScansSql(true);
  * no re-entry, too many people, not inside): the caller reads why.
  */
 export async function applyGateScan(db: Db, scan: GateScan): Promise<GateScanRow | undefined> {
-  const { rows } = (await db.raw(FULL_PATH_SQL, [JSON.stringify([toRecord(scan, 0)])])) as {
-    rows: GateScanRow[];
-  };
-  return rows[0];
+  const { rows } = await run(db, false, [toRecord(scan, 0)]);
+  const [row] = rows;
+  return row && fromRow(row);
 }
 
 /**
@@ -189,20 +203,21 @@ export function gateScanGroupCommit(
   db: Knex,
   logger: Logger,
 ): GroupCommit<HotGateScan, GateScanRow | undefined> {
-  const run = async (scans: HotGateScan[]) => {
+  const batch = async (scans: HotGateScan[]) => {
     const seen = new Set<string>();
     const records = scans
       .map((s, ord) => toRecord({ ...s, nonce: null }, ord))
       .sort((x, y) => (x.code < y.code ? -1 : x.code > y.code ? 1 : 0))
       .filter((r) => !seen.has(r.code) && seen.add(r.code));
-    return (await db.raw(HOT_PATH_SQL, [JSON.stringify(records)])).rows as Array<
-      GateScanRow & { ord: number }
-    >;
+    return (await run(db, true, records)).rows;
   };
   const write = statementBatches<HotGateScan, GateScanRow, GateScanRow | undefined>({
-    statement: run,
-    alone: async (s) => (await run([s]))[0],
-    fromRow: ({ ord: _ord, ...row }: GateScanRow & { ord?: number }) => row,
+    statement: batch,
+    alone: async (s) => {
+      const [row] = await batch([s]);
+      return row && fromRow(row);
+    },
+    fromRow,
     noRow: () => undefined,
     onFallback: (err, scans) =>
       logger.warn('gate scan batch failed: each scan retried alone', { err, scans }),
