@@ -76,7 +76,7 @@ describe('who voted: participants, exports, my ballot, comment moderation (real 
       expect(rows.map((r) => r.voter_name)).to.deep.equal(['Guest', `User ${carol}`, 'Bob B.']);
       expect(rows.map((r) => r.user_id)).to.deep.equal([null, carol, bob]);
       expect(rows[2]!.votes).to.deep.equal(votesFor(poll, [0, 1, 0]));
-      expect(rows[0]!).to.include({ seq: 1, verified: false });
+      expect(rows[0]!).to.include({ seq: 1, verified: false, choices_hidden: false });
       expect(Date.parse(rows[0]!.created_at)).to.be.at.least(Date.parse(rows[2]!.created_at));
       expect(res.body.pagination).to.include({ total: 3, current_page: 1 });
     });
@@ -111,6 +111,53 @@ describe('who voted: participants, exports, my ballot, comment moderation (real 
         .set('Authorization', h.auth(alice))
         .expect(404);
     });
+  });
+
+  it('an anonymous poll: rows without id nor choices, no votes export (its results export stays)', async () => {
+    const poll = await h.createPoll(alice, pollBody({ voters: 'invited', anonymous: true }));
+    // A ballot as an anonymous poll stores it (docs/polls.md, "Anonymous but verified"): no voter.
+    const ballotId = 'b-receipt-1';
+    await h.db.collection('votes').insertOne({
+      _id: ballotId,
+      poll_id: poll.id,
+      voter_key: `b:${ballotId}`,
+      seq: 1,
+      choices: votesFor(poll, [1, 0, 1]),
+      option_ids: [],
+      voter_name: null,
+      time_spent: null,
+      user_id: null,
+      hour: '2026-11-29T06:00:00Z',
+      created_at: '2026-11-29T06:00:00.000Z',
+    } as never);
+    const res = await request(h.app)
+      .get(`/api/polls/${poll.id}/participants`)
+      .set('Authorization', h.auth(alice))
+      .expect(200);
+    expect(res.body.data).to.deep.equal([
+      {
+        vote_id: null,
+        voter_name: null,
+        user_id: null,
+        seq: 1,
+        created_at: '2026-11-29T06:00:00.000Z',
+        time_spent: null,
+        verified: false,
+        votes: {},
+        answers: {},
+        choices_hidden: true,
+      },
+    ]);
+    expect(JSON.stringify(res.body)).to.not.contain(ballotId);
+    const refused = await request(h.app)
+      .get(`/api/polls/${poll.id}/export?content=votes`)
+      .set('Authorization', h.auth(alice))
+      .expect(422);
+    expect(refused.body.errors).to.have.property('content');
+    await request(h.app)
+      .get(`/api/polls/${poll.id}/export?content=results`)
+      .set('Authorization', h.auth(alice))
+      .expect(200);
   });
 
   describe('exports', () => {

@@ -1,5 +1,6 @@
 import { requireAccess } from './access.ts';
 import type { PollsContext } from './context.ts';
+import { problems } from './problems.ts';
 import { kindOf, sectionResults } from './section-kinds.ts';
 import type { Actor, Availability, BallotAnswers, PollDoc, SectionDoc, VoteDoc } from './types.ts';
 
@@ -157,7 +158,10 @@ async function resultsTable(ctx: PollsContext, poll: PollDoc): Promise<ExportTab
 /**
  * `GET /polls/{poll_id}/export?content=votes|results&format=csv|xlsx` (docs/polls.md,
  * "Exports"): the table to write. Votes are read with a cursor as the file is written.
- * @throws ProblemError 401 signed out; 404 unknown poll; 403 not the poll's owner.
+ * An anonymous poll's ballots are not exported one by one (their choices with their hour would
+ * join them to the register's voters, their ids are the receipts): only its results.
+ * @throws ProblemError 401 signed out; 404 unknown poll; 403 not the poll's owner; 422
+ *   `content` votes of an anonymous poll.
  */
 export async function exportPoll(ctx: PollsContext, command: ExportPoll): Promise<ExportTable> {
   const { poll } = await requireAccess(ctx, {
@@ -165,5 +169,11 @@ export async function exportPoll(ctx: PollsContext, command: ExportPoll): Promis
     permission: 'poll.manage',
     pollId: command.pollId,
   });
+  if (command.content === 'votes' && poll.settings.anonymous === true)
+    throw problems.invalid({
+      errors: {
+        content: ['This poll is anonymous: its ballots are not exported one by one, only its results.'],
+      },
+    });
   return command.content === 'votes' ? votesTable(ctx, poll) : resultsTable(ctx, poll);
 }

@@ -10,7 +10,8 @@ import type { Actor, BallotAnswers, VoteDoc } from './types.ts';
 
 /** One row of the participants grid: one counted vote. */
 export interface ParticipantView {
-  vote_id: string;
+  /** Null on an anonymous poll: there the id is the voter's receipt (docs/polls.md, "Anonymous but verified"). */
+  vote_id: string | null;
   /** The name the voter gave, or the signed-in user's name; null when neither. */
   voter_name: string | null;
   /** The signed-in voter's user id; null for an anonymous voter (fingerprint). */
@@ -26,6 +27,8 @@ export interface ParticipantView {
   votes: Record<string, string>;
   /** Sections that are not single (docs/polls.md, "Section kinds"). */
   answers: BallotAnswers;
+  /** True on an anonymous poll: `votes` and `answers` are left empty, `vote_id` null. */
+  choices_hidden: boolean;
 }
 
 /** A counted vote as a row of the grid (and of the votes export). */
@@ -39,6 +42,26 @@ const participantView = (v: VoteDoc): ParticipantView => ({
   verified: v.verified === true,
   votes: v.choices,
   answers: v.answers ?? {},
+  choices_hidden: false,
+});
+
+/**
+ * A ballot of an anonymous poll as a row: when it was counted (its UTC hour: all it keeps) and
+ * nothing else. Its choices would join it to a voter through the register's voting hour, and its
+ * id is the voter's receipt (docs/polls.md, "Anonymous but verified"); who voted is the invitee
+ * list's (`GET .../invitees`).
+ */
+const anonymousRow = (v: VoteDoc): ParticipantView => ({
+  vote_id: null,
+  voter_name: null,
+  user_id: null,
+  seq: 1,
+  created_at: v.created_at,
+  time_spent: null,
+  verified: v.verified === true,
+  votes: {},
+  answers: {},
+  choices_hidden: true,
 });
 
 /** Command of {@link listParticipants}: the poll, who asks, the page (read once access is granted). */
@@ -52,7 +75,8 @@ export interface ListParticipants {
  * `GET /polls/{poll_id}/participants?page&per_page`: the poll's counted votes, newest first
  * (equal times: by id, descending), one page (per_page 1 to 100, default 15), and how many
  * there are (the counters' `total`). Votes held for their
- * one-time password are not counted yet and not listed.
+ * one-time password are not counted yet and not listed. On an anonymous poll each row is a
+ * ballot's hour only (no id, no choices: {@link anonymousRow}).
  * @throws ProblemError 401 signed out; 404 unknown poll; 403 not the poll's owner; 422 bad page.
  */
 export async function listParticipants(
@@ -67,5 +91,6 @@ export async function listParticipants(
     ctx.votes.pageOfPoll(poll._id, (page - 1) * perPage, perPage),
     ctx.counters.read(poll._id),
   ]);
-  return { items: votes.map(participantView), total: counters.total };
+  const row = poll.settings.anonymous === true ? anonymousRow : participantView;
+  return { items: votes.map(row), total: counters.total };
 }

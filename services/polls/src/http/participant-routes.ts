@@ -22,7 +22,8 @@ export const participantRoutes = [
     description:
       'One row per counted vote (a voter allowed several votes has one row each, `seq` 1, 2...). Owner only, ' +
       'whatever `results_visibility` and `show_participant_names` (they say what others see). Votes held for ' +
-      'their one-time password are not counted yet and not listed.',
+      'their one-time password are not counted yet and not listed. On an anonymous poll a row is a ballot’s UTC ' +
+      'hour only (`choices_hidden: true`, no id: the id is the receipt; who voted is `GET .../invitees`).',
     tags: TAGS,
     middleware: signedIn,
     params: pollParams,
@@ -73,7 +74,11 @@ export const participantRoutes = [
         },
       },
     },
-    problems: { 403: 'Not the owner of the poll', 404: 'Unknown poll', 422: 'Unknown `content` or `format`' },
+    problems: {
+      403: 'Not the owner of the poll',
+      404: 'Unknown poll',
+      422: 'Unknown `content` or `format`; `content=votes` of an anonymous poll (its ballots are not exported one by one)',
+    },
     handler: async ({ params, query }, ctx, req, res) => {
       const table = await exportPoll(ctx, {
         pollId: params.poll_id,

@@ -7,7 +7,10 @@ import { Vote } from './vote-schemas.ts';
 
 /** One row of the participants grid: one counted vote. */
 const Participant = Joi.object({
-  vote_id: Joi.string().required(),
+  vote_id: Joi.string()
+    .allow(null)
+    .required()
+    .description('null on an anonymous poll (the id is the receipt).'),
   voter_name: Joi.string()
     .allow(null)
     .required()
@@ -21,6 +24,9 @@ const Participant = Joi.object({
   answers: mapOf(Joi.alternatives().try(Joi.array().items(Joi.string()), mapOf(Joi.string())))
     .required()
     .description('Sections that are not single: as in the vote body.'),
+  choices_hidden: Joi.boolean()
+    .required()
+    .description('true on an anonymous poll: no id, no choices, the ballot’s UTC hour only.'),
 }).id('Participant');
 
 /** `{data: Participant[], pagination, message}`. */
