@@ -10,10 +10,9 @@ const operations = () =>
   );
 
 describe('polls OpenAPI document (generated from the route declarations)', () => {
-  it('names path parameters {poll_id}, {comment_id}, {section_id}, {webhook_id}, {delivery_id}, {invitee_id} and {ballot_id}, never a bare {id}', () => {
+  it('names path parameters {poll_id}, {comment_id}, {section_id}, {webhook_id}, {delivery_id}, and {invitee_id}, never a bare {id}', () => {
     const params = new Set(Object.keys(pollsDocument.paths).flatMap((p) => p.match(/\{[^}]+\}/g) ?? []));
     expect([...params].sort()).to.deep.equal([
-      '{ballot_id}',
       '{comment_id}',
       '{delivery_id}',
       '{invitee_id}',

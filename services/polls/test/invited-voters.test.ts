@@ -226,12 +226,14 @@ describe('invited voters: invitations, one ballot per link, reminders, receipts 
       });
       expect(stored!.created_at).to.equal(hour.replace('Z', '.000Z'));
       const check = await request(h.app)
-        .get(`/api/polls/${poll.id}/ballot-ids/${receipt}`)
+        .post(`/api/polls/${poll.id}/ballot-ids/check`)
+        .send({ ballot_id: receipt })
         .set('Authorization', h.auth())
         .expect(200);
       expect(check.body.data).to.deep.equal({ ballot_id: receipt, counted: true });
       const missing = await request(h.app)
-        .get(`/api/polls/${poll.id}/ballot-ids/00000000-0000-4000-8000-000000000000`)
+        .post(`/api/polls/${poll.id}/ballot-ids/check`)
+        .send({ ballot_id: '00000000-0000-4000-8000-000000000000' })
         .set('Authorization', h.auth())
         .expect(404);
       expect(missing.body.code).to.equal('not_found');

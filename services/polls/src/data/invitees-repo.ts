@@ -99,13 +99,25 @@ export class InviteesRepo {
     );
   }
 
-  /** Invitees who have not voted (nor been removed), for reminders, at most `limit`. */
+  /**
+   * Invitees who have not voted (nor been removed), for reminders: the least reminded first,
+   * then by e-mail, at most `limit`.
+   */
   notVoted(pollId: string, limit: number): Promise<InviteeDoc[]> {
     return invitees(this.c)
       .find({ poll_id: pollId, state: 'invited' })
-      .sort({ email: 1 })
+      .sort({ reminders: 1, email: 1 })
       .limit(limit)
       .toArray();
+  }
+
+  /** How many invitees who have not voted had fewer than `reminders` reminders. */
+  remindedFewer(pollId: string, reminders: number): Promise<number> {
+    return invitees(this.c).countDocuments({
+      poll_id: pollId,
+      state: 'invited',
+      reminders: { $lt: reminders },
+    });
   }
 
   /** Adds a reminder's token hash to an invitee still `invited`; false when it voted meanwhile. */

@@ -126,8 +126,9 @@ export async function listBallotIds(
 }
 
 /**
- * `GET /polls/{poll_id}/ballot-ids/{ballot_id}`: whether a receipt is in the published list
- * (the voter's check; the same answer as finding it in the list).
+ * `POST /polls/{poll_id}/ballot-ids/check` `{ballot_id}`: whether a receipt is in the published
+ * list (the voter's check; the same answer as finding it in the list). The id comes in the body:
+ * the access log, whose lines name a signed-in caller, never holds it.
  * @throws ProblemError 404 unknown poll or no such counted ballot; 422 not a poll for invitees.
  */
 export async function checkReceipt(

@@ -183,7 +183,8 @@ export async function removeInvitee(
 /**
  * `POST /polls/{poll_id}/invitees/remind`: e-mails each invitee who has not voted (nor been
  * removed) a reminder with a new personal link (a new token; the earlier links keep working until
- * the invitee votes), at most {@link MAX_REMINDERS_PER_REQUEST} per request.
+ * the invitee votes), at most {@link MAX_REMINDERS_PER_REQUEST} per request, the least reminded
+ * first; `remaining`: how many this round has not reached yet (send again to reach them).
  * @throws ProblemError 401, 403, 404.
  */
 export async function remindInvitees(
@@ -191,9 +192,9 @@ export async function remindInvitees(
   { pollId, actor, language }: { pollId: string; actor: Actor; language: EmailLanguage },
 ): Promise<{ reminded: number; remaining: number }> {
   const poll = await invitedPoll(ctx, actor, pollId);
-  const due = await ctx.invitees.notVoted(poll._id, MAX_REMINDERS_PER_REQUEST + 1);
+  const due = await ctx.invitees.notVoted(poll._id, MAX_REMINDERS_PER_REQUEST);
   let reminded = 0;
-  for (const inv of due.slice(0, MAX_REMINDERS_PER_REQUEST)) {
+  for (const inv of due) {
     const token = newToken();
     const hash = tokenHash(token);
     const ok = await sendLink(
@@ -208,5 +209,8 @@ export async function remindInvitees(
     );
     if (ok) reminded += 1;
   }
-  return { reminded, remaining: Math.max(0, due.length - MAX_REMINDERS_PER_REQUEST) };
+  // Those this round has not reached: fewer reminders than the last one reminded now has.
+  const level = due.length ? due[due.length - 1]!.reminders + 1 : 0;
+  const remaining = level ? await ctx.invitees.remindedFewer(poll._id, level) : 0;
+  return { reminded, remaining };
 }

@@ -14,7 +14,7 @@ import {
   InviteesInput,
   inviteeParams,
   ReceiptAnswer,
-  receiptParams,
+  ReceiptInput,
   RemindAnswer,
 } from './invitee-schemas.ts';
 import { PageQuery } from './polls-schemas.ts';
@@ -195,22 +195,29 @@ export const inviteeRoutes = [
     },
   }),
   route({
-    method: 'get',
-    path: '/api/polls/{poll_id}/ballot-ids/{ballot_id}',
+    method: 'post',
+    path: '/api/polls/{poll_id}/ballot-ids/check',
     operationId: 'checkReceipt',
     summary: 'Check a receipt: is this ballot id in the published list?',
-    description: '200 when it is counted; 404 `not_found` when no counted ballot of the poll has this id.',
+    description:
+      '200 when it is counted; 404 `not_found` when no counted ballot of the poll has this id. The receipt goes ' +
+      'in the body, not the URL: an access log line (which names a signed-in caller) never holds a ballot id. ' +
+      'Checking against the list itself (`GET .../ballot-ids`) tells the service nothing.',
     tags: TAGS,
     access: 'optional',
-    params: receiptParams,
+    params: pollParams,
     notFound: 'No poll or counted ballot has this id.',
+    body: ReceiptInput,
     responses: { 200: { description: 'Counted', body: ReceiptAnswer } },
-    problems: { 404: 'Unknown poll, or no counted ballot has this id', 422: 'Not a poll for invitees' },
-    handler: async ({ params }, ctx, req) => {
+    problems: {
+      404: 'Unknown poll, or no counted ballot has this id',
+      422: 'Not a poll for invitees, bad body',
+    },
+    handler: async ({ params, body }, ctx, req) => {
       const data = await checkReceipt(ctx, {
         pollId: params.poll_id,
         actor: req.caller,
-        ballotId: params.ballot_id,
+        ballotId: body.ballot_id,
       });
       return { body: { data, message: 'This ballot is counted.' } };
     },

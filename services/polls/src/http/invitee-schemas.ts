@@ -101,9 +101,8 @@ export const BallotIdsAnswer = envelope(
   }),
 );
 
-/** The path parameters of one receipt. */
-export const receiptParams = Joi.object<{ poll_id: string; ballot_id: string }>({
-  poll_id: Joi.string().required().description('The poll id (a string).'),
+/** `POST /api/polls/{poll_id}/ballot-ids/check`: the receipt to check. */
+export const ReceiptInput = Joi.object<{ ballot_id: string }>({
   ballot_id: Joi.string().max(100).required().description('The receipt (ballot id).'),
 });
 
