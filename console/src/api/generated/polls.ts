@@ -66,6 +66,66 @@ export interface paths {
     patch: operations['updatePoll'];
     trace?: never;
   };
+  '/api/polls/{poll_id}/ballot-ids': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The published list of the counted ballots’ ids (receipts) of a poll for invitees
+     * @description In id order (random ids, no time order), a page of `limit` (1 to 1,000) after `after`. Anyone may read it.
+     */
+    get: operations['listBallotIds'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/polls/{poll_id}/ballot-ids/check': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Check a receipt: is this ballot id in the published list?
+     * @description 200 when it is counted; 404 `not_found` when no counted ballot of the poll has this id. The receipt goes in the body, not the URL: an access log line (which names a signed-in caller) never holds a ballot id. Checking against the list itself (`GET .../ballot-ids`) tells the service nothing.
+     */
+    post: operations['checkReceipt'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/polls/{poll_id}/ballots': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Vote with a personal invitation link: one ballot per invitation
+     * @description The token goes in the body (never in a URL, so no access log holds it). The answer’s `ballot_id` is the receipt, found in `GET /api/polls/{poll_id}/ballot-ids`. On an anonymous poll the ballot keeps no link to the invitee and only its UTC hour (docs/polls.md, "Anonymous but verified"). The caller’s sign-in and IP are not used.
+     */
+    post: operations['castInvitedBallot'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/polls/{poll_id}/close': {
     parameters: {
       query?: never;
@@ -161,6 +221,70 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/polls/{poll_id}/invitees': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The invitees, by e-mail, voted or not (owner)
+     * @description Who has voted (`status: voted`, `voted_hour`), never what they chose: on an anonymous poll nothing links an invitee to a ballot. `counts` has the number of invitees in each status.
+     */
+    get: operations['listInvitees'];
+    put?: never;
+    /**
+     * Invite voters by e-mail: each gets a personal link (owner)
+     * @description Each new address gets an e-mail (in the request’s language, English or French) with its personal link `<console>/p/{poll_id}#invite=<token>`: a random token of which only a SHA-256 is stored. Addresses already invited are skipped. The links take ballots once `settings.voters` is `invited`.
+     */
+    post: operations['addInvitees'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/polls/{poll_id}/invitees/{invitee_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Withdraw an unused invitation (owner)
+     * @description Its links then answer 403 `invitation_refused` (`reason: revoked`). An invitee who voted cannot be removed (422).
+     */
+    delete: operations['removeInvitee'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/polls/{poll_id}/invitees/remind': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * E-mail a reminder to the invitees who have not voted (owner)
+     * @description Each reminder carries a new personal link; earlier links keep working until the invitee votes. At most 500 per request (`remaining`: ask again).
+     */
+    post: operations['remindInvitees'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/polls/{poll_id}/my-ballot': {
     parameters: {
       query?: never;
@@ -190,7 +314,7 @@ export interface paths {
     };
     /**
      * The poll's counted votes, newest first, paginated: name, time, choices (owner)
-     * @description One row per counted vote (a voter allowed several votes has one row each, `seq` 1, 2...). Owner only, whatever `results_visibility` and `show_participant_names` (they say what others see). Votes held for their one-time password are not counted yet and not listed.
+     * @description One row per counted vote (a voter allowed several votes has one row each, `seq` 1, 2...). Owner only, whatever `results_visibility` and `show_participant_names` (they say what others see). Votes held for their one-time password are not counted yet and not listed. On an anonymous poll a row is a ballot’s UTC hour only (`choices_hidden: true`, no id: the id is the receipt; who voted is `GET .../invitees`).
      */
     get: operations['listParticipants'];
     put?: never;
@@ -547,6 +671,22 @@ export interface components {
         votes: number;
       }[];
     };
+    BallotInput: {
+      /** @description docs/polls.md, "Section kinds": the sections that are not single. Multiple: the chosen option ids; ranked: option ids, most preferred first; meeting: option id to yes, if_need_be or no (left out: no). */
+      answers?: {
+        [key: string]:
+          | string[]
+          | {
+              [key: string]: 'yes' | 'if_need_be' | 'no';
+            };
+      };
+      /** @description The token of the personal link (`#invite=<token>`). */
+      token: string;
+      /** @description Section id to option id: exactly one option per single section (may be left out when `answers` answers every section). */
+      votes?: {
+        [key: string]: string;
+      } & ((unknown[] | boolean | number | Record<string, never> | string | null) | Record<string, never>);
+    };
     Caller: {
       /** @description The scanner device, when the caller is one (method device) */
       device: {
@@ -592,6 +732,19 @@ export interface components {
       poll_id: string;
       replies: components['schemas']['CommentThread'][];
       user_id: number | null;
+    };
+    Invitee: {
+      email: string;
+      id: string;
+      /** @description ISO 8601 UTC time */
+      invited_at: string;
+      /** @description ISO 8601 UTC time */
+      reminded_at: string | null;
+      reminders: number;
+      /** @enum {string} */
+      status: 'invited' | 'voted' | 'revoked';
+      /** @description The UTC hour the invitee voted (the register keeps no finer time), or null. */
+      voted_hour: string | null;
     };
     IrvRound: {
       continuing: number;
@@ -639,6 +792,8 @@ export interface components {
               [key: string]: string;
             };
       };
+      /** @description true on an anonymous poll: no id, no choices, the ballot’s UTC hour only. */
+      choices_hidden: boolean;
       /** @description ISO 8601 UTC time */
       created_at: string;
       /** @description The n-th counted vote of this voter on the poll. */
@@ -649,7 +804,8 @@ export interface components {
       user_id: number | null;
       /** @description Counted after its one-time password. */
       verified: boolean;
-      vote_id: string;
+      /** @description null on an anonymous poll (the id is the receipt). */
+      vote_id: string | null;
       /** @description The name the voter gave, or the signed-in user's. */
       voter_name: string | null;
       /** @description Single sections: section id to option id. */
@@ -1005,6 +1161,7 @@ export interface components {
       access: 'public' | 'authenticated';
       allow_comments: boolean;
       allow_reactions: boolean;
+      anonymous: boolean;
       /** @description Origins allowed to frame /p/{poll_id}/embed, normalised (docs/polls.md, "Embedding"). */
       embed_origins: string[];
       /** @description ISO 8601 UTC time */
@@ -1017,6 +1174,8 @@ export interface components {
       show_stats_public: boolean;
       /** @description ISO 8601 UTC time */
       starts_at: string | null;
+      /** @enum {string} */
+      voters: 'anyone' | 'invited';
     };
     SettingsInput: {
       /**
@@ -1028,6 +1187,8 @@ export interface components {
       allow_comments?: boolean;
       /** @description Default true. */
       allow_reactions?: boolean;
+      /** @description docs/polls.md, "Anonymous but verified": with voters=invited, ballots keep no link to their voter (default false). */
+      anonymous?: boolean;
       /** @description docs/polls.md, "Embedding": the origins allowed to frame the poll's embed page /p/{poll_id}/embed (Content-Security-Policy frame-ancestors), each https://host[:port] (http:// on localhost), at most 20; the whole list (empty: no other site may frame it, the default). A bad entry is 422 naming settings.embed_origins.<index>. */
       embed_origins?: string[];
       /**
@@ -1053,6 +1214,11 @@ export interface components {
        * @description Votes are taken from this time (null: at once).
        */
       starts_at?: string | null;
+      /**
+       * @description docs/polls.md, "Invited voters": anyone (as access allows; the default) or only the invitees, each voting once with the personal link e-mailed to them (POST /api/polls/{poll_id}/ballots).
+       * @enum {string}
+       */
+      voters?: 'anyone' | 'invited';
     };
     Vote: {
       /** @description The answers to the sections that are not single, when the poll has some. */
@@ -1984,6 +2150,425 @@ export interface operations {
       };
     };
   };
+  listBallotIds: {
+    parameters: {
+      query?: {
+        /** @description The last id of the previous page. */
+        after?: string;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        /** @description The poll id (a string). */
+        poll_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Ballot ids */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              ballot_ids: string[];
+              /** @description The `after` of the next page; null at the end. */
+              next_after: string | null;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description Not modified: If-None-Match matches the ETag */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.7: "An unauthenticated request yields 401"), or not through the gateway */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A session without the X-XSRF-TOKEN header matching its cookie on an unsafe method (`csrf_token_mismatch`) — from the gateway */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown poll */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is over the size limit (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not a poll for invitees, bad `limit` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  checkReceipt: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The poll id (a string). */
+        poll_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The receipt (ballot id). */
+          ballot_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Counted */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              ballot_id: string;
+              /** @constant */
+              counted: true;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.7: "An unauthenticated request yields 401"), or not through the gateway */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A session without the X-XSRF-TOKEN header matching its cookie on an unsafe method (`csrf_token_mismatch`) — from the gateway */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown poll, or no counted ballot has this id */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is over the size limit (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not a poll for invitees, bad body */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  castInvitedBallot: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The poll id (a string). */
+        poll_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['BallotInput'];
+      };
+    };
+    responses: {
+      /** @description Counted */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              anonymous: boolean;
+              /** @description The receipt: the ballot’s random id. */
+              ballot_id: string;
+              /** @description ISO 8601 UTC time */
+              counted_hour: string;
+              poll_id: string;
+              total_votes: number;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.7: "An unauthenticated request yields 401"), or not through the gateway */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `invitation_refused`: the token is unknown, used or withdrawn (`reason`) */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown poll */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is over the size limit (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not a poll for invitees, bad sections (`votes.<section id>`), `poll_not_open` */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
   closePoll: {
     parameters: {
       query?: never;
@@ -2737,7 +3322,548 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Unknown `content` or `format` */
+      /** @description Unknown `content` or `format`; `content=votes` of an anonymous poll (its ballots are not exported one by one) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  listInvitees: {
+    parameters: {
+      query?: {
+        page?: number;
+        per_page?: number;
+      };
+      header?: never;
+      path: {
+        /** @description The poll id (a string). */
+        poll_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Invitees */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            counts: {
+              invited: number;
+              revoked: number;
+              voted: number;
+            };
+            data: components['schemas']['Invitee'][];
+            message: string;
+            pagination: components['schemas']['Pagination'];
+          };
+        };
+      };
+      /** @description Not modified: If-None-Match matches the ETag */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Signed out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not the owner of the poll */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown poll */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is over the size limit (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Bad page */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  addInvitees: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The poll id (a string). */
+        poll_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description 1 to 1,000 e-mail addresses; lower-cased, repeats and addresses already invited are skipped. */
+          emails: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Invited */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              added: components['schemas']['Invitee'][];
+              /** @description Addresses already invited. */
+              skipped: string[];
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Signed out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not the owner of the poll */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown poll */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is over the size limit (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Bad addresses */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  removeInvitee: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The invitee id. */
+        invitee_id: string;
+        /** @description The poll id (a string). */
+        poll_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Withdrawn */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['Invitee'];
+            message: string;
+          };
+        };
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Signed out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not the owner of the poll */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown poll or invitee */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is over the size limit (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The invitee has voted */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  remindInvitees: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The poll id (a string). */
+        poll_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Reminded */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: {
+              /** @description Invitees left for another request. */
+              remaining: number;
+              reminded: number;
+            };
+            message: string;
+          };
+        };
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Signed out */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not the owner of the poll */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown poll */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is over the size limit (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Invalid input (`validation_failed`, `errors` by field), e.g. text no store can keep (NUL, lone surrogates) */
       422: {
         headers: {
           [name: string]: unknown;
