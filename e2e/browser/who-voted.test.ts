@@ -126,6 +126,41 @@ describe('console: who voted (browser)', function () {
     expect(await rows.count()).to.equal(20);
   });
 
+  it('an anonymous poll: the tab lists ballots by hour, without choices, and exports the results only', async () => {
+    const poll = await createPoll(
+      c.baseUrl,
+      owner.token,
+      twoSectionPoll({ voters: 'invited', anonymous: true }, 'Secret ballot'),
+    );
+    const email = `anon-voter-${Date.now()}@example.test`;
+    await request(c.baseUrl)
+      .post(`/api/polls/${poll.id}/invitees`)
+      .auth(owner.token, { type: 'bearer' })
+      .send({ emails: [email] })
+      .expect((res) => expect(res.status).to.be.oneOf([200, 201]));
+    await c.sink.waitFor(() => c.sink.messages().some((m) => m.envelope.to.includes(email)), 30_000);
+    const mail = c.sink.messages().find((m) => m.envelope.to.includes(email))!;
+    const token = /#invite=([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
+    await request(c.baseUrl)
+      .post(`/api/polls/${poll.id}/ballots`)
+      .send({ token, votes: Object.fromEntries(poll.sections.map((s) => [s.id, s.options[1]!.id])) })
+      .expect(201);
+
+    const page = await c.newPage();
+    await signInThroughPage(page, owner, `/p/${poll.id}/results?tab=participants`);
+    await page.getByTestId('participants-anonymous').waitFor();
+    const rows = page.getByTestId('participant');
+    await rows.first().waitFor();
+    expect(await rows.count()).to.equal(1);
+    expect(await rows.first().innerText())
+      .to.contain('Anonymous ballot')
+      .and.not.contain('Noodle bar');
+    expect(await page.getByRole('columnheader', { name: 'Choices' }).count()).to.equal(0);
+    expect(await page.getByRole('link', { name: 'Download the votes as CSV' }).count()).to.equal(0);
+    await page.getByRole('link', { name: 'Download the results as CSV' }).waitFor();
+    await expectAccessible(page, 'results page: who voted, anonymous poll');
+  });
+
   it('a returning voter sees "You have voted" and their ballot on arriving, not the ballot form', async () => {
     const poll = await createPoll(c.baseUrl, owner.token, twoSectionPoll({ max_votes_per_voter: 2 }));
     const page = await c.newPage({ phone: true });

@@ -36,8 +36,11 @@ function choiceText(section: Section, row: Participant, availability: (a: string
   return section.options.map((o) => `${o.label}: ${availability(answer[o.id] ?? 'no')}`).join(', ');
 }
 
-/** The four downloads of `GET /api/polls/{poll_id}/export` (plain links: the session cookie goes with them). */
-function Exports({ pollId }: { pollId: string }) {
+/**
+ * The downloads of `GET /api/polls/{poll_id}/export` (plain links: the session cookie goes with
+ * them): votes and results, CSV and Excel; an anonymous poll's results only.
+ */
+function Exports({ pollId, anonymous }: { pollId: string; anonymous: boolean }) {
   const { t } = useTranslation('results');
   const href = (content: string, format: string) =>
     `/api/polls/${encodeURIComponent(pollId)}/export?content=${content}&format=${format}`;
@@ -49,7 +52,7 @@ function Exports({ pollId }: { pollId: string }) {
       <Text size="sm" c="dimmed">
         {t('participants.export.hint')}
       </Text>
-      {(['votes', 'results'] as const).map((content) => (
+      {(anonymous ? (['results'] as const) : (['votes', 'results'] as const)).map((content) => (
         <Group key={content} gap="xs">
           <Text size="sm" fw={600} w={90}>
             {t(`participants.export.${content}`)}
@@ -76,8 +79,9 @@ function Exports({ pollId }: { pollId: string }) {
 /**
  * The owner's "Who voted" tab of the results page (issue 37, part 3; docs/console.md, "Who
  * voted"): every counted vote, newest first, 20 a page (name or "Anonymous", time, the choices
- * of each section), and the exports of the votes and the results as CSV or Excel. A lazy chunk:
- * only owners load it.
+ * of each section), and the exports of the votes and the results as CSV or Excel. On an
+ * anonymous poll (docs/polls.md, "Anonymous but verified") each row is a ballot's hour only, and
+ * only the results are exported. A lazy chunk: only owners load it.
  */
 export default function ParticipantsPanel({ poll }: { poll: Poll }) {
   const { t, i18n } = useTranslation(['results', 'vote']);
@@ -89,6 +93,7 @@ export default function ParticipantsPanel({ poll }: { poll: Poll }) {
   });
   const availability = (a: string) => t(`vote:kinds.availability.${a}`);
   const total = rows.data?.pagination.total ?? 0;
+  const anonymous = poll.settings.anonymous;
   return (
     <Stack gap="lg">
       <Stack gap={4}>
@@ -100,7 +105,12 @@ export default function ParticipantsPanel({ poll }: { poll: Poll }) {
           {poll.settings.show_participant_names ? '' : ` ${t('participants.namesHidden')}`}
         </Text>
       </Stack>
-      <Exports pollId={poll.id} />
+      {anonymous ? (
+        <Text size="sm" data-testid="participants-anonymous">
+          {t('participants.anonymousPoll')}
+        </Text>
+      ) : null}
+      <Exports pollId={poll.id} anonymous={anonymous} />
       {rows.isPending ? <Loader size="sm" role="status" aria-label={t('participants.loading')} /> : null}
       <ProblemAlert error={rows.error} />
       {rows.data && !total ? (
@@ -122,15 +132,16 @@ export default function ParticipantsPanel({ poll }: { poll: Poll }) {
                   <Table.Th scope="col" visibleFrom="sm">
                     {t('participants.time')}
                   </Table.Th>
-                  <Table.Th scope="col">{t('participants.choices')}</Table.Th>
+                  {anonymous ? null : <Table.Th scope="col">{t('participants.choices')}</Table.Th>}
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
-                {rows.data.data.map((row) => (
-                  <Table.Tr key={row.vote_id} data-testid="participant">
+                {rows.data.data.map((row, i) => (
+                  <Table.Tr key={row.vote_id ?? `${page}-${i}`} data-testid="participant">
                     <Table.Td style={{ overflowWrap: 'anywhere' }}>
                       <Text size="sm" fw={600}>
-                        {row.voter_name || t('participants.anonymous')}
+                        {row.voter_name ||
+                          t(row.choices_hidden ? 'participants.ballot' : 'participants.anonymous')}
                       </Text>
                       <Text size="xs" c="dimmed" hiddenFrom="sm">
                         {formatDateTime(row.created_at, i18n.resolvedLanguage)}
@@ -148,16 +159,18 @@ export default function ParticipantsPanel({ poll }: { poll: Poll }) {
                     <Table.Td style={{ whiteSpace: 'nowrap' }} visibleFrom="sm">
                       <Text size="sm">{formatDateTime(row.created_at, i18n.resolvedLanguage)}</Text>
                     </Table.Td>
-                    <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                      {poll.sections.map((section) => (
-                        <Text size="sm" key={section.id}>
-                          <Text span size="sm" c="dimmed">
-                            {`${section.title}: `}
+                    {row.choices_hidden ? null : (
+                      <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                        {poll.sections.map((section) => (
+                          <Text size="sm" key={section.id}>
+                            <Text span size="sm" c="dimmed">
+                              {`${section.title}: `}
+                            </Text>
+                            {choiceText(section, row, availability)}
                           </Text>
-                          {choiceText(section, row, availability)}
-                        </Text>
-                      ))}
-                    </Table.Td>
+                        ))}
+                      </Table.Td>
+                    )}
                   </Table.Tr>
                 ))}
               </Table.Tbody>
