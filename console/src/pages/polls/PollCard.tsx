@@ -57,6 +57,11 @@ export function PollCard(props: { poll: Poll; onShare: (p: Poll) => void; onDele
                 >
                   {t('list.edit')}
                 </Menu.Item>
+                {poll.settings.voters === 'invited' ? (
+                  <Menu.Item component={Link} to={`/polls/${poll.id}/edit#invitees`}>
+                    {t('list.invitees')}
+                  </Menu.Item>
+                ) : null}
                 <Menu.Item
                   component={Link}
                   to={`/polls/${poll.id}/webhooks`}

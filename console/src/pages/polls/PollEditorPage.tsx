@@ -16,6 +16,7 @@ import {
   toBody,
   type PollFormValues,
 } from './poll-form.ts';
+import { InviteesPanel } from './InviteesPanel.tsx';
 import { SectionsEditor } from './SectionsEditor.tsx';
 import { SettingsFields } from './SettingsFields.tsx';
 import { useCreatePoll, usePoll, useUpdatePoll } from './use-polls.ts';
@@ -24,7 +25,8 @@ import { useCreatePoll, usePoll, useUpdatePoll } from './use-polls.ts';
  * `/polls/new` and `/polls/{poll_id}/edit`: title, description, sections and options, and every
  * setting. Checked here with the service's rules before sending; the service's 422 goes under
  * the fields it names, with its detail next to the Save button, and what was typed stays.
- * Saved: back to `/polls` with a notice.
+ * Saved: back to `/polls` with a notice. A saved poll for invitees shows its invited voters below
+ * the form (`#invitees`).
  */
 export function PollEditorPage() {
   const { pollId } = useParams();
@@ -67,55 +69,62 @@ export function PollEditorPage() {
     else create.mutate(toBody(values), { onSuccess: done, onError: failed });
   };
 
+  const invited = existing.data?.settings.voters === 'invited';
   return (
-    <form noValidate onSubmit={form.onSubmit(onSubmit)}>
-      <Stack gap="lg" maw={820}>
-        <Title order={1}>{pollId ? t('editor.editTitle') : t('editor.newTitle')}</Title>
-        <Paper withBorder p={{ base: 'sm', sm: 'lg' }}>
-          <Stack gap="sm">
-            <TextInput
-              label={t('editor.title')}
-              required
-              maxLength={LIMITS.title}
-              key={form.key('title')}
-              {...form.getInputProps('title')}
-            />
-            <Textarea
-              label={t('editor.description')}
-              autosize
-              minRows={2}
-              maxLength={LIMITS.description}
-              key={form.key('description')}
-              {...form.getInputProps('description')}
-            />
-          </Stack>
-        </Paper>
-        <section aria-labelledby="sections-title">
-          <Title order={2} size="h3" id="sections-title" mb="sm">
-            {t('editor.sections')}
-          </Title>
-          <SectionsEditor form={form} />
-        </section>
-        <section aria-labelledby="settings-title">
-          <Title order={2} size="h3" id="settings-title" mb="sm">
-            {t('settings.title')}
-          </Title>
+    <Stack gap="xl">
+      <form noValidate onSubmit={form.onSubmit(onSubmit)}>
+        <Stack gap="lg" maw={820}>
+          <Title order={1}>{pollId ? t('editor.editTitle') : t('editor.newTitle')}</Title>
           <Paper withBorder p={{ base: 'sm', sm: 'lg' }}>
-            <SettingsFields form={form} />
+            <Stack gap="sm">
+              <TextInput
+                label={t('editor.title')}
+                required
+                maxLength={LIMITS.title}
+                key={form.key('title')}
+                {...form.getInputProps('title')}
+              />
+              <Textarea
+                label={t('editor.description')}
+                autosize
+                minRows={2}
+                maxLength={LIMITS.description}
+                key={form.key('description')}
+                {...form.getInputProps('description')}
+              />
+            </Stack>
           </Paper>
-        </section>
-        <Stack gap="sm">
-          <Group>
-            <Button type="submit" loading={save.isPending}>
-              {pollId ? t('editor.save') : t('editor.create')}
-            </Button>
-            <Button component={Link} to="/polls" variant="default">
-              {t('editor.cancel')}
-            </Button>
-          </Group>
-          <ProblemAlert error={save.error} />
+          <section aria-labelledby="sections-title">
+            <Title order={2} size="h3" id="sections-title" mb="sm">
+              {t('editor.sections')}
+            </Title>
+            <SectionsEditor form={form} />
+          </section>
+          <section aria-labelledby="settings-title">
+            <Title order={2} size="h3" id="settings-title" mb="sm">
+              {t('settings.title')}
+            </Title>
+            <Paper withBorder p={{ base: 'sm', sm: 'lg' }}>
+              <SettingsFields form={form} />
+            </Paper>
+          </section>
+          <Stack gap="sm">
+            <Group>
+              <Button type="submit" loading={save.isPending}>
+                {pollId ? t('editor.save') : t('editor.create')}
+              </Button>
+              <Button component={Link} to="/polls" variant="default">
+                {t('editor.cancel')}
+              </Button>
+            </Group>
+            <ProblemAlert error={save.error} />
+          </Stack>
         </Stack>
-      </Stack>
-    </form>
+      </form>
+      {/* A poll for invitees (saved so): its invited voters, below the form (docs/polls.md). */}
+      {pollId && invited ? (
+        <InviteesPanel pollId={pollId} anonymous={existing.data?.settings.anonymous === true} />
+      ) : null}
+    </Stack>
   );
 }

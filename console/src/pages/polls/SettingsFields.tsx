@@ -72,6 +72,22 @@ export function SettingsFields({ form }: { form: Form }) {
         />
       </Stack>
       <Switch
+        label={t('settings.invitedOnly')}
+        description={t('settings.invitedOnlyHint')}
+        checked={form.values.settings.voters === 'invited'}
+        onChange={(e) =>
+          form.setFieldValue('settings.voters', e.currentTarget.checked ? 'invited' : 'anyone')
+        }
+        data-testid="invited-only"
+      />
+      <Switch
+        label={t('settings.anonymous')}
+        description={t('settings.anonymousHint')}
+        disabled={form.values.settings.voters !== 'invited'}
+        key={form.key('settings.anonymous')}
+        {...form.getInputProps('settings.anonymous', { type: 'checkbox' })}
+      />
+      <Switch
         label={t('settings.verification')}
         description={t('settings.verificationHint')}
         key={form.key('settings.require_verification')}

@@ -36,6 +36,10 @@ export interface PollFormValues {
     allow_reactions: boolean;
     /** The origins allowed to frame the embed page, one per line (docs/polls.md, "Embedding"). */
     embed_origins: string;
+    /** Who may vote: anyone, or only invitees (docs/polls.md, "Invited voters"). */
+    voters: 'anyone' | 'invited';
+    /** Anonymous but verified ballots (invited polls only). */
+    anonymous: boolean;
   };
 }
 
@@ -119,6 +123,8 @@ export const emptyPoll = (): PollFormValues => ({
     allow_comments: true,
     allow_reactions: true,
     embed_origins: '',
+    voters: 'anyone',
+    anonymous: false,
   },
 });
 
@@ -152,6 +158,8 @@ export const fromPoll = (poll: Poll): PollFormValues => ({
     allow_comments: poll.settings.allow_comments,
     allow_reactions: poll.settings.allow_reactions,
     embed_origins: poll.settings.embed_origins.join('\n'),
+    voters: poll.settings.voters,
+    anonymous: poll.settings.anonymous,
   },
 });
 
@@ -176,6 +184,7 @@ export const toBody = (v: PollFormValues): PollCreate => ({
     starts_at: fromLocalInput(v.settings.starts_at),
     ends_at: fromLocalInput(v.settings.ends_at),
     embed_origins: originLines(v.settings.embed_origins),
+    anonymous: v.settings.voters === 'invited' && v.settings.anonymous,
   },
 });
 

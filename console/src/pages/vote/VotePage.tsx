@@ -23,6 +23,8 @@ import { VoteForm, type VoteFormValues } from './VoteForm.tsx';
 const OtpStep = lazy(() => import('./OtpStep.tsx').then((m) => ({ default: m.OtpStep })));
 const VoteCounted = lazy(() => import('./VoteCounted.tsx').then((m) => ({ default: m.VoteCounted })));
 const AlreadyVoted = lazy(() => import('./AlreadyVoted.tsx'));
+// Polls for invitees: the ballot sent with the personal link, and its receipt.
+const InvitedBallot = lazy(() => import('./InvitedBallot.tsx'));
 
 type Step =
   { step: 'form' } | { step: 'otp'; pending: PendingVote } | { step: 'counted'; answer: VoteAnswer };
@@ -169,6 +171,7 @@ export function VotePage() {
     body = <AlreadyVoted ballot={ballot.data} poll={data} onVoteAgain={() => setBallotSeen(true)} />;
   else if (availability.kind !== 'open')
     body = <PollUnavailable availability={availability} pollId={pollId} />;
+  else if (data.settings.voters === 'invited') body = <InvitedBallot poll={data} VoteForm={VoteForm} />;
   else if (data.settings.access === 'authenticated' && signedOut)
     body = (
       <Alert color="blue" variant="light" title={t('signedInOnly.title')}>
