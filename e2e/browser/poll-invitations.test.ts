@@ -3,6 +3,7 @@ import { registerUser } from '../test/support/users.ts';
 import { expectAccessible } from './support/accessibility.ts';
 import { startConsoleStack, type ConsoleStack } from './support/console-stack.ts';
 import { expectNoOverflow } from './support/overflow.ts';
+import { screenshotBoth } from './support/screenshots.ts';
 import { signInThroughPage } from './support/sign-in.ts';
 import { createPoll, twoSectionPoll } from './support/vote-polls.ts';
 
@@ -78,6 +79,7 @@ describe('console: invited voters, anonymous ballots and receipts (browser)', fu
     await voter.getByTestId('receipt-checked').waitFor();
     await expectAccessible(voter, 'voting page: receipt');
     await expectNoOverflow(voter, 'voting page: receipt');
+    await screenshotBoth(voter, 'vote-invitation-receipt');
     // The receipt is in the published list.
     const list = await voter.evaluate<{ data: { ballot_ids: string[] } }>(
       `fetch('/api/polls/${poll.id}/ballot-ids').then((r) => r.json())`,
@@ -111,6 +113,8 @@ describe('console: invited voters, anonymous ballots and receipts (browser)', fu
     expect(reminder.subject).to.equal('Reminder: your vote on "Board election"');
     expect(c.sink.messages().filter((m) => m.envelope.to.includes('ann@example.test'))).to.have.length(1);
     await expectAccessible(ownerPage, 'poll editor: invited voters after a vote');
+    await panel.scrollIntoViewIfNeeded();
+    await screenshotBoth(ownerPage, 'poll-invitees');
   });
 
   it('French: the voting page of an invitation and its receipt', async () => {

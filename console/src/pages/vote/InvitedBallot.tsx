@@ -82,7 +82,7 @@ export default function InvitedBallot({ poll, VoteForm }: { poll: Poll; VoteForm
           <Stack gap="xs">
             <Text size="sm">{receipt.anonymous ? t('counted.anonymous') : t('counted.named')}</Text>
             <Text size="sm">{t('counted.receipt')}</Text>
-            <Group gap="xs" wrap="nowrap">
+            <Group gap="xs">
               <Code data-testid="receipt" style={{ wordBreak: 'break-all' }}>
                 {receipt.ballot_id}
               </Code>
