@@ -2,7 +2,6 @@ import type { QueryClient } from '@tanstack/react-query';
 import i18n, { i18nReady } from '../i18n/index.ts';
 import { publicPollQuery } from '../pages/poll-public/poll-query.ts';
 import { fetchMe, ME_KEY } from '../auth/session.ts';
-import { collectFormQuery } from '../pages/collect/use-collect-form.ts';
 import { CollectPage, ConsoleLayout, EmbedPage, ResultsPage, SubmissionsPage, VotePage } from './routes.tsx';
 
 /** `/p/{poll_id}`, `/p/{poll_id}/results` and `/p/{poll_id}/embed`. */
@@ -31,7 +30,12 @@ export function warmUp(queryClient: QueryClient, path = window.location.pathname
       i18nReady,
       CollectPage.preload(),
       i18n.loadNamespaces(['common', 'collectPage', 'collect']),
-      queryClient.prefetchQuery(collectFormQuery(Number(form[1]))),
+      // Imported here, not above: its IndexedDB code (idb, the offline store) would otherwise sit
+      // in every page's entry chunk, the voting page's 150 KB budget included; the chunk comes
+      // with the web form's own, in parallel.
+      import('../pages/collect/use-collect-form.ts').then(({ collectFormQuery }) =>
+        queryClient.prefetchQuery(collectFormQuery(Number(form[1]))),
+      ),
       queryClient.prefetchQuery({ queryKey: ME_KEY, queryFn: fetchMe, retry: false }),
     ]);
   // The console frame waits for `GET /me` before it renders a page: the page's code and
