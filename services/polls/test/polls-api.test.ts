@@ -66,6 +66,8 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
       allow_comments: true,
       allow_reactions: true,
       embed_origins: [],
+      voters: 'anyone',
+      anonymous: false,
     });
     expect(poll.status).to.equal('open');
   });
