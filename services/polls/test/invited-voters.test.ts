@@ -272,11 +272,58 @@ describe('invited voters: invitations, one ballot per link, reminders, receipts 
       expect(refused.body.code).to.equal('validation_failed');
     });
 
-    it('deleting the poll deletes its invitees', async () => {
+    it('signed-in users: one anonymous ballot each, a register apart, /vote refused', async () => {
+      const p = await h.createPoll(alice, pollBody({ access: 'authenticated', anonymous: true }));
+      expect(p.settings).to.include({ voters: 'anyone', anonymous: true });
+      const viaVote = await request(h.app)
+        .post(`/api/polls/${p.id}/vote`)
+        .set('Authorization', h.auth(bob))
+        .send({ votes: votesFor(p) })
+        .expect(403);
+      expect(viaVote.body.code).to.equal('anonymous_ballot_required');
+      const cast = (auth: string, body: object = { votes: votesFor(p, [1]) }) =>
+        request(h.app).post(`/api/polls/${p.id}/ballots`).set('Authorization', auth).send(body);
+      await cast(h.auth()).expect(401);
+      const ok = await cast(h.auth(bob)).expect(201);
+      const receipt = ok.body.data.ballot_id as string;
+      expect(ok.body.data.anonymous).to.equal(true);
+      const again = await cast(h.auth(bob)).expect(422);
+      expect(again.body.code).to.equal('ballot_already_cast');
+      const withToken = await cast(h.auth(carol), { token: 'made-up', votes: votesFor(p) }).expect(403);
+      expect(withToken.body.reason).to.equal('unknown');
+      await cast(h.auth(carol)).expect(201);
+      const stored = await h.db.collection<{ _id: string }>('votes').findOne({ _id: receipt });
+      expect(stored).to.include({ voter_key: `b:${receipt}`, user_id: null, voter_name: null });
+      const register = await h.db.collection('ballot_register').find({ poll_id: p.id }).toArray();
+      expect(register.map((r) => r.user_id).sort()).to.deep.equal([bob, carol]);
+      expect(JSON.stringify(register)).to.not.include(receipt);
+      const list = await request(h.app)
+        .get(`/api/polls/${p.id}/ballot-ids`)
+        .set('Authorization', h.auth())
+        .expect(200);
+      expect(list.body.data.ballot_ids).to.include(receipt).and.have.length(2);
+      // On a public poll anonymous ballots need invitations.
+      const bad = await request(h.app)
+        .post('/api/polls')
+        .set('Authorization', h.auth(alice))
+        .send(pollBody({ access: 'public', anonymous: true }))
+        .expect(422);
+      expect(bad.body.errors).to.have.property('settings.anonymous');
+    });
+
+    it('deleting the poll deletes its invitees and its register', async () => {
       const p = await h.createPoll(alice, pollBody({ voters: 'invited' }));
       await invite(p, ['hal@example.test']).expect(201);
       await request(h.app).delete(`/api/polls/${p.id}`).set('Authorization', h.auth(alice)).expect(204);
       expect(await h.db.collection('poll_invitees').countDocuments({ poll_id: p.id })).to.equal(0);
+      const q = await h.createPoll(alice, pollBody({ access: 'authenticated', anonymous: true }));
+      await request(h.app)
+        .post(`/api/polls/${q.id}/ballots`)
+        .set('Authorization', h.auth(bob))
+        .send({ votes: votesFor(q) })
+        .expect(201);
+      await request(h.app).delete(`/api/polls/${q.id}`).set('Authorization', h.auth(alice)).expect(204);
+      expect(await h.db.collection('ballot_register').countDocuments({ poll_id: q.id })).to.equal(0);
     });
   });
 });

@@ -1,6 +1,13 @@
 import type { Db } from 'mongodb';
 import type { CommentDoc, PollDoc, VoteDoc } from '../domain/types.ts';
-import type { InviteeDoc, OutboxDoc, PendingVoteDoc, ReactionDoc, SentMailDoc } from './documents.ts';
+import type {
+  InviteeDoc,
+  OutboxDoc,
+  PendingVoteDoc,
+  ReactionDoc,
+  RegisterDoc,
+  SentMailDoc,
+} from './documents.ts';
 
 /** The polls database's collections, typed. */
 export function collections(db: Db) {
@@ -14,6 +21,8 @@ export function collections(db: Db) {
     sentMail: db.collection<SentMailDoc>('sent_mail'),
     /** Invitees and the register of who voted (docs/polls.md, "Invited voters"). */
     invitees: db.collection<InviteeDoc>('poll_invitees'),
+    /** Who cast a ballot on a poll of signed-in users with anonymous ballots. */
+    register: db.collection<RegisterDoc>('ballot_register'),
   };
 }
 export type Collections = ReturnType<typeof collections>;

@@ -83,3 +83,16 @@ export interface InviteeDoc {
   /** The register: the UTC hour the invitee voted (`2026-01-31T14:00:00Z`), or null. */
   voted_hour: string | null;
 }
+
+/**
+ * The register of a poll of signed-in users with anonymous ballots (`ballot_register`; docs/polls.md,
+ * "Anonymous but verified"): who has cast their ballot (`_id` `<poll id>:<user id>`, one each) and
+ * in which UTC hour, never which ballot.
+ */
+export interface RegisterDoc {
+  _id: string;
+  poll_id: string;
+  user_id: number;
+  /** `2026-01-31T14:00:00Z`. */
+  voted_hour: string;
+}

@@ -1,7 +1,7 @@
 import type { Collection, Db } from 'mongodb';
 import type { Collections } from './collections.ts';
 import { isDuplicateKey } from './collections.ts';
-import type { InviteeDoc } from './documents.ts';
+import type { InviteeDoc, RegisterDoc } from './documents.ts';
 
 const invitees = (c: Collections): Collection<InviteeDoc> => c.invitees;
 
@@ -12,6 +12,7 @@ const invitees = (c: Collections): Collection<InviteeDoc> => c.invitees;
 export async function ensureInviteeIndexes(db: Db): Promise<void> {
   await db.collection('poll_invitees').createIndex({ poll_id: 1, email: 1 }, { unique: true });
   await db.collection('poll_invitees').createIndex({ poll_id: 1, token_hashes: 1 });
+  await db.collection('ballot_register').createIndex({ poll_id: 1 });
 }
 
 /** Queries of `poll_invitees` and of the published ballot ids (the `votes` of a poll, ids only). */
@@ -134,9 +135,40 @@ export class InviteesRepo {
     await invitees(this.c).updateOne({ _id: id }, { $pull: { token_hashes: hash }, $inc: { reminders: -1 } });
   }
 
-  /** Deletes a poll's invitees (the poll is deleted). */
+  /** Deletes a poll's invitees and register (the poll is deleted). */
   async deletePoll(pollId: string): Promise<void> {
     await invitees(this.c).deleteMany({ poll_id: pollId });
+    await this.c.register.deleteMany({ poll_id: pollId });
+  }
+
+  /**
+   * The register of a poll of signed-in users: records that `userId` cast their ballot in `hour`;
+   * resolves false when they had already (the `_id` is `<poll>:<user>`: one each).
+   */
+  async register(pollId: string, userId: number, hour: string): Promise<boolean> {
+    const doc: RegisterDoc = {
+      _id: `${pollId}:${userId}`,
+      poll_id: pollId,
+      user_id: userId,
+      voted_hour: hour,
+    };
+    try {
+      await this.c.register.insertOne(doc);
+      return true;
+    } catch (err) {
+      if (isDuplicateKey(err)) return false;
+      throw err;
+    }
+  }
+
+  /** Undoes {@link register} when the ballot is surely not stored. */
+  async unregister(pollId: string, userId: number): Promise<void> {
+    await this.c.register.deleteOne({ _id: `${pollId}:${userId}` });
+  }
+
+  /** How many signed-in users the register of a poll has. */
+  registered(pollId: string): Promise<number> {
+    return this.c.register.countDocuments({ poll_id: pollId });
   }
 
   /**

@@ -66,11 +66,11 @@ export function mergeSettings(base: PollSettings, input: PollInput['settings']):
   merged.voters ??= 'anyone';
   merged.anonymous ??= false;
   if (input?.embed_origins !== undefined) merged.embed_origins = checkEmbedOrigins(input.embed_origins);
-  if (merged.anonymous && merged.voters !== 'invited')
+  if (merged.anonymous && merged.voters !== 'invited' && merged.access !== 'authenticated')
     throw problems.invalid({
       errors: {
         'settings.anonymous': [
-          'The anonymous setting needs voters=invited: only invited ballots are anonymous but verified.',
+          'The anonymous setting needs voters=invited or access=authenticated: only the ballots of known voters are anonymous but verified.',
         ],
       },
     });

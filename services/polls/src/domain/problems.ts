@@ -196,6 +196,21 @@ export const problems = defineProblems({
       'This poll is for invited voters only: vote with the personal link sent to you by e-mail ' +
       '(POST /api/polls/{poll_id}/ballots).',
   },
+  /** A vote by `POST .../vote` on a poll of signed-in users with anonymous ballots. */
+  anonymousBallotRequired: {
+    kind: 'forbidden',
+    code: 'anonymous_ballot_required',
+    detail:
+      'This poll takes anonymous ballots: vote with POST /api/polls/{poll_id}/ballots (signed in), which ' +
+      'gives you a receipt.',
+  },
+  /** A signed-in voter's second anonymous ballot (the register has them). */
+  ballotCast: {
+    kind: 'invalid',
+    code: 'ballot_already_cast',
+    detail: 'You have already cast your ballot on this poll: one ballot per voter.',
+    errors: (_: void) => ({ votes: ['You have already cast your ballot on this poll.'] }),
+  },
   /** An invitation token that names no live invitation of the poll (docs/polls.md, "Invited voters"). */
   invitationRefused: {
     kind: 'forbidden',

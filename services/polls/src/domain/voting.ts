@@ -341,8 +341,10 @@ async function voteOnPoll(
   const reserved = keyedId ? undefined : reservedVote;
   let ballot: CheckedBallot | undefined;
   try {
-    // A poll for invitees takes ballots with an invitation only (domain/invited-ballot.ts).
+    // A poll for invitees, or with anonymous ballots, takes them at POST .../ballots only
+    // (domain/invited-ballot.ts).
     if (poll.settings.voters === 'invited') throw problems.invitationRequired();
+    if (poll.settings.anonymous) throw problems.anonymousBallotRequired();
     assertOpen(poll);
     ballot = checkBallot(poll, input);
     if (poll.settings.require_verification)

@@ -147,12 +147,14 @@ export const inviteeRoutes = [
     method: 'post',
     path: '/api/polls/{poll_id}/ballots',
     operationId: 'castInvitedBallot',
-    summary: 'Vote with a personal invitation link: one ballot per invitation',
+    summary: 'Cast a ballot: with a personal invitation link, or signed in on a poll with anonymous ballots',
     description:
-      'The token goes in the body (never in a URL, so no access log holds it). The answer’s `ballot_id` is the ' +
+      'With `token` (a poll for invitees): one ballot per invitation; the token goes in the body (never in a URL, ' +
+      'so no access log holds it). Without `token` (a poll of signed-in users with `anonymous`): one ballot per ' +
+      'signed-in user, who goes in a register kept apart from the ballots. The answer’s `ballot_id` is the ' +
       'receipt, found in `GET /api/polls/{poll_id}/ballot-ids`. On an anonymous poll the ballot keeps no link to ' +
-      'the invitee and only its UTC hour (docs/polls.md, "Anonymous but verified"). The caller’s sign-in and IP ' +
-      'are not used.',
+      'its voter and only its UTC hour (docs/polls.md, "Anonymous but verified"). The caller’s IP and ' +
+      'fingerprint are never used.',
     tags: TAGS,
     access: 'optional',
     params: pollParams,
@@ -161,12 +163,19 @@ export const inviteeRoutes = [
     parseBody: 'by-use-case',
     responses: { 201: { description: 'Counted', body: BallotReceiptAnswer } },
     problems: {
+      401: 'No token and signed out (a poll of signed-in users)',
       403: '`invitation_refused`: the token is unknown, used or withdrawn (`reason`)',
       404: 'Unknown poll',
-      422: 'Not a poll for invitees, bad sections (`votes.<section id>`), `poll_not_open`',
+      422:
+        'A poll that takes no ballots here, bad sections (`votes.<section id>`), `poll_not_open`, ' +
+        '`ballot_already_cast` (a signed-in user’s second ballot)',
     },
-    handler: async ({ params, readBody }, ctx) => {
-      const data = await castInvitedBallot(ctx, { pollId: params.poll_id, input: readBody });
+    handler: async ({ params, readBody }, ctx, req) => {
+      const data = await castInvitedBallot(ctx, {
+        pollId: params.poll_id,
+        actor: req.caller,
+        input: readBody,
+      });
       return { status: 201, body: { data, message: 'Your ballot was counted. Keep its receipt.' } };
     },
   }),
@@ -183,7 +192,7 @@ export const inviteeRoutes = [
     notFound: 'No poll has this id.',
     query: BallotIdsQuery,
     responses: { 200: { description: 'Ballot ids', body: BallotIdsAnswer } },
-    problems: { 404: 'Unknown poll', 422: 'Not a poll for invitees, bad `limit`' },
+    problems: { 404: 'Unknown poll', 422: 'Not a poll for invitees nor with anonymous ballots, bad `limit`' },
     handler: async ({ params, query }, ctx, req) => {
       const data = await listBallotIds(ctx, {
         pollId: params.poll_id,

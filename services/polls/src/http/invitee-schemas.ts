@@ -66,9 +66,13 @@ export const inviteeParams = Joi.object<{ poll_id: string; invitee_id: string }>
   invitee_id: Joi.string().max(64).required().description('The invitee id.'),
 });
 
-/** `POST /api/polls/{poll_id}/ballots`: the link's token and the choices, as a vote's. */
+/** `POST /api/polls/{poll_id}/ballots`: the link's token (or none, signed in) and the choices, as a vote's. */
 export const BallotInput = Joi.object<BallotInputType>({
-  token: Joi.string().max(200).required().description('The token of the personal link (`#invite=<token>`).'),
+  token: Joi.string()
+    .max(200)
+    .description(
+      'The token of the personal link (`#invite=<token>`); absent for a signed-in voter on a poll of signed-in users with anonymous ballots.',
+    ),
   votes: VoteInput.extract('votes'),
   answers: VoteInput.extract('answers'),
 }).id('BallotInput');
