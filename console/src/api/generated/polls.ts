@@ -116,8 +116,8 @@ export interface paths {
     get?: never;
     put?: never;
     /**
-     * Vote with a personal invitation link: one ballot per invitation
-     * @description The token goes in the body (never in a URL, so no access log holds it). The answer’s `ballot_id` is the receipt, found in `GET /api/polls/{poll_id}/ballot-ids`. On an anonymous poll the ballot keeps no link to the invitee and only its UTC hour (docs/polls.md, "Anonymous but verified"). The caller’s sign-in and IP are not used.
+     * Cast a ballot: with a personal invitation link, or signed in on a poll with anonymous ballots
+     * @description With `token` (a poll for invitees): one ballot per invitation; the token goes in the body (never in a URL, so no access log holds it). Without `token` (a poll of signed-in users with `anonymous`): one ballot per signed-in user, who goes in a register kept apart from the ballots. The answer’s `ballot_id` is the receipt, found in `GET /api/polls/{poll_id}/ballot-ids`. On an anonymous poll the ballot keeps no link to its voter and only its UTC hour (docs/polls.md, "Anonymous but verified"). The caller’s IP and fingerprint are never used.
      */
     post: operations['castInvitedBallot'];
     delete?: never;
@@ -680,8 +680,8 @@ export interface components {
               [key: string]: 'yes' | 'if_need_be' | 'no';
             };
       };
-      /** @description The token of the personal link (`#invite=<token>`). */
-      token: string;
+      /** @description The token of the personal link (`#invite=<token>`); absent for a signed-in voter on a poll of signed-in users with anonymous ballots. */
+      token?: string;
       /** @description Section id to option id: exactly one option per single section (may be left out when `answers` answers every section). */
       votes?: {
         [key: string]: string;
@@ -2243,7 +2243,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Not a poll for invitees, bad `limit` */
+      /** @description Not a poll for invitees nor with anonymous ballots, bad `limit` */
       422: {
         headers: {
           [name: string]: unknown;
@@ -2475,7 +2475,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Not signed in (spec 5.7: "An unauthenticated request yields 401"), or not through the gateway */
+      /** @description No token and signed out (a poll of signed-in users) */
       401: {
         headers: {
           [name: string]: unknown;
@@ -2520,7 +2520,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Not a poll for invitees, bad sections (`votes.<section id>`), `poll_not_open` */
+      /** @description A poll that takes no ballots here, bad sections (`votes.<section id>`), `poll_not_open`, `ballot_already_cast` (a signed-in user’s second ballot) */
       422: {
         headers: {
           [name: string]: unknown;
