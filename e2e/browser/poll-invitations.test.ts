@@ -117,6 +117,33 @@ describe('console: invited voters, anonymous ballots and receipts (browser)', fu
     await screenshotBoth(ownerPage, 'poll-invitees');
   });
 
+  it('signed-in users: an anonymous ballot with its receipt, a second one refused next to Vote', async () => {
+    const poll = await createPoll(
+      c.baseUrl,
+      owner.token,
+      twoSectionPoll({ access: 'authenticated', anonymous: true }, 'Staff survey'),
+    );
+    const voter = await registerUser(c.baseUrl, 'Dana');
+    const page = await c.newPage();
+    await signInThroughPage(page, voter, `/p/${poll.id}`);
+    await page.getByText('your account goes in the list of who voted', { exact: false }).waitFor();
+    await page.getByRole('radio', { name: 'Salad place' }).check();
+    await page.getByRole('radio', { name: 'Noon' }).check();
+    await page.getByRole('button', { name: 'Vote', exact: true }).click();
+    await page.getByTestId('ballot-counted').waitFor();
+    await page.getByRole('button', { name: 'Check my receipt in the published list' }).click();
+    await page.getByTestId('receipt-checked').waitFor();
+    await expectAccessible(page, 'voting page: signed-in anonymous receipt');
+    await page.reload();
+    await page.getByRole('radio', { name: 'Pizzeria' }).check();
+    await page.getByRole('radio', { name: 'Noon' }).check();
+    await page.getByRole('button', { name: 'Vote', exact: true }).click();
+    await page
+      .getByTestId('problem-message')
+      .filter({ hasText: 'You have already cast your ballot on this poll' })
+      .waitFor();
+  });
+
   it('French: the voting page of an invitation and its receipt', async () => {
     const poll = await createPoll(
       c.baseUrl,

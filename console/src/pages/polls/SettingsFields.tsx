@@ -83,7 +83,9 @@ export function SettingsFields({ form }: { form: Form }) {
       <Switch
         label={t('settings.anonymous')}
         description={t('settings.anonymousHint')}
-        disabled={form.values.settings.voters !== 'invited'}
+        disabled={
+          form.values.settings.voters !== 'invited' && form.values.settings.access !== 'authenticated'
+        }
         key={form.key('settings.anonymous')}
         {...form.getInputProps('settings.anonymous', { type: 'checkbox' })}
       />

@@ -38,7 +38,7 @@ export interface PollFormValues {
     embed_origins: string;
     /** Who may vote: anyone, or only invitees (docs/polls.md, "Invited voters"). */
     voters: 'anyone' | 'invited';
-    /** Anonymous but verified ballots (invited polls only). */
+    /** Anonymous but verified ballots (polls for invitees or signed-in users only). */
     anonymous: boolean;
   };
 }
@@ -184,7 +184,9 @@ export const toBody = (v: PollFormValues): PollCreate => ({
     starts_at: fromLocalInput(v.settings.starts_at),
     ends_at: fromLocalInput(v.settings.ends_at),
     embed_origins: originLines(v.settings.embed_origins),
-    anonymous: v.settings.voters === 'invited' && v.settings.anonymous,
+    // Anonymous ballots need known voters: invitees or signed-in users.
+    anonymous:
+      (v.settings.voters === 'invited' || v.settings.access === 'authenticated') && v.settings.anonymous,
   },
 });
 

@@ -19,9 +19,10 @@ interface Receipt {
 }
 
 /**
- * The voting page of a poll for invitees (docs/polls.md, "Invited voters"; a lazy chunk: not in
- * the voting page's initial JavaScript): the ballot, sent with the personal link's token
- * (`POST .../ballots`; the token is read from the URL's fragment, which no server sees), then
+ * The voting page of a poll for invitees, or of signed-in users with anonymous ballots
+ * (docs/polls.md, "Invited voters", "Anonymous but verified"; a lazy chunk: not in the voting
+ * page's initial JavaScript): the ballot, sent to `POST .../ballots` with the personal link's
+ * token (read from the URL's fragment, which no server sees) or, signed in, without one, then
  * the receipt (the ballot's id) and a check that it is in the poll's published list. Without a
  * token: says to open the link from the invitation e-mail. `VoteForm` is the voting page's own,
  * given by it: importing it here would split it out of the page's chunk into a shared one (one
@@ -43,7 +44,11 @@ export default function InvitedBallot({ poll, VoteForm }: { poll: Poll; VoteForm
       const res = await call(
         pollsApi.POST('/api/polls/{poll_id}/ballots', {
           params: { path: { poll_id: poll.id } },
-          body: { token, votes: sent.votes, ...(Object.keys(answers).length ? { answers } : {}) },
+          body: {
+            ...(token ? { token } : {}),
+            votes: sent.votes,
+            ...(Object.keys(answers).length ? { answers } : {}),
+          },
         }),
       );
       return res.data;
@@ -62,7 +67,9 @@ export default function InvitedBallot({ poll, VoteForm }: { poll: Poll; VoteForm
       ).data,
   });
 
-  if (!token)
+  // A poll of signed-in users with anonymous ballots needs no link: the session says who votes.
+  const invited = poll.settings.voters === 'invited';
+  if (invited && !token)
     return (
       <Alert color="blue" variant="light" title={t('noLink.title')}>
         {t('noLink.body')}
@@ -120,7 +127,7 @@ export default function InvitedBallot({ poll, VoteForm }: { poll: Poll; VoteForm
   return (
     <Stack gap="sm">
       <Text size="sm" c="dimmed">
-        {poll.settings.anonymous ? t('intro.anonymous') : t('intro.named')}
+        {t(!invited ? 'intro.signedIn' : poll.settings.anonymous ? 'intro.anonymous' : 'intro.named')}
       </Text>
       <VoteForm
         poll={poll}

@@ -23,7 +23,7 @@ import { VoteForm, type VoteFormValues } from './VoteForm.tsx';
 const OtpStep = lazy(() => import('./OtpStep.tsx').then((m) => ({ default: m.OtpStep })));
 const VoteCounted = lazy(() => import('./VoteCounted.tsx').then((m) => ({ default: m.VoteCounted })));
 const AlreadyVoted = lazy(() => import('./AlreadyVoted.tsx'));
-// Polls for invitees: the ballot sent with the personal link, and its receipt.
+// Polls for invitees (the personal link) or with anonymous ballots: the ballot and its receipt.
 const InvitedBallot = lazy(() => import('./InvitedBallot.tsx'));
 
 type Step =
@@ -171,7 +171,8 @@ export function VotePage() {
     body = <AlreadyVoted ballot={ballot.data} poll={data} onVoteAgain={() => setBallotSeen(true)} />;
   else if (availability.kind !== 'open')
     body = <PollUnavailable availability={availability} pollId={pollId} />;
-  else if (data.settings.voters === 'invited') body = <InvitedBallot poll={data} VoteForm={VoteForm} />;
+  else if (data.settings.voters === 'invited' || (data.settings.anonymous && !signedOut))
+    body = <InvitedBallot poll={data} VoteForm={VoteForm} />;
   else if (data.settings.access === 'authenticated' && signedOut)
     body = (
       <Alert color="blue" variant="light" title={t('signedInOnly.title')}>
