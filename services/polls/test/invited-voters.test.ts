@@ -59,7 +59,7 @@ describe('invited voters: invitations, one ballot per link, reminders, receipts 
   const invitees = (poll: PollBody) =>
     request(h.app).get(`/api/polls/${poll.id}/invitees?per_page=100`).set('Authorization', h.auth(alice));
 
-  it('settings: voters and anonymous shown with their defaults; anonymous needs voters=invited (422)', async () => {
+  it('settings: voters and anonymous shown with their defaults; anonymous needs invitees or signed-in voters (422)', async () => {
     const plain = await h.createPoll(alice);
     expect(plain.settings).to.include({ voters: 'anyone', anonymous: false });
     const res = await request(h.app)
@@ -169,6 +169,20 @@ describe('invited voters: invitations, one ballot per link, reminders, receipts 
         'ann@example.test',
         'cy@example.test',
       ]);
+    });
+
+    it('invites a withdrawn address again with a new link; its withdrawn links stay refused', async () => {
+      const oldToken = await tokenOf('ben@example.test');
+      const res = await invite(poll, ['ben@example.test', 'ann@example.test']).expect(201);
+      expect(
+        res.body.data.added.map((i: { email: string; status: string }) => [i.email, i.status]),
+      ).to.deep.equal([['ben@example.test', 'invited']]);
+      expect(res.body.data.skipped).to.deep.equal(['ann@example.test']);
+      const newToken = await tokenOf('ben@example.test');
+      expect(newToken).to.not.equal(oldToken);
+      const refused = await ballot(poll, oldToken).expect(403);
+      expect(refused.body.reason).to.equal('unknown');
+      await ballot(poll, newToken).expect(201);
     });
   });
 

@@ -34,6 +34,27 @@ export class InviteesRepo {
     }
   }
 
+  /**
+   * Invites again an address whose invitation was withdrawn: `invited`, with only the new token's
+   * hash (the withdrawn links stay refused). Resolves the invitee as it was, or null when the
+   * address is not withdrawn (invited or voted: skipped).
+   */
+  revive(pollId: string, email: string, hash: string, at: string): Promise<InviteeDoc | null> {
+    return invitees(this.c).findOneAndUpdate(
+      { poll_id: pollId, email, state: 'revoked' },
+      { $set: { state: 'invited', token_hashes: [hash], invited_at: at } },
+      { returnDocument: 'before' },
+    );
+  }
+
+  /** Undoes {@link revive} (its e-mail could not be queued): withdrawn again, as it was. */
+  async unrevive(before: InviteeDoc): Promise<void> {
+    await invitees(this.c).updateOne(
+      { _id: before._id },
+      { $set: { state: 'revoked', token_hashes: before.token_hashes, invited_at: before.invited_at } },
+    );
+  }
+
   /** Takes an invitee back (undo of {@link add} when its e-mail could not be queued). */
   async remove(id: string): Promise<void> {
     await invitees(this.c).deleteOne({ _id: id });

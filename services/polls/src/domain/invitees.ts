@@ -41,6 +41,9 @@ export interface InviteeView {
   voted_hour: string | null;
 }
 
+/** What inviting again changes of a withdrawn invitee (the rest is as it was). */
+const pick = (d: InviteeDoc) => ({ state: d.state, token_hashes: d.token_hashes, invited_at: d.invited_at });
+
 const inviteeView = (d: InviteeDoc): InviteeView => ({
   id: d._id,
   email: d.email,
@@ -93,7 +96,9 @@ export interface AddInvitees {
 /**
  * `POST /polls/{poll_id}/invitees` `{emails}`: invites each new address (lower-cased, repeats
  * ignored), e-mailing each its personal link (an `email.requested` outbox message written with
- * the invitee, as the one-time password e-mail is). An address already invited is skipped.
+ * the invitee, as the one-time password e-mail is). An address already invited (or that voted)
+ * is skipped; one whose invitation was withdrawn is invited again with a new link (the withdrawn
+ * links stay refused).
  * Allowed on any poll of the owner; the links work once `voters` is `invited`.
  * @throws ProblemError 401, 403 not the owner, 404 unknown poll, 422 bad body.
  */
@@ -118,17 +123,16 @@ export async function addInvitees(
       reminders: 0,
       voted_hour: null,
     };
-    const ok = await sendLink(
-      ctx,
-      poll,
-      email,
-      token,
-      false,
-      language,
-      () => ctx.invitees.add(doc),
-      () => ctx.invitees.remove(doc._id),
-    );
-    if (ok) added.push(inviteeView(doc));
+    // A new address, or one whose invitation was withdrawn (invited again with a new link).
+    let revived: InviteeDoc | null = null;
+    const write = async () => {
+      if (await ctx.invitees.add(doc)) return true;
+      revived = await ctx.invitees.revive(poll._id, email, doc.token_hashes[0]!, doc.invited_at);
+      return revived !== null;
+    };
+    const undo = () => (revived ? ctx.invitees.unrevive(revived) : ctx.invitees.remove(doc._id));
+    const ok = await sendLink(ctx, poll, email, token, false, language, write, undo);
+    if (ok) added.push(inviteeView(revived ? { ...(revived as InviteeDoc), ...pick(doc) } : doc));
     else skipped.push(email);
   }
   return { added, skipped };
