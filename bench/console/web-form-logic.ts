@@ -21,10 +21,13 @@
  * typing would: focusing scrolls, and the sections that come into view are laid out a frame
  * later (content-visibility), work that belongs to the scroll, not to the edit. Target: p95 of input → next paint
  * ≤ 16 ms (one frame at 60 Hz), over every edit of every run. Also reports the engine chunk
- * (loaded with import() only for forms with logic) against the initial budget.
+ * (loaded with import() only for forms with logic) against the initial budget, and the floor:
+ * the same measure on a page of one plain input and no script ({@link floorOfOneInput}), which
+ * says how much of the figure is the browser's alone on this machine.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { CONSOLE_DIST } from '@fieldhouse/console/ensure-built';
 import type { ConsoleStack } from '../../e2e/browser/support/console-stack.ts';
 import { median, percentile } from '../lib/percentile.ts';
@@ -134,6 +137,55 @@ const watchEdits = () => {
   );
 };
 
+/**
+ * Resolves when the page is settled: two frames rendered, then idle. Focusing scrolls, and the
+ * blocks that come into view lay themselves out a frame later (content-visibility): work that
+ * belongs to the scroll, not to the edit, and that a person's pause before typing absorbs.
+ */
+const settled = (p: Page) =>
+  p.evaluate(
+    () =>
+      new Promise<void>((resolve) =>
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => requestIdleCallback(() => resolve(), { timeout: 2_000 })),
+        ),
+      ),
+  );
+
+/**
+ * The floor of the measure: the same keys, timing, throttle and phone viewport on a page holding
+ * one `<input type="number">` and no script of its own. What it takes is the browser's alone
+ * (the key's dispatch, the text's insertion, the wait for the next frame, style, layout and
+ * paint), which no form code can remove; printed beside the web form's figures. Returns each
+ * key's input → next paint, ms, over `opts.runs` runs of 20 keys (after one discarded run).
+ */
+async function floorOfOneInput(c: ConsoleStack, opts: { runs: number; throttle: number }): Promise<number[]> {
+  const paints: number[] = [];
+  for (let run = 0; run <= opts.runs; run++) {
+    const ctx = await c.newContext({ phone: true });
+    const p = await ctx.newPage();
+    await p.setContent(
+      '<!doctype html><html lang="en"><body><label for="q">Question</label><input id="q" type="number" inputmode="numeric"></body></html>',
+    );
+    await p.evaluate(watchEdits);
+    const cdp = await ctx.newCDPSession(p);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: opts.throttle });
+    await p.locator('#q').focus();
+    for (let k = 0; k < GROUPS; k++) {
+      await settled(p);
+      await p.keyboard.press(String((k % 9) + 1));
+      await p.waitForFunction(
+        (n) => (window as unknown as { __edits: unknown[] }).__edits.length >= n,
+        k + 1,
+      );
+    }
+    const mine = await p.evaluate(() => (window as unknown as { __edits: Edit[] }).__edits);
+    await ctx.close();
+    if (run > 0) paints.push(...mine.map((e) => e.paint));
+  }
+  return paints;
+}
+
 /** Runs the bench; prints each edit and the summary; returns whether the target held. */
 export async function benchWebFormLogic(
   c: ConsoleStack,
@@ -159,17 +211,7 @@ export async function benchWebFormLogic(
     await p.getByRole('spinbutton', { name: 'Question 0.0' }).waitFor({ timeout: 30_000 });
     const cdp = await ctx.newCDPSession(p);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: opts.throttle });
-    // Settled: two frames rendered (focusing scrolls, and the blocks that come into view lay
-    // themselves out a frame later: content-visibility) and the page idle.
-    const idle = () =>
-      p.evaluate(
-        () =>
-          new Promise<void>((resolve) =>
-            requestAnimationFrame(() =>
-              requestAnimationFrame(() => requestIdleCallback(() => resolve(), { timeout: 2_000 })),
-            ),
-          ),
-      );
+    const idle = () => settled(p);
     // One key per group's first question: the total (and its 19 dependants) change; '5' hides
     // the group's second question.
     for (let g = 0; g < GROUPS; g++) {
@@ -191,6 +233,7 @@ export async function benchWebFormLogic(
       `run ${run}: ${mine.length} edits, input → next paint median ${median(paints).toFixed(1)} ms, worst ${Math.max(...paints).toFixed(1)} ms (each: ${paints.map((t) => t.toFixed(0)).join(' ')})`,
     );
   }
+  const floor = await floorOfOneInput(c, opts);
   const stats = (values: number[]) => {
     const sorted = [...values].sort((a, b) => a - b);
     return `median ${median(values).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms, worst ${sorted.at(-1)!.toFixed(1)} ms`;
@@ -212,6 +255,7 @@ export async function benchWebFormLogic(
       `  input → DOM changed (React's commit): ${stats(edits.map((e) => e.dom))}\n` +
       `  Event Timing (browser, event → next paint, 8 ms steps): ${over} of ${edits.length} edits took 16 ms or more` +
       (over ? ` (${stats(edits.filter((e) => e.eventTiming >= 0).map((e) => e.eventTiming))})` : '') +
+      `\n  floor, the same measure on a page of one plain input and no script (same runs, throttle and viewport): ${stats(floor)}` +
       `\n  web form initial JavaScript: ${(budget.totalGzipBytes / 1000).toFixed(1)} KB gzip (budget ${budget.budgetBytes / 1000} KB; the engine is a chunk loaded with import() for forms with logic)` +
       `\nweb form with logic: ${pass ? 'PASS' : 'FAIL'}`,
   );

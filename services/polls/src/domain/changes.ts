@@ -92,6 +92,9 @@ export const changes = defineChanges({
           author_name: t.nullable(t.string()),
           user_id: t.nullable(t.integer(), { description: 'The author; null when anonymous.' }),
           created_at: time,
+          hidden: t.boolean({
+            description: "Hidden by the poll's owner: always false for a comment just posted.",
+          }),
         }),
         links: t.object({
           poll: link('/api/polls/{poll_id}'),
