@@ -59,7 +59,7 @@ describe('console: my polls, the poll editor, sharing (browser)', function () {
     await page.getByRole('textbox', { name: 'Option 2 of section 2' }).fill('June');
 
     await page.getByRole('textbox', { name: 'Votes per voter' }).fill('3');
-    await page.getByText('Signed-in users only').click();
+    await page.getByText('Signed-in users only', { exact: true }).click();
     await page.getByRole('switch', { name: 'Confirm votes with a one-time password' }).check();
     await page.getByRole('switch', { name: 'Allow reactions' }).uncheck();
     // Closing before opening is refused in the browser.

@@ -228,6 +228,11 @@ export async function createFixtures(
     })
   ).data.id;
   const spareComment = (await as('POST', `/api/polls/${poll.id}/comment`, { content: 'spare' })).data.id;
+  const spareInvitee = (
+    (await as('POST', `/api/polls/${poll.id}/invitees`, { emails: ['spare-invitee@example.test'] })).data as {
+      added: Array<{ id: string }>;
+    }
+  ).added[0]!.id;
   const spareInvitation = (
     await as('POST', `/api/v1/workspaces/${ws}/invitations`, { email: 'spare@example.test', role: 'viewer' })
   ).data.id;
@@ -243,6 +248,7 @@ export async function createFixtures(
     invitation_id: [spareInvitation],
     poll_id: [sparePoll],
     comment_id: [spareComment],
+    invitee_id: [spareInvitee],
     gate_id: [spareGate.id],
   });
   const hints: BodyHints = {

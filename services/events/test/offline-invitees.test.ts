@@ -57,7 +57,11 @@ describe('events: offline pages render each invitee once per version', () => {
       let again: request.Response | undefined;
       expect(readsRows(await queriesOf(async () => (again = await get(url).expect(200))))).to.equal(false);
       expect(again!.body.changes).to.deep.equal(first!.body.changes);
-      expect(again!.headers.etag).to.equal(first!.headers.etag);
+      // The same ETag exactly for the same answer: its cursor moves on when other transactions
+      // (tests running beside this one on the same PostgreSQL) commit in between.
+      expect(again!.headers.etag === first!.headers.etag).to.equal(
+        JSON.stringify(again!.body) === JSON.stringify(first!.body),
+      );
     }
     // marked absent: a new version, read and rendered anew
     await request(h.app)
