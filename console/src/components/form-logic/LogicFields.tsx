@@ -73,21 +73,24 @@ const LogicNode = memo(function LogicNode(props: LogicFieldsProps & { node: Form
   const subscribe = useCallback((listener: () => void) => store.subscribe(path, listener), [store, path]);
   useSyncExternalStore(subscribe, () => store.revision(path));
   const state = session.nodeAt(path);
-  if (!state.relevant) return null;
+  // Not relevant: hidden, not removed (as Enketo does): a question that comes and goes with a
+  // keystroke costs an attribute, not React unmounting and mounting its subtree.
+  const hidden = !state.relevant;
   const label = textIn(node, 'label', lang) || node.name;
   const hint = textIn(node, 'hint', lang);
   if (node.type === 'group')
     return (
-      <fieldset className={classes.group} data-field={path}>
+      <fieldset className={classes.group} hidden={hidden} data-field={path}>
         <legend className={classes.groupLegend}>{label}</legend>
         {hint ? <p className={classes.hint}>{hint}</p> : null}
         {renderNodes(props, node.children ?? [], path.slice(0, path.length - node.name.length))}
       </fieldset>
     );
-  if (node.type === 'repeat') return <RepeatBlock {...props} label={label} hint={hint} state={state} />;
+  if (node.type === 'repeat')
+    return <RepeatBlock {...props} label={label} hint={hint} state={state} hidden={hidden} />;
   if (node.type === 'note')
     return (
-      <div className={classes.noteBlock} data-field={path}>
+      <div className={classes.noteBlock} hidden={hidden} data-field={path}>
         <p className={classes.noteText}>{label}</p>
         {hint ? <p className={classes.hint}>{hint}</p> : null}
       </div>
@@ -96,7 +99,7 @@ const LogicNode = memo(function LogicNode(props: LogicFieldsProps & { node: Form
     // Hidden unless the form gives it a label: then its value shows, as ODK's read-only output.
     if (!node.label) return null;
     return (
-      <div className={classes.noteBlock} data-field={path}>
+      <div className={classes.noteBlock} hidden={hidden} data-field={path}>
         <p className={classes.noteText}>
           {label}: <CalculatedOutput store={store} path={path} />
         </p>
@@ -128,6 +131,7 @@ const LogicNode = memo(function LogicNode(props: LogicFieldsProps & { node: Form
       error={store.errors[path] ?? invalid}
       disabled={props.disabled || state.readOnly}
       uncontrolled={typesInPlace(node)}
+      hidden={hidden}
       onChange={(v) => props.onChange(path, node, v)}
     />
   );
@@ -172,7 +176,14 @@ export function draftOf(value: unknown): Answer {
  * bounds; none with a `repeat_count`. The console's words are in the form's language when it has it.
  */
 function RepeatBlock(
-  props: LogicFieldsProps & { node: FormNode; path: string; label: string; hint: string; state: NodeState },
+  props: LogicFieldsProps & {
+    node: FormNode;
+    path: string;
+    label: string;
+    hint: string;
+    state: NodeState;
+    hidden: boolean;
+  },
 ) {
   const { node, path, store, lang, label, hint, state } = props;
   const session = store.session;
@@ -183,7 +194,7 @@ function RepeatBlock(
   const min = state.repeat?.min ?? 0;
   const max = state.repeat?.max ?? Infinity;
   return (
-    <fieldset className={classes.group} data-field={path}>
+    <fieldset className={classes.group} hidden={props.hidden} data-field={path}>
       <legend className={classes.groupLegend}>{label}</legend>
       {hint ? <p className={classes.hint}>{hint}</p> : null}
       {Array.from({ length: count }, (_, i) => (

@@ -15,6 +15,8 @@ interface Props extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' |
    * keystroke. Without it the input is controlled as usual.
    */
   uncontrolled?: boolean;
+  /** Out of sight and of the accessibility tree, kept in the page (a question not relevant). */
+  hidden?: boolean;
 }
 
 /**
@@ -32,6 +34,7 @@ export function TextField({
   field,
   required,
   uncontrolled,
+  hidden,
   ...input
 }: Props) {
   const id = useId();
@@ -41,7 +44,7 @@ export function TextField({
   }, [uncontrolled, value]);
   const described = [description ? `${id}-d` : '', error ? `${id}-e` : ''].filter(Boolean).join(' ');
   return (
-    <div className={classes.root} data-field={field}>
+    <div className={classes.root} hidden={hidden} data-field={field}>
       <label htmlFor={id} className={classes.label}>
         {label}
         {required ? (

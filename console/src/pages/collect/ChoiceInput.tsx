@@ -13,6 +13,8 @@ export function ChoiceInput(props: {
   value: string | string[] | null;
   error?: string;
   disabled?: boolean;
+  /** Not relevant (form logic): kept in the page, out of sight and of the accessibility tree. */
+  hidden?: boolean;
   onChange: (value: string | string[] | null) => void;
 }) {
   const id = useId();
@@ -25,6 +27,7 @@ export function ChoiceInput(props: {
       aria-describedby={props.error ? `${id}-e` : undefined}
       aria-invalid={props.error ? true : undefined}
       disabled={props.disabled}
+      hidden={props.hidden}
       data-field={field.uuid}
     >
       <FieldLegend field={field} />

@@ -23,10 +23,12 @@ export function FieldInput(props: {
    * differs (the form with logic, whose node does not re-render on each keystroke).
    */
   uncontrolled?: boolean;
+  /** Not relevant (form logic): kept in the page, out of sight and of the accessibility tree. */
+  hidden?: boolean;
   onChange: (value: Answer) => void;
 }) {
   const { t } = useTranslation('collect');
-  const { field, hint, value, error, disabled, uncontrolled, onChange } = props;
+  const { field, hint, value, error, disabled, uncontrolled, hidden, onChange } = props;
   const c = field.constraints ?? {};
   switch (field.type) {
     case 'select_one':
@@ -38,6 +40,7 @@ export function FieldInput(props: {
           value={value as string | string[] | null}
           error={error}
           disabled={disabled}
+          hidden={hidden}
           onChange={onChange}
         />
       );
@@ -48,6 +51,7 @@ export function FieldInput(props: {
           value={value as GeopointDraft | null}
           error={error}
           disabled={disabled}
+          hidden={hidden}
           onChange={onChange}
         />
       );
@@ -58,6 +62,7 @@ export function FieldInput(props: {
           value={value as PhotoDraft | null}
           error={error}
           disabled={disabled}
+          hidden={hidden}
           onChange={onChange}
         />
       );
@@ -98,6 +103,7 @@ export function FieldInput(props: {
           field={field.uuid}
           value={isDateTime ? localDateTimeText(text) : text}
           uncontrolled={uncontrolled}
+          hidden={hidden}
           onChange={onChange}
         />
       );

@@ -18,6 +18,8 @@ export function GeopointInput(props: {
   value: GeopointDraft | null;
   error?: string;
   disabled?: boolean;
+  /** Not relevant (form logic): kept in the page, out of sight and of the accessibility tree. */
+  hidden?: boolean;
   onChange: (value: GeopointDraft) => void;
 }) {
   const { t } = useTranslation('collect');
@@ -47,7 +49,12 @@ export function GeopointInput(props: {
     );
   };
   return (
-    <fieldset className={classes.fieldset} disabled={props.disabled} data-field={props.field.uuid}>
+    <fieldset
+      className={classes.fieldset}
+      disabled={props.disabled}
+      hidden={props.hidden}
+      data-field={props.field.uuid}
+    >
       <FieldLegend field={props.field} />
       <button type="button" className={classes.button} onClick={locate} disabled={locating}>
         {locating ? t('geo.locating') : t('geo.locate')}

@@ -55,6 +55,8 @@ export function PhotoInput(props: {
   value: PhotoDraft | null;
   error?: string;
   disabled?: boolean;
+  /** Not relevant (form logic): kept in the page, out of sight and of the accessibility tree. */
+  hidden?: boolean;
   onChange: (value: PhotoDraft | null) => void;
 }) {
   const { t } = useTranslation('collect');
@@ -89,7 +91,7 @@ export function PhotoInput(props: {
   };
   const error = failure ?? props.error;
   return (
-    <div className={classes.fieldset} data-field={props.field.uuid}>
+    <div className={classes.fieldset} hidden={props.hidden} data-field={props.field.uuid}>
       <FieldLegend field={props.field} htmlFor={id} />
       <input
         ref={input}
