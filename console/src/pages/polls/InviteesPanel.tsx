@@ -105,6 +105,10 @@ export function InviteesPanel({ pollId, anonymous }: { pollId: string; anonymous
               onClick={() => remind.mutate()}
               loading={remind.isPending}
               disabled={!counts?.invited}
+              // A long label wraps on a phone rather than being cut short.
+              h="auto"
+              py={8}
+              styles={{ label: { whiteSpace: 'normal' } }}
             >
               {t('owner.remind')}
             </Button>
