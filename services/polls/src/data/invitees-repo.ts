@@ -187,6 +187,15 @@ export class InviteesRepo {
     await this.c.register.deleteOne({ _id: `${pollId}:${userId}` });
   }
 
+  /**
+   * The register of a poll of signed-in users: the UTC hour `userId` cast their ballot in, or
+   * null when they have not (read by `GET .../my-ballot`; never which ballot).
+   */
+  async registeredHour(pollId: string, userId: number): Promise<string | null> {
+    const doc = await this.c.register.findOne({ _id: `${pollId}:${userId}` });
+    return doc?.voted_hour ?? null;
+  }
+
   /** How many signed-in users the register of a poll has. */
   registered(pollId: string): Promise<number> {
     return this.c.register.countDocuments({ poll_id: pollId });

@@ -1,6 +1,7 @@
 import { paginated } from '@fieldhouse/http';
 import { castInvitedBallot, checkReceipt, listBallotIds } from '../domain/invited-ballot.ts';
 import { addInvitees, listInvitees, remindInvitees, removeInvitee } from '../domain/invitees.ts';
+import { getMyInvitation } from '../domain/my-invitation.ts';
 import type { EmailLanguage } from '../domain/otp-email.ts';
 import { route, signedIn } from './declare.ts';
 import {
@@ -12,7 +13,9 @@ import {
   InviteeList,
   InviteesAdded,
   InviteesInput,
+  InvitationInput,
   inviteeParams,
+  MyInvitationAnswer,
   ReceiptAnswer,
   ReceiptInput,
   RemindAnswer,
@@ -21,6 +24,14 @@ import { PageQuery } from './polls-schemas.ts';
 import { pollParams } from './shared-schemas.ts';
 
 const TAGS = ['Invited voters'];
+
+/** The `message` of each state of an invitation link. */
+const INVITATION_MESSAGES = {
+  unused: 'This invitation takes one ballot.',
+  used: 'You have voted with this invitation.',
+  revoked: 'This invitation was withdrawn by the poll’s owner.',
+  unknown: 'No invitation of this poll has this link.',
+} as const;
 
 /** The e-mails' language: French when the request prefers it, else English. */
 const languageOf = (req: { acceptsLanguages: (...l: string[]) => string | false }): EmailLanguage =>
@@ -177,6 +188,35 @@ export const inviteeRoutes = [
         input: readBody,
       });
       return { status: 201, body: { data, message: 'Your ballot was counted. Keep its receipt.' } };
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/api/polls/{poll_id}/invitation',
+    operationId: 'getMyInvitation',
+    summary: 'The state of a personal invitation link: unused, used (voted), withdrawn or unknown',
+    description:
+      'Lets the voting page say "you have voted" (or that the link was withdrawn or is not valid) on arrival, ' +
+      'before any ballot is shown, instead of a 403 `invitation_refused` after the Vote button. The token goes ' +
+      'in the body, never in a URL, so no access log holds it. `used` has the register’s `voted_hour` and, on a ' +
+      'poll that is not anonymous, the ballot cast with the link (`votes`); an anonymous ballot keeps no link to ' +
+      'its invitee, so `votes` is then empty. Reads only; the caller’s sign-in, IP and fingerprint are not used. ' +
+      'Rate-limited as the other token requests (`POST .../ballots`, `POST .../ballot-ids/check`): by the ' +
+      'gateway’s per-IP and per-user limits (429 with `Retry-After`).',
+    tags: TAGS,
+    access: 'optional',
+    params: pollParams,
+    notFound: 'No poll has this id.',
+    body: InvitationInput,
+    responses: { 200: { description: 'The link’s state', body: MyInvitationAnswer } },
+    problems: { 404: 'Unknown poll', 422: 'Not a poll for invitees (`errors.token`), bad body' },
+    handler: async ({ params, body }, ctx, req) => {
+      const data = await getMyInvitation(ctx, {
+        pollId: params.poll_id,
+        actor: req.caller,
+        token: body.token,
+      });
+      return { body: { data, message: INVITATION_MESSAGES[data.status] } };
     },
   }),
   route({

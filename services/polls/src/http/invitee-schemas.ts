@@ -2,7 +2,7 @@ import { Joi } from '@fieldhouse/config';
 import type { BallotInput as BallotInputType } from '../domain/invited-ballot.ts';
 import { MAX_BALLOT_IDS_PAGE } from '../domain/invited-ballot.ts';
 import { envelope, isoTime, listEnvelope } from './shared-schemas.ts';
-import { VoteInput } from './vote-schemas.ts';
+import { Vote, VoteInput } from './vote-schemas.ts';
 
 /** Invited voters and anonymous but verified ballots (docs/polls.md, "Invited voters"). */
 
@@ -113,4 +113,34 @@ export const ReceiptInput = Joi.object<{ ballot_id: string }>({
 /** `{data: {ballot_id, counted}, message}`. */
 export const ReceiptAnswer = envelope(
   Joi.object({ ballot_id: Joi.string().required(), counted: Joi.boolean().valid(true).required() }),
+);
+
+/** `POST /api/polls/{poll_id}/invitation`: the personal link's token (in the body, never a URL). */
+export const InvitationInput = Joi.object<{ token: string }>({
+  token: Joi.string().max(200).required().description('The token of the personal link (`#invite=<token>`).'),
+});
+
+/** `{data: MyInvitation, message}`: the state of a personal link. */
+export const MyInvitationAnswer = envelope(
+  Joi.object({
+    status: Joi.string()
+      .valid('unused', 'used', 'revoked', 'unknown')
+      .required()
+      .description(
+        '`unused`: the link takes one ballot; `used`: its ballot is counted; `revoked`: withdrawn by the ' +
+          'owner; `unknown`: no invitation of this poll has this token.',
+      ),
+    anonymous: Joi.boolean().required().description('The poll’s ballots are anonymous (`votes` is empty).'),
+    voted_hour: isoTime()
+      .allow(null)
+      .required()
+      .description('`used`: the UTC hour the register recorded (no finer time is kept); else null.'),
+    votes: Joi.array()
+      .items(Vote)
+      .required()
+      .description(
+        '`used` on a poll that is not anonymous: the ballot cast with this invitation; else empty (an ' +
+          'anonymous ballot keeps no link to its invitee).',
+      ),
+  }).id('MyInvitation'),
 );

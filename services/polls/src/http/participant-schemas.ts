@@ -50,6 +50,20 @@ export const MyBallotAnswer = envelope(
     max_votes_per_voter: Joi.number().integer().required(),
     identified: Joi.boolean()
       .required()
-      .description('false for an anonymous caller without fingerprint (nothing can be theirs).'),
+      .description(
+        'false for an anonymous caller without fingerprint (nothing can be theirs); on an anonymous poll, ' +
+          'true only for a signed-in caller on a poll of signed-in users.',
+      ),
+    anonymous: Joi.boolean()
+      .required()
+      .description(
+        'The poll’s ballots are anonymous: `voted` comes from the register of who voted, `votes` is empty.',
+      ),
+    voted_hour: isoTime()
+      .allow(null)
+      .required()
+      .description(
+        'On an anonymous poll, the UTC hour the register recorded the caller’s ballot in; else null.',
+      ),
   }).id('MyBallot'),
 );
