@@ -221,6 +221,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/polls/{poll_id}/invitation': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The state of a personal invitation link: unused, used (voted), withdrawn or unknown
+     * @description Lets the voting page say "you have voted" (or that the link was withdrawn or is not valid) on arrival, before any ballot is shown, instead of a 403 `invitation_refused` after the Vote button. The token goes in the body, never in a URL, so no access log holds it. `used` has the register’s `voted_hour` and, on a poll that is not anonymous, the ballot cast with the link (`votes`); an anonymous ballot keeps no link to its invitee, so `votes` is then empty. Reads only; the caller’s sign-in, IP and fingerprint are not used. Rate-limited as the other token requests (`POST .../ballots`, `POST .../ballot-ids/check`): by the gateway’s per-IP and per-user limits (429 with `Retry-After`).
+     */
+    post: operations['getMyInvitation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/polls/{poll_id}/invitees': {
     parameters: {
       query?: never;
@@ -768,13 +788,30 @@ export interface components {
       } | null;
     };
     MyBallot: {
-      /** @description false for an anonymous caller without fingerprint (nothing can be theirs). */
+      /** @description The poll’s ballots are anonymous: `voted` comes from the register of who voted, `votes` is empty. */
+      anonymous: boolean;
+      /** @description false for an anonymous caller without fingerprint (nothing can be theirs); on an anonymous poll, true only for a signed-in caller on a poll of signed-in users. */
       identified: boolean;
       max_votes_per_voter: number;
       remaining_votes: number;
       /** @description At least one counted vote on the poll. */
       voted: boolean;
+      /** @description On an anonymous poll, the UTC hour the register recorded the caller’s ballot in; else null. */
+      voted_hour: string | null;
       /** @description Their counted votes, oldest first. */
+      votes: components['schemas']['Vote'][];
+    };
+    MyInvitation: {
+      /** @description The poll’s ballots are anonymous (`votes` is empty). */
+      anonymous: boolean;
+      /**
+       * @description `unused`: the link takes one ballot; `used`: its ballot is counted; `revoked`: withdrawn by the owner; `unknown`: no invitation of this poll has this token.
+       * @enum {string}
+       */
+      status: 'unused' | 'used' | 'revoked' | 'unknown';
+      /** @description `used`: the UTC hour the register recorded (no finer time is kept); else null. */
+      voted_hour: string | null;
+      /** @description `used` on a poll that is not anonymous: the ballot cast with this invitation; else empty (an anonymous ballot keeps no link to its invitee). */
       votes: components['schemas']['Vote'][];
     };
     Pagination: {
@@ -3323,6 +3360,140 @@ export interface operations {
         };
       };
       /** @description Unknown `content` or `format`; `content=votes` of an anonymous poll (its ballots are not exported one by one) */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Too many requests or open streams (`rate_limited`, `too_many_streams`; `Retry-After` in seconds) — from the gateway */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service is unavailable (`upstream_unavailable`) — from the gateway */
+      502: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description `store_unavailable`: Redis or MongoDB is unreachable or not answering; retry after `Retry-After` seconds (2) */
+      503: {
+        headers: {
+          /** @description Seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The service did not answer in time (`upstream_timeout`) — from the gateway */
+      504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+    };
+  };
+  getMyInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The poll id (a string). */
+        poll_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** @description The token of the personal link (`#invite=<token>`). */
+          token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The link’s state */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['MyInvitation'];
+            message: string;
+          };
+        };
+      };
+      /** @description The request cannot be read: a path that is not valid percent-encoded UTF-8, a body that is not valid JSON (`invalid_json`), or a malformed upload */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not signed in (spec 5.7: "An unauthenticated request yields 401"), or not through the gateway */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description A session without the X-XSRF-TOKEN header matching its cookie on an unsafe method (`csrf_token_mismatch`) — from the gateway */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Unknown poll */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body is over the size limit (`payload_too_large`) */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description The body encoding is not supported (`unsupported_encoding`) */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      /** @description Not a poll for invitees (`errors.token`), bad body */
       422: {
         headers: {
           [name: string]: unknown;
