@@ -13,7 +13,8 @@ type User = Awaited<ReturnType<typeof registerUser>>;
  * Invited voters and anonymous but verified ballots in the console (issue 37, parts 4 and 5;
  * docs/polls.md, "Invited voters", "Anonymous but verified"): the owner pastes addresses and
  * sees who voted, an invitee votes with the link of their e-mail and checks their receipt in the
- * published list, a used link is refused next to the button, the owner sends a reminder. Real
+ * published list, a used link says "You have voted" on arriving (before any Vote press), a
+ * withdrawn or unknown link says so before any ballot, the owner sends a reminder. Real
  * Chromium, axe, the phone width.
  */
 describe('console: invited voters, anonymous ballots and receipts (browser)', function () {
@@ -86,16 +87,29 @@ describe('console: invited voters, anonymous ballots and receipts (browser)', fu
     );
     expect(list.data.ballot_ids).to.deep.equal([receipt]);
 
-    // The same link again: refused next to the Vote button.
-    const again = await c.newPage();
+    // The same link again: "You have voted" on arriving, before any Vote press (POST
+    // .../invitation), the hour only (the ballot is anonymous), and the receipt check by pasting.
+    const again = await c.newPage({ phone: true });
     await again.goto(`/p/${poll.id}#invite=${token}`);
-    await again.getByRole('radio', { name: 'Pizzeria' }).check();
-    await again.getByRole('radio', { name: 'Noon' }).check();
-    await again.getByRole('button', { name: 'Vote', exact: true }).click();
-    await again
-      .getByTestId('problem-message')
-      .filter({ hasText: 'This invitation link cannot be used: it was already used' })
+    const voted = again.getByTestId('already-voted');
+    await voted.getByText('You have voted', { exact: true }).waitFor();
+    await voted
+      .getByText('Your ballot is anonymous: the poll keeps only that you voted, in the hour from', {
+        exact: false,
+      })
       .waitFor();
+    expect(await again.getByRole('radio', { name: 'Pizzeria' }).count()).to.equal(0);
+    expect(await again.getByRole('button', { name: 'Vote', exact: true }).count()).to.equal(0);
+    const pasted = again.getByRole('textbox', { name: 'Your receipt (ballot id)' });
+    await pasted.fill('00000000-0000-4000-8000-000000000000');
+    await again.getByRole('button', { name: 'Check my receipt in the published list' }).click();
+    await again.getByTestId('receipt-missing').waitFor();
+    await pasted.fill(receipt);
+    await again.getByRole('button', { name: 'Check my receipt in the published list' }).click();
+    await again.getByTestId('receipt-checked').waitFor();
+    await expectAccessible(again, 'voting page: a used invitation link');
+    await expectNoOverflow(again, 'voting page: a used invitation link');
+    await screenshotBoth(again, 'vote-invitation-used');
     // Without a link: what to do.
     await again.goto(`/p/${poll.id}`);
     await again.getByText('Open the personal link from your invitation e-mail to vote.').waitFor();
@@ -117,7 +131,7 @@ describe('console: invited voters, anonymous ballots and receipts (browser)', fu
     await screenshotBoth(ownerPage, 'poll-invitees');
   });
 
-  it('signed-in users: an anonymous ballot with its receipt, a second one refused next to Vote', async () => {
+  it('signed-in users: an anonymous ballot with its receipt; back on the page, "you have voted" before any Vote press', async () => {
     const poll = await createPoll(
       c.baseUrl,
       owner.token,
@@ -134,14 +148,90 @@ describe('console: invited voters, anonymous ballots and receipts (browser)', fu
     await page.getByRole('button', { name: 'Check my receipt in the published list' }).click();
     await page.getByTestId('receipt-checked').waitFor();
     await expectAccessible(page, 'voting page: signed-in anonymous receipt');
+    const receipt = (await page.getByTestId('receipt').innerText()).trim();
+    // Back on the page: "You have voted" on arriving (GET .../my-ballot reads the register), no
+    // ballot to press Vote on, and the receipt check by pasting.
     await page.reload();
-    await page.getByRole('radio', { name: 'Pizzeria' }).check();
-    await page.getByRole('radio', { name: 'Noon' }).check();
-    await page.getByRole('button', { name: 'Vote', exact: true }).click();
+    const voted = page.getByTestId('already-voted');
+    await voted.getByText('You have voted', { exact: true }).waitFor();
+    await voted.getByText('Your ballot is anonymous', { exact: false }).waitFor();
+    expect(await page.getByRole('radio', { name: 'Pizzeria' }).count()).to.equal(0);
+    expect(await page.getByRole('button', { name: 'Vote', exact: true }).count()).to.equal(0);
+    await page.getByRole('textbox', { name: 'Your receipt (ballot id)' }).fill(receipt);
+    await page.getByRole('button', { name: 'Check my receipt in the published list' }).click();
+    await page.getByTestId('receipt-checked').waitFor();
+    await expectAccessible(page, 'voting page: signed-in anonymous, voted');
+  });
+
+  it('a poll for invitees that is not anonymous: a used link shows the ballot; withdrawn and unknown links say so before any ballot; closed, still "you have voted"', async () => {
+    const poll = await createPoll(
+      c.baseUrl,
+      owner.token,
+      twoSectionPoll({ voters: 'invited' }, 'Office move'),
+    );
+    const api = (path: string, init: { method?: string; body?: unknown } = {}) =>
+      fetch(`${c.baseUrl}/api/polls/${poll.id}${path}`, {
+        method: init.method ?? 'GET',
+        headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
+        ...(init.body ? { body: JSON.stringify(init.body) } : {}),
+      });
+    expect(
+      (
+        await api('/invitees', {
+          method: 'POST',
+          body: { emails: ['gil@example.test', 'hana@example.test'] },
+        })
+      ).status,
+    ).to.equal(201);
+    const gil = await tokenFor('gil@example.test');
+    const hana = await tokenFor('hana@example.test');
+    const page = await c.newPage();
+    await page.goto(`/p/${poll.id}#invite=${gil.token}`);
     await page
-      .getByTestId('problem-message')
-      .filter({ hasText: 'You have already cast your ballot on this poll' })
+      .getByText("the poll's owner sees your e-mail address with your choices", { exact: false })
       .waitFor();
+    await page.getByRole('radio', { name: 'Noodle bar' }).check();
+    await page.getByRole('radio', { name: '1 pm' }).check();
+    await page.getByRole('button', { name: 'Vote', exact: true }).click();
+    await page.getByTestId('ballot-counted').waitFor();
+    const receipt = (await page.getByTestId('receipt').innerText()).trim();
+    // Reopened: "You have voted" with the ballot itself (the design links it to the invitation).
+    await page.reload();
+    const voted = page.getByTestId('already-voted');
+    await voted.getByText('You have voted', { exact: true }).waitFor();
+    await voted.getByText('Your invitation was used: it takes one ballot.').waitFor();
+    await voted.getByText('Where: Noodle bar').waitFor();
+    await voted.getByText('When: 1 pm').waitFor();
+    await voted.getByText('as gil@example.test', { exact: false }).waitFor();
+    expect(await page.getByRole('radio', { name: 'Pizzeria' }).count()).to.equal(0);
+    // Its receipt (the ballot's id) is filled in, ready to check.
+    expect(await page.getByRole('textbox', { name: 'Your receipt (ballot id)' }).inputValue()).to.equal(
+      receipt,
+    );
+    await page.getByRole('button', { name: 'Check my receipt in the published list' }).click();
+    await page.getByTestId('receipt-checked').waitFor();
+    await expectAccessible(page, 'voting page: a used invitation link, not anonymous');
+
+    // Hana's invitation withdrawn: said on arriving, no ballot shown.
+    const list = (await (await api('/invitees')).json()) as { data: Array<{ id: string; email: string }> };
+    const hanaId = list.data.find((i) => i.email === 'hana@example.test')!.id;
+    expect((await api(`/invitees/${hanaId}`, { method: 'DELETE' })).status).to.equal(200);
+    const other = await c.newPage({ phone: true });
+    await other.goto(`/p/${poll.id}#invite=${hana.token}`);
+    await other.getByTestId('invitation-refused').getByText('This invitation was withdrawn').waitFor();
+    expect(await other.getByRole('radio', { name: 'Pizzeria' }).count()).to.equal(0);
+    await expectAccessible(other, 'voting page: a withdrawn invitation link');
+    await expectNoOverflow(other, 'voting page: a withdrawn invitation link');
+    // A link of no invitation (cut short): said on arriving.
+    await other.goto(`/p/${poll.id}#invite=${hana.token.slice(0, 10)}`);
+    await other.reload();
+    await other.getByTestId('invitation-refused').getByText('This invitation link is not valid').waitFor();
+    expect(await other.getByRole('radio', { name: 'Pizzeria' }).count()).to.equal(0);
+
+    // Once the poll is closed the used link still says "You have voted".
+    expect((await api('/close', { method: 'POST' })).status).to.equal(200);
+    await page.reload();
+    await page.getByTestId('already-voted').getByText('You have voted', { exact: true }).waitFor();
   });
 
   it('French: the voting page of an invitation and its receipt', async () => {
@@ -172,5 +262,12 @@ describe('console: invited voters, anonymous ballots and receipts (browser)', fu
     await page.getByRole('button', { name: 'Vérifier mon reçu dans la liste publiée' }).click();
     await page.getByText('Votre bulletin figure dans la liste publiée', { exact: false }).waitFor();
     await expectAccessible(page, 'voting page: receipt (French)');
+    await page.reload();
+    await page.getByTestId('already-voted').getByText('Vous avez voté', { exact: true }).waitFor();
+    await page
+      .getByText('Votre bulletin est anonyme : le sondage garde seulement', { exact: false })
+      .waitFor();
+    await page.getByRole('textbox', { name: 'Votre reçu (identifiant du bulletin)' }).waitFor();
+    await expectAccessible(page, 'voting page: a used invitation link (French)');
   });
 });

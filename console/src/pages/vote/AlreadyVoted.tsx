@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime } from '../poll-public/dates.ts';
 import type { MyBallot, Poll, Section } from '../poll-public/types.ts';
+import { ReceiptCheck } from './ReceiptCheck.tsx';
 
 type BallotVote = MyBallot['votes'][number];
 
@@ -26,28 +27,39 @@ function answerText(section: Section, vote: BallotVote, t: (key: string) => stri
 
 /**
  * What a voter who already voted on this poll sees on arriving at `/p/{poll_id}` (issue 37,
- * part 3), from `GET /api/polls/{poll_id}/my-ballot`: "You have voted", their ballot(s) with
- * the chosen labels, the votes left (with "Vote again" while some remain), and links to the
- * results and the discussion. A lazy chunk of the voting page: only voters who voted load it.
+ * part 3), from `GET /api/polls/{poll_id}/my-ballot` or, for a personal invitation link
+ * (`invitation`), from `POST /api/polls/{poll_id}/invitation`: "You have voted", their ballot(s)
+ * with the chosen labels, the votes left (with "Vote again" while some remain), and links to the
+ * results and the discussion. An anonymous ballot is linked to no one (docs/polls.md, "Anonymous
+ * but verified"): then only the hour it was counted in, and the field to check a receipt against
+ * the published list (also for an invitation's ballot: its receipt is its id). A lazy chunk of
+ * the voting page: only voters who voted load it.
  */
 export default function AlreadyVoted({
   ballot,
   poll,
   onVoteAgain,
+  invitation = false,
 }: {
   ballot: MyBallot;
   poll: Poll;
   onVoteAgain: () => void;
+  /** The ballot of a personal invitation link (one ballot per invitation). */
+  invitation?: boolean;
 }) {
   const { t, i18n } = useTranslation('vote');
   const remaining = ballot.remaining_votes;
   const results = `/p/${encodeURIComponent(poll.id)}/results`;
+  const hour = ballot.voted_hour ? formatDateTime(ballot.voted_hour, i18n.resolvedLanguage) : '';
+  const summary = ballot.anonymous
+    ? t(hour ? 'voted.anonymous' : 'voted.anonymousNoHour', { hour })
+    : remaining > 0
+      ? t('counted.remaining', { count: remaining })
+      : t(invitation ? 'voted.invitation' : 'voted.noneLeft');
   return (
     <Stack gap="md" data-testid="already-voted">
       <Alert color="green" variant="light" title={t('voted.title')} role="status">
-        <Text size="sm">
-          {remaining > 0 ? t('counted.remaining', { count: remaining }) : t('voted.noneLeft')}
-        </Text>
+        <Text size="sm">{summary}</Text>
       </Alert>
       {ballot.votes.map((vote, i) => (
         <Stack gap={6} key={vote.id} component="section" aria-labelledby={`ballot-${vote.id}`}>
@@ -70,6 +82,9 @@ export default function AlreadyVoted({
           </List>
         </Stack>
       ))}
+      {ballot.anonymous || invitation ? (
+        <ReceiptCheck pollId={poll.id} initial={ballot.votes[0]?.id} />
+      ) : null}
       <Button component={Link} to={results} size="md" fullWidth>
         {t('links.results')}
       </Button>

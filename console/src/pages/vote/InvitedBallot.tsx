@@ -1,13 +1,21 @@
-import { useState } from 'react';
+import { lazy, useState, type ReactNode } from 'react';
 import { Alert, Anchor, Button, Code, CopyButton, Group, Stack, Text } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { call, pollsApi } from '../../api/client.ts';
+import type { components } from '../../api/generated/polls.ts';
+import { PageLoader } from '../../components/PageLoader.tsx';
 import type { Poll } from '../poll-public/types.ts';
 import type { KindAnswer } from './kinds/KindSection.tsx';
-import { ProblemAlert } from '../../components/ProblemAlert.tsx';
+import { ReceiptCheck } from './ReceiptCheck.tsx';
 import type { VoteForm as VoteFormType, VoteFormValues } from './VoteForm.tsx';
+
+// "You have voted" of a used link: the voting page's own lazy chunk (the same import as its).
+const AlreadyVoted = lazy(() => import('./AlreadyVoted.tsx'));
+
+/** `POST /api/polls/{poll_id}/invitation`: the state of the personal link (docs/polls.md, "My invitation"). */
+type MyInvitation = components['schemas']['MyInvitation'];
 
 /** The token of the personal link, from the URL's fragment (`#invite=<token>`), or ''. */
 const inviteToken = () => new URLSearchParams(window.location.hash.slice(1)).get('invite') ?? '';
@@ -24,13 +32,44 @@ interface Receipt {
  * page's initial JavaScript): the ballot, sent to `POST .../ballots` with the personal link's
  * token (read from the URL's fragment, which no server sees) or, signed in, without one, then
  * the receipt (the ballot's id) and a check that it is in the poll's published list. Without a
- * token: says to open the link from the invitation e-mail. `VoteForm` is the voting page's own,
- * given by it: importing it here would split it out of the page's chunk into a shared one (one
- * more file in the page's initial JavaScript, over its budget).
+ * token: says to open the link from the invitation e-mail. With one, before any ballot, it asks
+ * the link's state (`POST .../invitation`, the token in the body: no URL holds it): a used link
+ * shows "You have voted" (the ballot when the poll is not anonymous, else the hour only) with
+ * the receipt check; a withdrawn or unknown one says so; an unused one (or when that read fails)
+ * shows the ballot, or `unavailable` (the poll is not open: given by the page). `VoteForm` and
+ * `unavailable` are the voting page's own, given by it: importing them here would split them out
+ * of the page's chunk into a shared one (one more file in the page's initial JavaScript, over its
+ * budget).
  */
-export default function InvitedBallot({ poll, VoteForm }: { poll: Poll; VoteForm: typeof VoteFormType }) {
+export default function InvitedBallot({
+  poll,
+  VoteForm,
+  unavailable = null,
+}: {
+  poll: Poll;
+  VoteForm: typeof VoteFormType;
+  unavailable?: ReactNode;
+}) {
   const { t } = useTranslation('invited');
   const [token] = useState(inviteToken);
+  // A poll of signed-in users with anonymous ballots needs no link: the session says who votes.
+  const invited = poll.settings.voters === 'invited';
+  const link = useQuery({
+    queryKey: ['invitation', poll.id, token],
+    enabled: invited && !!token,
+    meta: { signInOn401: false },
+    retry: false,
+    staleTime: Infinity,
+    queryFn: async (): Promise<MyInvitation> =>
+      (
+        await call(
+          pollsApi.POST('/api/polls/{poll_id}/invitation', {
+            params: { path: { poll_id: poll.id } },
+            body: { token },
+          }),
+        )
+      ).data,
+  });
   const [values, setValues] = useState<VoteFormValues>({
     votes: {},
     answers: {},
@@ -54,28 +93,47 @@ export default function InvitedBallot({ poll, VoteForm }: { poll: Poll; VoteForm
       return res.data;
     },
   });
-  const check = useMutation({
-    meta: { signInOn401: false },
-    mutationFn: async (ballotId: string) =>
-      (
-        await call(
-          pollsApi.POST('/api/polls/{poll_id}/ballot-ids/check', {
-            params: { path: { poll_id: poll.id } },
-            body: { ballot_id: ballotId },
-          }),
-        )
-      ).data,
-  });
 
-  // A poll of signed-in users with anonymous ballots needs no link: the session says who votes.
-  const invited = poll.settings.voters === 'invited';
   if (invited && !token)
     return (
-      <Alert color="blue" variant="light" title={t('noLink.title')}>
-        {t('noLink.body')}
-      </Alert>
+      unavailable ?? (
+        <Alert color="blue" variant="light" title={t('noLink.title')}>
+          {t('noLink.body')}
+        </Alert>
+      )
     );
   const receipt = cast.data;
+  if (!receipt && invited && link.isPending) return <PageLoader />;
+  const state = receipt ? undefined : link.data;
+  if (state?.status === 'used')
+    return (
+      <AlreadyVoted
+        poll={poll}
+        ballot={{
+          voted: true,
+          votes: state.votes,
+          remaining_votes: 0,
+          max_votes_per_voter: 1,
+          identified: true,
+          anonymous: state.anonymous,
+          voted_hour: state.voted_hour,
+        }}
+        invitation
+        onVoteAgain={() => undefined}
+      />
+    );
+  if (state?.status === 'revoked' || state?.status === 'unknown')
+    return (
+      <Alert
+        color="orange"
+        variant="light"
+        title={t(`${state.status}.title`)}
+        role="alert"
+        data-testid="invitation-refused"
+      >
+        {t(`${state.status}.body`)}
+      </Alert>
+    );
   if (receipt)
     return (
       <Stack gap="md">
@@ -103,27 +161,13 @@ export default function InvitedBallot({ poll, VoteForm }: { poll: Poll; VoteForm
             </Group>
           </Stack>
         </Alert>
-        <Stack gap={4}>
-          <Button
-            variant="default"
-            onClick={() => check.mutate(receipt.ballot_id)}
-            loading={check.isPending}
-            data-testid="check-receipt"
-          >
-            {t('check.button')}
-          </Button>
-          {check.data ? (
-            <Text size="sm" fw={500} role="status" data-testid="receipt-checked">
-              {t('check.found')}
-            </Text>
-          ) : null}
-          {check.error ? <ProblemAlert error={check.error} /> : null}
-        </Stack>
+        <ReceiptCheck pollId={poll.id} ballotId={receipt.ballot_id} />
         <Anchor component={Link} to={`/p/${encodeURIComponent(poll.id)}/results`} size="sm" ta="center">
           {t('results')}
         </Anchor>
       </Stack>
     );
+  if (unavailable) return unavailable;
   return (
     <Stack gap="sm">
       <Text size="sm" c="dimmed">

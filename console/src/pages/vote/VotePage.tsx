@@ -36,7 +36,9 @@ type Step =
  * the votes left and a link to the live results. A voter who already voted (`GET .../my-ballot`:
  * the signed-in user, else this browser's fingerprint) sees "you have voted" and their ballot on
  * arriving, with "Vote again" while votes remain; if that read fails the form shows as before.
- * Every refusal appears next to its button.
+ * On a poll for invitees the personal link's state decides (InvitedBallot: "you have voted",
+ * withdrawn or unknown before any ballot, even once the poll is closed). Every refusal appears
+ * next to its button.
  */
 export function VotePage() {
   const { pollId = '' } = useParams();
@@ -124,6 +126,8 @@ export function VotePage() {
     );
   };
 
+  const unavailable =
+    availability.kind === 'open' ? null : <PollUnavailable availability={availability} pollId={pollId} />;
   let body;
   if (step.step === 'counted')
     body = (
@@ -169,10 +173,10 @@ export function VotePage() {
     );
   else if (ballot.data?.voted && !ballotSeen)
     body = <AlreadyVoted ballot={ballot.data} poll={data} onVoteAgain={() => setBallotSeen(true)} />;
-  else if (availability.kind !== 'open')
-    body = <PollUnavailable availability={availability} pollId={pollId} />;
-  else if (data.settings.voters === 'invited' || (data.settings.anonymous && !signedOut))
-    body = <InvitedBallot poll={data} VoteForm={VoteForm} />;
+  else if (data.settings.voters === 'invited' || (!unavailable && data.settings.anonymous && !signedOut))
+    // A personal link says "you have voted" even once the poll is no longer open.
+    body = <InvitedBallot poll={data} VoteForm={VoteForm} unavailable={unavailable} />;
+  else if (unavailable) body = unavailable;
   else if (data.settings.access === 'authenticated' && signedOut)
     body = (
       <Alert color="blue" variant="light" title={t('signedInOnly.title')}>
