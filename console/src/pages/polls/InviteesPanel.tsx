@@ -108,7 +108,7 @@ export function InviteesPanel({ pollId, anonymous }: { pollId: string; anonymous
               // A long label wraps on a phone rather than being cut short.
               h="auto"
               py={8}
-              styles={{ label: { whiteSpace: 'normal' } }}
+              styles={{ label: { whiteSpace: 'normal', lineHeight: 1.35 } }}
             >
               {t('owner.remind')}
             </Button>
