@@ -28,11 +28,12 @@ function InstantField({ form, path, label }: { form: Form; path: 'starts_at' | '
 }
 
 /**
- * Every setting the polls service has (docs/polls.md, "Settings"): the voting window (in the
- * user's time zone, shown with UTC), votes per voter, who may vote, one-time-password
- * verification, who sees the results (one of four modes, each with a line saying what it does:
- * docs/polls.md, "Result visibility"), participants' names, comments and reactions, and the sites
- * that may embed the poll (one origin per line: docs/polls.md, "Embedding").
+ * The polls service's settings (docs/polls.md, "Settings"): the voting window (in the user's time
+ * zone, shown with UTC), votes per voter, who may vote, one-time-password verification, who sees
+ * the results (one of four modes, each with a line saying what it does: docs/polls.md, "Result
+ * visibility"), comments and reactions, and the sites that may embed the poll (one origin per
+ * line: docs/polls.md, "Embedding"). Not `show_participant_names`: no page shows participants to
+ * anyone but the owner yet, so a switch would change nothing (docs/polls.md).
  */
 export function SettingsFields({ form }: { form: Form }) {
   const { t } = useTranslation('polls');
@@ -112,12 +113,6 @@ export function SettingsFields({ form }: { form: Form }) {
           ))}
         </Stack>
       </Radio.Group>
-      <Switch
-        label={t('settings.participantNames')}
-        description={t('settings.participantNamesHint')}
-        key={form.key('settings.show_participant_names')}
-        {...form.getInputProps('settings.show_participant_names', { type: 'checkbox' })}
-      />
       <Switch
         label={t('settings.comments')}
         key={form.key('settings.allow_comments')}
