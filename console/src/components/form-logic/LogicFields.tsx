@@ -86,8 +86,7 @@ const LogicNode = memo(function LogicNode(props: LogicFieldsProps & { node: Form
         {renderNodes(props, node.children ?? [], path.slice(0, path.length - node.name.length))}
       </fieldset>
     );
-  if (node.type === 'repeat')
-    return <RepeatBlock {...props} label={label} hint={hint} state={state} hidden={hidden} />;
+  if (node.type === 'repeat') return <RepeatBlock {...props} label={label} hint={hint} state={state} />;
   if (node.type === 'note')
     return (
       <div className={classes.noteBlock} hidden={hidden} data-field={path}>
@@ -182,7 +181,6 @@ function RepeatBlock(
     label: string;
     hint: string;
     state: NodeState;
-    hidden: boolean;
   },
 ) {
   const { node, path, store, lang, label, hint, state } = props;
@@ -194,7 +192,7 @@ function RepeatBlock(
   const min = state.repeat?.min ?? 0;
   const max = state.repeat?.max ?? Infinity;
   return (
-    <fieldset className={classes.group} hidden={props.hidden} data-field={path}>
+    <fieldset className={classes.group} hidden={!state.relevant} data-field={path}>
       <legend className={classes.groupLegend}>{label}</legend>
       {hint ? <p className={classes.hint}>{hint}</p> : null}
       {Array.from({ length: count }, (_, i) => (
