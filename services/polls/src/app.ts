@@ -25,6 +25,7 @@ import { DEFAULT_POLLS_SETTINGS, type PollsContext, type PollsSettings } from '.
 import { Counters } from './data/counters.ts';
 import { startEndedPollsAnnouncer } from './domain/ended-polls.ts';
 import { startVoteReconciler } from './domain/reconcile-votes.ts';
+import { PublicParticipantsCache } from './domain/public-participants.ts';
 import { ResultsCache } from './domain/results-cache.ts';
 import { pollsAsyncApiRoute } from './http/asyncapi-route.ts';
 import { pollsDocument } from './http/document.ts';
@@ -86,6 +87,7 @@ export function createPollsApp(deps: PollsAppDeps): {
     }),
     rateLimits: new RateLimits(deps.redis, prefix),
     resultsCache: new ResultsCache(1000, settings.resultsMaxStaleMs),
+    participantsCache: new PublicParticipantsCache(settings.resultsMaxStaleMs),
     live: new LiveResults(deps.redis, prefix, deps.logger),
     inTransaction: mongoInTransaction(c, () => deps.outboxWritten?.()),
     settings,

@@ -62,7 +62,7 @@ describe('polls service API (supertest, real MongoDB/FerretDB and Redis)', () =>
       require_verification: false,
       show_stats_public: true,
       results_visibility: 'always',
-      show_participant_names: true,
+      show_participant_names: false,
       allow_comments: true,
       allow_reactions: true,
       embed_origins: [],

@@ -195,7 +195,7 @@ describe('result visibility (real MongoDB/FerretDB and Redis)', () => {
         results_visibility: 'owner_only',
         show_stats_public: false,
       });
-      expect(await settingsOf({})).to.include({ show_participant_names: true });
+      expect(await settingsOf({})).to.include({ show_participant_names: false });
     });
 
     it('results_visibility sets show_stats_public: true exactly for always', async () => {
@@ -237,7 +237,7 @@ describe('result visibility (real MongoDB/FerretDB and Redis)', () => {
         );
         await h.redis.del(`${h.prefix}p:${poll.id}`);
         const r = await read(poll.id, member);
-        expect(r.poll.settings).to.include({ results_visibility: mode, show_participant_names: true });
+        expect(r.poll.settings).to.include({ results_visibility: mode, show_participant_names: false });
         expect(r.stats_hidden).to.equal(hidden);
         expect(shown(await read(poll.id, owner))).to.equal(true);
       }

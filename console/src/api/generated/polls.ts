@@ -333,8 +333,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The poll's counted votes, newest first, paginated: name, time, choices (owner)
-     * @description One row per counted vote (a voter allowed several votes has one row each, `seq` 1, 2...). Owner only, whatever `results_visibility` and `show_participant_names` (they say what others see). Votes held for their one-time password are not counted yet and not listed. On an anonymous poll a row is a ballot’s UTC hour only (`choices_hidden: true`, no id: the id is the receipt; who voted is `GET .../invitees`).
+     * The poll's counted votes, newest first, paginated: name, time, choices
+     * @description One row per counted vote (a voter allowed several votes has one row each, `seq` 1, 2...). Votes held for their one-time password are not counted yet and not listed. **The owner** sees every vote, whatever `results_visibility`; on an anonymous poll a row is a ballot’s UTC hour only (`choices_hidden: true`, no id: the id is the receipt; who voted is `GET .../invitees`). **Others** see the shared list when the owner turned `show_participant_names` on and they may see the results (`after_vote`: once they voted, recognised as for results): the newest 1,000 counted votes with the name each voter gave and their choices, and no `vote_id`, `user_id` nor `time_spent` (null); `total` is how many the list holds. Otherwise 401 signed out, 403 `forbidden` (names not shown) or `participants_hidden` (not yet: `until`).
      */
     get: operations['listParticipants'];
     put?: never;
@@ -835,13 +835,13 @@ export interface components {
       created_at: string;
       /** @description The n-th counted vote of this voter on the poll. */
       seq: number;
-      /** @description Seconds. */
+      /** @description Seconds; null in the list shown to others. */
       time_spent: number | null;
-      /** @description null for an anonymous voter. */
+      /** @description null for an anonymous voter, and in the list shown to others. */
       user_id: number | null;
       /** @description Counted after its one-time password. */
       verified: boolean;
-      /** @description null on an anonymous poll (the id is the receipt). */
+      /** @description null on an anonymous poll (the id is the receipt), and in the list shown to others. */
       vote_id: string | null;
       /** @description The name the voter gave, or the signed-in user's. */
       voter_name: string | null;
@@ -1242,7 +1242,7 @@ export interface components {
        * @enum {string}
        */
       results_visibility?: 'always' | 'after_vote' | 'after_close' | 'owner_only';
-      /** @description Participants' names are shown to others than the owner (default true). */
+      /** @description Who voted (names and choices) is listed to everyone who may see the results (`GET .../participants`); default false. Refused on anonymous polls and polls of invitees. */
       show_participant_names?: boolean;
       /** @description Everyone sees full results (default true). Spec 2.2; kept equal to results_visibility = always: alone, true sets results_visibility to always and false to owner_only; given with a results_visibility it disagrees with, 422. */
       show_stats_public?: boolean;
@@ -4228,8 +4228,13 @@ export interface operations {
       query?: {
         page?: number;
         per_page?: number;
+        /** @description Anonymous readers: shows their own vote when statistics are hidden (ignored unless a string of at most 200 characters). */
+        voter_fingerprint?: string | (unknown[] | boolean | number | Record<string, never> | string | null);
       };
-      header?: never;
+      header?: {
+        /** @description Anonymous readers: the fingerprint they vote with, when not given in the query. */
+        'X-Voter-Fingerprint'?: string;
+      };
       path: {
         /** @description The poll id (a string). */
         poll_id: string;
@@ -4267,7 +4272,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Not signed in (spec 5.7: "An unauthenticated request yields 401"), or not through the gateway */
+      /** @description Signed out, on a poll that shows participants to its owner only */
       401: {
         headers: {
           [name: string]: unknown;
@@ -4276,7 +4281,7 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
-      /** @description Not the owner of the poll */
+      /** @description Not the owner of a poll that shows participants to its owner only (`forbidden`); not yet allowed to see the results of one that shows them (`participants_hidden`, `until`: its `results_visibility`) */
       403: {
         headers: {
           [name: string]: unknown;

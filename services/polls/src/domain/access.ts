@@ -1,9 +1,16 @@
 import type { PollsContext } from './context.ts';
 import { problems } from './problems.ts';
 import type { Actor, CommentDoc, PollDoc } from './types.ts';
+import { participantNamesShown } from './visibility.ts';
 
-/** Who an actor is to a poll (and to a comment of it). */
-type Role = 'anyone' | 'owner' | 'author';
+/**
+ * Who an actor is to a poll (and to a comment of it). `shown` is anyone on a poll whose owner
+ * shows participants' names (domain/visibility.ts, `participantNamesShown`).
+ */
+type Role = 'anyone' | 'owner' | 'author' | 'shown';
+
+/** Roles a signed-out actor can hold once the poll is loaded. */
+const SIGNED_OUT_ROLES: ReadonlySet<Role> = new Set(['anyone', 'shown']);
 
 /**
  * Who may do what (docs/polls.md, "Polls": "Someone else's poll: 403; unknown: 404"): every
@@ -17,6 +24,8 @@ const PERMISSIONS = {
   'poll.react': ['anyone'],
   'poll.comment': ['anyone'],
   'poll.manage': ['owner'],
+  /** Who voted (domain/participants.ts): the owner, or anyone when names are shown. */
+  'participants.read': ['owner', 'shown'],
   'webhooks.manage': ['owner'],
   'comment.delete': ['owner', 'author'],
   'comment.hide': ['owner'],
@@ -28,6 +37,7 @@ export type Permission = keyof typeof PERMISSIONS;
 /** The forbidden and unauthenticated sentences of the actions that need a role. */
 const REFUSAL = {
   'poll.manage': { forbidden: 'managePoll', unauthenticated: 'managePoll' },
+  'participants.read': { forbidden: 'managePoll', unauthenticated: 'managePoll' },
   'webhooks.manage': { forbidden: 'managePoll', unauthenticated: 'manageWebhooks' },
   'comment.delete': { forbidden: 'deleteComment', unauthenticated: 'managePoll' },
   'comment.hide': { forbidden: 'hideComment', unauthenticated: 'managePoll' },
@@ -54,8 +64,9 @@ type Granted<P extends Permission> = P extends CommentPermission
  * The one access check of the polls service, called once by each use case (in the manner of
  * immich's `requireAccess({ auth, permission, ids })`): loads the poll (and the comment), then
  * answers the same way for every resource: 401 `unauthenticated` for a signed-out actor where
- * a role is needed (before any lookup), 404 `not_found` when it does not exist, 403 `forbidden` when the
- * actor has none of the permission's roles. Resolves with what it loaded, so the use case does
+ * a role is needed (before any lookup, unless a signed-out actor may hold one of the roles: then
+ * once the poll shows it has none), 404 `not_found` when it does not exist, 403 `forbidden` when
+ * a signed-in actor has none of the permission's roles. Resolves with what it loaded, so the use case does
  * not load it twice.
  * @throws ProblemError `not_found`, `unauthenticated`, `forbidden`.
  */
@@ -65,7 +76,9 @@ export async function requireAccess<P extends Permission>(
 ): Promise<Granted<P>> {
   const roles: readonly Role[] = PERMISSIONS[permission];
   const refusal = roles.includes('anyone') ? undefined : REFUSAL[permission as keyof typeof REFUSAL];
-  if (refusal && actor.userId === null) throw problems.unauthenticated({ what: refusal.unauthenticated });
+  const signedOut = actor.userId === null;
+  if (refusal && signedOut && !roles.some((role) => SIGNED_OUT_ROLES.has(role)))
+    throw problems.unauthenticated({ what: refusal.unauthenticated });
   const poll = await ctx.polls.get(pollId);
   if (!poll) throw problems.notFound({ what: 'poll' });
   let comment: CommentDoc | null = null;
@@ -75,9 +88,13 @@ export async function requireAccess<P extends Permission>(
   }
   if (refusal) {
     const has = (role: Role) =>
-      (role === 'owner' && poll.owner_id === actor.userId) ||
-      (role === 'author' && comment !== null && comment.user_id === actor.userId);
-    if (!roles.some(has)) throw problems.forbidden({ what: refusal.forbidden });
+      (role === 'owner' && !signedOut && poll.owner_id === actor.userId) ||
+      (role === 'author' && !signedOut && comment !== null && comment.user_id === actor.userId) ||
+      (role === 'shown' && participantNamesShown(poll.settings));
+    if (!roles.some(has))
+      throw signedOut
+        ? problems.unauthenticated({ what: refusal.unauthenticated })
+        : problems.forbidden({ what: refusal.forbidden });
   }
   return (comment ? { poll, comment } : { poll }) as Granted<P>;
 }

@@ -12,8 +12,9 @@ import type { ResultsStore } from '../data/results-inputs.ts';
 import type { VotesRepo } from '../data/votes-repo.ts';
 import type { Counters } from '../data/counters.ts';
 import type { ResultsCache } from './results-cache.ts';
+import type { PublicParticipantsCache } from './public-participants.ts';
 import type { LiveResults } from '../live/live-results.ts';
-import type { Voter } from './types.ts';
+import type { ParticipantView, Voter } from './types.ts';
 
 /**
  * Where one live-results stream goes: the HTTP edge adapts its Server-Sent Events answer to it
@@ -107,6 +108,8 @@ export interface PollsContext {
   rateLimits: RateLimits;
   /** Parsed results inputs per poll, checked against Redis on every read. */
   resultsCache: ResultsCache;
+  /** The shared participants lists (docs/polls.md, "Participants shown to voters"), per poll. */
+  participantsCache: PublicParticipantsCache<ParticipantView>;
   live: LiveResults;
   streams: ResultsStreamsPort;
   /**

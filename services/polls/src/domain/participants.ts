@@ -1,35 +1,18 @@
 import { requireAccess } from './access.ts';
 import type { BodyReader, PollsContext } from './context.ts';
-import type { Actor, BallotAnswers, VoteDoc } from './types.ts';
+import { problems } from './problems.ts';
+import { PUBLIC_PARTICIPANTS_MAX } from './public-participants.ts';
+import { seesStats } from './results.ts';
+import type { Actor, ParticipantView, PollDoc, VoteDoc } from './types.ts';
+import { readerOf } from './vote-rules.ts';
+import { resultsVisibility } from './visibility.ts';
 
 /**
- * Who voted (issue 37, part 3; docs/polls.md, "Participants"): the owner's grid of counted
- * votes. Owner only, whatever the poll's `results_visibility` and `show_participant_names`
- * (both say what others see; the owner sees everything, as with results).
+ * Who voted (issue 37, part 3; docs/polls.md, "Who voted"): the owner's grid of counted votes,
+ * whatever the poll's `results_visibility` (the owner sees everything, as with results); and,
+ * when the owner turned `show_participant_names` on, the shared list others who may see the
+ * results see ({@link publicRow}).
  */
-
-/** One row of the participants grid: one counted vote. */
-export interface ParticipantView {
-  /** Null on an anonymous poll: there the id is the voter's receipt (docs/polls.md, "Anonymous but verified"). */
-  vote_id: string | null;
-  /** The name the voter gave, or the signed-in user's name; null when neither. */
-  voter_name: string | null;
-  /** The signed-in voter's user id; null for an anonymous voter (fingerprint). */
-  user_id: number | null;
-  /** The n-th counted vote of this voter on the poll (1 unless `max_votes_per_voter` > 1). */
-  seq: number;
-  created_at: string;
-  /** Seconds, as the client reported it. */
-  time_spent: number | null;
-  /** Counted after its one-time password. */
-  verified: boolean;
-  /** Single sections: section id to option id. */
-  votes: Record<string, string>;
-  /** Sections that are not single (docs/polls.md, "Section kinds"). */
-  answers: BallotAnswers;
-  /** True on an anonymous poll: `votes` and `answers` are left empty, `vote_id` null. */
-  choices_hidden: boolean;
-}
 
 /** A counted vote as a row of the grid (and of the votes export). */
 const participantView = (v: VoteDoc): ParticipantView => ({
@@ -64,33 +47,85 @@ const anonymousRow = (v: VoteDoc): ParticipantView => ({
   choices_hidden: true,
 });
 
+/**
+ * A counted vote as a row of the shared list others than the owner see (docs/polls.md,
+ * "Participants shown to voters"): the name its voter gave and their choices, as the voting page
+ * promises ("shown with your vote to everyone who can see the results"); no vote id, no user id,
+ * no time spent.
+ */
+const publicRow = (v: VoteDoc): ParticipantView => ({
+  ...participantView(v),
+  vote_id: null,
+  user_id: null,
+  time_spent: null,
+});
+
 /** Command of {@link listParticipants}: the poll, who asks, the page (read once access is granted). */
 export interface ListParticipants {
   pollId: string;
   actor: Actor;
+  /** `voter_fingerprint` of an anonymous reader: whether they voted (`after_vote` polls). */
+  fingerprint: string | undefined;
   page: BodyReader<{ page: number; per_page: number }>;
 }
 
 /**
- * `GET /polls/{poll_id}/participants?page&per_page`: the poll's counted votes, newest first
- * (equal times: by id, descending), one page (per_page 1 to 100, default 15), and how many
- * there are (the counters' `total`). Votes held for their
- * one-time password are not counted yet and not listed. On an anonymous poll each row is a
- * ballot's hour only (no id, no choices: {@link anonymousRow}).
- * @throws ProblemError 401 signed out; 404 unknown poll; 403 not the poll's owner; 422 bad page.
+ * Whether a reader who is not the owner may see the shared list of a poll whose names are shown:
+ * exactly when they may see its results (domain/visibility.ts), looking up their vote only when
+ * that depends on it.
+ * @throws ProblemError `participants_hidden` (403) naming the poll's `results_visibility`.
+ */
+async function checkSharedListVisible(
+  ctx: PollsContext,
+  poll: PollDoc,
+  actor: Actor,
+  fingerprint: string | undefined,
+): Promise<void> {
+  const voter = readerOf(actor, fingerprint);
+  const sees = seesStats(poll, voter);
+  if (sees === true) return;
+  if (sees === 'if_voted' && voter && (await ctx.votes.latestByVoter(poll._id, voter.key))) return;
+  const visibility = resultsVisibility(poll.settings);
+  throw problems.participantsHidden({ until: visibility === 'always' ? 'after_vote' : visibility });
+}
+
+/**
+ * `GET /polls/{poll_id}/participants?page&per_page` (docs/polls.md, "Who voted"): counted votes,
+ * newest first (equal times: by id, descending), one page (per_page 1 to 100, default 15), and
+ * how many there are. Votes held for their one-time password are not counted yet and not listed.
+ *
+ * - The owner: every counted vote (`total`: the counters' count); on an anonymous poll each row
+ *   is a ballot's hour only (no id, no choices: {@link anonymousRow}).
+ * - Others, when the poll shows participants' names (domain/visibility.ts, `participantNamesShown`) and they may
+ *   see its results: the shared list, the newest {@link PUBLIC_PARTICIPANTS_MAX} counted votes
+ *   ({@link publicRow}; `total`: how many it holds), loaded once per counted total and process
+ *   (domain/public-participants.ts), so readers do not multiply what it costs the store.
+ * @throws ProblemError 404 unknown poll; names not shown (access.ts, `participants.read`): 401
+ *   signed out, 403 `forbidden` not the owner; names shown: 403 `participants_hidden` while the
+ *   reader may not see the results; 422 bad page.
  */
 export async function listParticipants(
   ctx: PollsContext,
-  { pollId, actor, page: readPage }: ListParticipants,
+  { pollId, actor, fingerprint, page: readPage }: ListParticipants,
 ): Promise<{ items: ParticipantView[]; total: number }> {
-  const { poll } = await requireAccess(ctx, { actor, permission: 'poll.manage', pollId });
+  const { poll } = await requireAccess(ctx, { actor, permission: 'participants.read', pollId });
+  const owner = actor.userId !== null && actor.userId === poll.owner_id;
+  if (!owner) await checkSharedListVisible(ctx, poll, actor, fingerprint);
   const { page, per_page: perPage } = readPage();
+  const skip = (page - 1) * perPage;
   // The total is the counters' (exact, rebuilt from the votes when lost): a count of the votes
   // would scan them all on FerretDB.
-  const [votes, counters] = await Promise.all([
-    ctx.votes.pageOfPoll(poll._id, (page - 1) * perPage, perPage),
-    ctx.counters.read(poll._id),
-  ]);
-  const row = poll.settings.anonymous === true ? anonymousRow : participantView;
-  return { items: votes.map(row), total: counters.total };
+  if (owner) {
+    const [votes, counters] = await Promise.all([
+      ctx.votes.pageOfPoll(poll._id, skip, perPage),
+      ctx.counters.read(poll._id),
+    ]);
+    const row = poll.settings.anonymous === true ? anonymousRow : participantView;
+    return { items: votes.map(row), total: counters.total };
+  }
+  const { total } = await ctx.counters.read(poll._id);
+  const rows = await ctx.participantsCache.rows(poll._id, total, async () =>
+    (await ctx.votes.pageOfPoll(poll._id, 0, PUBLIC_PARTICIPANTS_MAX)).map(publicRow),
+  );
+  return { items: rows.slice(skip, skip + perPage), total: rows.length };
 }

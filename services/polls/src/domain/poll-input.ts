@@ -12,7 +12,7 @@ export const DEFAULT_SETTINGS: PollSettings = {
   require_verification: false,
   show_stats_public: true,
   results_visibility: 'always',
-  show_participant_names: true,
+  show_participant_names: false,
   allow_comments: true,
   allow_reactions: true,
   embed_origins: [],
@@ -62,7 +62,7 @@ export function mergeSettings(base: PollSettings, input: PollInput['settings']):
   const visibility = resolveVisibility(base, input?.results_visibility, input?.show_stats_public);
   merged.results_visibility = visibility;
   merged.show_stats_public = statsPublicOf(visibility);
-  merged.show_participant_names ??= true;
+  merged.show_participant_names ??= false;
   merged.voters ??= 'anyone';
   merged.anonymous ??= false;
   if (input?.embed_origins !== undefined) merged.embed_origins = checkEmbedOrigins(input.embed_origins);
@@ -71,6 +71,16 @@ export function mergeSettings(base: PollSettings, input: PollInput['settings']):
       errors: {
         'settings.anonymous': [
           'The anonymous setting needs voters=invited or access=authenticated: only the ballots of known voters are anonymous but verified.',
+        ],
+      },
+    });
+  if (merged.show_participant_names && (merged.anonymous || merged.voters === 'invited'))
+    throw problems.invalid({
+      errors: {
+        'settings.show_participant_names': [
+          merged.anonymous
+            ? 'An anonymous poll cannot show participants: its ballots name nobody.'
+            : "A poll of invitees cannot show participants: each is named by their e-mail address, which only the poll's owner sees.",
         ],
       },
     });

@@ -36,6 +36,13 @@ const UNAUTHENTICATED = {
   manageWebhooks: 'Sign in to manage webhooks.',
 } as const;
 
+/** Why the shared participants list is not shown yet (`participants_hidden`, its `until`). */
+const PARTICIPANTS_HIDDEN = {
+  after_vote: 'Who voted is shown once you have voted on this poll, or once it is closed.',
+  after_close: 'Who voted is shown once the poll is closed.',
+  owner_only: "Who voted is shown to the poll's owner only, as its results are.",
+} as const;
+
 /** Why an invitation token was refused (`invitation_refused`, its `reason`). */
 const INVITATION_REFUSED = {
   unknown: 'This invitation link is not valid for this poll: check that you used the whole link.',
@@ -187,6 +194,17 @@ export const problems = defineProblems({
     detail: (p: { action: 'comment' | 'reaction'; seconds: number }) =>
       `Too many ${p.action}s on this poll: try again in ${p.seconds} seconds.`,
     retryAfterSeconds: (p: { action: 'comment' | 'reaction'; seconds: number }) => p.seconds,
+  },
+  /**
+   * The poll shows participants' names, but to those who may see its results, and this reader
+   * may not yet (`until`: the poll's `results_visibility`; docs/polls.md, "Participants shown to
+   * voters").
+   */
+  participantsHidden: {
+    kind: 'forbidden',
+    code: 'participants_hidden',
+    detail: (p: { until: keyof typeof PARTICIPANTS_HIDDEN }) => PARTICIPANTS_HIDDEN[p.until],
+    extensions: (p: { until: keyof typeof PARTICIPANTS_HIDDEN }) => ({ until: p.until }),
   },
   /** A poll for invitees (`voters: invited`) was sent a vote without an invitation. */
   invitationRequired: {

@@ -202,3 +202,26 @@ export interface Reservation {
   marker: string;
   generation: string;
 }
+
+/** One row of the participants grid (domain/participants.ts): one counted vote. */
+export interface ParticipantView {
+  /** Null on an anonymous poll: there the id is the voter's receipt (docs/polls.md, "Anonymous but verified"). */
+  vote_id: string | null;
+  /** The name the voter gave, or the signed-in user's name; null when neither. */
+  voter_name: string | null;
+  /** The signed-in voter's user id; null for an anonymous voter (fingerprint). */
+  user_id: number | null;
+  /** The n-th counted vote of this voter on the poll (1 unless `max_votes_per_voter` > 1). */
+  seq: number;
+  created_at: string;
+  /** Seconds, as the client reported it. */
+  time_spent: number | null;
+  /** Counted after its one-time password. */
+  verified: boolean;
+  /** Single sections: section id to option id. */
+  votes: Record<string, string>;
+  /** Sections that are not single (docs/polls.md, "Section kinds"). */
+  answers: BallotAnswers;
+  /** True on an anonymous poll: `votes` and `answers` are left empty, `vote_id` null. */
+  choices_hidden: boolean;
+}

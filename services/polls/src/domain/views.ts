@@ -16,7 +16,7 @@ export function pollView(p: PollDoc) {
     settings: {
       ...p.settings,
       results_visibility: resultsVisibility(p.settings),
-      show_participant_names: p.settings.show_participant_names ?? true,
+      show_participant_names: p.settings.show_participant_names ?? false,
       embed_origins: p.settings.embed_origins ?? [],
       voters: p.settings.voters ?? 'anyone',
       anonymous: p.settings.anonymous ?? false,

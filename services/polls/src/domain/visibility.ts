@@ -73,3 +73,14 @@ export function resultsVisibleBeforeLookup(
   if (!viewer.identified || !resultsVisibleTo(poll, { owner: viewer.owner, voted: true }, now)) return false;
   return 'if_voted';
 }
+
+/**
+ * Whether others than the owner are shown who took part (docs/polls.md, "Participants shown to
+ * voters"): the owner turned `show_participant_names` on (polls stored before it could be shown
+ * hold false: migrations/participant-names.ts), and the poll names its voters by what they chose
+ * to give: not an anonymous poll (its ballots name nobody) nor one of invitees (their name is
+ * their e-mail address, the owner's to see). `mergeSettings` refuses the combinations; this
+ * holds for any stored document.
+ */
+export const participantNamesShown = (settings: PollSettings): boolean =>
+  settings.show_participant_names === true && settings.anonymous !== true && settings.voters !== 'invited';

@@ -4,8 +4,7 @@ import { getMyBallot } from '../domain/my-ballot.ts';
 import { listParticipants } from '../domain/participants.ts';
 import { route, signedIn } from './declare.ts';
 import { sendExport } from './export-files.ts';
-import { ExportQuery, MyBallotAnswer, ParticipantList } from './participant-schemas.ts';
-import { PageQuery } from './polls-schemas.ts';
+import { ExportQuery, MyBallotAnswer, ParticipantList, ParticipantsQuery } from './participant-schemas.ts';
 import { fingerprintOf } from './results-routes.ts';
 import { ResultsQuery, fingerprintHeader } from './results-schemas.ts';
 import { pollParams } from './shared-schemas.ts';
@@ -18,23 +17,29 @@ export const participantRoutes = [
     method: 'get',
     path: '/api/polls/{poll_id}/participants',
     operationId: 'listParticipants',
-    summary: "The poll's counted votes, newest first, paginated: name, time, choices (owner)",
+    summary: "The poll's counted votes, newest first, paginated: name, time, choices",
     description:
-      'One row per counted vote (a voter allowed several votes has one row each, `seq` 1, 2...). Owner only, ' +
-      'whatever `results_visibility` and `show_participant_names` (they say what others see). Votes held for ' +
-      'their one-time password are not counted yet and not listed. On an anonymous poll a row is a ballot’s UTC ' +
-      'hour only (`choices_hidden: true`, no id: the id is the receipt; who voted is `GET .../invitees`).',
+      'One row per counted vote (a voter allowed several votes has one row each, `seq` 1, 2...). Votes held ' +
+      'for their one-time password are not counted yet and not listed. **The owner** sees every vote, whatever ' +
+      '`results_visibility`; on an anonymous poll a row is a ballot’s UTC hour only (`choices_hidden: true`, ' +
+      'no id: the id is the receipt; who voted is `GET .../invitees`). **Others** see the shared list when the ' +
+      'owner turned `show_participant_names` on and they may see the results (`after_vote`: once they voted, ' +
+      'recognised as for results): the newest 1,000 counted votes with the name each voter gave and their ' +
+      'choices, and no `vote_id`, `user_id` nor `time_spent` (null); `total` is how many the list holds. ' +
+      'Otherwise 401 signed out, 403 `forbidden` (names not shown) or `participants_hidden` (not yet: `until`).',
     tags: TAGS,
-    middleware: signedIn,
+    access: 'optional',
     params: pollParams,
     notFound: 'No poll has this id.',
-    query: PageQuery,
+    query: ParticipantsQuery,
     parseQuery: 'by-use-case',
+    headers: fingerprintHeader,
     responses: {
       200: { description: '`{data: Participant[], pagination, message}`', body: ParticipantList },
     },
     problems: {
-      403: 'Not the owner of the poll',
+      401: 'Signed out, on a poll that shows participants to its owner only',
+      403: 'Not the owner of a poll that shows participants to its owner only (`forbidden`); not yet allowed to see the results of one that shows them (`participants_hidden`, `until`: its `results_visibility`)',
       404: 'Unknown poll',
       422: '`page` or `per_page` out of range',
     },
@@ -42,6 +47,7 @@ export const participantRoutes = [
       const { items, total } = await listParticipants(ctx, {
         pollId: params.poll_id,
         actor: req.caller,
+        fingerprint: fingerprintOf(req.query, req),
         page: readQuery,
       });
       const { page, per_page } = readQuery();

@@ -1,6 +1,8 @@
 import { Joi } from '@fieldhouse/config';
+import { pageQuerySchema } from '@fieldhouse/http';
 import type { ExportContent } from '../domain/exports.ts';
 import { envelope, isoTime, listEnvelope, mapOf } from './shared-schemas.ts';
+import { ResultsQuery } from './results-schemas.ts';
 import { Vote } from './vote-schemas.ts';
 
 /** Who voted: the participants grid, exports and "my ballot" (docs/polls.md, "Who voted"). */
@@ -10,15 +12,23 @@ const Participant = Joi.object({
   vote_id: Joi.string()
     .allow(null)
     .required()
-    .description('null on an anonymous poll (the id is the receipt).'),
+    .description('null on an anonymous poll (the id is the receipt), and in the list shown to others.'),
   voter_name: Joi.string()
     .allow(null)
     .required()
     .description("The name the voter gave, or the signed-in user's."),
-  user_id: Joi.number().integer().allow(null).required().description('null for an anonymous voter.'),
+  user_id: Joi.number()
+    .integer()
+    .allow(null)
+    .required()
+    .description('null for an anonymous voter, and in the list shown to others.'),
   seq: Joi.number().integer().required().description('The n-th counted vote of this voter on the poll.'),
   created_at: isoTime().required(),
-  time_spent: Joi.number().integer().allow(null).required().description('Seconds.'),
+  time_spent: Joi.number()
+    .integer()
+    .allow(null)
+    .required()
+    .description('Seconds; null in the list shown to others.'),
   verified: Joi.boolean().required().description('Counted after its one-time password.'),
   votes: mapOf(Joi.string()).required().description('Single sections: section id to option id.'),
   answers: mapOf(Joi.alternatives().try(Joi.array().items(Joi.string()), mapOf(Joi.string())))
@@ -31,6 +41,12 @@ const Participant = Joi.object({
 
 /** `{data: Participant[], pagination, message}`. */
 export const ParticipantList = listEnvelope(Participant);
+
+/** `?page&per_page&voter_fingerprint` of the participants list. */
+export const ParticipantsQuery = Joi.object<{ page: number; per_page: number; voter_fingerprint?: unknown }>({
+  ...pageQuerySchema,
+  voter_fingerprint: ResultsQuery.extract('voter_fingerprint'),
+});
 
 /** `?content=votes|results&format=csv|xlsx`. */
 export const ExportQuery = Joi.object<{ content: ExportContent; format: 'csv' | 'xlsx' }>({

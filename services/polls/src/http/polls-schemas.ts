@@ -63,7 +63,8 @@ const SettingsInput = Joi.object({
         'show_stats_public, else always.',
     ),
   show_participant_names: Joi.boolean().description(
-    "Participants' names are shown to others than the owner (default true).",
+    'Who voted (names and choices) is listed to everyone who may see the results (`GET .../participants`); ' +
+      'default false. Refused on anonymous polls and polls of invitees.',
   ),
   allow_comments: Joi.boolean().description('Default true.'),
   allow_reactions: Joi.boolean().description('Default true.'),

@@ -1,10 +1,12 @@
 import type { Db } from 'mongodb';
 import { ensureWebhookIndexes } from '@fieldhouse/webhooks';
 import { ensureInviteeIndexes } from '../data/invitees-repo.ts';
+import { hideStoredParticipantNames } from './participant-names.ts';
 
 /**
- * The polls database's collections and indexes. MongoDB has no schema migrations; this
- * declares what the service relies on (idempotent: run at every `migrate`). Every index here
+ * The polls database's collections and indexes, then its one-time data changes (each recorded in
+ * the `migrations` collection). MongoDB has no schema migrations; this declares what the service
+ * relies on (idempotent: run at every `migrate`, before the service serves). Every index here
  * works on FerretDB 1.24 too (plain and unique compound indexes only).
  */
 export async function ensureIndexes(db: Db): Promise<void> {
@@ -24,4 +26,5 @@ export async function ensureIndexes(db: Db): Promise<void> {
   await ensureWebhookIndexes(db, 'poll_id');
   // Invitees and the register of who voted (docs/polls.md, "Invited voters").
   await ensureInviteeIndexes(db);
+  await hideStoredParticipantNames(db);
 }

@@ -1,0 +1,265 @@
+import { expect } from 'chai';
+import request from 'supertest';
+import { registry } from '@fieldhouse/http';
+import {
+  hideStoredParticipantNames,
+  PARTICIPANT_NAMES_MIGRATION,
+} from '../src/migrations/participant-names.ts';
+import {
+  alice,
+  bob,
+  carol,
+  dave,
+  pollBody,
+  startHarness,
+  votesFor,
+  type PollBody,
+  type PollsHarness,
+} from './harness.ts';
+
+/** `polls_participants_reads_total` by source, from the process registry (what /metrics shows). */
+async function readsBySource(): Promise<{ cache: number; joined: number; loaded: number }> {
+  const metric = registry.getSingleMetric('polls_participants_reads_total');
+  const values = metric ? (await metric.get()).values : [];
+  const of = (source: string) => values.find((v) => v.labels.source === source)?.value ?? 0;
+  return { cache: of('cache'), joined: of('joined'), loaded: of('loaded') };
+}
+
+/**
+ * Participants shown to voters (issue 37, part 1; docs/polls.md, "Participants shown to
+ * voters"): `show_participant_names` lists who voted, with their choices, to everyone who may see
+ * the results, and to nobody else; default off, and off for every poll stored before it existed.
+ * Real MongoDB/FerretDB and Redis.
+ */
+describe('participants shown to voters (real MongoDB/FerretDB and Redis)', () => {
+  let h: PollsHarness;
+  before(async () => {
+    // No staleness: each read after a new vote shows it (the bound has its own test below).
+    h = await startHarness({ resultsMaxStaleMs: 0 });
+  });
+  after(async () => {
+    await h?.stop();
+  });
+
+  const list = (poll: PollBody, auth: string, query = '') =>
+    request(h.app).get(`/api/polls/${poll.id}/participants${query}`).set('Authorization', auth);
+  const vote = (poll: PollBody, auth: string, body: object) =>
+    request(h.app).post(`/api/polls/${poll.id}/vote`).set('Authorization', auth).send(body).expect(201);
+  const shared = (settings: object = {}) =>
+    h.createPoll(alice, pollBody({ show_participant_names: true, ...settings }));
+
+  it('off by default: only the owner sees who voted (401 signed out, 403 forbidden)', async () => {
+    const poll = await h.createPoll(alice, pollBody());
+    expect(poll.settings).to.include({ show_participant_names: false });
+    await vote(poll, h.auth(bob), { votes: votesFor(poll), voter_name: 'Bob' });
+    expect((await list(poll, h.auth(carol)).expect(403)).body.code).to.equal('forbidden');
+    expect((await list(poll, h.auth()).expect(401)).body.code).to.equal('unauthenticated');
+    await list(poll, h.auth(alice)).expect(200);
+  });
+
+  it('on, results always visible: anyone, signed in or not, sees names and choices, nothing more', async () => {
+    const poll = await shared();
+    await vote(poll, h.auth(bob), { votes: votesFor(poll, [1, 0, 1]), voter_name: 'Bob B.' });
+    await vote(poll, h.auth(undefined, '10.7.7.7'), {
+      votes: votesFor(poll, [2, 1, 0]),
+      voter_fingerprint: 'fp-guest',
+      voter_name: 'Guest',
+    });
+    for (const auth of [h.auth(), h.auth(carol)]) {
+      const res = await list(poll, auth).expect(200);
+      expect(res.body.pagination).to.include({ total: 2, current_page: 1 });
+      expect(res.body.data.map((r: { voter_name: string }) => r.voter_name)).to.deep.equal([
+        'Guest',
+        'Bob B.',
+      ]);
+      expect(res.body.data[1]).to.deep.include({
+        vote_id: null,
+        user_id: null,
+        time_spent: null,
+        seq: 1,
+        choices_hidden: false,
+        votes: votesFor(poll, [1, 0, 1]),
+      });
+      // Nothing that names the account or the vote: the user id and the vote id are not there.
+      const votes = await h.db.collection('votes').find({ poll_id: poll.id }).toArray();
+      for (const v of votes) expect(JSON.stringify(res.body)).to.not.contain(String(v._id));
+      expect(JSON.stringify(res.body.data)).to.not.match(new RegExp(`\\b${bob}\\b`));
+    }
+    // The owner still gets the whole row.
+    const own = await list(poll, h.auth(alice)).expect(200);
+    expect(own.body.data[1]).to.include({ user_id: bob });
+    expect(own.body.data[1].vote_id).to.be.a('string');
+    // Pages of the shared list.
+    const second = await list(poll, h.auth(), '?per_page=1&page=2').expect(200);
+    expect(second.body.data.map((r: { voter_name: string }) => r.voter_name)).to.deep.equal(['Bob B.']);
+    expect(second.body.pagination).to.include({ total: 2, last_page: 2 });
+    expect((await list(poll, h.auth(), '?per_page=0').expect(422)).body.errors).to.have.property('per_page');
+  });
+
+  it('after_vote: hidden (participants_hidden) until the reader has voted, by account or fingerprint', async () => {
+    const poll = await shared({ results_visibility: 'after_vote' });
+    await vote(poll, h.auth(bob), { votes: votesFor(poll), voter_name: 'Bob' });
+    for (const [auth, query] of [
+      [h.auth(carol), ''],
+      [h.auth(), ''],
+      [h.auth(undefined, '10.8.8.8'), '?voter_fingerprint=fp-later'],
+    ] as const) {
+      const refused = await list(poll, auth, query).expect(403);
+      expect(refused.body).to.include({ code: 'participants_hidden', until: 'after_vote' });
+      expect(refused.headers['content-type']).to.match(/problem\+json/);
+    }
+    await vote(poll, h.auth(carol), { votes: votesFor(poll) });
+    expect((await list(poll, h.auth(carol)).expect(200)).body.pagination.total).to.equal(2);
+    await vote(poll, h.auth(undefined, '10.8.8.8'), { votes: votesFor(poll), voter_fingerprint: 'fp-later' });
+    await list(poll, h.auth(undefined, '10.8.8.8'), '?voter_fingerprint=fp-later').expect(200);
+    await request(h.app)
+      .get(`/api/polls/${poll.id}/participants`)
+      .set('Authorization', h.auth(undefined, '10.8.8.8'))
+      .set('X-Voter-Fingerprint', 'fp-later')
+      .expect(200);
+    // Still hidden from who has not voted, until the poll closes.
+    await list(poll, h.auth(dave)).expect(403);
+    await request(h.app).post(`/api/polls/${poll.id}/close`).set('Authorization', h.auth(alice)).expect(200);
+    await list(poll, h.auth(dave)).expect(200);
+  });
+
+  it('after_close and owner_only: hidden until the close, and from everyone but the owner', async () => {
+    const closing = await shared({ results_visibility: 'after_close' });
+    await vote(closing, h.auth(bob), { votes: votesFor(closing), voter_name: 'Bob' });
+    const early = await list(closing, h.auth(bob)).expect(403);
+    expect(early.body).to.include({ code: 'participants_hidden', until: 'after_close' });
+    await request(h.app)
+      .post(`/api/polls/${closing.id}/close`)
+      .set('Authorization', h.auth(alice))
+      .expect(200);
+    expect((await list(closing, h.auth()).expect(200)).body.data[0].voter_name).to.equal('Bob');
+
+    const ownerOnly = await shared({ results_visibility: 'owner_only' });
+    await vote(ownerOnly, h.auth(bob), { votes: votesFor(ownerOnly) });
+    const refused = await list(ownerOnly, h.auth(bob)).expect(403);
+    expect(refused.body).to.include({ code: 'participants_hidden', until: 'owner_only' });
+    await list(ownerOnly, h.auth(alice)).expect(200);
+  });
+
+  it('refused where names would say more than voters were told: anonymous polls and polls of invitees (422, nothing changed)', async () => {
+    const create = (settings: object) =>
+      request(h.app)
+        .post('/api/polls')
+        .set('Authorization', h.auth(alice))
+        .send(pollBody(settings))
+        .expect(422);
+    for (const settings of [
+      { show_participant_names: true, voters: 'invited' },
+      { show_participant_names: true, voters: 'invited', anonymous: true },
+      { show_participant_names: true, access: 'authenticated', anonymous: true },
+    ]) {
+      const res = await create(settings);
+      expect(res.body.errors).to.have.property('settings.show_participant_names');
+    }
+    const poll = await shared();
+    const res = await request(h.app)
+      .patch(`/api/polls/${poll.id}`)
+      .set('Authorization', h.auth(alice))
+      .send({ settings: { voters: 'invited' } })
+      .expect(422);
+    expect(res.body.errors).to.have.property('settings.show_participant_names');
+    const stored = await h.db.collection('polls').findOne({ _id: poll.id as never });
+    expect(stored!.settings).to.include({ voters: 'anyone', show_participant_names: true });
+  });
+
+  it('many readers at once cost one load of the votes; the next vote is in the next read', async () => {
+    const poll = await shared();
+    await vote(poll, h.auth(bob), { votes: votesFor(poll), voter_name: 'Bob' });
+    const before = await readsBySource();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => list(poll, h.auth()).expect(200)));
+    for (const a of answers) expect(a.body.pagination.total).to.equal(1);
+    const after = await readsBySource();
+    expect(after.loaded - before.loaded, 'one load for 20 readers').to.equal(1);
+    expect(after.joined + after.cache - before.joined - before.cache).to.equal(19);
+    await vote(poll, h.auth(carol), { votes: votesFor(poll), voter_name: 'Carol' });
+    const next = await list(poll, h.auth()).expect(200);
+    expect(next.body.data.map((r: { voter_name: string }) => r.voter_name)).to.deep.equal(['Carol', 'Bob']);
+  });
+
+  it('holds the newest 1,000 counted votes', async () => {
+    const poll = await shared();
+    const t0 = Date.parse('2026-11-01T00:00:00.000Z');
+    await h.db.collection('votes').insertMany(
+      Array.from({ length: 1005 }, (_, i) => ({
+        _id: `v-${String(i).padStart(5, '0')}`,
+        poll_id: poll.id,
+        voter_key: `f:${i}`,
+        seq: 1,
+        choices: votesFor(poll),
+        option_ids: [],
+        voter_name: `Voter ${i}`,
+        time_spent: 3,
+        user_id: null,
+        created_at: new Date(t0 + i * 1000).toISOString(),
+      })) as never[],
+    );
+    const first = await list(poll, h.auth(), '?per_page=100').expect(200);
+    expect(first.body.pagination).to.include({ total: 1000, last_page: 10 });
+    expect(first.body.data[0].voter_name).to.equal('Voter 1004');
+    const last = await list(poll, h.auth(), '?per_page=100&page=10').expect(200);
+    expect(last.body.data.at(-1).voter_name).to.equal('Voter 5');
+  });
+
+  it('polls stored before the setting could show names are turned off once; a later choice of the owner stays', async () => {
+    const poll = await h.createPoll(alice, pollBody());
+    const polls = h.db.collection('polls');
+    await h.db.collection('migrations').deleteOne({ _id: PARTICIPANT_NAMES_MIGRATION as never });
+    await polls.updateOne({ _id: poll.id as never }, { $set: { 'settings.show_participant_names': true } });
+    const old = await h.createPoll(alice, pollBody());
+    await polls.updateOne({ _id: old.id as never }, { $unset: { 'settings.show_participant_names': '' } });
+
+    expect(await hideStoredParticipantNames(h.db)).to.be.at.least(2);
+    for (const id of [poll.id, old.id])
+      expect((await polls.findOne({ _id: id as never }))!.settings.show_participant_names).to.equal(false);
+    expect(
+      await h.db.collection('migrations').findOne({ _id: PARTICIPANT_NAMES_MIGRATION as never }),
+    ).to.not.equal(null);
+
+    await request(h.app)
+      .patch(`/api/polls/${poll.id}`)
+      .set('Authorization', h.auth(alice))
+      .send({ settings: { show_participant_names: true } })
+      .expect(200);
+    expect(await hideStoredParticipantNames(h.db)).to.equal(0);
+    expect((await polls.findOne({ _id: poll.id as never }))!.settings.show_participant_names).to.equal(true);
+  });
+});
+
+describe('participants shown to voters: the staleness bound (real MongoDB/FerretDB and Redis)', () => {
+  let h: PollsHarness;
+  before(async () => {
+    h = await startHarness({ resultsMaxStaleMs: 60_000 });
+  });
+  after(async () => {
+    await h?.stop();
+  });
+
+  it('within RESULTS_MAX_STALE_MS of its load the list is served as loaded, even after a vote', async () => {
+    const poll = await h.createPoll(alice, pollBody({ show_participant_names: true }));
+    const list = () =>
+      request(h.app).get(`/api/polls/${poll.id}/participants`).set('Authorization', h.auth());
+    await request(h.app)
+      .post(`/api/polls/${poll.id}/vote`)
+      .set('Authorization', h.auth(bob))
+      .send({ votes: votesFor(poll), voter_name: 'Bob' })
+      .expect(201);
+    expect((await list().expect(200)).body.pagination.total).to.equal(1);
+    await request(h.app)
+      .post(`/api/polls/${poll.id}/vote`)
+      .set('Authorization', h.auth(carol))
+      .send({ votes: votesFor(poll), voter_name: 'Carol' })
+      .expect(201);
+    // One minute of staleness allowed: the list loaded with one vote is still the answer.
+    expect((await list().expect(200)).body.pagination.total).to.equal(1);
+    // The owner's grid is read each time.
+    const own = await request(h.app)
+      .get(`/api/polls/${poll.id}/participants`)
+      .set('Authorization', h.auth(alice));
+    expect(own.body.pagination.total).to.equal(2);
+  });
+});
