@@ -73,7 +73,7 @@ describe('console: who voted (browser)', function () {
     expect(await rows.nth(2).innerText())
       .to.contain('Ana')
       .and.contain('Pizzeria');
-    await page.getByText("Participants' names are not shown to anyone else.", { exact: false }).waitFor();
+    await page.getByText("Only you, the poll's owner, see this list and the exports.").waitFor();
     await page.getByText('3 counted votes').waitFor();
     await expectAccessible(page, 'results page: who voted');
     await expectNoOverflow(page, 'results page: who voted');
@@ -107,6 +107,79 @@ describe('console: who voted (browser)', function () {
     await french.getByRole('tab', { name: 'Qui a voté', selected: true }).waitFor();
     await french.getByText('3 votes comptés').waitFor();
     await french.getByRole('link', { name: 'Télécharger les votes en CSV' }).waitFor();
+  });
+
+  it('shown to voters: the owner turns on "Show who voted to voters"; a voter is told so, votes, and sees who voted', async () => {
+    const poll = await createPoll(
+      c.baseUrl,
+      owner.token,
+      twoSectionPoll({ results_visibility: 'after_vote' }, 'Board games night'),
+    );
+    await voteByApi(c, poll, 'fp-shared-1', [1, 0], 'Lea');
+
+    const editor = await c.newPage();
+    await signInThroughPage(editor, owner, `/polls/${poll.id}/edit`);
+    const names = editor.getByRole('switch', { name: 'Show who voted to voters' });
+    await names.waitFor();
+    expect(await names.isChecked(), 'off by default').to.equal(false);
+    // Invited voters are named by their e-mail address: the switch is off and unavailable.
+    await editor.getByRole('switch', { name: 'Only invited people can vote' }).check();
+    expect(await names.isDisabled()).to.equal(true);
+    await editor.getByText('Not with anonymous ballots or invited voters').waitFor();
+    await editor.getByRole('switch', { name: 'Only invited people can vote' }).uncheck();
+    await names.check();
+    await editor
+      .getByText('Everyone who can see the results also sees each participant', { exact: false })
+      .waitFor();
+    await expectAccessible(editor, 'poll editor: show who voted');
+    await names.scrollIntoViewIfNeeded();
+    await screenshotBoth(editor, 'poll-settings-names');
+    await editor.getByRole('button', { name: 'Save the changes' }).click();
+    await editor.waitForURL((u) => u.pathname === '/polls');
+    const saved = await request(c.baseUrl)
+      .get(`/api/polls/${poll.id}`)
+      .auth(owner.token, { type: 'bearer' })
+      .expect(200);
+    expect(saved.body.data.settings).to.include({ show_participant_names: true, voters: 'anyone' });
+
+    const voter = await c.newPage({ phone: true });
+    await voter.goto(`/p/${poll.id}`);
+    await voter.getByText('Shown with your vote to everyone who can see the results').waitFor();
+    await voter.getByRole('radio', { name: 'Pizzeria' }).check();
+    await voter.getByRole('radio', { name: '1 pm' }).check();
+    await voter.getByRole('textbox', { name: /Your name/ }).fill('Sam');
+    await voter.getByRole('button', { name: 'Vote', exact: true }).click();
+    await voter.getByTestId('vote-counted').waitFor();
+    await voter.goto(`/p/${poll.id}/results`);
+    await voter.getByRole('tab', { name: 'Who voted' }).click();
+    const rows = voter.getByTestId('participant');
+    await voter.getByText('2 counted votes').waitFor();
+    expect(await rows.nth(0).innerText())
+      .to.contain('Sam')
+      .and.contain('Pizzeria')
+      .and.contain('1 pm');
+    expect(await rows.nth(1).innerText())
+      .to.contain('Lea')
+      .and.contain('Noodle bar');
+    expect(await voter.getByTestId('participants-audience').innerText()).to.contain(
+      'shows who voted, with their choices, to everyone who can see the results',
+    );
+    expect(await voter.getByRole('link', { name: /Download/ }).count(), 'no exports for voters').to.equal(0);
+    await expectAccessible(voter, 'results page: who voted, shown to voters');
+    await expectNoOverflow(voter, 'results page: who voted, shown to voters');
+    await screenshotBoth(voter, 'results-participants-shared');
+
+    // Someone who has not voted on this after_vote poll: no tab, and the API says why.
+    const visitor = await c.newPage();
+    await visitor.goto(`/p/${poll.id}/results?tab=participants`);
+    await visitor.getByTestId('results-hidden').waitFor();
+    expect(await visitor.getByRole('tab').count()).to.equal(0);
+    const hidden = await request(c.baseUrl).get(`/api/polls/${poll.id}/participants`).expect(403);
+    expect(hidden.body).to.include({ code: 'participants_hidden', until: 'after_vote' });
+
+    const fr = await c.newPage({ locale: 'fr-FR' });
+    await fr.goto(`/p/${poll.id}`);
+    await fr.getByText('Affiché avec votre vote à toute personne qui peut voir les résultats').waitFor();
   });
 
   it('the Who voted tab pages through more than 20 votes', async () => {

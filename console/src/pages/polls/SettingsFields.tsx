@@ -11,7 +11,7 @@ import {
 import type { UseFormReturnType } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { InstantInput } from '../../components/InstantInput.tsx';
-import { LIMITS, RESULTS_VISIBILITIES, type PollFormValues } from './poll-form.ts';
+import { LIMITS, namesCanBeShown, RESULTS_VISIBILITIES, type PollFormValues } from './poll-form.ts';
 
 type Form = UseFormReturnType<PollFormValues>;
 
@@ -32,8 +32,9 @@ function InstantField({ form, path, label }: { form: Form; path: 'starts_at' | '
  * zone, shown with UTC), votes per voter, who may vote, one-time-password verification, who sees
  * the results (one of four modes, each with a line saying what it does: docs/polls.md, "Result
  * visibility"), comments and reactions, and the sites that may embed the poll (one origin per
- * line: docs/polls.md, "Embedding"). Not `show_participant_names`: no page shows participants to
- * anyone but the owner yet, so a switch would change nothing (docs/polls.md).
+ * line: docs/polls.md, "Embedding"), and whether who voted is shown to those who see the results
+ * (off, and unavailable, with anonymous ballots or invitees: docs/polls.md, "Participants shown to
+ * voters").
  */
 export function SettingsFields({ form }: { form: Form }) {
   const { t } = useTranslation('polls');
@@ -113,6 +114,17 @@ export function SettingsFields({ form }: { form: Form }) {
           ))}
         </Stack>
       </Radio.Group>
+      <Switch
+        label={t('settings.names')}
+        description={t(
+          namesCanBeShown(form.values.settings) ? 'settings.namesHint' : 'settings.namesUnavailable',
+        )}
+        disabled={!namesCanBeShown(form.values.settings)}
+        checked={form.values.settings.show_participant_names && namesCanBeShown(form.values.settings)}
+        onChange={(e) => form.setFieldValue('settings.show_participant_names', e.currentTarget.checked)}
+        error={form.errors['settings.show_participant_names']}
+        data-testid="show-names"
+      />
       <Switch
         label={t('settings.comments')}
         key={form.key('settings.allow_comments')}

@@ -119,7 +119,7 @@ export const emptyPoll = (): PollFormValues => ({
     access: 'public',
     require_verification: false,
     results_visibility: 'always',
-    show_participant_names: true,
+    show_participant_names: false,
     allow_comments: true,
     allow_reactions: true,
     embed_origins: '',
@@ -185,10 +185,22 @@ export const toBody = (v: PollFormValues): PollCreate => ({
     ends_at: fromLocalInput(v.settings.ends_at),
     embed_origins: originLines(v.settings.embed_origins),
     // Anonymous ballots need known voters: invitees or signed-in users.
-    anonymous:
-      (v.settings.voters === 'invited' || v.settings.access === 'authenticated') && v.settings.anonymous,
+    anonymous: anonymousBallots(v.settings),
+    show_participant_names: v.settings.show_participant_names && namesCanBeShown(v.settings),
   },
 });
+
+type FormSettings = PollFormValues['settings'];
+
+/** Whether the ballots are anonymous: asked for, and the voters are known (invitees or signed-in users). */
+const anonymousBallots = (s: FormSettings) =>
+  (s.voters === 'invited' || s.access === 'authenticated') && s.anonymous;
+
+/**
+ * Whether the poll may show who voted to voters (docs/polls.md, "Participants shown to voters"):
+ * not with anonymous ballots, nor for invitees (each named by their e-mail address).
+ */
+export const namesCanBeShown = (s: FormSettings) => s.voters !== 'invited' && !anonymousBallots(s);
 
 const text =
   (t: TFunction, max: number, required = true) =>

@@ -6,19 +6,29 @@ import { call, pollsApi } from '../../api/client.ts';
 import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import { formatDateTime } from '../poll-public/dates.ts';
 import type { Poll, Section } from '../poll-public/types.ts';
+import { voterFingerprint } from '../poll-public/voter.ts';
 
 /** Rows per page of the grid. */
 const PER_PAGE = 20;
 
 type Participant = Awaited<ReturnType<typeof fetchPage>>['data'][number];
 
-/** `GET /api/polls/{poll_id}/participants?page&per_page` (owner only). */
+/**
+ * `GET /api/polls/{poll_id}/participants?page&per_page`: the owner's grid, or the list shown to
+ * voters (with the fingerprint that tells a voter of an `after_vote` poll who has voted).
+ */
 const fetchPage = async (pollId: string, page: number) =>
   call(
     pollsApi.GET('/api/polls/{poll_id}/participants', {
-      params: { path: { poll_id: pollId }, query: { page, per_page: PER_PAGE } },
+      params: {
+        path: { poll_id: pollId },
+        query: { page, per_page: PER_PAGE, voter_fingerprint: voterFingerprint() },
+      },
     }),
   );
+
+/** How many rows the list shown to voters holds at most (docs/polls.md, "Participants shown to voters"). */
+const SHARED_MAX = 1000;
 
 /** The answer of one section in one vote, as option labels (an order for ranked, slot answers for meetings). */
 function choiceText(section: Section, row: Participant, availability: (a: string) => string): string {
@@ -77,32 +87,45 @@ function Exports({ pollId, anonymous }: { pollId: string; anonymous: boolean }) 
 }
 
 /**
- * The owner's "Who voted" tab of the results page (issue 37, part 3; docs/console.md, "Who
- * voted"): every counted vote, newest first, 20 a page (name or "Anonymous", time, the choices
- * of each section), and the exports of the votes and the results as CSV or Excel. On an
- * anonymous poll (docs/polls.md, "Anonymous but verified") each row is a ballot's hour only, and
- * only the results are exported. A lazy chunk: only owners load it.
+ * The "Who voted" tab of the results page (issue 37, parts 1 and 3; docs/console.md, "Who
+ * voted"). For the owner: every counted vote, newest first, 20 a page (name or "Anonymous", time,
+ * the choices of each section), and the exports of the votes and the results as CSV or Excel; on
+ * an anonymous poll (docs/polls.md, "Anonymous but verified") each row is a ballot's hour only,
+ * and only the results are exported. For others, when the owner shows who voted: the names and
+ * choices only (docs/polls.md, "Participants shown to voters"). Read again when the count of votes
+ * moves (`totalVotes`, from the live results). A lazy chunk: loaded only when the tab is opened.
  */
-export default function ParticipantsPanel({ poll }: { poll: Poll }) {
+export default function ParticipantsPanel({
+  poll,
+  owner,
+  totalVotes,
+}: {
+  poll: Poll;
+  owner: boolean;
+  totalVotes: number;
+}) {
   const { t, i18n } = useTranslation(['results', 'vote']);
   const [page, setPage] = useState(1);
   const rows = useQuery({
-    queryKey: ['poll-participants', poll.id, page],
+    queryKey: ['poll-participants', poll.id, page, totalVotes],
     queryFn: () => fetchPage(poll.id, page),
     placeholderData: keepPreviousData,
+    meta: { signInOn401: false },
   });
   const availability = (a: string) => t(`vote:kinds.availability.${a}`);
   const total = rows.data?.pagination.total ?? 0;
   const anonymous = poll.settings.anonymous;
+  const shown = poll.settings.show_participant_names;
   return (
     <Stack gap="lg">
       <Stack gap={4}>
         <Title order={2} size="h3">
           {t('participants.title')}
         </Title>
-        <Text size="sm" c="dimmed">
-          {t('participants.ownerOnly')}
-          {poll.settings.show_participant_names ? '' : ` ${t('participants.namesHidden')}`}
+        <Text size="sm" c="dimmed" data-testid="participants-audience">
+          {owner
+            ? t(shown ? 'participants.ownerShared' : 'participants.ownerOnly')
+            : t('participants.shared')}
         </Text>
       </Stack>
       {anonymous ? (
@@ -110,7 +133,7 @@ export default function ParticipantsPanel({ poll }: { poll: Poll }) {
           {t('participants.anonymousPoll')}
         </Text>
       ) : null}
-      <Exports pollId={poll.id} anonymous={anonymous} />
+      {owner ? <Exports pollId={poll.id} anonymous={anonymous} /> : null}
       {rows.isPending ? <Loader size="sm" role="status" aria-label={t('participants.loading')} /> : null}
       <ProblemAlert error={rows.error} />
       {rows.data && !total ? (
@@ -121,7 +144,9 @@ export default function ParticipantsPanel({ poll }: { poll: Poll }) {
       {rows.data && total ? (
         <Stack gap="sm">
           <Text size="sm" data-testid="participants-total">
-            {t('participants.total', { count: total })}
+            {!owner && total >= SHARED_MAX && totalVotes > total
+              ? t('participants.newest', { count: total, total: totalVotes })
+              : t('participants.total', { count: total })}
           </Text>
           <Table.ScrollContainer minWidth={300}>
             <Table verticalSpacing="xs" captionSide="top" data-testid="participants">

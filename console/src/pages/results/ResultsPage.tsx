@@ -19,7 +19,7 @@ import { Totals } from './Totals.tsx';
 import { useLiveResults } from './use-live-results.ts';
 import { useResults } from './use-results.ts';
 
-/** The owner's "Who voted" tab: a lazy chunk, loaded only when an owner opens it. */
+/** The "Who voted" tab: a lazy chunk, loaded only when it is opened. */
 const ParticipantsPanel = lazy(() => import('./ParticipantsPanel.tsx'));
 
 /**
@@ -28,7 +28,9 @@ const ParticipantsPanel = lazy(() => import('./ParticipantsPanel.tsx'));
  * Bars per option (or only the reader's own vote when the owner hides statistics), totals,
  * analytics and achievements for those who may see them, reactions and the comment threads.
  * The poll's owner also gets a "Who voted" tab (`?tab=participants`): the participants grid and
- * the exports (docs/console.md, "Who voted").
+ * the exports (docs/console.md, "Who voted"); so does everyone who sees the results of a poll
+ * whose owner shows who voted (names and choices only: docs/polls.md, "Participants shown to
+ * voters").
  */
 export function ResultsPage() {
   const { pollId = '' } = useParams();
@@ -57,7 +59,9 @@ export function ResultsPage() {
   const r = results.data;
   const poll = r.poll;
   const owner = !!me.data && me.data.id === poll.owner_id;
-  const tab = owner && search.get('tab') === 'participants' ? 'participants' : 'results';
+  // The service shows who voted to those who see the results when the owner chose so.
+  const whoVoted = owner || (poll.settings.show_participant_names && !r.stats_hidden);
+  const tab = whoVoted && search.get('tab') === 'participants' ? 'participants' : 'results';
   const body = (
     <>
       <Totals results={r} />
@@ -116,7 +120,7 @@ export function ResultsPage() {
           </Group>
         ) : null}
       </Stack>
-      {owner ? (
+      {whoVoted ? (
         <Tabs
           value={tab}
           onChange={(next) =>
@@ -133,7 +137,7 @@ export function ResultsPage() {
           </Tabs.Panel>
           <Tabs.Panel value="participants" pt="lg">
             <Suspense fallback={<PageLoader />}>
-              <ParticipantsPanel poll={poll} />
+              <ParticipantsPanel poll={poll} owner={owner} totalVotes={r.total_votes} />
             </Suspense>
           </Tabs.Panel>
         </Tabs>
