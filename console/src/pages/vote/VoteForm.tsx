@@ -1,30 +1,20 @@
-import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { fieldErrorsOf } from '../../components/field-errors.ts';
 import type { Poll } from '../poll-public/types.ts';
-import { SectionChoice } from './SectionChoice.tsx';
+import {
+  answersToSend,
+  BallotSections,
+  ballotErrors,
+  focusFirstError,
+  type Ballot,
+} from './BallotSections.tsx';
 import { TextField } from '../../components/native/TextField.tsx';
 import { VoteProblem } from './VoteProblem.tsx';
-import type { KindAnswer } from './kinds/KindSection.tsx';
-
-/** The lazy chunk's check of those sections, once it has loaded (the service checks them too). */
-let checkKinds:
-  ((sections: Poll['sections'], answers: VoteFormValues['answers']) => Record<string, string>) | undefined;
-
-/** Sections that are not single: a lazy chunk, fetched only for polls that have one. */
-const KindSection = lazy(() =>
-  import('./kinds/KindSection.tsx').then((m) => {
-    checkKinds = m.kindChecker();
-    return m;
-  }),
-);
 
 /** What the form sends: section id to option id, the other kinds' answers, the optional name and e-mail. */
-export interface VoteFormValues {
-  votes: Record<string, string>;
-  /** Sections that are not single (docs/polls.md, "Section kinds"). */
-  answers: Record<string, KindAnswer>;
+export interface VoteFormValues extends Ballot {
   voterName: string;
   voterEmail: string;
 }
@@ -58,51 +48,31 @@ export function VoteForm({ poll, needsEmail, initial, pending, error, onVote }: 
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found: Record<string, string> = {};
-    for (const s of poll.sections)
-      if (!s.kind && !values.votes[s.id]) found[`votes.${s.id}`] = t('form.pickOne');
-    Object.assign(found, checkKinds?.(poll.sections, values.answers));
+    const found = ballotErrors(poll.sections, values);
     if (needsEmail && !EMAIL.test(values.voterEmail.trim())) found.voter_email = t('form.emailInvalid');
     if (values.voterName.trim().length > 100) found.voter_name = t('form.nameTooLong');
     setErrors(found);
-    if (Object.keys(found).length) {
-      const first = Object.keys(found)[0]!;
-      document.querySelector<HTMLElement>(`[data-field="${first}"] :is(input, button)`)?.focus();
-      return;
-    }
-    onVote(values);
+    if (Object.keys(found).length) return focusFirstError(found);
+    onVote({ ...values, answers: answersToSend(poll.sections, values.answers) });
   };
 
   return (
     <form onSubmit={submit} noValidate aria-label={t('form.label')}>
       <Stack gap="lg">
-        {poll.sections.map((section) =>
-          section.kind ? (
-            <Suspense key={section.id} fallback={<p>{t('kinds.loading')}</p>}>
-              <KindSection
-                section={section}
-                value={values.answers[section.id]}
-                error={errorOf(`answers.${section.id}`) ?? errorOf(`votes.${section.id}`)}
-                onChange={(answer) => {
-                  setValues((v) => ({ ...v, answers: { ...v.answers, [section.id]: answer } }));
-                  setErrors(({ [`answers.${section.id}`]: _, ...rest }) => rest);
-                }}
-              />
-            </Suspense>
-          ) : (
-            <SectionChoice
-              key={section.id}
-              section={section}
-              value={values.votes[section.id]}
-              error={errorOf(`votes.${section.id}`)}
-              onChange={(option) => setValues((v) => ({ ...v, votes: { ...v.votes, [section.id]: option } }))}
-            />
-          ),
-        )}
+        <BallotSections
+          sections={poll.sections}
+          ballot={values}
+          errorOf={errorOf}
+          onPick={(id, option) => setValues((v) => ({ ...v, votes: { ...v.votes, [id]: option } }))}
+          onAnswer={(id, answer) => {
+            setValues((v) => ({ ...v, answers: { ...v.answers, [id]: answer } }));
+            setErrors(({ [`answers.${id}`]: _, ...rest }) => rest);
+          }}
+        />
         <TextField
           field="voter_name"
           label={t('form.name')}
-          description={t('form.nameHint')}
+          description={t(poll.settings.show_participant_names ? 'form.nameHintShown' : 'form.nameHint')}
           autoComplete="name"
           maxLength={100}
           value={values.voterName}
