@@ -201,11 +201,19 @@ describe('console: poll embed on another site (browser)', function () {
     await elsewhere('embed-kinds-2', ['Museum'], ['Thai', 'Pizza']);
 
     const page = await c.newPage({ phone: true });
+    const scripts: string[] = [];
+    page.on('response', (r) => {
+      if (r.request().resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
     await page.goto(site.frame(`${c.baseUrl}/p/${kinds.id}/embed`, 1250));
     const frame = await embedFrame(page, kinds.id);
     await frame.getByRole('group', { name: 'Dinner' }).waitFor();
     await frame.getByTestId('embed-total').getByText('2 votes').waitFor();
     expect(await frame.getByText('Vote on Fieldhouse').count(), 'no link out: the vote is here').to.equal(0);
+    // Pizza and Thai one first preference each, Tapas none: a tie after Tapas goes.
+    await frame.getByRole('region', { name: 'Dinner' }).getByText('Tie: Thai, Pizza').waitFor();
+    // The kinds' widgets come in their own chunk, fetched for this poll.
+    expect(scripts.filter((p) => /\/assets\/KindSection-[\w-]+\.js$/.test(p))).to.have.length(1);
 
     // Vote with nothing chosen: each section says what it needs, and so does the line by Vote.
     await frame.getByTestId('embed-vote').focus();
@@ -379,9 +387,10 @@ describe('console: poll embed on another site (browser)', function () {
     await expectNoOverflow(page, 'poll embed page');
     // Its own lazy chunk; none of the voting or results pages' code.
     expect(scripts.some((s) => /\/assets\/EmbedPage-[\w-]+\.js$/.test(s))).to.equal(true);
-    expect(scripts.filter((s) => /\/assets\/(VotePage|ResultsPage|ConsoleLayout)-/.test(s))).to.deep.equal(
-      [],
-    );
+    // Nor the kinds' widgets: this poll's sections are all single.
+    expect(
+      scripts.filter((s) => /\/assets\/(VotePage|ResultsPage|ConsoleLayout|KindSection)-/.test(s)),
+    ).to.deep.equal([]);
   });
 
   it('is refused by the browser in a frame on a site the poll does not name, as every other page is', async () => {
