@@ -31,6 +31,8 @@ export interface BenchPoll {
 export interface PollsStack {
   gatewayUrl: string;
   pollsUrl: string;
+  /** The polls service's metrics port (`GET /metrics`). */
+  pollsMetricsUrl: string;
   polls: Child;
   gateway: Child;
   mongoUrl: string;
@@ -60,7 +62,7 @@ export async function startPollsStack(
   const mongoUrl = process.env.MONGO_URL!;
   const mongoDb = `bench_${label}_${suffix}`;
   const prefix = `bench:${suffix}:`;
-  const [gwPort, pollsPort] = [await freePort(), await freePort()];
+  const [gwPort, pollsPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
   const gatewayUrl = `http://127.0.0.1:${gwPort}`;
   const pollsUrl = `http://127.0.0.1:${pollsPort}`;
   // Run in reverse: the children stop first (registered as they start), then what they used.
@@ -101,6 +103,7 @@ export async function startPollsStack(
     {
       ...SERVER_ENV,
       PORT: String(pollsPort),
+      METRICS_PORT: String(metricsPort),
       MONGO_URL: mongoUrl,
       MONGO_DB: mongoDb,
       REDIS_URL: backing.redis,
@@ -144,6 +147,7 @@ export async function startPollsStack(
   return {
     gatewayUrl,
     pollsUrl,
+    pollsMetricsUrl: `http://127.0.0.1:${metricsPort}`,
     polls,
     gateway,
     mongoUrl,

@@ -20,6 +20,13 @@
  *   6. a ranked poll of one 5-option section filled with 100,000 ballots cast through the
  *      gateway (random rankings of 1 to 5 options, each a new voter; timed), then its results
  *      read while ranked votes arrive on it: p99 <= 50 ms.
+ *   7. participants shown to voters (docs/polls.md, "Participants shown to voters"): a poll with
+ *      `show_participant_names` filled with 20,000 named votes (--participants), then its shared
+ *      list (`GET .../participants?per_page=20`, signed out) read while votes arrive on it:
+ *      p99 <= 100 ms (a read costs the gateway, the poll and the counted total from Redis, and
+ *      a page of the list kept in memory: it does not wait for the store), and the loads of the
+ *      list from the store during the run (full and recent, from the polls service's /metrics)
+ *      and the first read's time (the one load of every vote) printed.
  * Then prints Redis's `total` and MongoDB's count of votes of every poll (they must be equal),
  * and PASS/FAIL against the targets (>= 3,000 votes/s with p99 <= 50 ms; >= 5,000 reads/s with
  * p99 <= 20 ms; the kinds' targets above). Exit code 1 when the counts differ or a process
@@ -29,7 +36,8 @@
  * BENCH_CONNECTIONS (default 50), --only votes|results|poll|kinds|ranked (one run only, to profile it with
  * BENCH_CPU_PROF=<dir>; the targets are judged on full runs; `ranked` is step 6 alone), --ballots /
  * BENCH_RANKED_BALLOTS (ballots cast before step 6's reads, default 100,000: a short run of step 6
- * takes fewer, the read costs the same once every distinct ranking has appeared, 325 here). Backing services: POSTGRES_URL, REDIS_URL, AMQP_URL,
+ * takes fewer, the read costs the same once every distinct ranking has appeared, 325 here),
+ * --participants / BENCH_PARTICIPANTS (named votes cast before step 7's reads, default 20,000). Backing services: POSTGRES_URL, REDIS_URL, AMQP_URL,
  * MONGO_URL (else a FerretDB is started as `npm test` does).
  */
 import { randomBytes } from 'node:crypto';
@@ -48,17 +56,19 @@ const { values } = parseArgs({
     connections: { type: 'string', short: 'c' },
     only: { type: 'string' },
     ballots: { type: 'string' },
+    participants: { type: 'string' },
   },
 });
-const RUNS = ['votes', 'results', 'poll', 'kinds', 'ranked'] as const;
+const RUNS = ['votes', 'results', 'poll', 'kinds', 'ranked', 'participants'] as const;
 if (values.only !== undefined && !(RUNS as readonly string[]).includes(values.only))
-  throw new Error('--only takes votes, results, poll, kinds or ranked');
+  throw new Error('--only takes votes, results, poll, kinds, ranked or participants');
 const ONLY = values.only as (typeof RUNS)[number] | undefined;
 /** Whether run `name` is part of this invocation. */
 const runs = (name: (typeof RUNS)[number]) => ONLY === undefined || ONLY === name;
 const DURATION = Number(values.duration ?? process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(values.connections ?? process.env.BENCH_CONNECTIONS ?? 50);
 const BALLOTS = Number(values.ballots ?? process.env.BENCH_RANKED_BALLOTS ?? 100_000);
+const PARTICIPANTS = Number(values.participants ?? process.env.BENCH_PARTICIPANTS ?? 20_000);
 
 /** One load run; `rps` counts the answers with `okStatus` only. */
 async function run(label: string, spec: Omit<LoadSpec, 'connections' | 'duration'>) {
@@ -158,16 +168,63 @@ function ballotFor(poll: BenchPoll, kind: 'single' | 'multiple' | 'ranked', n: n
   };
 }
 
-async function main() {
-  const { gatewayUrl, polls, gateway, mongoUrl, mongoDb, redisUrl, prefix, suffix, poll, token } =
-    await startPollsStack('polls', {
-      title: 'Bench poll',
-      sections: [
-        { title: 'A', options: [{ label: 'a1' }, { label: 'a2' }, { label: 'a3' }] },
-        { title: 'B', options: [{ label: 'b1' }, { label: 'b2' }] },
-        { title: 'C', options: [{ label: 'c1' }, { label: 'c2' }, { label: 'c3' }, { label: 'c4' }] },
-      ],
+/**
+ * Casts votes of `body(n)` on `url` through the gateway, CONNECTIONS at a time, until `count` are
+ * counted; resolves with how many were counted, how many bodies were sent, and the seconds taken.
+ */
+async function castUntil(url: string, count: number, body: (n: number) => object, from = 0) {
+  const started = Date.now();
+  let cast = 0;
+  let next = from;
+  while (cast < count) {
+    const first = next;
+    const r = await load({
+      connections: CONNECTIONS,
+      duration: Math.max(3, DURATION),
+      url,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      bodies: (n) => JSON.stringify(body(first + n)),
+      okStatus: 201,
     });
+    if (r.ok === 0) throw new Error(`no vote counted: ${JSON.stringify(r.statusCodes)}`);
+    cast += r.ok;
+    next += r.sent;
+  }
+  return { cast, next, seconds: (Date.now() - started) / 1000 };
+}
+
+/** `polls_participants_loads_total` by kind, read from the polls service's /metrics. */
+async function participantLoads(metricsUrl: string): Promise<{ full: number; recent: number }> {
+  const text = await (await fetch(`${metricsUrl}/metrics`)).text();
+  const of = (kind: string) =>
+    Number(
+      new RegExp(`^polls_participants_loads_total\\{kind="${kind}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0,
+    );
+  return { full: of('full'), recent: of('recent') };
+}
+
+async function main() {
+  const {
+    gatewayUrl,
+    pollsMetricsUrl,
+    polls,
+    gateway,
+    mongoUrl,
+    mongoDb,
+    redisUrl,
+    prefix,
+    suffix,
+    poll,
+    token,
+  } = await startPollsStack('polls', {
+    title: 'Bench poll',
+    sections: [
+      { title: 'A', options: [{ label: 'a1' }, { label: 'a2' }, { label: 'a3' }] },
+      { title: 'B', options: [{ label: 'b1' }, { label: 'b2' }] },
+      { title: 'C', options: [{ label: 'c1' }, { label: 'c2' }, { label: 'c3' }, { label: 'c4' }] },
+    ],
+  });
 
   console.log(
     `Node ${process.version}, ${availableParallelism()} CPUs; ${CONNECTIONS} connections, ${DURATION} s per run`,
@@ -271,26 +328,13 @@ async function main() {
     // vote by vote, as in production. (Written straight to the store and recounted, 100,000
     // ballots made FerretDB 1.24 hold the whole scan in memory, 3.5 GB, until its supervisor
     // killed it as unresponsive: see docs/benchmarks.md.)
-    const started = Date.now();
-    let cast = 0;
-    let next = 0;
-    while (cast < BALLOTS) {
-      const from = next;
-      const r = await load({
-        connections: CONNECTIONS,
-        duration: Math.max(3, DURATION),
-        url: `${gatewayUrl}/api/polls/${bigPoll.id}/vote`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        bodies: (n) =>
-          JSON.stringify(ballotFor(bigPoll, 'ranked', from + n, `bench-big-${suffix}-${from + n}`)),
-        okStatus: 201,
-      });
-      if (r.ok === 0) throw new Error(`no ranked vote counted: ${JSON.stringify(r.statusCodes)}`);
-      cast += r.ok;
-      next += r.sent;
-    }
-    const castSeconds = (Date.now() - started) / 1000;
+    const {
+      cast,
+      next,
+      seconds: castSeconds,
+    } = await castUntil(`${gatewayUrl}/api/polls/${bigPoll.id}/vote`, BALLOTS, (n) =>
+      ballotFor(bigPoll, 'ranked', n, `bench-big-${suffix}-${n}`),
+    );
     const [reads, votes] = await Promise.all([
       run('GET ranked results 100k', { url: `${gatewayUrl}/api/polls/${bigPoll.id}/results` }),
       load({
@@ -305,6 +349,61 @@ async function main() {
       }),
     ]);
     big = { poll: bigPoll, castSeconds, cast, reads, votes: { label: 'POST ranked vote (100k)', ...votes } };
+  }
+  let shared:
+    | {
+        cast: number;
+        castSeconds: number;
+        reads: Awaited<ReturnType<typeof run>>;
+        votes: Awaited<ReturnType<typeof load>>;
+        loads: { full: number; recent: number };
+        firstMs: number;
+      }
+    | undefined;
+  if (runs('participants')) {
+    // 7. The shared participants list of a poll of 20,000 named votes, read while votes arrive.
+    const namesPoll = await createPoll(gatewayUrl, token, {
+      title: 'Bench participants',
+      sections: sectionsOf('single'),
+      settings: { show_participant_names: true },
+    });
+    checked.push(namesPoll);
+    const voteUrl = `${gatewayUrl}/api/polls/${namesPoll.id}/vote`;
+    const named = (n: number) => ({
+      ...ballotFor(namesPoll, 'single', n, `bench-names-${suffix}-${n}`),
+      voter_name: `Voter ${n}`,
+    });
+    const filled = await castUntil(voteUrl, PARTICIPANTS, named);
+    // The first read of a poll in a process loads every vote (FerretDB sorts them in memory):
+    // timed apart; the run measures the reads that follow, as every reader but the first.
+    const firstStarted = Date.now();
+    const first = await fetch(`${gatewayUrl}/api/polls/${namesPoll.id}/participants?per_page=20`);
+    if (first.status !== 200) throw new Error(`participants: ${first.status} ${await first.text()}`);
+    const firstMs = Date.now() - firstStarted;
+    const before = await participantLoads(pollsMetricsUrl);
+    const [reads, votes] = await Promise.all([
+      run('GET participants 20k', {
+        url: `${gatewayUrl}/api/polls/${namesPoll.id}/participants?per_page=20`,
+      }),
+      load({
+        connections: Math.max(1, Math.round(CONNECTIONS / 5)),
+        duration: DURATION,
+        url: voteUrl,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        bodies: (n) => JSON.stringify(named(filled.next + n)),
+        okStatus: 201,
+      }),
+    ]);
+    const after = await participantLoads(pollsMetricsUrl);
+    shared = {
+      cast: filled.cast,
+      castSeconds: filled.seconds,
+      reads,
+      votes,
+      loads: { full: after.full - before.full, recent: after.recent - before.recent },
+      firstMs,
+    };
   }
 
   const redis = createClient({ url: redisUrl });
@@ -355,6 +454,14 @@ async function main() {
     );
     console.log(
       `ranked results (${big.cast} ballots): ${big.reads.p99 <= 50 && big.reads.ok > 0 ? 'PASS' : 'FAIL'} (p99 <= 50 ms while votes arrive)`,
+    );
+  }
+  if (shared) {
+    console.log(
+      `${shared.cast} named votes cast through the gateway in ${fmt(shared.castSeconds)} s; participants list ${fmt(shared.reads.rps)}/s p50 ${fmt(shared.reads.p50)} ms p99 ${fmt(shared.reads.p99)} ms while ${fmt(shared.votes.rps)} votes/s arrived (p99 ${fmt(shared.votes.p99)} ms); loads from the store: ${shared.loads.full} full, ${shared.loads.recent} recent; the first read (every vote loaded) ${shared.firstMs} ms; answers ${JSON.stringify(shared.reads.statusCodes)}, ${shared.reads.errors} errors`,
+    );
+    console.log(
+      `participants list (${shared.cast} votes): ${shared.reads.p99 <= 100 && shared.reads.ok > 0 && !shared.reads.other ? 'PASS' : 'FAIL'} (p99 <= 100 ms while votes arrive)`,
     );
   }
   if (votes) {

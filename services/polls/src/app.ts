@@ -87,7 +87,10 @@ export function createPollsApp(deps: PollsAppDeps): {
     }),
     rateLimits: new RateLimits(deps.redis, prefix),
     resultsCache: new ResultsCache(1000, settings.resultsMaxStaleMs),
-    participantsCache: new PublicParticipantsCache(settings.resultsMaxStaleMs),
+    participantsCache: new PublicParticipantsCache(
+      settings.resultsMaxStaleMs,
+      settings.participantsRefreshDuty,
+    ),
     live: new LiveResults(deps.redis, prefix, deps.logger),
     inTransaction: mongoInTransaction(c, () => deps.outboxWritten?.()),
     settings,

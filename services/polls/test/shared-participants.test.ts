@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import request from 'supertest';
 import { registry } from '@fieldhouse/http';
+import { fullLoadSince, newestOf } from '../src/domain/public-participants.ts';
 import {
   hideStoredParticipantNames,
   PARTICIPANT_NAMES_MIGRATION,
@@ -18,11 +19,19 @@ import {
 } from './harness.ts';
 
 /** `polls_participants_reads_total` by source, from the process registry (what /metrics shows). */
-async function readsBySource(): Promise<{ cache: number; joined: number; loaded: number }> {
+async function readsBySource(): Promise<{ cache: number; stale: number; joined: number; loaded: number }> {
   const metric = registry.getSingleMetric('polls_participants_reads_total');
   const values = metric ? (await metric.get()).values : [];
   const of = (source: string) => values.find((v) => v.labels.source === source)?.value ?? 0;
-  return { cache: of('cache'), joined: of('joined'), loaded: of('loaded') };
+  return { cache: of('cache'), stale: of('stale'), joined: of('joined'), loaded: of('loaded') };
+}
+
+/** `polls_participants_loads_total` by kind: full (every vote) or recent (a refresh). */
+async function loadsByKind(): Promise<{ full: number; recent: number }> {
+  const metric = registry.getSingleMetric('polls_participants_loads_total');
+  const values = metric ? (await metric.get()).values : [];
+  const of = (kind: string) => values.find((v) => v.labels.kind === kind)?.value ?? 0;
+  return { full: of('full'), recent: of('recent') };
 }
 
 /**
@@ -35,7 +44,7 @@ describe('participants shown to voters (real MongoDB/FerretDB and Redis)', () =>
   let h: PollsHarness;
   before(async () => {
     // No staleness: each read after a new vote shows it (the bound has its own test below).
-    h = await startHarness({ resultsMaxStaleMs: 0 });
+    h = await startHarness({ resultsMaxStaleMs: 0, participantsRefreshDuty: 0 });
   });
   after(async () => {
     await h?.stop();
@@ -167,7 +176,7 @@ describe('participants shown to voters (real MongoDB/FerretDB and Redis)', () =>
     expect(stored!.settings).to.include({ voters: 'anyone', show_participant_names: true });
   });
 
-  it('many readers at once cost one load of the votes; the next vote is in the next read', async () => {
+  it('many readers at once cost one load of the votes; while a refresh runs, the others get the list it replaces', async () => {
     const poll = await shared();
     await vote(poll, h.auth(bob), { votes: votesFor(poll), voter_name: 'Bob' });
     const before = await readsBySource();
@@ -177,8 +186,54 @@ describe('participants shown to voters (real MongoDB/FerretDB and Redis)', () =>
     expect(after.loaded - before.loaded, 'one load for 20 readers').to.equal(1);
     expect(after.joined + after.cache - before.joined - before.cache).to.equal(19);
     await vote(poll, h.auth(carol), { votes: votesFor(poll), voter_name: 'Carol' });
+    const before2 = await readsBySource();
+    const again = await Promise.all(Array.from({ length: 20 }, () => list(poll, h.auth()).expect(200)));
+    const after2 = await readsBySource();
+    expect(after2.loaded - before2.loaded, 'one refresh for 20 readers').to.equal(1);
+    expect(after2.stale + after2.cache - before2.stale - before2.cache).to.equal(19);
+    const totals = again.map((a) => a.body.pagination.total as number);
+    expect(totals, 'the reader who refreshed sees the new vote').to.include(2);
+    for (const t of totals) expect(t).to.be.oneOf([1, 2]);
     const next = await list(poll, h.auth()).expect(200);
     expect(next.body.data.map((r: { voter_name: string }) => r.voter_name)).to.deep.equal(['Carol', 'Bob']);
+  });
+
+  it('a refresh reads the recent votes only; a vote it missed makes it read every vote again', async () => {
+    const poll = await shared();
+    const names = async () =>
+      (await list(poll, h.auth()).expect(200)).body.data.map((r: { voter_name: string }) => r.voter_name);
+    await vote(poll, h.auth(bob), { votes: votesFor(poll), voter_name: 'Bob' });
+    let before = await loadsByKind();
+    expect(await names()).to.deep.equal(['Bob']);
+    let after = await loadsByKind();
+    expect(after.full - before.full, 'the first read of the poll reads every vote').to.equal(1);
+
+    await vote(poll, h.auth(carol), { votes: votesFor(poll), voter_name: 'Carol' });
+    before = after;
+    expect(await names()).to.deep.equal(['Carol', 'Bob']);
+    after = await loadsByKind();
+    expect(after).to.deep.equal({ full: before.full, recent: before.recent + 1 });
+
+    // A counted vote stored with a time an hour before the newest listed one: the recent read
+    // cannot see it, the counters say one more vote than the merged list holds, so the list is
+    // read whole again.
+    await h.db.collection('votes').insertOne({
+      _id: `late-${poll.id}`,
+      poll_id: poll.id,
+      voter_key: 'f:late',
+      seq: 1,
+      choices: votesFor(poll),
+      option_ids: [],
+      voter_name: 'Late Lou',
+      time_spent: null,
+      user_id: null,
+      created_at: new Date(Date.now() - 3_600_000).toISOString(),
+    } as never);
+    await h.redis.hIncrBy(`${h.prefix}c:${poll.id}`, 'total', 1);
+    before = after;
+    expect(await names()).to.deep.equal(['Carol', 'Bob', 'Late Lou']);
+    after = await loadsByKind();
+    expect(after).to.deep.equal({ full: before.full + 1, recent: before.recent + 1 });
   });
 
   it('holds the newest 1,000 counted votes', async () => {
@@ -256,6 +311,77 @@ describe('participants shown to voters: the staleness bound (real MongoDB/Ferret
       .expect(201);
     // One minute of staleness allowed: the list loaded with one vote is still the answer.
     expect((await list().expect(200)).body.pagination.total).to.equal(1);
+    // The owner's grid is read each time.
+    const own = await request(h.app)
+      .get(`/api/polls/${poll.id}/participants`)
+      .set('Authorization', h.auth(alice));
+    expect(own.body.pagination.total).to.equal(2);
+  });
+});
+
+describe('participants shown to voters: choosing the newest votes', () => {
+  it('newestOf keeps the newest, by time then id, whatever the order they stream in', async () => {
+    const votes = Array.from({ length: 2_500 }, (_, i) => ({
+      _id: `v${String(i % 7).padStart(2, '0')}-${i}`,
+      created_at: new Date(Date.UTC(2026, 10, 1) + Math.floor(i / 3) * 1000).toISOString(),
+    }));
+    const shuffled = [...votes].sort((a, b) => ((a._id.length * 31 + b._id.charCodeAt(4)) % 3) - 1);
+    async function* stream() {
+      yield* shuffled;
+    }
+    const kept = await newestOf(stream(), 1000);
+    const expected = [...votes]
+      .sort((a, b) =>
+        a.created_at === b.created_at ? (a._id < b._id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1,
+      )
+      .slice(0, 1000);
+    expect(kept.map((v) => v._id)).to.deep.equal(expected.map((v) => v._id));
+  });
+
+  it('fullLoadSince starts at the latest hour from which the newest votes hold the cap', () => {
+    const hours = { '2026-11-29T06:00:00Z': 700, '2026-11-29T08:00:00Z': 200, '2026-11-29T09:00:00Z': 150 };
+    expect(fullLoadSince(hours, 1000)).to.equal('2026-11-29T06:00:00.000Z');
+    expect(fullLoadSince(hours, 350)).to.equal('2026-11-29T08:00:00.000Z');
+    expect(fullLoadSince(hours, 150)).to.equal('2026-11-29T09:00:00.000Z');
+    expect(fullLoadSince(hours, 1051)).to.equal(null);
+    expect(fullLoadSince({}, 1000)).to.equal(null);
+  });
+});
+
+describe('participants shown to voters: the pause between refreshes (real MongoDB/FerretDB and Redis)', () => {
+  let h: PollsHarness;
+  before(async () => {
+    // A refresh waits a million times the last load's duration: none comes within this test.
+    h = await startHarness({ resultsMaxStaleMs: 0, participantsRefreshDuty: 1_000_000 });
+  });
+  after(async () => {
+    await h?.stop();
+  });
+
+  it('until the pause after the last load is over, readers get the last list and the store is not read', async () => {
+    const poll = await h.createPoll(alice, pollBody({ show_participant_names: true }));
+    const cast = (user: number, name: string) =>
+      request(h.app)
+        .post(`/api/polls/${poll.id}/vote`)
+        .set('Authorization', h.auth(user))
+        .send({ votes: votesFor(poll), voter_name: name })
+        .expect(201);
+    const names = async () =>
+      (
+        await request(h.app)
+          .get(`/api/polls/${poll.id}/participants`)
+          .set('Authorization', h.auth())
+          .expect(200)
+      ).body.data.map((r: { voter_name: string }) => r.voter_name);
+    await cast(bob, 'Bob');
+    expect(await names()).to.deep.equal(['Bob']);
+    await cast(carol, 'Carol');
+    const before = { reads: await readsBySource(), loads: await loadsByKind() };
+    expect(await names()).to.deep.equal(['Bob']);
+    expect(await names()).to.deep.equal(['Bob']);
+    const reads = await readsBySource();
+    expect(reads.stale - before.reads.stale).to.equal(2);
+    expect(await loadsByKind()).to.deep.equal(before.loads);
     // The owner's grid is read each time.
     const own = await request(h.app)
       .get(`/api/polls/${poll.id}/participants`)

@@ -285,6 +285,17 @@ export class Counters {
   }
 
   /**
+   * The poll's counted votes (`total`) alone: one `HMGET`, without parsing the whole hash (the
+   * shared participants list asks it on every read); the whole {@link read} when the hash is
+   * missing (it rebuilds it).
+   */
+  async total(pollId: string): Promise<number> {
+    const [gen, total] = await this.redis.hmGet(this.key(pollId), ['gen', 'total']);
+    if (gen) return Number(total ?? 0);
+    return (await this.read(pollId)).total;
+  }
+
+  /**
    * Rebuilds a poll's counters from MongoDB, once: concurrent callers in this process share
    * one rebuild, and across replicas the holder of the poll's rebuild lock recounts while the
    * others wait for its hash (or recount themselves, without storing, after `waitMs`).

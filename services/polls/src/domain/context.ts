@@ -71,6 +71,11 @@ export interface PollsSettings {
    * (docs/polls.md, "Freshness while votes arrive"; 0: every reader waits for or makes a fresh count).
    */
   resultsMaxStaleMs: number;
+  /**
+   * A refresh of a shared participants list waits this many times its last load's duration
+   * (domain/public-participants.ts; 0: none). Not an environment setting: tests set it.
+   */
+  participantsRefreshDuty: number;
   /** The console's public address (`PUBLIC_URL`, no trailing slash): invitation links. */
   publicUrl: string;
 }
@@ -86,6 +91,7 @@ export const DEFAULT_POLLS_SETTINGS: PollsSettings = {
   reconcileGraceMs: 30_000,
   endedPollsIntervalMs: 15_000,
   resultsMaxStaleMs: 250,
+  participantsRefreshDuty: 4,
   publicUrl: 'http://localhost:8080',
 };
 

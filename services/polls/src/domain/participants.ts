@@ -1,7 +1,7 @@
 import { requireAccess } from './access.ts';
 import type { BodyReader, PollsContext } from './context.ts';
 import { problems } from './problems.ts';
-import { PUBLIC_PARTICIPANTS_MAX } from './public-participants.ts';
+import { fullLoadSince, newestOf, PUBLIC_PARTICIPANTS_MAX } from './public-participants.ts';
 import { seesStats } from './results.ts';
 import type { Actor, ParticipantView, PollDoc, VoteDoc } from './types.ts';
 import { readerOf } from './vote-rules.ts';
@@ -99,7 +99,8 @@ async function checkSharedListVisible(
  * - Others, when the poll shows participants' names (domain/visibility.ts, `participantNamesShown`) and they may
  *   see its results: the shared list, the newest {@link PUBLIC_PARTICIPANTS_MAX} counted votes
  *   ({@link publicRow}; `total`: how many it holds), loaded once per counted total and process
- *   (domain/public-participants.ts), so readers do not multiply what it costs the store.
+ *   and refreshed from the votes counted since (domain/public-participants.ts), so neither readers
+ *   nor the poll's size multiply what it costs the store.
  * @throws ProblemError 404 unknown poll; names not shown (access.ts, `participants.read`): 401
  *   signed out, 403 `forbidden` not the owner; names shown: 403 `participants_hidden` while the
  *   reader may not see the results; 422 bad page.
@@ -123,9 +124,12 @@ export async function listParticipants(
     const row = poll.settings.anonymous === true ? anonymousRow : participantView;
     return { items: votes.map(row), total: counters.total };
   }
-  const { total } = await ctx.counters.read(poll._id);
-  const rows = await ctx.participantsCache.rows(poll._id, total, async () =>
-    (await ctx.votes.pageOfPoll(poll._id, 0, PUBLIC_PARTICIPANTS_MAX)).map(publicRow),
-  );
+  const total = await ctx.counters.total(poll._id);
+  const rows = await ctx.participantsCache.rows(poll._id, total, async (since) => {
+    // A first load starts at the hour from which the counters' hours hold the newest votes.
+    const from = since ?? fullLoadSince((await ctx.counters.read(poll._id)).hours, PUBLIC_PARTICIPANTS_MAX);
+    const votes = await newestOf(ctx.votes.sinceOfPoll(poll._id, from), PUBLIC_PARTICIPANTS_MAX);
+    return votes.map((v) => ({ _id: v._id, created_at: v.created_at, row: publicRow(v) }));
+  });
   return { items: rows.slice(skip, skip + perPage), total: rows.length };
 }
