@@ -177,6 +177,15 @@ describe('console: poll embed on another site (browser)', function () {
     expect(await frame.getByTestId('embed-vote').count()).to.equal(0);
     await expectAccessible(page, 'the poll embed after voting, phone');
     await screenshotBoth(page, 'poll-embed');
+
+    // The reader comes back to the host page: the frame may not keep anything (third-party
+    // storage is blocked here), yet it knows this browser has voted and offers no ballot.
+    await page.reload();
+    const again = await embedFrame(page, poll.id);
+    await again.getByTestId('embed-already-voted').getByText('You have voted on this poll.').waitFor();
+    expect(await again.getByTestId('embed-vote').count()).to.equal(0);
+    expect(await again.getByRole('link', { name: 'Vote on Fieldhouse' }).count()).to.equal(0);
+    await expectAccessible(page, 'the poll embed, back after voting');
   });
 
   it('votes in place for multiple and ranked sections by keyboard: what is missing said next to Vote, then the counts', async () => {

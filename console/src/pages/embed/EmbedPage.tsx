@@ -9,6 +9,7 @@ import { problemMessage } from '../../api/problem-message.ts';
 import type { components } from '../../api/generated/polls.ts';
 import { fieldErrorsOf } from '../../components/field-errors.ts';
 import { PageLoader } from '../../components/PageLoader.tsx';
+import { useMyBallot } from '../poll-public/my-ballot-query.ts';
 import { usePublicPoll } from '../poll-public/poll-query.ts';
 import type { Poll, Results, Section } from '../poll-public/types.ts';
 import { useLiveResults } from '../results/use-live-results.ts';
@@ -256,7 +257,11 @@ function EmbedBody({ poll }: { poll: Poll }) {
   const results = useResults(poll.id);
   const live = useLiveResults(poll.id);
   const [voted, setVoted] = useState(false);
-  const inPlace = votesInPlace(poll) && !voted;
+  // A reader back with no votes left (this browser already voted here or on the voting page):
+  // "you have voted", not a ballot the service would refuse.
+  const mine = useMyBallot(poll.id, votesInPlace(poll));
+  const spent = !!mine.data?.voted && mine.data.remaining_votes === 0;
+  const inPlace = votesInPlace(poll) && !voted && !spent && !mine.isPending;
   const link = `${window.location.origin}/p/${encodeURIComponent(poll.id)}`;
   return (
     <Stack gap="md">
@@ -277,6 +282,10 @@ function EmbedBody({ poll }: { poll: Poll }) {
       {voted ? (
         <Text size="sm" fw={600} role="status">
           {t('thanks')}
+        </Text>
+      ) : spent ? (
+        <Text size="sm" fw={600} role="status" data-testid="embed-already-voted">
+          {t('alreadyVoted')}
         </Text>
       ) : null}
       {inPlace ? <EmbedVote poll={poll} onVoted={() => setVoted(true)} /> : null}
@@ -301,7 +310,7 @@ function EmbedBody({ poll }: { poll: Poll }) {
         <PageLoader />
       )}
       <Group gap="md" wrap="wrap">
-        {poll.is_open && !inPlace && !voted ? (
+        {poll.is_open && !votesInPlace(poll) ? (
           <Anchor href={link} target="_blank" rel="noopener" size="sm">
             {t('voteThere')}
           </Anchor>

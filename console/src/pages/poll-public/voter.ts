@@ -5,11 +5,42 @@ const VOTER_KEY = 'fieldhouse.voter';
 
 let memory: string | undefined;
 
+/** 64-bit FNV-1a of `text`, as 16 hex digits. */
+function fnv1a64(text: string): string {
+  let hash = 0xcbf29ce484222325n;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= BigInt(text.charCodeAt(i));
+    hash = (hash * 0x100000001b3n) & 0xffffffffffffffffn;
+  }
+  return hash.toString(16).padStart(16, '0');
+}
+
+/**
+ * The fingerprint of a browser that refuses this page any storage (a third-party frame where
+ * third-party storage is blocked: the embed on a news site): a hash of what stays the same across
+ * its reloads (user agent, languages, time zone, screen), so that a reader who reloads the host
+ * page is still the same voter there (the service hashes it with the client IP, so two readers
+ * share it only with the same browser, screen and network). Prefixed `b:`.
+ */
+function browserTraitsFingerprint(): string {
+  const traits = [
+    navigator.userAgent,
+    navigator.languages.join(','),
+    Intl.DateTimeFormat().resolvedOptions().timeZone,
+    `${screen.width}x${screen.height}x${screen.colorDepth}@${window.devicePixelRatio}`,
+    String(navigator.hardwareConcurrency ?? ''),
+  ].join('|');
+  return `b:${fnv1a64(traits)}`;
+}
+
 /**
  * This browser's `voter_fingerprint` (docs/polls.md, "Voting": required for anonymous votes,
  * reactions and comments): a random UUID kept in localStorage `fieldhouse.voter`. It is not a
  * credential — it only tells this browser's votes apart (the service hashes it with the client
- * IP). Without storage (private mode) it lives as long as the page.
+ * IP). Where the page may not use storage at all (a framed embed with third-party storage
+ * blocked: reading it throws), a hash of the browser's stable traits
+ * ({@link browserTraitsFingerprint}); where storage works but is emptied when the window closes
+ * (private mode), the UUID lasts that long.
  */
 export function voterFingerprint(): string {
   try {
@@ -19,6 +50,6 @@ export function voterFingerprint(): string {
     localStorage.setItem(VOTER_KEY, fresh);
     return fresh;
   } catch {
-    return (memory ??= randomUuid());
+    return (memory ??= browserTraitsFingerprint());
   }
 }

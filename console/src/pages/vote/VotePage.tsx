@@ -3,14 +3,13 @@ import { Alert, Button, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';
-import { call, pollsApi } from '../../api/client.ts';
 import { fetchMe, ME_KEY } from '../../auth/session.ts';
 import { signInPathFor } from '../../auth/sign-in-path.ts';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { availabilityOf } from '../poll-public/availability.ts';
+import { useMyBallot } from '../poll-public/my-ballot-query.ts';
 import { usePublicPoll } from '../poll-public/poll-query.ts';
 import { PollLoadError } from '../poll-public/PollLoadError.tsx';
-import { voterFingerprint } from '../poll-public/voter.ts';
 import type { VoteAnswer } from '../poll-public/types.ts';
 import { pendingVotes, type PendingVote } from './pending-vote.ts';
 import { PollHeader } from './PollHeader.tsx';
@@ -54,19 +53,7 @@ export function VotePage() {
     staleTime: 60_000,
     retry: false,
   });
-  const ballot = useQuery({
-    queryKey: ['my-ballot', pollId],
-    queryFn: async () =>
-      (
-        await call(
-          pollsApi.GET('/api/polls/{poll_id}/my-ballot', {
-            params: { path: { poll_id: pollId }, query: { voter_fingerprint: voterFingerprint() } },
-          }),
-        )
-      ).data,
-    meta: { signInOn401: false },
-    retry: false,
-  });
+  const ballot = useMyBallot(pollId);
   const [ballotSeen, setBallotSeen] = useState(false);
   const vote = useVote(pollId);
   const verify = useVerify(pollId);
