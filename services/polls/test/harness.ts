@@ -6,6 +6,7 @@ import { MongoClient, type Db } from 'mongodb';
 import type { Redis } from '../src/data/redis.ts';
 import { createPollsRedis } from '../src/data/redis.ts';
 import request from 'supertest';
+import { registry } from '@fieldhouse/http';
 import {
   backingUrl,
   createTestIssuer,
@@ -166,4 +167,20 @@ export function viewResults<T = Record<string, unknown>>(
       resolve({ events, res });
     }).on('error', reject);
   });
+}
+
+/**
+ * A counter of this process's metrics registry (what /metrics shows) by the values of one label:
+ * each of `values` present, 0 when not counted yet.
+ */
+export async function countsBy<K extends string>(
+  name: string,
+  label: string,
+  values: readonly K[],
+): Promise<Record<K, number>> {
+  const metric = registry.getSingleMetric(name);
+  const counted = metric ? (await metric.get()).values : [];
+  return Object.fromEntries(
+    values.map((v) => [v, counted.find((c) => c.labels[label] === v)?.value ?? 0]),
+  ) as Record<K, number>;
 }

@@ -1,18 +1,12 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { registry } from '@fieldhouse/http';
 import { fetchResultsInputs } from '../src/data/results-inputs.ts';
 import { fullResultsValidUntil, ResultsCache, type ResultsEntry } from '../src/domain/results-cache.ts';
 import type { PollDoc } from '../src/domain/types.ts';
-import { alice, bob, pollBody, startHarness, votesFor, type PollsHarness } from './harness.ts';
+import { alice, countsBy, bob, pollBody, startHarness, votesFor, type PollsHarness } from './harness.ts';
 
 /** `polls_results_reads_total` by source, from the process registry (what /metrics shows). */
-async function readsBySource(): Promise<{ cache: number; computed: number }> {
-  const metric = registry.getSingleMetric('polls_results_reads_total');
-  const values = metric ? (await metric.get()).values : [];
-  const of = (source: string) => values.find((v) => v.labels.source === source)?.value ?? 0;
-  return { cache: of('cache'), computed: of('computed') };
-}
+const readsBySource = () => countsBy('polls_results_reads_total', 'source', ['cache', 'computed']);
 
 describe('results cache (real MongoDB/FerretDB and Redis)', () => {
   let h: PollsHarness;

@@ -1,21 +1,12 @@
 import { expect } from 'chai';
-import { registry } from '@fieldhouse/http';
 import { bordaCount, instantRunoff, type BallotGroup } from '../src/domain/ranked-count.ts';
 import { ResultsCache, type RenderedResults, type ResultsEntry } from '../src/domain/results-cache.ts';
 import type { PollDoc } from '../src/domain/types.ts';
-import { alice, crowd, listenOn, startHarness, type PollsHarness } from './harness.ts';
+import { alice, countsBy, crowd, listenOn, startHarness, type PollsHarness } from './harness.ts';
 
 /** `polls_results_reads_total` by source, from the process registry (what /metrics shows). */
-async function readsBySource(): Promise<Record<string, number>> {
-  const metric = registry.getSingleMetric('polls_results_reads_total');
-  const values = metric ? (await metric.get()).values : [];
-  return Object.fromEntries(
-    ['cache', 'stale', 'joined', 'computed'].map((s) => [
-      s,
-      values.find((v) => v.labels.source === s)?.value ?? 0,
-    ]),
-  );
-}
+const readsBySource = () =>
+  countsBy('polls_results_reads_total', 'source', ['cache', 'stale', 'joined', 'computed']);
 
 const rendering = (name: string): RenderedResults => ({ dataJson: name, body: Buffer.from(name) });
 

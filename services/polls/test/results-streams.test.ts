@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { registry } from '@fieldhouse/http';
 import { eventually } from '@fieldhouse/testkit';
 import {
   alice,
+  countsBy,
   bob,
   carol,
   crowd,
@@ -17,11 +17,10 @@ import {
 } from './harness.ts';
 
 /** Results reads so far (GET and pushes), from the service's own counter. */
-async function resultsReads(): Promise<number> {
-  const metric = registry.getSingleMetric('polls_results_reads_total');
-  const values = (await metric!.get()).values;
-  return values.reduce((n, v) => n + v.value, 0);
-}
+const resultsReads = async () =>
+  Object.values<number>(
+    await countsBy('polls_results_reads_total', 'source', ['cache', 'stale', 'joined', 'computed']),
+  ).reduce((n, v) => n + v, 0);
 
 describe('live results fan-out (real MongoDB and Redis, real sockets)', () => {
   let h: PollsHarness;

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import request from 'supertest';
-import { registry } from '@fieldhouse/http';
 import { fullLoadSince, newestOf } from '../src/domain/public-participants.ts';
 import {
   hideStoredParticipantNames,
@@ -8,6 +7,7 @@ import {
 } from '../src/migrations/participant-names.ts';
 import {
   alice,
+  countsBy,
   bob,
   carol,
   dave,
@@ -19,20 +19,11 @@ import {
 } from './harness.ts';
 
 /** `polls_participants_reads_total` by source, from the process registry (what /metrics shows). */
-async function readsBySource(): Promise<{ cache: number; stale: number; joined: number; loaded: number }> {
-  const metric = registry.getSingleMetric('polls_participants_reads_total');
-  const values = metric ? (await metric.get()).values : [];
-  const of = (source: string) => values.find((v) => v.labels.source === source)?.value ?? 0;
-  return { cache: of('cache'), stale: of('stale'), joined: of('joined'), loaded: of('loaded') };
-}
+const readsBySource = () =>
+  countsBy('polls_participants_reads_total', 'source', ['cache', 'stale', 'joined', 'loaded']);
 
 /** `polls_participants_loads_total` by kind: full (every vote) or recent (a refresh). */
-async function loadsByKind(): Promise<{ full: number; recent: number }> {
-  const metric = registry.getSingleMetric('polls_participants_loads_total');
-  const values = metric ? (await metric.get()).values : [];
-  const of = (kind: string) => values.find((v) => v.labels.kind === kind)?.value ?? 0;
-  return { full: of('full'), recent: of('recent') };
-}
+const loadsByKind = () => countsBy('polls_participants_loads_total', 'kind', ['full', 'recent']);
 
 /**
  * Participants shown to voters (issue 37, part 1; docs/polls.md, "Participants shown to

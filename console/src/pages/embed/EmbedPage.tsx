@@ -22,6 +22,7 @@ import {
   type Ballot,
 } from '../vote/BallotSections.tsx';
 import { useVote } from '../vote/use-vote.ts';
+import { formatSlot } from '../poll-public/dates.ts';
 
 type SectionResult = components['schemas']['SectionResult'];
 
@@ -63,15 +64,7 @@ function OptionBar({ label, count, total }: { label: string; count: number; tota
 function MeetingSlots({ section, result }: { section: Section; result: SectionResult }) {
   const { t, i18n } = useTranslation(['embed', 'problems']);
   const labelOf = (id: string) => section.options.find((o) => o.id === id)?.label ?? id;
-  const when = (start: string | null, end: string | null) => {
-    if (!start) return '';
-    const text = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
-      new Date(start),
-    );
-    return end
-      ? `${text} – ${new Intl.DateTimeFormat(i18n.language, { timeStyle: 'short' }).format(new Date(end))}`
-      : text;
-  };
+  const when = (start: string | null, end: string | null) => formatSlot(start, end, i18n.language);
   const final = result.final_option_id ?? null;
   const best = result.best ?? [];
   const ballots = result.ballots;

@@ -7,6 +7,7 @@ import { problemMessage } from '../../api/problem-message.ts';
 import type { components } from '../../api/generated/polls.ts';
 import type { Section } from '../poll-public/types.ts';
 import { resultsKey } from './use-results.ts';
+import { formatSlot } from '../poll-public/dates.ts';
 
 type SectionResult = components['schemas']['SectionResult'];
 
@@ -165,15 +166,7 @@ function MeetingResults({ pollId, section, result, owner }: Props) {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: resultsKey(pollId) }),
   });
   const label = (id: string) => section.options.find((o) => o.id === id)?.label ?? id;
-  const when = (start: string | null, end: string | null) => {
-    if (!start) return '';
-    const text = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(
-      new Date(start),
-    );
-    return end
-      ? `${text} – ${new Intl.DateTimeFormat(i18n.language, { timeStyle: 'short' }).format(new Date(end))}`
-      : text;
-  };
+  const when = (start: string | null, end: string | null) => formatSlot(start, end, i18n.language);
   const best = result.best ?? [];
   const final = result.final_option_id ?? null;
   const icsHref = `/api/polls/${encodeURIComponent(pollId)}/sections/${encodeURIComponent(section.id)}/calendar.ics`;
