@@ -182,6 +182,56 @@ describe('console: who voted (browser)', function () {
     await fr.getByText('Affiché avec votre vote à toute personne qui peut voir les résultats').waitFor();
   });
 
+  it('a meeting poll shown to voters: who can come when, as a grid of participants and slots', async () => {
+    const poll = await createPoll(c.baseUrl, owner.token, {
+      title: 'Team offsite',
+      sections: [
+        {
+          title: 'Which day?',
+          kind: 'meeting',
+          options: [
+            { label: 'Monday', starts_at: '2030-01-07T09:00:00Z', ends_at: '2030-01-07T17:00:00Z' },
+            { label: 'Wednesday', starts_at: '2030-01-09T09:00:00Z', ends_at: '2030-01-09T17:00:00Z' },
+            { label: 'Friday', starts_at: '2030-01-11T09:00:00Z', ends_at: '2030-01-11T17:00:00Z' },
+          ],
+        },
+      ],
+      settings: { show_participant_names: true },
+    });
+    const section = poll.sections[0]!;
+    const slot = (i: number) => section.options[i]!.id;
+    const answer = (fingerprint: string, name: string, answers: Record<string, string>) =>
+      request(c.baseUrl)
+        .post(`/api/polls/${poll.id}/vote`)
+        .send({
+          votes: {},
+          answers: { [section.id]: answers },
+          voter_fingerprint: fingerprint,
+          voter_name: name,
+        })
+        .expect(201);
+    await answer('fp-grid-1', 'Ines', { [slot(0)]: 'yes', [slot(1)]: 'if_need_be' });
+    await answer('fp-grid-2', 'Marc', { [slot(1)]: 'yes', [slot(2)]: 'yes' });
+
+    const page = await c.newPage({ phone: true });
+    await page.goto(`/p/${poll.id}/results?tab=participants`);
+    const grid = page.getByRole('region', { name: 'Who can come when: Which day?' });
+    await grid.waitFor();
+    const cells = async (name: string) =>
+      grid
+        .getByRole('row', { name: new RegExp(`^${name}`) })
+        .getByRole('cell')
+        .allTextContents();
+    expect(await cells('Ines')).to.deep.equal(['Yes', 'If need be', 'No']);
+    expect(await cells('Marc')).to.deep.equal(['No', 'Yes', 'Yes']);
+    expect(await grid.getByRole('columnheader').allInnerTexts()).to.have.length(4);
+    // Only meeting sections: the grid is the list (no second table of the same names).
+    expect(await page.getByTestId('participants').count()).to.equal(0);
+    await expectAccessible(page, 'results page: who can come when');
+    await expectNoOverflow(page, 'results page: who can come when');
+    await screenshotBoth(page, 'results-participants-meeting');
+  });
+
   it('the Who voted tab pages through more than 20 votes', async () => {
     const poll = await createPoll(c.baseUrl, owner.token);
     for (let i = 1; i <= 21; i++) await voteByApi(c, poll, `fp-page-${i}`, [i % 3, i % 2], `Voter ${i}`);

@@ -7,6 +7,7 @@ import { ProblemAlert } from '../../components/ProblemAlert.tsx';
 import { formatDateTime } from '../poll-public/dates.ts';
 import type { Poll, Section } from '../poll-public/types.ts';
 import { voterFingerprint } from '../poll-public/voter.ts';
+import { MeetingGrid } from './MeetingGrid.tsx';
 
 /** Rows per page of the grid. */
 const PER_PAGE = 20;
@@ -116,6 +117,9 @@ export default function ParticipantsPanel({
   const total = rows.data?.pagination.total ?? 0;
   const anonymous = poll.settings.anonymous;
   const shown = poll.settings.show_participant_names;
+  // Meeting sections get their own grid (who can come when); the table lists the other sections.
+  const meetings = anonymous ? [] : poll.sections.filter((s) => s.kind === 'meeting');
+  const listed = poll.sections.filter((s) => s.kind !== 'meeting');
   return (
     <Stack gap="lg">
       <Stack gap={4}>
@@ -148,59 +152,72 @@ export default function ParticipantsPanel({
               ? t('participants.newest', { count: total, total: totalVotes })
               : t('participants.total', { count: total })}
           </Text>
-          <Table.ScrollContainer minWidth={300}>
-            <Table verticalSpacing="xs" captionSide="top" data-testid="participants">
-              <Table.Caption>{t('participants.caption')}</Table.Caption>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">{t('participants.name')}</Table.Th>
-                  <Table.Th scope="col" visibleFrom="sm">
-                    {t('participants.time')}
-                  </Table.Th>
-                  {anonymous ? null : <Table.Th scope="col">{t('participants.choices')}</Table.Th>}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.data.data.map((row, i) => (
-                  <Table.Tr key={row.vote_id ?? `${page}-${i}`} data-testid="participant">
-                    <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                      <Text size="sm" fw={600}>
-                        {row.voter_name ||
-                          t(row.choices_hidden ? 'participants.ballot' : 'participants.anonymous')}
-                      </Text>
-                      <Text size="xs" c="dimmed" hiddenFrom="sm">
-                        {formatDateTime(row.created_at, i18n.resolvedLanguage)}
-                      </Text>
-                      <Text size="xs" c="dimmed">
-                        {[
-                          row.user_id !== null ? t('participants.signedIn', { id: row.user_id }) : null,
-                          row.seq > 1 ? t('participants.vote', { n: row.seq }) : null,
-                          row.verified ? t('participants.verified') : null,
-                        ]
-                          .filter(Boolean)
-                          .join(' · ')}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }} visibleFrom="sm">
-                      <Text size="sm">{formatDateTime(row.created_at, i18n.resolvedLanguage)}</Text>
-                    </Table.Td>
-                    {row.choices_hidden ? null : (
-                      <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                        {poll.sections.map((section) => (
-                          <Text size="sm" key={section.id}>
-                            <Text span size="sm" c="dimmed">
-                              {`${section.title}: `}
-                            </Text>
-                            {choiceText(section, row, availability)}
-                          </Text>
-                        ))}
-                      </Table.Td>
+          {/* A poll of meeting sections only: the grids say it all (names, times, answers). */}
+          {listed.length || !meetings.length ? (
+            <Table.ScrollContainer minWidth={300}>
+              <Table verticalSpacing="xs" captionSide="top" data-testid="participants">
+                <Table.Caption>{t('participants.caption')}</Table.Caption>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th scope="col">{t('participants.name')}</Table.Th>
+                    <Table.Th scope="col" visibleFrom="sm">
+                      {t('participants.time')}
+                    </Table.Th>
+                    {anonymous || !listed.length ? null : (
+                      <Table.Th scope="col">{t('participants.choices')}</Table.Th>
                     )}
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+                </Table.Thead>
+                <Table.Tbody>
+                  {rows.data.data.map((row, i) => (
+                    <Table.Tr key={row.vote_id ?? `${page}-${i}`} data-testid="participant">
+                      <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                        <Text size="sm" fw={600}>
+                          {row.voter_name ||
+                            t(row.choices_hidden ? 'participants.ballot' : 'participants.anonymous')}
+                        </Text>
+                        <Text size="xs" c="dimmed" hiddenFrom="sm">
+                          {formatDateTime(row.created_at, i18n.resolvedLanguage)}
+                        </Text>
+                        <Text size="xs" c="dimmed">
+                          {[
+                            row.user_id !== null ? t('participants.signedIn', { id: row.user_id }) : null,
+                            row.seq > 1 ? t('participants.vote', { n: row.seq }) : null,
+                            row.verified ? t('participants.verified') : null,
+                          ]
+                            .filter(Boolean)
+                            .join(' · ')}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }} visibleFrom="sm">
+                        <Text size="sm">{formatDateTime(row.created_at, i18n.resolvedLanguage)}</Text>
+                      </Table.Td>
+                      {row.choices_hidden || !listed.length ? null : (
+                        <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                          {listed.map((section) => (
+                            <Text size="sm" key={section.id}>
+                              <Text span size="sm" c="dimmed">
+                                {`${section.title}: `}
+                              </Text>
+                              {choiceText(section, row, availability)}
+                            </Text>
+                          ))}
+                        </Table.Td>
+                      )}
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          ) : null}
+          {meetings.map((section) => (
+            <MeetingGrid
+              key={section.id}
+              section={section}
+              rows={rows.data.data}
+              anonymousLabel={t('participants.anonymous')}
+            />
+          ))}
           {rows.data.pagination.last_page > 1 ? (
             <Pagination
               total={rows.data.pagination.last_page}
