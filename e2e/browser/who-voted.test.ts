@@ -115,6 +115,7 @@ describe('console: who voted (browser)', function () {
       owner.token,
       twoSectionPoll({ results_visibility: 'after_vote' }, 'Board games night'),
     );
+    // Lea votes while names go to the owner only: she stays off the list shown to voters.
     await voteByApi(c, poll, 'fp-shared-1', [1, 0], 'Lea');
 
     const editor = await c.newPage();
@@ -128,9 +129,7 @@ describe('console: who voted (browser)', function () {
     await editor.getByText('Not with anonymous ballots or invited voters').waitFor();
     await editor.getByRole('switch', { name: 'Only invited people can vote' }).uncheck();
     await names.check();
-    await editor
-      .getByText('Everyone who can see the results also sees each participant', { exact: false })
-      .waitFor();
+    await editor.getByText('It applies to votes cast from now on', { exact: false }).waitFor();
     await expectAccessible(editor, 'poll editor: show who voted');
     await names.scrollIntoViewIfNeeded();
     await screenshotBoth(editor, 'poll-settings-names');
@@ -144,7 +143,9 @@ describe('console: who voted (browser)', function () {
 
     const voter = await c.newPage({ phone: true });
     await voter.goto(`/p/${poll.id}`);
-    await voter.getByText('Shown with your vote to everyone who can see the results').waitFor();
+    await voter
+      .getByText('Shown with your vote to everyone who can see the results', { exact: false })
+      .waitFor();
     await voter.getByRole('radio', { name: 'Pizzeria' }).check();
     await voter.getByRole('radio', { name: '1 pm' }).check();
     await voter.getByRole('textbox', { name: /Your name/ }).fill('Sam');
@@ -153,14 +154,19 @@ describe('console: who voted (browser)', function () {
     await voter.goto(`/p/${poll.id}/results`);
     await voter.getByRole('tab', { name: 'Who voted' }).click();
     const rows = voter.getByTestId('participant');
-    await voter.getByText('2 counted votes').waitFor();
+    await voter
+      .getByTestId('participants-total')
+      .getByText('1 participant listed', { exact: false })
+      .waitFor();
+    expect(await voter.getByTestId('participants-not-all').innerText()).to.contain(
+      'Votes cast before the owner showed who voted',
+    );
+    expect(await rows.count()).to.equal(1);
     expect(await rows.nth(0).innerText())
       .to.contain('Sam')
       .and.contain('Pizzeria')
       .and.contain('1 pm');
-    expect(await rows.nth(1).innerText())
-      .to.contain('Lea')
-      .and.contain('Noodle bar');
+    expect(await voter.getByTestId('participants').innerText()).to.not.contain('Lea');
     expect(await voter.getByTestId('participants-audience').innerText()).to.contain(
       'shows who voted, with their choices, to everyone who can see the results',
     );
@@ -177,9 +183,19 @@ describe('console: who voted (browser)', function () {
     const hidden = await request(c.baseUrl).get(`/api/polls/${poll.id}/participants`).expect(403);
     expect(hidden.body).to.include({ code: 'participants_hidden', until: 'after_vote' });
 
+    // The embed's ballot says it too (it has no name field: choices and time are listed).
+    const embed = await c.newPage();
+    await embed.goto(`/p/${poll.id}/embed`);
+    await embed
+      .getByTestId('embed-names-shown')
+      .getByText('Your choices are listed, with the time you vote, to everyone who can see the results.')
+      .waitFor();
+
     const fr = await c.newPage({ locale: 'fr-FR' });
     await fr.goto(`/p/${poll.id}`);
-    await fr.getByText('Affiché avec votre vote à toute personne qui peut voir les résultats').waitFor();
+    await fr
+      .getByText('Affiché avec votre vote à toute personne qui peut voir les résultats', { exact: false })
+      .waitFor();
   });
 
   it('a meeting poll shown to voters: who can come when, as a grid of participants and slots', async () => {

@@ -298,6 +298,22 @@ describe('who voted: participants, exports, my ballot, comment moderation (real 
       expect(other.body.data.voted).to.equal(false);
     });
 
+    it('a browser-traits fingerprint (b:, a framed embed without storage): whether it voted, never what it chose', async () => {
+      const poll = await h.createPoll(alice);
+      const framed = h.auth(undefined, '10.1.2.9');
+      await vote(poll, framed, {
+        votes: votesFor(poll, [2, 0, 1]),
+        voter_fingerprint: 'b:0123456789abcdef',
+        voter_name: 'Framed reader',
+      }).expect(201);
+      const mine = await request(h.app)
+        .get(`/api/polls/${poll.id}/my-ballot?voter_fingerprint=b:0123456789abcdef`)
+        .set('Authorization', framed)
+        .expect(200);
+      expect(mine.body.data).to.deep.include({ voted: true, remaining_votes: 0, votes: [] });
+      expect(JSON.stringify(mine.body)).to.not.contain('Framed reader');
+    });
+
     it('an anonymous voter by fingerprint (query or header) and IP; without fingerprint nothing is theirs', async () => {
       const poll = await h.createPoll(alice, pollBody({ max_votes_per_voter: 2 }));
       const anon = h.auth(undefined, '10.1.2.3');

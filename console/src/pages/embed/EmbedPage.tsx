@@ -281,6 +281,11 @@ function EmbedBody({ poll }: { poll: Poll }) {
           {t('alreadyVoted')}
         </Text>
       ) : null}
+      {inPlace && poll.settings.show_participant_names ? (
+        <Text size="sm" c="dimmed" data-testid="embed-names-shown">
+          {t('namesShown')}
+        </Text>
+      ) : null}
       {inPlace ? <EmbedVote poll={poll} onVoted={() => setVoted(true)} /> : null}
       {/* The results under their own heading: below a ballot, its sections' titles come again. */}
       <Group gap="xs" align="baseline" wrap="wrap">

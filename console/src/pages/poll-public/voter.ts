@@ -16,18 +16,22 @@ function fnv1a64(text: string): string {
 }
 
 /**
- * The fingerprint of a browser that refuses this page any storage (a third-party frame where
+ * The fingerprint of a framed page that may not use storage (a third-party frame where
  * third-party storage is blocked: the embed on a news site): a hash of what stays the same across
- * its reloads (user agent, languages, time zone, screen), so that a reader who reloads the host
- * page is still the same voter there (the service hashes it with the client IP, so two readers
- * share it only with the same browser, screen and network). Prefixed `b:`.
+ * its reloads (user agent, languages, time zone, screen size and depth, cores), so that a reader
+ * who reloads the host page is still the same voter there. The service hashes it with the client
+ * IP, so two readers share it only with the same browser, settings and screen behind the same
+ * network; and because anyone can compute it, `my-ballot` answers it without the ballot's
+ * contents. Prefixed `b:`.
  */
 function browserTraitsFingerprint(): string {
   const traits = [
     navigator.userAgent,
     navigator.languages.join(','),
     Intl.DateTimeFormat().resolvedOptions().timeZone,
-    `${screen.width}x${screen.height}x${screen.colorDepth}@${window.devicePixelRatio}`,
+    // Sorted: turning a phone swaps them. No pixel ratio: zooming changes it.
+    [screen.width, screen.height].sort((a, b) => a - b).join('x'),
+    String(screen.colorDepth),
     String(navigator.hardwareConcurrency ?? ''),
   ].join('|');
   return `b:${fnv1a64(traits)}`;
@@ -37,10 +41,11 @@ function browserTraitsFingerprint(): string {
  * This browser's `voter_fingerprint` (docs/polls.md, "Voting": required for anonymous votes,
  * reactions and comments): a random UUID kept in localStorage `fieldhouse.voter`. It is not a
  * credential — it only tells this browser's votes apart (the service hashes it with the client
- * IP). Where the page may not use storage at all (a framed embed with third-party storage
+ * IP). Where a framed page may not use storage at all (an embed with third-party storage
  * blocked: reading it throws), a hash of the browser's stable traits
- * ({@link browserTraitsFingerprint}); where storage works but is emptied when the window closes
- * (private mode), the UUID lasts that long.
+ * ({@link browserTraitsFingerprint}); a top-level page without storage keeps a UUID for as long
+ * as it is open; where storage works but is emptied when the window closes (private mode), the
+ * UUID lasts that long.
  */
 export function voterFingerprint(): string {
   try {
@@ -50,6 +55,8 @@ export function voterFingerprint(): string {
     localStorage.setItem(VOTER_KEY, fresh);
     return fresh;
   } catch {
-    return (memory ??= browserTraitsFingerprint());
+    // Only a framed page falls back on the traits: a top-level page without storage (blocked on
+    // purpose) keeps a fingerprint that lasts as long as the page.
+    return (memory ??= window.self !== window.top ? browserTraitsFingerprint() : randomUuid());
   }
 }

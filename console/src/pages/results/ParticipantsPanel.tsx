@@ -93,8 +93,8 @@ function Exports({ pollId, anonymous }: { pollId: string; anonymous: boolean }) 
  * the choices of each section), and the exports of the votes and the results as CSV or Excel; on
  * an anonymous poll (docs/polls.md, "Anonymous but verified") each row is a ballot's hour only,
  * and only the results are exported. For others, when the owner shows who voted: the names and
- * choices only (docs/polls.md, "Participants shown to voters"). Read again when the count of votes
- * moves (`totalVotes`, from the live results). A lazy chunk: loaded only when the tab is opened.
+ * choices only (docs/polls.md, "Participants shown to voters"), read again when the count of
+ * votes moves (`totalVotes`, from the live results). A lazy chunk: loaded only when the tab is opened.
  */
 export default function ParticipantsPanel({
   poll,
@@ -108,7 +108,9 @@ export default function ParticipantsPanel({
   const { t, i18n } = useTranslation(['results', 'vote']);
   const [page, setPage] = useState(1);
   const rows = useQuery({
-    queryKey: ['poll-participants', poll.id, page, totalVotes],
+    // Others read the list again as the live count moves (it is served from memory); the owner's
+    // grid reads the store each time, so it stays as loaded until the page changes.
+    queryKey: ['poll-participants', poll.id, page, owner ? 0 : totalVotes],
     queryFn: () => fetchPage(poll.id, page),
     placeholderData: keepPreviousData,
     meta: { signInOn401: false },
@@ -148,10 +150,13 @@ export default function ParticipantsPanel({
       {rows.data && total ? (
         <Stack gap="sm">
           <Text size="sm" data-testid="participants-total">
-            {!owner && total >= SHARED_MAX && totalVotes > total
-              ? t('participants.newest', { count: total, total: totalVotes })
-              : t('participants.total', { count: total })}
+            {owner ? t('participants.total', { count: total }) : t('participants.listed', { count: total })}
           </Text>
+          {!owner && totalVotes > total ? (
+            <Text size="sm" c="dimmed" data-testid="participants-not-all">
+              {t('participants.notAll', { max: SHARED_MAX.toLocaleString(i18n.resolvedLanguage) })}
+            </Text>
+          ) : null}
           {/* A poll of meeting sections only: the grids say it all (names, times, answers). */}
           {listed.length || !meetings.length ? (
             <Table.ScrollContainer minWidth={300}>

@@ -52,6 +52,8 @@ export interface PendingVoteDoc {
   answers?: BallotAnswers;
   voter_name: string | null;
   time_spent: number | null;
+  /** The poll showed participants' names when the vote was sent (its `names_shown` once counted). */
+  names_shown?: true;
   password_hash: string;
   attempts: number;
   state: 'pending' | 'verified';

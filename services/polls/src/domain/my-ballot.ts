@@ -65,7 +65,8 @@ async function registeredBallot(ctx: PollsContext, poll: PollDoc, actor: Actor):
  * users is `voted` when the `ballot_register` has them (`voted_hour`, `remaining_votes` 0 of 1,
  * `votes` empty), so the page says "you have voted" instead of a `ballot_already_cast` after the
  * button; anyone else is `identified: false` (an invitee asks with their link:
- * `POST .../invitation`).
+ * `POST .../invitation`). For a browser-traits fingerprint (`b:`) `votes` is empty: whether it
+ * voted and the votes left only.
  * @throws ProblemError 404 unknown poll.
  */
 export async function getMyBallot(ctx: PollsContext, command: GetMyBallot): Promise<MyBallot> {
@@ -78,9 +79,13 @@ export async function getMyBallot(ctx: PollsContext, command: GetMyBallot): Prom
   const max = poll.settings.max_votes_per_voter;
   const reader = readerOf(command.actor, command.fingerprint);
   const docs = reader ? await ctx.votes.allByVoter(poll._id, reader.key) : [];
+  // A fingerprint made of a browser's traits (`b:`, a framed embed without storage) can be
+  // computed by someone else with the same browser behind the same IP: say whether it voted,
+  // never what it chose (docs/polls.md, "Embedding").
+  const guessable = command.actor.userId === null && command.fingerprint?.startsWith('b:') === true;
   return {
     voted: docs.length > 0,
-    votes: docs.map((v) => voteView({ ...v, id: v._id }, 'counted')),
+    votes: guessable ? [] : docs.map((v) => voteView({ ...v, id: v._id }, 'counted')),
     remaining_votes: Math.max(0, max - docs.length),
     max_votes_per_voter: max,
     identified: reader !== null,

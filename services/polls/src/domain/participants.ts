@@ -86,7 +86,8 @@ async function checkSharedListVisible(
   if (sees === true) return;
   if (sees === 'if_voted' && voter && (await ctx.votes.latestByVoter(poll._id, voter.key))) return;
   const visibility = resultsVisibility(poll.settings);
-  throw problems.participantsHidden({ until: visibility === 'always' ? 'after_vote' : visibility });
+  // `always` never gets here (seesStats is true).
+  throw problems.participantsHidden({ until: visibility === 'always' ? 'owner_only' : visibility });
 }
 
 /**
@@ -129,7 +130,12 @@ export async function listParticipants(
     // A first load starts at the hour from which the counters' hours hold the newest votes.
     const from = since ?? fullLoadSince((await ctx.counters.read(poll._id)).hours, PUBLIC_PARTICIPANTS_MAX);
     const votes = await newestOf(ctx.votes.sinceOfPoll(poll._id, from), PUBLIC_PARTICIPANTS_MAX);
-    return votes.map((v) => ({ _id: v._id, created_at: v.created_at, row: publicRow(v) }));
+    return votes.map((v) => ({
+      _id: v._id,
+      created_at: v.created_at,
+      // Listed only when its voter was told so as they voted (docs/polls.md).
+      row: v.names_shown === true ? publicRow(v) : null,
+    }));
   });
   return { items: rows.slice(skip, skip + perPage), total: rows.length };
 }

@@ -17,11 +17,14 @@ export const PUBLIC_PARTICIPANTS_MAX = 1000;
  */
 const REFRESH_OVERLAP_MS = 3_000;
 
-/** One listed vote: its id and time (to merge and order refreshes) and its row. */
+/**
+ * One of the newest votes: its id and time (to merge and order refreshes) and its row, or null
+ * for a vote whose voter was not told it would be listed (kept for the bookkeeping, never shown).
+ */
 export interface ListedVote<Row> {
   _id: string;
   created_at: string;
-  row: Row;
+  row: Row | null;
 }
 
 /**
@@ -88,8 +91,14 @@ interface Loaded<Row> {
   at: number;
   /** Newest first, at most {@link PUBLIC_PARTICIPANTS_MAX}. */
   votes: ListedVote<Row>[];
-  /** Their rows, in the same order (what readers get; shared, read-only). */
+  /** The rows of those that have one, in the same order (what readers get; shared, read-only). */
   rows: Row[];
+  /**
+   * How many counted votes this list accounts for: those of the load that read the poll whole
+   * (at least the counted total then), plus every vote each refresh found for the first time. A
+   * refresh that leaves it below the counted total missed a vote.
+   */
+  seen: number;
   /** No refresh starts before this (epoch ms): the refresh duty ({@link PublicParticipantsCache}). */
   nextRefreshAt: number;
 }
@@ -123,12 +132,12 @@ const after = (ms: number) => new Promise<undefined>((resolve) => setTimeout(res
  *
  * Only the first load reads every vote that can be among the newest (`load(null)`). A refresh
  * reads the votes counted since {@link REFRESH_OVERLAP_MS} before the newest listed one and
- * merges them in; when the merged list holds fewer votes than the counters say there are (up to
- * the cap), a vote was missed and the list is read whole again.
+ * merges them in; when the list then accounts for fewer votes than the counters count
+ * ({@link Loaded.seen}), a vote was missed and the list is read whole again.
  */
 export class PublicParticipantsCache<Row> {
   private readonly loaded = new Map<string, Loaded<Row>>();
-  private readonly inFlight = new Map<string, Promise<Loaded<Row> | undefined>>();
+  private readonly inFlight = new Map<string, Promise<Loaded<Row>>>();
   private readonly maxStaleMs: number;
   private readonly refreshDuty: number;
   private readonly maxPolls: number;
@@ -138,9 +147,10 @@ export class PublicParticipantsCache<Row> {
    * least this many times the last load's duration after that load ended, so the store spends at
    * most 1 / (1 + refreshDuty) of its time loading one poll's list (FerretDB does not push a time
    * range down to PostgreSQL, so there a refresh reads the whole poll: seconds at 30,000 votes;
-   * on MongoDB the index bounds it to milliseconds). `maxPolls`: lists kept.
+   * on MongoDB the index bounds it to milliseconds). `maxPolls`: lists kept (at most
+   * `maxPolls × PUBLIC_PARTICIPANTS_MAX` rows in memory: about 60 MB at 300 bytes a row).
    */
-  constructor(maxStaleMs = 250, refreshDuty = 4, maxPolls = 1000) {
+  constructor(maxStaleMs = 250, refreshDuty = 4, maxPolls = 200) {
     this.maxStaleMs = maxStaleMs;
     this.refreshDuty = refreshDuty;
     this.maxPolls = maxPolls;
@@ -164,17 +174,18 @@ export class PublicParticipantsCache<Row> {
     }
     if (running) {
       reads.inc({ source: 'joined' });
-      return (await running)!.rows;
+      return (await running).rows;
     }
     reads.inc({ source: 'loaded' });
     const loading = this.load(pollId, last, total, load, now);
-    if (!last) return (await loading)!.rows;
+    if (!last) return (await loading).rows;
     return ((await Promise.race([loading, after(REFRESH_WAIT_MS)])) ?? last).rows;
   }
 
   /**
    * Loads the list (the first load, or a refresh of `last`) and keeps it; resolves with it, or
-   * with undefined when a refresh failed (`last` stays). A first load's failure rejects.
+   * with `last` when a refresh failed (it stays, and the next refresh waits the pause). A first
+   * load's failure rejects.
    */
   private load(
     pollId: string,
@@ -182,12 +193,19 @@ export class PublicParticipantsCache<Row> {
     total: number,
     load: LoadVotes<Row>,
     at: number,
-  ): Promise<Loaded<Row> | undefined> {
+  ): Promise<Loaded<Row>> {
     const started = Date.now();
     const pause = () => (Date.now() - started) * this.refreshDuty;
     const loading = this.refresh(last, total, load).then(
-      (votes) => {
-        const list = { total, at, votes, rows: votes.map((v) => v.row), nextRefreshAt: Date.now() + pause() };
+      ({ votes, seen }) => {
+        const list: Loaded<Row> = {
+          total,
+          at,
+          votes,
+          rows: votes.flatMap((v) => (v.row === null ? [] : [v.row])),
+          seen,
+          nextRefreshAt: Date.now() + pause(),
+        };
         this.inFlight.delete(pollId);
         this.loaded.delete(pollId);
         this.loaded.set(pollId, list);
@@ -198,7 +216,7 @@ export class PublicParticipantsCache<Row> {
         this.inFlight.delete(pollId);
         if (!last) throw err;
         last.nextRefreshAt = Date.now() + pause();
-        return undefined;
+        return last;
       },
     );
     this.inFlight.set(pollId, loading);
@@ -207,26 +225,30 @@ export class PublicParticipantsCache<Row> {
     return loading;
   }
 
-  /** The list after `last`: the recent votes merged in, or every vote when that misses some. */
+  /**
+   * The list after `last`: the recent votes merged in, or the poll read whole (the first load,
+   * or when the merge accounts for fewer votes than the counters count: one was missed).
+   */
   private async refresh(
     last: Loaded<Row> | undefined,
     total: number,
     load: LoadVotes<Row>,
-  ): Promise<ListedVote<Row>[]> {
-    const newest = last?.votes[0];
-    if (!newest) {
+  ): Promise<{ votes: ListedVote<Row>[]; seen: number }> {
+    const whole = async () => {
       loads.inc({ kind: 'full' });
-      return load(null);
-    }
+      const votes = await load(null);
+      return { votes, seen: Math.max(total, votes.length) };
+    };
+    const newest = last?.votes[0];
+    if (!newest) return whole();
     loads.inc({ kind: 'recent' });
     const since = new Date(Date.parse(newest.created_at) - REFRESH_OVERLAP_MS).toISOString();
     const recent = await load(since);
-    const seen = new Set(recent.map((v) => v._id));
-    const merged = [...recent, ...last.votes.filter((v) => !seen.has(v._id))]
-      .sort(newestFirstOf)
-      .slice(0, PUBLIC_PARTICIPANTS_MAX);
-    if (merged.length >= Math.min(total, PUBLIC_PARTICIPANTS_MAX)) return merged;
-    loads.inc({ kind: 'full' });
-    return load(null);
+    const known = new Set(last.votes.map((v) => v._id));
+    const found = recent.filter((v) => !known.has(v._id));
+    const seen = last.seen + found.length;
+    if (seen < total) return whole();
+    const merged = [...found, ...last.votes].sort(newestFirstOf).slice(0, PUBLIC_PARTICIPANTS_MAX);
+    return { votes: merged, seen };
   }
 }

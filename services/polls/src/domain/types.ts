@@ -131,6 +131,14 @@ export interface VoteDoc {
   idempotency_key?: string;
   /** True when it was counted after its one-time password (absent otherwise). */
   verified?: true;
+  /**
+   * True when its voter was told, as they voted, that their name and choices are listed to
+   * everyone who may see the results: the poll showed participants' names then
+   * (`participantNamesShown`; for a vote held for its one-time password, when it was sent). Only
+   * such votes are ever in the list shown to voters (docs/polls.md, "Participants shown to
+   * voters"); absent otherwise, and on every vote stored before the field existed.
+   */
+  names_shown?: true;
 }
 
 export const REACTION_TYPES = ['like', 'love', 'haha', 'wow', 'sad', 'angry', 'fire', 'clap'] as const;

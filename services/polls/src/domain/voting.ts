@@ -11,6 +11,7 @@ import type { Actor, CounterFields, CounterSnapshot, PollDoc, Reservation, VoteD
 import { assertOpen, identifyVoter, type VoteInput } from './vote-rules.ts';
 import { checkBallot, sameAnswers, type CheckedBallot } from './section-kinds.ts';
 import { voteView } from './views.ts';
+import { participantNamesShown } from './visibility.ts';
 import { changes, voteCountedMessage, writeWebhookMessage } from './changes.ts';
 
 /** What a vote came to: counted now, held for its one-time password, or counted before (a retry). */
@@ -87,6 +88,8 @@ export async function countVote(
     time_spent: number | null;
     /** Counted after its one-time password. */
     verified?: boolean;
+    /** Its voter was told their name and choices are shown to voters ({@link VoteDoc.names_shown}). */
+    namesShown?: boolean;
     /**
      * An anonymous verified ballot (docs/polls.md, "Anonymous but verified"): its `created_at`
      * is the start of its UTC hour, the poll's reporting granularity, not the instant.
@@ -121,6 +124,7 @@ export async function countVote(
       created_at: input.coarseTime ? `${hourOf(now).slice(0, 19)}.000Z` : now.toISOString(),
       ...(idempotencyKey ? { idempotency_key: idempotencyKey } : {}),
       ...(input.verified ? { verified: true as const } : {}),
+      ...(input.namesShown ? { names_shown: true as const } : {}),
     };
     mayBeStored = true;
     const inserted = await ctx.votes.insert(vote);
@@ -202,6 +206,7 @@ async function holdForVerification(
     ...(input.answers ? { answers: input.answers } : {}),
     voter_name: input.voter_name || voter.name,
     time_spent: input.time_spent ?? null,
+    ...(participantNamesShown(poll.settings) ? { names_shown: true as const } : {}),
     password_hash: hashPassword(code, password),
     attempts: 0,
     state: 'pending',
@@ -358,6 +363,7 @@ async function voteOnPoll(
         ballot,
         voter_name: input.voter_name || null,
         time_spent: input.time_spent ?? null,
+        namesShown: participantNamesShown(poll.settings),
       },
       reserved ?? (keyedId ? { voteId: keyedId } : undefined),
       key,
@@ -433,6 +439,8 @@ export async function verifyVote(ctx: PollsContext, command: VerifyVote): Promis
     voter_name: verified.voter_name,
     time_spent: verified.time_spent,
     verified: true,
+    // What the voter was told when they sent it, not what the poll says now.
+    namesShown: verified.names_shown === true,
   });
   return countedAnswer(poll, voter, counted, ballot.optionIds, 'Your vote was confirmed and counted.');
 }

@@ -43,7 +43,9 @@ export const participantRoutes = [
       404: 'Unknown poll',
       422: '`page` or `per_page` out of range',
     },
-    handler: async ({ params, readQuery }, ctx, req) => {
+    handler: async ({ params, readQuery }, ctx, req, res) => {
+      // The answer depends on who asks (owner, voter, reader): no shared cache may keep it.
+      res.set('Cache-Control', 'private, no-store');
       const { items, total } = await listParticipants(ctx, {
         pollId: params.poll_id,
         actor: req.caller,
