@@ -11,6 +11,7 @@ import { Stores } from './durability.ts';
 import { createFixtures } from './fixtures.ts';
 import { Api } from './http.ts';
 import { cleanUp, onCleanup, onInterrupt } from './life.ts';
+import { waitForQuietCpu } from './quiet.ts';
 import { ScenarioReport } from './report.ts';
 import type { Scenario, ScenarioContext } from './scenario.ts';
 import { FaultStack, type StackOptions } from './stack.ts';
@@ -91,6 +92,12 @@ export async function runSuite(o: SuiteOptions): Promise<never> {
       const s0 = performance.now();
       const exitsBefore = stack.unexpectedExits.length;
       console.log(`== ${scenario.name}: ${scenario.title}`);
+      // Latency bars measure the scenario's own load: let what ran before drain first (20 s at most).
+      const settled = await waitForQuietCpu();
+      if (settled)
+        console.log(
+          `       machine ${settled.quiet ? 'quiet' : 'still busy'}: ${Math.round(settled.idle * 100)} % idle after ${(settled.waitedMs / 1000).toFixed(1)} s`,
+        );
       try {
         await stack.ensureRunning();
         await scenario.run(ctx, report);
