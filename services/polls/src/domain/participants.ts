@@ -118,12 +118,12 @@ export async function listParticipants(
   // The total is the counters' (exact, rebuilt from the votes when lost): a count of the votes
   // would scan them all on FerretDB.
   if (owner) {
-    const [votes, counters] = await Promise.all([
+    const [votes, total] = await Promise.all([
       ctx.votes.pageOfPoll(poll._id, skip, perPage),
-      ctx.counters.read(poll._id),
+      ctx.counters.total(poll._id),
     ]);
     const row = poll.settings.anonymous === true ? anonymousRow : participantView;
-    return { items: votes.map(row), total: counters.total };
+    return { items: votes.map(row), total };
   }
   const total = await ctx.counters.total(poll._id);
   const rows = await ctx.participantsCache.rows(poll._id, total, async (since) => {
