@@ -22,6 +22,7 @@ import {
   type AttemptRecord,
   type DeliveryJob,
   type DisabledSubscription,
+  type FanOutAdmission,
   type WebhookEvent,
   type WebhookStore,
 } from './types.ts';
@@ -58,7 +59,7 @@ async function insertNew<T extends Document>(collection: Collection<T>, docs: T[
   }
 }
 
-/** Deliveries claimed at once by `claimDue` (each its own update by `_id`). */
+/** Updates by `_id` sent at once (`claimDue`, `defer`): one each, as FerretDB scans for `$in`. */
 const CLAIM_BATCH = 16;
 
 /** The plan columns of a delivery of subscription `s`: its previous secret while its overlap lasts. */
@@ -107,7 +108,14 @@ export class MongoWebhookStore implements WebhookStore {
     this.scopeFilter = scopeFilter;
   }
 
-  async fanOut(messageId: string, kind: string, at: Date, event: WebhookEvent, leaseMs: number) {
+  async fanOut(
+    messageId: string,
+    kind: string,
+    at: Date,
+    event: WebhookEvent,
+    leaseMs: number,
+    admission?: FanOutAdmission,
+  ) {
     const body = JSON.stringify({ type: kind, timestamp: at.toISOString(), data: event.data });
     await insertNew(this.c.messages, [{ _id: messageId, kind, scope: event.scope, body, created_at: at }]);
     const subscriptions = await this.c.subscriptions
@@ -128,15 +136,21 @@ export class MongoWebhookStore implements WebhookStore {
     if (!subscriptions.length) return [];
     const token = randomUUID();
     const now = new Date();
-    const docs: DeliveryDoc[] = subscriptions.map((s) => ({
+    // Deliveries the worker cannot start now are recorded due later, without a lease: no second
+    // write to give them back (a saturated owner's fan-out of 20 would otherwise be 21 writes).
+    const admitted = subscriptions.map(
+      (s) => !admission || admission.admit(ownerOf(s._id, s.created_by), s._id),
+    );
+    const docs: DeliveryDoc[] = subscriptions.map((s, i) => ({
       ...newDelivery(s._id, messageId, kind, now),
       _id: randomUUID(),
-      lock_token: token,
-      locked_until: later(now, leaseMs),
+      ...(admitted[i]
+        ? { lock_token: token, locked_until: later(now, leaseMs) }
+        : { next_attempt_at: later(now, admission!.deferMs) }),
     }));
     const created = await insertNew(this.c.deliveries, docs);
     return docs.flatMap((d, i) =>
-      created.has(i)
+      created.has(i) && admitted[i]
         ? [
             planOf(planRow(d._id, { ...subscriptions[i]!, active: true }, now), {
               messageId,
@@ -359,14 +373,19 @@ export class MongoWebhookStore implements WebhookStore {
   }
 
   async defer(plans: AttemptPlan[], delayMs: number): Promise<void> {
-    // One write per lease token: the plans of one fan-out share theirs.
-    const byToken = new Map<string, string[]>();
-    for (const p of plans) byToken.set(p.token, [...(byToken.get(p.token) ?? []), p.deliveryId]);
+    // One update by `_id` each (a few at a time): FerretDB answers `{_id: x}` from its index but
+    // scans every delivery for `{_id: {$in}}` (mongo-subscriptions.ts, `deleteLogOf`).
     const at = later(new Date(), delayMs);
-    for (const [token, ids] of byToken)
-      await this.c.deliveries.updateMany(
-        { _id: { $in: ids }, lock_token: token },
-        { $set: { lock_token: null, locked_until: null, next_attempt_at: at } },
+    for (let i = 0; i < plans.length; i += CLAIM_BATCH)
+      await Promise.all(
+        plans
+          .slice(i, i + CLAIM_BATCH)
+          .map((p) =>
+            this.c.deliveries.updateOne(
+              { _id: p.deliveryId, lock_token: p.token },
+              { $set: { lock_token: null, locked_until: null, next_attempt_at: at } },
+            ),
+          ),
       );
   }
 

@@ -85,6 +85,21 @@ export type AttemptOutcome =
   | { next: 'failed'; gone: boolean; countsAsFailure: boolean };
 
 /**
+ * Which new deliveries of a fan-out start at once (docs/webhooks.md, "Isolation"). `admit` is
+ * asked once per delivery about to be recorded, with its owner ({@link ownerOf}) and
+ * subscription, before the write: true when the worker starts it now (the delivery is leased,
+ * and its plan returned unless it was recorded before), false when its owner's or
+ * subscription's slots are full (the delivery is recorded due in `deferMs`, ms, without a lease,
+ * and the worker's poll queues it then). So a saturated owner's fan-out costs no write beyond its
+ * own inserts. A store may ignore it (every new delivery leased and returned); the worker then
+ * puts back what it cannot start.
+ */
+export interface FanOutAdmission {
+  admit(owner: string, subscriptionId: string): boolean;
+  deferMs: number;
+}
+
+/**
  * Where a service keeps its subscriptions and delivery log, as the delivery worker uses it
  * (a PostgreSQL implementation is {@link KnexWebhookStore}; the polls service has a MongoDB one).
  */
@@ -92,7 +107,8 @@ export interface WebhookStore {
   /**
    * Records an event once (by `messageId`) with one pending delivery, due now, for each active
    * subscription of its scope that takes its kind; resolves with the first attempt's plan of
-   * each new delivery, already leased for `leaseMs` (empty when the event was already recorded).
+   * each new delivery, already leased for `leaseMs` (empty when the event was already recorded);
+   * with `admission`, only of those it admitted (the others are due in its `deferMs`).
    */
   fanOut(
     messageId: string,
@@ -100,6 +116,7 @@ export interface WebhookStore {
     at: Date,
     event: WebhookEvent,
     leaseMs: number,
+    admission?: FanOutAdmission,
   ): Promise<AttemptPlan[]>;
   /**
    * Leases up to `limit` due deliveries whose lease expired or never was: at most

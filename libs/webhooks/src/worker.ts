@@ -1,6 +1,7 @@
 import type { Logger } from '@fieldhouse/logger';
 import type { ExchangeName } from '@fieldhouse/contracts';
 import { startConsumer, type Broker } from '@fieldhouse/messaging';
+import { FairQueue } from './fair-queue.ts';
 import { DEFAULT_RETRY_SCHEDULE_MS, retryDelayMs } from './schedule.ts';
 import { delivered, type AttemptResult, type WebhookSender } from './sender.ts';
 import { signatureHeaders } from './signing.ts';
@@ -10,6 +11,7 @@ import {
   type AttemptPlan,
   type DeliveryJob,
   type DisabledSubscription,
+  type FanOutAdmission,
   type WebhookEvent,
   type WebhookStore,
 } from './types.ts';
@@ -47,6 +49,13 @@ export interface WebhookWorkerOptions {
    * (docs/benchmarks.md, "Webhooks": 32 held the queue at 590 deliveries/s with a p99 of 0.9 s at 500/s).
    */
   fanOutPrefetch?: number;
+  /**
+   * Events fanned out at once by this process, of those held (default `fanOutPrefetch`): the
+   * others wait their turn, taken in turn by scope (the poll, form or event they belong to), so
+   * one scope's burst delays another's event by a few fan-outs, not by the whole burst. Lower it
+   * for a store that queues concurrent writes (the polls worker on FerretDB: 8).
+   */
+  fanOutConcurrency?: number;
   /** How often due retries and lost jobs are looked for, ms (default 1,000). */
   pollIntervalMs?: number;
   /** How long the delivery log keeps a message, days (default 30). */
@@ -183,19 +192,21 @@ export async function startWebhookWorker(
   /** Starts an attempt within its slots (it may wait its turn there); undefined when they are full. */
   const start = (plan: AttemptPlan): Promise<void> | undefined => {
     const slot = slots.acquire(plan.owner, plan.subscriptionId);
-    if (!slot) return undefined;
-    return (async () => {
-      let sent: Awaited<ReturnType<typeof send>>;
-      try {
-        await slot;
-        sent = await send(plan);
-      } finally {
-        // The slot bounds what waits on receivers (and their connections); recording is the
-        // database's work, bounded by its pool, so the next attempt need not wait for it.
-        slots.release(plan.owner, plan.subscriptionId);
-      }
-      await record(plan, sent);
-    })();
+    return slot && attempt(plan, slot);
+  };
+
+  /** Makes an attempt once `slot` (acquired for its owner and subscription) resolves, then gives it back. */
+  const attempt = async (plan: AttemptPlan, slot: Promise<void>): Promise<void> => {
+    let sent: Awaited<ReturnType<typeof send>>;
+    try {
+      await slot;
+      sent = await send(plan);
+    } finally {
+      // The slot bounds what waits on receivers (and their connections); recording is the
+      // database's work, bounded by its pool, so the next attempt need not wait for it.
+      slots.release(plan.owner, plan.subscriptionId);
+    }
+    await record(plan, sent);
   };
 
   /** Gives deliveries back for 2–4 s (one write for those of a fan-out). */
@@ -222,42 +233,82 @@ export async function startWebhookWorker(
     },
   });
 
+  /**
+   * Fans one event out: the store records a delivery per subscription, leased for those this
+   * process starts at once (their slots are taken before the write, `admission`) and due in 2–4 s
+   * for the others (owner's or subscription's slots full, or `directLimit` attempts under way),
+   * which the poll queues then. The first attempts start here, without a job through RabbitMQ
+   * (docs/benchmarks.md, "Webhooks"); the event is acknowledged once they are recorded, not sent.
+   * A worker that dies meanwhile leaves leases that lapse: the poll finds those deliveries and
+   * sends them (same `webhook-id`).
+   */
+  const fanOutEvent = async (messageId: string, kind: string, at: Date, event: WebhookEvent) => {
+    // The slots taken for the deliveries about to be recorded, by subscription (one each).
+    const reserved = new Map<string, { owner: string; slot: Promise<void> }>();
+    const admission: FanOutAdmission = {
+      deferMs: 2_000 + Math.round(Math.random() * 2_000),
+      admit: (owner, subscription) => {
+        if (inFlight.size + reserved.size >= directLimit) return false;
+        const slot = slots.acquire(owner, subscription);
+        if (!slot) return false;
+        reserved.set(subscription, { owner, slot });
+        return true;
+      },
+    };
+    // A slot taken for a delivery that is not attempted here (recorded before, or the write
+    // failed) is given back once it is held.
+    const giveBack = () => {
+      for (const [subscription, r] of reserved) void r.slot.then(() => slots.release(r.owner, subscription));
+      reserved.clear();
+    };
+    let plans: AttemptPlan[];
+    try {
+      plans = await store.fanOut(messageId, kind, at, event, attemptLeaseMs, admission);
+    } catch (err) {
+      giveBack();
+      throw err;
+    }
+    // A store that records every delivery leased (it ignores `admission`, as the PostgreSQL one
+    // does) gets the slots taken now; beyond `directLimit` a delivery gets a job holding its
+    // lease (the consumer takes it over), and those whose slots are full are put back together,
+    // in one write.
+    const overflow: DeliveryJob[] = [];
+    const full: AttemptPlan[] = [];
+    for (const plan of plans) {
+      const r = reserved.get(plan.subscriptionId);
+      reserved.delete(plan.subscriptionId);
+      if (r) {
+        void track(attempt(plan, r.slot)).catch(lapse);
+        continue;
+      }
+      if (inFlight.size >= directLimit) {
+        overflow.push({ delivery_id: plan.deliveryId, token: plan.token });
+        continue;
+      }
+      const started = start(plan);
+      if (started) void track(started).catch(lapse);
+      else full.push(plan);
+    }
+    giveBack();
+    if (full.length) void track(putBack(full)).catch(lapse);
+    // Recorded: a job that cannot be queued now is queued by the poll once its lease lapses.
+    await queueJobs(overflow).catch((err: unknown) =>
+      logger.warn('could not queue webhook deliveries; the poll will', { err }),
+    );
+  };
+
+  const fanOutPrefetch = opts.fanOutPrefetch ?? 128;
+  const fanOuts = new FairQueue(opts.fanOutConcurrency ?? fanOutPrefetch);
   const fanOut = await startConsumer(broker, {
     queue: `${opts.queuePrefix}.webhooks`,
     bindings: [{ exchange: opts.exchange, pattern: `${WEBHOOK_ROUTING_PREFIX}#` }],
-    prefetch: opts.fanOutPrefetch ?? 128,
+    prefetch: fanOutPrefetch,
     logger,
     handler: async (message) => {
       const kind = message.type.slice(WEBHOOK_ROUTING_PREFIX.length);
-      const plans = await store.fanOut(
-        message.id,
-        kind,
-        new Date(message.time),
-        message.data as WebhookEvent,
-        attemptLeaseMs,
-      );
-      // First attempts start here, under the fan-out's lease, without a job through RabbitMQ
-      // (docs/benchmarks.md, "Webhooks"); the event is acknowledged once they are recorded, not
-      // sent. Beyond `directLimit` attempts under way, a delivery gets a job holding that lease
-      // (the consumer takes it over). A worker that dies meanwhile leaves leases that lapse: the
-      // poll finds those deliveries and sends them (same `webhook-id`).
-      // Deliveries whose owner's (or subscription's) slots are full are put back together, in
-      // one write, not one each (a saturated owner's fan-out of 1,200 would be 1,200 writes).
-      const overflow: DeliveryJob[] = [];
-      const full: AttemptPlan[] = [];
-      for (const plan of plans) {
-        if (inFlight.size >= directLimit) {
-          overflow.push({ delivery_id: plan.deliveryId, token: plan.token });
-          continue;
-        }
-        const started = start(plan);
-        if (started) void track(started).catch(lapse);
-        else full.push(plan);
-      }
-      if (full.length) void track(putBack(full)).catch(lapse);
-      // Recorded: a job that cannot be queued now is queued by the poll once its lease lapses.
-      await queueJobs(overflow).catch((err: unknown) =>
-        logger.warn('could not queue webhook deliveries; the poll will', { err }),
+      const event = message.data as WebhookEvent;
+      await fanOuts.run(JSON.stringify(event.scope ?? null), () =>
+        fanOutEvent(message.id, kind, new Date(message.time), event),
       );
     },
   });

@@ -31,6 +31,8 @@ export interface OutboxDoc {
   created_at: Date;
   /** Until when a relay holds it (a relay that died lets it go after this time). */
   claimed_until: Date;
+  /** The token of the relay batch that claimed it last (absent until one does). */
+  claim?: string;
   attempts: number;
   last_error?: string;
 }

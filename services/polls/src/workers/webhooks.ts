@@ -27,6 +27,10 @@ export function startPollsWebhookWorker(
     store: new MongoWebhookStore(db, (scope) => ({ poll_id: String(scope.poll_id) })),
     exchange: Exchanges.polls,
     queuePrefix: 'polls',
+    // FerretDB queues concurrent writes: a burst of a hundred fan-outs at once held the store
+    // past its probes' deadline (the fault suite's webhook-flood); eight at a time, taking turns
+    // by poll, keep it answering and another poll's event a few fan-outs behind.
+    fanOutConcurrency: 8,
     onDisabled: (s) => noticeDisabledWebhook(notice, s),
   });
 }
