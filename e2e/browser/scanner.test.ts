@@ -169,13 +169,25 @@ describe('console: events, scanner devices and the door scanner (browser)', func
     await screenshotBoth(page, 'scanner-green');
 
     await scan(page, ada.code_unique.toLowerCase());
-    await result(page).getByText('Already checked in', { exact: true }).waitFor();
+    // The service answers red, naming the door of the first scan. When its answer takes longer
+    // than the scanner's wait (1.5 s: a CI run's three shards loaded the machine that much), the
+    // scanner's guest list answers instead, amber: already in, from this device's own check-in.
     await result(page)
-      .getByText(/Already checked in at .+ by East door/)
+      .getByText(/^(Already checked in|Already in)$/)
       .waitFor();
-    expect(await result(page).getAttribute('data-signal')).to.equal('red');
-    await expectAccessible(page, 'door scanner, red');
-    await screenshotBoth(page, 'scanner-red');
+    if (await result(page).getByText('Already in', { exact: true }).isVisible()) {
+      await result(page)
+        .getByText(/Checked in at .+ \(guest list on this device\)|Admitted at this door at/)
+        .waitFor();
+      expect(await result(page).getAttribute('data-signal')).to.equal('amber');
+    } else {
+      await result(page)
+        .getByText(/Already checked in at .+ by East door/)
+        .waitFor();
+      expect(await result(page).getAttribute('data-signal')).to.equal('red');
+      await screenshotBoth(page, 'scanner-red');
+    }
+    await expectAccessible(page, 'door scanner, already in');
 
     await scan(page, 'https://example.org/not-a-code');
     await result(page).getByText('Not an invitation code').waitFor();
